@@ -1,0 +1,102 @@
+import type { FastifyInstance } from 'fastify'
+import { Redis } from 'ioredis'
+import pino, { type Logger } from 'pino'
+import type { Config } from './config.js'
+import { systemClock, type Clock } from './kernel/clock.js'
+import { createDatabase, ensureSchema, type Database } from './kernel/db/database.js'
+import { kernelMigrations } from './kernel/db/kernel.migrations.js'
+import { migrateToLatest } from './kernel/db/migrations.js'
+import { EventBus, loadEvent } from './kernel/events/events.js'
+import { RequestCounter } from './kernel/http/request-counter.js'
+import { createHttpServer, type HttpOptions } from './kernel/http/server.js'
+import { JobRunner, type JobObserver } from './kernel/jobs/runner.js'
+import type { Kernel } from './kernel/kernel.js'
+import type { Services } from './kernel/services.js'
+import { MODULES } from './modules/index.js'
+
+export interface AppDeps {
+  config: Config
+  clock?: Clock
+  logger?: Logger
+  /** Open an existing database instead of the one in config.databaseUrl. */
+  database?: Database
+  jobObserver?: JobObserver
+  onResponse?: HttpOptions['onResponse']
+}
+
+export interface App {
+  kernel: Kernel
+  services: Services
+  http: FastifyInstance
+  redis: Redis | null
+  close(): Promise<void>
+}
+
+export function createLogger(config: Config): Logger {
+  return pino({
+    level: config.logLevel,
+    // Credentials never reach the log, whatever a call site passes.
+    redact: { paths: ['req.headers.authorization', 'headers.authorization', 'key', 'secret', '*.key', '*.secret'], censor: '[redacted]' },
+  })
+}
+
+/** Open the database, run every module's migrations, build the kernel and the services. */
+export async function createKernel(deps: AppDeps): Promise<{ kernel: Kernel; services: Services }> {
+  const { config } = deps
+  const clock = deps.clock ?? systemClock
+  const log = deps.logger ?? createLogger(config)
+  let database = deps.database
+  if (!database) {
+    await ensureSchema(config.databaseUrl, config.databaseSchema)
+    database = createDatabase(config.databaseUrl, { schema: config.databaseSchema })
+  }
+  await migrateToLatest(database.db, database.engine, [...kernelMigrations, ...MODULES.flatMap((m) => m.migrations)])
+  const db = database.db
+  const jobs = new JobRunner(
+    database,
+    clock,
+    log,
+    { concurrency: config.jobConcurrency, pollIntervalMs: config.jobPollIntervalMs, leaseSeconds: 60 },
+    deps.jobObserver,
+  )
+  const events = new EventBus(clock, (id) => loadEvent(db, id))
+  jobs.register(events.dispatchJob)
+  const kernel: Kernel = {
+    config,
+    database,
+    db,
+    clock,
+    log,
+    events,
+    jobs,
+    requests: new RequestCounter(db, log),
+    modules: MODULES,
+    async transaction(fn) {
+      const result = await db.transaction().execute(fn)
+      jobs.wake()
+      return result
+    },
+  }
+  const services = {} as Services
+  for (const m of MODULES) m.init(kernel, services)
+  return { kernel, services }
+}
+
+export async function buildApp(deps: AppDeps): Promise<App> {
+  const { kernel, services } = await createKernel(deps)
+  const redis = deps.config.redisUrl ? new Redis(deps.config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: true, lazyConnect: false }) : null
+  const http = await createHttpServer(kernel, services, MODULES.flatMap((m) => m.routes), { redis, onResponse: deps.onResponse })
+  await http.ready()
+  return {
+    kernel,
+    services,
+    http,
+    redis,
+    async close() {
+      await kernel.jobs.stop(kernel.config.shutdownTimeoutMs)
+      await http.close()
+      if (redis) await redis.quit().catch(() => {})
+      await kernel.database.close()
+    },
+  }
+}

@@ -1,0 +1,94 @@
+import { parseArgs } from 'node:util'
+import { createKernel, createLogger } from './app.js'
+import { createApiKey, listApiKeys, revokeApiKey } from './kernel/auth/api-keys.js'
+import { ALL_SCOPES, isKnownScope } from './kernel/auth/scopes.js'
+import { loadConfig } from './config.js'
+
+const USAGE = `Usage: svc <command>
+  workspaces create --name <name> [--owner-email <email>] [--json]
+  keys create --scopes "<space-separated scopes>" [--workspace <id>] [--sandbox] [--name <name>] [--json]
+  keys list [--json]
+  keys revoke <id>
+  migrate
+Scopes: ${ALL_SCOPES.join(' ')}
+Uses DATABASE_URL like the server.`
+
+function fail(message: string): never {
+  process.stderr.write(`${message}\n`)
+  process.exit(2)
+}
+
+export async function cli(argv: string[]): Promise<number> {
+  const [group, action, ...rest] = argv
+  if (!group || group === 'help' || group === '--help') {
+    process.stdout.write(USAGE + '\n')
+    return 0
+  }
+  const config = loadConfig()
+  const { kernel, services } = await createKernel({ config, logger: createLogger({ ...config, logLevel: 'warn' }) })
+  const out = (v: unknown, json: boolean, text: string) => process.stdout.write((json ? JSON.stringify(v) : text) + '\n')
+  try {
+    if (group === 'migrate') {
+      out({ ok: true }, false, 'migrations are up to date')
+      return 0
+    }
+    if (group === 'workspaces' && action === 'create') {
+      const { values } = parseArgs({ args: rest, options: { name: { type: 'string' }, 'owner-email': { type: 'string' }, json: { type: 'boolean' } } })
+      if (!values.name) fail('workspaces create needs --name')
+      const ws = await services.workspaces.create({ name: values.name, ownerEmail: values['owner-email'] })
+      out({ id: ws.id, object: 'workspace', name: ws.name, created_at: ws.created_at }, !!values.json, `created workspace ${ws.id} (${ws.name})`)
+      return 0
+    }
+    if (group === 'keys' && action === 'create') {
+      const { values } = parseArgs({
+        args: rest,
+        options: { scopes: { type: 'string' }, workspace: { type: 'string' }, sandbox: { type: 'boolean' }, name: { type: 'string' }, json: { type: 'boolean' } },
+      })
+      const scopes = (values.scopes ?? '').split(/[\s,]+/).filter(Boolean)
+      if (scopes.length === 0) fail('keys create needs --scopes "read write …"')
+      const unknown = scopes.filter((s) => !isKnownScope(s))
+      if (unknown.length) fail(`unknown scope(s): ${unknown.join(' ')}; known: ${ALL_SCOPES.join(' ')}`)
+      let workspaceId = values.workspace
+      if (workspaceId) {
+        const ok = await kernel.db.selectFrom('workspaces').select('id').where('id', '=', workspaceId).executeTakeFirst()
+        if (!ok) fail(`no workspace ${workspaceId}`)
+      } else {
+        workspaceId = (await services.workspaces.first())?.id ?? (await services.workspaces.create({ name: 'Default workspace' })).id
+      }
+      const mode = values.sandbox ? 'test' : 'live'
+      const key = await createApiKey(kernel.db, kernel.clock, { workspaceId, mode, scopes, name: values.name })
+      const view = { id: key.id, key: key.key, workspace_id: key.workspace_id, scopes: key.scopes, mode }
+      out(view, !!values.json, `${key.key}\n(id ${key.id}, workspace ${key.workspace_id}, ${mode}, scopes: ${scopes.join(' ')}; shown once)`)
+      return 0
+    }
+    if (group === 'keys' && action === 'list') {
+      const keys = await listApiKeys(kernel.db)
+      const json = rest.includes('--json')
+      out(
+        keys,
+        json,
+        keys.map((k) => `${k.id}  ${k.mode.padEnd(4)}  ${k.prefix}…  ${k.workspace_id}  ${k.revoked_at ? 'revoked ' + k.revoked_at : 'active'}  ${k.scopes.join(' ')}`).join('\n') || '(no keys)',
+      )
+      return 0
+    }
+    if (group === 'keys' && action === 'revoke') {
+      const id = rest[0]
+      if (!id) fail('keys revoke needs a key id (key_…)')
+      const ok = await revokeApiKey(kernel.db, kernel.clock, id)
+      if (!ok) fail(`no active key ${id}`)
+      out({ id, revoked: true }, rest.includes('--json'), `revoked ${id}`)
+      return 0
+    }
+    fail(USAGE)
+  } finally {
+    await kernel.database.close()
+  }
+}
+
+cli(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err) => {
+    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`)
+    process.exit(1)
+  },
+)

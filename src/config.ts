@@ -1,0 +1,100 @@
+// The only file that reads process.env: everything else receives a Config.
+export interface Config {
+  host: string
+  port: number
+  databaseUrl: string
+  /** PostgreSQL schema to use (search_path); lets tests and several deployments share one database. */
+  databaseSchema: string | null
+  redisUrl: string | null
+  rateLimitPerMinute: number
+  replayRateLimitPerMinute: number
+  /** Public base of this service, used in links (defaults to http://localhost:PORT). */
+  publicUrl: string
+  docsBaseUrl: string
+  logLevel: string
+  role: 'api' | 'worker' | 'all'
+  bodyLimitBytes: number
+  idempotencyRetentionHours: number
+  jobPollIntervalMs: number
+  jobConcurrency: number
+  shutdownTimeoutMs: number
+  metricsToken: string | null
+  ai: {
+    provider: 'builtin' | 'openai'
+    baseUrl: string | null
+    apiKey: string | null
+    model: string
+    timeoutMs: number
+  }
+  webhooks: {
+    retryScheduleSeconds: number[]
+    timeoutMs: number
+    allowPrivateNetworks: boolean
+    disableAfterHours: number
+  }
+}
+
+const SVIX_SCHEDULE = [5, 300, 1800, 7200, 18000, 36000, 36000]
+
+function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name]
+  if (raw === undefined || raw === '') return fallback
+  const n = Number(raw)
+  if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a non-negative number, got "${raw}"`)
+  return n
+}
+
+function bool(env: NodeJS.ProcessEnv, name: string): boolean {
+  return /^(1|true|yes|on)$/i.test(env[name] ?? '')
+}
+
+export function parseSchedule(raw: string | undefined): number[] {
+  if (!raw) return SVIX_SCHEDULE
+  const parts = raw.split(',').map((s) => Number(s.trim()))
+  if (parts.some((n) => !Number.isFinite(n) || n < 0)) {
+    throw new Error(`WEBHOOK_RETRY_SCHEDULE must be comma-separated seconds, got "${raw}"`)
+  }
+  return parts
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = int(env, 'PORT', 8080)
+  const host = env.HOST || '0.0.0.0'
+  const role = (env.SVC_ROLE || 'all') as Config['role']
+  if (!['api', 'worker', 'all'].includes(role)) throw new Error(`SVC_ROLE must be api, worker or all, got "${role}"`)
+  const provider = (env.AI_PROVIDER || 'builtin') as Config['ai']['provider']
+  if (!['builtin', 'openai'].includes(provider)) throw new Error(`AI_PROVIDER must be builtin or openai`)
+  const publicUrl = (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/$/, '')
+  return {
+    host,
+    port,
+    databaseUrl: env.DATABASE_URL || 'sqlite:./data/svc.sqlite',
+    databaseSchema: env.DATABASE_SCHEMA || null,
+    redisUrl: env.REDIS_URL || null,
+    rateLimitPerMinute: int(env, 'RATE_LIMIT_PER_MINUTE', 600),
+    replayRateLimitPerMinute: int(env, 'REPLAY_RATE_LIMIT_PER_MINUTE', 60),
+    publicUrl,
+    docsBaseUrl: (env.DOCS_BASE_URL || `${publicUrl}/v2/api-docs`).replace(/\/$/, ''),
+    logLevel: env.LOG_LEVEL || 'info',
+    role,
+    bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1024 * 1024),
+    idempotencyRetentionHours: int(env, 'IDEMPOTENCY_RETENTION_HOURS', 24),
+    jobPollIntervalMs: int(env, 'JOB_POLL_INTERVAL_MS', 250),
+    jobConcurrency: int(env, 'JOB_CONCURRENCY', 16),
+    shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000),
+    metricsToken: env.METRICS_TOKEN || null,
+    ai: {
+      provider,
+      baseUrl: env.AI_BASE_URL || null,
+      apiKey: env.AI_API_KEY || null,
+      model: env.AI_MODEL || (provider === 'builtin' ? 'builtin-bm25' : 'gpt-4o-mini'),
+      timeoutMs: int(env, 'AI_TIMEOUT_MS', 10_000),
+    },
+    webhooks: {
+      retryScheduleSeconds: parseSchedule(env.WEBHOOK_RETRY_SCHEDULE),
+      timeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 15_000),
+      allowPrivateNetworks: bool(env, 'WEBHOOK_ALLOW_PRIVATE_NETWORKS'),
+      disableAfterHours: int(env, 'WEBHOOK_DISABLE_AFTER_HOURS', 120),
+    },
+  }
+}

@@ -1,0 +1,91 @@
+import { createHash } from 'node:crypto'
+import { iso, type Clock } from '../clock.js'
+import type { Db } from '../db/database.js'
+import { newId, randomToken } from '../ids.js'
+import type { Mode, Principal } from '../tenant.js'
+import '../db/kernel.tables.js'
+
+export const KEY_PREFIX: Record<Mode, string> = { live: 'svc_live_', test: 'svc_test_' }
+const KEY_SHAPE = /^svc_(live|test)_[A-Za-z0-9_-]{20,128}$/
+
+export const hashKey = (key: string): string => createHash('sha256').update(key).digest('hex')
+
+export function keyMode(key: string): Mode | null {
+  const m = KEY_SHAPE.exec(key)
+  return m ? (m[1] as Mode) : null
+}
+
+export interface ApiKeyView {
+  id: string
+  workspace_id: string
+  mode: Mode
+  name: string | null
+  prefix: string
+  scopes: string[]
+  created_at: string
+  revoked_at: string | null
+}
+
+function view(row: {
+  id: string
+  workspace_id: string
+  mode: Mode
+  name: string | null
+  prefix: string
+  scopes: string
+  created_at: string
+  revoked_at: string | null
+}): ApiKeyView {
+  return { ...row, scopes: row.scopes.split(' ').filter(Boolean) }
+}
+
+/** Keys are stored as SHA-256 hashes: a 256-bit random key needs no slow KDF, and lookup stays O(1). */
+export async function createApiKey(
+  db: Db,
+  clock: Clock,
+  input: { workspaceId: string; mode: Mode; scopes: string[]; name?: string | null },
+): Promise<ApiKeyView & { key: string }> {
+  const key = KEY_PREFIX[input.mode] + randomToken(32)
+  const row = {
+    id: newId('key'),
+    workspace_id: input.workspaceId,
+    mode: input.mode,
+    name: input.name ?? null,
+    prefix: key.slice(0, 13),
+    key_hash: hashKey(key),
+    scopes: input.scopes.join(' '),
+    created_at: iso(clock.now()),
+    revoked_at: null,
+  }
+  await db.insertInto('api_keys').values(row).execute()
+  return { ...view(row), key }
+}
+
+export async function listApiKeys(db: Db): Promise<ApiKeyView[]> {
+  const rows = await db
+    .selectFrom('api_keys')
+    .select(['id', 'workspace_id', 'mode', 'name', 'prefix', 'scopes', 'created_at', 'revoked_at'])
+    .orderBy('id')
+    .execute()
+  return rows.map(view)
+}
+
+export async function revokeApiKey(db: Db, clock: Clock, id: string): Promise<boolean> {
+  const res = await db
+    .updateTable('api_keys')
+    .set({ revoked_at: iso(clock.now()) })
+    .where('id', '=', id)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst()
+  return Number(res.numUpdatedRows) > 0
+}
+
+export async function findPrincipal(db: Db, key: string): Promise<Principal | null> {
+  const row = await db
+    .selectFrom('api_keys')
+    .select(['id', 'workspace_id', 'mode', 'scopes', 'revoked_at'])
+    .where('key_hash', '=', hashKey(key))
+    .executeTakeFirst()
+  if (!row || row.revoked_at) return null
+  return { keyId: row.id, workspaceId: row.workspace_id, mode: row.mode, scopes: row.scopes.split(' ').filter(Boolean) }
+}

@@ -1,0 +1,97 @@
+import { mkdirSync } from 'node:fs'
+import { dirname } from 'node:path'
+import SQLite from 'better-sqlite3'
+import { Kysely, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely'
+import pg from 'pg'
+
+/**
+ * The whole schema. Each module adds its tables by declaration merging
+ * (`declare module '…/kernel/db/database.js' { interface Tables { … } }`), so the kernel names none.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-interface
+export interface Tables {}
+
+export type Db = Kysely<Tables>
+export type Tx = Transaction<Tables>
+/** Either the pool or an open transaction: repositories accept both. */
+export type Executor = Db | Tx
+
+export type Engine = 'sqlite' | 'postgres'
+
+export interface Database {
+  db: Db
+  engine: Engine
+  /** Cheap round trip for health checks. */
+  ping(): Promise<void>
+  close(): Promise<void>
+  /** Pool statistics for metrics (PostgreSQL); SQLite reports one connection. */
+  poolStats(): { total: number; idle: number; waiting: number }
+}
+
+// pg returns BIGINT/NUMERIC as strings by default; our counters fit in a JS number.
+pg.types.setTypeParser(20, (v) => Number(v))
+pg.types.setTypeParser(1700, (v) => Number(v))
+
+export function createDatabase(url: string, opts: { schema?: string | null; poolSize?: number } = {}): Database {
+  if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
+    const schema = opts.schema
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: opts.poolSize ?? 10,
+      // A schema per deployment/test run: set it on every new connection.
+      options: schema ? `-c search_path=${schema}` : undefined,
+    })
+    const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) })
+    return {
+      db,
+      engine: 'postgres',
+      ping: async () => {
+        await sql`select 1`.execute(db)
+      },
+      close: () => db.destroy(),
+      poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    }
+  }
+  if (!url.startsWith('sqlite:')) throw new Error(`DATABASE_URL must start with sqlite: or postgres://, got "${url}"`)
+  const path = url.slice('sqlite:'.length) || ':memory:'
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
+  const sqlite = new SQLite(path)
+  // WAL lets readers run beside the single writer; synchronous=FULL makes every committed
+  // transaction durable across a power loss or SIGKILL (see docs/architecture.md).
+  sqlite.pragma('journal_mode = WAL')
+  sqlite.pragma('synchronous = FULL')
+  sqlite.pragma('busy_timeout = 5000')
+  sqlite.pragma('foreign_keys = ON')
+  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: sqlite }) })
+  return {
+    db,
+    engine: 'sqlite',
+    ping: async () => {
+      await sql`select 1`.execute(db)
+    },
+    close: () => db.destroy(),
+    poolStats: () => ({ total: 1, idle: 1, waiting: 0 }),
+  }
+}
+
+/** Create the schema named in DATABASE_SCHEMA if it does not exist yet (PostgreSQL only). */
+export async function ensureSchema(url: string, schema: string | null): Promise<void> {
+  if (!schema || !(url.startsWith('postgres://') || url.startsWith('postgresql://'))) return
+  if (!/^[a-z_][a-z0-9_]*$/i.test(schema)) throw new Error(`DATABASE_SCHEMA "${schema}" is not a plain identifier`)
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  try {
+    await client.query(`create schema if not exists "${schema}"`)
+  } finally {
+    await client.end()
+  }
+}
+
+export function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; message?: string }
+  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
+}
+
+/** JSON columns are TEXT on both engines: portable and byte-exact. */
+export const toJson = (v: unknown): string => JSON.stringify(v)
+export const fromJson = <T>(v: string | null | undefined, fallback: T): T => (v == null ? fallback : (JSON.parse(v) as T))

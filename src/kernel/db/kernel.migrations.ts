@@ -1,0 +1,81 @@
+import type { ModuleMigration } from './migrations.js'
+
+// Portable conventions: ids, timestamps (ISO 8601 UTC) and JSON are TEXT; booleans are INTEGER 0/1.
+export const kernelMigrations: ModuleMigration[] = [
+  {
+    name: '202611220001_kernel_init',
+    async up(db) {
+      await db.schema
+        .createTable('api_keys')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('workspace_id', 'text', (c) => c.notNull())
+        .addColumn('mode', 'text', (c) => c.notNull())
+        .addColumn('name', 'text')
+        .addColumn('prefix', 'text', (c) => c.notNull())
+        .addColumn('key_hash', 'text', (c) => c.notNull().unique())
+        .addColumn('scopes', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('revoked_at', 'text')
+        .execute()
+      await db.schema.createIndex('api_keys_workspace').on('api_keys').columns(['workspace_id', 'mode']).execute()
+
+      await db.schema
+        .createTable('idempotency_keys')
+        .addColumn('api_key_id', 'text', (c) => c.notNull())
+        .addColumn('idem_key', 'text', (c) => c.notNull())
+        .addColumn('request_hash', 'text', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('response_status', 'integer')
+        .addColumn('response_body', 'text')
+        .addColumn('response_content_type', 'text')
+        .addColumn('locked_until', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        // The unique key is what makes concurrent requests with one key safe across processes.
+        .addPrimaryKeyConstraint('idempotency_keys_pk', ['api_key_id', 'idem_key'])
+        .execute()
+      await db.schema.createIndex('idempotency_keys_created').on('idempotency_keys').column('created_at').execute()
+
+      await db.schema
+        .createTable('jobs')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('payload', 'text', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('run_at', 'text', (c) => c.notNull())
+        .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('max_attempts', 'integer', (c) => c.notNull())
+        .addColumn('retry_schedule', 'text', (c) => c.notNull())
+        .addColumn('locked_by', 'text')
+        .addColumn('locked_until', 'text')
+        .addColumn('last_error', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute()
+      await db.schema.createIndex('jobs_due').on('jobs').columns(['status', 'run_at']).execute()
+
+      await db.schema
+        .createTable('events')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('workspace_id', 'text', (c) => c.notNull())
+        .addColumn('mode', 'text', (c) => c.notNull())
+        .addColumn('type', 'text', (c) => c.notNull())
+        .addColumn('api_version', 'text', (c) => c.notNull())
+        .addColumn('data', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute()
+      await db.schema.createIndex('events_tenant').on('events').columns(['workspace_id', 'mode', 'id']).execute()
+
+      await db.schema
+        .createTable('request_counts')
+        .addColumn('workspace_id', 'text', (c) => c.notNull())
+        .addColumn('mode', 'text', (c) => c.notNull())
+        .addColumn('day', 'text', (c) => c.notNull())
+        .addColumn('module', 'text', (c) => c.notNull())
+        .addColumn('operation_id', 'text', (c) => c.notNull())
+        .addColumn('count', 'bigint', (c) => c.notNull())
+        .addColumn('errors', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('request_counts_pk', ['workspace_id', 'mode', 'day', 'module', 'operation_id'])
+        .execute()
+    },
+  },
+]

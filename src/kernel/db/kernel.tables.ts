@@ -1,0 +1,67 @@
+import type { Mode } from '../tenant.js'
+
+export interface ApiKeysTable {
+  id: string
+  workspace_id: string
+  mode: Mode
+  name: string | null
+  prefix: string
+  key_hash: string
+  scopes: string
+  created_at: string
+  revoked_at: string | null
+}
+export interface IdempotencyKeysTable {
+  api_key_id: string
+  idem_key: string
+  request_hash: string
+  status: 'in_progress' | 'completed'
+  response_status: number | null
+  response_body: string | null
+  response_content_type: string | null
+  locked_until: string
+  created_at: string
+}
+export interface JobsTable {
+  id: string
+  name: string
+  payload: string
+  status: 'pending' | 'running' | 'succeeded' | 'failed'
+  run_at: string
+  attempts: number
+  max_attempts: number
+  retry_schedule: string
+  locked_by: string | null
+  locked_until: string | null
+  last_error: string | null
+  created_at: string
+  updated_at: string
+}
+export interface EventsTable {
+  id: string
+  workspace_id: string
+  mode: Mode
+  type: string
+  api_version: string
+  data: string
+  created_at: string
+}
+export interface RequestCountsTable {
+  workspace_id: string
+  mode: Mode
+  day: string
+  module: string
+  operation_id: string
+  count: number
+  errors: number
+}
+
+declare module './database.js' {
+  interface Tables {
+    api_keys: ApiKeysTable
+    idempotency_keys: IdempotencyKeysTable
+    jobs: JobsTable
+    events: EventsTable
+    request_counts: RequestCountsTable
+  }
+}

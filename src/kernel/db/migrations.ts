@@ -1,0 +1,36 @@
+import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely'
+import type { Engine } from './database.js'
+
+/** A migration gets the engine so the rare non-portable statement can branch on it. */
+export interface ModuleMigration {
+  /** Sortable and unique across modules: `<yyyymmddhhmm>_<module>_<what>`. */
+  name: string
+  up(db: Kysely<any>, engine: Engine): Promise<void>
+  down?(db: Kysely<any>, engine: Engine): Promise<void>
+}
+
+/** Merges every module's migrations into one ordered list for Kysely's Migrator. */
+class ModulesMigrationProvider implements MigrationProvider {
+  constructor(
+    private readonly migrations: ModuleMigration[],
+    private readonly engine: Engine,
+  ) {}
+  async getMigrations(): Promise<Record<string, Migration>> {
+    const out: Record<string, Migration> = {}
+    for (const m of [...this.migrations].sort((a, b) => a.name.localeCompare(b.name))) {
+      if (out[m.name]) throw new Error(`duplicate migration name ${m.name}`)
+      out[m.name] = {
+        up: (db) => m.up(db, this.engine),
+        down: m.down ? (db) => m.down!(db, this.engine) : undefined,
+      }
+    }
+    return out
+  }
+}
+
+export async function migrateToLatest(db: Kysely<any>, engine: Engine, migrations: ModuleMigration[]): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: new ModulesMigrationProvider(migrations, engine) })
+  const { error, results } = await migrator.migrateToLatest()
+  if (error) throw error
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName)
+}

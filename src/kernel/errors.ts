@@ -1,0 +1,85 @@
+// The one error catalogue: every problem the API answers comes from a code in this table.
+export interface ErrorSpec {
+  status: number
+  title: string
+}
+
+export const ERRORS = {
+  // The Authorization header is missing, malformed, unknown or revoked.
+  unauthorized: { status: 401, title: 'Unauthorized' },
+  // A svc_test_ key used on the live URL, or a svc_live_ key on the sandbox URL.
+  wrong_environment: { status: 401, title: 'Key not valid for this base URL' },
+  // The key is valid but lacks the scope the operation requires.
+  insufficient_scope: { status: 403, title: 'Insufficient scope' },
+  // No route matches the path.
+  route_not_found: { status: 404, title: 'Not found' },
+  // The resource does not exist in this workspace and mode (also for other workspaces' resources).
+  resource_not_found: { status: 404, title: 'Resource not found' },
+  // The path exists but not with this method.
+  method_not_allowed: { status: 405, title: 'Method not allowed' },
+  // The request body is not valid JSON.
+  malformed_json: { status: 400, title: 'Malformed JSON' },
+  // The request could not be read (bad header, bad encoding).
+  bad_request: { status: 400, title: 'Bad request' },
+  // The Content-Type is not application/json for an operation that takes JSON.
+  unsupported_media_type: { status: 415, title: 'Unsupported media type' },
+  // The body exceeds BODY_LIMIT_BYTES.
+  payload_too_large: { status: 413, title: 'Payload too large' },
+  // Parameters or body fail the operation's schema.
+  validation_failed: { status: 422, title: 'Validation failed' },
+  // The cursor is malformed or belongs to another list.
+  invalid_cursor: { status: 422, title: 'Invalid cursor' },
+  // The Idempotency-Key header is empty or longer than 255 characters.
+  invalid_idempotency_key: { status: 422, title: 'Invalid Idempotency-Key' },
+  // The Idempotency-Key was used before with a different method, path or body.
+  idempotency_key_reused: { status: 409, title: 'Idempotency-Key reused with a different payload' },
+  // A request with this Idempotency-Key is still being processed.
+  idempotency_request_in_progress: { status: 409, title: 'Request with this Idempotency-Key in progress' },
+  // The request conflicts with the current state of the resource (unique name, invalid transition).
+  conflict: { status: 409, title: 'Conflict' },
+  // A business rule rejected otherwise well-formed input.
+  unprocessable: { status: 422, title: 'Unprocessable request' },
+  // The key (or the replay budget) exceeded its rate limit.
+  rate_limited: { status: 429, title: 'Too many requests' },
+  // --- workspaces ---
+  // inviteWorkspaceMember for an email that is already a member of the workspace.
+  member_already_exists: { status: 409, title: 'Member already exists' },
+  // Removing or demoting the only remaining owner.
+  last_owner: { status: 409, title: 'Last owner' },
+
+  // --- kernel seams ---
+  // The AI provider answered with an error.
+  ai_provider_error: { status: 502, title: 'AI provider error' },
+  // The AI provider could not be reached.
+  ai_provider_unavailable: { status: 503, title: 'AI provider unavailable' },
+  // The AI provider did not answer within AI_TIMEOUT_MS.
+  ai_provider_timeout: { status: 504, title: 'AI provider timed out' },
+  // The database cannot be reached.
+  service_unavailable: { status: 503, title: 'Service unavailable' },
+  // Anything unexpected; details go to the log, never to the client.
+  internal_error: { status: 500, title: 'Internal server error' },
+} as const satisfies Record<string, ErrorSpec>
+
+export type ErrorCode = keyof typeof ERRORS
+
+export interface FieldError {
+  pointer: string
+  detail: string
+}
+
+export class AppError extends Error {
+  readonly status: number
+  readonly headers: Record<string, string>
+  constructor(
+    readonly code: ErrorCode,
+    readonly detail: string,
+    readonly extra: { errors?: FieldError[]; headers?: Record<string, string>; [k: string]: unknown } = {},
+  ) {
+    super(detail)
+    this.status = ERRORS[code].status
+    this.headers = extra.headers ?? {}
+  }
+}
+
+export const notFound = (what: string, id: string) =>
+  new AppError('resource_not_found', `No ${what} with id '${id}' exists in this workspace.`)

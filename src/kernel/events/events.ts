@@ -1,0 +1,128 @@
+import type { TSchema } from 'typebox'
+import { iso, type Clock } from '../clock.js'
+import { fromJson, toJson, type Executor } from '../db/database.js'
+import { newId } from '../ids.js'
+import { defineJob, enqueue, type JobDefinition } from '../jobs/jobs.js'
+import type { Mode, Tenant } from '../tenant.js'
+import '../db/kernel.tables.js'
+
+export const API_VERSION = '2.4.0'
+
+/** One entry of the event catalog: every type a module emits is declared here first. */
+export interface EventType {
+  type: string
+  module: string
+  description: string
+  /** JSON Schema of `data.object`. */
+  schema: TSchema
+  example: Record<string, unknown>
+}
+
+export interface EventEnvelope {
+  id: string
+  type: string
+  created_at: string
+  workspace_id: string
+  livemode: boolean
+  api_version: string
+  data: { object: unknown }
+}
+
+export type EventSubscriber = (event: EventEnvelope) => Promise<void>
+
+/**
+ * The outbox. `emit` writes the event and a dispatch job in the caller's transaction; the dispatch job
+ * hands the event to every subscriber (the webhooks module fans it out to endpoints).
+ */
+export class EventBus {
+  private readonly types = new Map<string, EventType>()
+  private readonly subscribers: { name: string; fn: EventSubscriber }[] = []
+  readonly dispatchJob: JobDefinition<{ event_id: string }>
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly load: (id: string) => Promise<EventEnvelope | null>,
+  ) {
+    this.dispatchJob = defineJob<{ event_id: string }>({
+      name: 'events.dispatch',
+      retrySchedule: [1, 5, 30, 120, 600],
+      run: async ({ event_id }) => {
+        const event = await this.load(event_id)
+        if (!event) return
+        // Subscribers are idempotent (unique keys), so a re-run after a crash is harmless.
+        for (const s of this.subscribers) await s.fn(event)
+      },
+    })
+  }
+
+  declare(...types: EventType[]): void {
+    for (const t of types) {
+      if (this.types.has(t.type)) throw new Error(`event type ${t.type} declared twice`)
+      this.types.set(t.type, t)
+    }
+  }
+
+  catalog(): EventType[] {
+    return [...this.types.values()].sort((a, b) => a.type.localeCompare(b.type))
+  }
+
+  isDeclared(type: string): boolean {
+    return this.types.has(type)
+  }
+
+  subscribe(name: string, fn: EventSubscriber): void {
+    this.subscribers.push({ name, fn })
+  }
+
+  async emit(tx: Executor, tenant: Tenant, type: string, object: unknown): Promise<EventEnvelope> {
+    if (!this.types.has(type)) throw new Error(`event type ${type} is not in the catalog`)
+    const event: EventEnvelope = {
+      id: newId('evt'),
+      type,
+      created_at: iso(this.clock.now()),
+      workspace_id: tenant.workspaceId,
+      livemode: tenant.mode === 'live',
+      api_version: API_VERSION,
+      data: { object },
+    }
+    await tx
+      .insertInto('events')
+      .values({
+        id: event.id,
+        workspace_id: tenant.workspaceId,
+        mode: tenant.mode,
+        type,
+        api_version: API_VERSION,
+        data: toJson(event.data),
+        created_at: event.created_at,
+      })
+      .execute()
+    if (this.subscribers.length > 0) await enqueue(tx, this.clock, this.dispatchJob, { event_id: event.id })
+    return event
+  }
+}
+
+export function eventFromRow(row: {
+  id: string
+  workspace_id: string
+  mode: Mode
+  type: string
+  api_version: string
+  data: string
+  created_at: string
+}): EventEnvelope {
+  return {
+    id: row.id,
+    type: row.type,
+    created_at: row.created_at,
+    workspace_id: row.workspace_id,
+    livemode: row.mode === 'live',
+    api_version: row.api_version,
+    data: fromJson(row.data, { object: null }),
+  }
+}
+
+export async function loadEvent(db: Executor, id: string): Promise<EventEnvelope | null> {
+  const row = await db.selectFrom('events').selectAll().where('id', '=', id).executeTakeFirst()
+  return row ? eventFromRow(row) : null
+}

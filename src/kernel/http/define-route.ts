@@ -1,0 +1,61 @@
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { Static, TSchema } from 'typebox'
+import type { ErrorCode } from '../errors.js'
+import type { Principal } from '../tenant.js'
+import type { Services } from '../services.js'
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+
+export interface RouteSchemas {
+  params?: TSchema
+  querystring?: TSchema
+  body?: TSchema
+  headers?: TSchema
+  /** Success responses only; error responses come from `errors` and the shared set. */
+  response: Record<number, TSchema>
+}
+
+type In<S extends RouteSchemas, K extends keyof RouteSchemas> = S[K] extends TSchema ? Static<S[K]> : undefined
+type Out<S extends RouteSchemas> = { [C in keyof S['response']]: S['response'][C] extends TSchema ? Static<S['response'][C]> : never }[keyof S['response']]
+
+export interface HandlerContext<S extends RouteSchemas, P extends Principal | null> {
+  params: In<S, 'params'>
+  query: In<S, 'querystring'>
+  body: In<S, 'body'>
+  principal: P
+  services: Services
+  request: FastifyRequest
+  reply: FastifyReply
+}
+
+export interface RouteDefinition<S extends RouteSchemas = RouteSchemas, Public extends boolean = false> {
+  operationId: string
+  method: HttpMethod
+  /** The spec's path relative to the base URL, `{id}` style. */
+  url: string
+  /** The module tag (lowercase), also the api-docs folder. */
+  module: string
+  /** Required scope; the spec names one even for public operations (documentation only there). */
+  scope: string
+  /** Public operations (the Webhook Playground) skip authentication. */
+  public?: Public
+  summary: string
+  description?: string
+  schema: S
+  /** Error codes this operation raises beyond the shared ones (401, 403, 422, 429, 500). */
+  errors?: ErrorCode[]
+  /** Status for the success response; defaults to the first code in `schema.response`. */
+  status?: number
+  /** Extra Fastify route config (e.g. a stricter rate limit). */
+  rateLimit?: { max: number; timeWindowMs: number; groupId: string }
+  /** Accept any content type and keep the raw body (Playground captures). */
+  rawBody?: boolean
+  handler(ctx: HandlerContext<S, Public extends true ? Principal | null : Principal>): Promise<Out<S> | void> | Out<S> | void
+}
+
+export function defineRoute<S extends RouteSchemas, Public extends boolean = false>(def: RouteDefinition<S, Public>): RouteDefinition<S, Public> {
+  return def
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyRoute = RouteDefinition<any, any>

@@ -1,0 +1,323 @@
+import rateLimit from '@fastify/rate-limit'
+import swagger from '@fastify/swagger'
+import { Ajv } from 'ajv'
+import addFormatsModule, { type FormatsPlugin } from 'ajv-formats'
+import Fastify, { LogController, type FastifyInstance, type FastifyRequest, type FastifySchema, type RouteOptions } from 'fastify'
+import type { Redis } from 'ioredis'
+import type { Logger } from 'pino'
+import type { Config } from '../../config.js'
+import { findPrincipal, hashKey, keyMode } from '../auth/api-keys.js'
+import { hasScope } from '../auth/scopes.js'
+import { AppError } from '../errors.js'
+import { API_VERSION } from '../events/events.js'
+import { randomToken } from '../ids.js'
+import type { Kernel } from '../kernel.js'
+import type { Services } from '../services.js'
+import type { Mode, Principal } from '../tenant.js'
+import type { AnyRoute } from './define-route.js'
+import { registerDocs } from './docs.js'
+import { IdempotencyStore } from './idempotency.js'
+import { Problem, problemTypeUri, sendProblem, setProblemDocsBase, toAppError } from './problem.js'
+
+// ajv-formats is CommonJS; under ESM its function may sit on .default.
+const addFormats = ((addFormatsModule as unknown as { default?: FormatsPlugin }).default ?? addFormatsModule) as FormatsPlugin
+
+export const BASES: { prefix: string; mode: Mode }[] = [
+  { prefix: '/v2', mode: 'live' },
+  { prefix: '/sandbox/v2', mode: 'test' },
+]
+const BASE_OF: Record<Mode, string> = { live: '/v2', test: '/sandbox/v2' }
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
+const SHARED_ERRORS = [400, 401, 403, 404, 409, 413, 415, 422, 429, 500] as const
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal?: Principal
+  }
+  interface FastifyContextConfig {
+    operationId?: string
+    scope?: string
+    module?: string
+    mode?: Mode
+    public?: boolean
+  }
+}
+
+export interface HttpOptions {
+  redis: Redis | null
+  /** Extra hooks for metrics (issue 5) without the kernel knowing prom-client. */
+  onResponse?: (request: FastifyRequest, statusCode: number, seconds: number) => void
+}
+
+/** `{id}` (spec style) → `:id` (Fastify style). */
+export const toFastifyPath = (url: string): string => url.replace(/\{([a-z_]+)\}/g, ':$1')
+
+function bearer(request: FastifyRequest): string | null {
+  const h = request.headers.authorization
+  if (!h) return null
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(h)
+  return m ? m[1] : null
+}
+
+function compilers() {
+  // Bodies are never coerced ("12" stays a string and fails an integer field); query and path are.
+  const options = { allErrors: true, removeAdditional: false, useDefaults: true, strict: false } as const
+  const body = new Ajv({ ...options, coerceTypes: false })
+  const other = new Ajv({ ...options, coerceTypes: 'array' })
+  addFormats(body)
+  addFormats(other)
+  return { body, other }
+}
+
+export async function createHttpServer(kernel: Kernel, services: Services, routes: AnyRoute[], opts: HttpOptions): Promise<FastifyInstance> {
+  const { config, log } = kernel
+  setProblemDocsBase(config.docsBaseUrl)
+  const app = Fastify({
+    loggerInstance: log as unknown as FastifyInstance['log'],
+    logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'request_id' }),
+    genReqId: (req) => {
+      const incoming = req.headers['x-request-id']
+      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : `req_${randomToken(12)}`
+    },
+    bodyLimit: config.bodyLimitBytes,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    routerOptions: { ignoreTrailingSlash: true },
+  })
+  const ajv = compilers()
+  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? ajv.body : ajv.other).compile(schema))
+  app.addSchema(Problem)
+
+  const idempotency = new IdempotencyStore(kernel.db, kernel.clock, config.idempotencyRetentionHours)
+  const counter = kernel.requests
+  app.addHook('onClose', async () => counter.flush())
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-ID', request.id)
+    reply.header('Svc-Api-Version', API_VERSION)
+  })
+
+  // ---- rate limits: keyed by the presented key's hash, so even a 401 carries the headers ----
+  await app.register(rateLimit, {
+    global: true,
+    max: config.rateLimitPerMinute,
+    timeWindow: 60_000,
+    hook: 'onRequest',
+    redis: opts.redis ?? undefined,
+    nameSpace: 'svc-rl:',
+    skipOnError: true,
+    keyGenerator: (request) => {
+      const key = bearer(request)
+      return key ? `k:${createKeyId(key)}` : `ip:${request.ip}`
+    },
+    errorResponseBuilder: (_request, context) =>
+      new AppError('rate_limited', `Rate limit of ${context.max} requests per ${context.after} exceeded; retry after the Retry-After seconds.`, {
+        headers: { 'Retry-After': String(Math.max(1, Math.ceil(context.ttl / 1000))) },
+      }),
+  })
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    await idempotency.finish(request, reply, payload)
+    ietfRateLimitHeaders(request, reply)
+    return payload
+  })
+
+  app.addHook('onResponse', async (request, reply) => {
+    const cfg = request.routeOptions.config
+    if (request.principal && cfg.operationId && cfg.module) {
+      counter.record(request.principal, cfg.module, cfg.operationId, reply.statusCode, kernel.clock.now())
+    }
+    opts.onResponse?.(request, reply.statusCode, reply.elapsedTime / 1000)
+    if (reply.statusCode >= 500) request.log.error({ status: reply.statusCode, url: request.url }, 'request failed')
+    else request.log.debug({ method: request.method, url: request.url, status: reply.statusCode, ms: reply.elapsedTime }, 'request completed')
+  })
+
+  app.setErrorHandler(async (err, request, reply) => {
+    const appErr = toAppError(err)
+    if (appErr.status >= 500 && !(err instanceof AppError)) request.log.error({ err }, 'unhandled error')
+    return sendProblem(request, reply, appErr)
+  })
+
+  // ---- OpenAPI from the same schemas ----
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Conversational Automation Service API',
+        version: API_VERSION,
+        description: 'Version 2 of the HTTP API. The sandbox base URL serves the same operations with svc_test_ keys.',
+      },
+      servers: [
+        { url: `${config.publicUrl}/v2`, description: 'live (svc_live_ keys)' },
+        { url: `${config.publicUrl}/sandbox/v2`, description: 'sandbox (svc_test_ keys)' },
+      ],
+      components: {
+        securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer svc_live_… or svc_test_…' } },
+      },
+    },
+    refResolver: { buildLocalReference: (json, _base, _frag, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+    transform: ({ schema, url, route }) => {
+      const cfg = (route.config ?? {}) as { operationId?: string; mode?: Mode }
+      const hidden = !cfg.operationId || cfg.mode !== 'live'
+      return { schema: { ...schema, hide: hidden || (schema as { hide?: boolean }).hide }, url: url.replace(/^\/v2(?=\/|$)/, '') || '/' }
+    },
+  })
+
+  // ---- the operations, on both base URLs ----
+  const routeIndex: { pattern: RegExp; method: string }[] = []
+  for (const { prefix, mode } of BASES) {
+    await app.register(
+      async (scope) => {
+        for (const r of routes.filter((x) => !x.rawBody)) scope.route(routeOptions(r, mode))
+        // Raw-body routes (Playground) accept any content type and keep the bytes.
+        await scope.register(async (raw) => {
+          raw.removeAllContentTypeParsers()
+          raw.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body))
+          for (const r of routes.filter((x) => x.rawBody)) raw.route(routeOptions(r, mode))
+        })
+        registerDocs(scope, () => app.swagger() as unknown as Record<string, unknown>, routes, mode)
+      },
+      { prefix },
+    )
+    for (const r of routes) {
+      const pattern = new RegExp('^' + (prefix + r.url).replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[a-z_]+\}/g, '[^/]+') + '/?$')
+      routeIndex.push({ pattern, method: r.method })
+    }
+  }
+
+  // ---- orchestrator probes, outside the base URLs and unauthenticated ----
+  app.get('/livez', { config: {} }, async () => ({ status: 'ok' }))
+  app.get('/readyz', async (_request, reply) => {
+    try {
+      await kernel.database.ping()
+      return { status: 'ok' }
+    } catch {
+      return reply.code(503).send({ status: 'unavailable' })
+    }
+  })
+
+  app.setNotFoundHandler({ preHandler: app.rateLimit() }, async (request, reply) => {
+    const path = request.url.split('?')[0]
+    const allowed = [...new Set(routeIndex.filter((r) => r.pattern.test(path)).map((r) => r.method))]
+    if (allowed.length > 0) {
+      reply.header('Allow', allowed.join(', '))
+      return sendProblem(request, reply, new AppError('method_not_allowed', `${request.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}.`))
+    }
+    return sendProblem(request, reply, new AppError('route_not_found', `No operation at ${request.method} ${path}. See ${config.publicUrl}/v2/api-docs.`))
+  })
+
+  function routeOptions(r: AnyRoute, mode: Mode): RouteOptions {
+    const hasBody = r.method === 'POST' || r.method === 'PATCH' || r.method === 'PUT'
+    const successCodes = Object.keys(r.schema.response).map(Number)
+    const status = r.status ?? successCodes[0] ?? 200
+    const errorCodes = new Set<number>([...SHARED_ERRORS, ...(r.errors ?? []).map((c) => new AppError(c, '').status)])
+    if (r.public) {
+      errorCodes.delete(401)
+      errorCodes.delete(403)
+    }
+    const response: Record<string, unknown> = { ...r.schema.response }
+    for (const code of [...errorCodes].sort()) {
+      response[code] = { description: 'Problem details (RFC 9457)', content: { 'application/problem+json': { schema: { $ref: 'Problem#' } } } }
+    }
+    return {
+      method: r.method,
+      url: toFastifyPath(r.url) || '/',
+      config: {
+        operationId: r.operationId,
+        scope: r.scope,
+        module: r.module,
+        mode,
+        public: !!r.public,
+        ...(r.rateLimit ? { rateLimit: { max: r.rateLimit.max, timeWindow: r.rateLimit.timeWindowMs, groupId: r.rateLimit.groupId } } : {}),
+      },
+      schema: {
+        operationId: r.operationId,
+        summary: r.summary,
+        description: `${r.description ?? r.summary}\n\nRequired scope: \`${r.scope}\`. Reference: ${config.publicUrl}/v2/api-docs/${r.module}/${r.operationId}`,
+        tags: [r.module],
+        ...(r.public ? { security: [] } : { security: [{ bearerAuth: [r.scope] }] }),
+        'x-required-scope': r.scope,
+        ...(r.schema.params ? { params: r.schema.params } : {}),
+        ...(r.schema.querystring ? { querystring: r.schema.querystring } : {}),
+        ...(r.schema.body && !r.rawBody ? { body: r.schema.body } : {}),
+        ...(r.schema.headers ? { headers: r.schema.headers } : {}),
+        response,
+      } as FastifySchema,
+      preParsing: async (request) => {
+        await authenticate(request, r, mode)
+      },
+      preValidation: async (request) => {
+        // Operations whose body fields are all optional may be called without a body.
+        if (hasBody && request.body === undefined && r.schema.body && !r.rawBody) request.body = {}
+      },
+      preHandler: async (request, reply) => {
+        if ((r.method === 'POST' || r.method === 'PATCH' || r.method === 'PUT' || r.method === 'DELETE') && request.headers['idempotency-key'] !== undefined) {
+          const scopeId = request.principal?.keyId ?? `public:${mode}`
+          await idempotency.begin(request, reply, scopeId)
+        }
+      },
+      handler: async (request, reply) => {
+        const result = await r.handler({
+          params: request.params,
+          query: request.query,
+          body: request.body,
+          principal: request.principal ?? null,
+          services,
+          request,
+          reply,
+        })
+        if (reply.sent) return reply
+        reply.code(reply.statusCode !== 200 ? reply.statusCode : status)
+        return result
+      },
+    }
+  }
+
+  async function authenticate(request: FastifyRequest, r: AnyRoute, mode: Mode): Promise<void> {
+    const key = bearer(request)
+    if (r.public && !key) return
+    if (!key) {
+      throw new AppError('unauthorized', 'Send your API key as "Authorization: Bearer svc_live_…" (or svc_test_… on the sandbox URL).')
+    }
+    const km = keyMode(key)
+    if (!km) throw new AppError('unauthorized', 'The API key is malformed.')
+    if (km !== mode) {
+      const url = `${config.publicUrl}${BASE_OF[km]}`
+      throw new AppError(
+        'wrong_environment',
+        km === 'test' ? `svc_test_ keys work only on the sandbox base URL ${url}.` : `svc_live_ keys work only on the live base URL ${url}.`,
+      )
+    }
+    const principal = await findPrincipal(kernel.db, key)
+    if (!principal) throw new AppError('unauthorized', 'The API key is unknown or has been revoked.')
+    request.principal = principal
+    if (!hasScope(principal.scopes, r.scope)) {
+      throw new AppError('insufficient_scope', `This operation requires the scope '${r.scope}'; the key has: ${principal.scopes.join(' ') || '(none)'}.`, {
+        required_scope: r.scope,
+      })
+    }
+  }
+
+  return app
+}
+
+/** Short, non-reversible rate-limit bucket id for a presented key (the key itself is never stored). */
+function createKeyId(key: string): string {
+  return hashKey(key).slice(0, 24)
+}
+
+/** @fastify/rate-limit sends X-RateLimit-*; add the IETF draft fields and make Reset an epoch time. */
+function ietfRateLimitHeaders(request: FastifyRequest, reply: import('fastify').FastifyReply): void {
+  const limit = reply.getHeader('x-ratelimit-limit')
+  const remaining = reply.getHeader('x-ratelimit-remaining')
+  const reset = reply.getHeader('x-ratelimit-reset')
+  if (limit === undefined || remaining === undefined || reset === undefined) return
+  const secondsLeft = Number(reset)
+  const policy = request.routeOptions.config?.rateLimit ? 'replay' : 'default'
+  reply.header('X-RateLimit-Reset', String(Math.ceil(Date.now() / 1000) + secondsLeft))
+  reply.header('RateLimit-Policy', `"${policy}";q=${limit};w=60`)
+  reply.header('RateLimit', `"${policy}";r=${remaining};t=${secondsLeft}`)
+}
+
+export { problemTypeUri }

@@ -1,0 +1,155 @@
+import { hostname } from 'node:os'
+import type { Logger } from 'pino'
+import type { Clock } from '../clock.js'
+import type { Database } from '../db/database.js'
+import { randomToken } from '../ids.js'
+import { claimJobs, completeJob, failJob, releaseJob, type ClaimedJob, type JobDefinition } from './jobs.js'
+
+export interface RunnerOptions {
+  concurrency: number
+  pollIntervalMs: number
+  /** A claim older than this is presumed dead and taken over (at-least-once). */
+  leaseSeconds: number
+}
+
+export interface JobObserver {
+  onJobFinished?(name: string, outcome: 'succeeded' | 'retry' | 'failed', seconds: number): void
+}
+
+/**
+ * Polls the jobs table, claims due jobs with a lease and runs them. Several runners (processes) on one
+ * PostgreSQL share the table safely; `wake()` lets an in-process enqueue skip the poll delay.
+ */
+export class JobRunner {
+  readonly workerId = `${hostname()}:${process.pid}:${randomToken(6)}`
+  private readonly defs = new Map<string, JobDefinition>()
+  private readonly inFlight = new Map<string, Promise<void>>()
+  private timer: NodeJS.Timeout | null = null
+  private running = false
+  private polling = false
+  private pollAgain = false
+
+  constructor(
+    private readonly database: Database,
+    private readonly clock: Clock,
+    private readonly log: Logger,
+    private readonly opts: RunnerOptions,
+    private readonly observer: JobObserver = {},
+  ) {}
+
+  register(def: JobDefinition): void {
+    if (this.defs.has(def.name)) throw new Error(`job ${def.name} registered twice`)
+    this.defs.set(def.name, def)
+  }
+
+  get definitions(): ReadonlyMap<string, JobDefinition> {
+    return this.defs
+  }
+
+  start(): void {
+    if (this.running) return
+    this.running = true
+    this.schedule(0)
+  }
+
+  /** Poll soon: called after a transaction that enqueued work commits. */
+  wake(): void {
+    if (!this.running) return
+    if (this.polling) {
+      this.pollAgain = true
+      return
+    }
+    this.schedule(0)
+  }
+
+  /** Stop claiming; wait up to `timeoutMs` for running jobs, then hand the rest of their leases back. */
+  async stop(timeoutMs: number): Promise<void> {
+    this.running = false
+    if (this.timer) clearTimeout(this.timer)
+    this.timer = null
+    const all = Promise.allSettled([...this.inFlight.values()])
+    let timedOut = false
+    await Promise.race([all, new Promise((r) => setTimeout(() => ((timedOut = true), r(null)), timeoutMs).unref())])
+    if (timedOut) {
+      for (const id of this.inFlight.keys()) {
+        await releaseJob(this.database.db, this.clock, id, this.workerId).catch(() => {})
+      }
+    }
+  }
+
+  /** Run every due job until none is left (tests and the CLI use this instead of the timer). */
+  async drain(maxRounds = 1000): Promise<number> {
+    let total = 0
+    for (let i = 0; i < maxRounds; i++) {
+      const jobs = await this.claim(this.opts.concurrency)
+      if (jobs.length === 0) break
+      total += jobs.length
+      await Promise.all(jobs.map((j) => this.execute(j)))
+    }
+    return total
+  }
+
+  private schedule(ms: number): void {
+    if (!this.running) return
+    if (this.timer) clearTimeout(this.timer)
+    this.timer = setTimeout(() => void this.poll(), ms)
+  }
+
+  private async claim(n: number): Promise<ClaimedJob[]> {
+    if (n <= 0) return []
+    return claimJobs(this.database.db, this.database.engine, this.clock, this.workerId, n, this.opts.leaseSeconds)
+  }
+
+  private async poll(): Promise<void> {
+    if (!this.running || this.polling) return
+    this.polling = true
+    this.pollAgain = false
+    let claimed = 0
+    try {
+      const jobs = await this.claim(this.opts.concurrency - this.inFlight.size)
+      claimed = jobs.length
+      for (const job of jobs) {
+        const p = this.execute(job).finally(() => {
+          this.inFlight.delete(job.id)
+          // A slot freed up: look for more work right away.
+          this.wake()
+        })
+        this.inFlight.set(job.id, p)
+      }
+    } catch (err) {
+      this.log.error({ err }, 'job claim failed')
+    } finally {
+      this.polling = false
+    }
+    const busy = claimed > 0 || this.pollAgain
+    this.schedule(busy && this.inFlight.size < this.opts.concurrency ? 0 : this.opts.pollIntervalMs)
+  }
+
+  private async execute(job: ClaimedJob): Promise<void> {
+    const started = performance.now()
+    const def = this.defs.get(job.name)
+    const finish = (outcome: 'succeeded' | 'retry' | 'failed') =>
+      this.observer.onJobFinished?.(job.name, outcome, (performance.now() - started) / 1000)
+    if (!def) {
+      // Another version of the binary may know this job; leave it for them after the lease.
+      const outcome = await failJob(this.database.db, this.clock, job, this.workerId, `no handler for job ${job.name}`)
+      finish(outcome)
+      return
+    }
+    const ctx: { jobId: string; attempt: number; retryAt?: Date } = { jobId: job.id, attempt: job.attempts }
+    try {
+      await def.run(JSON.parse(job.payload), ctx)
+      await completeJob(this.database.db, this.clock, job.id, this.workerId)
+      finish('succeeded')
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err)
+      try {
+        const outcome = await failJob(this.database.db, this.clock, job, this.workerId, message, ctx.retryAt)
+        this.log.warn({ job: job.name, jobId: job.id, attempt: job.attempts, outcome, err: message }, 'job attempt failed')
+        finish(outcome)
+      } catch (e) {
+        this.log.error({ err: e, jobId: job.id }, 'could not record job failure; the lease will expire')
+      }
+    }
+  }
+}

@@ -1,0 +1,25 @@
+import type { Logger } from 'pino'
+import type { Config } from '../config.js'
+import type { Clock } from './clock.js'
+import type { Database, Db, Tx } from './db/database.js'
+import type { EventBus } from './events/events.js'
+import type { RequestCounter } from './http/request-counter.js'
+import type { JobRunner } from './jobs/runner.js'
+import type { ModuleDefinition } from './module.js'
+
+/** What every module service receives: infrastructure only, no domain. */
+export interface Kernel {
+  config: Config
+  database: Database
+  db: Db
+  clock: Clock
+  log: Logger
+  events: EventBus
+  jobs: JobRunner
+  /** Per-day request counts behind usage reports (buffered; flush before reading). */
+  requests: RequestCounter
+  /** Every module of this build, including their health checks and usage counters. */
+  modules: readonly ModuleDefinition[]
+  /** Run `fn` in one transaction; after it commits, wake the job runner for what it enqueued. */
+  transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T>
+}

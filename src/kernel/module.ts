@@ -1,0 +1,28 @@
+import type { ModuleMigration } from './db/migrations.js'
+import type { AnyRoute } from './http/define-route.js'
+import type { Kernel } from './kernel.js'
+import type { Services } from './services.js'
+import type { Tenant } from './tenant.js'
+
+export interface ModuleHealth {
+  status: 'ok' | 'degraded' | 'down'
+  detail?: string
+  [k: string]: unknown
+}
+
+/**
+ * A module: its migrations, its routes, and `init`, which builds its service into the container and
+ * registers its jobs, event types and event subscribers with the kernel.
+ */
+export interface ModuleDefinition {
+  name: string
+  migrations: ModuleMigration[]
+  routes: AnyRoute[]
+  init(kernel: Kernel, services: Services): void
+  /** A real check of the module's own dependencies (tables, queues, providers). */
+  health?(kernel: Kernel, services: Services): Promise<ModuleHealth>
+  /** Counters this module adds to the workspace usage report, per UTC day (YYYY-MM-DD) in [from, to]. */
+  usage?(kernel: Kernel, tenant: Tenant, from: string, to: string): Promise<{ day: string; metric: string; count: number }[]>
+}
+
+export const defineModule = (m: ModuleDefinition): ModuleDefinition => m

@@ -1,0 +1,6 @@
+import type { ModuleDefinition } from '../kernel/module.js'
+import { healthModule } from './health/health.module.js'
+import { workspacesModule } from './workspaces/workspaces.module.js'
+
+/** Every module of this build, in init order (a module may use the services of those before it). */
+export const MODULES: ModuleDefinition[] = [healthModule, workspacesModule]

@@ -1,0 +1,15 @@
+import { defineRoute } from '../../../kernel/http/define-route.js'
+import { Member, MemberParams, UpdateMemberBody } from '../workspaces.schemas.js'
+
+export const updateWorkspaceMember = defineRoute({
+  operationId: 'updateWorkspaceMember',
+  method: 'PATCH',
+  url: '/workspaces/{id}/members/{member_id}',
+  module: 'workspaces',
+  scope: 'write',
+  summary: "Change a member's name or role, or mark an invitation accepted",
+  description: 'The last owner cannot be demoted (409 `last_owner`).',
+  schema: { params: MemberParams, body: UpdateMemberBody, response: { 200: Member } },
+  errors: ['resource_not_found', 'last_owner'],
+  handler: ({ params, body, principal, services }) => services.workspaces.updateMember(principal, params.id, params.member_id, body),
+})

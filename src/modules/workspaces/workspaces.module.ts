@@ -1,0 +1,29 @@
+import { defineModule } from '../../kernel/module.js'
+import { getCurrentWorkspace } from './routes/get-current-workspace.route.js'
+import { getWorkspace } from './routes/get-workspace.route.js'
+import { getWorkspaceUsage } from './routes/get-workspace-usage.route.js'
+import { inviteWorkspaceMember } from './routes/invite-workspace-member.route.js'
+import { listWorkspaceMembers } from './routes/list-workspace-members.route.js'
+import { removeWorkspaceMember } from './routes/remove-workspace-member.route.js'
+import { updateWorkspaceMember } from './routes/update-workspace-member.route.js'
+import { updateWorkspace } from './routes/update-workspace.route.js'
+import { workspacesMigrations } from './workspaces.migrations.js'
+import { WorkspacesService } from './workspaces.service.js'
+
+export const workspacesModule = defineModule({
+  name: 'workspaces',
+  migrations: workspacesMigrations,
+  routes: [
+    getCurrentWorkspace,
+    getWorkspace,
+    updateWorkspace,
+    listWorkspaceMembers,
+    inviteWorkspaceMember,
+    updateWorkspaceMember,
+    removeWorkspaceMember,
+    getWorkspaceUsage,
+  ],
+  init(kernel, services) {
+    services.workspaces = new WorkspacesService(kernel)
+  },
+})

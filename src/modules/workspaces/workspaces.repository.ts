@@ -1,0 +1,91 @@
+import { sql } from 'kysely'
+import type { Executor } from '../../kernel/db/database.js'
+import type { Tenant } from '../../kernel/tenant.js'
+import './workspaces.tables.js'
+import type { WorkspaceMembersTable, WorkspacesTable } from './workspaces.tables.js'
+
+// The only SQL of the module. Every function takes the tenant first; another workspace's row is not found.
+
+export function findWorkspace(db: Executor, tenant: Tenant): Promise<WorkspacesTable | undefined> {
+  return db.selectFrom('workspaces').selectAll().where('id', '=', tenant.workspaceId).executeTakeFirst()
+}
+
+export async function insertWorkspace(db: Executor, row: WorkspacesTable): Promise<void> {
+  await db.insertInto('workspaces').values(row).execute()
+}
+
+export async function updateWorkspace(db: Executor, tenant: Tenant, patch: Partial<WorkspacesTable>): Promise<void> {
+  await db.updateTable('workspaces').set(patch).where('id', '=', tenant.workspaceId).execute()
+}
+
+export function firstWorkspace(db: Executor): Promise<WorkspacesTable | undefined> {
+  return db.selectFrom('workspaces').selectAll().orderBy('id').limit(1).executeTakeFirst()
+}
+
+export function listMembers(db: Executor, tenant: Tenant, opts: { after: string | null; limit: number }): Promise<WorkspaceMembersTable[]> {
+  let q = db
+    .selectFrom('workspace_members')
+    .selectAll()
+    .where('workspace_id', '=', tenant.workspaceId)
+    .where('mode', '=', tenant.mode)
+    .orderBy('id', 'desc')
+    .limit(opts.limit + 1)
+  if (opts.after) q = q.where('id', '<', opts.after)
+  return q.execute()
+}
+
+export function findMember(db: Executor, tenant: Tenant, id: string): Promise<WorkspaceMembersTable | undefined> {
+  return db
+    .selectFrom('workspace_members')
+    .selectAll()
+    .where('workspace_id', '=', tenant.workspaceId)
+    .where('mode', '=', tenant.mode)
+    .where('id', '=', id)
+    .executeTakeFirst()
+}
+
+export async function insertMember(db: Executor, row: WorkspaceMembersTable): Promise<void> {
+  await db.insertInto('workspace_members').values(row).execute()
+}
+
+export async function updateMember(db: Executor, tenant: Tenant, id: string, patch: Partial<WorkspaceMembersTable>): Promise<void> {
+  await db
+    .updateTable('workspace_members')
+    .set(patch)
+    .where('workspace_id', '=', tenant.workspaceId)
+    .where('mode', '=', tenant.mode)
+    .where('id', '=', id)
+    .execute()
+}
+
+export async function deleteMember(db: Executor, tenant: Tenant, id: string): Promise<void> {
+  await db
+    .deleteFrom('workspace_members')
+    .where('workspace_id', '=', tenant.workspaceId)
+    .where('mode', '=', tenant.mode)
+    .where('id', '=', id)
+    .execute()
+}
+
+export async function countOwners(db: Executor, tenant: Tenant): Promise<number> {
+  const row = await db
+    .selectFrom('workspace_members')
+    .select(sql<number>`count(*)`.as('n'))
+    .where('workspace_id', '=', tenant.workspaceId)
+    .where('mode', '=', tenant.mode)
+    .where('role', '=', 'owner')
+    .executeTakeFirstOrThrow()
+  return Number(row.n)
+}
+
+export function requestCounts(db: Executor, tenant: Tenant, from: string, to: string) {
+  return db
+    .selectFrom('request_counts')
+    .select(['day', 'module', sql<number>`sum(count)`.as('count'), sql<number>`sum(errors)`.as('errors')])
+    .where('workspace_id', '=', tenant.workspaceId)
+    .where('mode', '=', tenant.mode)
+    .where('day', '>=', from)
+    .where('day', '<=', to)
+    .groupBy(['day', 'module'])
+    .execute()
+}

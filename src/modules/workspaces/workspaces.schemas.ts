@@ -1,0 +1,110 @@
+import { Type, type Static } from 'typebox'
+
+export const Metadata = Type.Record(Type.String({ maxLength: 40 }), Type.String({ maxLength: 500 }), {
+  maxProperties: 50,
+  description: 'Up to 50 string key/value pairs (keys ≤ 40, values ≤ 500 characters).',
+})
+
+export const Workspace = Type.Object(
+  {
+    id: Type.String({ examples: ['ws_01JD0000000000000000000000'] }),
+    object: Type.Literal('workspace'),
+    name: Type.String(),
+    timezone: Type.String({ description: 'IANA time zone, e.g. Europe/Berlin' }),
+    default_language: Type.String({ description: 'BCP 47 language tag, e.g. en or pt-BR' }),
+    metadata: Metadata,
+    livemode: Type.Boolean({ description: 'Whether this view was read with a live key' }),
+    created_at: Type.String({ format: 'date-time' }),
+    updated_at: Type.String({ format: 'date-time' }),
+  },
+  { $id: 'Workspace' },
+)
+export type WorkspaceT = Static<typeof Workspace>
+
+export const UpdateWorkspaceBody = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    timezone: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    default_language: Type.Optional(Type.String({ pattern: '^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$' })),
+    metadata: Type.Optional(Metadata),
+  },
+  { additionalProperties: false, minProperties: 1 },
+)
+
+export const MemberRole = Type.Union([Type.Literal('owner'), Type.Literal('admin'), Type.Literal('member')])
+export const MemberStatus = Type.Union([Type.Literal('invited'), Type.Literal('active')])
+
+export const Member = Type.Object(
+  {
+    id: Type.String({ examples: ['mem_01JD0000000000000000000000'] }),
+    object: Type.Literal('workspace_member'),
+    workspace_id: Type.String(),
+    email: Type.String({ format: 'email' }),
+    name: Type.Union([Type.String(), Type.Null()]),
+    role: MemberRole,
+    status: MemberStatus,
+    invitation_url: Type.Union([Type.String(), Type.Null()], { description: 'Link the invitee opens to join; null once active.' }),
+    invited_at: Type.String({ format: 'date-time' }),
+    joined_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+    created_at: Type.String({ format: 'date-time' }),
+    updated_at: Type.String({ format: 'date-time' }),
+  },
+  { $id: 'WorkspaceMember' },
+)
+export type MemberT = Static<typeof Member>
+
+export const InviteMemberBody = Type.Object(
+  {
+    email: Type.String({ format: 'email', maxLength: 254 }),
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    role: Type.Optional(MemberRole),
+  },
+  { additionalProperties: false },
+)
+
+export const UpdateMemberBody = Type.Object(
+  {
+    name: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 100 }), Type.Null()])),
+    role: Type.Optional(MemberRole),
+    status: Type.Optional(Type.Literal('active', { description: 'Mark an invitation as accepted.' })),
+  },
+  { additionalProperties: false, minProperties: 1 },
+)
+
+export const WorkspaceIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) })
+export const MemberParams = Type.Object({
+  id: Type.String({ minLength: 1, maxLength: 64 }),
+  member_id: Type.String({ minLength: 1, maxLength: 64 }),
+})
+
+export const UsageQuery = Type.Object(
+  {
+    from: Type.Optional(Type.String({ format: 'date', description: 'First UTC day (YYYY-MM-DD); default 29 days before `to`.' })),
+    to: Type.Optional(Type.String({ format: 'date', description: 'Last UTC day (YYYY-MM-DD), inclusive; default today.' })),
+  },
+  { additionalProperties: false },
+)
+
+const Counters = Type.Record(Type.String(), Type.Integer())
+export const Usage = Type.Object(
+  {
+    object: Type.Literal('workspace_usage'),
+    workspace_id: Type.String(),
+    livemode: Type.Boolean(),
+    from: Type.String({ format: 'date' }),
+    to: Type.String({ format: 'date' }),
+    totals: Type.Object({ api_requests: Type.Integer(), api_errors: Type.Integer() }, { additionalProperties: Type.Integer() }),
+    by_module: Type.Record(Type.String(), Type.Integer(), { description: 'API requests per module' }),
+    days: Type.Array(
+      Type.Object({
+        date: Type.String({ format: 'date' }),
+        api_requests: Type.Integer(),
+        api_errors: Type.Integer(),
+        by_module: Counters,
+        metrics: Counters,
+      }),
+    ),
+  },
+  { $id: 'WorkspaceUsage' },
+)
+export type UsageT = Static<typeof Usage>

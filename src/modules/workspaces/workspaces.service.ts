@@ -1,0 +1,266 @@
+import { iso } from '../../kernel/clock.js'
+import { isUniqueViolation, fromJson, toJson, type Tx } from '../../kernel/db/database.js'
+import { AppError, notFound } from '../../kernel/errors.js'
+import { decodeCursor, toPage, type PageResult } from '../../kernel/http/pagination.js'
+import { newId, randomToken } from '../../kernel/ids.js'
+import type { Kernel } from '../../kernel/kernel.js'
+import type { Tenant } from '../../kernel/tenant.js'
+import * as repo from './workspaces.repository.js'
+import type { MemberT, UsageT, WorkspaceT } from './workspaces.schemas.js'
+import type { MemberRole, WorkspaceMembersTable, WorkspacesTable } from './workspaces.tables.js'
+
+const MAX_USAGE_DAYS = 366
+
+function isTimezone(tz: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: tz })
+    return true
+  } catch {
+    return false
+  }
+}
+
+export class WorkspacesService {
+  constructor(private readonly k: Kernel) {}
+
+  private workspaceView(row: WorkspacesTable, tenant: Tenant): WorkspaceT {
+    return {
+      id: row.id,
+      object: 'workspace',
+      name: row.name,
+      timezone: row.timezone,
+      default_language: row.default_language,
+      metadata: fromJson(row.metadata, {}),
+      livemode: tenant.mode === 'live',
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+    }
+  }
+
+  private memberView(row: WorkspaceMembersTable): MemberT {
+    return {
+      id: row.id,
+      object: 'workspace_member',
+      workspace_id: row.workspace_id,
+      email: row.email,
+      name: row.name,
+      role: row.role,
+      status: row.status,
+      invitation_url: row.status === 'invited' && row.invitation_token ? `${this.k.config.publicUrl}/invitations/${row.invitation_token}` : null,
+      invited_at: row.invited_at,
+      joined_at: row.joined_at,
+      created_at: row.created_at,
+      updated_at: row.updated_at,
+    }
+  }
+
+  /** `{id}` must be the key's own workspace; any other id is indistinguishable from a missing one. */
+  private guard(tenant: Tenant, id: string): void {
+    if (id !== tenant.workspaceId) throw notFound('workspace', id)
+  }
+
+  /** Used by the CLI and the first start; not an HTTP operation. */
+  async create(input: { name: string; ownerEmail?: string | null }): Promise<WorkspacesTable> {
+    const now = iso(this.k.clock.now())
+    const row: WorkspacesTable = {
+      id: newId('ws'),
+      name: input.name,
+      timezone: 'UTC',
+      default_language: 'en',
+      metadata: '{}',
+      created_at: now,
+      updated_at: now,
+    }
+    await this.k.transaction(async (tx) => {
+      await repo.insertWorkspace(tx, row)
+      if (input.ownerEmail) {
+        for (const mode of ['live', 'test'] as const) {
+          await repo.insertMember(tx, {
+            id: newId('mem'),
+            workspace_id: row.id,
+            mode,
+            email: input.ownerEmail.toLowerCase(),
+            name: null,
+            role: 'owner',
+            status: 'active',
+            invitation_token: null,
+            invited_at: now,
+            joined_at: now,
+            created_at: now,
+            updated_at: now,
+          })
+        }
+      }
+    })
+    return row
+  }
+
+  async first(): Promise<WorkspacesTable | undefined> {
+    return repo.firstWorkspace(this.k.db)
+  }
+
+  async getCurrent(tenant: Tenant): Promise<WorkspaceT> {
+    const row = await repo.findWorkspace(this.k.db, tenant)
+    if (!row) throw notFound('workspace', tenant.workspaceId)
+    return this.workspaceView(row, tenant)
+  }
+
+  async get(tenant: Tenant, id: string): Promise<WorkspaceT> {
+    this.guard(tenant, id)
+    return this.getCurrent(tenant)
+  }
+
+  async update(tenant: Tenant, id: string, patch: { name?: string; timezone?: string; default_language?: string; metadata?: Record<string, string> }): Promise<WorkspaceT> {
+    this.guard(tenant, id)
+    if (patch.timezone !== undefined && !isTimezone(patch.timezone)) {
+      throw new AppError('validation_failed', `'${patch.timezone}' is not an IANA time zone.`, {
+        errors: [{ pointer: '/body/timezone', detail: 'must be an IANA time zone such as Europe/Berlin' }],
+      })
+    }
+    await repo.updateWorkspace(this.k.db, tenant, {
+      ...(patch.name !== undefined ? { name: patch.name } : {}),
+      ...(patch.timezone !== undefined ? { timezone: patch.timezone } : {}),
+      ...(patch.default_language !== undefined ? { default_language: patch.default_language } : {}),
+      ...(patch.metadata !== undefined ? { metadata: toJson(patch.metadata) } : {}),
+      updated_at: iso(this.k.clock.now()),
+    })
+    return this.getCurrent(tenant)
+  }
+
+  async listMembers(tenant: Tenant, id: string, q: { cursor?: string; limit?: number }): Promise<PageResult<MemberT>> {
+    this.guard(tenant, id)
+    const limit = q.limit ?? 20
+    const after = decodeCursor('listWorkspaceMembers', tenant, q.cursor)
+    const rows = await repo.listMembers(this.k.db, tenant, { after, limit })
+    return toPage(rows, limit, 'listWorkspaceMembers', tenant, (r) => r.id, (r) => this.memberView(r))
+  }
+
+  async getMember(tenant: Tenant, memberId: string): Promise<MemberT | null> {
+    const row = await repo.findMember(this.k.db, tenant, memberId)
+    return row ? this.memberView(row) : null
+  }
+
+  async invite(tenant: Tenant, id: string, input: { email: string; name?: string; role?: MemberRole }): Promise<MemberT> {
+    this.guard(tenant, id)
+    const now = iso(this.k.clock.now())
+    const row: WorkspaceMembersTable = {
+      id: newId('mem'),
+      workspace_id: tenant.workspaceId,
+      mode: tenant.mode,
+      email: input.email.trim().toLowerCase(),
+      name: input.name ?? null,
+      role: input.role ?? 'member',
+      status: 'invited',
+      invitation_token: randomToken(24),
+      invited_at: now,
+      joined_at: null,
+      created_at: now,
+      updated_at: now,
+    }
+    try {
+      await repo.insertMember(this.k.db, row)
+    } catch (err) {
+      if (isUniqueViolation(err)) {
+        throw new AppError('member_already_exists', `${row.email} is already a member of this workspace.`, {
+          errors: [{ pointer: '/body/email', detail: 'already a member' }],
+        })
+      }
+      throw err
+    }
+    return this.memberView(row)
+  }
+
+  async updateMember(tenant: Tenant, id: string, memberId: string, patch: { name?: string | null; role?: MemberRole; status?: 'active' }): Promise<MemberT> {
+    this.guard(tenant, id)
+    const now = iso(this.k.clock.now())
+    return this.k.transaction(async (tx) => {
+      const row = await repo.findMember(tx, tenant, memberId)
+      if (!row) throw notFound('workspace member', memberId)
+      if (patch.role && patch.role !== 'owner' && row.role === 'owner') await this.assertNotLastOwner(tx, tenant, 'demote')
+      const next: Partial<WorkspaceMembersTable> = { updated_at: now }
+      if (patch.name !== undefined) next.name = patch.name
+      if (patch.role !== undefined) next.role = patch.role
+      if (patch.status === 'active' && row.status === 'invited') {
+        Object.assign(next, { status: 'active', joined_at: now, invitation_token: null })
+      }
+      await repo.updateMember(tx, tenant, memberId, next)
+      return this.memberView({ ...row, ...next })
+    })
+  }
+
+  async removeMember(tenant: Tenant, id: string, memberId: string): Promise<MemberT> {
+    this.guard(tenant, id)
+    return this.k.transaction(async (tx) => {
+      const row = await repo.findMember(tx, tenant, memberId)
+      if (!row) throw notFound('workspace member', memberId)
+      if (row.role === 'owner') await this.assertNotLastOwner(tx, tenant, 'remove')
+      await repo.deleteMember(tx, tenant, memberId)
+      return this.memberView(row)
+    })
+  }
+
+  private async assertNotLastOwner(tx: Tx, tenant: Tenant, action: 'remove' | 'demote'): Promise<void> {
+    if ((await repo.countOwners(tx, tenant)) <= 1) {
+      throw new AppError('last_owner', `Cannot ${action} the last owner; make another member owner first.`)
+    }
+  }
+
+  async usage(tenant: Tenant, id: string, q: { from?: string; to?: string }): Promise<UsageT> {
+    this.guard(tenant, id)
+    const today = this.k.clock.now().toISOString().slice(0, 10)
+    const to = q.to ?? today
+    const from = q.from ?? new Date(Date.parse(to) - 29 * 86400_000).toISOString().slice(0, 10)
+    const span = (Date.parse(to) - Date.parse(from)) / 86400_000
+    if (Number.isNaN(span) || span < 0) {
+      throw new AppError('validation_failed', '`from` must be on or before `to`.', { errors: [{ pointer: '/query/from', detail: 'must be on or before to' }] })
+    }
+    if (span >= MAX_USAGE_DAYS) {
+      throw new AppError('validation_failed', `The period may span at most ${MAX_USAGE_DAYS} days.`, {
+        errors: [{ pointer: '/query/from', detail: `period longer than ${MAX_USAGE_DAYS} days` }],
+      })
+    }
+    await this.k.requests.flush()
+    const days = new Map<string, UsageT['days'][number]>()
+    for (let t = Date.parse(from); t <= Date.parse(to); t += 86400_000) {
+      const date = new Date(t).toISOString().slice(0, 10)
+      days.set(date, { date, api_requests: 0, api_errors: 0, by_module: {}, metrics: {} })
+    }
+    const totals: Record<string, number> & UsageT['totals'] = { api_requests: 0, api_errors: 0 }
+    const byModule: Record<string, number> = {}
+    for (const r of await repo.requestCounts(this.k.db, tenant, from, to)) {
+      const d = days.get(r.day)
+      if (!d) continue
+      d.api_requests += Number(r.count)
+      d.api_errors += Number(r.errors)
+      d.by_module[r.module] = (d.by_module[r.module] ?? 0) + Number(r.count)
+      byModule[r.module] = (byModule[r.module] ?? 0) + Number(r.count)
+      totals.api_requests += Number(r.count)
+      totals.api_errors += Number(r.errors)
+    }
+    for (const m of this.k.modules) {
+      if (!m.usage) continue
+      for (const u of await m.usage(this.k, tenant, from, to)) {
+        const d = days.get(u.day)
+        if (!d) continue
+        d.metrics[u.metric] = (d.metrics[u.metric] ?? 0) + u.count
+        totals[u.metric] = (totals[u.metric] ?? 0) + u.count
+      }
+    }
+    return {
+      object: 'workspace_usage',
+      workspace_id: tenant.workspaceId,
+      livemode: tenant.mode === 'live',
+      from,
+      to,
+      totals,
+      by_module: byModule,
+      days: [...days.values()],
+    }
+  }
+}
+
+declare module '../../kernel/services.js' {
+  interface Services {
+    workspaces: WorkspacesService
+  }
+}

@@ -1,0 +1,36 @@
+import type { Mode } from '../../kernel/tenant.js'
+
+export interface WorkspacesTable {
+  id: string
+  name: string
+  timezone: string
+  default_language: string
+  metadata: string
+  created_at: string
+  updated_at: string
+}
+
+export type MemberRole = 'owner' | 'admin' | 'member'
+export type MemberStatus = 'invited' | 'active'
+
+export interface WorkspaceMembersTable {
+  id: string
+  workspace_id: string
+  mode: Mode
+  email: string
+  name: string | null
+  role: MemberRole
+  status: MemberStatus
+  invitation_token: string | null
+  invited_at: string
+  joined_at: string | null
+  created_at: string
+  updated_at: string
+}
+
+declare module '../../kernel/db/database.js' {
+  interface Tables {
+    workspaces: WorkspacesTable
+    workspace_members: WorkspaceMembersTable
+  }
+}

@@ -1,0 +1,110 @@
+import { randomBytes } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import pg from 'pg'
+import type { InjectOptions, LightMyRequestResponse } from 'fastify'
+import { buildApp, type App } from '../src/app.js'
+import { loadConfig, type Config } from '../src/config.js'
+import { createApiKey } from '../src/kernel/auth/api-keys.js'
+import { ALL_SCOPES } from '../src/kernel/auth/scopes.js'
+import type { Clock } from '../src/kernel/clock.js'
+import type { Mode } from '../src/kernel/tenant.js'
+
+export const ENGINE = (process.env.TEST_DB ?? 'sqlite') as 'sqlite' | 'postgres'
+export const PG_URL = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
+export const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379'
+
+/** A database for one test app: a fresh PostgreSQL schema, or a SQLite file in a temp dir. */
+export interface TestDatabase {
+  env: Record<string, string>
+  drop(): Promise<void>
+}
+
+export async function createTestDatabase(engine = ENGINE): Promise<TestDatabase> {
+  if (engine === 'postgres') {
+    const schema = `t_${randomBytes(6).toString('hex')}`
+    const client = new pg.Client({ connectionString: PG_URL })
+    await client.connect()
+    await client.query(`create schema "${schema}"`)
+    await client.end()
+    return {
+      env: { DATABASE_URL: PG_URL, DATABASE_SCHEMA: schema, REDIS_URL },
+      async drop() {
+        const c = new pg.Client({ connectionString: PG_URL })
+        await c.connect()
+        await c.query(`drop schema if exists "${schema}" cascade`)
+        await c.end()
+      },
+    }
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'svc-test-'))
+  return {
+    env: { DATABASE_URL: `sqlite:${join(dir, 'svc.sqlite')}` },
+    async drop() {
+      rmSync(dir, { recursive: true, force: true })
+    },
+  }
+}
+
+export interface Keyring {
+  workspaceId: string
+  live: string
+  test: string
+}
+
+export interface TestApp {
+  app: App
+  config: Config
+  /** Workspace A: full-scope live and test keys. */
+  a: Keyring
+  /** Workspace B: for cross-tenant checks. */
+  b: Keyring
+  key(scopes: string[], opts?: { mode?: Mode; workspaceId?: string }): Promise<string>
+  request(opts: InjectOptions & { key?: string | null }): Promise<LightMyRequestResponse>
+  close(): Promise<void>
+}
+
+export async function createTestApp(opts: { env?: Record<string, string>; clock?: Clock } = {}): Promise<TestApp> {
+  const database = await createTestDatabase()
+  const config = loadConfig({
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
+    RATE_LIMIT_PER_MINUTE: '100000',
+    JOB_POLL_INTERVAL_MS: '50',
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+    ...database.env,
+    ...opts.env,
+  })
+  const app = await buildApp({ config, clock: opts.clock })
+  const { kernel, services } = app
+  const keyring = async (name: string): Promise<Keyring> => {
+    const ws = await services.workspaces.create({ name, ownerEmail: `owner@${name.toLowerCase()}.example` })
+    const live = await createApiKey(kernel.db, kernel.clock, { workspaceId: ws.id, mode: 'live', scopes: [...ALL_SCOPES] })
+    const test = await createApiKey(kernel.db, kernel.clock, { workspaceId: ws.id, mode: 'test', scopes: [...ALL_SCOPES] })
+    return { workspaceId: ws.id, live: live.key, test: test.key }
+  }
+  const a = await keyring('Acme')
+  const b = await keyring('Globex')
+  return {
+    app,
+    config,
+    a,
+    b,
+    async key(scopes, o = {}) {
+      const k = await createApiKey(kernel.db, kernel.clock, { workspaceId: o.workspaceId ?? a.workspaceId, mode: o.mode ?? 'live', scopes })
+      return k.key
+    },
+    request({ key, ...inject }) {
+      const headers: Record<string, string> = { ...(inject.headers as Record<string, string>) }
+      const k = key === undefined ? a.live : key
+      if (k) headers.authorization = `Bearer ${k}`
+      return app.http.inject({ ...inject, headers })
+    },
+    async close() {
+      await app.close()
+      await database.drop()
+    },
+  }
+}
+
+export const json = <T = any>(res: LightMyRequestResponse): T => JSON.parse(res.body) as T
