@@ -50,7 +50,7 @@ export async function createKernel(deps: AppDeps): Promise<{ kernel: Kernel; ser
     await ensureSchema(config.databaseUrl, config.databaseSchema)
     database = createDatabase(config.databaseUrl, { schema: config.databaseSchema })
   }
-  await migrateToLatest(database.db, database.engine, [...kernelMigrations, ...MODULES.flatMap((m) => m.migrations)])
+  await migrateToLatest(database.db, database.engine, [...kernelMigrations, ...MODULES.flatMap((m) => m.migrations)], database.schema)
   const db = database.db
   const jobs = new JobRunner(
     database,

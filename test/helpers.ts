@@ -62,6 +62,8 @@ export interface TestApp {
   b: Keyring
   key(scopes: string[], opts?: { mode?: Mode; workspaceId?: string }): Promise<string>
   request(opts: InjectOptions & { key?: string | null }): Promise<LightMyRequestResponse>
+  /** The Fastify instance, for requests that set their own Authorization header. */
+  http(): App['http']
   close(): Promise<void>
 }
 
@@ -94,6 +96,7 @@ export async function createTestApp(opts: { env?: Record<string, string>; clock?
       const k = await createApiKey(kernel.db, kernel.clock, { workspaceId: o.workspaceId ?? a.workspaceId, mode: o.mode ?? 'live', scopes })
       return k.key
     },
+    http: () => app.http,
     request({ key, ...inject }) {
       const headers: Record<string, string> = { ...(inject.headers as Record<string, string>) }
       const k = key === undefined ? a.live : key

@@ -47,6 +47,32 @@ export const ERRORS = {
   // Removing or demoting the only remaining owner.
   last_owner: { status: 409, title: 'Last owner' },
 
+  // --- inbox ---
+  // A status change the conversation state machine forbids (e.g. resolved → snoozed without reopening).
+  invalid_status_transition: { status: 409, title: 'Invalid status transition' },
+  // assignConversation (or a member-authored message) names someone who is not an active member of the workspace.
+  assignee_not_member: { status: 422, title: 'Not an active member' },
+  // A conversation is given a tag name that was never created with createInboxTag.
+  unknown_tag: { status: 422, title: 'Unknown tag' },
+  // createInboxTag with a name the workspace already has (case-insensitively).
+  tag_already_exists: { status: 409, title: 'Tag already exists' },
+  // createReplyTemplate with a name (case-insensitively) or shortcut the workspace already has.
+  template_already_exists: { status: 409, title: 'Reply template already exists' },
+  // sendMessage whose direction, author and private flag disagree (inbound comes from the contact; notes are outbound).
+  invalid_message_author: { status: 422, title: 'Invalid message author' },
+
+  // --- webhooks ---
+  // A webhook endpoint URL is not absolute http(s), has credentials, or is http on the live base URL.
+  webhook_url_invalid: { status: 422, title: 'Invalid webhook URL' },
+  // A webhook endpoint URL resolves to a loopback, private, link-local or metadata address.
+  webhook_url_forbidden: { status: 422, title: 'Webhook destination not allowed' },
+  // event_types names a type that is not in the event catalog.
+  webhook_event_type_unknown: { status: 422, title: 'Unknown event type' },
+  // Testing or replaying to an endpoint that is disabled or was deleted.
+  webhook_endpoint_unavailable: { status: 409, title: 'Webhook endpoint unavailable' },
+  // A Playground token that is not 22–64 characters of [A-Za-z0-9_-].
+  playground_token_invalid: { status: 404, title: 'Playground inbox not found' },
+
   // --- kernel seams ---
   // The AI provider answered with an error.
   ai_provider_error: { status: 502, title: 'AI provider error' },

@@ -21,6 +21,8 @@ export type Engine = 'sqlite' | 'postgres'
 export interface Database {
   db: Db
   engine: Engine
+  /** PostgreSQL schema in use (search_path), or null for the default. */
+  schema: string | null
   /** Cheap round trip for health checks. */
   ping(): Promise<void>
   close(): Promise<void>
@@ -45,6 +47,7 @@ export function createDatabase(url: string, opts: { schema?: string | null; pool
     return {
       db,
       engine: 'postgres',
+      schema: schema ?? null,
       ping: async () => {
         await sql`select 1`.execute(db)
       },
@@ -66,6 +69,7 @@ export function createDatabase(url: string, opts: { schema?: string | null; pool
   return {
     db,
     engine: 'sqlite',
+    schema: null,
     ping: async () => {
       await sql`select 1`.execute(db)
     },

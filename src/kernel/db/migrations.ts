@@ -28,8 +28,13 @@ class ModulesMigrationProvider implements MigrationProvider {
   }
 }
 
-export async function migrateToLatest(db: Kysely<any>, engine: Engine, migrations: ModuleMigration[]): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: new ModulesMigrationProvider(migrations, engine) })
+export async function migrateToLatest(db: Kysely<any>, engine: Engine, migrations: ModuleMigration[], schema: string | null = null): Promise<string[]> {
+  // Name the schema explicitly: Kysely's table-existence check otherwise sees other schemas' tables.
+  const migrator = new Migrator({
+    db,
+    provider: new ModulesMigrationProvider(migrations, engine),
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  })
   const { error, results } = await migrator.migrateToLatest()
   if (error) throw error
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName)

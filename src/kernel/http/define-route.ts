@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { Static, TSchema } from 'typebox'
+import type { Config } from '../../config.js'
 import type { ErrorCode } from '../errors.js'
 import type { Principal } from '../tenant.js'
 import type { Services } from '../services.js'
@@ -46,8 +47,8 @@ export interface RouteDefinition<S extends RouteSchemas = RouteSchemas, Public e
   errors?: ErrorCode[]
   /** Status for the success response; defaults to the first code in `schema.response`. */
   status?: number
-  /** Extra Fastify route config (e.g. a stricter rate limit). */
-  rateLimit?: { max: number; timeWindowMs: number; groupId: string }
+  /** Extra Fastify route config (e.g. a stricter rate limit); `max` may read the config (route objects are static). */
+  rateLimit?: { max: number | ((config: Config) => number); timeWindowMs: number; groupId: string }
   /** Accept any content type and keep the raw body (Playground captures). */
   rawBody?: boolean
   handler(ctx: HandlerContext<S, Public extends true ? Principal | null : Principal>): Promise<Out<S> | void> | Out<S> | void

@@ -229,7 +229,7 @@ export async function createHttpServer(kernel: Kernel, services: Services, route
         module: r.module,
         mode,
         public: !!r.public,
-        ...(r.rateLimit ? { rateLimit: { max: r.rateLimit.max, timeWindow: r.rateLimit.timeWindowMs, groupId: r.rateLimit.groupId } } : {}),
+        ...(r.rateLimit ? { rateLimit: { max: typeof r.rateLimit.max === 'function' ? r.rateLimit.max(config) : r.rateLimit.max, timeWindow: r.rateLimit.timeWindowMs, groupId: r.rateLimit.groupId } } : {}),
       },
       schema: {
         operationId: r.operationId,

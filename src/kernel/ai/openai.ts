@@ -1,0 +1,117 @@
+import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai'
+import type { Logger } from 'pino'
+import type { Config } from '../../config.js'
+import { AppError } from '../errors.js'
+import type { AiEngine, Citation, GenerateRequest, Generation } from './ai.js'
+import { excerptOf, fillPlaceholders } from './ai.js'
+import { rankSources } from './ranker.js'
+
+const DEFAULT_BASE_URL = 'https://api.openai.com/v1'
+/** Sources handed to the model as reference material (retrieved with the same BM25 ranker as builtin). */
+const CONTEXT_SOURCES = 3
+
+/**
+ * Any OpenAI-compatible chat-completions server (OpenAI, vLLM, Ollama, LM Studio, …) through the official
+ * client. Retries are off and one deadline covers connect, headers and body, so AI_TIMEOUT_MS is the
+ * longest a caller waits; failures become 502/503/504 problems, never a hang or a 500.
+ */
+export class OpenAiEngine implements AiEngine {
+  readonly provider = 'openai' as const
+  readonly model: string
+  private readonly client: OpenAI
+
+  constructor(
+    private readonly config: Config['ai'],
+    private readonly log: Logger,
+  ) {
+    this.model = config.model
+    // Every option is explicit so the client reads nothing from OPENAI_* variables (config.ts owns the env).
+    this.client = new OpenAI({
+      baseURL: config.baseUrl ?? DEFAULT_BASE_URL,
+      // Local OpenAI-compatible servers usually take no key; the client insists on one.
+      apiKey: config.apiKey ?? 'not-set',
+      organization: null,
+      project: null,
+      webhookSecret: null,
+      timeout: config.timeoutMs,
+      maxRetries: 0,
+      logLevel: 'off',
+    })
+  }
+
+  check() {
+    if (!this.config.baseUrl && !this.config.apiKey) {
+      return { status: 'degraded' as const, detail: 'AI_PROVIDER=openai without AI_API_KEY: the default endpoint will refuse requests.' }
+    }
+    return { status: 'ok' as const }
+  }
+
+  async generate(req: GenerateRequest): Promise<Generation> {
+    const asked = req.transcript.filter((t) => t.role === 'customer').slice(-3)
+    const ranked = rankSources(asked.map((t) => t.text).join('\n'), req.sources.filter((s) => s.kind !== 'message'), CONTEXT_SOURCES)
+    const reference = ranked
+      .map((r, i) => `[${i + 1}] ${r.source.title ? `${r.source.title}: ` : ''}${fillPlaceholders(r.source.text, req.variables)}`)
+      .join('\n')
+    const known = Object.entries(req.variables ?? {})
+      .filter(([, v]) => !!v)
+      .map(([k, v]) => `${k}: ${v}`)
+      .join('\n')
+    const system = [
+      `${req.task} Write only the reply text, ready for a person to review.`,
+      'Use the reference material when it answers the question; if nothing answers it, say you will find out rather than invent facts.',
+      req.instructions ? `Guidance: ${req.instructions}` : '',
+      known ? `Known details:\n${known}` : '',
+      reference ? `Reference material:\n${reference}` : '',
+    ]
+      .filter(Boolean)
+      .join('\n\n')
+    const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [
+      { role: 'system', content: system },
+      ...req.transcript.map((t) => ({ role: t.role === 'customer' ? ('user' as const) : ('assistant' as const), content: t.text })),
+    ]
+
+    // The client's own timeout stops at the response headers; this deadline also bounds the body.
+    const deadline = AbortSignal.timeout(this.config.timeoutMs)
+    let content: string | null | undefined
+    try {
+      const completion = await this.client.chat.completions.create(
+        { model: this.model, messages, temperature: 0.3 },
+        { signal: deadline, timeout: this.config.timeoutMs, maxRetries: 0 },
+      )
+      content = completion.choices?.[0]?.message?.content
+    } catch (err) {
+      throw this.toAppError(err, deadline)
+    }
+    if (typeof content !== 'string' || content.trim() === '') {
+      throw new AppError('ai_provider_error', 'The AI provider answered without any text.')
+    }
+    const last = asked[asked.length - 1]
+    const best = ranked[0]?.score ?? 1
+    const sources: Citation[] = ranked.map((r) => ({
+      kind: r.source.kind,
+      id: r.source.id,
+      title: r.source.title ?? null,
+      excerpt: excerptOf(r.source.text),
+      score: Math.round((r.score / best) * 100) / 100,
+    }))
+    if (last?.id) sources.push({ kind: 'message', id: last.id, title: null, excerpt: excerptOf(last.text), score: 1 })
+    return { content: content.trim(), confidence: null, grounded: ranked.length > 0, sources, provider: this.provider, model: this.model }
+  }
+
+  private toAppError(err: unknown, deadline: AbortSignal): AppError {
+    this.log.warn({ err, provider: this.provider, model: this.model }, 'AI provider call failed')
+    if (deadline.aborted || err instanceof APIConnectionTimeoutError) {
+      return new AppError('ai_provider_timeout', `The AI provider did not answer within ${this.config.timeoutMs} ms (AI_TIMEOUT_MS).`)
+    }
+    if (err instanceof APIConnectionError) {
+      return new AppError('ai_provider_unavailable', 'The AI provider could not be reached at AI_BASE_URL; try again later.')
+    }
+    if (err instanceof APIError && (err.status === 429 || err.status === 503)) {
+      return new AppError('ai_provider_unavailable', `The AI provider is busy or down (HTTP ${err.status}); try again later.`, { headers: { 'Retry-After': '5' } })
+    }
+    if (err instanceof APIError && err.status !== undefined) {
+      return new AppError('ai_provider_error', `The AI provider rejected the request (HTTP ${err.status}); check AI_MODEL and AI_API_KEY.`)
+    }
+    return new AppError('ai_provider_error', 'The AI provider returned an unusable answer.')
+  }
+}
