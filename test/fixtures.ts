@@ -41,4 +41,35 @@ async function conversation(h: TestApp): Promise<string> {
   return JSON.parse(r.body).id
 }
 
-export const FIXTURES: Record<string, Fixture> = { ...workspaces, ...inbox }
+const webhooks: Record<string, Fixture> = {
+  getWebhookEndpoint: async (h) => ({ id: await webhookEndpoint(h) }),
+  updateWebhookEndpoint: async (h) => ({ params: { id: await webhookEndpoint(h) }, body: { description: 'Renamed' } }),
+  deleteWebhookEndpoint: async (h) => ({ id: await webhookEndpoint(h) }),
+  testWebhookEndpoint: async (h) => ({ id: await webhookEndpoint(h) }),
+  rotateWebhookSecret: async (h) => ({ params: { id: await webhookEndpoint(h) }, body: {} }),
+  getPublicWebhookEndpoint: async (h) => ({ id: await webhookEndpoint(h) }),
+  updatePublicWebhookEndpoint: async (h) => ({ params: { id: await webhookEndpoint(h) }, body: { description: 'Renamed' } }),
+  deletePublicWebhookEndpoint: async (h) => ({ id: await webhookEndpoint(h) }),
+  getWebhookDelivery: async (h) => ({ id: await webhookDelivery(h) }),
+  replayWebhookDelivery: async (h) => ({ params: { id: await webhookDelivery(h) }, body: {} }),
+  // Public (no key, no workspace): any well-formed token is an inbox, so there is no cross-workspace 404.
+  captureWebhookPlaygroundGet: async () => ({ token: playgroundToken() }),
+  captureWebhookPlaygroundPost: async () => ({ token: playgroundToken() }),
+  captureWebhookPlaygroundPut: async () => ({ token: playgroundToken() }),
+  captureWebhookPlaygroundPatch: async () => ({ token: playgroundToken() }),
+  captureWebhookPlaygroundDelete: async () => ({ token: playgroundToken() }),
+}
+
+async function webhookEndpoint(h: TestApp): Promise<string> {
+  const r = await h.request({ method: 'POST', url: '/v2/webhooks/endpoints', payload: { url: 'https://example.com/webhooks' } })
+  return JSON.parse(r.body).id
+}
+
+async function webhookDelivery(h: TestApp): Promise<string> {
+  const r = await h.request({ method: 'POST', url: `/v2/webhooks/endpoints/${await webhookEndpoint(h)}/test` })
+  return JSON.parse(r.body).id
+}
+
+const playgroundToken = () => `pg${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}`.padEnd(24, 'x')
+
+export const FIXTURES: Record<string, Fixture> = { ...workspaces, ...inbox, ...webhooks }

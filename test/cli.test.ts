@@ -1,0 +1,48 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, it } from 'node:test'
+import { createTestDatabase, type TestDatabase } from './helpers.js'
+import { startServer, svc } from './spawn.js'
+
+describe('CLI and first start', () => {
+  let db: TestDatabase
+  before(async () => (db = await createTestDatabase()))
+  after(() => db.drop())
+
+  it('first start on an empty database creates a workspace and prints one live and one test key, once', async () => {
+    const s = await startServer(db.env)
+    const out = s.output()
+    const live = /svc_live_[A-Za-z0-9_-]+/.exec(out)?.[0]
+    const test = /svc_test_[A-Za-z0-9_-]+/.exec(out)?.[0]
+    assert.ok(live && test, out)
+    const ws = await fetch(`${s.url}/v2/workspaces/current`, { headers: { authorization: `Bearer ${live}` } })
+    assert.equal(ws.status, 200)
+    const sb = await fetch(`${s.url}/sandbox/v2/health`, { headers: { authorization: `Bearer ${test}` } })
+    assert.equal(sb.status, 200)
+    assert.equal(await s.stop(), 0, 'SIGTERM exits 0')
+    const again = await startServer(db.env)
+    assert.doesNotMatch(again.output(), /svc_live_/, 'keys are printed only on the first start')
+    await again.stop()
+  })
+
+  it('creates workspaces and keys, lists and revokes them', async () => {
+    const ws = JSON.parse(await svc(['workspaces', 'create', '--name', 'CLI Co', '--json'], db.env))
+    assert.match(ws.id, /^ws_/)
+    assert.equal(ws.name, 'CLI Co')
+    const key = JSON.parse(await svc(['keys', 'create', '--scopes', 'read webhooks:write', '--workspace', ws.id, '--json'], db.env))
+    assert.deepEqual(Object.keys(key).sort(), ['id', 'key', 'mode', 'scopes', 'workspace_id'])
+    assert.equal(key.mode, 'live')
+    assert.match(key.key, /^svc_live_/)
+    assert.deepEqual(key.scopes, ['read', 'webhooks:write'])
+    const sandbox = JSON.parse(await svc(['keys', 'create', '--scopes', 'admin', '--sandbox', '--json'], db.env))
+    assert.equal(sandbox.mode, 'test')
+    assert.match(sandbox.key, /^svc_test_/)
+    const list = JSON.parse(await svc(['keys', 'list', '--json'], db.env))
+    assert.ok(list.some((k: { id: string }) => k.id === key.id))
+    assert.ok(!JSON.stringify(list).includes(key.key), 'keys list never shows a key')
+    await svc(['keys', 'revoke', key.id], db.env)
+    const after = JSON.parse(await svc(['keys', 'list', '--json'], db.env))
+    assert.ok(after.find((k: { id: string }) => k.id === key.id).revoked_at)
+    assert.match(await svc(['migrate'], db.env), /up to date/)
+    await assert.rejects(svc(['keys', 'create', '--scopes', 'root'], db.env), /unknown scope/)
+  })
+})
