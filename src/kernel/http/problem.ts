@@ -79,6 +79,9 @@ export function toAppError(err: unknown): AppError {
   if (e instanceof SyntaxError || e?.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || (e?.statusCode === 400 && /JSON/i.test(e.message))) {
     return new AppError('malformed_json', 'The request body is not valid JSON.')
   }
+  if (isDatabaseUnavailable(e)) {
+    return new AppError('service_unavailable', 'The database is unreachable; retry shortly.', { headers: { 'Retry-After': '5' } })
+  }
   if (e?.statusCode && e.statusCode >= 400 && e.statusCode < 500) {
     return new AppError('bad_request', e.message)
   }
@@ -86,3 +89,10 @@ export function toAppError(err: unknown): AppError {
 }
 
 export const codeStatus = (code: ErrorCode): number => ERRORS[code].status
+
+/** Connection-level database failures (not query errors): the client should retry, so 503 not 500. */
+function isDatabaseUnavailable(e: { code?: string; message?: string } | undefined): boolean {
+  if (!e) return false
+  if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57P01', '57P03', '53300', 'SQLITE_BUSY', 'SQLITE_CANTOPEN'].includes(e.code ?? '')) return true
+  return /pool after calling end|driver has already been destroyed|database connection is not open|Connection terminated/i.test(e.message ?? '')
+}
