@@ -12,6 +12,7 @@ import { createHttpServer, type HttpOptions } from './kernel/http/server.js'
 import { JobRunner, type JobObserver } from './kernel/jobs/runner.js'
 import type { Kernel } from './kernel/kernel.js'
 import type { Services } from './kernel/services.js'
+import { Metrics } from './kernel/metrics.js'
 import { MODULES } from './modules/index.js'
 
 export interface AppDeps {
@@ -26,6 +27,7 @@ export interface AppDeps {
 
 export interface App {
   kernel: Kernel
+  metrics: Metrics
   services: Services
   http: FastifyInstance
   redis: Redis | null
@@ -83,18 +85,38 @@ export async function createKernel(deps: AppDeps): Promise<{ kernel: Kernel; ser
 }
 
 export async function buildApp(deps: AppDeps): Promise<App> {
-  const { kernel, services } = await createKernel(deps)
+  const metrics = new Metrics()
+  const { kernel, services } = await createKernel({
+    ...deps,
+    jobObserver: {
+      onJobFinished(name, outcome, seconds) {
+        metrics.observeJob(name, outcome, seconds)
+        deps.jobObserver?.onJobFinished?.(name, outcome, seconds)
+      },
+    },
+  })
+  metrics.attach(kernel)
   const redis = deps.config.redisUrl ? new Redis(deps.config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: true, lazyConnect: false }) : null
-  const http = await createHttpServer(kernel, services, MODULES.flatMap((m) => m.routes), { redis, onResponse: deps.onResponse })
+  const http = await createHttpServer(kernel, services, MODULES.flatMap((m) => m.routes), {
+    redis,
+    metrics,
+    onResponse(request, status, seconds) {
+      metrics.observeRequest(request, status, seconds)
+      deps.onResponse?.(request, status, seconds)
+    },
+  })
   await http.ready()
   return {
     kernel,
+    metrics,
     services,
     http,
     redis,
+    /** Graceful: stop accepting and finish in-flight requests, then let jobs finish or hand leases back. */
     async close() {
-      await kernel.jobs.stop(kernel.config.shutdownTimeoutMs)
       await http.close()
+      await kernel.jobs.stop(kernel.config.shutdownTimeoutMs)
+      await kernel.requests.flush()
       if (redis) await redis.quit().catch(() => {})
       await kernel.database.close()
     },

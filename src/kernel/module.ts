@@ -3,6 +3,7 @@ import type { AnyRoute } from './http/define-route.js'
 import type { Kernel } from './kernel.js'
 import type { Services } from './services.js'
 import type { Tenant } from './tenant.js'
+import type { ModuleGauge } from './metrics.js'
 
 export interface ModuleHealth {
   status: 'ok' | 'degraded' | 'down'
@@ -23,6 +24,8 @@ export interface ModuleDefinition {
   health?(kernel: Kernel, services: Services): Promise<ModuleHealth>
   /** Counters this module adds to the workspace usage report, per UTC day (YYYY-MM-DD) in [from, to]. */
   usage?(kernel: Kernel, tenant: Tenant, from: string, to: string): Promise<{ day: string; metric: string; count: number }[]>
+  /** Gauges reported on GET /metrics at scrape time (names prefixed `svc_<module>_`). */
+  metrics?(kernel: Kernel): Promise<ModuleGauge[]>
 }
 
 export const defineModule = (m: ModuleDefinition): ModuleDefinition => m

@@ -1,3 +1,4 @@
+import { timingSafeEqual } from 'node:crypto'
 import rateLimit from '@fastify/rate-limit'
 import swagger from '@fastify/swagger'
 import { Ajv } from 'ajv'
@@ -46,8 +47,9 @@ declare module 'fastify' {
 
 export interface HttpOptions {
   redis: Redis | null
-  /** Extra hooks for metrics (issue 5) without the kernel knowing prom-client. */
   onResponse?: (request: FastifyRequest, statusCode: number, seconds: number) => void
+  /** Serves GET /metrics (Prometheus text), behind METRICS_TOKEN when set. */
+  metrics?: { render(): Promise<string> }
 }
 
 /** `{id}` (spec style) → `:id` (Fastify style). */
@@ -197,6 +199,16 @@ export async function createHttpServer(kernel: Kernel, services: Services, route
     }
   })
 
+  if (opts.metrics) {
+    const metrics = opts.metrics
+    app.get('/metrics', async (request, reply) => {
+      if (config.metricsToken && !sameSecret(bearer(request) ?? '', config.metricsToken)) {
+        throw new AppError('unauthorized', 'GET /metrics needs "Authorization: Bearer <METRICS_TOKEN>".')
+      }
+      return reply.type('text/plain; version=0.0.4; charset=utf-8').send(await metrics.render())
+    })
+  }
+
   app.setNotFoundHandler({ preHandler: app.rateLimit() }, async (request, reply) => {
     const path = request.url.split('?')[0]
     const allowed = [...new Set(routeIndex.filter((r) => r.pattern.test(path)).map((r) => r.method))]
@@ -300,6 +312,12 @@ export async function createHttpServer(kernel: Kernel, services: Services, route
   }
 
   return app
+}
+
+function sameSecret(a: string, b: string): boolean {
+  const x = Buffer.from(hashKey(a))
+  const y = Buffer.from(hashKey(b))
+  return timingSafeEqual(x, y)
 }
 
 /** Short, non-reversible rate-limit bucket id for a presented key (the key itself is never stored). */

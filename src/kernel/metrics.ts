@@ -1,0 +1,101 @@
+import type { FastifyRequest } from 'fastify'
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
+import { queueStats } from './jobs/jobs.js'
+import type { Kernel } from './kernel.js'
+
+/** A gauge a module reports at scrape time (e.g. webhook deliveries by status). */
+export interface ModuleGauge {
+  name: string
+  help: string
+  values: { labels: Record<string, string>; value: number }[]
+}
+
+/**
+ * Prometheus metrics through prom-client: request counts and latency per operationId and status,
+ * job queue depth and age, job outcomes, database pool use, plus gauges modules report.
+ */
+export class Metrics {
+  readonly registry = new Registry()
+  private readonly requests: Counter<'operation_id' | 'method' | 'status'>
+  private readonly latency: Histogram<'operation_id' | 'method' | 'status'>
+  private readonly jobs: Counter<'job' | 'outcome'>
+  private readonly jobSeconds: Histogram<'job'>
+  private kernel: Kernel | null = null
+  private readonly moduleGauges = new Map<string, Gauge<string>>()
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry, prefix: 'svc_' })
+    this.requests = new Counter({ name: 'svc_http_requests_total', help: 'HTTP requests by operation and status', labelNames: ['operation_id', 'method', 'status'], registers: [this.registry] })
+    this.latency = new Histogram({
+      name: 'svc_http_request_duration_seconds',
+      help: 'HTTP request latency by operation and status',
+      labelNames: ['operation_id', 'method', 'status'],
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+      registers: [this.registry],
+    })
+    this.jobs = new Counter({ name: 'svc_jobs_finished_total', help: 'Job attempts by job name and outcome (succeeded, retry, failed)', labelNames: ['job', 'outcome'], registers: [this.registry] })
+    this.jobSeconds = new Histogram({ name: 'svc_job_duration_seconds', help: 'Job attempt duration', labelNames: ['job'], buckets: [0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 15, 60], registers: [this.registry] })
+    const self = this
+    new Gauge({
+      name: 'svc_job_queue_depth',
+      help: 'Jobs by status (pending, running, failed)',
+      labelNames: ['status'],
+      registers: [this.registry],
+      async collect() {
+        if (!self.kernel) return
+        const s = await queueStats(self.kernel.db, self.kernel.clock)
+        this.set({ status: 'pending' }, s.pending)
+        this.set({ status: 'running' }, s.running)
+        this.set({ status: 'failed' }, s.failed)
+        ageGauge.set(s.oldestDueAgeSeconds)
+      },
+    })
+    const ageGauge = new Gauge({ name: 'svc_job_queue_oldest_due_age_seconds', help: 'Age of the oldest due pending job', registers: [this.registry] })
+    new Gauge({
+      name: 'svc_db_pool_connections',
+      help: 'Database pool connections by state (total, idle, waiting clients)',
+      labelNames: ['state'],
+      registers: [this.registry],
+      collect() {
+        if (!self.kernel) return
+        const p = self.kernel.database.poolStats()
+        this.set({ state: 'total' }, p.total)
+        this.set({ state: 'idle' }, p.idle)
+        this.set({ state: 'waiting' }, p.waiting)
+      },
+    })
+  }
+
+  attach(kernel: Kernel): void {
+    this.kernel = kernel
+  }
+
+  observeRequest(request: FastifyRequest, status: number, seconds: number): void {
+    const labels = { operation_id: request.routeOptions.config?.operationId ?? (request.routeOptions.url ? 'internal' : 'unmatched'), method: request.method, status: String(status) }
+    this.requests.inc(labels)
+    this.latency.observe(labels, seconds)
+  }
+
+  observeJob(name: string, outcome: string, seconds: number): void {
+    this.jobs.inc({ job: name, outcome })
+    this.jobSeconds.observe({ job: name }, seconds)
+  }
+
+  async render(): Promise<string> {
+    if (this.kernel) {
+      for (const m of this.kernel.modules) {
+        if (!m.metrics) continue
+        for (const g of await m.metrics(this.kernel)) {
+          let gauge = this.moduleGauges.get(g.name)
+          if (!gauge) {
+            gauge = new Gauge({ name: g.name, help: g.help, labelNames: [...new Set(g.values.flatMap((v) => Object.keys(v.labels)))], registers: [this.registry] })
+            this.moduleGauges.set(g.name, gauge)
+          }
+          gauge.reset()
+          for (const v of g.values) gauge.set(v.labels, v.value)
+        }
+      }
+    }
+    return this.registry.metrics()
+  }
+}

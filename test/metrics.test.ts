@@ -1,0 +1,47 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, it } from 'node:test'
+// @ts-expect-error no types shipped
+import parsePrometheusTextFormat from 'parse-prometheus-text-format'
+import { createTestApp, type TestApp } from './helpers.js'
+
+type Family = { name: string; type: string; metrics: { labels?: Record<string, string>; value?: string; buckets?: Record<string, string>; count?: string }[] }
+
+describe('GET /metrics', () => {
+  let h: TestApp
+  before(async () => (h = await createTestApp({ env: { METRICS_TOKEN: 'scrape-secret' } })))
+  after(() => h.close())
+
+  let raw = ''
+  const scrape = async (): Promise<Family[]> => {
+    const res = await h.http().inject({ method: 'GET', url: '/metrics', headers: { authorization: 'Bearer scrape-secret' } })
+    assert.equal(res.statusCode, 200)
+    assert.match(String(res.headers['content-type']), /^text\/plain/)
+    raw = res.body
+    return parsePrometheusTextFormat(res.body) as Family[]
+  }
+  const requestsFor = (families: Family[], operationId: string, status: string) =>
+    Number(families.find((f) => f.name === 'svc_http_requests_total')?.metrics.find((m) => m.labels?.operation_id === operationId && m.labels?.status === status)?.value ?? 0)
+
+  it('needs the metrics token when one is configured', async () => {
+    assert.equal((await h.http().inject({ method: 'GET', url: '/metrics' })).statusCode, 401)
+    assert.equal((await h.http().inject({ method: 'GET', url: '/metrics', headers: { authorization: 'Bearer wrong' } })).statusCode, 401)
+  })
+
+  it('parses as Prometheus text and moves when traffic flows', async () => {
+    const before = await scrape()
+    for (const name of ['svc_http_requests_total', 'svc_http_request_duration_seconds', 'svc_job_queue_depth', 'svc_job_queue_oldest_due_age_seconds', 'svc_db_pool_connections', 'svc_jobs_finished_total']) {
+      assert.ok(before.some((f) => f.name === name), `missing ${name}`)
+    }
+    const ok0 = requestsFor(before, 'getCurrentWorkspace', '200')
+    const nf0 = requestsFor(before, 'getWorkspace', '404')
+    for (let i = 0; i < 3; i++) await h.request({ method: 'GET', url: '/v2/workspaces/current' })
+    await h.request({ method: 'GET', url: '/v2/workspaces/ws_nope' })
+    const afterScrape = await scrape()
+    assert.equal(requestsFor(afterScrape, 'getCurrentWorkspace', '200'), ok0 + 3)
+    assert.equal(requestsFor(afterScrape, 'getWorkspace', '404'), nf0 + 1)
+    const hist = afterScrape.find((f) => f.name === 'svc_http_request_duration_seconds')!
+    assert.equal(hist.type, 'HISTOGRAM')
+    const count = /svc_http_request_duration_seconds_count\{operation_id="getCurrentWorkspace",method="GET",status="200"\} (\d+)/.exec(raw)
+    assert.ok(count && Number(count[1]) >= 3, 'latency histogram counts the requests')
+  })
+})
