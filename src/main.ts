@@ -1,6 +1,7 @@
 import { buildApp, createKernel, createLogger } from './app.js'
 import { bootstrapIfEmpty } from './bootstrap.js'
 import { loadConfig, type Config } from './config.js'
+import { scheduleMaintenance } from './kernel/maintenance.js'
 
 /**
  * One binary, three roles (SVC_ROLE or --role): `api` serves HTTP, `worker` runs jobs, `all` (default)
@@ -19,7 +20,10 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
     const first = await bootstrapIfEmpty(app.kernel, app.services)
     if (first) printFirstStart(config, first)
     await app.http.listen({ host: config.host, port: config.port })
-    if (runJobs) app.kernel.jobs.start()
+    if (runJobs) {
+      app.kernel.jobs.start()
+      scheduleMaintenance(app.kernel)
+    }
     log.info({ role: config.role, live: `http://${config.host}:${config.port}/v2`, sandbox: `http://${config.host}:${config.port}/sandbox/v2`, engine: app.kernel.database.engine }, 'listening')
     closeAll = () => app.close()
   } else {
@@ -27,6 +31,7 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
     const first = await bootstrapIfEmpty(kernel, services)
     if (first) printFirstStart(config, first)
     kernel.jobs.start()
+    scheduleMaintenance(kernel)
     log.info({ role: config.role, engine: kernel.database.engine }, 'worker started')
     closeAll = async () => {
       await kernel.jobs.stop(config.shutdownTimeoutMs)

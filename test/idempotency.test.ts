@@ -133,3 +133,26 @@ describe('Idempotency-Key', () => {
     assert.equal(await count('dead@example.com'), 1)
   })
 })
+
+describe('Idempotency-Key retention', () => {
+  it('keeps keys 24 hours, then maintenance purges them and the key is free again', async () => {
+    const { ManualClock } = await import('../src/kernel/clock.js')
+    const { runMaintenance } = await import('../src/kernel/maintenance.js')
+    const clock = new ManualClock()
+    const h = await createTestApp({ clock })
+    try {
+      const send = (email: string) =>
+        h.request({ method: 'POST', url: `/v2/workspaces/${h.a.workspaceId}/members`, headers: { 'idempotency-key': 'k-retained' }, payload: { email } })
+      assert.equal((await send('r1@example.com')).statusCode, 201)
+      clock.advance(23 * 3600_000)
+      await runMaintenance(h.app.kernel)
+      assert.equal((await send('r2@example.com')).statusCode, 409, 'still remembered after 23 h')
+      clock.advance(2 * 3600_000)
+      const purged = await runMaintenance(h.app.kernel)
+      assert.ok(purged.idempotencyKeys >= 1)
+      assert.equal((await send('r2@example.com')).statusCode, 201, 'free again after 24 h')
+    } finally {
+      await h.close()
+    }
+  })
+})

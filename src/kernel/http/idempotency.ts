@@ -145,10 +145,4 @@ export class IdempotencyStore {
       })
       .execute()
   }
-
-  async purgeExpired(): Promise<number> {
-    const cutoff = iso(new Date(this.clock.now().getTime() - this.retentionHours * 3600_000))
-    const res = await this.db.deleteFrom('idempotency_keys').where('created_at', '<', cutoff).executeTakeFirst()
-    return Number(res.numDeletedRows)
-  }
 }
