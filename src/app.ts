@@ -58,7 +58,7 @@ export async function createKernel(deps: AppDeps): Promise<{ kernel: Kernel; ser
     database,
     clock,
     log,
-    { concurrency: config.jobConcurrency, pollIntervalMs: config.jobPollIntervalMs, leaseSeconds: 60 },
+    { concurrency: config.jobConcurrency, pollIntervalMs: config.jobPollIntervalMs, leaseSeconds: config.jobLeaseSeconds },
     deps.jobObserver,
   )
   const events = new EventBus(clock, (id) => loadEvent(db, id))

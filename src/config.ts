@@ -17,6 +17,8 @@ export interface Config {
   idempotencyRetentionHours: number
   jobPollIntervalMs: number
   jobConcurrency: number
+  /** A job claim older than this is presumed dead (worker crashed) and taken over. */
+  jobLeaseSeconds: number
   shutdownTimeoutMs: number
   metricsToken: string | null
   ai: {
@@ -81,6 +83,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     idempotencyRetentionHours: int(env, 'IDEMPOTENCY_RETENTION_HOURS', 24),
     jobPollIntervalMs: int(env, 'JOB_POLL_INTERVAL_MS', 250),
     jobConcurrency: int(env, 'JOB_CONCURRENCY', 16),
+    jobLeaseSeconds: int(env, 'JOB_LEASE_SECONDS', 60),
     shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000),
     metricsToken: env.METRICS_TOKEN || null,
     ai: {

@@ -77,14 +77,35 @@ export async function revokeApiKey(db: Db, clock: Clock, id: string): Promise<bo
     .where('id', '=', id)
     .where('revoked_at', 'is', null)
     .executeTakeFirst()
+  principalCache.clear()
   return Number(res.numUpdatedRows) > 0
 }
 
+/**
+ * Principals are cached for one second: under load that turns one query per request into one per key
+ * per second. Revocation therefore takes effect within a second on every node (at once in the process
+ * that revoked).
+ */
+const PRINCIPAL_TTL_MS = 1000
+const principalCache = new Map<string, { principal: Principal | null; until: number }>()
+
 export async function findPrincipal(db: Db, key: string): Promise<Principal | null> {
+  const hash = hashKey(key)
+  const now = Date.now()
+  const hit = principalCache.get(hash)
+  if (hit && hit.until > now) return hit.principal
+  const principal = await loadPrincipal(db, hash)
+  if (principalCache.size > 10_000) principalCache.clear()
+  // Unknown keys are not cached: a flood of random keys must not evict the real ones.
+  if (principal) principalCache.set(hash, { principal, until: now + PRINCIPAL_TTL_MS })
+  return principal
+}
+
+async function loadPrincipal(db: Db, hash: string): Promise<Principal | null> {
   const row = await db
     .selectFrom('api_keys')
     .select(['id', 'workspace_id', 'mode', 'scopes', 'revoked_at'])
-    .where('key_hash', '=', hashKey(key))
+    .where('key_hash', '=', hash)
     .executeTakeFirst()
   if (!row || row.revoked_at) return null
   return { keyId: row.id, workspaceId: row.workspace_id, mode: row.mode, scopes: row.scopes.split(' ').filter(Boolean) }
