@@ -48,7 +48,8 @@ function peakRssMb(pid: number): number {
 }
 
 async function startProcess(args: string[], env: Record<string, string>, readyUrl: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  // The service runs as `npm start` does: compiled JavaScript (npm run bench builds it first).
+  const child = spawn(process.execPath, args[0].endsWith('.js') ? args : ['--import', 'tsx', ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
   let out = ''
   child.stdout!.on('data', (d) => (out += d))
   child.stderr!.on('data', (d) => (out += d))
@@ -109,7 +110,7 @@ async function service(engine: string, base: number): Promise<void> {
   const env = { ...db.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '100000000', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_RETRY_SCHEDULE: '1,1,1' }
   const ws = JSON.parse(await svc(['workspaces', 'create', '--name', 'Bench', '--json'], db.env))
   const key = JSON.parse(await svc(['keys', 'create', '--scopes', 'admin', '--workspace', ws.id, '--json'], db.env)).key as string
-  const child = await startProcess(['src/main.ts'], env, `http://127.0.0.1:${port}/livez`)
+  const child = await startProcess(['dist/main.js'], env, `http://127.0.0.1:${port}/livez`)
   const url = `http://127.0.0.1:${port}`
   const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' }
   const api = async (method: string, path: string, body?: unknown) => {
