@@ -1,6 +1,8 @@
 import type { ModuleDefinition } from '../kernel/module.js'
 import { healthModule } from './health/health.module.js'
 import { workspacesModule } from './workspaces/workspaces.module.js'
+import { inboxModule } from './inbox/inbox.module.js'
+import { webhooksModule } from './webhooks/webhooks.module.js'
 
 /** Every module of this build, in init order (a module may use the services of those before it). */
-export const MODULES: ModuleDefinition[] = [healthModule, workspacesModule]
+export const MODULES: ModuleDefinition[] = [healthModule, workspacesModule, inboxModule, webhooksModule]

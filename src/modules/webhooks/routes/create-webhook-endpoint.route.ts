@@ -1,0 +1,18 @@
+import { defineRoute } from '../../../kernel/http/define-route.js'
+import { CreateEndpointBody, WebhookEndpointWithSecret } from '../webhooks.schemas.js'
+
+export const createWebhookEndpoint = defineRoute({
+  operationId: 'createWebhookEndpoint',
+  method: 'POST',
+  url: '/webhooks/endpoints',
+  module: 'webhooks',
+  scope: 'webhooks:write',
+  summary: 'Create a webhook endpoint',
+  description:
+    'Returns the signing secret (whsec_…) once; it is never shown again (rotate to get a new one). https is required on the live URL; ' +
+    'destinations resolving to loopback, private, link-local or metadata addresses are refused (422) unless the operator allows private networks. ' +
+    'Send an Idempotency-Key to create it exactly once.',
+  schema: { body: CreateEndpointBody, response: { 201: WebhookEndpointWithSecret } },
+  errors: ['webhook_url_invalid', 'webhook_url_forbidden', 'webhook_event_type_unknown'],
+  handler: ({ body, principal, services }) => services.webhooks.createEndpoint(principal, body),
+})

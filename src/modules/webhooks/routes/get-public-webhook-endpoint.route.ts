@@ -1,0 +1,8 @@
+import { defineRoute } from '../../../kernel/http/define-route.js'
+import { getWebhookEndpoint } from './get-webhook-endpoint.route.js'
+
+export const getPublicWebhookEndpoint = defineRoute({
+  ...getWebhookEndpoint,
+  operationId: 'getPublicWebhookEndpoint',
+  url: '/webhook-endpoints/{id}',
+})

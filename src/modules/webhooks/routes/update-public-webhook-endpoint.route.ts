@@ -1,0 +1,8 @@
+import { defineRoute } from '../../../kernel/http/define-route.js'
+import { updateWebhookEndpoint } from './update-webhook-endpoint.route.js'
+
+export const updatePublicWebhookEndpoint = defineRoute({
+  ...updateWebhookEndpoint,
+  operationId: 'updatePublicWebhookEndpoint',
+  url: '/webhook-endpoints/{id}',
+})

@@ -1,0 +1,69 @@
+import { defineModule } from '../../kernel/module.js'
+import { WebhookDeliverer } from './jobs/deliver-webhook.job.js'
+import { purgePlaygroundJob } from './jobs/purge-playground.job.js'
+import { PlaygroundService } from './playground.service.js'
+import { captureWebhookPlaygroundDelete } from './routes/capture-webhook-playground-delete.route.js'
+import { captureWebhookPlaygroundGet } from './routes/capture-webhook-playground-get.route.js'
+import { captureWebhookPlaygroundPatch } from './routes/capture-webhook-playground-patch.route.js'
+import { captureWebhookPlaygroundPost } from './routes/capture-webhook-playground-post.route.js'
+import { captureWebhookPlaygroundPut } from './routes/capture-webhook-playground-put.route.js'
+import { createPublicWebhookEndpoint } from './routes/create-public-webhook-endpoint.route.js'
+import { createWebhookEndpoint } from './routes/create-webhook-endpoint.route.js'
+import { deletePublicWebhookEndpoint } from './routes/delete-public-webhook-endpoint.route.js'
+import { deleteWebhookEndpoint } from './routes/delete-webhook-endpoint.route.js'
+import { getPublicWebhookEndpoint } from './routes/get-public-webhook-endpoint.route.js'
+import { getWebhookDelivery } from './routes/get-webhook-delivery.route.js'
+import { getWebhookEndpoint } from './routes/get-webhook-endpoint.route.js'
+import { listEventCatalog } from './routes/list-event-catalog.route.js'
+import { listPublicWebhookEndpoints } from './routes/list-public-webhook-endpoints.route.js'
+import { listWebhookDeliveries } from './routes/list-webhook-deliveries.route.js'
+import { listWebhookEndpoints } from './routes/list-webhook-endpoints.route.js'
+import { listWebhookEvents } from './routes/list-webhook-events.route.js'
+import { replayWebhookDelivery } from './routes/replay-webhook-delivery.route.js'
+import { rotateWebhookSecret } from './routes/rotate-webhook-secret.route.js'
+import { testWebhookEndpoint } from './routes/test-webhook-endpoint.route.js'
+import { updatePublicWebhookEndpoint } from './routes/update-public-webhook-endpoint.route.js'
+import { updateWebhookEndpoint } from './routes/update-webhook-endpoint.route.js'
+import { WEBHOOK_EVENT_TYPES } from './webhooks.events.js'
+import { webhooksMigrations } from './webhooks.migrations.js'
+import { WebhooksService } from './webhooks.service.js'
+
+export const webhooksModule = defineModule({
+  name: 'webhooks',
+  migrations: webhooksMigrations,
+  routes: [
+    listWebhookEndpoints,
+    createWebhookEndpoint,
+    getWebhookEndpoint,
+    updateWebhookEndpoint,
+    deleteWebhookEndpoint,
+    testWebhookEndpoint,
+    rotateWebhookSecret,
+    listWebhookDeliveries,
+    getWebhookDelivery,
+    replayWebhookDelivery,
+    listWebhookEvents,
+    captureWebhookPlaygroundGet,
+    captureWebhookPlaygroundPost,
+    captureWebhookPlaygroundPut,
+    captureWebhookPlaygroundPatch,
+    captureWebhookPlaygroundDelete,
+    listEventCatalog,
+    listPublicWebhookEndpoints,
+    createPublicWebhookEndpoint,
+    getPublicWebhookEndpoint,
+    updatePublicWebhookEndpoint,
+    deletePublicWebhookEndpoint,
+  ],
+  init(kernel, services) {
+    kernel.events.declare(...WEBHOOK_EVENT_TYPES)
+    const deliverer = new WebhookDeliverer(kernel)
+    const purge = purgePlaygroundJob(kernel.db, kernel.clock)
+    kernel.jobs.register(deliverer.job)
+    kernel.jobs.register(purge)
+    services.webhooks = new WebhooksService(kernel, deliverer)
+    services.webhookPlayground = new PlaygroundService(kernel, purge)
+    kernel.events.subscribe('webhooks.fanout', (event) => services.webhooks.fanOut(event))
+  },
+  health: (_kernel, services) => services.webhooks.health(),
+})

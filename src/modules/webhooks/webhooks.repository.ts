@@ -1,0 +1,298 @@
+import { sql } from 'kysely'
+import type { Executor } from '../../kernel/db/database.js'
+import type { Mode, Tenant } from '../../kernel/tenant.js'
+import '../../kernel/db/kernel.tables.js'
+import './webhooks.tables.js'
+import type {
+  DeliveryStatus,
+  WebhookAttemptsTable,
+  WebhookDeliveriesTable,
+  WebhookEndpointsTable,
+  WebhookPlaygroundCapturesTable,
+} from './webhooks.tables.js'
+
+// The only SQL of the module. Tenant data functions take the tenant first; another workspace's row is not found.
+
+// ---- endpoints ----
+
+export async function insertEndpoint(db: Executor, row: WebhookEndpointsTable): Promise<void> {
+  await db.insertInto('webhook_endpoints').values(row).execute()
+}
+
+export function findEndpoint(db: Executor, tenant: Tenant, id: string): Promise<WebhookEndpointsTable | undefined> {
+  return db
+    .selectFrom('webhook_endpoints')
+    .selectAll()
+    .where('workspace_id', '=', tenant.workspaceId)
+    .where('mode', '=', tenant.mode)
+    .where('id', '=', id)
+    .executeTakeFirst()
+}
+
+export function listEndpoints(db: Executor, tenant: Tenant, opts: { after: string | null; limit: number }): Promise<WebhookEndpointsTable[]> {
+  let q = db
+    .selectFrom('webhook_endpoints')
+    .selectAll()
+    .where('workspace_id', '=', tenant.workspaceId)
+    .where('mode', '=', tenant.mode)
+    .orderBy('id', 'desc')
+    .limit(opts.limit + 1)
+  if (opts.after) q = q.where('id', '<', opts.after)
+  return q.execute()
+}
+
+export async function updateEndpoint(db: Executor, tenant: Tenant, id: string, patch: Partial<WebhookEndpointsTable>): Promise<void> {
+  await db
+    .updateTable('webhook_endpoints')
+    .set(patch)
+    .where('workspace_id', '=', tenant.workspaceId)
+    .where('mode', '=', tenant.mode)
+    .where('id', '=', id)
+    .execute()
+}
+
+export async function deleteEndpoint(db: Executor, tenant: Tenant, id: string): Promise<boolean> {
+  const r = await db
+    .deleteFrom('webhook_endpoints')
+    .where('workspace_id', '=', tenant.workspaceId)
+    .where('mode', '=', tenant.mode)
+    .where('id', '=', id)
+    .executeTakeFirst()
+  return Number(r.numDeletedRows) > 0
+}
+
+/** Fan-out input: the enabled endpoints of a workspace and mode. */
+export function enabledEndpoints(db: Executor, tenant: Tenant): Promise<Pick<WebhookEndpointsTable, 'id' | 'event_types'>[]> {
+  return db
+    .selectFrom('webhook_endpoints')
+    .select(['id', 'event_types'])
+    .where('workspace_id', '=', tenant.workspaceId)
+    .where('mode', '=', tenant.mode)
+    .where('enabled', '=', 1)
+    .execute()
+}
+
+/** First failure of a run: remember when it began (no-op while already failing). */
+export async function markFailing(db: Executor, tenant: Tenant, id: string, at: string): Promise<void> {
+  await db
+    .updateTable('webhook_endpoints')
+    .set({ failing_since: at })
+    .where('workspace_id', '=', tenant.workspaceId)
+    .where('mode', '=', tenant.mode)
+    .where('id', '=', id)
+    .where('failing_since', 'is', null)
+    .execute()
+}
+
+export async function clearFailing(db: Executor, tenant: Tenant, id: string): Promise<void> {
+  await db
+    .updateTable('webhook_endpoints')
+    .set({ failing_since: null })
+    .where('workspace_id', '=', tenant.workspaceId)
+    .where('mode', '=', tenant.mode)
+    .where('id', '=', id)
+    .where('failing_since', 'is not', null)
+    .execute()
+}
+
+/** Guarded: true only for the call that actually disabled it (so the event is emitted once). */
+export async function disableEndpoint(db: Executor, tenant: Tenant, id: string, reason: string, at: string): Promise<boolean> {
+  const r = await db
+    .updateTable('webhook_endpoints')
+    .set({ enabled: 0, disabled_reason: reason, disabled_at: at, updated_at: at })
+    .where('workspace_id', '=', tenant.workspaceId)
+    .where('mode', '=', tenant.mode)
+    .where('id', '=', id)
+    .where('enabled', '=', 1)
+    .executeTakeFirst()
+  return Number(r.numUpdatedRows) === 1
+}
+
+// ---- deliveries ----
+
+/** Insert the deliveries that do not exist yet; returns the ids actually inserted. */
+export async function insertDeliveries(db: Executor, rows: WebhookDeliveriesTable[]): Promise<string[]> {
+  if (rows.length === 0) return []
+  const inserted = await db
+    .insertInto('webhook_deliveries')
+    .values(rows)
+    .onConflict((oc) => oc.columns(['event_id', 'endpoint_id']).doNothing())
+    .returning('id')
+    .execute()
+  return inserted.map((r) => r.id)
+}
+
+export function findDelivery(db: Executor, tenant: Tenant, id: string): Promise<WebhookDeliveriesTable | undefined> {
+  return db
+    .selectFrom('webhook_deliveries')
+    .selectAll()
+    .where('workspace_id', '=', tenant.workspaceId)
+    .where('mode', '=', tenant.mode)
+    .where('id', '=', id)
+    .executeTakeFirst()
+}
+
+export function listDeliveries(
+  db: Executor,
+  tenant: Tenant,
+  opts: { after: string | null; limit: number; endpointId?: string; status?: DeliveryStatus; eventType?: string },
+): Promise<WebhookDeliveriesTable[]> {
+  let q = db
+    .selectFrom('webhook_deliveries')
+    .selectAll()
+    .where('workspace_id', '=', tenant.workspaceId)
+    .where('mode', '=', tenant.mode)
+    .orderBy('id', 'desc')
+    .limit(opts.limit + 1)
+  if (opts.after) q = q.where('id', '<', opts.after)
+  if (opts.endpointId) q = q.where('endpoint_id', '=', opts.endpointId)
+  if (opts.status) q = q.where('status', '=', opts.status)
+  if (opts.eventType) q = q.where('event_type', '=', opts.eventType)
+  return q.execute()
+}
+
+export function listAttempts(db: Executor, tenant: Tenant, deliveryId: string, limit = 100): Promise<WebhookAttemptsTable[]> {
+  return db
+    .selectFrom('webhook_attempts')
+    .selectAll()
+    .where('workspace_id', '=', tenant.workspaceId)
+    .where('mode', '=', tenant.mode)
+    .where('delivery_id', '=', deliveryId)
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute()
+}
+
+/** Everything one attempt needs, in one query: the delivery, its endpoint (if it still exists) and its event. */
+export function loadForAttempt(db: Executor, tenant: Tenant, deliveryId: string) {
+  return db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('events as ev', 'ev.id', 'd.event_id')
+    .leftJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
+    .select([
+      'd.id',
+      'd.event_id',
+      'd.event_type',
+      'd.endpoint_id',
+      'd.status',
+      'd.scheduled_attempts',
+      'e.url',
+      'e.enabled',
+      'e.secrets',
+      'e.failing_since',
+      'ev.workspace_id',
+      'ev.mode',
+      'ev.type',
+      'ev.api_version',
+      'ev.data',
+      'ev.created_at',
+    ])
+    .where('d.workspace_id', '=', tenant.workspaceId)
+    .where('d.mode', '=', tenant.mode)
+    .where('d.id', '=', deliveryId)
+    .executeTakeFirst()
+}
+
+export async function insertAttempt(db: Executor, row: WebhookAttemptsTable): Promise<void> {
+  await db.insertInto('webhook_attempts').values(row).execute()
+}
+
+/**
+ * Record the outcome of an attempt. A scheduled attempt is guarded by its position in the schedule, so
+ * a duplicate run (lease taken over) cannot record it twice or fork the retry chain. Returns the new
+ * attempts_count, or null when the guard failed.
+ */
+export async function recordOutcome(
+  db: Executor,
+  tenant: Tenant,
+  id: string,
+  opts: { scheduledAttempt: number | null; patch: Partial<WebhookDeliveriesTable> },
+): Promise<number | null> {
+  let q = db
+    .updateTable('webhook_deliveries')
+    .set((eb) => ({ ...opts.patch, attempts_count: eb('attempts_count', '+', 1) }))
+    .where('workspace_id', '=', tenant.workspaceId)
+    .where('mode', '=', tenant.mode)
+    .where('id', '=', id)
+  if (opts.scheduledAttempt !== null) {
+    q = q.where('scheduled_attempts', '=', opts.scheduledAttempt - 1).set({ scheduled_attempts: opts.scheduledAttempt })
+  }
+  const row = await q.returning('attempts_count').executeTakeFirst()
+  return row ? Number(row.attempts_count) : null
+}
+
+export async function updateDelivery(db: Executor, tenant: Tenant, id: string, patch: Partial<WebhookDeliveriesTable>): Promise<void> {
+  await db
+    .updateTable('webhook_deliveries')
+    .set(patch)
+    .where('workspace_id', '=', tenant.workspaceId)
+    .where('mode', '=', tenant.mode)
+    .where('id', '=', id)
+    .execute()
+}
+
+export async function deliveryStats(db: Executor, now: string) {
+  const counts = await db
+    .selectFrom('webhook_deliveries')
+    .select(['status', sql<number>`count(*)`.as('n')])
+    .where('status', 'in', ['pending', 'failed'])
+    .groupBy('status')
+    .execute()
+  const oldest = await db
+    .selectFrom('webhook_deliveries')
+    .select(sql<string | null>`min(coalesce(next_retry_at, created_at))`.as('due'))
+    .where('status', '=', 'pending')
+    .where((eb) => eb(eb.fn.coalesce('next_retry_at', 'created_at'), '<=', now))
+    .executeTakeFirst()
+  const by = Object.fromEntries(counts.map((c) => [c.status, Number(c.n)]))
+  return { pending: by.pending ?? 0, failed: by.failed ?? 0, oldestDue: oldest?.due ?? null }
+}
+
+// ---- playground (keyed by token and mode, not by workspace) ----
+
+export async function insertCapture(db: Executor, row: WebhookPlaygroundCapturesTable): Promise<void> {
+  await db.insertInto('webhook_playground_captures').values(row).execute()
+}
+
+export function listCaptures(db: Executor, token: string, mode: Mode, opts: { after: string | null; limit: number }): Promise<WebhookPlaygroundCapturesTable[]> {
+  let q = db
+    .selectFrom('webhook_playground_captures')
+    .selectAll()
+    .where('token', '=', token)
+    .where('mode', '=', mode)
+    .orderBy('id', 'desc')
+    .limit(opts.limit + 1)
+  if (opts.after) q = q.where('id', '<', opts.after)
+  return q.execute()
+}
+
+/** Keep only the newest `keep` captures of an inbox. */
+export async function pruneInbox(db: Executor, token: string, mode: Mode, keep: number): Promise<void> {
+  const boundary = await db
+    .selectFrom('webhook_playground_captures')
+    .select('id')
+    .where('token', '=', token)
+    .where('mode', '=', mode)
+    .orderBy('id', 'desc')
+    .offset(keep)
+    .limit(1)
+    .executeTakeFirst()
+  if (!boundary) return
+  await db.deleteFrom('webhook_playground_captures').where('token', '=', token).where('mode', '=', mode).where('id', '<=', boundary.id).execute()
+}
+
+export async function purgeCaptures(db: Executor, before: string): Promise<number> {
+  const r = await db.deleteFrom('webhook_playground_captures').where('received_at', '<', before).executeTakeFirst()
+  return Number(r.numDeletedRows)
+}
+
+/** Signature diagnostics: a delivery by id (from its Svc-Delivery-Id header) with its endpoint and event. */
+export function deliveryForDiagnostics(db: Executor, deliveryId: string) {
+  return db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
+    .innerJoin('events as ev', 'ev.id', 'd.event_id')
+    .select(['d.id', 'd.endpoint_id', 'e.url', 'e.secrets', 'ev.id as event_id', 'ev.workspace_id', 'ev.mode', 'ev.type', 'ev.api_version', 'ev.data', 'ev.created_at'])
+    .where('d.id', '=', deliveryId)
+    .executeTakeFirst()
+}
