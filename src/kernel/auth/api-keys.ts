@@ -89,8 +89,8 @@ export async function revokeApiKey(db: Db, clock: Clock, id: string): Promise<bo
 const PRINCIPAL_TTL_MS = 1000
 const principalCache = new Map<string, { principal: Principal | null; until: number }>()
 
-export async function findPrincipal(db: Db, key: string): Promise<Principal | null> {
-  const hash = hashKey(key)
+export async function findPrincipal(db: Db, key: string, knownHash?: string): Promise<Principal | null> {
+  const hash = knownHash ?? hashKey(key)
   const now = Date.now()
   const hit = principalCache.get(hash)
   if (hit && hit.until > now) return hit.principal

@@ -1,3 +1,4 @@
+import { sql } from 'kysely'
 import type { ModuleMigration } from './migrations.js'
 
 // Portable conventions: ids, timestamps (ISO 8601 UTC) and JSON are TEXT; booleans are INTEGER 0/1.
@@ -76,6 +77,17 @@ export const kernelMigrations: ModuleMigration[] = [
         .addColumn('errors', 'bigint', (c) => c.notNull())
         .addPrimaryKeyConstraint('request_counts_pk', ['workspace_id', 'mode', 'day', 'module', 'operation_id'])
         .execute()
+    },
+  },
+  {
+    // Claims only look at due pending jobs and at expired leases: partial indexes keep both lookups
+    // small however many finished jobs the table holds.
+    name: '202611220002_kernel_jobs_claim_indexes',
+    async up(db) {
+      await db.schema.dropIndex('jobs_due').execute()
+      // Partial indexes: the same SQL on SQLite and PostgreSQL.
+      await sql`create index jobs_pending_run_at on jobs (run_at) where status = 'pending'`.execute(db)
+      await sql`create index jobs_running_lease on jobs (locked_until) where status = 'running'`.execute(db)
     },
   },
 ]

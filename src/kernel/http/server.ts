@@ -80,7 +80,7 @@ export async function createHttpServer(kernel: Kernel, services: Services, route
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'request_id' }),
     genReqId: (req) => {
       const incoming = req.headers['x-request-id']
-      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : `req_${randomToken(12)}`
+      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : nextRequestId()
     },
     bodyLimit: config.bodyLimitBytes,
     return503OnClosing: true,
@@ -111,7 +111,7 @@ export async function createHttpServer(kernel: Kernel, services: Services, route
     skipOnError: true,
     keyGenerator: (request) => {
       const key = bearer(request)
-      return key ? `k:${createKeyId(key)}` : `ip:${request.ip}`
+      return key ? `k:${keyHashOf(request, key).slice(0, 24)}` : `ip:${request.ip}`
     },
     errorResponseBuilder: (_request, context) =>
       new AppError('rate_limited', `Rate limit of ${context.max} requests per ${context.after} exceeded; retry after the Retry-After seconds.`, {
@@ -301,7 +301,7 @@ export async function createHttpServer(kernel: Kernel, services: Services, route
         km === 'test' ? `svc_test_ keys work only on the sandbox base URL ${url}.` : `svc_live_ keys work only on the live base URL ${url}.`,
       )
     }
-    const principal = await findPrincipal(kernel.db, key)
+    const principal = await findPrincipal(kernel.db, key, keyHashOf(request, key))
     if (!principal) throw new AppError('unauthorized', 'The API key is unknown or has been revoked.')
     request.principal = principal
     if (!hasScope(principal.scopes, r.scope)) {
@@ -320,9 +320,23 @@ function sameSecret(a: string, b: string): boolean {
   return timingSafeEqual(x, y)
 }
 
-/** Short, non-reversible rate-limit bucket id for a presented key (the key itself is never stored). */
-function createKeyId(key: string): string {
-  return hashKey(key).slice(0, 24)
+// Request ids: a random per-process prefix and a counter — unique across nodes, no entropy per request.
+const REQUEST_ID_PREFIX = `req_${randomToken(6)}`
+let requestCounter = 0
+function nextRequestId(): string {
+  requestCounter = (requestCounter + 1) % Number.MAX_SAFE_INTEGER
+  return `${REQUEST_ID_PREFIX}${requestCounter.toString(36)}`
+}
+
+/** SHA-256 of the presented key, computed once per request (rate-limit bucket and key lookup). */
+const keyHashes = new WeakMap<FastifyRequest, string>()
+function keyHashOf(request: FastifyRequest, key: string): string {
+  let h = keyHashes.get(request)
+  if (!h) {
+    h = hashKey(key)
+    keyHashes.set(request, h)
+  }
+  return h
 }
 
 /** @fastify/rate-limit sends X-RateLimit-*; add the IETF draft fields and make Reset an epoch time. */

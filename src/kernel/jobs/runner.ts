@@ -95,9 +95,19 @@ export class JobRunner {
     this.timer = setTimeout(() => void this.poll(), ms)
   }
 
+  private lastExpiredScan = 0
+
   private async claim(n: number): Promise<ClaimedJob[]> {
     if (n <= 0) return []
-    return claimJobs(this.database.db, this.database.engine, this.clock, this.workerId, n, this.opts.leaseSeconds)
+    const { db, engine } = this.database
+    const jobs = await claimJobs(db, engine, this.clock, this.workerId, n, this.opts.leaseSeconds)
+    // Expired leases (a crashed worker) are rare: look for them at most once a second.
+    const now = Date.now()
+    if (jobs.length < n && now - this.lastExpiredScan >= 1000) {
+      this.lastExpiredScan = now
+      jobs.push(...(await claimJobs(db, engine, this.clock, this.workerId, n - jobs.length, this.opts.leaseSeconds, true)))
+    }
+    return jobs
   }
 
   private async poll(): Promise<void> {

@@ -18,6 +18,8 @@ function serverEnv(db: TestDatabase, port: number, extra: Record<string, string>
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
     RATE_LIMIT_PER_MINUTE: '100000',
     JOB_POLL_INTERVAL_MS: '50',
+    // Attempts cut off by SIGKILL are taken over once their lease expires.
+    JOB_LEASE_SECONDS: '3',
     SHUTDOWN_TIMEOUT_MS: '1000',
     ...extra,
   }
