@@ -82,7 +82,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1024 * 1024),
     idempotencyRetentionHours: int(env, 'IDEMPOTENCY_RETENTION_HOURS', 24),
     jobPollIntervalMs: int(env, 'JOB_POLL_INTERVAL_MS', 250),
-    jobConcurrency: int(env, 'JOB_CONCURRENCY', 16),
+    jobConcurrency: int(env, 'JOB_CONCURRENCY', 64),
     jobLeaseSeconds: int(env, 'JOB_LEASE_SECONDS', 60),
     shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000),
     metricsToken: env.METRICS_TOKEN || null,

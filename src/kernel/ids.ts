@@ -1,8 +1,53 @@
-import { randomBytes } from 'node:crypto'
-import { monotonicFactory } from 'ulid'
+import { randomBytes, randomFillSync } from 'node:crypto'
 
-// ULIDs sort by creation time, so `ORDER BY id` is newest/oldest first with a built-in tie-break.
-const ulid = monotonicFactory()
+// ULID-shaped ids (48-bit ms timestamp + 80 random bits, Crockford base32): they sort by creation time,
+// so `ORDER BY id` is newest/oldest first with a built-in tie-break. Within one millisecond the random
+// part is incremented (monotonic), as the ULID spec describes. Random bytes come from a pooled buffer:
+// one crypto call per 4 KiB instead of one per id (the `ulid` package made ~3% of a request's CPU).
+const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ'
+const pool = Buffer.alloc(4096)
+let poolOffset = pool.length
+let lastTime = -1
+const lastRandom = new Uint8Array(16) // 16 base32 digits = 80 bits
+
+function fillRandom(): void {
+  if (poolOffset + 16 > pool.length) {
+    randomFillSync(pool)
+    poolOffset = 0
+  }
+  for (let i = 0; i < 16; i++) lastRandom[i] = pool[poolOffset + i] & 31
+  poolOffset += 16
+}
+
+function increment(): void {
+  for (let i = 15; i >= 0; i--) {
+    if (lastRandom[i] < 31) {
+      lastRandom[i]++
+      return
+    }
+    lastRandom[i] = 0
+  }
+}
+
+export function ulid(now: number = Date.now()): string {
+  if (now <= lastTime) {
+    increment()
+    now = lastTime
+  } else {
+    lastTime = now
+    fillRandom()
+  }
+  let out = ''
+  let t = now
+  const time = new Array<string>(10)
+  for (let i = 9; i >= 0; i--) {
+    time[i] = ALPHABET[t % 32]
+    t = Math.floor(t / 32)
+  }
+  out = time.join('')
+  for (let i = 0; i < 16; i++) out += ALPHABET[lastRandom[i]]
+  return out
+}
 
 export function newId(prefix: string, now: number = Date.now()): string {
   return `${prefix}_${ulid(now)}`

@@ -1,0 +1,17 @@
+import assert from 'node:assert/strict'
+import { describe, it } from 'node:test'
+import { newId, ulid } from './ids.js'
+
+describe('ids', () => {
+  it('are prefixed, 26 Crockford base32 characters, and sort by creation time', () => {
+    const ids = Array.from({ length: 5000 }, () => newId('conv'))
+    for (const id of ids) assert.match(id, /^conv_[0-9A-HJKMNP-TV-Z]{26}$/)
+    assert.deepEqual([...ids].sort(), ids, 'monotonic within and across milliseconds')
+    assert.equal(new Set(ids).size, ids.length)
+  })
+  it('encode the timestamp in the first 10 characters', () => {
+    const a = ulid(Date.UTC(2100, 0, 1))
+    const b = ulid(Date.UTC(2100, 0, 2))
+    assert.ok(a.slice(0, 10) < b.slice(0, 10))
+  })
+})
