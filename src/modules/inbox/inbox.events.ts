@@ -1,0 +1,81 @@
+import type { EventType } from '../../kernel/events/events.js'
+import { AiDraft, Conversation, Message, type AiDraftT, type ConversationT, type MessageT } from './inbox.schemas.js'
+
+// The inbox's entries in the event catalog. Every payload (`data.object`) is the full resource as it is
+// after the change, in the 2.4.0 shape (lead_score as an object), whatever version a request pinned.
+
+const conversation: ConversationT = {
+  id: 'conv_01JD0000000000000000000000',
+  object: 'conversation',
+  status: 'open',
+  channel: 'chat',
+  subject: 'Question about plans',
+  contact: { name: 'Ada Lovelace', email: 'ada@example.com', phone: null, external_id: 'crm-42' },
+  assignee_id: 'mem_01JD0000000000000000000000',
+  tags: ['sales'],
+  lead_score: { score: 48, factors: ['+20 contact gave an email address', '+25 asked about pricing', '+3 1 inbound message (3 each, at most 15)'] },
+  metadata: {},
+  last_message_at: '2026-01-05T10:00:00.000Z',
+  snoozed_until: null,
+  resolved_at: null,
+  created_at: '2026-01-05T10:00:00.000Z',
+  updated_at: '2026-01-05T10:00:00.000Z',
+}
+const message: MessageT = {
+  id: 'msg_01JD0000000000000000000000',
+  object: 'message',
+  conversation_id: conversation.id,
+  direction: 'inbound',
+  author: { type: 'contact', id: null },
+  content: 'How much is the Pro plan?',
+  private: false,
+  attachments: [],
+  created_at: '2026-01-05T10:00:00.000Z',
+}
+const draft: AiDraftT = {
+  id: 'drf_01JD0000000000000000000000',
+  object: 'ai_draft',
+  conversation_id: conversation.id,
+  content: 'Hi Ada, the Pro plan is 49 € per seat and month.',
+  confidence: 0.82,
+  grounded: true,
+  sources: [{ kind: 'template', id: 'tpl_01JD0000000000000000000000', title: 'Pricing', excerpt: 'Hi {{contact.name}}, the Pro plan is 49 € per seat and month.', score: 1 }],
+  provider: 'builtin',
+  model: 'builtin-bm25',
+  created_at: '2026-01-05T10:00:05.000Z',
+}
+
+const conv = (type: string, description: string, example: ConversationT = conversation): EventType => ({
+  type,
+  module: 'inbox',
+  description,
+  schema: Conversation,
+  example: example as unknown as Record<string, unknown>,
+})
+
+export const INBOX_EVENTS: EventType[] = [
+  conv('conversation.created', 'A conversation was created (createConversation).'),
+  conv('conversation.updated', 'A conversation was changed by updateConversation, or woken from snoozed by an inbound message.'),
+  conv('conversation.assigned', 'The assignee changed (assignConversation); assignee_id null means unassigned.'),
+  conv('conversation.resolved', 'The conversation became resolved (resolveConversation or updateConversation).', {
+    ...conversation,
+    status: 'resolved',
+    resolved_at: '2026-01-05T11:00:00.000Z',
+    updated_at: '2026-01-05T11:00:00.000Z',
+  }),
+  conv('conversation.reopened', 'A resolved conversation became open again: explicitly, or because the contact wrote.'),
+  {
+    type: 'message.created',
+    module: 'inbox',
+    description: 'A message or private note was added to a conversation (sendMessage, or the first message of createConversation).',
+    schema: Message,
+    example: message as unknown as Record<string, unknown>,
+  },
+  {
+    type: 'ai_draft.created',
+    module: 'inbox',
+    description: 'An AI draft reply was generated (createAiDraft). Drafts are never sent by the service.',
+    schema: AiDraft,
+    example: draft as unknown as Record<string, unknown>,
+  },
+]
