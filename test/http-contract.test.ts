@@ -199,3 +199,20 @@ describe('HTTP contract', () => {
     })
   })
 })
+
+describe('NUL characters', () => {
+  let h: TestApp
+  before(async () => (h = await createTestApp()))
+  after(() => h.close())
+
+  it('answers 422 (never 500) for U+0000 in a body, a query or a path, on both engines', async () => {
+    const body = await h.request({ method: 'PATCH', url: `/v2/workspaces/${h.a.workspaceId}`, payload: { name: 'a\u0000b' } })
+    assert.equal(body.statusCode, 422)
+    assert.equal(json(body).errors[0].pointer, '/body/name')
+    const query = await h.request({ method: 'GET', url: `/v2/workspaces/${h.a.workspaceId}/usage?from=%00` })
+    assert.equal(query.statusCode, 422)
+    const path = await h.request({ method: 'GET', url: `/v2/workspaces/ws_%00x` })
+    assert.equal(path.statusCode, 422)
+    assert.equal(json(path).errors[0].pointer, '/path/id')
+  })
+})

@@ -3,6 +3,7 @@ import rateLimit from '@fastify/rate-limit'
 import swagger from '@fastify/swagger'
 import { Ajv } from 'ajv'
 import addFormatsModule, { type FormatsPlugin } from 'ajv-formats'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Fastify, { LogController, type FastifyInstance, type FastifyRequest, type FastifySchema, type RouteOptions } from 'fastify'
 import type { Redis } from 'ioredis'
 import type { Logger } from 'pino'
@@ -86,7 +87,7 @@ export async function createHttpServer(kernel: Kernel, services: Services, route
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true },
-  })
+  }).withTypeProvider<TypeBoxTypeProvider>()
   const ajv = compilers()
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? ajv.body : ajv.other).compile(schema))
   app.addSchema(Problem)
@@ -262,6 +263,13 @@ export async function createHttpServer(kernel: Kernel, services: Services, route
       preValidation: async (request) => {
         // Operations whose body fields are all optional may be called without a body.
         if (hasBody && request.body === undefined && r.schema.body && !r.rawBody) request.body = {}
+        // PostgreSQL TEXT cannot hold U+0000; refuse it up front on both engines (same answer everywhere).
+        const nul = findNul(request.params, '/path') ?? findNul(request.query, '/query') ?? (r.rawBody ? null : findNul(request.body, '/body'))
+        if (nul) {
+          throw new AppError('validation_failed', `${nul} contains a NUL character (U+0000), which is not allowed.`, {
+            errors: [{ pointer: nul, detail: 'must not contain U+0000' }],
+          })
+        }
       },
       preHandler: async (request, reply) => {
         if ((r.method === 'POST' || r.method === 'PATCH' || r.method === 'PUT' || r.method === 'DELETE') && request.headers['idempotency-key'] !== undefined) {
@@ -318,6 +326,19 @@ function sameSecret(a: string, b: string): boolean {
   const x = Buffer.from(hashKey(a))
   const y = Buffer.from(hashKey(b))
   return timingSafeEqual(x, y)
+}
+
+/** JSON pointer of the first string (or key) holding U+0000, or null. */
+function findNul(value: unknown, pointer: string, depth = 0): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? pointer : null
+  if (value === null || typeof value !== 'object' || depth > 32) return null
+  for (const [k, v] of Object.entries(value)) {
+    const here = `${pointer}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`
+    if (k.includes('\u0000')) return here
+    const found = findNul(v, here, depth + 1)
+    if (found) return found
+  }
+  return null
 }
 
 // Request ids: a random per-process prefix and a counter — unique across nodes, no entropy per request.
