@@ -95,7 +95,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       },
     },
   })
-  metrics.attach(kernel)
+  metrics.attach(kernel, services)
   const redis = deps.config.redisUrl ? new Redis(deps.config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: true, lazyConnect: false }) : null
   const http = await createHttpServer(kernel, services, MODULES.flatMap((m) => m.routes), {
     redis,

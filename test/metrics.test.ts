@@ -44,4 +44,23 @@ describe('GET /metrics', () => {
     const count = /svc_http_request_duration_seconds_count\{operation_id="getCurrentWorkspace",method="GET",status="200"\} (\d+)/.exec(raw)
     assert.ok(count && Number(count[1]) >= 3, 'latency histogram counts the requests')
   })
+
+  it('reports webhook delivery outcomes', async () => {
+    const { createServer } = await import('node:http')
+    const receiver = createServer((req, res) => req.resume().on('end', () => res.writeHead(204).end()))
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r))
+    const port = (receiver.address() as { port: number }).port
+    try {
+      const ep = await h.request({ method: 'POST', url: '/sandbox/v2/webhooks/endpoints', key: h.a.test, payload: { url: `http://127.0.0.1:${port}/hook` } })
+      assert.equal(ep.statusCode, 201, ep.body)
+      const t = await h.request({ method: 'POST', url: `/sandbox/v2/webhooks/endpoints/${JSON.parse(ep.body).id}/test`, key: h.a.test, payload: {} })
+      assert.ok(t.statusCode < 300, t.body)
+      await h.app.kernel.jobs.drain()
+      await scrape()
+      assert.match(raw, /svc_webhooks_deliveries\{status="succeeded",mode="test"\} [1-9]/)
+      assert.match(raw, /svc_webhooks_attempts\{outcome="succeeded",mode="test"\} [1-9]/)
+    } finally {
+      receiver.close()
+    }
+  })
 })

@@ -2,11 +2,13 @@ import type { FastifyRequest } from 'fastify'
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
 import { queueStats } from './jobs/jobs.js'
 import type { Kernel } from './kernel.js'
+import type { Services } from './services.js'
 
 /** A gauge a module reports at scrape time (e.g. webhook deliveries by status). */
 export interface ModuleGauge {
   name: string
   help: string
+  labelNames: string[]
   values: { labels: Record<string, string>; value: number }[]
 }
 
@@ -21,6 +23,7 @@ export class Metrics {
   private readonly jobs: Counter<'job' | 'outcome'>
   private readonly jobSeconds: Histogram<'job'>
   private kernel: Kernel | null = null
+  private services: Services | null = null
   private readonly moduleGauges = new Map<string, Gauge<string>>()
 
   constructor() {
@@ -66,8 +69,9 @@ export class Metrics {
     })
   }
 
-  attach(kernel: Kernel): void {
+  attach(kernel: Kernel, services: Services): void {
     this.kernel = kernel
+    this.services = services
   }
 
   observeRequest(request: FastifyRequest, status: number, seconds: number): void {
@@ -85,10 +89,15 @@ export class Metrics {
     if (this.kernel) {
       for (const m of this.kernel.modules) {
         if (!m.metrics) continue
-        for (const g of await m.metrics(this.kernel)) {
+        // One module's failing query must not take the whole scrape down.
+        const gauges = await m.metrics(this.kernel, this.services!).catch((err) => {
+          this.kernel?.log.warn({ err, module: m.name }, 'module metrics failed')
+          return []
+        })
+        for (const g of gauges) {
           let gauge = this.moduleGauges.get(g.name)
           if (!gauge) {
-            gauge = new Gauge({ name: g.name, help: g.help, labelNames: [...new Set(g.values.flatMap((v) => Object.keys(v.labels)))], registers: [this.registry] })
+            gauge = new Gauge({ name: g.name, help: g.help, labelNames: g.labelNames, registers: [this.registry] })
             this.moduleGauges.set(g.name, gauge)
           }
           gauge.reset()

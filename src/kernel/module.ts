@@ -25,7 +25,7 @@ export interface ModuleDefinition {
   /** Counters this module adds to the workspace usage report, per UTC day (YYYY-MM-DD) in [from, to]. */
   usage?(kernel: Kernel, tenant: Tenant, from: string, to: string): Promise<{ day: string; metric: string; count: number }[]>
   /** Gauges reported on GET /metrics at scrape time (names prefixed `svc_<module>_`). */
-  metrics?(kernel: Kernel): Promise<ModuleGauge[]>
+  metrics?(kernel: Kernel, services: Services): Promise<ModuleGauge[]>
 }
 
 export const defineModule = (m: ModuleDefinition): ModuleDefinition => m

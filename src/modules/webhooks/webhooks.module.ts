@@ -66,4 +66,5 @@ export const webhooksModule = defineModule({
     kernel.events.subscribe('webhooks.fanout', (event) => services.webhooks.fanOut(event))
   },
   health: (_kernel, services) => services.webhooks.health(),
+  metrics: (_kernel, services) => services.webhooks.metrics(),
 })

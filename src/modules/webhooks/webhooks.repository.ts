@@ -248,6 +248,13 @@ export async function deliveryStats(db: Executor, now: string) {
   return { pending: by.pending ?? 0, failed: by.failed ?? 0, oldestDue: oldest?.due ?? null }
 }
 
+/** Operator view for GET /metrics: deliveries and attempts by outcome, all workspaces. */
+export async function outcomeCounts(db: Executor) {
+  const deliveries = await db.selectFrom('webhook_deliveries').select(['status', 'mode', sql<number>`count(*)`.as('n')]).groupBy(['status', 'mode']).execute()
+  const attempts = await db.selectFrom('webhook_attempts').select(['status', 'mode', sql<number>`count(*)`.as('n')]).groupBy(['status', 'mode']).execute()
+  return { deliveries, attempts }
+}
+
 // ---- playground (keyed by token and mode, not by workspace) ----
 
 export async function insertCapture(db: Executor, row: WebhookPlaygroundCapturesTable): Promise<void> {

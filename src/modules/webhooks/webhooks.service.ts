@@ -6,6 +6,7 @@ import { decodeCursor, toPage, type PageResult } from '../../kernel/http/paginat
 import { newId } from '../../kernel/ids.js'
 import { enqueue } from '../../kernel/jobs/jobs.js'
 import type { Kernel } from '../../kernel/kernel.js'
+import type { ModuleGauge } from '../../kernel/metrics.js'
 import type { ModuleHealth } from '../../kernel/module.js'
 import type { Tenant } from '../../kernel/tenant.js'
 import type { WebhookDeliverer } from './jobs/deliver-webhook.job.js'
@@ -242,6 +243,24 @@ export class WebhooksService {
   }
 
   // ---- health ----
+
+  async metrics(): Promise<ModuleGauge[]> {
+    const { deliveries, attempts } = await repo.outcomeCounts(this.k.db)
+    return [
+      {
+        name: 'svc_webhooks_deliveries',
+        help: 'Webhook deliveries by status (pending, succeeded, failed) and mode',
+        labelNames: ['status', 'mode'],
+        values: deliveries.map((d) => ({ labels: { status: d.status, mode: d.mode }, value: Number(d.n) })),
+      },
+      {
+        name: 'svc_webhooks_attempts',
+        help: 'Webhook delivery attempts by outcome (succeeded, failed) and mode',
+        labelNames: ['outcome', 'mode'],
+        values: attempts.map((a) => ({ labels: { outcome: a.status, mode: a.mode }, value: Number(a.n) })),
+      },
+    ]
+  }
 
   async health(): Promise<ModuleHealth> {
     const now = this.k.clock.now()
