@@ -30,7 +30,17 @@ for (const engine of engines) {
   }
   const r = spawnSync(
     process.execPath,
-    ['--import', 'tsx', '--test', '--test-reporter=spec', `--test-concurrency=${process.env.TEST_CONCURRENCY ?? 2}`, ...files],
+    [
+      '--import',
+      'tsx',
+      '--test',
+      '--test-reporter=spec',
+      `--test-concurrency=${process.env.TEST_CONCURRENCY ?? 2}`,
+      // A test that hangs fails after 3 minutes, and a file whose handles stay open still ends.
+      '--test-timeout=180000',
+      '--test-force-exit',
+      ...files,
+    ],
     { stdio: 'inherit', env },
   )
   if (r.status !== 0) failed = true
