@@ -148,7 +148,8 @@ describe('two API processes and one worker on PostgreSQL + Redis', { skip: ENGIN
     db = await createTestDatabase('postgres')
     ctx = await setup(db, { sandbox: true })
     const env = { ...ctx.env, RATE_LIMIT_PER_MINUTE: '150' }
-    ;[api1, api2] = await Promise.all([startServer({ ...env, SVC_ROLE: 'api' }), startServer({ ...env, SVC_ROLE: 'api' })])
+    api1 = await startServer({ ...env, SVC_ROLE: 'api' })
+    api2 = await startServer({ ...env, SVC_ROLE: 'api' })
     worker = await startServer({ ...env, SVC_ROLE: 'worker' })
     const port = await freePort()
     receiver = createServer((req, res) => {

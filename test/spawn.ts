@@ -50,7 +50,7 @@ export async function startServer(env: Record<string, string>, args: string[] = 
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
   const url = `http://127.0.0.1:${port}`
   const worker = args.includes('worker') || env.SVC_ROLE === 'worker'
-  const deadline = Date.now() + 30_000
+  const deadline = Date.now() + 90_000
   while (!worker) {
     if (child.exitCode !== null) throw new Error(`server exited early: ${out}`)
     try {

@@ -35,7 +35,16 @@ export async function migrateToLatest(db: Kysely<any>, engine: Engine, migration
     provider: new ModulesMigrationProvider(migrations, engine),
     ...(schema ? { migrationTableSchema: schema } : {}),
   })
-  const { error, results } = await migrator.migrateToLatest()
-  if (error) throw error
-  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName)
+  for (let attempt = 1; ; attempt++) {
+    const { error, results } = await migrator.migrateToLatest()
+    // Kysely's table-existence check reads the catalog of every schema; a schema dropped by someone else
+    // at that moment (parallel test runs, another tenant database) fails it with 3F000. Harmless: retry.
+    const e = error as { code?: string; message?: string } | undefined
+    if (e && e.code === '3F000' && !(schema && e.message?.includes(`"${schema}"`)) && attempt < 5) {
+      await new Promise((r) => setTimeout(r, 50 * attempt))
+      continue
+    }
+    if (error) throw error
+    return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName)
+  }
 }

@@ -40,7 +40,7 @@ async function startServer(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
     } catch {
       return false
     }
-  }, 30_000, 'server start')
+  }, 90_000, 'server start')
   return child
 }
 
