@@ -6,23 +6,21 @@
  * Writes the table to docs/performance.md. Not part of npm test.
  *
  * BENCH_DURATION (seconds per scenario, default 8), BENCH_CONNECTIONS (default 50),
- * BENCH_ENGINES (default "sqlite,postgres"), BENCH_DELIVERIES (default 2000).
+ * BENCH_ENGINES (default "sqlite,postgres"), BENCH_DELIVERIES (default 2000); PostgreSQL and Redis as
+ * for the tests (TEST_PG_URL, TEST_REDIS_URL).
  */
 import autocannon from 'autocannon'
 import { spawn, type ChildProcess } from 'node:child_process'
-import { randomBytes } from 'node:crypto'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import { cpus, totalmem } from 'node:os'
-import pg from 'pg'
+import { createTestDatabase } from '../test/helpers.js'
 import { freePort, svc } from '../test/spawn.js'
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 8)
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)
 const ENGINES = (process.env.BENCH_ENGINES ?? 'sqlite,postgres').split(',')
 const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 2000)
-const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
-const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379'
 const ROOT = new URL('..', import.meta.url).pathname
 
 interface Row {
@@ -87,25 +85,8 @@ async function baseline(): Promise<number> {
   return r.rps
 }
 
-async function databaseEnv(engine: string): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
-  if (engine === 'postgres') {
-    const schema = `bench_${randomBytes(4).toString('hex')}`
-    return {
-      env: { DATABASE_URL: PG_URL, DATABASE_SCHEMA: schema, REDIS_URL },
-      async drop() {
-        const c = new pg.Client({ connectionString: PG_URL })
-        await c.connect()
-        await c.query(`drop schema if exists "${schema}" cascade`)
-        await c.end()
-      },
-    }
-  }
-  const path = `/tmp/svc-bench-${randomBytes(4).toString('hex')}.sqlite`
-  return { env: { DATABASE_URL: `sqlite:${path}` }, async drop() {} }
-}
-
 async function service(engine: string, base: number): Promise<void> {
-  const db = await databaseEnv(engine)
+  const db = await createTestDatabase(engine as 'sqlite' | 'postgres')
   const port = await freePort()
   const env = { ...db.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '100000000', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_RETRY_SCHEDULE: '1,1,1' }
   const ws = JSON.parse(await svc(['workspaces', 'create', '--name', 'Bench', '--json'], db.env))

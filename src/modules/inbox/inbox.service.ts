@@ -24,7 +24,7 @@ import {
   type SendMessageBodyT,
   type UpdateConversationBodyT,
 } from './inbox.schemas.js'
-import { assertNoNul, isWellFormedId } from './inbox.input.js'
+import { isWellFormedId } from './inbox.input.js'
 import { assertTransition } from './inbox.status.js'
 import type {
   ConversationStatus,
@@ -128,7 +128,6 @@ export class InboxService {
   // ---------------------------------------------------------------- conversations
 
   async listConversations(tenant: Tenant, q: ListConversationsQueryT): Promise<PageResult<ConversationT>> {
-    assertNoNul(q.tag, '/query/tag')
     const limit = q.limit ?? DEFAULT_LIMIT
     let updatedAfter: string | undefined
     if (q.updated_after !== undefined) {
@@ -164,7 +163,6 @@ export class InboxService {
 
   async createConversation(principal: Principal, body: CreateConversationBodyT): Promise<ConversationT> {
     const tenant: Tenant = principal
-    assertNoNul(body, '/body')
     // Reads on the pool happen before the transaction: SQLite has one connection, held by the transaction.
     const tags = body.tags ? await this.resolveTags(tenant, body.tags) : []
     if (body.assignee_id) await this.assertActiveMember(tenant, body.assignee_id, '/body/assignee_id')
@@ -214,7 +212,6 @@ export class InboxService {
   }
 
   async updateConversation(tenant: Tenant, id: string, body: UpdateConversationBodyT): Promise<ConversationT> {
-    assertNoNul(body, '/body')
     const tags = body.tags ? await this.resolveTags(tenant, body.tags) : null
     const now = this.k.clock.now()
     if (body.snoozed_until) {
@@ -321,7 +318,6 @@ export class InboxService {
    */
   async sendMessage(principal: Principal, id: string, body: SendMessageBodyT): Promise<MessageT> {
     const tenant: Tenant = principal
-    assertNoNul(body, '/body')
     const message = await this.buildMessage(principal, id, body, iso(this.k.clock.now()), '/body')
     const view = this.messageView(message)
     const inbound = message.direction === 'inbound'
@@ -393,7 +389,6 @@ export class InboxService {
 
   /** The engine runs outside the transaction (no lock held across a network call); only the insert is inside. */
   async createAiDraft(tenant: Tenant, id: string, body: { instructions?: string }): Promise<AiDraftT> {
-    assertNoNul(body, '/body')
     const conv = await this.conversationOr404(this.k.db, tenant, id)
     const [messages, templates] = await Promise.all([
       repo.recentMessages(this.k.db, tenant, id, DRAFT_CONTEXT_MESSAGES),
@@ -443,7 +438,6 @@ export class InboxService {
   }
 
   async createReplyTemplate(tenant: Tenant, body: CreateReplyTemplateBodyT): Promise<ReplyTemplateT> {
-    assertNoNul(body, '/body')
     const unknown = placeholdersOf(body.content).filter((p) => !(TEMPLATE_PLACEHOLDERS as readonly string[]).includes(p))
     if (unknown.length > 0) {
       throw new AppError('validation_failed', `Unknown placeholder ${unknown.map((p) => `{{${p}}}`).join(', ')}; use ${TEMPLATE_PLACEHOLDERS.map((p) => `{{${p}}}`).join(', ')}.`, {
@@ -485,7 +479,6 @@ export class InboxService {
   }
 
   async createInboxTag(tenant: Tenant, body: { name: string; color?: string }): Promise<InboxTagT> {
-    assertNoNul(body, '/body')
     const row: InboxTagsTable = {
       id: newId('tag'),
       workspace_id: tenant.workspaceId,
