@@ -121,14 +121,23 @@ async function service(engine: string, base: number): Promise<void> {
   record('GET /v2/inbox/conversations/{id} (getConversation)', await load({ url: `${url}/v2/inbox/conversations/${conv}`, headers }))
   let n = 0
   record(
-    'POST /v2/inbox/conversations/{id}/messages + Idempotency-Key (sendMessage)',
+    'POST /v2/inbox/conversations/{id}/messages + Idempotency-Key (sendMessage, 60 conversations)',
     await load({
       url: `${url}/v2/inbox/conversations/${conv}/messages`,
       method: 'POST',
       headers,
       body: JSON.stringify({ content: 'Thanks, the pro plan is 49 EUR per month.' }),
-      // A fresh Idempotency-Key per request: every request is a new message, each claims its key.
-      requests: [{ setupRequest: (req: any) => ({ ...req, headers: { ...headers, 'idempotency-key': `bench-${process.pid}-${n++}` } }) }],
+      // A fresh Idempotency-Key per request (every request is a new message), spread over the seeded
+      // conversations as an inbox's traffic is: 50 writers on one conversation would measure its row lock.
+      requests: [
+        {
+          setupRequest: (req: any) => ({
+            ...req,
+            path: `/v2/inbox/conversations/${conversations[n % conversations.length]}/messages`,
+            headers: { ...headers, 'idempotency-key': `bench-${process.pid}-${n++}` },
+          }),
+        },
+      ],
     }),
   )
   record(

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import { Redis } from 'ioredis'
+import type { Redis } from 'ioredis'
 import pino, { type Logger } from 'pino'
 import type { Config } from './config.js'
 import { systemClock, type Clock } from './kernel/clock.js'
@@ -96,7 +96,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     },
   })
   metrics.attach(kernel, services)
-  const redis = deps.config.redisUrl ? new Redis(deps.config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: true, lazyConnect: false }) : null
+  // ioredis (~9 MB resident) is loaded only when REDIS_URL is set.
+  const redis = deps.config.redisUrl
+    ? new (await import('ioredis')).Redis(deps.config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: true, lazyConnect: false })
+    : null
   const http = await createHttpServer(kernel, services, MODULES.flatMap((m) => m.routes), {
     redis,
     metrics,

@@ -1,7 +1,6 @@
 import type { Logger } from 'pino'
 import type { Config } from '../../config.js'
 import { BuiltinEngine } from './builtin.js'
-import { OpenAiEngine } from './openai.js'
 
 /**
  * The one seam for everything that generates text (inbox drafts now; bots and agents later). Callers
@@ -71,7 +70,34 @@ export interface AiEngine {
 }
 
 export function createAiEngine(config: Config['ai'], log: Logger): AiEngine {
-  return config.provider === 'openai' ? new OpenAiEngine(config, log) : new BuiltinEngine(config.model)
+  return config.provider === 'openai' ? new LazyOpenAiEngine(config, log) : new BuiltinEngine(config.model)
+}
+
+export function checkOpenAiConfig(config: Config['ai']): { status: 'ok' | 'degraded'; detail?: string } {
+  if (!config.baseUrl && !config.apiKey) {
+    return { status: 'degraded', detail: 'AI_PROVIDER=openai without AI_API_KEY: the default endpoint will refuse requests.' }
+  }
+  return { status: 'ok' }
+}
+
+/** Loads the openai client (~13 MB resident) only when the provider is used, not in every process. */
+class LazyOpenAiEngine implements AiEngine {
+  readonly provider = 'openai' as const
+  readonly model: string
+  private engine: Promise<AiEngine> | null = null
+  constructor(
+    private readonly config: Config['ai'],
+    private readonly log: Logger,
+  ) {
+    this.model = config.model
+  }
+  check() {
+    return checkOpenAiConfig(this.config)
+  }
+  async generate(req: GenerateRequest): Promise<Generation> {
+    this.engine ??= import('./openai.js').then((m) => new m.OpenAiEngine(this.config, this.log))
+    return (await this.engine).generate(req)
+  }
 }
 
 const PLACEHOLDER = /\{\{\s*([a-z][a-z0-9_]*(?:\.[a-z][a-z0-9_]*)*)\s*\}\}/gi

@@ -3,7 +3,7 @@ import type { Logger } from 'pino'
 import type { Config } from '../../config.js'
 import { AppError } from '../errors.js'
 import type { AiEngine, Citation, GenerateRequest, Generation } from './ai.js'
-import { excerptOf, fillPlaceholders } from './ai.js'
+import { checkOpenAiConfig, excerptOf, fillPlaceholders } from './ai.js'
 import { rankSources } from './ranker.js'
 
 const DEFAULT_BASE_URL = 'https://api.openai.com/v1'
@@ -40,10 +40,7 @@ export class OpenAiEngine implements AiEngine {
   }
 
   check() {
-    if (!this.config.baseUrl && !this.config.apiKey) {
-      return { status: 'degraded' as const, detail: 'AI_PROVIDER=openai without AI_API_KEY: the default endpoint will refuse requests.' }
-    }
-    return { status: 'ok' as const }
+    return checkOpenAiConfig(this.config)
   }
 
   async generate(req: GenerateRequest): Promise<Generation> {
