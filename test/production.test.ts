@@ -24,7 +24,7 @@ const call = (s: ServerProcess, key: string, method: string, path: string, body?
   })
 
 /** Concurrent writers sending messages with Idempotency-Keys until stopped; returns what was answered 2xx. */
-function drive(s: ServerProcess, key: string, conv: string, writers = 6) {
+function drive(s: ServerProcess, key: string, conv: string, base = '/v2', writers = 6) {
   const acked = new Map<string, string>() // idempotency key → message id
   let running = true
   let n = 0
@@ -32,7 +32,7 @@ function drive(s: ServerProcess, key: string, conv: string, writers = 6) {
     while (running) {
       const idem = `w${w}-${n++}`
       try {
-        const r = await call(s, key, 'POST', `/v2/inbox/conversations/${conv}/messages`, { content: `message ${idem}` }, { 'idempotency-key': idem })
+        const r = await call(s, key, 'POST', `${base}/inbox/conversations/${conv}/messages`, { content: `message ${idem}` }, { 'idempotency-key': idem })
         if (r.status >= 200 && r.status < 300) acked.set(idem, ((await r.json()) as { id: string }).id)
         else await r.text()
       } catch {
@@ -49,11 +49,11 @@ function drive(s: ServerProcess, key: string, conv: string, writers = 6) {
   }
 }
 
-async function allMessageIds(s: ServerProcess, key: string, conv: string): Promise<Set<string>> {
+async function allMessageIds(s: ServerProcess, key: string, conv: string, base = '/v2'): Promise<Set<string>> {
   const ids = new Set<string>()
   let cursor: string | null = null
   do {
-    const r = await call(s, key, 'GET', `/v2/inbox/conversations/${conv}/messages?limit=100${cursor ? `&cursor=${cursor}` : ''}`)
+    const r = await call(s, key, 'GET', `${base}/inbox/conversations/${conv}/messages?limit=100${cursor ? `&cursor=${cursor}` : ''}`)
     assert.equal(r.status, 200)
     const page = (await r.json()) as { data: { id: string }[]; next_cursor: string | null }
     for (const m of page.data) ids.add(m.id)
@@ -66,8 +66,8 @@ async function jobStates(db: TestDatabase) {
   const d = createDatabase(db.env.DATABASE_URL, { schema: db.env.DATABASE_SCHEMA })
   try {
     const rows = await d.db.selectFrom('jobs').select(['status', 'name', 'attempts']).execute()
-    const events = await d.db.selectFrom('events').select('id').execute()
-    return { rows, events: events.length }
+    const events = await d.db.selectFrom('events').select(['type', 'data']).where('type', '=', 'message.created').execute()
+    return { rows, messageEvents: new Set(events.map((e) => (JSON.parse(e.data) as { object: { id: string } }).object.id)) }
   } finally {
     await d.close()
   }
@@ -89,10 +89,23 @@ describe(`crash safety and graceful shutdown (${ENGINE})`, () => {
   after(() => db.drop())
 
   it('SIGKILL mid-load: every write answered 2xx is present after restart, and no job is lost', async () => {
-    const { env, key } = await setup(db)
+    // In the sandbox, where an http:// receiver may subscribe: every message.created must reach it.
+    const { env, key } = await setup(db, { sandbox: true })
+    const received = new Set<string>()
+    const receiver = createServer((req, res) => {
+      let body = ''
+      req.on('data', (c) => (body += c))
+      req.on('end', () => {
+        received.add((JSON.parse(body) as { data: { object: { id: string } } }).data.object.id)
+        res.writeHead(200).end()
+      })
+    })
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r))
     let server = await startServer(env)
-    const conv = ((await (await call(server, key, 'POST', '/v2/inbox/conversations', { channel: 'api' })).json()) as { id: string }).id
-    const load = drive(server, key, conv)
+    const hook = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook`
+    assert.equal((await call(server, key, 'POST', '/sandbox/v2/webhooks/endpoints', { url: hook, event_types: ['message.created'] })).status, 201)
+    const conv = ((await (await call(server, key, 'POST', '/sandbox/v2/inbox/conversations', { channel: 'api' })).json()) as { id: string }).id
+    const load = drive(server, key, conv, '/sandbox/v2')
     await new Promise((r) => setTimeout(r, 1500))
     server.child.kill('SIGKILL')
     await server.exited
@@ -100,21 +113,26 @@ describe(`crash safety and graceful shutdown (${ENGINE})`, () => {
     assert.ok(load.acked.size > 10, `only ${load.acked.size} writes before the kill`)
 
     server = await startServer(env)
-    const present = await allMessageIds(server, key, conv)
+    const present = await allMessageIds(server, key, conv, '/sandbox/v2')
     for (const [idem, id] of load.acked) assert.ok(present.has(id), `acknowledged message ${id} (${idem}) is missing`)
     // The idempotency store survived too: a retry of an acknowledged write is a replay, not a new message.
     const [someKey, someId] = [...load.acked][0]
-    const replay = await call(server, key, 'POST', `/v2/inbox/conversations/${conv}/messages`, { content: `message ${someKey}` }, { 'idempotency-key': someKey })
+    const replay = await call(server, key, 'POST', `/sandbox/v2/inbox/conversations/${conv}/messages`, { content: `message ${someKey}` }, { 'idempotency-key': someKey })
     assert.equal(replay.status, 201)
     assert.equal(replay.headers.get('idempotent-replayed'), 'true')
     assert.equal(((await replay.json()) as { id: string }).id, someId)
 
-    // Jobs interrupted by the kill are taken over after their lease; none stays pending or running.
+    // Jobs interrupted by the kill are taken over after their lease; none stays pending or running,
+    // and every acknowledged message's event was delivered.
     const jobs = await settle(db)
     const open = jobs.rows.filter((r) => r.status === 'pending' || r.status === 'running')
     assert.deepEqual(open, [], 'jobs left behind')
-    assert.equal(jobs.rows.filter((r) => r.name === 'events.dispatch').length, jobs.events, 'one dispatch job per event')
+    for (const id of load.acked.values()) {
+      assert.ok(jobs.messageEvents.has(id), `no message.created event for ${id}`)
+      assert.ok(received.has(id), `the delivery of message ${id} was lost`)
+    }
     await server.stop()
+    receiver.close()
   })
 
   it('SIGTERM under load: exits 0, every 2xx write is persisted, no job is left in a lease', async () => {

@@ -29,14 +29,18 @@ export interface EventEnvelope {
 }
 
 export type EventSubscriber = (event: EventEnvelope) => Promise<void>
+/** Runs inside the emitting transaction: its writes commit or roll back with the event itself. */
+export type TransactionalSubscriber = (tx: Executor, event: EventEnvelope) => Promise<void>
 
 /**
- * The outbox. `emit` writes the event and a dispatch job in the caller's transaction; the dispatch job
- * hands the event to every subscriber (the webhooks module fans it out to endpoints).
+ * The outbox. `emit` writes the event in the caller's transaction and hands it to the transactional
+ * subscribers there (the webhooks fan-out: one indexed read, and deliveries only where an endpoint
+ * listens). Other subscribers run later from a durable dispatch job, enqueued in the same transaction.
  */
 export class EventBus {
   private readonly types = new Map<string, EventType>()
   private readonly subscribers: { name: string; fn: EventSubscriber }[] = []
+  private readonly inTransaction: { name: string; fn: TransactionalSubscriber }[] = []
   readonly dispatchJob: JobDefinition<{ event_id: string }>
 
   constructor(
@@ -74,6 +78,10 @@ export class EventBus {
     this.subscribers.push({ name, fn })
   }
 
+  subscribeInTransaction(name: string, fn: TransactionalSubscriber): void {
+    this.inTransaction.push({ name, fn })
+  }
+
   async emit(tx: Executor, tenant: Tenant, type: string, object: unknown): Promise<EventEnvelope> {
     if (!this.types.has(type)) throw new Error(`event type ${type} is not in the catalog`)
     const event: EventEnvelope = {
@@ -97,6 +105,7 @@ export class EventBus {
         created_at: event.created_at,
       })
       .execute()
+    for (const s of this.inTransaction) await s.fn(tx, event)
     if (this.subscribers.length > 0) await enqueue(tx, this.clock, this.dispatchJob, { event_id: event.id })
     return event
   }

@@ -63,7 +63,7 @@ export const webhooksModule = defineModule({
     kernel.jobs.register(purge)
     services.webhooks = new WebhooksService(kernel, deliverer)
     services.webhookPlayground = new PlaygroundService(kernel, purge)
-    kernel.events.subscribe('webhooks.fanout', (event) => services.webhooks.fanOut(event))
+    kernel.events.subscribeInTransaction('webhooks.fanout', (tx, event) => services.webhooks.fanOut(tx, event))
   },
   health: (_kernel, services) => services.webhooks.health(),
   metrics: (_kernel, services) => services.webhooks.metrics(),

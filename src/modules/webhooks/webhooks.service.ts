@@ -1,5 +1,5 @@
 import { iso } from '../../kernel/clock.js'
-import { fromJson, toJson } from '../../kernel/db/database.js'
+import { fromJson, toJson, type Executor } from '../../kernel/db/database.js'
 import { AppError, notFound } from '../../kernel/errors.js'
 import type { EventEnvelope } from '../../kernel/events/events.js'
 import { decodeCursor, toPage, type PageResult } from '../../kernel/http/pagination.js'
@@ -180,20 +180,19 @@ export class WebhooksService {
    * The event subscriber: one delivery per subscribed enabled endpoint and one job per delivery, in one
    * transaction. The unique (event_id, endpoint_id) makes a re-run after a crash insert nothing.
    */
-  async fanOut(event: EventEnvelope): Promise<void> {
+  /** Runs inside the emitting transaction: deliveries exist exactly when the event committed. */
+  async fanOut(tx: Executor, event: EventEnvelope): Promise<void> {
     if (event.type === 'webhook.test') return
     const tenant: Tenant = { workspaceId: event.workspace_id, mode: event.livemode ? 'live' : 'test' }
-    const endpoints = (await repo.enabledEndpoints(this.k.db, tenant)).filter((e) => {
+    const endpoints = (await repo.enabledEndpoints(tx, tenant)).filter((e) => {
       const types = fromJson<string[]>(e.event_types, ['*'])
       return types.includes('*') || types.includes(event.type)
     })
     if (endpoints.length === 0) return
-    await this.k.transaction(async (tx) => {
-      const ids = await repo.insertDeliveries(tx, endpoints.map((e) => this.deliveryRow(tenant, event, e.id)))
-      for (const id of ids) {
-        await enqueue(tx, this.k.clock, this.deliverer.job, { delivery_id: id, workspace_id: tenant.workspaceId, mode: tenant.mode, attempt: 1 })
-      }
-    })
+    const ids = await repo.insertDeliveries(tx, endpoints.map((e) => this.deliveryRow(tenant, event, e.id)))
+    for (const id of ids) {
+      await enqueue(tx, this.k.clock, this.deliverer.job, { delivery_id: id, workspace_id: tenant.workspaceId, mode: tenant.mode, attempt: 1 })
+    }
   }
 
   async listDeliveries(tenant: Tenant, q: DeliveryListQueryT): Promise<PageResult<WebhookDeliveryT>> {
