@@ -1,5 +1,6 @@
 import { Type, type Static, type TSchema } from 'typebox'
 import { PageQuery } from '../../kernel/http/pagination.js'
+import { Nullable } from '../../kernel/http/schemas.js'
 
 /** Documented maximum of a message's `content`, in characters. */
 export const MAX_MESSAGE_LENGTH = 10_000
@@ -9,7 +10,6 @@ export const TEMPLATE_PLACEHOLDERS = ['contact.name', 'contact.email', 'contact.
 
 const ULID = '[0-9A-HJKMNP-TV-Z]{26}'
 const DateTime = Type.String({ format: 'date-time' })
-const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()])
 
 export const Metadata = Type.Record(Type.String({ maxLength: 40 }), Type.String({ maxLength: 500 }), {
   maxProperties: 50,

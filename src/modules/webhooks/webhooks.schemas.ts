@@ -1,8 +1,8 @@
 import { Type, type Static } from 'typebox'
 import { PageQuery } from '../../kernel/http/pagination.js'
+import { Nullable } from '../../kernel/http/schemas.js'
 
 const DateTime = Type.String({ format: 'date-time' })
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()])
 
 export const Metadata = Type.Record(Type.String({ maxLength: 40 }), Type.String({ maxLength: 500 }), {
   maxProperties: 50,

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox'
+import { Nullable } from '../../kernel/http/schemas.js'
 
 export const Metadata = Type.Record(Type.String({ maxLength: 40 }), Type.String({ maxLength: 500 }), {
   maxProperties: 50,
@@ -40,12 +41,12 @@ export const Member = Type.Object(
     object: Type.Literal('workspace_member'),
     workspace_id: Type.String(),
     email: Type.String({ format: 'email' }),
-    name: Type.Union([Type.String(), Type.Null()]),
+    name: Nullable(Type.String()),
     role: MemberRole,
     status: MemberStatus,
-    invitation_url: Type.Union([Type.String(), Type.Null()], { description: 'Link the invitee opens to join; null once active.' }),
+    invitation_url: Nullable(Type.String({ description: 'Link the invitee opens to join; null once active.' })),
     invited_at: Type.String({ format: 'date-time' }),
-    joined_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+    joined_at: Nullable(Type.String({ format: 'date-time' })),
     created_at: Type.String({ format: 'date-time' }),
     updated_at: Type.String({ format: 'date-time' }),
   },
@@ -64,7 +65,7 @@ export const InviteMemberBody = Type.Object(
 
 export const UpdateMemberBody = Type.Object(
   {
-    name: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 100 }), Type.Null()])),
+    name: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 100 }))),
     role: Type.Optional(MemberRole),
     status: Type.Optional(Type.Literal('active', { description: 'Mark an invitation as accepted.' })),
   },
