@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { Type, type Static, type TSchema } from 'typebox'
+import { Type, type TSchema } from 'typebox'
 import { AppError } from '../errors.js'
 import type { Tenant } from '../tenant.js'
 
@@ -72,4 +72,3 @@ export function toPage<R, T>(rows: R[], limit: number, list: string, tenant: Ten
   }
 }
 
-export type PageQueryT = Static<ReturnType<typeof Type.Object<typeof PageQuery>>>

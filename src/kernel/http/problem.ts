@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
-import { AppError, ERRORS, type ErrorCode, type FieldError } from '../errors.js'
+import { AppError, ERRORS, type FieldError } from '../errors.js'
 
 /** RFC 9457 problem details plus our stable `code` and the `request_id`. */
 export const Problem = Type.Object(
@@ -88,7 +88,6 @@ export function toAppError(err: unknown): AppError {
   return new AppError('internal_error', 'Something went wrong on our side; the request_id identifies it in our logs.')
 }
 
-export const codeStatus = (code: ErrorCode): number => ERRORS[code].status
 
 /** Connection-level database failures (not query errors): the client should retry, so 503 not 500. */
 function isDatabaseUnavailable(e: { code?: string; message?: string } | undefined): boolean {

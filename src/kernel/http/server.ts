@@ -19,7 +19,7 @@ import type { Mode, Principal } from '../tenant.js'
 import type { AnyRoute } from './define-route.js'
 import { registerDocs } from './docs.js'
 import { IdempotencyStore } from './idempotency.js'
-import { Problem, problemTypeUri, sendProblem, setProblemDocsBase, toAppError } from './problem.js'
+import { Problem, sendProblem, setProblemDocsBase, toAppError } from './problem.js'
 
 // ajv-formats is CommonJS; under ESM its function may sit on .default.
 const addFormats = ((addFormatsModule as unknown as { default?: FormatsPlugin }).default ?? addFormatsModule) as FormatsPlugin
@@ -373,4 +373,3 @@ function ietfRateLimitHeaders(request: FastifyRequest, reply: import('fastify').
   reply.header('RateLimit', `"${policy}";r=${remaining};t=${secondsLeft}`)
 }
 
-export { problemTypeUri }
