@@ -7,6 +7,9 @@ import { createDatabase, ensureSchema, type Database } from './kernel/db/databas
 import { kernelMigrations } from './kernel/db/kernel.migrations.js'
 import { migrateToLatest } from './kernel/db/migrations.js'
 import { EventBus, loadEvent } from './kernel/events/events.js'
+import { deriveKey, loadServerSecret } from './kernel/crypto/server-secret.js'
+import { IdempotencyStore, idempotencyScope } from './kernel/http/idempotency.js'
+import { Paginator } from './kernel/http/pagination.js'
 import { RequestCounter } from './kernel/http/request-counter.js'
 import { createHttpServer, type HttpOptions } from './kernel/http/server.js'
 import { JobRunner, type JobObserver } from './kernel/jobs/runner.js'
@@ -61,6 +64,9 @@ export async function createKernel(deps: AppDeps): Promise<{ kernel: Kernel; ser
     { concurrency: config.jobConcurrency, pollIntervalMs: config.jobPollIntervalMs, leaseSeconds: config.jobLeaseSeconds },
     deps.jobObserver,
   )
+  const loaded = loadServerSecret({ secret: config.serverSecret, dataDir: config.dataDir })
+  if (loaded.source === 'generated') log.info({ path: loaded.path }, 'generated the server secret (set SERVER_SECRET to share one across nodes)')
+  const paginator = new Paginator(deriveKey(loaded.secret, 'cursor'))
   const events = new EventBus(clock, (id) => loadEvent(db, id))
   jobs.register(events.dispatchJob)
   const kernel: Kernel = {
@@ -73,8 +79,18 @@ export async function createKernel(deps: AppDeps): Promise<{ kernel: Kernel; ser
     jobs,
     requests: new RequestCounter(db, log),
     modules: MODULES,
+    secret: loaded.secret,
+    paginate: (spec) => paginator.paginate(spec),
     async transaction(fn) {
-      const result = await db.transaction().execute(fn)
+      // An idempotent request's key is marked committed in the same transaction as its effect.
+      const claim = idempotencyScope.getStore()
+      const result = claim
+        ? await db.transaction().execute(async (tx) => {
+            const r = await fn(tx)
+            await IdempotencyStore.commitInTransaction(tx, claim, r)
+            return r
+          })
+        : await db.transaction().execute(fn)
       jobs.wake()
       return result
     },

@@ -1,4 +1,6 @@
 // The only file that reads process.env: everything else receives a Config.
+import { dirname } from 'node:path'
+
 export interface Config {
   host: string
   port: number
@@ -21,6 +23,14 @@ export interface Config {
   jobLeaseSeconds: number
   shutdownTimeoutMs: number
   metricsToken: string | null
+  /** Serve GET /metrics without METRICS_TOKEN to non-loopback clients (off by default). */
+  metricsPublic: boolean
+  /** Keys signing and encryption (cursors, secrets at rest); null = generated into dataDir on first start. */
+  serverSecret: string | null
+  /** Where the service keeps local files (generated server secret, first-start keys, the SQLite file by default). */
+  dataDir: string
+  /** An Idempotency-Key claim whose request has not finished after this long is presumed abandoned. */
+  idempotencyLockSeconds: number
   ai: {
     provider: 'builtin' | 'openai'
     baseUrl: string | null
@@ -59,6 +69,13 @@ export function parseSchedule(raw: string | undefined): number[] {
   return parts
 }
 
+/** The SQLite file's folder (the data lives together), else ./data. */
+function defaultDataDir(databaseUrl: string): string {
+  const path = databaseUrl.startsWith('sqlite:') ? databaseUrl.slice('sqlite:'.length) : ''
+  if (!path || path === ':memory:') return './data'
+  return dirname(path)
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int(env, 'PORT', 8080)
   const host = env.HOST || '0.0.0.0'
@@ -66,11 +83,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!['api', 'worker', 'all'].includes(role)) throw new Error(`SVC_ROLE must be api, worker or all, got "${role}"`)
   const provider = (env.AI_PROVIDER || 'builtin') as Config['ai']['provider']
   if (!['builtin', 'openai'].includes(provider)) throw new Error(`AI_PROVIDER must be builtin or openai`)
+  const databaseUrl = env.DATABASE_URL || 'sqlite:./data/svc.sqlite'
   const publicUrl = (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/$/, '')
   return {
     host,
     port,
-    databaseUrl: env.DATABASE_URL || 'sqlite:./data/svc.sqlite',
+    databaseUrl,
     databaseSchema: env.DATABASE_SCHEMA || null,
     redisUrl: env.REDIS_URL || null,
     rateLimitPerMinute: int(env, 'RATE_LIMIT_PER_MINUTE', 600),
@@ -86,6 +104,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobLeaseSeconds: int(env, 'JOB_LEASE_SECONDS', 60),
     shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000),
     metricsToken: env.METRICS_TOKEN || null,
+    metricsPublic: bool(env, 'METRICS_PUBLIC'),
+    serverSecret: env.SERVER_SECRET || null,
+    dataDir: env.DATA_DIR || defaultDataDir(databaseUrl),
+    idempotencyLockSeconds: int(env, 'IDEMPOTENCY_LOCK_SECONDS', 60),
     ai: {
       provider,
       baseUrl: env.AI_BASE_URL || null,

@@ -13,6 +13,8 @@ import type { Mode } from '../src/kernel/tenant.js'
 
 export const ENGINE = (process.env.TEST_DB ?? 'sqlite') as 'sqlite' | 'postgres'
 export const PG_URL = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
+/** One secret per test process: cursors from one test app stay valid on another app over the same database. */
+export const TEST_SERVER_SECRET = randomBytes(32).toString('base64url')
 export const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379'
 
 /** A database for one test app: a fresh PostgreSQL schema, or a SQLite file in a temp dir. */
@@ -74,6 +76,7 @@ export async function createTestApp(opts: { env?: Record<string, string>; clock?
     RATE_LIMIT_PER_MINUTE: '100000',
     JOB_POLL_INTERVAL_MS: '50',
     WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+    SERVER_SECRET: TEST_SERVER_SECRET,
     ...database.env,
     ...opts.env,
   })

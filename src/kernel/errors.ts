@@ -35,6 +35,8 @@ export const ERRORS = {
   idempotency_key_reused: { status: 409, title: 'Idempotency-Key reused with a different payload' },
   // A request with this Idempotency-Key is still being processed.
   idempotency_request_in_progress: { status: 409, title: 'Request with this Idempotency-Key in progress' },
+  // The request with this Idempotency-Key took effect, but its process stopped before the response was stored.
+  idempotency_outcome_unavailable: { status: 409, title: 'Idempotent request took effect; response unavailable' },
   // The request conflicts with the current state of the resource (unique name, invalid transition).
   conflict: { status: 409, title: 'Conflict' },
   // A business rule rejected otherwise well-formed input.

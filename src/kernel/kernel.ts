@@ -3,6 +3,7 @@ import type { Config } from '../config.js'
 import type { Clock } from './clock.js'
 import type { Database, Db, Tx } from './db/database.js'
 import type { EventBus } from './events/events.js'
+import type { ListSpec, PageResult } from './http/pagination.js'
 import type { RequestCounter } from './http/request-counter.js'
 import type { JobRunner } from './jobs/runner.js'
 import type { ModuleDefinition } from './module.js'
@@ -20,6 +21,10 @@ export interface Kernel {
   requests: RequestCounter
   /** Every module of this build, including their health checks and usage counters. */
   modules: readonly ModuleDefinition[]
+  /** The server secret (SERVER_SECRET or generated); derive a key per purpose with `deriveKey`. */
+  secret: Buffer
+  /** Every list goes through this: signed cursors bound to list, filters and tenant; limit+1; the envelope. */
+  paginate<R, T>(spec: ListSpec<R, T>): Promise<PageResult<T>>
   /** Run `fn` in one transaction; after it commits, wake the job runner for what it enqueued. */
   transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T>
 }

@@ -90,4 +90,11 @@ export const kernelMigrations: ModuleMigration[] = [
       await sql`create index jobs_running_lease on jobs (locked_until) where status = 'running'`.execute(db)
     },
   },
+  {
+    // The claim's owner is fenced by a random token: its effect commits only while it still holds the key.
+    name: '202611230001_kernel_idempotency_lock_token',
+    async up(db) {
+      await db.schema.alterTable('idempotency_keys').addColumn('lock_token', 'text').execute()
+    },
+  },
 ]

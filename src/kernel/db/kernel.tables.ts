@@ -15,7 +15,10 @@ export interface IdempotencyKeysTable {
   api_key_id: string
   idem_key: string
   request_hash: string
-  status: 'in_progress' | 'completed'
+  /** in_progress → committed (the effect's transaction committed; response_body is provisional) → completed. */
+  status: 'in_progress' | 'committed' | 'completed'
+  /** Random per claim: the effect's transaction commits only while this claim still holds the key. */
+  lock_token: string | null
   response_status: number | null
   response_body: string | null
   response_content_type: string | null

@@ -1,19 +1,30 @@
+import { AsyncLocalStorage } from 'node:async_hooks'
 import { createHash } from 'node:crypto'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { iso, type Clock } from '../clock.js'
-import { isUniqueViolation, type Db } from '../db/database.js'
+import { isUniqueViolation, type Db, type Tx } from '../db/database.js'
 import { AppError } from '../errors.js'
+import { randomToken } from '../ids.js'
 import '../db/kernel.tables.js'
 
 const MAX_KEY_LENGTH = 255
-/** An in-progress claim older than this is presumed abandoned (process crashed) and may be taken over. */
-const LOCK_SECONDS = 60
 /** Responses that mean "never executed" or "try again": not stored, so the same key can be retried. */
 const NOT_STORED = new Set([401, 403, 422, 429])
+const JSON_TYPE = 'application/json; charset=utf-8'
 
 interface Claim {
   apiKeyId: string
   key: string
+  /** Fences the owner: only the holder of this token may commit an effect under the key. */
+  token: string
+}
+
+/** What a transaction needs to know about the idempotent request it runs for. */
+export interface ActiveClaim extends Claim {
+  /** The operation's success status, replayed with the provisional body after a crash. */
+  status: number
+  /** The operation's response serializer for that status. */
+  serialize(result: unknown): string
 }
 
 declare module 'fastify' {
@@ -22,21 +33,38 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * The idempotent request whose handler is running, if any. The kernel's `transaction()` reads it so the
+ * key is marked committed in the same transaction as the effect (see `commitInTransaction`).
+ */
+export const idempotencyScope = new AsyncLocalStorage<ActiveClaim>()
+
 export function requestHash(request: FastifyRequest): string {
   const body = request.body === undefined ? '' : typeof request.body === 'string' || Buffer.isBuffer(request.body) ? request.body.toString() : JSON.stringify(request.body)
   return createHash('sha256').update(`${request.method}\n${request.url}\n${body}`).digest('hex')
 }
 
+/** A resource or list of ours (`{ object: … }`): what a write operation's transaction returns and answers. */
+const isResponseResource = (v: unknown): boolean => typeof v === 'object' && v !== null && typeof (v as { object?: unknown }).object === 'string'
+
 /**
- * Idempotency-Key, scoped to the API key. The primary key (api_key_id, idem_key) is the lock: the
- * INSERT either wins or sees the other request's row, so two processes can never both execute.
+ * Idempotency-Key, scoped to the API key. The primary key (api_key_id, idem_key) is the lock: the INSERT
+ * either wins or sees the other request's row, so two processes never both execute. Crash safety: the
+ * key is marked `committed` inside the effect's own transaction, fenced by the claim's token, with the
+ * transaction's result as a provisional response. So after a SIGKILL a retry either re-runs a request
+ * whose effect never committed, or replays the committed one — it can never repeat a committed effect.
  */
 export class IdempotencyStore {
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly retentionHours: number,
+    private readonly lockSeconds: number,
   ) {}
+
+  private lockUntil(now: Date): string {
+    return iso(new Date(now.getTime() + this.lockSeconds * 1000))
+  }
 
   /** preHandler: claim the key, or answer from the stored response. Returns true when it replied. */
   async begin(request: FastifyRequest, reply: FastifyReply, apiKeyId: string): Promise<boolean> {
@@ -50,7 +78,9 @@ export class IdempotencyStore {
     }
     const hash = requestHash(request)
     const now = this.clock.now()
+    const keyRow = () => this.db.selectFrom('idempotency_keys').selectAll().where('api_key_id', '=', apiKeyId).where('idem_key', '=', key)
     for (let attempt = 0; attempt < 3; attempt++) {
+      const token = randomToken(12)
       try {
         await this.db
           .insertInto('idempotency_keys')
@@ -59,24 +89,20 @@ export class IdempotencyStore {
             idem_key: key,
             request_hash: hash,
             status: 'in_progress',
+            lock_token: token,
             response_status: null,
             response_body: null,
             response_content_type: null,
-            locked_until: iso(new Date(now.getTime() + LOCK_SECONDS * 1000)),
+            locked_until: this.lockUntil(now),
             created_at: iso(now),
           })
           .execute()
-        request.idempotency = { apiKeyId, key }
+        request.idempotency = { apiKeyId, key, token }
         return false
       } catch (err) {
         if (!isUniqueViolation(err)) throw err
       }
-      const row = await this.db
-        .selectFrom('idempotency_keys')
-        .selectAll()
-        .where('api_key_id', '=', apiKeyId)
-        .where('idem_key', '=', key)
-        .executeTakeFirst()
+      const row = await keyRow().executeTakeFirst()
       if (!row) continue // released meanwhile: try to claim again
       const expired = Date.parse(row.created_at) < now.getTime() - this.retentionHours * 3600_000
       if (expired) {
@@ -89,25 +115,34 @@ export class IdempotencyStore {
           'This Idempotency-Key was already used with a different method, path or body. Use a new key for a new request.',
         )
       }
-      if (row.status === 'completed') {
+      // Completed, or committed by a request that died before answering: its effect happened, so replay.
+      if (row.status !== 'in_progress' && row.response_body !== null) {
         reply.header('Idempotent-Replayed', 'true')
         reply.code(row.response_status ?? 200)
         if (row.response_content_type) reply.type(row.response_content_type)
-        await reply.send(row.response_body ?? '')
+        await reply.send(row.response_body)
         return true
       }
-      if (Date.parse(row.locked_until) < now.getTime()) {
-        // The first request's process died mid-flight; take the claim over (guarded by the old lock).
+      const abandoned = Date.parse(row.locked_until) < now.getTime()
+      if (row.status === 'committed' && abandoned) {
+        throw new AppError(
+          'idempotency_outcome_unavailable',
+          'The request with this Idempotency-Key took effect, but the process answering it stopped before its response was stored. Read the resource instead of retrying.',
+        )
+      }
+      if (row.status === 'in_progress' && abandoned) {
+        // The first request's process died before its effect committed: take the claim over. The old
+        // token stops matching, so the old request (if it was only slow) can no longer commit.
         const res = await this.db
           .updateTable('idempotency_keys')
-          .set({ locked_until: iso(new Date(now.getTime() + LOCK_SECONDS * 1000)) })
+          .set({ locked_until: this.lockUntil(now), lock_token: token })
           .where('api_key_id', '=', apiKeyId)
           .where('idem_key', '=', key)
-          .where('locked_until', '=', row.locked_until)
           .where('status', '=', 'in_progress')
+          .where((eb) => (row.lock_token === null ? eb('lock_token', 'is', null) : eb('lock_token', '=', row.lock_token)))
           .executeTakeFirst()
         if (Number(res.numUpdatedRows) === 1) {
-          request.idempotency = { apiKeyId, key }
+          request.idempotency = { apiKeyId, key, token }
           return false
         }
       }
@@ -120,29 +155,53 @@ export class IdempotencyStore {
     throw new AppError('idempotency_request_in_progress', 'Could not claim the Idempotency-Key; retry.', { headers: { 'Retry-After': '1' } })
   }
 
-  /** onSend: store the response for replay, or release the key when the request did not execute. */
+  /**
+   * Inside the effect's transaction: mark the key committed while this request still holds it, with the
+   * transaction's result as the provisional response. If the claim was taken over, throw: the effect
+   * rolls back, so two holders can never both commit.
+   */
+  static async commitInTransaction(tx: Tx, claim: ActiveClaim, result: unknown): Promise<void> {
+    const body = isResponseResource(result) ? claim.serialize(result) : null
+    const res = await tx
+      .updateTable('idempotency_keys')
+      .set({ status: 'committed', response_status: claim.status, response_body: body, response_content_type: body === null ? null : JSON_TYPE })
+      .where('api_key_id', '=', claim.apiKeyId)
+      .where('idem_key', '=', claim.key)
+      .where('lock_token', '=', claim.token)
+      .where('status', '!=', 'completed')
+      .executeTakeFirst()
+    if (Number(res.numUpdatedRows) !== 1) {
+      throw new AppError('idempotency_request_in_progress', 'Another request took over this Idempotency-Key; this one was rolled back. Retry to read its outcome.', {
+        headers: { 'Retry-After': '1' },
+      })
+    }
+  }
+
+  /** onSend: store the response for replay, or release the key when the request did not take effect. */
   async finish(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<void> {
     const claim = request.idempotency
     if (!claim) return
     request.idempotency = undefined
     const status = reply.statusCode
-    const where = this.db
-      .updateTable('idempotency_keys')
-      .where('api_key_id', '=', claim.apiKeyId)
-      .where('idem_key', '=', claim.key)
     if (NOT_STORED.has(status) || status >= 500) {
-      await this.db.deleteFrom('idempotency_keys').where('api_key_id', '=', claim.apiKeyId).where('idem_key', '=', claim.key).execute()
+      // Released only if nothing committed; a committed effect keeps its provisional response.
+      await this.db
+        .deleteFrom('idempotency_keys')
+        .where('api_key_id', '=', claim.apiKeyId)
+        .where('idem_key', '=', claim.key)
+        .where('lock_token', '=', claim.token)
+        .where('status', '=', 'in_progress')
+        .execute()
       return
     }
     const body = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : payload == null ? '' : JSON.stringify(payload)
     const contentType = reply.getHeader('content-type')
-    await where
-      .set({
-        status: 'completed',
-        response_status: status,
-        response_body: body,
-        response_content_type: typeof contentType === 'string' ? contentType : null,
-      })
+    await this.db
+      .updateTable('idempotency_keys')
+      .set({ status: 'completed', response_status: status, response_body: body, response_content_type: typeof contentType === 'string' ? contentType : null })
+      .where('api_key_id', '=', claim.apiKeyId)
+      .where('idem_key', '=', claim.key)
+      .where('lock_token', '=', claim.token)
       .execute()
   }
 }

@@ -18,7 +18,7 @@ import type { Services } from '../services.js'
 import type { Mode, Principal } from '../tenant.js'
 import type { AnyRoute } from './define-route.js'
 import { registerDocs } from './docs.js'
-import { IdempotencyStore } from './idempotency.js'
+import { IdempotencyStore, idempotencyScope } from './idempotency.js'
 import { Problem, sendProblem, setProblemDocsBase, toAppError } from './problem.js'
 
 // ajv-formats is CommonJS; under ESM its function may sit on .default.
@@ -92,7 +92,7 @@ export async function createHttpServer(kernel: Kernel, services: Services, route
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? ajv.body : ajv.other).compile(schema))
   app.addSchema(Problem)
 
-  const idempotency = new IdempotencyStore(kernel.db, kernel.clock, config.idempotencyRetentionHours)
+  const idempotency = new IdempotencyStore(kernel.db, kernel.clock, config.idempotencyRetentionHours, config.idempotencyLockSeconds)
   const counter = kernel.requests
   app.addHook('onClose', async () => counter.flush())
 
@@ -278,15 +278,11 @@ export async function createHttpServer(kernel: Kernel, services: Services, route
         }
       },
       handler: async (request, reply) => {
-        const result = await r.handler({
-          params: request.params,
-          query: request.query,
-          body: request.body,
-          principal: request.principal ?? null,
-          services,
-          request,
-          reply,
-        })
+        const ctx = { params: request.params, query: request.query, body: request.body, principal: request.principal ?? null, services, request, reply }
+        const claim = request.idempotency
+        const result = claim
+          ? await idempotencyScope.run({ ...claim, status, serialize: (v) => (reply.getSerializationFunction(String(status)) ?? JSON.stringify)(v as Record<string, unknown>) }, () => r.handler(ctx))
+          : await r.handler(ctx)
         if (reply.sent) return reply
         reply.code(reply.statusCode !== 200 ? reply.statusCode : status)
         return result

@@ -2,7 +2,7 @@ import { createAiEngine, placeholdersOf, type AiEngine, type AiTurn } from '../.
 import { iso } from '../../kernel/clock.js'
 import { fromJson, isUniqueViolation, toJson, type Executor, type Tx } from '../../kernel/db/database.js'
 import { AppError, notFound } from '../../kernel/errors.js'
-import { decodeCursor, DEFAULT_LIMIT, toPage, type PageResult } from '../../kernel/http/pagination.js'
+import type { PageResult } from '../../kernel/http/pagination.js'
 import { newId } from '../../kernel/ids.js'
 import type { Kernel } from '../../kernel/kernel.js'
 import type { ModuleHealth } from '../../kernel/module.js'
@@ -128,7 +128,6 @@ export class InboxService {
   // ---------------------------------------------------------------- conversations
 
   async listConversations(tenant: Tenant, q: ListConversationsQueryT): Promise<PageResult<ConversationT>> {
-    const limit = q.limit ?? DEFAULT_LIMIT
     let updatedAfter: string | undefined
     if (q.updated_after !== undefined) {
       const t = Date.parse(q.updated_after)
@@ -146,15 +145,15 @@ export class InboxService {
       channel: q.channel,
       updatedAfter,
     }
-    // The cursor binds to the filters: a cursor of another filtered list is rejected (422).
-    const bound = Object.entries({ status: q.status, assignee: q.assignee, tag: filters.tagKey, channel: q.channel, updated_after: updatedAfter })
-      .filter(([, v]) => v !== undefined)
-      .map(([k, v]) => `${k}=${v}`)
-      .join('&')
-    const list = `listConversations?${bound}`
-    const after = this.cursorAfter(list, tenant, q.cursor)
-    const rows = await repo.listConversations(this.k.db, tenant, filters, { after, limit })
-    return toPage(rows, limit, list, tenant, (r) => r.id, (r) => this.conversationView(r))
+    return this.k.paginate({
+      list: 'listConversations',
+      tenant,
+      filters: { status: q.status, assignee: q.assignee, tag: filters.tagKey, channel: q.channel, updated_after: updatedAfter },
+      query: q,
+      fetch: (page) => repo.listConversations(this.k.db, tenant, filters, page),
+      key: (r) => r.id,
+      view: (r) => this.conversationView(r),
+    })
   }
 
   async getConversation(tenant: Tenant, id: string): Promise<ConversationT> {
@@ -199,7 +198,7 @@ export class InboxService {
       updated_at: now,
     }
     const view = this.conversationView(row)
-    await this.k.transaction(async (tx) => {
+    return this.k.transaction(async (tx) => {
       await repo.insertConversation(tx, row)
       await repo.addConversationTags(tx, tenant, id, tags)
       await this.k.events.emit(tx, tenant, 'conversation.created', view)
@@ -207,8 +206,8 @@ export class InboxService {
         await repo.insertMessage(tx, message)
         await this.k.events.emit(tx, tenant, 'message.created', this.messageView(message))
       }
+      return view
     })
-    return view
   }
 
   async updateConversation(tenant: Tenant, id: string, body: UpdateConversationBodyT): Promise<ConversationT> {
@@ -301,13 +300,18 @@ export class InboxService {
   // ---------------------------------------------------------------- messages
 
   async listMessages(tenant: Tenant, id: string, q: { cursor?: string; limit?: number; order?: 'asc' | 'desc' }): Promise<PageResult<MessageT>> {
-    const limit = q.limit ?? DEFAULT_LIMIT
     const order = q.order ?? 'desc'
-    const list = `listMessages?conversation=${id}&order=${order}`
-    const after = this.cursorAfter(list, tenant, q.cursor)
-    // The conversation check and the page are read together; a missing conversation is a 404, not [].
-    const [, rows] = await Promise.all([this.conversationOr404(this.k.db, tenant, id), repo.listMessages(this.k.db, tenant, id, { after, limit, order })])
-    return toPage(rows, limit, list, tenant, (r) => r.id, (r) => this.messageView(r))
+    return this.k.paginate({
+      list: 'listMessages',
+      tenant,
+      filters: { conversation: id, order },
+      query: q,
+      // The conversation check and the page are read together; a missing conversation is a 404, not [].
+      fetch: async (page) =>
+        (await Promise.all([this.conversationOr404(this.k.db, tenant, id), repo.listMessages(this.k.db, tenant, id, { ...page, order })]))[1],
+      key: (r) => r.id,
+      view: (r) => this.messageView(r),
+    })
   }
 
   /**
@@ -321,14 +325,14 @@ export class InboxService {
     const message = await this.buildMessage(principal, id, body, iso(this.k.clock.now()), '/body')
     const view = this.messageView(message)
     const inbound = message.direction === 'inbound'
-    await this.k.transaction(async (tx) => {
+    return this.k.transaction(async (tx) => {
       const row = await this.conversationOr404(tx, tenant, id, inbound)
       await repo.insertMessage(tx, message)
       await this.k.events.emit(tx, tenant, 'message.created', view)
       if (inbound) await this.afterInbound(tx, tenant, row, message)
       else await repo.touchConversation(tx, tenant, id, message.created_at)
+      return view
     })
-    return view
   }
 
   private async afterInbound(tx: Tx, tenant: Tenant, row: InboxConversationsTable, message: InboxMessagesTable): Promise<void> {
@@ -421,20 +425,24 @@ export class InboxService {
       created_at: iso(this.k.clock.now()),
     }
     const view = this.draftView(row)
-    await this.k.transaction(async (tx) => {
+    return this.k.transaction(async (tx) => {
       await repo.insertDraft(tx, row)
       await this.k.events.emit(tx, tenant, 'ai_draft.created', view)
+      return view
     })
-    return view
   }
 
   // ---------------------------------------------------------------- templates and tags
 
   async listReplyTemplates(tenant: Tenant, q: { cursor?: string; limit?: number }): Promise<PageResult<ReplyTemplateT>> {
-    const limit = q.limit ?? DEFAULT_LIMIT
-    const after = this.cursorAfter('listReplyTemplates', tenant, q.cursor)
-    const rows = await repo.listTemplates(this.k.db, tenant, { after, limit })
-    return toPage(rows, limit, 'listReplyTemplates', tenant, (r) => r.id, (r) => this.templateView(r))
+    return this.k.paginate({
+      list: 'listReplyTemplates',
+      tenant,
+      query: q,
+      fetch: (page) => repo.listTemplates(this.k.db, tenant, page),
+      key: (r) => r.id,
+      view: (r) => this.templateView(r),
+    })
   }
 
   async createReplyTemplate(tenant: Tenant, body: CreateReplyTemplateBodyT): Promise<ReplyTemplateT> {
@@ -458,7 +466,10 @@ export class InboxService {
       updated_at: now,
     }
     try {
-      await repo.insertTemplate(this.k.db, row)
+      return await this.k.transaction(async (tx) => {
+        await repo.insertTemplate(tx, row)
+        return this.templateView(row)
+      })
     } catch (err) {
       if (!isUniqueViolation(err)) throw err
       const onShortcut = /shortcut/.test(`${(err as Error).message} ${(err as { constraint?: string }).constraint ?? ''}`)
@@ -468,14 +479,17 @@ export class InboxService {
         { errors: [{ pointer: onShortcut ? '/body/shortcut' : '/body/name', detail: 'already used in this workspace' }] },
       )
     }
-    return this.templateView(row)
   }
 
   async listInboxTags(tenant: Tenant, q: { cursor?: string; limit?: number }): Promise<PageResult<InboxTagT>> {
-    const limit = q.limit ?? DEFAULT_LIMIT
-    const after = this.cursorAfter('listInboxTags', tenant, q.cursor)
-    const rows = await repo.listTags(this.k.db, tenant, { after, limit })
-    return toPage(rows, limit, 'listInboxTags', tenant, (r) => r.id, (r) => this.tagView(r))
+    return this.k.paginate({
+      list: 'listInboxTags',
+      tenant,
+      query: q,
+      fetch: (page) => repo.listTags(this.k.db, tenant, page),
+      key: (r) => r.id,
+      view: (r) => this.tagView(r),
+    })
   }
 
   async createInboxTag(tenant: Tenant, body: { name: string; color?: string }): Promise<InboxTagT> {
@@ -489,14 +503,16 @@ export class InboxService {
       created_at: iso(this.k.clock.now()),
     }
     try {
-      await repo.insertTag(this.k.db, row)
+      return await this.k.transaction(async (tx) => {
+        await repo.insertTag(tx, row)
+        return this.tagView(row)
+      })
     } catch (err) {
       if (!isUniqueViolation(err)) throw err
       throw new AppError('tag_already_exists', `A tag named '${body.name}' already exists (names are case-insensitive).`, {
         errors: [{ pointer: '/body/name', detail: 'already used in this workspace' }],
       })
     }
-    return this.tagView(row)
   }
 
   // ---------------------------------------------------------------- module hooks
@@ -508,17 +524,6 @@ export class InboxService {
   }
 
   // ---------------------------------------------------------------- helpers
-
-  /** The kernel checks the cursor's binding; its checksum is not a secret, so the id inside is checked too. */
-  private cursorAfter(list: string, tenant: Tenant, cursor: string | undefined): string | null {
-    const after = decodeCursor(list, tenant, cursor)
-    if (after !== null && !isWellFormedId(after)) {
-      throw new AppError('invalid_cursor', 'The cursor is malformed; use next_cursor from the previous page.', {
-        errors: [{ pointer: '/query/cursor', detail: 'not a cursor of this list' }],
-      })
-    }
-    return after
-  }
 
   private async conversationOr404(db: Executor, tenant: Tenant, id: string, forUpdate = false): Promise<InboxConversationsTable> {
     const row = isWellFormedId(id) ? await repo.findConversation(db, tenant, id, { forUpdate: forUpdate && this.lock }) : undefined

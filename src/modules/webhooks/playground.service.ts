@@ -1,7 +1,7 @@
 import { iso } from '../../kernel/clock.js'
 import { fromJson, toJson } from '../../kernel/db/database.js'
 import { AppError } from '../../kernel/errors.js'
-import { decodeCursor, toPage, type PageResult } from '../../kernel/http/pagination.js'
+import type { PageResult } from '../../kernel/http/pagination.js'
 import { newId } from '../../kernel/ids.js'
 import type { Kernel } from '../../kernel/kernel.js'
 import type { Mode, Tenant } from '../../kernel/tenant.js'
@@ -98,17 +98,20 @@ export class PlaygroundService {
       signature: signature ? toJson(signature) : null,
       received_at: iso(now),
     }
-    await repo.insertCapture(this.k.db, row)
-    await repo.pruneInbox(this.k.db, token, mode, PLAYGROUND_MAX_CAPTURES)
+    const receipt = await this.k.transaction(async (tx) => {
+      await repo.insertCapture(tx, row)
+      await repo.pruneInbox(tx, token, mode, PLAYGROUND_MAX_CAPTURES)
+      return {
+        object: 'webhook_playground_receipt' as const,
+        capture_id: row.id,
+        token,
+        inbox_url: this.inboxUrl(token, mode),
+        received_at: row.received_at,
+        signature,
+      }
+    })
     await this.purge.ensureFor(now)
-    return {
-      object: 'webhook_playground_receipt',
-      capture_id: row.id,
-      token,
-      inbox_url: this.inboxUrl(token, mode),
-      received_at: row.received_at,
-      signature,
-    }
+    return receipt
   }
 
   /** GET: record the request, then list the inbox newest first. */
@@ -116,11 +119,18 @@ export class PlaygroundService {
     this.assertToken(token)
     // The cursor is bound to this inbox, as a list cursor is bound to its tenant.
     const inbox: Tenant = { workspaceId: `playground:${token}`, mode }
-    const limit = q.limit ?? 20
-    const after = decodeCursor('webhookPlayground', inbox, q.cursor)
-    await this.capture(token, mode, req)
-    const rows = await repo.listCaptures(this.k.db, token, mode, { after, limit })
-    return toPage(rows, limit, 'webhookPlayground', inbox, (r) => r.id, (r) => this.captureView(r))
+    return this.k.paginate({
+      list: 'webhookPlayground',
+      tenant: inbox,
+      query: q,
+      // The capture is recorded after the cursor is checked: a bad cursor records nothing.
+      fetch: async (page) => {
+        await this.capture(token, mode, req)
+        return repo.listCaptures(this.k.db, token, mode, page)
+      },
+      key: (r) => r.id,
+      view: (r) => this.captureView(r),
+    })
   }
 
   private captureView(r: WebhookPlaygroundCapturesTable): PlaygroundCaptureT {

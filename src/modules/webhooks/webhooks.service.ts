@@ -2,7 +2,7 @@ import { iso } from '../../kernel/clock.js'
 import { fromJson, toJson, type Executor } from '../../kernel/db/database.js'
 import { AppError, notFound } from '../../kernel/errors.js'
 import type { EventEnvelope } from '../../kernel/events/events.js'
-import { decodeCursor, toPage, type PageResult } from '../../kernel/http/pagination.js'
+import type { PageResult } from '../../kernel/http/pagination.js'
 import { newId } from '../../kernel/ids.js'
 import { enqueue } from '../../kernel/jobs/jobs.js'
 import type { Kernel } from '../../kernel/kernel.js'
@@ -25,6 +25,9 @@ import type {
 import { newSecret } from './webhooks.signing.js'
 import type { StoredSecret, WebhookDeliveriesTable, WebhookEndpointsTable } from './webhooks.tables.js'
 import { attemptView, deliveryView, endpointView } from './webhooks.views.js'
+
+/** `resource.action`, e.g. `conversation.created`: the key of the event catalog list. */
+const EVENT_TYPE_SHAPE = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$/
 
 /** Rotated-out secrets kept (not signing) so the Playground can say "secret rotated". */
 const RETIRED_SECRETS_KEPT = 5
@@ -60,10 +63,14 @@ export class WebhooksService {
   }
 
   async listEndpoints(tenant: Tenant, q: { cursor?: string; limit?: number }): Promise<PageResult<WebhookEndpointT>> {
-    const limit = q.limit ?? 20
-    const after = decodeCursor('listWebhookEndpoints', tenant, q.cursor)
-    const rows = await repo.listEndpoints(this.k.db, tenant, { after, limit })
-    return toPage(rows, limit, 'listWebhookEndpoints', tenant, (r) => r.id, endpointView)
+    return this.k.paginate({
+      list: 'listWebhookEndpoints',
+      tenant,
+      query: q,
+      fetch: (page) => repo.listEndpoints(this.k.db, tenant, page),
+      key: (r) => r.id,
+      view: endpointView,
+    })
   }
 
   async createEndpoint(tenant: Tenant, body: CreateEndpointBodyT): Promise<WebhookEndpointWithSecretT> {
@@ -86,8 +93,10 @@ export class WebhooksService {
       created_at: now,
       updated_at: now,
     }
-    await repo.insertEndpoint(this.k.db, row)
-    return { ...endpointView(row), secret, previous_secret_expires_at: null }
+    return this.k.transaction(async (tx) => {
+      await repo.insertEndpoint(tx, row)
+      return { ...endpointView(row), secret, previous_secret_expires_at: null }
+    })
   }
 
   async getEndpoint(tenant: Tenant, id: string): Promise<WebhookEndpointT> {
@@ -104,14 +113,18 @@ export class WebhooksService {
     if (body.metadata !== undefined) patch.metadata = toJson(body.metadata)
     if (body.enabled === true && row.enabled !== 1) Object.assign(patch, { enabled: 1, disabled_reason: null, disabled_at: null, failing_since: null })
     if (body.enabled === false && row.enabled === 1) Object.assign(patch, { enabled: 0, disabled_reason: 'Disabled through the API.', disabled_at: now })
-    await repo.updateEndpoint(this.k.db, tenant, id, patch)
-    return endpointView({ ...row, ...patch })
+    return this.k.transaction(async (tx) => {
+      await repo.updateEndpoint(tx, tenant, id, patch)
+      return endpointView({ ...row, ...patch })
+    })
   }
 
   /** Deleting stops its pending deliveries (they end as failed); their history stays listable. */
   async deleteEndpoint(tenant: Tenant, id: string): Promise<{ id: string; object: 'webhook_endpoint'; deleted: true }> {
-    if (!(await repo.deleteEndpoint(this.k.db, tenant, id))) throw notFound('webhook endpoint', id)
-    return { id, object: 'webhook_endpoint', deleted: true }
+    return this.k.transaction(async (tx) => {
+      if (!(await repo.deleteEndpoint(tx, tenant, id))) throw notFound('webhook endpoint', id)
+      return { id, object: 'webhook_endpoint' as const, deleted: true as const }
+    })
   }
 
   async rotateSecret(tenant: Tenant, id: string, body: { grace_period_seconds?: number }): Promise<WebhookEndpointWithSecretT> {
@@ -196,11 +209,15 @@ export class WebhooksService {
   }
 
   async listDeliveries(tenant: Tenant, q: DeliveryListQueryT): Promise<PageResult<WebhookDeliveryT>> {
-    const limit = q.limit ?? 20
-    const list = `listWebhookDeliveries?endpoint_id=${q.endpoint_id ?? ''}&status=${q.status ?? ''}&event_type=${q.event_type ?? ''}`
-    const after = decodeCursor(list, tenant, q.cursor)
-    const rows = await repo.listDeliveries(this.k.db, tenant, { after, limit, endpointId: q.endpoint_id, status: q.status, eventType: q.event_type })
-    return toPage(rows, limit, list, tenant, (r) => r.id, deliveryView)
+    return this.k.paginate({
+      list: 'listWebhookDeliveries',
+      tenant,
+      filters: { endpoint_id: q.endpoint_id, status: q.status, event_type: q.event_type },
+      query: q,
+      fetch: (page) => repo.listDeliveries(this.k.db, tenant, { ...page, endpointId: q.endpoint_id, status: q.status, eventType: q.event_type }),
+      key: (r) => r.id,
+      view: deliveryView,
+    })
   }
 
   async getDelivery(tenant: Tenant, id: string): Promise<WebhookDeliveryDetailT> {
@@ -226,19 +243,24 @@ export class WebhooksService {
 
   // ---- event catalog ----
 
-  listEventTypes(tenant: Tenant, q: { cursor?: string; limit?: number }): PageResult<EventTypeViewT> {
-    const limit = q.limit ?? 20
-    const after = decodeCursor('listEventCatalog', tenant, q.cursor)
-    const all = this.k.events.catalog().filter((t) => after === null || t.type > after)
-    return toPage(all.slice(0, limit + 1), limit, 'listEventCatalog', tenant, (t) => t.type, (t) => ({
-      object: 'event_type' as const,
-      type: t.type,
-      module: t.module,
-      description: t.description,
-      // Plain JSON (TypeBox schemas may carry non-JSON members).
-      schema: JSON.parse(JSON.stringify(t.schema)) as Record<string, unknown>,
-      example: t.example,
-    }))
+  listEventTypes(tenant: Tenant, q: { cursor?: string; limit?: number }): Promise<PageResult<EventTypeViewT>> {
+    return this.k.paginate({
+      list: 'listEventCatalog',
+      tenant,
+      query: q,
+      keyShape: EVENT_TYPE_SHAPE,
+      fetch: async ({ after, limit }) => this.k.events.catalog().filter((t) => after === null || t.type > after).slice(0, limit + 1),
+      key: (t) => t.type,
+      view: (t) => ({
+        object: 'event_type' as const,
+        type: t.type,
+        module: t.module,
+        description: t.description,
+        // Plain JSON (TypeBox schemas may carry non-JSON members).
+        schema: JSON.parse(JSON.stringify(t.schema)) as Record<string, unknown>,
+        example: t.example,
+      }),
+    })
   }
 
   // ---- health ----

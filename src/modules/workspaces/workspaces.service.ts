@@ -1,7 +1,7 @@
 import { iso } from '../../kernel/clock.js'
 import { isUniqueViolation, fromJson, toJson, type Tx } from '../../kernel/db/database.js'
 import { AppError, notFound } from '../../kernel/errors.js'
-import { decodeCursor, toPage, type PageResult } from '../../kernel/http/pagination.js'
+import type { PageResult } from '../../kernel/http/pagination.js'
 import { newId, randomToken } from '../../kernel/ids.js'
 import type { Kernel } from '../../kernel/kernel.js'
 import type { Tenant } from '../../kernel/tenant.js'
@@ -117,22 +117,30 @@ export class WorkspacesService {
         errors: [{ pointer: '/body/timezone', detail: 'must be an IANA time zone such as Europe/Berlin' }],
       })
     }
-    await repo.updateWorkspace(this.k.db, tenant, {
-      ...(patch.name !== undefined ? { name: patch.name } : {}),
-      ...(patch.timezone !== undefined ? { timezone: patch.timezone } : {}),
-      ...(patch.default_language !== undefined ? { default_language: patch.default_language } : {}),
-      ...(patch.metadata !== undefined ? { metadata: toJson(patch.metadata) } : {}),
-      updated_at: iso(this.k.clock.now()),
+    return this.k.transaction(async (tx) => {
+      await repo.updateWorkspace(tx, tenant, {
+        ...(patch.name !== undefined ? { name: patch.name } : {}),
+        ...(patch.timezone !== undefined ? { timezone: patch.timezone } : {}),
+        ...(patch.default_language !== undefined ? { default_language: patch.default_language } : {}),
+        ...(patch.metadata !== undefined ? { metadata: toJson(patch.metadata) } : {}),
+        updated_at: iso(this.k.clock.now()),
+      })
+      const row = await repo.findWorkspace(tx, tenant)
+      if (!row) throw notFound('workspace', tenant.workspaceId)
+      return this.workspaceView(row, tenant)
     })
-    return this.getCurrent(tenant)
   }
 
   async listMembers(tenant: Tenant, id: string, q: { cursor?: string; limit?: number }): Promise<PageResult<MemberT>> {
     this.guard(tenant, id)
-    const limit = q.limit ?? 20
-    const after = decodeCursor('listWorkspaceMembers', tenant, q.cursor)
-    const rows = await repo.listMembers(this.k.db, tenant, { after, limit })
-    return toPage(rows, limit, 'listWorkspaceMembers', tenant, (r) => r.id, (r) => this.memberView(r))
+    return this.k.paginate({
+      list: 'listWorkspaceMembers',
+      tenant,
+      query: q,
+      fetch: (page) => repo.listMembers(this.k.db, tenant, page),
+      key: (r) => r.id,
+      view: (r) => this.memberView(r),
+    })
   }
 
   async getMember(tenant: Tenant, memberId: string): Promise<MemberT | null> {
@@ -158,7 +166,10 @@ export class WorkspacesService {
       updated_at: now,
     }
     try {
-      await repo.insertMember(this.k.db, row)
+      return await this.k.transaction(async (tx) => {
+        await repo.insertMember(tx, row)
+        return this.memberView(row)
+      })
     } catch (err) {
       if (isUniqueViolation(err)) {
         throw new AppError('member_already_exists', `${row.email} is already a member of this workspace.`, {
@@ -167,7 +178,6 @@ export class WorkspacesService {
       }
       throw err
     }
-    return this.memberView(row)
   }
 
   async updateMember(tenant: Tenant, id: string, memberId: string, patch: { name?: string | null; role?: MemberRole; status?: 'active' }): Promise<MemberT> {
