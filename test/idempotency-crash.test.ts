@@ -48,7 +48,7 @@ async function contents(s: ServerProcess, key: string, conv: string): Promise<st
   const all: string[] = []
   let cursor: string | null = null
   do {
-    const r = await fetch(`${s.url}/v2/inbox/conversations/${conv}/messages?limit=100${cursor ? `&cursor=${cursor}` : ''}`, { headers: { authorization: `Bearer ${key}` } })
+    const r: Response = await fetch(`${s.url}/v2/inbox/conversations/${conv}/messages?limit=100${cursor ? `&cursor=${cursor}` : ''}`, { headers: { authorization: `Bearer ${key}` } })
     assert.equal(r.status, 200)
     const page = (await r.json()) as { data: { content: string }[]; next_cursor: string | null }
     all.push(...page.data.map((m) => m.content))

@@ -87,17 +87,28 @@ export async function revokeApiKey(db: Db, clock: Clock, id: string): Promise<bo
  * that revoked).
  */
 const PRINCIPAL_TTL_MS = 1000
-const principalCache = new Map<string, { principal: Principal | null; until: number }>()
+/** Unknown or revoked keys are remembered this long: a flood of invented keys costs one query per key, not per request. */
+const UNKNOWN_TTL_MS = 5000
+const CACHE_MAX = 10_000
+const principalCache = new Map<string, { principal: Principal; until: number }>()
+// A separate map, so a flood of random keys can never evict the real ones.
+const unknownCache = new Map<string, number>()
 
 export async function findPrincipal(db: Db, key: string, knownHash?: string): Promise<Principal | null> {
   const hash = knownHash ?? hashKey(key)
   const now = Date.now()
   const hit = principalCache.get(hash)
   if (hit && hit.until > now) return hit.principal
+  const unknownUntil = unknownCache.get(hash)
+  if (unknownUntil !== undefined && unknownUntil > now) return null
   const principal = await loadPrincipal(db, hash)
-  if (principalCache.size > 10_000) principalCache.clear()
-  // Unknown keys are not cached: a flood of random keys must not evict the real ones.
-  if (principal) principalCache.set(hash, { principal, until: now + PRINCIPAL_TTL_MS })
+  if (principal) {
+    if (principalCache.size >= CACHE_MAX) principalCache.clear()
+    principalCache.set(hash, { principal, until: now + PRINCIPAL_TTL_MS })
+  } else {
+    if (unknownCache.size >= CACHE_MAX) unknownCache.clear()
+    unknownCache.set(hash, now + UNKNOWN_TTL_MS)
+  }
   return principal
 }
 

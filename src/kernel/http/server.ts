@@ -75,6 +75,15 @@ function compilers() {
 
 export async function createHttpServer(kernel: Kernel, services: Services, routes: AnyRoute[], opts: HttpOptions): Promise<FastifyInstance> {
   const { config, log } = kernel
+  /** The presented key's principal, looked up once per request (rate-limit bucket, then authentication). */
+  const principals = new WeakMap<FastifyRequest, Principal | null>()
+  async function principalOf(request: FastifyRequest, key: string): Promise<Principal | null> {
+    const known = principals.get(request)
+    if (known !== undefined) return known
+    const principal = await findPrincipal(kernel.db, key, keyHashOf(request, key))
+    principals.set(request, principal)
+    return principal
+  }
   setProblemDocsBase(config.docsBaseUrl)
   const app = Fastify({
     loggerInstance: log as unknown as FastifyInstance['log'],
@@ -110,9 +119,12 @@ export async function createHttpServer(kernel: Kernel, services: Services, route
     redis: opts.redis ?? undefined,
     nameSpace: 'svc-rl:',
     skipOnError: true,
-    keyGenerator: (request) => {
-      const key = bearer(request)
-      return key ? `k:${keyHashOf(request, key).slice(0, 24)}` : `ip:${request.ip}`
+    // A known key has its own bucket; everything else (no key, a malformed, unknown or revoked key, a
+    // public operation) shares its client address's bucket, so inventing keys cannot escape the limit.
+    keyGenerator: async (request) => {
+      const key = request.routeOptions.config?.public ? null : bearer(request)
+      if (!key || !keyMode(key)) return `ip:${request.ip}`
+      return (await principalOf(request, key)) ? `k:${keyHashOf(request, key).slice(0, 24)}` : `ip:${request.ip}`
     },
     errorResponseBuilder: (_request, context) =>
       new AppError('rate_limited', `Rate limit of ${context.max} requests per ${context.after} exceeded; retry after the Retry-After seconds.`, {
@@ -291,8 +303,9 @@ export async function createHttpServer(kernel: Kernel, services: Services, route
   }
 
   async function authenticate(request: FastifyRequest, r: AnyRoute, mode: Mode): Promise<void> {
+    // Public operations (the Playground) ignore Authorization: receivers under test send their own tokens.
+    if (r.public) return
     const key = bearer(request)
-    if (r.public && !key) return
     if (!key) {
       throw new AppError('unauthorized', 'Send your API key as "Authorization: Bearer svc_live_…" (or svc_test_… on the sandbox URL).')
     }
@@ -305,7 +318,7 @@ export async function createHttpServer(kernel: Kernel, services: Services, route
         km === 'test' ? `svc_test_ keys work only on the sandbox base URL ${url}.` : `svc_live_ keys work only on the live base URL ${url}.`,
       )
     }
-    const principal = await findPrincipal(kernel.db, key, keyHashOf(request, key))
+    const principal = await principalOf(request, key)
     if (!principal) throw new AppError('unauthorized', 'The API key is unknown or has been revoked.')
     request.principal = principal
     if (!hasScope(principal.scopes, r.scope)) {

@@ -38,6 +38,17 @@ describe('captureWebhookPlaygroundPost', () => {
     for (const h of ['cookie', 'x-api-key', 'authorization']) assert.equal(c.headers[h], undefined, h)
   })
 
+  it('records requests carrying any Authorization header (a receiver token, even an svc_ key), stripped', async () => {
+    const token = randomToken()
+    for (const authorization of ['Bearer receiver-own-token', 'Basic dXNlcjpwYXNz', `Bearer ${h.a.live}`, 'Bearer svc_live_' + 'x'.repeat(43)]) {
+      const r = await h.request({ method: 'POST', url: `/v2/webhooks/playground/${token}`, key: null, headers: { authorization, 'content-type': 'application/json' }, payload: '{}' })
+      assert.equal(r.statusCode, 200, `${authorization}: ${r.body}`)
+    }
+    const list = json(await h.request({ method: 'GET', url: `/v2/webhooks/playground/${token}`, key: null, headers: { authorization: 'Bearer whatever' } }))
+    assert.equal(list.data.filter((c: { method: string }) => c.method === 'POST').length, 4)
+    for (const c of list.data) assert.equal(c.headers.authorization, undefined)
+  })
+
   it('stores binary bodies as base64 and reports size', async () => {
     const token = randomToken()
     const bytes = Buffer.from([0, 1, 2, 255, 254, 0])
