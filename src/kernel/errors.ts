@@ -21,6 +21,10 @@ export const ERRORS = {
   malformed_json: { status: 400, title: 'Malformed JSON' },
   // The request could not be read (bad header, bad encoding).
   bad_request: { status: 400, title: 'Bad request' },
+  // A path segment is longer than the router accepts (path parameters are at most 100 characters).
+  uri_too_long: { status: 414, title: 'URI too long' },
+  // The request's header section is larger than the server accepts.
+  request_header_fields_too_large: { status: 431, title: 'Request header fields too large' },
   // The Content-Type is not application/json for an operation that takes JSON.
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },
   // The body exceeds BODY_LIMIT_BYTES.

@@ -4,13 +4,15 @@ import swagger from '@fastify/swagger'
 import { Ajv } from 'ajv'
 import addFormatsModule, { type FormatsPlugin } from 'ajv-formats'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import Fastify, { LogController, type FastifyInstance, type FastifyRequest, type FastifySchema, type RouteOptions } from 'fastify'
+import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifySchema, type RouteOptions } from 'fastify'
+import { STATUS_CODES } from 'node:http'
+import type { Socket } from 'node:net'
 import type { Redis } from 'ioredis'
 import type { Logger } from 'pino'
 import type { Config } from '../../config.js'
 import { findPrincipal, hashKey, keyMode } from '../auth/api-keys.js'
 import { hasScope } from '../auth/scopes.js'
-import { AppError } from '../errors.js'
+import { AppError, ERRORS } from '../errors.js'
 import { API_VERSION } from '../events/events.js'
 import { randomToken } from '../ids.js'
 import type { Kernel } from '../kernel.js'
@@ -19,7 +21,7 @@ import type { Mode, Principal } from '../tenant.js'
 import type { AnyRoute } from './define-route.js'
 import { registerDocs } from './docs.js'
 import { IdempotencyStore, idempotencyScope } from './idempotency.js'
-import { Problem, sendProblem, setProblemDocsBase, toAppError } from './problem.js'
+import { Problem, problemTypeUri, sendProblem, setProblemDocsBase, toAppError } from './problem.js'
 
 // ajv-formats is CommonJS; under ESM its function may sit on .default.
 const addFormats = ((addFormatsModule as unknown as { default?: FormatsPlugin }).default ?? addFormatsModule) as FormatsPlugin
@@ -96,10 +98,17 @@ export async function createHttpServer(kernel: Kernel, services: Services, route
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true },
+    // Errors the router raises before any route runs (bad percent-encoding, an over-long path parameter)
+    // get the same contract as every other answer: problem+json, X-Request-ID, the rate limit.
+    frameworkErrors: (err, request, reply) => void routerError(err, request, reply),
+    // Errors of the HTTP parser itself (no request object exists): still a problem with a request id.
+    clientErrorHandler: clientError,
   }).withTypeProvider<TypeBoxTypeProvider>()
   const ajv = compilers()
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? ajv.body : ajv.other).compile(schema))
   app.addSchema(Problem)
+  // A JSON API: a text/plain body is an unsupported media type (415), not a string that fails validation.
+  app.removeContentTypeParser('text/plain')
 
   const idempotency = new IdempotencyStore(kernel.db, kernel.clock, config.idempotencyRetentionHours, config.idempotencyLockSeconds)
   const counter = kernel.requests
@@ -131,6 +140,28 @@ export async function createHttpServer(kernel: Kernel, services: Services, route
         headers: { 'Retry-After': String(Math.max(1, Math.ceil(context.ttl / 1000))) },
       }),
   })
+
+  const limiter = app.rateLimit()
+  async function routerError(err: FastifyError, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    reply.header('X-Request-ID', request.id)
+    reply.header('Svc-Api-Version', API_VERSION)
+    try {
+      await (limiter as unknown as (req: FastifyRequest, rep: FastifyReply) => Promise<void>).call(app, request, reply)
+    } catch (limited) {
+      ietfRateLimitHeaders(request, reply)
+      sendProblem(request, reply, toAppError(limited))
+      return
+    }
+    ietfRateLimitHeaders(request, reply)
+    const path = (request.raw.url ?? '').split('?')[0]
+    const problem =
+      err.code === 'FST_ERR_MAX_PARAM_LENGTH'
+        ? new AppError('uri_too_long', 'A path parameter is longer than 100 characters; no resource has such an id.')
+        : err.code === 'FST_ERR_BAD_URL'
+          ? new AppError('bad_request', `The path ${JSON.stringify(path.slice(0, 200))} is not valid percent-encoded UTF-8.`)
+          : toAppError(err)
+    sendProblem(request, reply, problem)
+  }
 
   app.addHook('onSend', async (request, reply, payload) => {
     await idempotency.finish(request, reply, payload)
@@ -329,6 +360,26 @@ export async function createHttpServer(kernel: Kernel, services: Services, route
   }
 
   return app
+}
+
+/** The HTTP parser rejected the bytes: answer a minimal problem on the socket, as Fastify's default does. */
+function clientError(err: Error & { code?: string }, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy()
+    return
+  }
+  const [status, code, detail] =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? ([431, 'request_header_fields_too_large', 'The request headers are too large.'] as const)
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? ([408, 'bad_request', 'The request was not received in time.'] as const)
+        : ([400, 'bad_request', 'The request is not valid HTTP.'] as const)
+  const requestId = nextRequestId()
+  const body = JSON.stringify({ type: problemTypeUri(code), title: ERRORS[code].title, status, detail, instance: '', code, request_id: requestId })
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+      `X-Request-ID: ${requestId}\r\nSvc-Api-Version: ${API_VERSION}\r\nConnection: close\r\n\r\n${body}`,
+  )
 }
 
 function sameSecret(a: string, b: string): boolean {
