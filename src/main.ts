@@ -1,7 +1,13 @@
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Logger } from 'pino'
 import { buildApp, createKernel, createLogger } from './app.js'
 import { bootstrapIfEmpty } from './bootstrap.js'
 import { loadConfig, type Config } from './config.js'
 import { scheduleMaintenance } from './kernel/maintenance.js'
+
+/** Under DATA_DIR: the first start's keys, readable by the owner only. */
+const FIRST_START_FILE = 'first-start-keys.txt'
 
 /**
  * One binary, three roles (SVC_ROLE or --role): `api` serves HTTP, `worker` runs jobs, `all` (default)
@@ -18,18 +24,19 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
   if (serveHttp) {
     const app = await buildApp({ config, logger: log })
     const first = await bootstrapIfEmpty(app.kernel, app.services)
-    if (first) printFirstStart(config, first)
+    if (first) printFirstStart(config, log, first)
     await app.http.listen({ host: config.host, port: config.port })
     if (runJobs) {
       app.kernel.jobs.start()
       scheduleMaintenance(app.kernel)
     }
-    log.info({ role: config.role, live: `http://${config.host}:${config.port}/v2`, sandbox: `http://${config.host}:${config.port}/sandbox/v2`, engine: app.kernel.database.engine }, 'listening')
+    const base = config.publicUrl
+    log.info({ role: config.role, live: `${base}/v2`, sandbox: `${base}/sandbox/v2`, docs: `${base}/v2/api-docs`, engine: app.kernel.database.engine }, `listening on ${base}/v2`)
     closeAll = () => app.close()
   } else {
     const { kernel, services } = await createKernel({ config, logger: log })
     const first = await bootstrapIfEmpty(kernel, services)
-    if (first) printFirstStart(config, first)
+    if (first) printFirstStart(config, log, first)
     kernel.jobs.start()
     scheduleMaintenance(kernel)
     log.info({ role: config.role, engine: kernel.database.engine }, 'worker started')
@@ -65,19 +72,27 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
   process.on('SIGINT', () => stop('SIGINT'))
 }
 
-function printFirstStart(config: Config, keys: { workspaceId: string; live: string; test: string }): void {
-  // Printed once, to stdout, not through the logger: these are the only copies of the keys.
-  const host = config.host === '0.0.0.0' ? 'localhost' : config.host
-  process.stdout.write(
-    [
-      '',
-      'First start: created workspace ' + keys.workspaceId + ' with two keys holding every scope.',
-      'They are shown only now; store them safely.',
-      `  live key (http://${host}:${config.port}/v2):          ${keys.live}`,
-      `  test key (http://${host}:${config.port}/sandbox/v2):  ${keys.test}`,
-      '',
-    ].join('\n') + '\n',
-  )
+/**
+ * The first-start keys are the only copies: they go to a file only the owner can read, and to the
+ * terminal when there is one — never into the log stream, which log shippers collect.
+ */
+function printFirstStart(config: Config, log: Logger, keys: { workspaceId: string; live: string; test: string }): void {
+  const base = config.publicUrl
+  const text = [
+    `First start: created workspace ${keys.workspaceId} with two keys holding every scope.`,
+    'They are shown only now; store them safely, then delete this file. Lost them? Make new ones:',
+    '  npm run --silent svc -- keys create --scopes admin',
+    `  live key (${base}/v2):          ${keys.live}`,
+    `  test key (${base}/sandbox/v2):  ${keys.test}`,
+    '',
+  ].join('\n')
+  const path = join(config.dataDir, FIRST_START_FILE)
+  mkdirSync(config.dataDir, { recursive: true })
+  writeFileSync(path, text, { mode: 0o600 })
+  chmodSync(path, 0o600) // also when an old file was there
+  if (process.stderr.isTTY) process.stderr.write(`\n${text}\n`)
+  // warn: it must reach an operator even at LOG_LEVEL=warn — a file holding keys now exists.
+  log.warn({ workspace_id: keys.workspaceId, path }, `first start: created a workspace and two keys; the keys are in ${path} (mode 0600)${process.stderr.isTTY ? ' and on the terminal' : ''}`)
 }
 
 main().catch((err) => {

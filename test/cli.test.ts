@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict'
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { createTestDatabase, type TestDatabase } from './helpers.js'
 import { startServer, svc } from './spawn.js'
@@ -9,18 +12,27 @@ describe('CLI and first start', () => {
   after(() => db.drop())
 
   it('first start on an empty database creates a workspace and prints one live and one test key, once', async () => {
-    const s = await startServer(db.env)
-    const out = s.output()
+    const dataDir = mkdtempSync(join(tmpdir(), 'svc-data-'))
+    const s = await startServer({ ...db.env, DATA_DIR: dataDir })
+    // Not in the log stream (stdout, JSON lines): the log says where the keys are.
+    assert.doesNotMatch(s.output(), /svc_(live|test)_/)
+    const path = join(dataDir, 'first-start-keys.txt')
+    assert.match(s.output(), /first-start-keys\.txt/)
+    assert.equal(statSync(path).mode & 0o777, 0o600, 'only the owner may read the keys')
+    const out = readFileSync(path, 'utf8')
     const live = /svc_live_[A-Za-z0-9_-]+/.exec(out)?.[0]
     const test = /svc_test_[A-Za-z0-9_-]+/.exec(out)?.[0]
     assert.ok(live && test, out)
+    assert.match(out, /keys create/, 'says how to make new keys')
     const ws = await fetch(`${s.url}/v2/workspaces/current`, { headers: { authorization: `Bearer ${live}` } })
     assert.equal(ws.status, 200)
     const sb = await fetch(`${s.url}/sandbox/v2/health`, { headers: { authorization: `Bearer ${test}` } })
     assert.equal(sb.status, 200)
     assert.equal(await s.stop(), 0, 'SIGTERM exits 0')
-    const again = await startServer(db.env)
-    assert.doesNotMatch(again.output(), /svc_live_/, 'keys are printed only on the first start')
+    rmSync(path)
+    const again = await startServer({ ...db.env, DATA_DIR: dataDir })
+    assert.ok(!existsSync(path), 'keys are written only on the first start')
+    assert.doesNotMatch(again.output(), /svc_live_/)
     await again.stop()
   })
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 // @ts-expect-error no types shipped
 import parsePrometheusTextFormat from 'parse-prometheus-text-format'
-import { createTestApp, type TestApp } from './helpers.js'
+import { createTestApp, json, type TestApp } from './helpers.js'
 
 type Family = { name: string; type: string; metrics: { labels?: Record<string, string>; value?: string; buckets?: Record<string, string>; count?: string }[] }
 
@@ -21,6 +21,22 @@ describe('GET /metrics', () => {
   }
   const requestsFor = (families: Family[], operationId: string, status: string) =>
     Number(families.find((f) => f.name === 'svc_http_requests_total')?.metrics.find((m) => m.labels?.operation_id === operationId && m.labels?.status === status)?.value ?? 0)
+
+  it('without a token, answers loopback clients only (unless METRICS_PUBLIC=true)', async () => {
+    const open = await createTestApp()
+    const pub = await createTestApp({ env: { METRICS_PUBLIC: 'true' } })
+    try {
+      assert.equal((await open.http().inject({ method: 'GET', url: '/metrics' })).statusCode, 200)
+      assert.equal((await open.http().inject({ method: 'GET', url: '/metrics', remoteAddress: '::1' })).statusCode, 200)
+      const remote = await open.http().inject({ method: 'GET', url: '/metrics', remoteAddress: '203.0.113.7' })
+      assert.equal(remote.statusCode, 403)
+      assert.equal(json(remote).code, 'forbidden')
+      assert.equal((await pub.http().inject({ method: 'GET', url: '/metrics', remoteAddress: '203.0.113.7' })).statusCode, 200)
+    } finally {
+      await open.close()
+      await pub.close()
+    }
+  })
 
   it('needs the metrics token when one is configured', async () => {
     assert.equal((await h.http().inject({ method: 'GET', url: '/metrics' })).statusCode, 401)

@@ -11,6 +11,8 @@ export const ERRORS = {
   wrong_environment: { status: 401, title: 'Key not valid for this base URL' },
   // The key is valid but lacks the scope the operation requires.
   insufficient_scope: { status: 403, title: 'Insufficient scope' },
+  // The caller may not use this endpoint from where it is (e.g. GET /metrics from a remote address without a token).
+  forbidden: { status: 403, title: 'Forbidden' },
   // No route matches the path.
   route_not_found: { status: 404, title: 'Not found' },
   // The resource does not exist in this workspace and mode (also for other workspaces' resources).

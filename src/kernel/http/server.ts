@@ -246,8 +246,11 @@ export async function createHttpServer(kernel: Kernel, services: Services, route
   if (opts.metrics) {
     const metrics = opts.metrics
     app.get('/metrics', async (request, reply) => {
-      if (config.metricsToken && !sameSecret(bearer(request) ?? '', config.metricsToken)) {
-        throw new AppError('unauthorized', 'GET /metrics needs "Authorization: Bearer <METRICS_TOKEN>".')
+      if (config.metricsToken) {
+        if (!sameSecret(bearer(request) ?? '', config.metricsToken)) throw new AppError('unauthorized', 'GET /metrics needs "Authorization: Bearer <METRICS_TOKEN>".')
+      } else if (!config.metricsPublic && !isLoopback(request.socket.remoteAddress)) {
+        // No token configured: only a scraper on this host may read (HOST defaults to 0.0.0.0).
+        throw new AppError('forbidden', 'GET /metrics answers only loopback clients; set METRICS_TOKEN (or METRICS_PUBLIC=true) to scrape it remotely.')
       }
       return reply.type('text/plain; version=0.0.4; charset=utf-8').send(await metrics.render())
     })
@@ -380,6 +383,10 @@ function clientError(err: Error & { code?: string }, socket: Socket): void {
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
       `X-Request-ID: ${requestId}\r\nSvc-Api-Version: ${API_VERSION}\r\nConnection: close\r\n\r\n${body}`,
   )
+}
+
+function isLoopback(address: string | undefined): boolean {
+  return !!address && (address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.'))
 }
 
 function sameSecret(a: string, b: string): boolean {
