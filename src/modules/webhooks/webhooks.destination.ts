@@ -1,21 +1,10 @@
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns'
-import { promises as dns } from 'node:dns'
-import type { LookupFunction } from 'node:net'
-import ipaddr from 'ipaddr.js'
 import { AppError } from '../../kernel/errors.js'
+import { checkOutboundUrl, OutboundUrlRefused, policyLookup } from '../../kernel/outbound/address-policy.js'
 import type { Mode } from '../../kernel/tenant.js'
-
-/** Only ordinary public unicast addresses may receive deliveries (no loopback, private, link-local, metadata…). */
-export function isPublicAddress(address: string): boolean {
-  if (!ipaddr.isValid(address)) return false
-  let ip = ipaddr.parse(address)
-  if (ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress()) ip = (ip as ipaddr.IPv6).toIPv4Address()
-  return ip.range() === 'unicast'
-}
 
 const PLAYGROUND_PATH = /^(\/sandbox)?\/v2\/webhooks\/playground\/[A-Za-z0-9_-]{22,64}\/?$/
 
-/** The service's own Playground is always an allowed destination, whatever it resolves to. */
+/** The service's own Playground is always an allowed destination, also when it resolves to a private address. */
 export function isOwnPlayground(url: URL, publicUrl: string): boolean {
   const base = new URL(publicUrl)
   const basePath = base.pathname.replace(/\/$/, '')
@@ -43,9 +32,7 @@ const invalid = (detail: string) =>
 const forbidden = (detail: string) =>
   new AppError('webhook_url_forbidden', detail, { errors: [{ pointer: '/body/url', detail }] })
 
-const hostOf = (url: URL) => url.hostname.replace(/^\[|\]$/g, '')
-
-/** Create/update time: scheme, https on live, and (unless allowed) a public destination. */
+/** Create/update time: scheme, https on live, and a destination the outbound policy allows. */
 export async function checkEndpointUrl(raw: string, mode: Mode, rules: DestinationRules): Promise<string> {
   let url: URL
   try {
@@ -57,46 +44,45 @@ export async function checkEndpointUrl(raw: string, mode: Mode, rules: Destinati
   if (url.username || url.password) throw invalid('The url must not contain credentials; use a secret path or verify the signature instead.')
   const own = isOwnPlayground(url, rules.publicUrl)
   if (mode === 'live' && url.protocol !== 'https:' && !own) throw invalid('Live endpoints must use https; http is accepted only in the sandbox.')
-  if (!own && !rules.allowPrivateNetworks) await assertPublicHost(hostOf(url), forbidden)
+  if (!own) await checkDestination(url, rules, forbidden)
   return url.toString()
 }
 
-/** Delivery time: re-resolve (the name may now point elsewhere: DNS rebinding). */
+/**
+ * Delivery time: re-resolve (the name may now point elsewhere: DNS rebinding). `guarded` picks the agent:
+ * true → `guardedLookup`, false → `openLookup` (the own Playground, or private networks allowed).
+ */
 export async function checkDeliveryUrl(raw: string, rules: DestinationRules): Promise<{ guarded: boolean }> {
   const url = new URL(raw)
-  if (rules.allowPrivateNetworks || isOwnPlayground(url, rules.publicUrl)) return { guarded: false }
-  await assertPublicHost(hostOf(url), (d) => new Error(d))
-  return { guarded: true }
+  if (isOwnPlayground(url, rules.publicUrl)) return { guarded: false }
+  await checkDestination(url, rules, (d) => new Error(d))
+  return { guarded: !rules.allowPrivateNetworks }
 }
 
-async function assertPublicHost(host: string, fail: (detail: string) => Error): Promise<void> {
-  let addresses: string[]
-  if (ipaddr.isValid(host)) addresses = [host]
-  else {
-    try {
-      addresses = (await dns.lookup(host, { all: true, verbatim: true })).map((a) => a.address)
-    } catch {
-      throw fail(`The host ${host} does not resolve.`)
-    }
+async function checkDestination(url: URL, rules: DestinationRules, fail: (detail: string) => Error): Promise<void> {
+  try {
+    await checkOutboundUrl(url.href, { allowPrivateNetworks: rules.allowPrivateNetworks })
+  } catch (err) {
+    if (!(err instanceof OutboundUrlRefused)) throw err
+    // Where private networks are allowed a name may resolve only later (offline tests, a receiver not yet
+    // deployed); the connect-time lookup still applies the policy to whatever it resolves to then.
+    if (err.reason === 'unresolvable' && rules.allowPrivateNetworks) return
+    throw fail(`${err.message}${hint(err)}`)
   }
-  const bad = addresses.find((a) => !isPublicAddress(a))
-  if (bad !== undefined) {
-    throw fail(`The host ${host} resolves to ${bad}, a loopback, private, link-local or metadata address; deliveries there are refused (operators may set WEBHOOK_ALLOW_PRIVATE_NETWORKS=true).`)
+}
+
+function hint(err: OutboundUrlRefused): string {
+  if (err.verdict?.class === 'private') {
+    return ' Deliveries to loopback, private, link-local or metadata addresses are refused (operators may set WEBHOOK_ALLOW_PRIVATE_NETWORKS=true).'
   }
+  if (err.verdict?.class === 'forbidden') return ' This holds even with WEBHOOK_ALLOW_PRIVATE_NETWORKS=true.'
+  return ''
 }
 
 /**
- * A `lookup` for the HTTP agent that refuses non-public answers: the address connected to is the one
- * checked, so a name cannot resolve publicly for the check and privately for the connection.
+ * The lookups of the delivery agents: the address connected to is the one checked, so a name cannot
+ * resolve publicly for the check and privately for the connection. `openLookup` still refuses link-local
+ * and metadata addresses.
  */
-export const guardedLookup: LookupFunction = (hostname, options, callback) => {
-  dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
-    if (err) return (callback as (e: Error) => void)(err)
-    const list = addresses as unknown as LookupAddress[]
-    const bad = list.find((a) => !isPublicAddress(a.address))
-    if (bad) return (callback as (e: Error) => void)(new Error(`${hostname} resolved to non-public address ${bad.address}; refused`))
-    if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list)
-    const first = list[0]
-    ;(callback as (e: null, a: string, f: number) => void)(null, first.address, first.family)
-  })
-}
+export const guardedLookup = policyLookup({ allowPrivateNetworks: false })
+export const openLookup = policyLookup({ allowPrivateNetworks: true })

@@ -10,7 +10,7 @@ export const createWebhookEndpoint = defineRoute({
   summary: 'Create a webhook endpoint',
   description:
     'Returns the signing secret (whsec_…) once; it is never shown again (rotate to get a new one). https is required on the live URL; ' +
-    'destinations resolving to loopback, private, link-local or metadata addresses are refused (422) unless the operator allows private networks. ' +
+    'destinations resolving to loopback or private addresses are refused (422) unless the operator allows private networks; link-local and cloud metadata addresses always are (every IPv6 form embedding one included). ' +
     'Send an Idempotency-Key to create it exactly once.',
   schema: { body: CreateEndpointBody, response: { 201: WebhookEndpointWithSecret } },
   errors: ['webhook_url_invalid', 'webhook_url_forbidden', 'webhook_event_type_unknown'],
