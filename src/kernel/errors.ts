@@ -1,10 +1,11 @@
-// The one error catalogue: every problem the API answers comes from a code in this table.
+// The kernel's generic error codes. Each module declares its own in `<module>.errors.ts` with
+// `defineErrors()`; together they are the catalogue every problem the API answers comes from.
 export interface ErrorSpec {
   status: number
   title: string
 }
 
-export const ERRORS = {
+const KERNEL_ERRORS = {
   // The Authorization header is missing, malformed, unknown or revoked.
   unauthorized: { status: 401, title: 'Unauthorized' },
   // A svc_test_ key used on the live URL, or a svc_live_ key on the sandbox URL.
@@ -49,38 +50,6 @@ export const ERRORS = {
   unprocessable: { status: 422, title: 'Unprocessable request' },
   // The key (or the replay budget) exceeded its rate limit.
   rate_limited: { status: 429, title: 'Too many requests' },
-  // --- workspaces ---
-  // inviteWorkspaceMember for an email that is already a member of the workspace.
-  member_already_exists: { status: 409, title: 'Member already exists' },
-  // Removing or demoting the only remaining owner.
-  last_owner: { status: 409, title: 'Last owner' },
-
-  // --- inbox ---
-  // A status change the conversation state machine forbids (e.g. resolved → snoozed without reopening).
-  invalid_status_transition: { status: 409, title: 'Invalid status transition' },
-  // assignConversation (or a member-authored message) names someone who is not an active member of the workspace.
-  assignee_not_member: { status: 422, title: 'Not an active member' },
-  // A conversation is given a tag name that was never created with createInboxTag.
-  unknown_tag: { status: 422, title: 'Unknown tag' },
-  // createInboxTag with a name the workspace already has (case-insensitively).
-  tag_already_exists: { status: 409, title: 'Tag already exists' },
-  // createReplyTemplate with a name (case-insensitively) or shortcut the workspace already has.
-  template_already_exists: { status: 409, title: 'Reply template already exists' },
-  // sendMessage whose direction, author and private flag disagree (inbound comes from the contact; notes are outbound).
-  invalid_message_author: { status: 422, title: 'Invalid message author' },
-
-  // --- webhooks ---
-  // A webhook endpoint URL is not absolute http(s), has credentials, or is http on the live base URL.
-  webhook_url_invalid: { status: 422, title: 'Invalid webhook URL' },
-  // A webhook endpoint URL resolves to a loopback, private, link-local or metadata address.
-  webhook_url_forbidden: { status: 422, title: 'Webhook destination not allowed' },
-  // event_types names a type that is not in the event catalog.
-  webhook_event_type_unknown: { status: 422, title: 'Unknown event type' },
-  // Testing or replaying to an endpoint that is disabled or was deleted.
-  webhook_endpoint_unavailable: { status: 409, title: 'Webhook endpoint unavailable' },
-  // A Playground token that is not 22–64 characters of [A-Za-z0-9_-].
-  playground_token_invalid: { status: 404, title: 'Playground inbox not found' },
-
   // --- kernel seams ---
   // The AI provider answered with an error.
   ai_provider_error: { status: 502, title: 'AI provider error' },
@@ -94,7 +63,33 @@ export const ERRORS = {
   internal_error: { status: 500, title: 'Internal server error' },
 } as const satisfies Record<string, ErrorSpec>
 
-export type ErrorCode = keyof typeof ERRORS
+/**
+ * Every code the API can answer. Modules add theirs by declaration merging, next to `defineErrors`:
+ * `declare module '…/kernel/errors.js' { interface ErrorCodes extends Record<keyof typeof MY_ERRORS, ErrorSpec> {} }`.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-interface
+export interface ErrorCodes extends Record<keyof typeof KERNEL_ERRORS, ErrorSpec> {}
+export type ErrorCode = keyof ErrorCodes & string
+
+interface Registered extends ErrorSpec {
+  module: string
+}
+const catalogue = new Map<string, Registered>(Object.entries(KERNEL_ERRORS).map(([code, spec]) => [code, { ...spec, module: 'kernel' }]))
+
+/** A module's error catalogue, registered when the module's errors file is loaded. Codes are global: a clash throws. */
+export function defineErrors<const T extends Record<string, ErrorSpec>>(module: string, errors: T): T {
+  for (const [code, spec] of Object.entries(errors)) {
+    const known = catalogue.get(code)
+    if (known && known.module !== module) throw new Error(`error code ${code} of ${module} is already defined by ${known.module}`)
+    catalogue.set(code, { ...spec, module })
+  }
+  return errors
+}
+
+const UNKNOWN: Registered = { status: 500, title: 'Internal server error', module: 'kernel' }
+export const errorSpec = (code: string): Registered => catalogue.get(code) ?? UNKNOWN
+/** Every registered code, for the reference pages. */
+export const allErrors = (): [string, Registered][] => [...catalogue].sort(([a], [b]) => a.localeCompare(b))
 
 export interface FieldError {
   pointer: string
@@ -110,7 +105,7 @@ export class AppError extends Error {
     readonly extra: { errors?: FieldError[]; headers?: Record<string, string>; [k: string]: unknown } = {},
   ) {
     super(detail)
-    this.status = ERRORS[code].status
+    this.status = errorSpec(code).status
     this.headers = extra.headers ?? {}
   }
 }

@@ -1,4 +1,5 @@
 import type { ModuleMigration } from './db/migrations.js'
+import type { ErrorSpec } from './errors.js'
 import type { AnyRoute } from './http/define-route.js'
 import type { Kernel } from './kernel.js'
 import type { Services } from './services.js'
@@ -17,6 +18,10 @@ export interface ModuleHealth {
  */
 export interface ModuleDefinition {
   name: string
+  /** The module's error catalogue (`<module>.errors.ts`, made with `defineErrors`). */
+  errors?: Record<string, ErrorSpec>
+  /** Modules whose services this one calls (`services.<name>`); each must come earlier in MODULES. */
+  uses?: string[]
   migrations: ModuleMigration[]
   routes: AnyRoute[]
   init(kernel: Kernel, services: Services): void

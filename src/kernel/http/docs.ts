@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import { AppError, ERRORS, type ErrorCode } from '../errors.js'
+import { AppError, allErrors } from '../errors.js'
 import type { Mode } from '../tenant.js'
 import type { AnyRoute } from './define-route.js'
 
@@ -43,14 +43,14 @@ export function registerDocs(scope: FastifyInstance, getDoc: () => Record<string
         return `<h2>${esc(m)}</h2><table><tr><th>Method</th><th>Path</th><th>operationId</th><th>Scope</th><th>Summary</th></tr>${rows}</table>`
       })
       .join('')
-    const errors = Object.keys(ERRORS)
-      .map((c) => `<li><a href="api-docs/errors/${c}"><code>${c}</code></a> (${ERRORS[c as ErrorCode].status})</li>`)
+    const errors = allErrors()
+      .map(([c, spec]) => `<li><a href="api-docs/errors/${c}"><code>${c}</code></a> (${spec.status}, ${esc(spec.module)})</li>`)
       .join('')
     return html(reply, page('API reference', `<h1>API reference (v2)</h1><p><a href="openapi.json">openapi.json</a></p>${sections}<h2>Error codes</h2><ul>${errors}</ul>`))
   })
 
   scope.get<{ Params: { code: string } }>('/api-docs/errors/:code', async (req, reply) => {
-    const spec = ERRORS[req.params.code as ErrorCode]
+    const spec = allErrors().find(([c]) => c === req.params.code)?.[1]
     if (!spec) throw new AppError('route_not_found', `No error code '${req.params.code}'.`)
     return html(
       reply,

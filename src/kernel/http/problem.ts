@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
-import { AppError, ERRORS, type FieldError } from '../errors.js'
+import { AppError, errorSpec, type FieldError } from '../errors.js'
 
 /** RFC 9457 problem details plus our stable `code` and the `request_id`. */
 export const Problem = Type.Object(
@@ -27,7 +27,7 @@ export function sendProblem(request: FastifyRequest, reply: FastifyReply, err: A
   const { code, status, detail } = err
   const body: Record<string, unknown> = {
     type: problemTypeUri(code),
-    title: ERRORS[code].title,
+    title: errorSpec(code).title,
     status,
     detail,
     instance: request.url.split('?')[0],

@@ -12,7 +12,7 @@ import type { Logger } from 'pino'
 import type { Config } from '../../config.js'
 import { findPrincipal, hashKey, keyMode } from '../auth/api-keys.js'
 import { hasScope } from '../auth/scopes.js'
-import { AppError, ERRORS } from '../errors.js'
+import { AppError, errorSpec } from '../errors.js'
 import { API_VERSION } from '../events/events.js'
 import { randomToken } from '../ids.js'
 import type { Kernel } from '../kernel.js'
@@ -270,7 +270,7 @@ export async function createHttpServer(kernel: Kernel, services: Services, route
     const hasBody = r.method === 'POST' || r.method === 'PATCH' || r.method === 'PUT'
     const successCodes = Object.keys(r.schema.response).map(Number)
     const status = r.status ?? successCodes[0] ?? 200
-    const errorCodes = new Set<number>([...SHARED_ERRORS, ...(r.errors ?? []).map((c) => new AppError(c, '').status)])
+    const errorCodes = new Set<number>([...SHARED_ERRORS, ...(r.errors ?? []).map((c) => errorSpec(c).status)])
     if (r.public) {
       errorCodes.delete(401)
       errorCodes.delete(403)
@@ -378,7 +378,7 @@ function clientError(err: Error & { code?: string }, socket: Socket): void {
         ? ([408, 'bad_request', 'The request was not received in time.'] as const)
         : ([400, 'bad_request', 'The request is not valid HTTP.'] as const)
   const requestId = nextRequestId()
-  const body = JSON.stringify({ type: problemTypeUri(code), title: ERRORS[code].title, status, detail, instance: '', code, request_id: requestId })
+  const body = JSON.stringify({ type: problemTypeUri(code), title: errorSpec(code).title, status, detail, instance: '', code, request_id: requestId })
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
       `X-Request-ID: ${requestId}\r\nSvc-Api-Version: ${API_VERSION}\r\nConnection: close\r\n\r\n${body}`,

@@ -16,9 +16,11 @@ import { listReplyTemplates } from './routes/list-reply-templates.route.js'
 import { resolveConversation } from './routes/resolve-conversation.route.js'
 import { sendMessage } from './routes/send-message.route.js'
 import { updateConversation } from './routes/update-conversation.route.js'
+import { INBOX_ERRORS } from './inbox.errors.js'
 
 export const inboxModule = defineModule({
   name: 'inbox',
+  errors: INBOX_ERRORS,
   migrations: inboxMigrations,
   routes: [
     listConversations,

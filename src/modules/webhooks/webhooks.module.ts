@@ -27,9 +27,11 @@ import { updateWebhookEndpoint } from './routes/update-webhook-endpoint.route.js
 import { WEBHOOK_EVENT_TYPES } from './webhooks.events.js'
 import { webhooksMigrations } from './webhooks.migrations.js'
 import { WebhooksService } from './webhooks.service.js'
+import { WEBHOOKS_ERRORS } from './webhooks.errors.js'
 
 export const webhooksModule = defineModule({
   name: 'webhooks',
+  errors: WEBHOOKS_ERRORS,
   migrations: webhooksMigrations,
   routes: [
     listWebhookEndpoints,

@@ -9,9 +9,11 @@ import { updateWorkspaceMember } from './routes/update-workspace-member.route.js
 import { updateWorkspace } from './routes/update-workspace.route.js'
 import { workspacesMigrations } from './workspaces.migrations.js'
 import { WorkspacesService } from './workspaces.service.js'
+import { WORKSPACES_ERRORS } from './workspaces.errors.js'
 
 export const workspacesModule = defineModule({
   name: 'workspaces',
+  errors: WORKSPACES_ERRORS,
   migrations: workspacesMigrations,
   routes: [
     getCurrentWorkspace,

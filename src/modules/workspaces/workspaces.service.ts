@@ -1,5 +1,6 @@
 import { iso } from '../../kernel/clock.js'
-import { isUniqueViolation, fromJson, toJson, type Tx } from '../../kernel/db/database.js'
+import { fromJson, toJson, type Tx } from '../../kernel/db/database.js'
+import { uniqueConflict } from '../../kernel/db/unique-conflict.js'
 import { AppError, notFound } from '../../kernel/errors.js'
 import type { PageResult } from '../../kernel/http/pagination.js'
 import { newId, randomToken } from '../../kernel/ids.js'
@@ -165,19 +166,15 @@ export class WorkspacesService {
       created_at: now,
       updated_at: now,
     }
-    try {
-      return await this.k.transaction(async (tx) => {
-        await repo.insertMember(tx, row)
-        return this.memberView(row)
-      })
-    } catch (err) {
-      if (isUniqueViolation(err)) {
-        throw new AppError('member_already_exists', `${row.email} is already a member of this workspace.`, {
-          errors: [{ pointer: '/body/email', detail: 'already a member' }],
-        })
-      }
-      throw err
-    }
+    return uniqueConflict(
+      () =>
+        this.k.transaction(async (tx) => {
+          await repo.insertMember(tx, row)
+          return this.memberView(row)
+        }),
+      'member_already_exists',
+      [{ pointer: '/body/email', detail: 'already a member', message: `${row.email} is already a member of this workspace.` }],
+    )
   }
 
   async updateMember(tenant: Tenant, id: string, memberId: string, patch: { name?: string | null; role?: MemberRole; status?: 'active' }): Promise<MemberT> {
