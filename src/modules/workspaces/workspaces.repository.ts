@@ -3,6 +3,7 @@ import type { Executor } from '../../kernel/db/database.js'
 import type { Tenant } from '../../kernel/tenant.js'
 import './workspaces.tables.js'
 import type { WorkspaceMembersTable, WorkspacesTable } from './workspaces.tables.js'
+import { scoped } from '../../kernel/db/scoped.js'
 
 // The only SQL of the module. Every function takes the tenant first; another workspace's row is not found.
 
@@ -23,11 +24,9 @@ export function firstWorkspace(db: Executor): Promise<WorkspacesTable | undefine
 }
 
 export function listMembers(db: Executor, tenant: Tenant, opts: { after: string | null; limit: number }): Promise<WorkspaceMembersTable[]> {
-  let q = db
+  let q = scoped(db, tenant)
     .selectFrom('workspace_members')
     .selectAll()
-    .where('workspace_id', '=', tenant.workspaceId)
-    .where('mode', '=', tenant.mode)
     .orderBy('id', 'desc')
     .limit(opts.limit + 1)
   if (opts.after) q = q.where('id', '<', opts.after)
@@ -35,11 +34,9 @@ export function listMembers(db: Executor, tenant: Tenant, opts: { after: string 
 }
 
 export function findMember(db: Executor, tenant: Tenant, id: string): Promise<WorkspaceMembersTable | undefined> {
-  return db
+  return scoped(db, tenant)
     .selectFrom('workspace_members')
     .selectAll()
-    .where('workspace_id', '=', tenant.workspaceId)
-    .where('mode', '=', tenant.mode)
     .where('id', '=', id)
     .executeTakeFirst()
 }
@@ -49,41 +46,33 @@ export async function insertMember(db: Executor, row: WorkspaceMembersTable): Pr
 }
 
 export async function updateMember(db: Executor, tenant: Tenant, id: string, patch: Partial<WorkspaceMembersTable>): Promise<void> {
-  await db
+  await scoped(db, tenant)
     .updateTable('workspace_members')
     .set(patch)
-    .where('workspace_id', '=', tenant.workspaceId)
-    .where('mode', '=', tenant.mode)
     .where('id', '=', id)
     .execute()
 }
 
 export async function deleteMember(db: Executor, tenant: Tenant, id: string): Promise<void> {
-  await db
+  await scoped(db, tenant)
     .deleteFrom('workspace_members')
-    .where('workspace_id', '=', tenant.workspaceId)
-    .where('mode', '=', tenant.mode)
     .where('id', '=', id)
     .execute()
 }
 
 export async function countOwners(db: Executor, tenant: Tenant): Promise<number> {
-  const row = await db
+  const row = await scoped(db, tenant)
     .selectFrom('workspace_members')
     .select(sql<number>`count(*)`.as('n'))
-    .where('workspace_id', '=', tenant.workspaceId)
-    .where('mode', '=', tenant.mode)
     .where('role', '=', 'owner')
     .executeTakeFirstOrThrow()
   return Number(row.n)
 }
 
 export function requestCounts(db: Executor, tenant: Tenant, from: string, to: string) {
-  return db
+  return scoped(db, tenant)
     .selectFrom('request_counts')
     .select(['day', 'module', sql<number>`sum(count)`.as('count'), sql<number>`sum(errors)`.as('errors')])
-    .where('workspace_id', '=', tenant.workspaceId)
-    .where('mode', '=', tenant.mode)
     .where('day', '>=', from)
     .where('day', '<=', to)
     .groupBy(['day', 'module'])
