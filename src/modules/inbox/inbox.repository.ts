@@ -1,5 +1,6 @@
 import { sql } from 'kysely'
 import type { Executor } from '../../kernel/db/database.js'
+import { scoped } from '../../kernel/db/scoped.js'
 import type { Tenant } from '../../kernel/tenant.js'
 import './inbox.tables.js'
 import type {
@@ -29,11 +30,9 @@ export async function insertConversation(db: Executor, row: InboxConversationsTa
 
 /** `forUpdate` locks the row on PostgreSQL (read-modify-write); SQLite has one writer anyway. */
 export function findConversation(db: Executor, tenant: Tenant, id: string, opts: { forUpdate?: boolean } = {}): Promise<InboxConversationsTable | undefined> {
-  let q = db
+  let q = scoped(db, tenant)
     .selectFrom('inbox_conversations')
     .selectAll()
-    .where('workspace_id', '=', tenant.workspaceId)
-    .where('mode', '=', tenant.mode)
     .where('id', '=', id)
   if (opts.forUpdate) q = q.forUpdate()
   return q.executeTakeFirst()
@@ -45,21 +44,17 @@ export function listConversations(
   f: ConversationFilters,
   page: { after: string | null; limit: number },
 ): Promise<InboxConversationsTable[]> {
-  let q = db
+  let q = scoped(db, tenant)
     .selectFrom('inbox_conversations')
     .selectAll()
-    .where('workspace_id', '=', tenant.workspaceId)
-    .where('mode', '=', tenant.mode)
   if (f.status) q = q.where('status', '=', f.status)
   if (f.assignee !== undefined) q = f.assignee === null ? q.where('assignee_id', 'is', null) : q.where('assignee_id', '=', f.assignee)
   if (f.channel) q = q.where('channel', '=', f.channel)
   if (f.updatedAfter) q = q.where('updated_at', '>', f.updatedAfter)
   if (f.tagKey) {
-    const tagged = db
+    const tagged = scoped(db, tenant)
       .selectFrom('inbox_conversation_tags')
       .select('conversation_id')
-      .where('workspace_id', '=', tenant.workspaceId)
-      .where('mode', '=', tenant.mode)
       .where('tag_key', '=', f.tagKey)
     q = q.where('id', 'in', tagged)
   }
@@ -68,11 +63,9 @@ export function listConversations(
 }
 
 export async function updateConversation(db: Executor, tenant: Tenant, id: string, patch: Partial<InboxConversationsTable>): Promise<void> {
-  await db
+  await scoped(db, tenant)
     .updateTable('inbox_conversations')
     .set(patch)
-    .where('workspace_id', '=', tenant.workspaceId)
-    .where('mode', '=', tenant.mode)
     .where('id', '=', id)
     .execute()
 }
@@ -87,21 +80,17 @@ export async function addConversationTags(db: Executor, tenant: Tenant, conversa
 
 /** Move last_message_at (and updated_at) forward; never back, whatever order concurrent writers commit in. */
 export async function touchConversation(db: Executor, tenant: Tenant, id: string, at: string): Promise<void> {
-  await db
+  await scoped(db, tenant)
     .updateTable('inbox_conversations')
     .set({ last_message_at: at, updated_at: at })
-    .where('workspace_id', '=', tenant.workspaceId)
-    .where('mode', '=', tenant.mode)
     .where('id', '=', id)
     .where((eb) => eb.or([eb('last_message_at', 'is', null), eb('last_message_at', '<', at)]))
     .execute()
 }
 
 export async function replaceConversationTags(db: Executor, tenant: Tenant, conversationId: string, tags: InboxTagsTable[]): Promise<void> {
-  await db
+  await scoped(db, tenant)
     .deleteFrom('inbox_conversation_tags')
-    .where('workspace_id', '=', tenant.workspaceId)
-    .where('mode', '=', tenant.mode)
     .where('conversation_id', '=', conversationId)
     .execute()
   await addConversationTags(db, tenant, conversationId, tags)
@@ -117,11 +106,9 @@ export function listMessages(
   conversationId: string,
   page: { after: string | null; limit: number; order: 'asc' | 'desc' },
 ): Promise<InboxMessagesTable[]> {
-  let q = db
+  let q = scoped(db, tenant)
     .selectFrom('inbox_messages')
     .selectAll()
-    .where('workspace_id', '=', tenant.workspaceId)
-    .where('mode', '=', tenant.mode)
     .where('conversation_id', '=', conversationId)
   if (page.after) q = q.where('id', page.order === 'desc' ? '<' : '>', page.after)
   return q.orderBy('id', page.order).limit(page.limit + 1).execute()
@@ -129,11 +116,9 @@ export function listMessages(
 
 /** The latest public (non-note) messages, oldest first: what a draft answers. */
 export async function recentMessages(db: Executor, tenant: Tenant, conversationId: string, n: number): Promise<InboxMessagesTable[]> {
-  const rows = await db
+  const rows = await scoped(db, tenant)
     .selectFrom('inbox_messages')
     .selectAll()
-    .where('workspace_id', '=', tenant.workspaceId)
-    .where('mode', '=', tenant.mode)
     .where('conversation_id', '=', conversationId)
     .where('private', '=', 0)
     .orderBy('id', 'desc')
@@ -151,11 +136,9 @@ export async function insertTemplate(db: Executor, row: InboxReplyTemplatesTable
 }
 
 export function listTemplates(db: Executor, tenant: Tenant, page: { after: string | null; limit: number }): Promise<InboxReplyTemplatesTable[]> {
-  let q = db
+  let q = scoped(db, tenant)
     .selectFrom('inbox_reply_templates')
     .selectAll()
-    .where('workspace_id', '=', tenant.workspaceId)
-    .where('mode', '=', tenant.mode)
   if (page.after) q = q.where('id', '<', page.after)
   return q.orderBy('id', 'desc').limit(page.limit + 1).execute()
 }
@@ -165,18 +148,16 @@ export async function insertTag(db: Executor, row: InboxTagsTable): Promise<void
 }
 
 export function listTags(db: Executor, tenant: Tenant, page: { after: string | null; limit: number }): Promise<InboxTagsTable[]> {
-  let q = db.selectFrom('inbox_tags').selectAll().where('workspace_id', '=', tenant.workspaceId).where('mode', '=', tenant.mode)
+  let q = scoped(db, tenant).selectFrom('inbox_tags').selectAll()
   if (page.after) q = q.where('id', '<', page.after)
   return q.orderBy('id', 'desc').limit(page.limit + 1).execute()
 }
 
 export function findTagsByKeys(db: Executor, tenant: Tenant, keys: string[]): Promise<InboxTagsTable[]> {
   if (keys.length === 0) return Promise.resolve([])
-  return db
+  return scoped(db, tenant)
     .selectFrom('inbox_tags')
     .selectAll()
-    .where('workspace_id', '=', tenant.workspaceId)
-    .where('mode', '=', tenant.mode)
     .where('name_key', 'in', keys)
     .execute()
 }
@@ -184,11 +165,9 @@ export function findTagsByKeys(db: Executor, tenant: Tenant, keys: string[]): Pr
 /** Rows per UTC day in [from, to] (YYYY-MM-DD, inclusive), for the usage report. */
 export function countPerDay(db: Executor, tenant: Tenant, table: 'inbox_messages' | 'inbox_ai_drafts', from: string, to: string) {
   const day = sql<string>`substr(created_at, 1, 10)`
-  return db
+  return scoped(db, tenant)
     .selectFrom(table)
     .select([day.as('day'), sql<number>`count(*)`.as('n')])
-    .where('workspace_id', '=', tenant.workspaceId)
-    .where('mode', '=', tenant.mode)
     .where('created_at', '>=', from)
     .where('created_at', '<', new Date(Date.parse(to) + 86400_000).toISOString().slice(0, 10))
     .groupBy(day)
