@@ -51,6 +51,8 @@ export interface RouteDefinition<S extends RouteSchemas = RouteSchemas, Public e
   rateLimit?: { max: number | ((config: Config) => number); timeWindowMs: number; groupId: string }
   /** Accept any content type and keep the raw body (Playground captures). */
   rawBody?: boolean
+  /** Set by `aliasRoute`: the operationId this route is a second path of. */
+  aliasOf?: string
   handler(ctx: HandlerContext<S, Public extends true ? Principal | null : Principal>): Promise<Out<S> | void> | Out<S> | void
 }
 
@@ -60,3 +62,21 @@ export function defineRoute<S extends RouteSchemas, Public extends boolean = fal
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyRoute = RouteDefinition<any, any>
+
+/**
+ * The same operation under a second path family (the spec lists some twice, e.g. `/webhooks/endpoints`
+ * and `/webhook-endpoints`): same method, scope, schemas and handler; its own operationId and URL.
+ */
+export function aliasRoute<S extends RouteSchemas, P extends boolean>(
+  of: RouteDefinition<S, P>,
+  alias: { operationId: string; url: string; summary?: string },
+): RouteDefinition<S, P> {
+  return {
+    ...of,
+    operationId: alias.operationId,
+    url: alias.url,
+    aliasOf: of.operationId,
+    summary: alias.summary ?? `${of.summary} (alias of ${of.method} ${of.url})`,
+    description: `${of.description ?? of.summary}\n\nThe same operation as \`${of.operationId}\` (${of.method} ${of.url}).`,
+  }
+}

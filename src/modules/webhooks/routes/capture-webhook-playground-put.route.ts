@@ -1,22 +1,3 @@
-import { defineRoute } from '../../../kernel/http/define-route.js'
-import { incoming } from '../playground.service.js'
-import { PlaygroundParams, PlaygroundQuery, PlaygroundReceipt } from '../webhooks.schemas.js'
+import { playgroundCaptureRoute } from './playground-capture.factory.js'
 
-export const captureWebhookPlaygroundPut = defineRoute({
-  operationId: 'captureWebhookPlaygroundPut',
-  method: 'PUT',
-  url: '/webhooks/playground/{token}',
-  module: 'webhooks',
-  scope: 'webhooks:write',
-  public: true,
-  rawBody: true,
-  summary: 'Webhook Playground: record this PUT request',
-  description:
-    'No API key; any content type. Answers 200 with the capture id and the inbox URL (GET it to list the captures).',
-  schema: { params: PlaygroundParams, querystring: PlaygroundQuery, response: { 200: PlaygroundReceipt } },
-  errors: ['playground_token_invalid'],
-  handler: ({ params, request, services }) => {
-    const { mode, req } = incoming(request)
-    return services.webhookPlayground.capture(params.token, mode, req)
-  },
-})
+export const captureWebhookPlaygroundPut = playgroundCaptureRoute('PUT', 'captureWebhookPlaygroundPut')

@@ -1,8 +1,4 @@
-import { defineRoute } from '../../../kernel/http/define-route.js'
+import { aliasRoute } from '../../../kernel/http/define-route.js'
 import { createWebhookEndpoint } from './create-webhook-endpoint.route.js'
 
-export const createPublicWebhookEndpoint = defineRoute({
-  ...createWebhookEndpoint,
-  operationId: 'createPublicWebhookEndpoint',
-  url: '/webhook-endpoints',
-})
+export const createPublicWebhookEndpoint = aliasRoute(createWebhookEndpoint, { operationId: 'createPublicWebhookEndpoint', url: '/webhook-endpoints' })

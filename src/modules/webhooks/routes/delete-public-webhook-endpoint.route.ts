@@ -1,8 +1,4 @@
-import { defineRoute } from '../../../kernel/http/define-route.js'
+import { aliasRoute } from '../../../kernel/http/define-route.js'
 import { deleteWebhookEndpoint } from './delete-webhook-endpoint.route.js'
 
-export const deletePublicWebhookEndpoint = defineRoute({
-  ...deleteWebhookEndpoint,
-  operationId: 'deletePublicWebhookEndpoint',
-  url: '/webhook-endpoints/{id}',
-})
+export const deletePublicWebhookEndpoint = aliasRoute(deleteWebhookEndpoint, { operationId: 'deletePublicWebhookEndpoint', url: '/webhook-endpoints/{id}' })

@@ -1,8 +1,4 @@
-import { defineRoute } from '../../../kernel/http/define-route.js'
+import { aliasRoute } from '../../../kernel/http/define-route.js'
 import { getWebhookEndpoint } from './get-webhook-endpoint.route.js'
 
-export const getPublicWebhookEndpoint = defineRoute({
-  ...getWebhookEndpoint,
-  operationId: 'getPublicWebhookEndpoint',
-  url: '/webhook-endpoints/{id}',
-})
+export const getPublicWebhookEndpoint = aliasRoute(getWebhookEndpoint, { operationId: 'getPublicWebhookEndpoint', url: '/webhook-endpoints/{id}' })

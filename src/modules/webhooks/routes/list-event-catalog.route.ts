@@ -1,9 +1,4 @@
-import { defineRoute } from '../../../kernel/http/define-route.js'
+import { aliasRoute } from '../../../kernel/http/define-route.js'
 import { listWebhookEvents } from './list-webhook-events.route.js'
 
-export const listEventCatalog = defineRoute({
-  ...listWebhookEvents,
-  operationId: 'listEventCatalog',
-  url: '/events',
-  description: 'The same list as GET /webhooks/events, ordered by type.',
-})
+export const listEventCatalog = aliasRoute(listWebhookEvents, { operationId: 'listEventCatalog', url: '/events' })

@@ -9,7 +9,7 @@ export const listWebhookEvents = defineRoute({
   module: 'webhooks',
   scope: 'webhooks:read',
   summary: 'The event catalog: every event type, with its module, description, payload JSON Schema and example',
-  description: 'The same list as GET /events, ordered by type.',
+  description: 'Ordered by type.',
   schema: { querystring: EventTypeListQuery, response: { 200: Page(EventTypeView, 'EventType') } },
   errors: ['invalid_cursor'],
   handler: ({ query, principal, services }) => services.webhooks.listEventTypes(principal, query),

@@ -1,8 +1,4 @@
-import { defineRoute } from '../../../kernel/http/define-route.js'
+import { aliasRoute } from '../../../kernel/http/define-route.js'
 import { updateWebhookEndpoint } from './update-webhook-endpoint.route.js'
 
-export const updatePublicWebhookEndpoint = defineRoute({
-  ...updateWebhookEndpoint,
-  operationId: 'updatePublicWebhookEndpoint',
-  url: '/webhook-endpoints/{id}',
-})
+export const updatePublicWebhookEndpoint = aliasRoute(updateWebhookEndpoint, { operationId: 'updatePublicWebhookEndpoint', url: '/webhook-endpoints/{id}' })
