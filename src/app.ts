@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import type { Redis } from 'ioredis'
 import pino, { type Logger } from 'pino'
 import type { Config } from './config.js'
+import { createAiEngine } from './kernel/ai/ai.js'
 import { systemClock, type Clock } from './kernel/clock.js'
 import { createDatabase, ensureSchema, type Database } from './kernel/db/database.js'
 import { kernelMigrations } from './kernel/db/kernel.migrations.js'
@@ -77,6 +78,7 @@ export async function createKernel(deps: AppDeps): Promise<{ kernel: Kernel; ser
     log,
     events,
     jobs,
+    ai: createAiEngine(config.ai, log),
     requests: new RequestCounter(db, log),
     modules: MODULES,
     secret: loaded.secret,
@@ -96,7 +98,14 @@ export async function createKernel(deps: AppDeps): Promise<{ kernel: Kernel; ser
     },
   }
   const services = {} as Services
-  for (const m of MODULES) m.init(kernel, services)
+  const initialised = new Set<string>()
+  for (const m of MODULES) {
+    // A module may call only the services of modules initialised before it (MODULES is the init order).
+    const missing = (m.uses ?? []).filter((name) => !initialised.has(name))
+    if (missing.length > 0) throw new Error(`module ${m.name} uses ${missing.join(', ')}, which must come before it in MODULES`)
+    m.init(kernel, services)
+    initialised.add(m.name)
+  }
   return { kernel, services }
 }
 

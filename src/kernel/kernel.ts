@@ -1,5 +1,6 @@
 import type { Logger } from 'pino'
 import type { Config } from '../config.js'
+import type { AiEngine } from './ai/ai.types.js'
 import type { Clock } from './clock.js'
 import type { Database, Db, Tx } from './db/database.js'
 import type { EventBus } from './events/events.js'
@@ -17,6 +18,8 @@ export interface Kernel {
   log: Logger
   events: EventBus
   jobs: JobRunner
+  /** The text-generation engine of AI_PROVIDER, built once (modules never build their own). */
+  ai: AiEngine
   /** Per-day request counts behind usage reports (buffered; flush before reading). */
   requests: RequestCounter
   /** Every module of this build, including their health checks and usage counters. */

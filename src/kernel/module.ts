@@ -12,6 +12,19 @@ export interface ModuleHealth {
   [k: string]: unknown
 }
 
+/** What a fixture may use: workspace A's keys and a request function (the test app's, in tests). */
+export interface FixtureClient {
+  a: { workspaceId: string; live: string; test: string }
+  request(opts: { method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'; url: string; payload?: object; key?: string | null }): Promise<{ statusCode: number; body: string }>
+}
+
+/**
+ * For the shared route-table suites (security, cursors, aliases): make a resource in workspace A (live)
+ * and return the path parameters addressing it — or `{ params, body }` when the operation needs a valid
+ * body to get past validation.
+ */
+export type Fixture = (c: FixtureClient) => Promise<Record<string, string> | { params: Record<string, string>; body?: unknown }>
+
 /**
  * A module: its migrations, its routes, and `init`, which builds its service into the container and
  * registers its jobs, event types and event subscribers with the kernel.
@@ -29,6 +42,8 @@ export interface ModuleDefinition {
   health?(kernel: Kernel, services: Services): Promise<ModuleHealth>
   /** Counters this module adds to the workspace usage report, per UTC day (YYYY-MM-DD) in [from, to]. */
   usage?(kernel: Kernel, tenant: Tenant, from: string, to: string): Promise<{ day: string; metric: string; count: number }[]>
+  /** Fixtures per operationId with path parameters, loaded only by the tests (`<module>.fixtures.ts`). */
+  fixtures?: () => Promise<Record<string, Fixture>>
   /** Gauges reported on GET /metrics at scrape time (names prefixed `svc_<module>_`). */
   metrics?(kernel: Kernel, services: Services): Promise<ModuleGauge[]>
 }

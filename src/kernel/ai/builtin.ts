@@ -1,5 +1,5 @@
-import type { AiEngine, Citation, GenerateRequest, Generation } from './ai.js'
-import { excerptOf, fillPlaceholders } from './ai.js'
+import { excerptOf, fillPlaceholders } from './ai.text.js'
+import type { AiEngine, Citation, GenerateRequest, Generation } from './ai.types.js'
 import { rankSources } from './ranker.js'
 
 /** How many recent customer turns form the query: enough for context, few enough to stay on topic. */

@@ -2,8 +2,9 @@ import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 
 import type { Logger } from 'pino'
 import type { Config } from '../../config.js'
 import { AppError } from '../errors.js'
-import type { AiEngine, Citation, GenerateRequest, Generation } from './ai.js'
-import { checkOpenAiConfig, excerptOf, fillPlaceholders } from './ai.js'
+import { excerptOf, fillPlaceholders } from './ai.text.js'
+import type { AiEngine, Citation, GenerateRequest, Generation } from './ai.types.js'
+import { checkOpenAiConfig } from './openai-config.js'
 import { rankSources } from './ranker.js'
 
 const DEFAULT_BASE_URL = 'https://api.openai.com/v1'

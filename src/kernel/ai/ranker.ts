@@ -1,5 +1,5 @@
 import MiniSearch from 'minisearch'
-import type { AiSource } from './ai.js'
+import type { AiSource } from './ai.types.js'
 
 // Words that carry no topic: dropping them keeps "hi, how are you" from matching every template.
 const STOP_WORDS = new Set(

@@ -1,4 +1,4 @@
-import type { TSchema } from 'typebox'
+import type { Static, TSchema } from 'typebox'
 import { iso, type Clock } from '../clock.js'
 import { fromJson, toJson, type Executor } from '../db/database.js'
 import { newId } from '../ids.js'
@@ -17,6 +17,34 @@ export interface EventType {
   schema: TSchema
   example: Record<string, unknown>
 }
+
+/** How a module declares one of its event types; `defineEvents` adds the type and module. */
+export interface EventDefinition<S extends TSchema = TSchema> {
+  description: string
+  schema: S
+  example: Static<S>
+}
+
+/**
+ * Every declared event type and its payload (`data.object`). Modules add theirs by declaration merging
+ * next to `defineEvents`, so `emit()` accepts only declared types, with their payload, at compile time:
+ * `declare module '…/kernel/events/events.js' { interface EventPayloads extends PayloadsOf<typeof MY_EVENTS> {} }`.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-interface
+export interface EventPayloads {}
+export type EventTypeName = keyof EventPayloads & string
+export type PayloadsOf<T extends Record<string, EventDefinition>> = { [K in keyof T]: Static<T[K]['schema']> }
+
+/** One event type whose example is checked against its schema at compile time. */
+export const eventType = <S extends TSchema>(d: EventDefinition<S>): EventDefinition<S> => d
+
+/** A module's event types, declared once: the catalog endpoints, the OpenAPI `webhooks` and `emit()` all read them. */
+export function defineEvents<T extends Record<string, EventDefinition>>(module: string, defs: T): T & { [catalogOf]: EventType[] } {
+  const types = Object.entries(defs).map(([type, d]) => ({ type, module, description: d.description, schema: d.schema, example: d.example as Record<string, unknown> }))
+  return Object.assign(defs, { [catalogOf]: types })
+}
+const catalogOf = Symbol('event catalog')
+export type EventCatalog = { [catalogOf]: EventType[] }
 
 export interface EventEnvelope {
   id: string
@@ -59,8 +87,8 @@ export class EventBus {
     })
   }
 
-  declare(...types: EventType[]): void {
-    for (const t of types) {
+  declare(catalog: EventCatalog): void {
+    for (const t of catalog[catalogOf]) {
       if (this.types.has(t.type)) throw new Error(`event type ${t.type} declared twice`)
       this.types.set(t.type, t)
     }
@@ -82,7 +110,7 @@ export class EventBus {
     this.inTransaction.push({ name, fn })
   }
 
-  async emit(tx: Executor, tenant: Tenant, type: string, object: unknown): Promise<EventEnvelope> {
+  async emit<K extends EventTypeName>(tx: Executor, tenant: Tenant, type: K, object: EventPayloads[K]): Promise<EventEnvelope> {
     if (!this.types.has(type)) throw new Error(`event type ${type} is not in the catalog`)
     const event: EventEnvelope = {
       id: newId('evt'),

@@ -1,4 +1,4 @@
-import type { EventType } from '../../kernel/events/events.js'
+import { defineEvents, type PayloadsOf } from '../../kernel/events/events.js'
 import { AiDraft, Conversation, Message, type AiDraftT, type ConversationT, type MessageT } from './inbox.schemas.js'
 
 // The inbox's entries in the event catalog. Every payload (`data.object`) is the full resource as it is
@@ -45,37 +45,31 @@ const draft: AiDraftT = {
   created_at: '2026-01-05T10:00:05.000Z',
 }
 
-const conv = (type: string, description: string, example: ConversationT = conversation): EventType => ({
-  type,
-  module: 'inbox',
-  description,
-  schema: Conversation,
-  example: example as unknown as Record<string, unknown>,
-})
+const conv = (description: string, example: ConversationT = conversation) => ({ description, schema: Conversation, example })
 
-export const INBOX_EVENTS: EventType[] = [
-  conv('conversation.created', 'A conversation was created (createConversation).'),
-  conv('conversation.updated', 'A conversation was changed by updateConversation, or woken from snoozed by an inbound message.'),
-  conv('conversation.assigned', 'The assignee changed (assignConversation); assignee_id null means unassigned.'),
-  conv('conversation.resolved', 'The conversation became resolved (resolveConversation or updateConversation).', {
+export const INBOX_EVENTS = defineEvents('inbox', {
+  'conversation.created': conv('A conversation was created (createConversation).'),
+  'conversation.updated': conv('A conversation was changed by updateConversation, or woken from snoozed by an inbound message.'),
+  'conversation.assigned': conv('The assignee changed (assignConversation); assignee_id null means unassigned.'),
+  'conversation.resolved': conv('The conversation became resolved (resolveConversation or updateConversation).', {
     ...conversation,
     status: 'resolved',
     resolved_at: '2026-01-05T11:00:00.000Z',
     updated_at: '2026-01-05T11:00:00.000Z',
   }),
-  conv('conversation.reopened', 'A resolved conversation became open again: explicitly, or because the contact wrote.'),
-  {
-    type: 'message.created',
-    module: 'inbox',
+  'conversation.reopened': conv('A resolved conversation became open again: explicitly, or because the contact wrote.'),
+  'message.created': {
     description: 'A message or private note was added to a conversation (sendMessage, or the first message of createConversation).',
     schema: Message,
-    example: message as unknown as Record<string, unknown>,
+    example: message,
   },
-  {
-    type: 'ai_draft.created',
-    module: 'inbox',
+  'ai_draft.created': {
     description: 'An AI draft reply was generated (createAiDraft). Drafts are never sent by the service.',
     schema: AiDraft,
-    example: draft as unknown as Record<string, unknown>,
+    example: draft,
   },
-]
+})
+
+declare module '../../kernel/events/events.js' {
+  interface EventPayloads extends PayloadsOf<typeof INBOX_EVENTS> {}
+}

@@ -1,7 +1,7 @@
 import { defineModule } from '../../kernel/module.js'
 import { INBOX_EVENTS } from './inbox.events.js'
 import { inboxMigrations } from './inbox.migrations.js'
-import { InboxService, inboxUsage } from './inbox.service.js'
+import { InboxService, inboxHealth, inboxUsage } from './inbox.service.js'
 import { assignConversation } from './routes/assign-conversation.route.js'
 import { createAiDraft } from './routes/create-ai-draft.route.js'
 import { createConversation } from './routes/create-conversation.route.js'
@@ -20,6 +20,8 @@ import { INBOX_ERRORS } from './inbox.errors.js'
 
 export const inboxModule = defineModule({
   name: 'inbox',
+  fixtures: () => import('./inbox.fixtures.js').then((f) => f.FIXTURES),
+  uses: ['workspaces'],
   errors: INBOX_ERRORS,
   migrations: inboxMigrations,
   routes: [
@@ -40,9 +42,9 @@ export const inboxModule = defineModule({
   ],
   init(kernel, services) {
     services.inbox = new InboxService(kernel, services)
-    kernel.events.declare(...INBOX_EVENTS)
+    kernel.events.declare(INBOX_EVENTS)
   },
-  health: (_kernel, services) => services.inbox.health(),
+  health: inboxHealth,
   usage: inboxUsage,
 })
 

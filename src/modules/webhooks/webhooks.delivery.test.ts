@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { createTestApp, json, type TestApp } from '../../../test/helpers.js'
+import { WEBHOOK_EVENTS } from './webhooks.events.js'
 import {
   createEndpoint,
   getDelivery,
@@ -204,7 +205,7 @@ describe('webhook deliveries', () => {
     // Emit a real catalog event through the kernel outbox (as any module would).
     const tenant = { workspaceId: h.a.workspaceId, mode: 'test' as const }
     const { kernel } = h.app
-    const event = await kernel.transaction((tx) => kernel.events.emit(tx, tenant, 'webhook_endpoint.disabled', { id: 'we_x', object: 'webhook_endpoint' }))
+    const event = await kernel.transaction((tx) => kernel.events.emit(tx, tenant, 'webhook_endpoint.disabled', WEBHOOK_EVENTS['webhook_endpoint.disabled'].example))
     await waitFor(() => all.requests.some((r) => JSON.parse(r.body).id === event.id))
     await new Promise((r) => setTimeout(r, 300))
     // Running the fan-out again for the same event creates nothing new (unique event and endpoint).

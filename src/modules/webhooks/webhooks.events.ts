@@ -1,5 +1,5 @@
 import { Type } from 'typebox'
-import type { EventType } from '../../kernel/events/events.js'
+import { defineEvents, eventType, type PayloadsOf } from '../../kernel/events/events.js'
 
 const EndpointObject = Type.Object({
   id: Type.String(),
@@ -14,10 +14,8 @@ const EndpointObject = Type.Object({
 })
 
 /** The event types this module emits; every `events.emit` of the module names one of these. */
-export const WEBHOOK_EVENT_TYPES: EventType[] = [
-  {
-    type: 'webhook.test',
-    module: 'webhooks',
+export const WEBHOOK_EVENTS = defineEvents('webhooks', {
+  'webhook.test': eventType({
     description: 'Sent by testWebhookEndpoint to that one endpoint, to check reachability and signature verification.',
     schema: Type.Object({
       object: Type.Literal('webhook_test'),
@@ -25,10 +23,8 @@ export const WEBHOOK_EVENT_TYPES: EventType[] = [
       message: Type.String(),
     }),
     example: { object: 'webhook_test', endpoint_id: 'we_01JD0000000000000000000000', message: 'This is a test event from the webhooks module.' },
-  },
-  {
-    type: 'webhook_endpoint.disabled',
-    module: 'webhooks',
+  }),
+  'webhook_endpoint.disabled': eventType({
     description: 'An endpoint was disabled by the service: it answered 410 Gone, or every attempt failed for WEBHOOK_DISABLE_AFTER_HOURS.',
     schema: EndpointObject,
     example: {
@@ -42,5 +38,9 @@ export const WEBHOOK_EVENT_TYPES: EventType[] = [
       disabled_reason: 'The endpoint answered 410 Gone.',
       disabled_at: '2026-11-22T10:00:00.000Z',
     },
-  },
-]
+  }),
+})
+
+declare module '../../kernel/events/events.js' {
+  interface EventPayloads extends PayloadsOf<typeof WEBHOOK_EVENTS> {}
+}

@@ -24,13 +24,14 @@ import { rotateWebhookSecret } from './routes/rotate-webhook-secret.route.js'
 import { testWebhookEndpoint } from './routes/test-webhook-endpoint.route.js'
 import { updatePublicWebhookEndpoint } from './routes/update-public-webhook-endpoint.route.js'
 import { updateWebhookEndpoint } from './routes/update-webhook-endpoint.route.js'
-import { WEBHOOK_EVENT_TYPES } from './webhooks.events.js'
+import { WEBHOOK_EVENTS } from './webhooks.events.js'
 import { webhooksMigrations } from './webhooks.migrations.js'
 import { WebhooksService } from './webhooks.service.js'
 import { WEBHOOKS_ERRORS } from './webhooks.errors.js'
 
 export const webhooksModule = defineModule({
   name: 'webhooks',
+  fixtures: () => import('./webhooks.fixtures.js').then((f) => f.FIXTURES),
   errors: WEBHOOKS_ERRORS,
   migrations: webhooksMigrations,
   routes: [
@@ -58,7 +59,7 @@ export const webhooksModule = defineModule({
     deletePublicWebhookEndpoint,
   ],
   init(kernel, services) {
-    kernel.events.declare(...WEBHOOK_EVENT_TYPES)
+    kernel.events.declare(WEBHOOK_EVENTS)
     const deliverer = new WebhookDeliverer(kernel)
     const purge = purgePlaygroundJob(kernel.db, kernel.clock)
     kernel.jobs.register(deliverer.job)

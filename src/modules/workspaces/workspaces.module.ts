@@ -13,6 +13,7 @@ import { WORKSPACES_ERRORS } from './workspaces.errors.js'
 
 export const workspacesModule = defineModule({
   name: 'workspaces',
+  fixtures: () => import('./workspaces.fixtures.js').then((f) => f.FIXTURES),
   errors: WORKSPACES_ERRORS,
   migrations: workspacesMigrations,
   routes: [

@@ -13,5 +13,5 @@ export const assignConversation = defineRoute({
   schema: { params: ConversationIdParams, body: AssignConversationBody, headers: VersionHeaders, response: { 200: Conversation } },
   errors: ['resource_not_found', 'assignee_not_member'],
   handler: async ({ params, body, principal, services, request }) =>
-    conversationForVersion(request, await services.inbox.assignConversation(principal, params.id, body.assignee_id)),
+    conversationForVersion(request, await services.inbox.conversations.assign(principal, params.id, body.assignee_id)),
 })

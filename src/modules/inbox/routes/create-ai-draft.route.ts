@@ -15,5 +15,5 @@ export const createAiDraft = defineRoute({
     '`ai_provider_error`, 503 `ai_provider_unavailable` or 504 `ai_provider_timeout` (after AI_TIMEOUT_MS).',
   schema: { params: ConversationIdParams, body: CreateAiDraftBody, response: { 201: AiDraft } },
   errors: ['resource_not_found', 'ai_provider_error', 'ai_provider_unavailable', 'ai_provider_timeout'],
-  handler: ({ params, body, principal, services }) => services.inbox.createAiDraft(principal, params.id, body),
+  handler: ({ params, body, principal, services }) => services.inbox.aiDrafts.create(principal, params.id, body),
 })

@@ -14,5 +14,5 @@ export const createConversation = defineRoute({
     'active member; `message` adds a first message (inbound by default) in the same transaction. Honours Idempotency-Key.',
   schema: { body: CreateConversationBody, headers: VersionHeaders, response: { 201: Conversation } },
   errors: ['unknown_tag', 'assignee_not_member', 'invalid_message_author'],
-  handler: async ({ body, principal, services, request }) => conversationForVersion(request, await services.inbox.createConversation(principal, body)),
+  handler: async ({ body, principal, services, request }) => conversationForVersion(request, await services.inbox.conversations.create(principal, body)),
 })

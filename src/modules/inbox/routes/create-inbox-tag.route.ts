@@ -11,5 +11,5 @@ export const createInboxTag = defineRoute({
   description: 'Names are unique in the workspace case-insensitively (409 `tag_already_exists`); `color` is #rrggbb (default #6b7280).',
   schema: { body: CreateInboxTagBody, response: { 201: InboxTag } },
   errors: ['tag_already_exists'],
-  handler: ({ body, principal, services }) => services.inbox.createInboxTag(principal, body),
+  handler: ({ body, principal, services }) => services.inbox.tags.create(principal, body),
 })

@@ -13,5 +13,5 @@ export const createReplyTemplate = defineRoute({
     `${TEMPLATE_PLACEHOLDERS.map((p) => `{{${p}}}`).join(', ')}; any other placeholder answers 422. AI drafts rank these templates.`,
   schema: { body: CreateReplyTemplateBody, response: { 201: ReplyTemplate } },
   errors: ['template_already_exists'],
-  handler: ({ body, principal, services }) => services.inbox.createReplyTemplate(principal, body),
+  handler: ({ body, principal, services }) => services.inbox.replyTemplates.create(principal, body),
 })

@@ -11,5 +11,5 @@ export const getConversation = defineRoute({
   summary: 'Get a conversation',
   schema: { params: ConversationIdParams, headers: VersionHeaders, response: { 200: Conversation } },
   errors: ['resource_not_found'],
-  handler: async ({ params, principal, services, request }) => conversationForVersion(request, await services.inbox.getConversation(principal, params.id)),
+  handler: async ({ params, principal, services, request }) => conversationForVersion(request, await services.inbox.conversations.get(principal, params.id)),
 })

@@ -11,5 +11,5 @@ export const listInboxTags = defineRoute({
   summary: 'List conversation tags, newest first',
   schema: { querystring: SimpleListQuery, response: { 200: Page(InboxTag, 'InboxTag') } },
   errors: ['invalid_cursor'],
-  handler: ({ query, principal, services }) => services.inbox.listInboxTags(principal, query),
+  handler: ({ query, principal, services }) => services.inbox.tags.list(principal, query),
 })

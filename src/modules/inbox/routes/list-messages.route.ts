@@ -12,5 +12,5 @@ export const listMessages = defineRoute({
   description: '`order=desc` (default) pages newest first; `order=asc` oldest first, like a transcript. A cursor keeps the order it was issued for.',
   schema: { params: ConversationIdParams, querystring: ListMessagesQuery, response: { 200: Page(Message, 'Message') } },
   errors: ['resource_not_found', 'invalid_cursor'],
-  handler: ({ params, query, principal, services }) => services.inbox.listMessages(principal, params.id, query),
+  handler: ({ params, query, principal, services }) => services.inbox.messages.list(principal, params.id, query),
 })

@@ -11,5 +11,5 @@ export const listReplyTemplates = defineRoute({
   summary: 'List reply templates, newest first',
   schema: { querystring: SimpleListQuery, response: { 200: Page(ReplyTemplate, 'ReplyTemplate') } },
   errors: ['invalid_cursor'],
-  handler: ({ query, principal, services }) => services.inbox.listReplyTemplates(principal, query),
+  handler: ({ query, principal, services }) => services.inbox.replyTemplates.list(principal, query),
 })

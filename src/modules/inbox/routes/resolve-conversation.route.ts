@@ -14,5 +14,5 @@ export const resolveConversation = defineRoute({
     'unchanged (the first resolved_at, no new event). An inbound message or status `open` reopens it.',
   schema: { params: ConversationIdParams, headers: VersionHeaders, response: { 200: Conversation } },
   errors: ['resource_not_found'],
-  handler: async ({ params, principal, services, request }) => conversationForVersion(request, await services.inbox.resolveConversation(principal, params.id)),
+  handler: async ({ params, principal, services, request }) => conversationForVersion(request, await services.inbox.conversations.resolve(principal, params.id)),
 })

@@ -16,5 +16,5 @@ export const updateConversation = defineRoute({
   schema: { params: ConversationIdParams, body: UpdateConversationBody, headers: VersionHeaders, response: { 200: Conversation } },
   errors: ['resource_not_found', 'invalid_status_transition', 'unknown_tag'],
   handler: async ({ params, body, principal, services, request }) =>
-    conversationForVersion(request, await services.inbox.updateConversation(principal, params.id, body)),
+    conversationForVersion(request, await services.inbox.conversations.update(principal, params.id, body)),
 })

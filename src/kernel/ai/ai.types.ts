@@ -1,0 +1,67 @@
+/**
+ * The types of the AI seam, in a file of their own so that `ai.ts` (which picks an engine) and the
+ * engines (which implement it) both import them without importing each other.
+ */
+export type AiProvider = 'builtin' | 'openai'
+
+/** What a source is: a reply template, a message of a conversation, or a knowledge passage (later). */
+export type SourceKind = 'template' | 'message' | 'passage'
+
+export interface AiSource {
+  kind: SourceKind
+  id: string
+  title?: string | null
+  text: string
+}
+
+/** One turn of the conversation being answered, oldest first. */
+export interface AiTurn {
+  role: 'customer' | 'agent'
+  text: string
+  /** Id of the message, so a draft can cite the turn it answers. */
+  id?: string
+}
+
+export interface GenerateRequest {
+  /** The job in one sentence, e.g. "Draft the next reply to the customer." */
+  task: string
+  transcript: AiTurn[]
+  /** Candidate material: the engine ranks it and uses only what matches. */
+  sources: AiSource[]
+  /** Values for `{{name}}` placeholders in sources, e.g. `{ 'contact.name': 'Ada' }`. */
+  variables?: Record<string, string | null | undefined>
+  /** Extra guidance from the caller (tone, language). */
+  instructions?: string | null
+}
+
+export interface Citation {
+  kind: SourceKind
+  id: string
+  title: string | null
+  /** The part of the source that was used, at most 280 characters. */
+  excerpt: string
+  /** Relevance in [0, 1] relative to the best match; 1 for the turn being answered. */
+  score: number
+}
+
+export interface Generation {
+  content: string
+  /** In [0, 1]; null when the provider gives no estimate (openai). */
+  confidence: number | null
+  /** False when nothing matched and `content` says so instead of answering. */
+  grounded: boolean
+  sources: Citation[]
+  provider: AiProvider
+  model: string
+}
+
+export type AiCheck = { status: 'ok' | 'degraded'; detail?: string }
+
+export interface AiEngine {
+  readonly provider: AiProvider
+  readonly model: string
+  /** Throws AppError ai_provider_error (502), ai_provider_unavailable (503) or ai_provider_timeout (504). */
+  generate(req: GenerateRequest): Promise<Generation>
+  /** Configuration check for health reports; never calls the provider. */
+  check(): AiCheck
+}

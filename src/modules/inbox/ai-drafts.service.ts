@@ -1,0 +1,61 @@
+import type { AiTurn } from '../../kernel/ai/ai.js'
+import { iso } from '../../kernel/clock.js'
+import { toJson } from '../../kernel/db/database.js'
+import { newId } from '../../kernel/ids.js'
+import type { Kernel } from '../../kernel/kernel.js'
+import type { Tenant } from '../../kernel/tenant.js'
+import * as repo from './inbox.repository.js'
+import type { AiDraftT } from './inbox.schemas.js'
+import { conversationOr404 } from './inbox.shared.js'
+import type { InboxAiDraftsTable } from './inbox.tables.js'
+import { draftView } from './inbox.views.js'
+
+/** Messages a draft reads (the latest, oldest first) and templates it ranks: bounded for latency. */
+const DRAFT_CONTEXT_MESSAGES = 10
+const DRAFT_MAX_TEMPLATES = 500
+
+/** AI drafts of the next reply, through the kernel's engine (`kernel.ai`). */
+export class AiDraftsService {
+  constructor(private readonly k: Kernel) {}
+
+  /** The engine runs outside the transaction (no lock held across a network call); only the insert is inside. */
+  async create(tenant: Tenant, id: string, body: { instructions?: string }): Promise<AiDraftT> {
+    const conv = await conversationOr404(this.k, this.k.db, tenant, id)
+    const [messages, templates] = await Promise.all([
+      repo.recentMessages(this.k.db, tenant, id, DRAFT_CONTEXT_MESSAGES),
+      repo.listTemplates(this.k.db, tenant, { after: null, limit: DRAFT_MAX_TEMPLATES - 1 }),
+    ])
+    const transcript: AiTurn[] = messages.map((m) => ({ role: m.direction === 'inbound' ? 'customer' : 'agent', text: m.content, id: m.id }))
+    const gen = await this.k.ai.generate({
+      task: 'Draft the next reply of a support agent to the customer in this conversation.',
+      transcript,
+      sources: templates.map((t) => ({ kind: 'template', id: t.id, title: t.name, text: t.content })),
+      variables: {
+        'contact.name': conv.contact_name,
+        'contact.email': conv.contact_email,
+        'contact.phone': conv.contact_phone,
+        'conversation.subject': conv.subject,
+      },
+      instructions: body.instructions ?? null,
+    })
+    const row: InboxAiDraftsTable = {
+      id: newId('drf'),
+      workspace_id: tenant.workspaceId,
+      mode: tenant.mode,
+      conversation_id: id,
+      content: gen.content,
+      confidence: gen.confidence,
+      grounded: gen.grounded ? 1 : 0,
+      sources: toJson(gen.sources),
+      provider: gen.provider,
+      model: gen.model,
+      created_at: iso(this.k.clock.now()),
+    }
+    const view = draftView(row)
+    return this.k.transaction(async (tx) => {
+      await repo.insertDraft(tx, row)
+      await this.k.events.emit(tx, tenant, 'ai_draft.created', view)
+      return view
+    })
+  }
+}

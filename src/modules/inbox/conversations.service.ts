@@ -1,0 +1,193 @@
+import { iso } from '../../kernel/clock.js'
+import { toJson } from '../../kernel/db/database.js'
+import { AppError } from '../../kernel/errors.js'
+import type { PageResult } from '../../kernel/http/pagination.js'
+import { newId } from '../../kernel/ids.js'
+import type { Kernel } from '../../kernel/kernel.js'
+import type { Services } from '../../kernel/services.js'
+import type { Principal, Tenant } from '../../kernel/tenant.js'
+import { detectTopics, manualLeadScore, scoreLead } from './inbox.lead-score.js'
+import * as repo from './inbox.repository.js'
+import type { ConversationT, CreateConversationBodyT, ListConversationsQueryT, UpdateConversationBodyT } from './inbox.schemas.js'
+import { assertActiveMember, autoLead, buildMessage, conversationOr404, normaliseContact, resolveTags } from './inbox.shared.js'
+import { assertTransition } from './inbox.status.js'
+import type { ConversationStatus, InboxConversationsTable } from './inbox.tables.js'
+import { conversationView, messageView } from './inbox.views.js'
+
+/** Conversations: list with filters, get, create (optionally with a first message), update, assign, resolve. */
+export class ConversationsService {
+  constructor(
+    private readonly k: Kernel,
+    private readonly services: Services,
+  ) {}
+
+  async list(tenant: Tenant, q: ListConversationsQueryT): Promise<PageResult<ConversationT>> {
+    let updatedAfter: string | undefined
+    if (q.updated_after !== undefined) {
+      const t = Date.parse(q.updated_after)
+      if (Number.isNaN(t)) {
+        throw new AppError('validation_failed', '`updated_after` is not a valid timestamp.', {
+          errors: [{ pointer: '/query/updated_after', detail: 'must be an RFC 3339 date-time' }],
+        })
+      }
+      updatedAfter = iso(new Date(t))
+    }
+    const filters: repo.ConversationFilters = {
+      status: q.status,
+      assignee: q.assignee === undefined ? undefined : q.assignee === 'unassigned' ? null : q.assignee,
+      tagKey: q.tag?.toLowerCase(),
+      channel: q.channel,
+      updatedAfter,
+    }
+    return this.k.paginate({
+      list: 'listConversations',
+      tenant,
+      filters: { status: q.status, assignee: q.assignee, tag: filters.tagKey, channel: q.channel, updated_after: updatedAfter },
+      query: q,
+      fetch: (page) => repo.listConversations(this.k.db, tenant, filters, page),
+      key: (r) => r.id,
+      view: conversationView,
+    })
+  }
+
+  async get(tenant: Tenant, id: string): Promise<ConversationT> {
+    return conversationView(await conversationOr404(this.k, this.k.db, tenant, id))
+  }
+
+  async create(principal: Principal, body: CreateConversationBodyT): Promise<ConversationT> {
+    const tenant: Tenant = principal
+    // Reads on the pool happen before the transaction: SQLite has one connection, held by the transaction.
+    const tags = body.tags ? await resolveTags(this.k, tenant, body.tags) : []
+    if (body.assignee_id) await assertActiveMember(this.services, tenant, body.assignee_id, '/body/assignee_id')
+    const id = newId('conv')
+    const now = iso(this.k.clock.now())
+    const message = body.message ? await buildMessage(this.services, principal, id, body.message, now, '/body/message') : null
+    const contact = normaliseContact(body.contact ?? {})
+    const inbound = message?.direction === 'inbound'
+    const signals = inbound ? detectTopics(message.content) : []
+    const lead = scoreLead({ hasEmail: !!contact.email, hasPhone: !!contact.phone, inboundCount: inbound ? 1 : 0, topics: signals })
+    const row: InboxConversationsTable = {
+      id,
+      workspace_id: tenant.workspaceId,
+      mode: tenant.mode,
+      status: body.status ?? 'open',
+      channel: body.channel ?? 'api',
+      subject: body.subject ?? null,
+      contact_name: contact.name ?? null,
+      contact_email: contact.email ?? null,
+      contact_phone: contact.phone ?? null,
+      contact_external_id: contact.external_id ?? null,
+      assignee_id: body.assignee_id ?? null,
+      tags: toJson(tags.map((t) => t.name)),
+      lead_score: lead.score,
+      lead_factors: toJson(lead.factors),
+      lead_score_manual: 0,
+      lead_signals: toJson(signals),
+      inbound_count: inbound ? 1 : 0,
+      metadata: toJson(body.metadata ?? {}),
+      last_message_at: message ? now : null,
+      snoozed_until: null,
+      resolved_at: null,
+      created_at: now,
+      updated_at: now,
+    }
+    const view = conversationView(row)
+    return this.k.transaction(async (tx) => {
+      await repo.insertConversation(tx, row)
+      await repo.addConversationTags(tx, tenant, id, tags)
+      await this.k.events.emit(tx, tenant, 'conversation.created', view)
+      if (message) {
+        await repo.insertMessage(tx, message)
+        await this.k.events.emit(tx, tenant, 'message.created', messageView(message))
+      }
+      return view
+    })
+  }
+
+  async update(tenant: Tenant, id: string, body: UpdateConversationBodyT): Promise<ConversationT> {
+    const tags = body.tags ? await resolveTags(this.k, tenant, body.tags) : null
+    const now = this.k.clock.now()
+    if (body.snoozed_until) {
+      const t = Date.parse(body.snoozed_until)
+      if (Number.isNaN(t) || t <= now.getTime()) {
+        throw new AppError('validation_failed', '`snoozed_until` must be a timestamp in the future.', {
+          errors: [{ pointer: '/body/snoozed_until', detail: 'must be in the future' }],
+        })
+      }
+    }
+    return this.k.transaction(async (tx) => {
+      const row = await conversationOr404(this.k, tx, tenant, id, true)
+      const status: ConversationStatus = body.status ?? row.status
+      assertTransition(row.status, status)
+      if (body.snoozed_until && status !== 'snoozed') {
+        throw new AppError('validation_failed', '`snoozed_until` applies only to a snoozed conversation; send status snoozed with it.', {
+          errors: [{ pointer: '/body/snoozed_until', detail: 'only with status snoozed' }],
+        })
+      }
+      const patch: Partial<InboxConversationsTable> = { updated_at: iso(now) }
+      if (status !== row.status) {
+        patch.status = status
+        if (status === 'resolved') patch.resolved_at = iso(now)
+        if (row.status === 'resolved') patch.resolved_at = null
+        if (status !== 'snoozed') patch.snoozed_until = null
+      }
+      if (body.snoozed_until !== undefined && status === 'snoozed') patch.snoozed_until = body.snoozed_until ? iso(new Date(body.snoozed_until)) : null
+      if (body.subject !== undefined) patch.subject = body.subject
+      if (body.metadata !== undefined) patch.metadata = toJson(body.metadata)
+      if (body.contact !== undefined) {
+        const c = normaliseContact(body.contact)
+        if (c.name !== undefined) patch.contact_name = c.name
+        if (c.email !== undefined) patch.contact_email = c.email
+        if (c.phone !== undefined) patch.contact_phone = c.phone
+        if (c.external_id !== undefined) patch.contact_external_id = c.external_id
+      }
+      if (tags) {
+        patch.tags = toJson(tags.map((t) => t.name))
+        await repo.replaceConversationTags(tx, tenant, id, tags)
+      }
+      if (body.lead_score !== undefined) {
+        if (body.lead_score === null) patch.lead_score_manual = 0
+        else {
+          const manual = manualLeadScore(body.lead_score)
+          Object.assign(patch, { lead_score_manual: 1, lead_score: manual.score, lead_factors: toJson(manual.factors) })
+        }
+      }
+      const next = { ...row, ...patch }
+      if (next.lead_score_manual === 0) Object.assign(next, autoLead(next))
+      await repo.updateConversation(tx, tenant, id, { ...patch, lead_score: next.lead_score, lead_factors: next.lead_factors })
+      const view = conversationView(next)
+      await this.k.events.emit(tx, tenant, 'conversation.updated', view)
+      if (status !== row.status && status === 'resolved') await this.k.events.emit(tx, tenant, 'conversation.resolved', view)
+      if (status !== row.status && row.status === 'resolved') await this.k.events.emit(tx, tenant, 'conversation.reopened', view)
+      return view
+    })
+  }
+
+  async assign(tenant: Tenant, id: string, assigneeId: string | null): Promise<ConversationT> {
+    if (assigneeId !== null) await assertActiveMember(this.services, tenant, assigneeId, '/body/assignee_id')
+    return this.k.transaction(async (tx) => {
+      const row = await conversationOr404(this.k, tx, tenant, id, true)
+      // Assigning to the current assignee changes nothing and emits nothing.
+      if (row.assignee_id === assigneeId) return conversationView(row)
+      const patch = { assignee_id: assigneeId, updated_at: iso(this.k.clock.now()) }
+      await repo.updateConversation(tx, tenant, id, patch)
+      const view = conversationView({ ...row, ...patch })
+      await this.k.events.emit(tx, tenant, 'conversation.assigned', view)
+      return view
+    })
+  }
+
+  /** Resolving a resolved conversation returns it unchanged (resolved_at of the first time, no event). */
+  async resolve(tenant: Tenant, id: string): Promise<ConversationT> {
+    return this.k.transaction(async (tx) => {
+      const row = await conversationOr404(this.k, tx, tenant, id, true)
+      if (row.status === 'resolved') return conversationView(row)
+      const now = iso(this.k.clock.now())
+      const patch = { status: 'resolved' as const, resolved_at: now, snoozed_until: null, updated_at: now }
+      await repo.updateConversation(tx, tenant, id, patch)
+      const view = conversationView({ ...row, ...patch })
+      await this.k.events.emit(tx, tenant, 'conversation.resolved', view)
+      return view
+    })
+  }
+}

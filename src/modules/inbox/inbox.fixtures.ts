@@ -1,0 +1,18 @@
+import type { Fixture, FixtureClient } from '../../kernel/module.js'
+
+// Loaded only by the shared route-table tests (security, cursors, aliases) through defineModule.
+
+async function conversation(c: FixtureClient): Promise<string> {
+  const r = await c.request({ method: 'POST', url: '/v2/inbox/conversations', payload: { message: { content: 'How much is the Pro plan?' } } })
+  return JSON.parse(r.body).id
+}
+
+export const FIXTURES: Record<string, Fixture> = {
+  getConversation: async (c) => ({ id: await conversation(c) }),
+  updateConversation: async (c) => ({ params: { id: await conversation(c) }, body: { subject: 'Renamed' } }),
+  listMessages: async (c) => ({ id: await conversation(c) }),
+  sendMessage: async (c) => ({ params: { id: await conversation(c) }, body: { content: 'Hello' } }),
+  createAiDraft: async (c) => ({ params: { id: await conversation(c) }, body: {} }),
+  assignConversation: async (c) => ({ params: { id: await conversation(c) }, body: { assignee_id: null } }),
+  resolveConversation: async (c) => ({ id: await conversation(c) }),
+}
