@@ -89,4 +89,12 @@ export const webhooksMigrations: ModuleMigration[] = [
       await db.schema.createIndex('webhook_playground_received').on('webhook_playground_captures').column('received_at').execute()
     },
   },
+  {
+    // Attempts are recorded before the request is sent (status "sending") and completed after; the job
+    // that made one is kept so that a re-run of that job (the worker died mid-flight) finds it.
+    name: '202611230200_webhooks_attempts_job',
+    async up(db) {
+      await db.schema.alterTable('webhook_attempts').addColumn('job_id', 'text').execute()
+    },
+  },
 ]

@@ -197,28 +197,94 @@ export async function insertAttempt(db: Executor, row: WebhookAttemptsTable): Pr
   await db.insertInto('webhook_attempts').values(row).execute()
 }
 
+/** The attempts one job made for a delivery: a re-run of the job finds what its earlier run recorded. */
+export function attemptsOfJob(db: Executor, tenant: Tenant, deliveryId: string, jobId: string): Promise<Pick<WebhookAttemptsTable, 'id' | 'status' | 'created_at'>[]> {
+  return db
+    .selectFrom('webhook_attempts')
+    .select(['id', 'status', 'created_at'])
+    .where('workspace_id', '=', tenant.workspaceId)
+    .where('mode', '=', tenant.mode)
+    .where('delivery_id', '=', deliveryId)
+    .where('job_id', '=', jobId)
+    .execute()
+}
+
 /**
- * Record the outcome of an attempt. A scheduled attempt is guarded by its position in the schedule, so
- * a duplicate run (lease taken over) cannot record it twice or fork the retry chain. Returns the new
- * attempts_count, or null when the guard failed.
+ * Claims the start of an attempt on its delivery, before anything is sent, and locks the delivery row for
+ * the rest of the transaction (so attempt numbers are handed out one at a time). A scheduled attempt is
+ * guarded by its position in the schedule: a first start moves `scheduled_attempts` from position-1 to
+ * position (a duplicate run finds it moved and sends nothing); a restart after an interrupted attempt
+ * (`again`) requires it to be at position already. Both require the delivery to be pending. A replay is
+ * not guarded. Returns false when the guard failed.
  */
-export async function recordOutcome(
+export async function startAttempt(
   db: Executor,
   tenant: Tenant,
   id: string,
-  opts: { scheduledAttempt: number | null; patch: Partial<WebhookDeliveriesTable> },
-): Promise<number | null> {
+  opts: { scheduledAttempt: number | null; again: boolean; at: string },
+): Promise<boolean> {
   let q = db
     .updateTable('webhook_deliveries')
-    .set((eb) => ({ ...opts.patch, attempts_count: eb('attempts_count', '+', 1) }))
+    .set({ updated_at: opts.at })
     .where('workspace_id', '=', tenant.workspaceId)
     .where('mode', '=', tenant.mode)
     .where('id', '=', id)
   if (opts.scheduledAttempt !== null) {
-    q = q.where('scheduled_attempts', '=', opts.scheduledAttempt - 1).set({ scheduled_attempts: opts.scheduledAttempt })
+    q = q.where('status', '=', 'pending')
+    q = opts.again
+      ? q.where('scheduled_attempts', '=', opts.scheduledAttempt)
+      : q.where('scheduled_attempts', '=', opts.scheduledAttempt - 1).set({ scheduled_attempts: opts.scheduledAttempt })
   }
-  const row = await q.returning('attempts_count').executeTakeFirst()
-  return row ? Number(row.attempts_count) : null
+  const r = await q.executeTakeFirst()
+  return Number(r.numUpdatedRows) === 1
+}
+
+/** Attempts recorded for a delivery, in flight included (the next one is number count + 1). */
+export async function countAttempts(db: Executor, tenant: Tenant, deliveryId: string): Promise<number> {
+  const r = await db
+    .selectFrom('webhook_attempts')
+    .select(sql<number>`count(*)`.as('n'))
+    .where('workspace_id', '=', tenant.workspaceId)
+    .where('mode', '=', tenant.mode)
+    .where('delivery_id', '=', deliveryId)
+    .executeTakeFirst()
+  return Number(r?.n ?? 0)
+}
+
+/**
+ * Completes an attempt in flight (`sending`). Guarded by that status: false when another run already
+ * concluded it (a worker whose lease was taken over must then record nothing).
+ */
+export async function finishAttempt(
+  db: Executor,
+  tenant: Tenant,
+  attemptId: string,
+  outcome: Pick<WebhookAttemptsTable, 'status' | 'response_status' | 'response_body' | 'error' | 'duration_ms'>,
+): Promise<boolean> {
+  const r = await db
+    .updateTable('webhook_attempts')
+    .set(outcome)
+    .where('workspace_id', '=', tenant.workspaceId)
+    .where('mode', '=', tenant.mode)
+    .where('id', '=', attemptId)
+    .where('status', '=', 'sending')
+    .executeTakeFirst()
+  return Number(r.numUpdatedRows) === 1
+}
+
+/**
+ * Records the outcome of a finished attempt on its delivery: the patch, and attempts_count + 1 (an
+ * attempt counts once its outcome is known). Callers run it in the transaction whose finishAttempt
+ * succeeded, so each attempt is counted once.
+ */
+export async function recordOutcome(db: Executor, tenant: Tenant, id: string, patch: Partial<WebhookDeliveriesTable>): Promise<void> {
+  await db
+    .updateTable('webhook_deliveries')
+    .set((eb) => ({ ...patch, attempts_count: eb('attempts_count', '+', 1) }))
+    .where('workspace_id', '=', tenant.workspaceId)
+    .where('mode', '=', tenant.mode)
+    .where('id', '=', id)
+    .execute()
 }
 
 export async function updateDelivery(db: Executor, tenant: Tenant, id: string, patch: Partial<WebhookDeliveriesTable>): Promise<void> {

@@ -55,7 +55,7 @@ export const CreateEndpointBody = Type.Object(
     enabled: Type.Optional(Type.Boolean({ default: true })),
     metadata: Type.Optional(Metadata),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, title: 'CreateWebhookEndpointBody' },
 )
 export type CreateEndpointBodyT = Static<typeof CreateEndpointBody>
 
@@ -67,7 +67,7 @@ export const UpdateEndpointBody = Type.Object(
     enabled: Type.Optional(Type.Boolean({ description: 'false pauses deliveries; true re-enables a disabled endpoint.' })),
     metadata: Type.Optional(Metadata),
   },
-  { additionalProperties: false, minProperties: 1 },
+  { additionalProperties: false, minProperties: 1, title: 'UpdateWebhookEndpointBody' },
 )
 export type UpdateEndpointBodyT = Static<typeof UpdateEndpointBody>
 
@@ -77,7 +77,7 @@ export const RotateSecretBody = Type.Object(
       Type.Integer({ minimum: 0, maximum: 7 * 86400, default: 86400, description: 'How long the old secret keeps signing alongside the new one (default 24 h; 0 = stop now).' }),
     ),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, title: 'RotateWebhookSecretBody' },
 )
 
 export const DeletedEndpoint = Type.Object(
@@ -88,7 +88,7 @@ export const DeletedEndpoint = Type.Object(
 export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) })
 export const EndpointListQuery = Type.Object({ ...PageQuery }, { additionalProperties: false })
 
-export const DeliveryStatus = Type.Union([Type.Literal('pending'), Type.Literal('succeeded'), Type.Literal('failed')])
+export const DeliveryStatus = Type.Union([Type.Literal('pending'), Type.Literal('succeeded'), Type.Literal('failed')], { title: 'WebhookDeliveryStatus' })
 
 const deliveryFields = {
   id: Type.String({ examples: ['whd_01JD0000000000000000000000'] }),
@@ -97,7 +97,11 @@ const deliveryFields = {
   event_type: Type.String(),
   endpoint_id: Type.String(),
   status: DeliveryStatus,
-  attempts_count: Type.Integer({ description: 'Attempts made so far, replays included.' }),
+  attempts_count: Type.Integer({
+    description:
+      'Attempts made so far whose outcome is recorded, replays included: the attempts of getWebhookDelivery that are ' +
+      'not `sending`. An attempt in flight is counted when its answer (or its interruption) is recorded.',
+  }),
   last_error: Nullable(Type.String()),
   next_retry_at: Nullable(Type.String({ format: 'date-time', description: 'When the next scheduled attempt is due (pending only).' })),
   last_attempt_at: Nullable(DateTime),
@@ -118,12 +122,17 @@ export const WebhookAttempt = Type.Object(
     attempt: Type.Integer({ description: '1 for the first attempt, counting replays.' }),
     trigger: Type.Union([Type.Literal('scheduled'), Type.Literal('replay')]),
     url: Type.String(),
-    status: Type.Union([Type.Literal('succeeded'), Type.Literal('failed')]),
+    status: Type.Union([Type.Literal('sending'), Type.Literal('succeeded'), Type.Literal('failed')], {
+      description:
+        '`sending`: the request is in flight (the attempt is recorded before it is sent; `attempts_count` counts it once ' +
+        'its outcome is known). `succeeded`: a 2xx in time. `failed`: anything else, including an attempt cut off by a ' +
+        'worker that stopped mid-flight (`error` starts with `interrupted:`; the receiver may have got that request).',
+    }),
     response_status: Nullable(Type.Integer()),
     response_body: Nullable(Type.String()),
     error: Nullable(Type.String()),
-    duration_ms: Type.Integer(),
-    created_at: DateTime,
+    duration_ms: Type.Integer({ description: '0 while sending, and for an interrupted attempt.' }),
+    created_at: Type.String({ format: 'date-time', description: 'When the attempt started (before the request was sent).' }),
   },
   { $id: 'WebhookAttempt' },
 )

@@ -50,6 +50,12 @@ export interface WebhookDeliveriesTable {
   updated_at: string
 }
 
+/**
+ * `sending`: recorded before the request is sent, completed (succeeded/failed) with the answer; one left
+ * `sending` by a worker that died is marked failed (interrupted) by the re-run of its job.
+ */
+export type AttemptStatus = 'sending' | 'succeeded' | 'failed'
+
 export interface WebhookAttemptsTable {
   id: string
   delivery_id: string
@@ -58,12 +64,16 @@ export interface WebhookAttemptsTable {
   attempt: number
   trigger: 'scheduled' | 'replay'
   url: string
-  status: 'succeeded' | 'failed'
+  status: AttemptStatus
   response_status: number | null
   response_body: string | null
   error: string | null
+  /** 0 while sending, and for an interrupted attempt (its end is unknown). */
   duration_ms: number
+  /** When the attempt was started (recorded before sending). */
   created_at: string
+  /** The `webhooks.deliver` job that made it: a re-run of that job finds what its earlier run left in flight. */
+  job_id: string | null
 }
 
 /** Playground captures are not tenant data: they belong to whoever knows the token (per mode). */

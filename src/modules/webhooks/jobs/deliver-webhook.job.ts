@@ -1,12 +1,12 @@
 import { Agent } from 'undici'
 import { iso } from '../../../kernel/clock.js'
-import { fromJson } from '../../../kernel/db/database.js'
+import { fromJson, type Tx } from '../../../kernel/db/database.js'
 import { API_VERSION } from '../../../kernel/events/events.js'
 import { newId } from '../../../kernel/ids.js'
-import { defineJob, enqueue, type JobDefinition } from '../../../kernel/jobs/jobs.js'
+import { defineJob, enqueue, type JobContext, type JobDefinition } from '../../../kernel/jobs/jobs.js'
 import type { Kernel } from '../../../kernel/kernel.js'
 import type { Mode, Tenant } from '../../../kernel/tenant.js'
-import { checkDeliveryUrl, guardedLookup } from '../webhooks.destination.js'
+import { checkDeliveryUrl, guardedLookup, openLookup } from '../webhooks.destination.js'
 import * as repo from '../webhooks.repository.js'
 import { activeSecrets, signatureHeaders } from '../webhooks.signing.js'
 import type { DeliveryStatus, StoredSecret, WebhookDeliveriesTable } from '../webhooks.tables.js'
@@ -24,6 +24,18 @@ export interface DeliverPayload {
 export const RESPONSE_EXCERPT_BYTES = 2048
 const DRAIN_LIMIT = 64 * 1024
 const MAX_RETRY_AFTER_SECONDS = 24 * 3600
+
+/** The error of an attempt whose worker stopped (SIGKILL, crash, lost database) between sending and recording. */
+export const INTERRUPTED_ERROR =
+  "interrupted: the worker stopped before the receiver's answer was recorded (the request may have reached the receiver)"
+
+/** A delivery as one attempt loads it: the delivery, its endpoint (null fields when deleted) and its event. */
+type AttemptRow = NonNullable<Awaited<ReturnType<typeof repo.loadForAttempt>>>
+
+function unavailableReason(row: AttemptRow): string | null {
+  if (row.url === null) return 'The endpoint was deleted.'
+  return row.enabled !== 1 ? 'The endpoint is disabled.' : null
+}
 
 interface SendResult {
   ok: boolean
@@ -64,9 +76,20 @@ async function readExcerpt(body: AsyncIterable<Buffer> & { destroy(): unknown })
 
 /**
  * Delivers one attempt of one delivery. The kernel runner claims the job with a lease (SKIP LOCKED on
- * PostgreSQL), so one process makes each attempt; the outcome, the attempt row and the job of the next
- * scheduled attempt are written in one transaction, so a crash loses nothing (the job is re-run after its
- * lease) and a re-run after the commit sends nothing (`scheduled_attempts` already moved on).
+ * PostgreSQL), so one process makes each attempt. Every request the receiver can see is an attempt row:
+ *
+ * 1. Before sending, one transaction records the attempt as `sending` (with this job's id) and, for a
+ *    scheduled attempt, moves `scheduled_attempts` to its position — a re-run after this commit never
+ *    starts the same scheduled attempt twice.
+ * 2. After the answer, one transaction completes that row (guarded by `sending`, so a worker whose lease
+ *    was taken over records nothing), counts it in `attempts_count`, writes the delivery's outcome and
+ *    the job of the next scheduled attempt, and updates the endpoint's health.
+ *
+ * A worker that dies between the two (SIGKILL, lost database) leaves the row `sending`; its job is re-run
+ * when the lease expires, finds the row by job id, marks it failed ("interrupted: …", the request may
+ * have reached the receiver) and, in the same transaction, starts the same attempt again at once: an
+ * interruption is the service's failure, not the receiver's, so it neither uses up a place in the retry
+ * schedule nor counts towards disabling the endpoint.
  */
 export class WebhookDeliverer {
   readonly job: JobDefinition<DeliverPayload>
@@ -78,13 +101,13 @@ export class WebhookDeliverer {
     const timeout = k.config.webhooks.timeoutMs
     // Keep-alive pools per origin: most deliveries go to a few receivers, so connections are reused.
     const common = { keepAliveTimeout: 30_000, connections: 128, headersTimeout: timeout, bodyTimeout: timeout }
-    this.open = new Agent({ ...common, connect: { timeout } })
+    this.open = new Agent({ ...common, connect: { timeout, lookup: openLookup } })
     this.guarded = new Agent({ ...common, connect: { timeout, lookup: guardedLookup } })
     this.job = defineJob<DeliverPayload>({
       name: 'webhooks.deliver',
       // Only infrastructure errors (database down) use this; HTTP failures follow WEBHOOK_RETRY_SCHEDULE.
       retrySchedule: [1, 5, 30, 120, 600, 1800],
-      run: (p) => this.deliver(p),
+      run: (p, ctx) => this.deliver(p, ctx),
     })
   }
 
@@ -92,21 +115,32 @@ export class WebhookDeliverer {
     await Promise.allSettled([this.open.close(), this.guarded.close()])
   }
 
-  async deliver(p: DeliverPayload): Promise<void> {
+  async deliver(p: DeliverPayload, ctx: Pick<JobContext, 'jobId'>): Promise<void> {
     const tenant: Tenant = { workspaceId: p.workspace_id, mode: p.mode }
     const { db, clock } = this.k
     const row = await repo.loadForAttempt(db, tenant, p.delivery_id)
     if (!row) return
     const scheduled = p.attempt
-    // Re-check before acting: finished, or this scheduled attempt was already recorded (re-run after commit).
-    if (scheduled !== null && (row.status !== 'pending' || row.scheduled_attempts >= scheduled)) return
-    if (row.url === null || row.enabled !== 1) {
-      if (scheduled !== null) {
-        const reason = row.url === null ? 'The endpoint was deleted.' : 'The endpoint is disabled.'
-        await repo.updateDelivery(db, tenant, row.id, { status: 'failed', next_retry_at: null, last_error: reason, updated_at: iso(clock.now()) })
+    // What an earlier run of this job recorded: an attempt still `sending` was cut off mid-flight.
+    const earlier = await repo.attemptsOfJob(db, tenant, row.id, ctx.jobId)
+    const cutOff = earlier.find((a) => a.status === 'sending')
+    let attemptId: string | null
+    if (cutOff) {
+      attemptId = await this.resumeInterrupted(tenant, row, scheduled, cutOff, ctx.jobId)
+    } else {
+      // Re-check before acting: finished, or this attempt was already made (re-run after its outcome was recorded).
+      if (scheduled !== null && (row.status !== 'pending' || row.scheduled_attempts >= scheduled)) return
+      if (scheduled === null && earlier.length > 0) return
+      const unavailable = unavailableReason(row)
+      if (unavailable) {
+        if (scheduled !== null) {
+          await repo.updateDelivery(db, tenant, row.id, { status: 'failed', next_retry_at: null, last_error: unavailable, updated_at: iso(clock.now()) })
+        }
+        return
       }
-      return
+      attemptId = await this.k.transaction((tx) => this.startAttempt(tx, tenant, row, scheduled, ctx.jobId, false))
     }
+    if (attemptId === null || row.url === null) return
 
     const body = envelopeBody(row)
     const secrets = fromJson<StoredSecret[]>(row.secrets, [])
@@ -121,7 +155,68 @@ export class WebhookDeliverer {
       ...signatureHeaders(activeSecrets(secrets, started), row.event_id, t, body),
     }
     const result = await this.send(row.url, headers, body)
-    await this.record(tenant, row, scheduled, result)
+    await this.record(tenant, row, scheduled, attemptId, result)
+  }
+
+  /**
+   * Step 1, in the caller's transaction: claim the attempt on the delivery (scheduled: guarded by its
+   * position, see repo.startAttempt) and record it as `sending` before anything is sent. Returns the
+   * attempt's id, or null when the guard failed (another run has it, or the delivery is finished).
+   */
+  private async startAttempt(tx: Tx, tenant: Tenant, row: AttemptRow, scheduled: number | null, jobId: string, again: boolean): Promise<string | null> {
+    const nowIso = iso(this.k.clock.now())
+    if (!(await repo.startAttempt(tx, tenant, row.id, { scheduledAttempt: scheduled, again, at: nowIso }))) return null
+    const id = newId('wha')
+    await repo.insertAttempt(tx, {
+      id,
+      delivery_id: row.id,
+      workspace_id: tenant.workspaceId,
+      mode: tenant.mode,
+      attempt: (await repo.countAttempts(tx, tenant, row.id)) + 1,
+      trigger: scheduled === null ? 'replay' : 'scheduled',
+      url: row.url ?? '',
+      status: 'sending',
+      response_status: null,
+      response_body: null,
+      error: null,
+      duration_ms: 0,
+      created_at: nowIso,
+      job_id: jobId,
+    })
+    return id
+  }
+
+  /**
+   * A re-run of a job whose earlier run died mid-flight: in one transaction, mark that attempt failed
+   * (interrupted), count it, and start the same attempt again (returns its id) unless there is nothing
+   * left to do: the endpoint is gone or disabled (a scheduled delivery then fails, as below), or the
+   * delivery finished meanwhile (e.g. a replay succeeded). Null when another run concluded it first.
+   */
+  private resumeInterrupted(
+    tenant: Tenant,
+    row: AttemptRow,
+    scheduled: number | null,
+    cutOff: { id: string; created_at: string },
+    jobId: string,
+  ): Promise<string | null> {
+    return this.k.transaction(async (tx) => {
+      const outcome = { status: 'failed' as const, response_status: null, response_body: null, error: INTERRUPTED_ERROR, duration_ms: 0 }
+      if (!(await repo.finishAttempt(tx, tenant, cutOff.id, outcome))) return null
+      const unavailable = unavailableReason(row)
+      // The delivery describes its last finished attempt; the status and the retry chain are left as they are.
+      const patch: Partial<WebhookDeliveriesTable> = {
+        last_attempt_at: cutOff.created_at,
+        last_response_status: null,
+        last_response_body: null,
+        last_duration_ms: null,
+        last_error: INTERRUPTED_ERROR,
+        updated_at: iso(this.k.clock.now()),
+        ...(unavailable && scheduled !== null && row.status === 'pending' ? { status: 'failed' as const, next_retry_at: null, last_error: unavailable } : {}),
+      }
+      await repo.recordOutcome(tx, tenant, row.id, patch)
+      if (unavailable) return null
+      return this.startAttempt(tx, tenant, row, scheduled, jobId, true)
+    })
   }
 
   private async send(url: string, headers: Record<string, string>, body: string): Promise<SendResult> {
@@ -167,12 +262,8 @@ export class WebhookDeliverer {
     return schedule[scheduledAttempt - 1] * (0.8 + Math.random() * 0.4)
   }
 
-  private async record(
-    tenant: Tenant,
-    row: { id: string; status: DeliveryStatus; url: string | null; failing_since: string | null; endpoint_id: string },
-    scheduled: number | null,
-    r: SendResult,
-  ): Promise<void> {
+  /** Step 2: complete the attempt with the answer, the delivery's outcome, the next scheduled attempt, the endpoint's health. */
+  private async record(tenant: Tenant, row: AttemptRow, scheduled: number | null, attemptId: string, r: SendResult): Promise<void> {
     const { clock, config } = this.k
     const now = clock.now()
     const nowIso = iso(now)
@@ -199,23 +290,11 @@ export class WebhookDeliverer {
       ...(scheduled !== null || r.ok ? { next_retry_at: nextAt ? iso(nextAt) : null } : {}),
     }
     await this.k.transaction(async (tx) => {
-      const count = await repo.recordOutcome(tx, tenant, row.id, { scheduledAttempt: scheduled, patch })
-      if (count === null) return // another worker recorded this scheduled attempt
-      await repo.insertAttempt(tx, {
-        id: newId('wha'),
-        delivery_id: row.id,
-        workspace_id: tenant.workspaceId,
-        mode: tenant.mode,
-        attempt: count,
-        trigger: scheduled === null ? 'replay' : 'scheduled',
-        url: row.url ?? '',
-        status: r.ok ? 'succeeded' : 'failed',
-        response_status: r.status,
-        response_body: r.excerpt,
-        error: r.error,
-        duration_ms: r.durationMs,
-        created_at: nowIso,
-      })
+      const outcome = { status: r.ok ? ('succeeded' as const) : ('failed' as const), response_status: r.status, response_body: r.excerpt, error: r.error, duration_ms: r.durationMs }
+      // Guarded by `sending`: when this worker's lease was taken over and the new owner already marked the
+      // attempt interrupted (and made it again), this answer is not recorded, and nothing else is.
+      if (!(await repo.finishAttempt(tx, tenant, attemptId, outcome))) return
+      await repo.recordOutcome(tx, tenant, row.id, patch)
       if (nextAt && scheduled !== null) {
         await enqueue(tx, clock, this.job, { delivery_id: row.id, workspace_id: tenant.workspaceId, mode: tenant.mode, attempt: scheduled + 1 }, { runAt: nextAt })
       }
