@@ -1,4 +1,5 @@
 import { sql } from 'kysely'
+import { scoped } from '../../kernel/db/scoped.js'
 import type { Executor } from '../../kernel/db/database.js'
 import type { Mode, Tenant } from '../../kernel/tenant.js'
 import '../../kernel/db/kernel.tables.js'
@@ -20,21 +21,17 @@ export async function insertEndpoint(db: Executor, row: WebhookEndpointsTable): 
 }
 
 export function findEndpoint(db: Executor, tenant: Tenant, id: string): Promise<WebhookEndpointsTable | undefined> {
-  return db
+  return scoped(db, tenant)
     .selectFrom('webhook_endpoints')
     .selectAll()
-    .where('workspace_id', '=', tenant.workspaceId)
-    .where('mode', '=', tenant.mode)
     .where('id', '=', id)
     .executeTakeFirst()
 }
 
 export function listEndpoints(db: Executor, tenant: Tenant, opts: { after: string | null; limit: number }): Promise<WebhookEndpointsTable[]> {
-  let q = db
+  let q = scoped(db, tenant)
     .selectFrom('webhook_endpoints')
     .selectAll()
-    .where('workspace_id', '=', tenant.workspaceId)
-    .where('mode', '=', tenant.mode)
     .orderBy('id', 'desc')
     .limit(opts.limit + 1)
   if (opts.after) q = q.where('id', '<', opts.after)
@@ -42,20 +39,16 @@ export function listEndpoints(db: Executor, tenant: Tenant, opts: { after: strin
 }
 
 export async function updateEndpoint(db: Executor, tenant: Tenant, id: string, patch: Partial<WebhookEndpointsTable>): Promise<void> {
-  await db
+  await scoped(db, tenant)
     .updateTable('webhook_endpoints')
     .set(patch)
-    .where('workspace_id', '=', tenant.workspaceId)
-    .where('mode', '=', tenant.mode)
     .where('id', '=', id)
     .execute()
 }
 
 export async function deleteEndpoint(db: Executor, tenant: Tenant, id: string): Promise<boolean> {
-  const r = await db
+  const r = await scoped(db, tenant)
     .deleteFrom('webhook_endpoints')
-    .where('workspace_id', '=', tenant.workspaceId)
-    .where('mode', '=', tenant.mode)
     .where('id', '=', id)
     .executeTakeFirst()
   return Number(r.numDeletedRows) > 0
@@ -63,33 +56,27 @@ export async function deleteEndpoint(db: Executor, tenant: Tenant, id: string): 
 
 /** Fan-out input: the enabled endpoints of a workspace and mode. */
 export function enabledEndpoints(db: Executor, tenant: Tenant): Promise<Pick<WebhookEndpointsTable, 'id' | 'event_types'>[]> {
-  return db
+  return scoped(db, tenant)
     .selectFrom('webhook_endpoints')
     .select(['id', 'event_types'])
-    .where('workspace_id', '=', tenant.workspaceId)
-    .where('mode', '=', tenant.mode)
     .where('enabled', '=', 1)
     .execute()
 }
 
 /** First failure of a run: remember when it began (no-op while already failing). */
 export async function markFailing(db: Executor, tenant: Tenant, id: string, at: string): Promise<void> {
-  await db
+  await scoped(db, tenant)
     .updateTable('webhook_endpoints')
     .set({ failing_since: at })
-    .where('workspace_id', '=', tenant.workspaceId)
-    .where('mode', '=', tenant.mode)
     .where('id', '=', id)
     .where('failing_since', 'is', null)
     .execute()
 }
 
 export async function clearFailing(db: Executor, tenant: Tenant, id: string): Promise<void> {
-  await db
+  await scoped(db, tenant)
     .updateTable('webhook_endpoints')
     .set({ failing_since: null })
-    .where('workspace_id', '=', tenant.workspaceId)
-    .where('mode', '=', tenant.mode)
     .where('id', '=', id)
     .where('failing_since', 'is not', null)
     .execute()
@@ -97,11 +84,9 @@ export async function clearFailing(db: Executor, tenant: Tenant, id: string): Pr
 
 /** Guarded: true only for the call that actually disabled it (so the event is emitted once). */
 export async function disableEndpoint(db: Executor, tenant: Tenant, id: string, reason: string, at: string): Promise<boolean> {
-  const r = await db
+  const r = await scoped(db, tenant)
     .updateTable('webhook_endpoints')
     .set({ enabled: 0, disabled_reason: reason, disabled_at: at, updated_at: at })
-    .where('workspace_id', '=', tenant.workspaceId)
-    .where('mode', '=', tenant.mode)
     .where('id', '=', id)
     .where('enabled', '=', 1)
     .executeTakeFirst()
@@ -123,11 +108,9 @@ export async function insertDeliveries(db: Executor, rows: WebhookDeliveriesTabl
 }
 
 export function findDelivery(db: Executor, tenant: Tenant, id: string): Promise<WebhookDeliveriesTable | undefined> {
-  return db
+  return scoped(db, tenant)
     .selectFrom('webhook_deliveries')
     .selectAll()
-    .where('workspace_id', '=', tenant.workspaceId)
-    .where('mode', '=', tenant.mode)
     .where('id', '=', id)
     .executeTakeFirst()
 }
@@ -137,11 +120,9 @@ export function listDeliveries(
   tenant: Tenant,
   opts: { after: string | null; limit: number; endpointId?: string; status?: DeliveryStatus; eventType?: string },
 ): Promise<WebhookDeliveriesTable[]> {
-  let q = db
+  let q = scoped(db, tenant)
     .selectFrom('webhook_deliveries')
     .selectAll()
-    .where('workspace_id', '=', tenant.workspaceId)
-    .where('mode', '=', tenant.mode)
     .orderBy('id', 'desc')
     .limit(opts.limit + 1)
   if (opts.after) q = q.where('id', '<', opts.after)
@@ -152,11 +133,9 @@ export function listDeliveries(
 }
 
 export function listAttempts(db: Executor, tenant: Tenant, deliveryId: string, limit = 100): Promise<WebhookAttemptsTable[]> {
-  return db
+  return scoped(db, tenant)
     .selectFrom('webhook_attempts')
     .selectAll()
-    .where('workspace_id', '=', tenant.workspaceId)
-    .where('mode', '=', tenant.mode)
     .where('delivery_id', '=', deliveryId)
     .orderBy('id', 'desc')
     .limit(limit)
@@ -165,17 +144,18 @@ export function listAttempts(db: Executor, tenant: Tenant, deliveryId: string, l
 
 /** Everything one attempt needs, in one query: the delivery, its endpoint (if it still exists) and its event. */
 export function loadForAttempt(db: Executor, tenant: Tenant, deliveryId: string) {
-  return db
-    .selectFrom('webhook_deliveries as d')
-    .innerJoin('events as ev', 'ev.id', 'd.event_id')
-    .leftJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
+  const d = 'webhook_deliveries'
+  return scoped(db, tenant)
+    .selectFrom(d)
+    .innerJoin('events as ev', 'ev.id', `${d}.event_id`)
+    .leftJoin('webhook_endpoints as e', 'e.id', `${d}.endpoint_id`)
     .select([
-      'd.id',
-      'd.event_id',
-      'd.event_type',
-      'd.endpoint_id',
-      'd.status',
-      'd.scheduled_attempts',
+      `${d}.id`,
+      `${d}.event_id`,
+      `${d}.event_type`,
+      `${d}.endpoint_id`,
+      `${d}.status`,
+      `${d}.scheduled_attempts`,
       'e.url',
       'e.enabled',
       'e.secrets',
@@ -187,9 +167,7 @@ export function loadForAttempt(db: Executor, tenant: Tenant, deliveryId: string)
       'ev.data',
       'ev.created_at',
     ])
-    .where('d.workspace_id', '=', tenant.workspaceId)
-    .where('d.mode', '=', tenant.mode)
-    .where('d.id', '=', deliveryId)
+    .where(`${d}.id`, '=', deliveryId)
     .executeTakeFirst()
 }
 
@@ -199,11 +177,9 @@ export async function insertAttempt(db: Executor, row: WebhookAttemptsTable): Pr
 
 /** The attempts one job made for a delivery: a re-run of the job finds what its earlier run recorded. */
 export function attemptsOfJob(db: Executor, tenant: Tenant, deliveryId: string, jobId: string): Promise<Pick<WebhookAttemptsTable, 'id' | 'status' | 'created_at'>[]> {
-  return db
+  return scoped(db, tenant)
     .selectFrom('webhook_attempts')
     .select(['id', 'status', 'created_at'])
-    .where('workspace_id', '=', tenant.workspaceId)
-    .where('mode', '=', tenant.mode)
     .where('delivery_id', '=', deliveryId)
     .where('job_id', '=', jobId)
     .execute()
@@ -223,11 +199,9 @@ export async function startAttempt(
   id: string,
   opts: { scheduledAttempt: number | null; again: boolean; at: string },
 ): Promise<boolean> {
-  let q = db
+  let q = scoped(db, tenant)
     .updateTable('webhook_deliveries')
     .set({ updated_at: opts.at })
-    .where('workspace_id', '=', tenant.workspaceId)
-    .where('mode', '=', tenant.mode)
     .where('id', '=', id)
   if (opts.scheduledAttempt !== null) {
     q = q.where('status', '=', 'pending')
@@ -241,11 +215,9 @@ export async function startAttempt(
 
 /** Attempts recorded for a delivery, in flight included (the next one is number count + 1). */
 export async function countAttempts(db: Executor, tenant: Tenant, deliveryId: string): Promise<number> {
-  const r = await db
+  const r = await scoped(db, tenant)
     .selectFrom('webhook_attempts')
     .select(sql<number>`count(*)`.as('n'))
-    .where('workspace_id', '=', tenant.workspaceId)
-    .where('mode', '=', tenant.mode)
     .where('delivery_id', '=', deliveryId)
     .executeTakeFirst()
   return Number(r?.n ?? 0)
@@ -261,11 +233,9 @@ export async function finishAttempt(
   attemptId: string,
   outcome: Pick<WebhookAttemptsTable, 'status' | 'response_status' | 'response_body' | 'error' | 'duration_ms'>,
 ): Promise<boolean> {
-  const r = await db
+  const r = await scoped(db, tenant)
     .updateTable('webhook_attempts')
     .set(outcome)
-    .where('workspace_id', '=', tenant.workspaceId)
-    .where('mode', '=', tenant.mode)
     .where('id', '=', attemptId)
     .where('status', '=', 'sending')
     .executeTakeFirst()
@@ -278,21 +248,17 @@ export async function finishAttempt(
  * succeeded, so each attempt is counted once.
  */
 export async function recordOutcome(db: Executor, tenant: Tenant, id: string, patch: Partial<WebhookDeliveriesTable>): Promise<void> {
-  await db
+  await scoped(db, tenant)
     .updateTable('webhook_deliveries')
     .set((eb) => ({ ...patch, attempts_count: eb('attempts_count', '+', 1) }))
-    .where('workspace_id', '=', tenant.workspaceId)
-    .where('mode', '=', tenant.mode)
     .where('id', '=', id)
     .execute()
 }
 
 export async function updateDelivery(db: Executor, tenant: Tenant, id: string, patch: Partial<WebhookDeliveriesTable>): Promise<void> {
-  await db
+  await scoped(db, tenant)
     .updateTable('webhook_deliveries')
     .set(patch)
-    .where('workspace_id', '=', tenant.workspaceId)
-    .where('mode', '=', tenant.mode)
     .where('id', '=', id)
     .execute()
 }
