@@ -8,6 +8,7 @@ import { createDatabase, ensureSchema, type Database } from './kernel/db/databas
 import { kernelMigrations } from './kernel/db/kernel.migrations.js'
 import { migrateToLatest } from './kernel/db/migrations.js'
 import { EventBus, loadEvent } from './kernel/events/events.js'
+import { SecretBox } from './kernel/crypto/secret-box.js'
 import { deriveKey, loadServerSecret } from './kernel/crypto/server-secret.js'
 import { IdempotencyStore, idempotencyScope } from './kernel/http/idempotency.js'
 import { Paginator } from './kernel/http/pagination.js'
@@ -82,6 +83,7 @@ export async function createKernel(deps: AppDeps): Promise<{ kernel: Kernel; ser
     requests: new RequestCounter(db, log),
     modules: MODULES,
     secret: loaded.secret,
+    secrets: new SecretBox(loaded.secret, config.serverSecretPrevious.map((s) => Buffer.from(s, 'utf8'))),
     paginate: (spec) => paginator.paginate(spec),
     async transaction(fn) {
       // An idempotent request's key is marked committed in the same transaction as its effect.

@@ -10,6 +10,7 @@ const USAGE = `Usage: svc <command>
   keys list [--json]
   keys revoke <id>
   migrate
+  secrets reseal      seal stored credentials under the current SERVER_SECRET (after a rotation)
 Scopes: ${ALL_SCOPES.join(' ')}
 Uses DATABASE_URL like the server.`
 
@@ -59,6 +60,12 @@ export async function cli(argv: string[]): Promise<number> {
       const key = await createApiKey(kernel.db, kernel.clock, { workspaceId, mode, scopes, name: values.name })
       const view = { id: key.id, key: key.key, workspace_id: key.workspace_id, scopes: key.scopes, mode }
       out(view, !!values.json, `${key.key}\n(id ${key.id}, workspace ${key.workspace_id}, ${mode}, scopes: ${scopes.join(' ')}; shown once)`)
+      return 0
+    }
+    if (group === 'secrets' && action === 'reseal') {
+      let total = 0
+      for (const m of kernel.modules) if (m.reseal) total += await m.reseal(kernel, services)
+      out({ resealed: total }, rest.includes('--json'), `resealed ${total} row(s) under the current server secret`)
       return 0
     }
     if (group === 'keys' && action === 'list') {

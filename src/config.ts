@@ -27,6 +27,8 @@ export interface Config {
   metricsPublic: boolean
   /** Keys signing and encryption (cursors, secrets at rest); null = generated into dataDir on first start. */
   serverSecret: string | null
+  /** Earlier server secrets, still accepted to open values sealed before a rotation (SERVER_SECRET_PREVIOUS, comma-separated). */
+  serverSecretPrevious: string[]
   /** Where the service keeps local files (generated server secret, first-start keys, the SQLite file by default). */
   dataDir: string
   /** An Idempotency-Key claim whose request has not finished after this long is presumed abandoned. */
@@ -106,6 +108,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsToken: env.METRICS_TOKEN || null,
     metricsPublic: bool(env, 'METRICS_PUBLIC'),
     serverSecret: env.SERVER_SECRET || null,
+    serverSecretPrevious: (env.SERVER_SECRET_PREVIOUS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     dataDir: env.DATA_DIR || defaultDataDir(databaseUrl),
     idempotencyLockSeconds: int(env, 'IDEMPOTENCY_LOCK_SECONDS', 60),
     ai: {

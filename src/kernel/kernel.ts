@@ -4,6 +4,7 @@ import type { AiEngine } from './ai/ai.types.js'
 import type { Clock } from './clock.js'
 import type { Database, Db, Tx } from './db/database.js'
 import type { EventBus } from './events/events.js'
+import type { SecretBox } from './crypto/secret-box.js'
 import type { ListSpec, PageResult } from './http/pagination.js'
 import type { RequestCounter } from './http/request-counter.js'
 import type { JobRunner } from './jobs/runner.js'
@@ -26,6 +27,8 @@ export interface Kernel {
   modules: readonly ModuleDefinition[]
   /** The server secret (SERVER_SECRET or generated); derive a key per purpose with `deriveKey`. */
   secret: Buffer
+  /** Seals credentials the service must use later (webhook signing secrets, CRM tokens): AES-256-GCM. */
+  secrets: SecretBox
   /** Every list goes through this: signed cursors bound to list, filters and tenant; limit+1; the envelope. */
   paginate<R, T>(spec: ListSpec<R, T>): Promise<PageResult<T>>
   /** Run `fn` in one transaction; after it commits, wake the job runner for what it enqueued. */

@@ -44,6 +44,8 @@ export interface ModuleDefinition {
   usage?(kernel: Kernel, tenant: Tenant, from: string, to: string): Promise<{ day: string; metric: string; count: number }[]>
   /** Fixtures per operationId with path parameters, loaded only by the tests (`<module>.fixtures.ts`). */
   fixtures?: () => Promise<Record<string, Fixture>>
+  /** Re-seal the credentials this module stores under the current server secret; returns how many rows changed. */
+  reseal?(kernel: Kernel, services: Services): Promise<number>
   /** Gauges reported on GET /metrics at scrape time (names prefixed `svc_<module>_`). */
   metrics?(kernel: Kernel, services: Services): Promise<ModuleGauge[]>
 }

@@ -8,9 +8,10 @@ import type { Mode, Tenant } from '../../kernel/tenant.js'
 import { PurgeScheduler } from './jobs/purge-playground.job.js'
 import { playgroundToken } from './webhooks.destination.js'
 import * as repo from './webhooks.repository.js'
+import { openSecrets } from './webhooks.secrets.js'
 import type { PlaygroundCaptureT, PlaygroundReceiptT } from './webhooks.schemas.js'
 import { diagnoseSignature } from './webhooks.signing.js'
-import type { StoredSecret, WebhookPlaygroundCapturesTable } from './webhooks.tables.js'
+import type { WebhookPlaygroundCapturesTable } from './webhooks.tables.js'
 import { envelopeBody } from './webhooks.views.js'
 
 export const PLAYGROUND_TOKEN = /^[A-Za-z0-9_-]{22,64}$/
@@ -158,7 +159,7 @@ export class PlaygroundService {
     const d = await repo.deliveryForDiagnostics(this.k.db, deliveryId)
     if (!d || playgroundToken(d.url) !== token) return null
     const original = envelopeBody(d)
-    const diagnosis = diagnoseSignature(header, receivedBody, original, fromJson<StoredSecret[]>(d.secrets, []), now)
+    const diagnosis = diagnoseSignature(header, receivedBody, original, openSecrets(this.k.secrets, d.endpoint_id, d.secrets), now)
     return { delivery_id: d.id, endpoint_id: d.endpoint_id, ...diagnosis }
   }
 }

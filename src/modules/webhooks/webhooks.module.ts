@@ -69,5 +69,6 @@ export const webhooksModule = defineModule({
     kernel.events.subscribeInTransaction('webhooks.fanout', (tx, event) => services.webhooks.fanOut(tx, event))
   },
   health: (_kernel, services) => services.webhooks.health(),
+  reseal: (_kernel, services) => services.webhooks.resealSecrets(),
   metrics: (_kernel, services) => services.webhooks.metrics(),
 })

@@ -335,3 +335,16 @@ export function deliveryForDiagnostics(db: Executor, deliveryId: string) {
     .where('d.id', '=', deliveryId)
     .executeTakeFirst()
 }
+
+/** Maintenance across every tenant (`svc secrets reseal`): endpoint ids with their sealed secrets. */
+export function allEndpointSecrets(db: Executor, after: string | null, limit: number): Promise<{ id: string; secrets: string }[]> {
+  let q = db.selectFrom('webhook_endpoints').select(['id', 'secrets']).orderBy('id').limit(limit)
+  if (after) q = q.where('id', '>', after)
+  return q.execute()
+}
+
+/** Rewrites one endpoint's secrets if they are still what was read (a concurrent rotation wins). */
+export async function resealEndpointSecrets(db: Executor, id: string, from: string, to: string): Promise<boolean> {
+  const r = await db.updateTable('webhook_endpoints').set({ secrets: to }).where('id', '=', id).where('secrets', '=', from).executeTakeFirst()
+  return Number(r.numUpdatedRows) === 1
+}

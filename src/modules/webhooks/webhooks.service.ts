@@ -12,6 +12,7 @@ import type { Tenant } from '../../kernel/tenant.js'
 import type { WebhookDeliverer } from './jobs/deliver-webhook.job.js'
 import { checkEndpointUrl } from './webhooks.destination.js'
 import * as repo from './webhooks.repository.js'
+import { needsReseal, openSecrets, sealSecrets } from './webhooks.secrets.js'
 import type {
   CreateEndpointBodyT,
   DeliveryListQueryT,
@@ -77,8 +78,9 @@ export class WebhooksService {
     const url = await this.validUrl(tenant, body.url)
     const now = iso(this.k.clock.now())
     const secret = newSecret()
+    const id = newId('we')
     const row: WebhookEndpointsTable = {
-      id: newId('we'),
+      id,
       workspace_id: tenant.workspaceId,
       mode: tenant.mode,
       url,
@@ -88,7 +90,7 @@ export class WebhooksService {
       disabled_reason: null,
       disabled_at: body.enabled === false ? now : null,
       failing_since: null,
-      secrets: toJson([{ secret, created_at: now, expires_at: null }] satisfies StoredSecret[]),
+      secrets: sealSecrets(this.k.secrets, id, [{ secret, created_at: now, expires_at: null }]),
       metadata: toJson(body.metadata ?? {}),
       created_at: now,
       updated_at: now,
@@ -136,15 +138,31 @@ export class WebhooksService {
       if (!row) throw notFound('webhook endpoint', id)
       const secret = newSecret()
       // Old secrets stop at the latest `until`; an earlier expiry is never extended.
-      const old = fromJson<StoredSecret[]>(row.secrets, []).map((s) => ({
+      const old = openSecrets(this.k.secrets, id, row.secrets).map((s) => ({
         ...s,
         expires_at: s.expires_at === null || s.expires_at > until ? until : s.expires_at,
       }))
       const secrets: StoredSecret[] = [{ secret, created_at: iso(now), expires_at: null }, ...old.slice(0, RETIRED_SECRETS_KEPT)]
-      const patch = { secrets: toJson(secrets), updated_at: iso(now) }
+      const patch = { secrets: sealSecrets(this.k.secrets, id, secrets), updated_at: iso(now) }
       await repo.updateEndpoint(tx, tenant, id, patch)
       return { ...endpointView({ ...row, ...patch }), secret, previous_secret_expires_at: grace > 0 ? until : null }
     })
+  }
+
+  /** Seal every signing secret under the current server secret (after a rotation, or plain ones from before sealing). */
+  async resealSecrets(): Promise<number> {
+    let after: string | null = null
+    let count = 0
+    for (;;) {
+      const page = await repo.allEndpointSecrets(this.k.db, after, 500)
+      if (page.length === 0) return count
+      for (const e of page) {
+        if (!needsReseal(this.k.secrets, e.secrets)) continue
+        const sealed = sealSecrets(this.k.secrets, e.id, openSecrets(this.k.secrets, e.id, e.secrets))
+        if (await repo.resealEndpointSecrets(this.k.db, e.id, e.secrets, sealed)) count++
+      }
+      after = page[page.length - 1].id
+    }
   }
 
   /** A `webhook.test` event delivered to this endpoint only (the fan-out skips that type). */

@@ -1,6 +1,6 @@
 import { Agent } from 'undici'
 import { iso } from '../../../kernel/clock.js'
-import { fromJson, type Tx } from '../../../kernel/db/database.js'
+import type { Tx } from '../../../kernel/db/database.js'
 import { API_VERSION } from '../../../kernel/events/events.js'
 import { newId } from '../../../kernel/ids.js'
 import { defineJob, enqueue, type JobContext, type JobDefinition } from '../../../kernel/jobs/jobs.js'
@@ -8,8 +8,9 @@ import type { Kernel } from '../../../kernel/kernel.js'
 import type { Mode, Tenant } from '../../../kernel/tenant.js'
 import { checkDeliveryUrl, guardedLookup, openLookup } from '../webhooks.destination.js'
 import * as repo from '../webhooks.repository.js'
+import { openSecrets } from '../webhooks.secrets.js'
 import { activeSecrets, signatureHeaders } from '../webhooks.signing.js'
-import type { DeliveryStatus, StoredSecret, WebhookDeliveriesTable } from '../webhooks.tables.js'
+import type { DeliveryStatus, WebhookDeliveriesTable } from '../webhooks.tables.js'
 import { endpointView, envelopeBody } from '../webhooks.views.js'
 
 export interface DeliverPayload {
@@ -143,7 +144,7 @@ export class WebhookDeliverer {
     if (attemptId === null || row.url === null) return
 
     const body = envelopeBody(row)
-    const secrets = fromJson<StoredSecret[]>(row.secrets, [])
+    const secrets = openSecrets(this.k.secrets, row.endpoint_id, row.secrets ?? '[]')
     const started = clock.now()
     const t = Math.floor(started.getTime() / 1000)
     const headers: Record<string, string> = {
