@@ -1,5 +1,5 @@
 import { iso } from '../../kernel/clock.js'
-import { fromJson, toJson } from '../../kernel/db/database.js'
+import { toJson } from '../../kernel/db/database.js'
 import { AppError } from '../../kernel/errors.js'
 import type { PageResult } from '../../kernel/http/pagination.js'
 import { newId } from '../../kernel/ids.js'
@@ -12,7 +12,7 @@ import { openSecrets } from './webhooks.secrets.js'
 import type { PlaygroundCaptureT, PlaygroundReceiptT } from './webhooks.schemas.js'
 import { diagnoseSignature } from './webhooks.signing.js'
 import type { WebhookPlaygroundCapturesTable } from './webhooks.tables.js'
-import { envelopeBody } from './webhooks.views.js'
+import { captureView, envelopeBody } from './webhooks.views.js'
 
 export const PLAYGROUND_TOKEN = /^[A-Za-z0-9_-]{22,64}$/
 /** Bytes of a request body stored per capture; larger bodies are truncated (body_truncated). */
@@ -130,27 +130,8 @@ export class PlaygroundService {
         return repo.listCaptures(this.k.db, token, mode, page)
       },
       key: (r) => r.id,
-      view: (r) => this.captureView(r),
+      view: captureView,
     })
-  }
-
-  private captureView(r: WebhookPlaygroundCapturesTable): PlaygroundCaptureT {
-    return {
-      id: r.id,
-      object: 'webhook_playground_capture',
-      method: r.method,
-      path: r.path,
-      query: fromJson(r.query, {}),
-      headers: fromJson(r.headers, {}),
-      content_type: r.content_type,
-      body: r.body,
-      body_encoding: r.body_encoding,
-      body_size: Number(r.body_size),
-      body_truncated: Number(r.body_truncated) === 1,
-      source_ip: r.source_ip,
-      signature: r.signature ? fromJson(r.signature, null) : null,
-      received_at: r.received_at,
-    }
   }
 
   /** Only for one of our deliveries whose endpoint URL is this very Playground inbox. */

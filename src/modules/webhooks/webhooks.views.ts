@@ -1,7 +1,7 @@
 import { fromJson } from '../../kernel/db/database.js'
 import type { Mode } from '../../kernel/tenant.js'
-import type { WebhookAttemptT, WebhookDeliveryT, WebhookEndpointT } from './webhooks.schemas.js'
-import type { WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEndpointsTable } from './webhooks.tables.js'
+import type { PlaygroundCaptureT, WebhookAttemptT, WebhookDeliveryT, WebhookEndpointT } from './webhooks.schemas.js'
+import type { WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEndpointsTable, WebhookPlaygroundCapturesTable } from './webhooks.tables.js'
 
 export function endpointView(row: WebhookEndpointsTable): WebhookEndpointT {
   return {
@@ -68,4 +68,23 @@ export function envelopeBody(ev: { event_id: string; type: string; created_at: s
     `{"id":${JSON.stringify(ev.event_id)},"type":${JSON.stringify(ev.type)},"created_at":${JSON.stringify(ev.created_at)},` +
     `"workspace_id":${JSON.stringify(ev.workspace_id)},"livemode":${ev.mode === 'live'},"api_version":${JSON.stringify(ev.api_version)},"data":${ev.data}}`
   )
+}
+
+export function captureView(r: WebhookPlaygroundCapturesTable): PlaygroundCaptureT {
+  return {
+    id: r.id,
+    object: 'webhook_playground_capture',
+    method: r.method,
+    path: r.path,
+    query: fromJson(r.query, {}),
+    headers: fromJson(r.headers, {}),
+    content_type: r.content_type,
+    body: r.body,
+    body_encoding: r.body_encoding,
+    body_size: Number(r.body_size),
+    body_truncated: Number(r.body_truncated) === 1,
+    source_ip: r.source_ip,
+    signature: r.signature ? fromJson(r.signature, null) : null,
+    received_at: r.received_at,
+  }
 }

@@ -1,5 +1,5 @@
 import { iso } from '../../kernel/clock.js'
-import { fromJson, toJson, type Tx } from '../../kernel/db/database.js'
+import { toJson, type Tx } from '../../kernel/db/database.js'
 import { uniqueConflict } from '../../kernel/db/unique-conflict.js'
 import { AppError, notFound } from '../../kernel/errors.js'
 import type { PageResult } from '../../kernel/http/pagination.js'
@@ -7,6 +7,7 @@ import { newId, randomToken } from '../../kernel/ids.js'
 import type { Kernel } from '../../kernel/kernel.js'
 import type { Tenant } from '../../kernel/tenant.js'
 import * as repo from './workspaces.repository.js'
+import { memberView, workspaceView } from './workspaces.views.js'
 import type { MemberT, UsageT, WorkspaceT } from './workspaces.schemas.js'
 import type { MemberRole, WorkspaceMembersTable, WorkspacesTable } from './workspaces.tables.js'
 
@@ -23,37 +24,6 @@ function isTimezone(tz: string): boolean {
 
 export class WorkspacesService {
   constructor(private readonly k: Kernel) {}
-
-  private workspaceView(row: WorkspacesTable, tenant: Tenant): WorkspaceT {
-    return {
-      id: row.id,
-      object: 'workspace',
-      name: row.name,
-      timezone: row.timezone,
-      default_language: row.default_language,
-      metadata: fromJson(row.metadata, {}),
-      livemode: tenant.mode === 'live',
-      created_at: row.created_at,
-      updated_at: row.updated_at,
-    }
-  }
-
-  private memberView(row: WorkspaceMembersTable): MemberT {
-    return {
-      id: row.id,
-      object: 'workspace_member',
-      workspace_id: row.workspace_id,
-      email: row.email,
-      name: row.name,
-      role: row.role,
-      status: row.status,
-      invitation_url: row.status === 'invited' && row.invitation_token ? `${this.k.config.publicUrl}/invitations/${row.invitation_token}` : null,
-      invited_at: row.invited_at,
-      joined_at: row.joined_at,
-      created_at: row.created_at,
-      updated_at: row.updated_at,
-    }
-  }
 
   /** `{id}` must be the key's own workspace; any other id is indistinguishable from a missing one. */
   private guard(tenant: Tenant, id: string): void {
@@ -103,7 +73,7 @@ export class WorkspacesService {
   async getCurrent(tenant: Tenant): Promise<WorkspaceT> {
     const row = await repo.findWorkspace(this.k.db, tenant)
     if (!row) throw notFound('workspace', tenant.workspaceId)
-    return this.workspaceView(row, tenant)
+    return workspaceView(row, tenant)
   }
 
   async get(tenant: Tenant, id: string): Promise<WorkspaceT> {
@@ -128,7 +98,7 @@ export class WorkspacesService {
       })
       const row = await repo.findWorkspace(tx, tenant)
       if (!row) throw notFound('workspace', tenant.workspaceId)
-      return this.workspaceView(row, tenant)
+      return workspaceView(row, tenant)
     })
   }
 
@@ -140,13 +110,13 @@ export class WorkspacesService {
       query: q,
       fetch: (page) => repo.listMembers(this.k.db, tenant, page),
       key: (r) => r.id,
-      view: (r) => this.memberView(r),
+      view: (r) => memberView(this.k.config.publicUrl, r),
     })
   }
 
   async getMember(tenant: Tenant, memberId: string): Promise<MemberT | null> {
     const row = await repo.findMember(this.k.db, tenant, memberId)
-    return row ? this.memberView(row) : null
+    return row ? memberView(this.k.config.publicUrl, row) : null
   }
 
   async invite(tenant: Tenant, id: string, input: { email: string; name?: string; role?: MemberRole }): Promise<MemberT> {
@@ -170,7 +140,7 @@ export class WorkspacesService {
       () =>
         this.k.transaction(async (tx) => {
           await repo.insertMember(tx, row)
-          return this.memberView(row)
+          return memberView(this.k.config.publicUrl, row)
         }),
       'member_already_exists',
       [{ pointer: '/body/email', detail: 'already a member', message: `${row.email} is already a member of this workspace.` }],
@@ -191,7 +161,7 @@ export class WorkspacesService {
         Object.assign(next, { status: 'active', joined_at: now, invitation_token: null })
       }
       await repo.updateMember(tx, tenant, memberId, next)
-      return this.memberView({ ...row, ...next })
+      return memberView(this.k.config.publicUrl, { ...row, ...next })
     })
   }
 
@@ -202,7 +172,7 @@ export class WorkspacesService {
       if (!row) throw notFound('workspace member', memberId)
       if (row.role === 'owner') await this.assertNotLastOwner(tx, tenant, 'remove')
       await repo.deleteMember(tx, tenant, memberId)
-      return this.memberView(row)
+      return memberView(this.k.config.publicUrl, row)
     })
   }
 
