@@ -209,7 +209,7 @@ describe('webhook deliveries', () => {
     await waitFor(() => all.requests.some((r) => JSON.parse(r.body).id === event.id))
     await new Promise((r) => setTimeout(r, 300))
     // Running the fan-out again for the same event creates nothing new (unique event and endpoint).
-    await kernel.transaction((tx) => h.app.services.webhooks.fanOut(tx, event))
+    await kernel.transaction((tx) => h.app.services.webhooks.deliveries.fanOut(tx, event))
     await new Promise((r) => setTimeout(r, 300))
     assert.equal(all.requests.filter((r) => JSON.parse(r.body).id === event.id).length, 1)
     assert.equal(onlyTest.requests.length, 0)

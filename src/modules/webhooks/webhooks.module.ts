@@ -66,9 +66,9 @@ export const webhooksModule = defineModule({
     kernel.jobs.register(purge)
     services.webhooks = new WebhooksService(kernel, deliverer)
     services.webhookPlayground = new PlaygroundService(kernel, purge)
-    kernel.events.subscribeInTransaction('webhooks.fanout', (tx, event) => services.webhooks.fanOut(tx, event))
+    kernel.events.subscribeInTransaction('webhooks.fanout', (tx, event) => services.webhooks.deliveries.fanOut(tx, event))
   },
   health: (_kernel, services) => services.webhooks.health(),
-  reseal: (_kernel, services) => services.webhooks.resealSecrets(),
+  reseal: (_kernel, services) => services.webhooks.endpoints.reseal(),
   metrics: (_kernel, services) => services.webhooks.metrics(),
 })

@@ -45,12 +45,12 @@ describe(`webhook signing secrets at rest (${ENGINE})`, () => {
     const rotatedConfig = { ...h.config, serverSecret: next, serverSecretPrevious: [h.config.serverSecret!] }
     const second = await buildApp({ config: rotatedConfig, database: h.app.kernel.database })
     try {
-      const resealed = await second.services.webhooks.resealSecrets()
+      const resealed = await second.services.webhooks.endpoints.reseal()
       assert.ok(resealed >= 1)
       const after = await stored(e.id)
       assert.notEqual(after, before)
       assert.equal(second.kernel.secrets.isStale(JSON.parse(after)[0].secret), false)
-      assert.equal(await second.services.webhooks.resealSecrets(), 0, 'nothing left to reseal')
+      assert.equal(await second.services.webhooks.endpoints.reseal(), 0, 'nothing left to reseal')
       // With only the new secret, the endpoint still signs with the secret its owner holds.
       const only = await buildApp({ config: { ...h.config, serverSecret: next, serverSecretPrevious: [] }, database: h.app.kernel.database })
       const opened = (await import('./webhooks.secrets.js')).openSecrets(only.kernel.secrets, e.id, after)

@@ -70,7 +70,7 @@ describe('captureWebhookPlaygroundPost', () => {
     assert.equal(delivered.signature.result, 'valid')
     assert.equal(delivered.signature.valid, true)
     assert.equal(delivered.signature.delivery_id, d.id)
-    await waitFor(async () => (await h.app.services.webhooks.getDelivery({ workspaceId: h.a.workspaceId, mode: 'test' }, d.id)).status === 'succeeded')
+    await waitFor(async () => (await h.app.services.webhooks.deliveries.get({ workspaceId: h.a.workspaceId, mode: 'test' }, d.id)).status === 'succeeded')
 
     const body = delivered.body as string
     const now = Math.floor(Date.now() / 1000)

@@ -14,5 +14,5 @@ export const createWebhookEndpoint = defineRoute({
     'Send an Idempotency-Key to create it exactly once.',
   schema: { body: CreateEndpointBody, response: { 201: WebhookEndpointWithSecret } },
   errors: ['webhook_url_invalid', 'webhook_url_forbidden', 'webhook_event_type_unknown'],
-  handler: ({ body, principal, services }) => services.webhooks.createEndpoint(principal, body),
+  handler: ({ body, principal, services }) => services.webhooks.endpoints.create(principal, body),
 })

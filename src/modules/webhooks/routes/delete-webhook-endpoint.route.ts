@@ -11,5 +11,5 @@ export const deleteWebhookEndpoint = defineRoute({
   description: 'Its pending deliveries end as failed; delivery history stays listable.',
   schema: { params: IdParams, response: { 200: DeletedEndpoint } },
   errors: ['resource_not_found'],
-  handler: ({ params, principal, services }) => services.webhooks.deleteEndpoint(principal, params.id),
+  handler: ({ params, principal, services }) => services.webhooks.endpoints.delete(principal, params.id),
 })

@@ -10,5 +10,5 @@ export const getWebhookDelivery = defineRoute({
   summary: 'Get a delivery with every attempt',
   schema: { params: IdParams, response: { 200: WebhookDeliveryDetail } },
   errors: ['resource_not_found'],
-  handler: ({ params, principal, services }) => services.webhooks.getDelivery(principal, params.id),
+  handler: ({ params, principal, services }) => services.webhooks.deliveries.get(principal, params.id),
 })

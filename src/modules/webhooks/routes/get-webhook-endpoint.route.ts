@@ -11,5 +11,5 @@ export const getWebhookEndpoint = defineRoute({
   description: 'The secret is not included; it was shown when the endpoint was created or its secret rotated.',
   schema: { params: IdParams, response: { 200: WebhookEndpoint } },
   errors: ['resource_not_found'],
-  handler: ({ params, principal, services }) => services.webhooks.getEndpoint(principal, params.id),
+  handler: ({ params, principal, services }) => services.webhooks.endpoints.get(principal, params.id),
 })

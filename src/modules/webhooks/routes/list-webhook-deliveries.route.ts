@@ -11,5 +11,5 @@ export const listWebhookDeliveries = defineRoute({
   summary: 'List deliveries, newest first, by endpoint, status or event type',
   schema: { querystring: DeliveryListQuery, response: { 200: Page(WebhookDelivery, 'WebhookDelivery') } },
   errors: ['invalid_cursor'],
-  handler: ({ query, principal, services }) => services.webhooks.listDeliveries(principal, query),
+  handler: ({ query, principal, services }) => services.webhooks.deliveries.list(principal, query),
 })

@@ -12,5 +12,5 @@ export const listWebhookEndpoints = defineRoute({
   description: 'The same endpoints as GET /webhook-endpoints. Secrets are never listed.',
   schema: { querystring: EndpointListQuery, response: { 200: Page(WebhookEndpoint, 'WebhookEndpoint') } },
   errors: ['invalid_cursor'],
-  handler: ({ query, principal, services }) => services.webhooks.listEndpoints(principal, query),
+  handler: ({ query, principal, services }) => services.webhooks.endpoints.list(principal, query),
 })

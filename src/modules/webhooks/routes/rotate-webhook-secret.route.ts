@@ -13,5 +13,5 @@ export const rotateWebhookSecret = defineRoute({
     'so during the grace period Svc-Status-Signature carries one v1= per secret.',
   schema: { params: IdParams, body: RotateSecretBody, response: { 200: WebhookEndpointWithSecret } },
   errors: ['resource_not_found'],
-  handler: ({ params, body, principal, services }) => services.webhooks.rotateSecret(principal, params.id, body),
+  handler: ({ params, body, principal, services }) => services.webhooks.endpoints.rotateSecret(principal, params.id, body),
 })

@@ -11,5 +11,5 @@ export const testWebhookEndpoint = defineRoute({
   description: 'Returns the new delivery (status pending); follow it with getWebhookDelivery. Retries like any delivery.',
   schema: { params: IdParams, response: { 201: WebhookDelivery } },
   errors: ['resource_not_found', 'webhook_endpoint_unavailable'],
-  handler: ({ params, principal, services }) => services.webhooks.testEndpoint(principal, params.id),
+  handler: ({ params, principal, services }) => services.webhooks.endpoints.test(principal, params.id),
 })

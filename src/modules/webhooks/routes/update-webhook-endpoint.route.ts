@@ -11,5 +11,5 @@ export const updateWebhookEndpoint = defineRoute({
   description: '`enabled: true` re-enables an endpoint the service disabled (and resets its failure run). The URL is checked as on create.',
   schema: { params: IdParams, body: UpdateEndpointBody, response: { 200: WebhookEndpoint } },
   errors: ['resource_not_found', 'webhook_url_invalid', 'webhook_url_forbidden', 'webhook_event_type_unknown'],
-  handler: ({ params, body, principal, services }) => services.webhooks.updateEndpoint(principal, params.id, body),
+  handler: ({ params, body, principal, services }) => services.webhooks.endpoints.update(principal, params.id, body),
 })
