@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { after, before, describe, it } from 'node:test'
+import { errorSpec } from '../src/kernel/errors.js'
 import { MODULES } from '../src/modules/index.js'
 import { createTestApp, json, type TestApp } from './helpers.js'
 
@@ -70,6 +71,74 @@ describe('OpenAPI document and reference pages', () => {
         for (const code of ['401', '403', '422', '429', '500']) assert.ok(op.responses[code], `${row.operationId} lacks ${code}`)
       }
       assert.ok(Object.keys(op.responses).some((c) => c.startsWith('2')), `${row.operationId} has no success response`)
+    }
+  })
+
+  it('is made for client generators: named components, enums, no $id, headers, idempotency, bodies', () => {
+    const ops = Object.values<any>(doc.paths).flatMap((methods) => Object.entries<any>(methods).map(([method, op]) => ({ ...op, method: method.toUpperCase() })))
+    const text = JSON.stringify(doc)
+    assert.doesNotMatch(text, /"\$id"/, 'no $id is left (no collisions in one Ajv instance)')
+    assert.doesNotMatch(text, /"const"/, 'literals are enums')
+    assert.doesNotMatch(text, /"Default Response"/)
+    // No anyOf made of one-value branches only.
+    const walk = (v: unknown): void => {
+      if (Array.isArray(v)) return v.forEach(walk)
+      if (!v || typeof v !== 'object') return
+      const o = v as Record<string, any>
+      if (Array.isArray(o.anyOf)) assert.ok(!o.anyOf.every((b: any) => Array.isArray(b?.enum) && b.enum.length === 1), JSON.stringify(o))
+      Object.values(o).forEach(walk)
+    }
+    walk(doc)
+    assert.deepEqual(doc.info.license, { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' })
+    for (const name of ['Conversation', 'ConversationList', 'WebhookEndpoint', 'Workspace', 'Problem']) assert.ok(doc.components.schemas[name], name)
+    assert.ok(doc.components.requestBodies.CreateConversationBody)
+    for (const op of ops) {
+      const route = implemented.find((r) => r.operationId === op.operationId)!
+      const write = op.method !== 'GET'
+      const statuses = Object.keys(op.responses)
+      for (const [code, response] of Object.entries<any>(op.responses)) {
+        assert.ok(response.description && response.description !== 'Default Response', `${op.operationId} ${code}`)
+        assert.ok(response.headers['X-Request-ID'] && response.headers['Svc-Api-Version'] && response.headers.RateLimit, `${op.operationId} ${code} headers`)
+        if (code === '429' || code === '503') assert.ok(response.headers['Retry-After'], `${op.operationId} ${code} Retry-After`)
+        if (code.startsWith('2')) {
+          assert.match(response.content['application/json'].schema.$ref, /^#\/components\/schemas\//, `${op.operationId} ${code} is a named schema`)
+          assert.equal(!!response.headers['Idempotent-Replayed'], write, `${op.operationId} ${code} Idempotent-Replayed`)
+        }
+      }
+      assert.ok(statuses.includes('405') && statuses.includes('503'), `${op.operationId} declares 405 and 503`)
+      const hasBody = ['POST', 'PUT', 'PATCH'].includes(op.method)
+      assert.equal(statuses.includes('413'), hasBody, `${op.operationId} 413`)
+      assert.equal(statuses.includes('415'), hasBody && !route.rawBody, `${op.operationId} 415`)
+      const declares = (status: number) => (route.errors ?? []).some((c) => errorSpec(c).status === status)
+      assert.equal(statuses.includes('404'), route.url.includes('{') || declares(404), `${op.operationId} 404`)
+      assert.equal(statuses.includes('409'), write || declares(409), `${op.operationId} 409`)
+      const idempotencyKey = (op.parameters ?? []).some((p: any) => p.$ref === '#/components/parameters/IdempotencyKey')
+      assert.equal(idempotencyKey, write, `${op.operationId} Idempotency-Key`)
+    }
+    assert.equal(doc.components.parameters.IdempotencyKey.name, 'Idempotency-Key')
+    const body = (path: string, method: string) => {
+      const rb = doc.paths[path][method].requestBody
+      return rb?.$ref ? doc.components.requestBodies[rb.$ref.split('/').pop()] : rb
+    }
+    for (const [path, method] of [['/inbox/conversations', 'post'], ['/inbox/conversations/{id}/ai-draft', 'post'], ['/webhooks/endpoints/{id}/rotate-secret', 'post'], ['/webhooks/deliveries/{id}/replay', 'post']]) {
+      assert.equal(body(path, method).required, false, `${method} ${path} body is optional`)
+    }
+    assert.equal(body('/inbox/conversations/{id}', 'patch').required, true)
+    for (const method of ['post', 'put', 'patch']) assert.ok(body('/webhooks/playground/{token}', method).content['*/*'], `Playground ${method} takes any content type`)
+  })
+
+  it('has an OpenAPI 3.1 webhooks section: one POST per event type with the envelope and the signature headers', () => {
+    const catalog = h.app.kernel.events.catalog()
+    assert.deepEqual(Object.keys(doc.webhooks).sort(), catalog.map((t) => t.type).sort())
+    for (const t of catalog) {
+      const op = doc.webhooks[t.type].post
+      const names = op.parameters.map((p: { $ref: string }) => doc.components.parameters[p.$ref.split('/').pop()!].name)
+      for (const n of ['Svc-Status-Signature', 'webhook-id', 'webhook-timestamp', 'webhook-signature']) assert.ok(names.includes(n), `${t.type} ${n}`)
+      const envelope = doc.components.schemas[op.requestBody.content['application/json'].schema.$ref.split('/').pop()]
+      assert.deepEqual(envelope.required, ['id', 'type', 'created_at', 'workspace_id', 'livemode', 'api_version', 'data'])
+      assert.deepEqual(envelope.properties.type.enum, [t.type])
+      assert.ok(envelope.properties.data.properties.object)
+      assert.ok(op.responses['2XX'])
     }
   })
 

@@ -45,6 +45,8 @@ export interface RouteDefinition<S extends RouteSchemas = RouteSchemas, Public e
   schema: S
   /** Error codes this operation raises beyond the shared ones (401, 403, 422, 429, 500). */
   errors?: ErrorCode[]
+  /** OpenAPI description of a success response by status; default from the schema's name ("The conversation", "A page of …"). */
+  responseDescription?: Partial<Record<number, string>>
   /** Status for the success response; defaults to the first code in `schema.response`. */
   status?: number
   /** Extra Fastify route config (e.g. a stricter rate limit); `max` may read the config (route objects are static). */

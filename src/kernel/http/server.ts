@@ -21,6 +21,7 @@ import type { Mode, Principal } from '../tenant.js'
 import type { AnyRoute } from './define-route.js'
 import { registerDocs } from './docs.js'
 import { IdempotencyStore, idempotencyScope } from './idempotency.js'
+import { openApiDocument, problemStatuses } from './openapi.js'
 import { Problem, problemTypeUri, sendProblem, setProblemDocsBase, toAppError } from './problem.js'
 
 // ajv-formats is CommonJS; under ESM its function may sit on .default.
@@ -33,7 +34,6 @@ export const BASES: { prefix: string; mode: Mode }[] = [
 const BASE_OF: Record<Mode, string> = { live: '/v2', test: '/sandbox/v2' }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
-const SHARED_ERRORS = [400, 401, 403, 404, 409, 413, 415, 422, 429, 500] as const
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -185,7 +185,7 @@ export async function createHttpServer(kernel: Kernel, services: Services, route
     return sendProblem(request, reply, appErr)
   })
 
-  // ---- OpenAPI from the same schemas ----
+  // ---- OpenAPI from the same schemas (finalised for client generators in openapi.ts) ----
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -193,7 +193,10 @@ export async function createHttpServer(kernel: Kernel, services: Services, route
         title: 'Conversational Automation Service API',
         version: API_VERSION,
         description: 'Version 2 of the HTTP API. The sandbox base URL serves the same operations with svc_test_ keys.',
+        // The service is not published under an open-source licence (package.json is private): a custom SPDX reference.
+        license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
       },
+      // From PUBLIC_URL (config.publicUrl; http://localhost:$PORT when unset).
       servers: [
         { url: `${config.publicUrl}/v2`, description: 'live (svc_live_ keys)' },
         { url: `${config.publicUrl}/sandbox/v2`, description: 'sandbox (svc_test_ keys)' },
@@ -211,6 +214,7 @@ export async function createHttpServer(kernel: Kernel, services: Services, route
   })
 
   // ---- the operations, on both base URLs ----
+  const getOpenApi = openApiDocument(() => ({ base: app.swagger() as unknown as Record<string, unknown>, routes, events: kernel.events.catalog() }))
   const routeIndex: { pattern: RegExp; method: string }[] = []
   for (const { prefix, mode } of BASES) {
     await app.register(
@@ -222,7 +226,7 @@ export async function createHttpServer(kernel: Kernel, services: Services, route
           raw.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body))
           for (const r of routes.filter((x) => x.rawBody)) raw.route(routeOptions(r, mode))
         })
-        registerDocs(scope, () => app.swagger() as unknown as Record<string, unknown>, routes, mode)
+        registerDocs(scope, getOpenApi, routes, mode)
       },
       { prefix },
     )
@@ -270,14 +274,11 @@ export async function createHttpServer(kernel: Kernel, services: Services, route
     const hasBody = r.method === 'POST' || r.method === 'PATCH' || r.method === 'PUT'
     const successCodes = Object.keys(r.schema.response).map(Number)
     const status = r.status ?? successCodes[0] ?? 200
-    const errorCodes = new Set<number>([...SHARED_ERRORS, ...(r.errors ?? []).map((c) => errorSpec(c).status)])
-    if (r.public) {
-      errorCodes.delete(401)
-      errorCodes.delete(403)
-    }
+    // Success schemas serialise the handler's result; problems are sent as strings (sendProblem), so their
+    // entries only document. A status with a success schema keeps it (getApiHealth's 503 report).
     const response: Record<string, unknown> = { ...r.schema.response }
-    for (const code of [...errorCodes].sort()) {
-      response[code] = { description: 'Problem details (RFC 9457)', content: { 'application/problem+json': { schema: { $ref: 'Problem#' } } } }
+    for (const code of problemStatuses(r).keys()) {
+      response[code] ??= { description: 'Problem details (RFC 9457)', content: { 'application/problem+json': { schema: { $ref: 'Problem#' } } } }
     }
     return {
       method: r.method,

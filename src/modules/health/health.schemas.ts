@@ -1,6 +1,7 @@
 import { Type } from 'typebox'
 
-export const ApiRoot = Type.Object({
+export const ApiRoot = Type.Object(
+  {
   object: Type.Literal('api_root'),
   name: Type.String(),
   api_version: Type.String(),
@@ -12,12 +13,18 @@ export const ApiRoot = Type.Object({
     api_docs: Type.String({ format: 'uri' }),
     health: Type.String({ format: 'uri' }),
   }),
-})
+  },
+  { title: 'ApiRoot' },
+)
 
 const Status = Type.Union([Type.Literal('ok'), Type.Literal('degraded'), Type.Literal('down'), Type.Literal('not_available')])
-const Component = Type.Object({ status: Status, detail: Type.Optional(Type.String()), latency_ms: Type.Optional(Type.Number()) }, { additionalProperties: true })
+const Component = Type.Object(
+  { status: Status, detail: Type.Optional(Type.String()), latency_ms: Type.Optional(Type.Number()) },
+  { additionalProperties: true, title: 'HealthCheck', description: 'One checked part; modules may add their own fields.' },
+)
 
-export const Health = Type.Object({
+export const Health = Type.Object(
+  {
   object: Type.Literal('health'),
   status: Type.Union([Type.Literal('ok'), Type.Literal('degraded'), Type.Literal('down')]),
   api_version: Type.String(),
@@ -32,4 +39,6 @@ export const Health = Type.Object({
     webhooks: Component,
     compliance: Component,
   }),
-})
+  },
+  { title: 'HealthReport' },
+)

@@ -18,16 +18,12 @@ export const Metadata = Type.Record(Type.String({ maxLength: 40 }), Type.String(
 
 export const ConversationStatus = Type.Union(
   [Type.Literal('open'), Type.Literal('pending'), Type.Literal('snoozed'), Type.Literal('resolved')],
-  { description: 'State machine: see docs/inbox.md. resolved → open only (reopen); an inbound message reopens.' },
+  { title: 'ConversationStatus', description: 'State machine: see docs/inbox.md. resolved → open only (reopen); an inbound message reopens.' },
 )
-export const Channel = Type.Union([
-  Type.Literal('api'),
-  Type.Literal('chat'),
-  Type.Literal('email'),
-  Type.Literal('sms'),
-  Type.Literal('whatsapp'),
-  Type.Literal('voice'),
-])
+export const Channel = Type.Union(
+  [Type.Literal('api'), Type.Literal('chat'), Type.Literal('email'), Type.Literal('sms'), Type.Literal('whatsapp'), Type.Literal('voice')],
+  { title: 'ConversationChannel' },
+)
 
 const ContactFields = {
   name: Nullable(Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' })),
@@ -37,7 +33,7 @@ const ContactFields = {
 }
 export const Contact = Type.Object(ContactFields, { $id: 'InboxContact' })
 /** On input every contact field is optional; null clears it. */
-export const ContactInput = Type.Partial(Type.Object(ContactFields), { additionalProperties: false })
+export const ContactInput = Type.Partial(Type.Object(ContactFields), { additionalProperties: false, title: 'InboxContactInput' })
 
 export const LeadScore = Type.Object(
   {
@@ -111,18 +107,21 @@ export const AttachmentInput = Type.Object(
     content_type: Type.Optional(Type.String({ pattern: '^[a-z]+/[a-zA-Z0-9.+_-]+$', maxLength: 100 })),
     size_bytes: Type.Optional(Type.Integer({ minimum: 0 })),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, title: 'MessageAttachmentInput' },
 )
-export const Attachment = Type.Object({
-  url: Type.String(),
-  filename: Nullable(Type.String()),
-  content_type: Nullable(Type.String()),
-  size_bytes: Nullable(Type.Integer()),
-})
+export const Attachment = Type.Object(
+  {
+    url: Type.String(),
+    filename: Nullable(Type.String()),
+    content_type: Nullable(Type.String()),
+    size_bytes: Nullable(Type.Integer()),
+  },
+  { title: 'MessageAttachment' },
+)
 
 const AuthorType = Type.Union([Type.Literal('contact'), Type.Literal('member'), Type.Literal('bot'), Type.Literal('api_key')])
 
-const messageBody = (defaultDirection: 'inbound' | 'outbound') =>
+const messageBody = (defaultDirection: 'inbound' | 'outbound', title: string) =>
   Type.Object(
     {
       content: Type.String({
@@ -149,10 +148,10 @@ const messageBody = (defaultDirection: 'inbound' | 'outbound') =>
       private: Type.Optional(Type.Boolean({ default: false, description: 'A private note: visible to the team only, never sent. Outbound only.' })),
       attachments: Type.Optional(Type.Array(AttachmentInput, { maxItems: MAX_ATTACHMENTS })),
     },
-    { additionalProperties: false },
+    { additionalProperties: false, title },
   )
 
-export const SendMessageBody = messageBody('outbound')
+export const SendMessageBody = messageBody('outbound', 'SendMessageBody')
 export type SendMessageBodyT = Static<typeof SendMessageBody>
 
 export const Message = Type.Object(
@@ -191,9 +190,9 @@ export const CreateConversationBody = Type.Object(
     tags: Type.Optional(TagNames),
     metadata: Type.Optional(Metadata),
     // A first message, usually the contact's: its direction defaults to inbound.
-    message: Type.Optional(messageBody('inbound')),
+    message: Type.Optional(messageBody('inbound', 'FirstMessageInput')),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, title: 'CreateConversationBody' },
 )
 export type CreateConversationBodyT = Static<typeof CreateConversationBody>
 
@@ -207,27 +206,30 @@ export const UpdateConversationBody = Type.Object(
     metadata: Type.Optional(Metadata),
     lead_score: Type.Optional(LeadScoreInput),
   },
-  { additionalProperties: false, minProperties: 1 },
+  { additionalProperties: false, minProperties: 1, title: 'UpdateConversationBody' },
 )
 export type UpdateConversationBodyT = Static<typeof UpdateConversationBody>
 
 export const AssignConversationBody = Type.Object(
   { assignee_id: Nullable(Type.String({ minLength: 1, maxLength: 64, description: 'An active member (mem_…), or null to unassign.' })) },
-  { additionalProperties: false },
+  { additionalProperties: false, title: 'AssignConversationBody' },
 )
 
 export const CreateAiDraftBody = Type.Object(
   { instructions: Type.Optional(Type.String({ minLength: 1, maxLength: 2000, description: 'Extra guidance for the engine (tone, language).' })) },
-  { additionalProperties: false },
+  { additionalProperties: false, title: 'CreateAiDraftBody' },
 )
 
-export const Citation = Type.Object({
-  kind: Type.Union([Type.Literal('template'), Type.Literal('message'), Type.Literal('passage')]),
-  id: Type.String(),
-  title: Nullable(Type.String()),
-  excerpt: Type.String(),
-  score: Type.Number({ minimum: 0, maximum: 1 }),
-})
+export const Citation = Type.Object(
+  {
+    kind: Type.Union([Type.Literal('template'), Type.Literal('message'), Type.Literal('passage')]),
+    id: Type.String(),
+    title: Nullable(Type.String()),
+    excerpt: Type.String(),
+    score: Type.Number({ minimum: 0, maximum: 1 }),
+  },
+  { title: 'AiDraftSource' },
+)
 
 export const AiDraft = Type.Object(
   {
@@ -274,7 +276,7 @@ export const CreateReplyTemplateBody = Type.Object(
     shortcut: Type.Optional(Type.String({ pattern: '^[a-z0-9_-]{1,32}$', description: 'Unique in the workspace, e.g. `pricing`.' })),
     language: Type.Optional(Type.String({ pattern: '^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$', description: 'BCP 47, e.g. en or pt-BR' })),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, title: 'CreateReplyTemplateBody' },
 )
 export type CreateReplyTemplateBodyT = Static<typeof CreateReplyTemplateBody>
 
@@ -295,7 +297,7 @@ export const CreateInboxTagBody = Type.Object(
     name: Type.String({ minLength: 1, maxLength: 50, pattern: '^\\S(.*\\S)?$', description: 'Unique in the workspace, case-insensitively.' }),
     color: Type.Optional(Type.String({ pattern: '^#[0-9a-fA-F]{6}$', default: '#6b7280', description: 'Hex colour, e.g. #22c55e.' })),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, title: 'CreateInboxTagBody' },
 )
 
 export const SimpleListQuery = Type.Object({ ...PageQuery }, { additionalProperties: false })

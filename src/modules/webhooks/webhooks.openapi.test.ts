@@ -36,6 +36,15 @@ describe('webhooks module contract', () => {
     }
   })
 
+  it('describes its event types in the OpenAPI webhooks section, signed as docs/webhooks.md says', () => {
+    for (const type of ['webhook.test', 'webhook_endpoint.disabled']) {
+      const op = doc.webhooks[type]?.post
+      assert.ok(op, `${type} missing from webhooks`)
+      const headers = op.parameters.map((p: { $ref: string }) => doc.components.parameters[p.$ref.split('/').pop()!].name)
+      assert.deepEqual(headers.slice(0, 4), ['Svc-Status-Signature', 'webhook-id', 'webhook-timestamp', 'webhook-signature'])
+    }
+  })
+
   it('has a reference page per operation', async () => {
     for (const op of ops) {
       const r = await h.request({ method: 'GET', url: `/v2/api-docs/webhooks/${op.operationId}`, key: null })

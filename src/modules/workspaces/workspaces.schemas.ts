@@ -29,11 +29,11 @@ export const UpdateWorkspaceBody = Type.Object(
     default_language: Type.Optional(Type.String({ pattern: '^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$' })),
     metadata: Type.Optional(Metadata),
   },
-  { additionalProperties: false, minProperties: 1 },
+  { additionalProperties: false, minProperties: 1, title: 'UpdateWorkspaceBody' },
 )
 
-export const MemberRole = Type.Union([Type.Literal('owner'), Type.Literal('admin'), Type.Literal('member')])
-export const MemberStatus = Type.Union([Type.Literal('invited'), Type.Literal('active')])
+export const MemberRole = Type.Union([Type.Literal('owner'), Type.Literal('admin'), Type.Literal('member')], { title: 'WorkspaceMemberRole' })
+export const MemberStatus = Type.Union([Type.Literal('invited'), Type.Literal('active')], { title: 'WorkspaceMemberStatus' })
 
 export const Member = Type.Object(
   {
@@ -60,7 +60,7 @@ export const InviteMemberBody = Type.Object(
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
     role: Type.Optional(MemberRole),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, title: 'InviteWorkspaceMemberBody' },
 )
 
 export const UpdateMemberBody = Type.Object(
@@ -69,7 +69,7 @@ export const UpdateMemberBody = Type.Object(
     role: Type.Optional(MemberRole),
     status: Type.Optional(Type.Literal('active', { description: 'Mark an invitation as accepted.' })),
   },
-  { additionalProperties: false, minProperties: 1 },
+  { additionalProperties: false, minProperties: 1, title: 'UpdateWorkspaceMemberBody' },
 )
 
 export const WorkspaceIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) })
