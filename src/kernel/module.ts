@@ -1,6 +1,7 @@
 import type { ModuleMigration } from './db/migrations.js'
 import type { ErrorSpec } from './errors.js'
 import type { AnyRoute } from './http/define-route.js'
+import type { EventDelivery } from './http/openapi.js'
 import type { Kernel } from './kernel.js'
 import type { Services } from './services.js'
 import type { Tenant } from './tenant.js'
@@ -44,6 +45,8 @@ export interface ModuleDefinition {
   usage?(kernel: Kernel, tenant: Tenant, from: string, to: string): Promise<{ day: string; metric: string; count: number }[]>
   /** Fixtures per operationId with path parameters, loaded only by the tests (`<module>.fixtures.ts`). */
   fixtures?: () => Promise<Record<string, Fixture>>
+  /** How this module delivers events to receivers (the OpenAPI `webhooks` section); at most one module. */
+  eventDelivery?: EventDelivery
   /** Re-seal the credentials this module stores under the current server secret; returns how many rows changed. */
   reseal?(kernel: Kernel, services: Services): Promise<number>
   /** Gauges reported on GET /metrics at scrape time (names prefixed `svc_<module>_`). */

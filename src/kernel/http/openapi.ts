@@ -295,48 +295,6 @@ const PARAMETERS: Record<string, Json> = {
       'API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md.',
     schema: { type: 'string', minLength: 1, maxLength: 255 },
   },
-  // Sent with every webhook delivery (docs/webhooks.md).
-  SvcStatusSignature: {
-    name: 'Svc-Status-Signature',
-    in: 'header',
-    required: true,
-    description:
-      '`t=<unix seconds>,v1=<hex>[,v1=<hex>…]`: one `v1` per active secret, hex(HMAC-SHA256(key = the whole secret "whsec_…", ' +
-      'message = "<t>.<raw body>")). Verify over the raw bytes, in constant time, and refuse a `t` more than 300 s from your clock.',
-    schema: { type: 'string', pattern: '^t=[0-9]+(,v1=[0-9a-f]{64})+$' },
-  },
-  WebhookId: {
-    name: 'webhook-id',
-    in: 'header',
-    required: true,
-    description: 'Standard Webhooks: the event id (`evt_…`), the same in every attempt and replay; deduplicate on it.',
-    schema: { type: 'string' },
-  },
-  WebhookTimestamp: {
-    name: 'webhook-timestamp',
-    in: 'header',
-    required: true,
-    description: 'Standard Webhooks: the same `t` as in Svc-Status-Signature (unix seconds), fresh per attempt.',
-    schema: { type: 'string', pattern: '^[0-9]+$' },
-  },
-  WebhookSignature: {
-    name: 'webhook-signature',
-    in: 'header',
-    required: true,
-    description:
-      'Standard Webhooks: `v1,<base64>[ v1,<base64>…]`, base64 HMAC-SHA256 keyed with the base64-decoded part after `whsec_`, ' +
-      'over `<webhook-id>.<webhook-timestamp>.<raw body>`; one per active secret.',
-    schema: { type: 'string', pattern: '^v1,[A-Za-z0-9+/=]+( v1,[A-Za-z0-9+/=]+)*$' },
-  },
-  SvcEventId: { name: 'Svc-Event-Id', in: 'header', required: true, description: 'The event id (`evt_…`).', schema: { type: 'string' } },
-  SvcEventType: { name: 'Svc-Event-Type', in: 'header', required: true, description: 'The event type.', schema: { type: 'string' } },
-  SvcDeliveryId: {
-    name: 'Svc-Delivery-Id',
-    in: 'header',
-    required: true,
-    description: 'The delivery (`whd_…`): one per event and endpoint, the same in every attempt of it.',
-    schema: { type: 'string' },
-  },
 }
 
 const HEADERS: Record<string, Json> = {
@@ -476,7 +434,20 @@ function eventComponent(registry: SchemaRegistry, t: EventType): Json {
   }
 }
 
-function webhooks(registry: SchemaRegistry, events: EventType[]): Json {
+/**
+ * How events reach receivers — headers, what their answers mean — belongs to the module that delivers them
+ * (`defineModule({ eventDelivery })`); the kernel only lays out one POST per event type.
+ */
+export interface EventDelivery {
+  /** Request headers of every delivery, as OpenAPI header parameters keyed by component name. */
+  headers: Record<string, Json>
+  /** How the receiver's answer is read. */
+  responses: Record<string, Json>
+  /** Appended to each event's description. */
+  note: string
+}
+
+function webhooks(registry: SchemaRegistry, events: EventType[], delivery: EventDelivery): Json {
   const out: Record<string, Json> = {}
   for (const t of events) {
     const name = `${pascal(t.type)}Event`
@@ -486,13 +457,10 @@ function webhooks(registry: SchemaRegistry, events: EventType[]): Json {
         operationId: `${camel(t.type)}Event`,
         summary: `Event ${t.type}`,
         description:
-          `${t.description}\n\nSent as \`POST <endpoint url>\` to every enabled endpoint of the workspace and mode subscribed to ` +
-          `\`${t.type}\` (or \`*\`), at least once: deduplicate on \`id\` / \`webhook-id\`. See docs/webhooks.md.`,
+          `${t.description}\n\n${delivery.note.replaceAll('{type}', t.type)}`,
         tags: [t.module],
         security: [],
-        parameters: ['SvcStatusSignature', 'WebhookId', 'WebhookTimestamp', 'WebhookSignature', 'SvcEventId', 'SvcEventType', 'SvcDeliveryId'].map((p) =>
-          ref('parameters', p),
-        ),
+        parameters: Object.keys(delivery.headers).map((p) => ref('parameters', p)),
         requestBody: {
           required: true,
           content: {
@@ -510,15 +478,7 @@ function webhooks(registry: SchemaRegistry, events: EventType[]): Json {
             },
           },
         },
-        responses: {
-          '2XX': { description: 'Received: any 2xx within WEBHOOK_TIMEOUT_MS (default 15 s) ends the delivery as succeeded.' },
-          '410': { description: 'Gone: the service disables the endpoint at once (no further attempts).' },
-          default: {
-            description:
-              'Anything else — another status, a timeout, a connection error, a redirect (not followed) — is a failed attempt, retried on ' +
-              'WEBHOOK_RETRY_SCHEDULE; `Retry-After` on 429 or 503 replaces the next delay.',
-          },
-        },
+        responses: delivery.responses,
       },
     }
   }
@@ -535,9 +495,11 @@ export interface OpenApiSources {
   routes: AnyRoute[]
   /** The event catalog (`kernel.events.catalog()`). */
   events: EventType[]
+  /** The delivering module's contract; without one the document has no `webhooks` section. */
+  delivery?: EventDelivery
 }
 
-export function finaliseOpenApi({ base, routes, events }: OpenApiSources): Json {
+export function finaliseOpenApi({ base, routes, events, delivery }: OpenApiSources): Json {
   const registry = new SchemaRegistry()
   registry.hoist('Problem', Problem as unknown as Json)
   const byId = new Map(routes.map((r) => [r.operationId, r]))
@@ -568,7 +530,7 @@ export function finaliseOpenApi({ base, routes, events }: OpenApiSources): Json 
     for (const op of Object.values(methods)) if ((op.parameters as unknown[]).length === 0) delete op.parameters
   }
 
-  const hooks = webhooks(registry, events)
+  const hooks = delivery ? webhooks(registry, events, delivery) : null
   const modules = [...new Set([...routes.map((r) => r.module), ...events.map((e) => e.module)])].sort()
   const components = (base.components ?? {}) as Json
   const sortedSchemas = Object.fromEntries(Object.entries(registry.schemas).sort(([a], [b]) => a.localeCompare(b)))
@@ -581,11 +543,11 @@ export function finaliseOpenApi({ base, routes, events }: OpenApiSources): Json 
       description: `${events.some((e) => e.module === m) ? 'Operations and webhook events' : 'Operations'} of the ${m} module (docs/${m}.md).`,
     })),
     paths,
-    webhooks: hooks,
+    ...(hooks ? { webhooks: hooks } : {}),
     components: {
       securitySchemes: components.securitySchemes,
       schemas: sortedSchemas,
-      parameters: PARAMETERS,
+      parameters: { ...PARAMETERS, ...(delivery?.headers ?? {}) },
       requestBodies: Object.fromEntries(Object.entries(registry.requestBodies).sort(([a], [b]) => a.localeCompare(b))),
       headers: HEADERS,
     },

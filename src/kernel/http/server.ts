@@ -214,7 +214,7 @@ export async function createHttpServer(kernel: Kernel, services: Services, route
   })
 
   // ---- the operations, on both base URLs ----
-  const getOpenApi = openApiDocument(() => ({ base: app.swagger() as unknown as Record<string, unknown>, routes, events: kernel.events.catalog() }))
+  const getOpenApi = openApiDocument(() => ({ base: app.swagger() as unknown as Record<string, unknown>, routes, events: kernel.events.catalog(), delivery: kernel.modules.find((m) => m.eventDelivery)?.eventDelivery }))
   const routeIndex: { pattern: RegExp; method: string }[] = []
   for (const { prefix, mode } of BASES) {
     await app.register(

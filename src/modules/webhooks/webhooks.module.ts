@@ -27,12 +27,14 @@ import { updateWebhookEndpoint } from './routes/update-webhook-endpoint.route.js
 import { WEBHOOK_EVENTS } from './webhooks.events.js'
 import { webhooksMigrations } from './webhooks.migrations.js'
 import { WebhooksService } from './webhooks.service.js'
+import { WEBHOOK_DELIVERY } from './webhooks.delivery-contract.js'
 import { WEBHOOKS_ERRORS } from './webhooks.errors.js'
 
 export const webhooksModule = defineModule({
   name: 'webhooks',
   fixtures: () => import('./webhooks.fixtures.js').then((f) => f.FIXTURES),
   errors: WEBHOOKS_ERRORS,
+  eventDelivery: WEBHOOK_DELIVERY,
   migrations: webhooksMigrations,
   routes: [
     listWebhookEndpoints,

@@ -41,8 +41,8 @@ export class WebhooksService {
         type: t.type,
         module: t.module,
         description: t.description,
-        // Plain JSON (TypeBox schemas may carry non-JSON members).
-        schema: JSON.parse(JSON.stringify(t.schema)) as Record<string, unknown>,
+        // Plain JSON without the schemas' short `$id`s, which would collide when a client loads several into one validator.
+        schema: JSON.parse(JSON.stringify(t.schema), (key, value) => (key === '$id' ? undefined : value)) as Record<string, unknown>,
         example: t.example,
       }),
     })
