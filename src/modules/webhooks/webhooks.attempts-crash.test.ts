@@ -2,7 +2,7 @@
 // requests are in flight: the attempt is recorded (status "sending") before the request is sent, and the
 // restarted worker marks it interrupted and makes it again (docs/webhooks.md, "Durability").
 import assert from 'node:assert/strict'
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { createServer, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { after, before, describe, it } from 'node:test'
@@ -13,9 +13,8 @@ import { createDatabase } from '../../kernel/db/database.js'
 import { INTERRUPTED_ERROR } from './jobs/deliver-webhook.job.js'
 import { WebhookDeliveryDetail } from './webhooks.schemas.js'
 import './webhooks.tables.js'
-import { createEndpoint, freePort, getDelivery, sendTest, startReceiver, waitFor, type Receiver } from './webhooks.testkit.js'
+import { api, createEndpoint, createKey, exited, freePort, getDelivery, sendTest, startReceiver, startServer, waitFor, type Receiver } from './webhooks.testkit.js'
 
-const ROOT = new URL('../../../', import.meta.url).pathname
 const addFormats = ((addFormatsModule as unknown as { default?: FormatsPlugin }).default ?? addFormatsModule) as FormatsPlugin
 
 const EVENTS = 240
@@ -40,37 +39,6 @@ function serverEnv(db: TestDatabase, port: number): NodeJS.ProcessEnv {
   }
 }
 
-function createKey(env: NodeJS.ProcessEnv): string {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'keys', 'create', '--scopes', 'admin', '--json', '--sandbox'], { cwd: ROOT, env, encoding: 'utf8' })
-  if (r.status !== 0) throw new Error(`keys create failed: ${r.stderr}`)
-  return JSON.parse(r.stdout.trim().split('\n').pop()!).key
-}
-
-async function startServer(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] })
-  await waitFor(async () => {
-    if (child.exitCode !== null) throw new Error('the server exited during start')
-    try {
-      return (await fetch(`http://127.0.0.1:${env.PORT}/livez`)).ok
-    } catch {
-      return false
-    }
-  }, 90_000, 'server start')
-  return child
-}
-
-async function api(port: number, key: string, method: string, path: string, body?: unknown): Promise<any> {
-  const r = await fetch(`http://127.0.0.1:${port}/sandbox/v2${path}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  })
-  const text = await r.text()
-  if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${text}`)
-  return JSON.parse(text)
-}
-
-const exited = (c: ChildProcess) => new Promise<void>((resolve) => (c.exitCode !== null || c.signalCode !== null ? resolve() : c.once('exit', () => resolve())))
 
 /**
  * A receiver that counts every request per `svc-delivery-id` as soon as its headers arrive. It answers

@@ -1,11 +1,10 @@
 // The real server as child processes: SIGKILL with deliveries pending, and two processes on one PostgreSQL.
 import assert from 'node:assert/strict'
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { after, describe, it } from 'node:test'
 import { ENGINE, createTestDatabase, type TestDatabase } from '../../../test/helpers.js'
-import { freePort, startReceiver, waitFor, type Receiver } from './webhooks.testkit.js'
+import { api, createKey, exited, freePort, startReceiver, startServer, waitFor, type Receiver } from './webhooks.testkit.js'
 
-const ROOT = new URL('../../../', import.meta.url).pathname
 
 function serverEnv(db: TestDatabase, port: number, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return {
@@ -25,44 +24,13 @@ function serverEnv(db: TestDatabase, port: number, extra: Record<string, string>
   }
 }
 
-function createKey(env: NodeJS.ProcessEnv, sandbox = true): string {
-  const args = ['--import', 'tsx', 'src/cli.ts', 'keys', 'create', '--scopes', 'admin', '--json', ...(sandbox ? ['--sandbox'] : [])]
-  const r = spawnSync(process.execPath, args, { cwd: ROOT, env, encoding: 'utf8' })
-  if (r.status !== 0) throw new Error(`keys create failed: ${r.stderr}`)
-  return JSON.parse(r.stdout.trim().split('\n').pop()!).key
-}
-
-async function startServer(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] })
-  await waitFor(async () => {
-    try {
-      return (await fetch(`http://127.0.0.1:${env.PORT}/livez`)).ok
-    } catch {
-      return false
-    }
-  }, 90_000, 'server start')
-  return child
-}
-
-async function api(port: number, key: string, method: string, path: string, body?: unknown): Promise<any> {
-  const r = await fetch(`http://127.0.0.1:${port}/sandbox/v2${path}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  })
-  const text = await r.text()
-  if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${text}`)
-  return JSON.parse(text)
-}
-
-const killed = (c: ChildProcess) => new Promise<void>((resolve) => (c.exitCode !== null || c.signalCode !== null ? resolve() : c.once('exit', () => resolve())))
 
 describe('webhook delivery across process crashes and processes', () => {
   const children: ChildProcess[] = []
   const cleanup: (() => Promise<void>)[] = []
   after(async () => {
     for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL')
-    await Promise.all(children.map(killed))
+    await Promise.all(children.map(exited))
     for (const f of cleanup) await f()
   })
 
@@ -89,7 +57,7 @@ describe('webhook delivery across process crashes and processes', () => {
     for (let i = 0; i < 20; i++) eventIds.push((await api(port, key, 'POST', `/webhooks/endpoints/${ep.id}/test`)).event_id)
     await waitFor(() => rx.requests.length >= 10, 10_000, 'first attempts')
     server.kill('SIGKILL')
-    await killed(server)
+    await exited(server)
     phase = 2
     server = await startServer(env)
     children.push(server)
@@ -99,7 +67,7 @@ describe('webhook delivery across process crashes and processes', () => {
     assert.equal(list.data.length, 20)
     await waitFor(async () => (await api(port, key, 'GET', `/webhooks/deliveries?endpoint_id=${ep.id}&status=succeeded&limit=100`)).data.length === 20, 10_000)
     server.kill('SIGTERM')
-    await killed(server)
+    await exited(server)
   })
 
   it('two server processes on one PostgreSQL deliver 500 events: every event arrives, none twice', { timeout: 180_000 }, async (t) => {
@@ -137,6 +105,6 @@ describe('webhook delivery across process crashes and processes', () => {
     assert.equal(rx.requests.length, 500)
     a.kill('SIGTERM')
     b.kill('SIGTERM')
-    await Promise.all([killed(a), killed(b)])
+    await Promise.all([exited(a), exited(b)])
   })
 })

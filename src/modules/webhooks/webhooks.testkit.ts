@@ -1,5 +1,6 @@
 // Test support for the webhooks tests (not a test file itself): real HTTP receivers on 127.0.0.1 and an
 // independent implementation of signature verification (deliberately not importing webhooks.signing.ts).
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -122,3 +123,44 @@ export async function sendTest(h: TestApp, endpointId: string, key = h.a.test): 
 }
 
 export const randomToken = () => Buffer.from(crypto.getRandomValues(new Uint8Array(18))).toString('base64url')
+
+// ---- the real service as a child process (crash tests) ----
+
+const ROOT = new URL('../../../', import.meta.url).pathname
+
+/** A full-scope key made with the CLI on the server's database (sandbox by default). */
+export function createKey(env: NodeJS.ProcessEnv, sandbox = true): string {
+  const args = ['--import', 'tsx', 'src/cli.ts', 'keys', 'create', '--scopes', 'admin', '--json', ...(sandbox ? ['--sandbox'] : [])]
+  const r = spawnSync(process.execPath, args, { cwd: ROOT, env, encoding: 'utf8' })
+  if (r.status !== 0) throw new Error(`keys create failed: ${r.stderr}`)
+  return JSON.parse(r.stdout.trim().split('\n').pop()!).key
+}
+
+/** `src/main.ts` as a process; resolves once /livez answers. */
+export async function startServer(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] })
+  await waitFor(async () => {
+    if (child.exitCode !== null) throw new Error('the server exited during start')
+    try {
+      return (await fetch(`http://127.0.0.1:${env.PORT}/livez`)).ok
+    } catch {
+      return false
+    }
+  }, 90_000, 'server start')
+  return child
+}
+
+/** A sandbox API call that must succeed. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function api(port: number, key: string, method: string, path: string, body?: unknown): Promise<any> {
+  const r = await fetch(`http://127.0.0.1:${port}/sandbox/v2${path}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  })
+  const text = await r.text()
+  if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${text}`)
+  return JSON.parse(text)
+}
+
+export const exited = (c: ChildProcess) => new Promise<void>((resolve) => (c.exitCode !== null || c.signalCode !== null ? resolve() : c.once('exit', () => resolve())))
