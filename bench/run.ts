@@ -21,6 +21,9 @@ const DURATION = Number(process.env.BENCH_DURATION ?? 8)
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)
 const ENGINES = (process.env.BENCH_ENGINES ?? 'sqlite,postgres').split(',')
 const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 2000)
+/** Only the scenarios whose name matches (a regular expression), e.g. BENCH_ONLY=sendMessage for an A/B run. */
+const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : null
+const wanted = (scenario: string) => !ONLY || ONLY.test(scenario)
 const ROOT = new URL('..', import.meta.url).pathname
 
 interface Row {
@@ -102,8 +105,11 @@ async function service(engine: string, base: number): Promise<void> {
     if (r.status >= 300) throw new Error(`${method} ${path} → ${r.status} ${text}`)
     return JSON.parse(text)
   }
-  const record = (scenario: string, r: Awaited<ReturnType<typeof load>>) =>
+  const record = async (scenario: string, run: () => ReturnType<typeof load>) => {
+    if (!wanted(scenario)) return
+    const r = await run()
     rows.push({ engine, scenario, rps: r.rps, p50: r.p50, p99: r.p99, rssMb: peakRssMb(child.pid!), ratio: Math.round((r.rps / base) * 100) / 100, note: r.errors || r.non2xx ? `${r.errors} errors, ${r.non2xx} non-2xx` : undefined })
+  }
 
   // Seed: members for the list, conversations with messages for the inbox paths.
   for (let i = 0; i < 30; i++) await api('POST', `/v2/workspaces/${ws.id}/members`, { email: `bench${i}@example.com` })
@@ -115,36 +121,38 @@ async function service(engine: string, base: number): Promise<void> {
   const conv = conversations[0]
 
   await load({ url: `${url}/v2/workspaces/current`, headers, duration: 2 })
-  record('GET /v2/workspaces/current (getCurrentWorkspace)', await load({ url: `${url}/v2/workspaces/current`, headers }))
-  record('GET /v2/workspaces/{id}/members?limit=20 (listWorkspaceMembers)', await load({ url: `${url}/v2/workspaces/${ws.id}/members?limit=20`, headers }))
-  record('GET /v2/inbox/conversations?limit=20 (listConversations)', await load({ url: `${url}/v2/inbox/conversations?limit=20`, headers }))
-  record('GET /v2/inbox/conversations/{id} (getConversation)', await load({ url: `${url}/v2/inbox/conversations/${conv}`, headers }))
+  await record('GET /v2/workspaces/current (getCurrentWorkspace)', () => load({ url: `${url}/v2/workspaces/current`, headers }))
+  await record('GET /v2/workspaces/{id}/members?limit=20 (listWorkspaceMembers)', () => load({ url: `${url}/v2/workspaces/${ws.id}/members?limit=20`, headers }))
+  await record('GET /v2/inbox/conversations?limit=20 (listConversations)', () => load({ url: `${url}/v2/inbox/conversations?limit=20`, headers }))
+  await record('GET /v2/inbox/conversations/{id} (getConversation)', () => load({ url: `${url}/v2/inbox/conversations/${conv}`, headers }))
   let n = 0
-  record(
+  await record(
     'POST /v2/inbox/conversations/{id}/messages + Idempotency-Key (sendMessage, 60 conversations)',
-    await load({
-      url: `${url}/v2/inbox/conversations/${conv}/messages`,
-      method: 'POST',
-      headers,
-      body: JSON.stringify({ content: 'Thanks, the pro plan is 49 EUR per month.' }),
-      // A fresh Idempotency-Key per request (every request is a new message), spread over the seeded
-      // conversations as an inbox's traffic is: 50 writers on one conversation would measure its row lock.
-      requests: [
-        {
-          setupRequest: (req: any) => ({
-            ...req,
-            path: `/v2/inbox/conversations/${conversations[n % conversations.length]}/messages`,
-            headers: { ...headers, 'idempotency-key': `bench-${process.pid}-${n++}` },
-          }),
-        },
-      ],
-    }),
+    () =>
+      load({
+        url: `${url}/v2/inbox/conversations/${conv}/messages`,
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ content: 'Thanks, the pro plan is 49 EUR per month.' }),
+        // A fresh Idempotency-Key per request (every request is a new message), spread over the seeded
+        // conversations as an inbox's traffic is: 50 writers on one conversation would measure its row lock.
+        requests: [
+          {
+            setupRequest: (req: any) => ({
+              ...req,
+              path: `/v2/inbox/conversations/${conversations[n % conversations.length]}/messages`,
+              headers: { ...headers, 'idempotency-key': `bench-${process.pid}-${n++}` },
+            }),
+          },
+        ],
+      }),
   )
-  record(
+  await record(
     'POST /v2/inbox/conversations (createConversation)',
-    await load({ url: `${url}/v2/inbox/conversations`, method: 'POST', headers, body: JSON.stringify({ channel: 'api', contact: { name: 'Load' } }) }),
+    () =>
+      load({ url: `${url}/v2/inbox/conversations`, method: 'POST', headers, body: JSON.stringify({ channel: 'api', contact: { name: 'Load' } }) }),
   )
-  await webhooks(engine, (m, p, b) => api(m, p.replace(/^\/v2\//, '/sandbox/v2/'), b, testKey), child, env, testKey)
+  if (wanted('webhook deliveries')) await webhooks(engine, (m, p, b) => api(m, p.replace(/^\/v2\//, '/sandbox/v2/'), b, testKey), child, env, testKey)
   await db.drop()
 }
 
@@ -252,5 +260,6 @@ try {
 }
 const block = `<!-- bench:start -->\nLatest \`npm run bench\`: ${machine}; ${CONNECTIONS} connections, ${DURATION} s per scenario.\n\n${out}\n<!-- bench:end -->`
 doc = doc.includes('<!-- bench:start -->') ? doc.replace(/<!-- bench:start -->[\s\S]*<!-- bench:end -->/, block) : `${doc}\n${block}\n`
-writeFileSync(docPath, doc)
+// A partial run (BENCH_ONLY) prints its rows but leaves the published table alone.
+if (!ONLY) writeFileSync(docPath, doc)
 process.exit(0)

@@ -10,7 +10,7 @@ import { migrateToLatest } from './kernel/db/migrations.js'
 import { EventBus, loadEvent } from './kernel/events/events.js'
 import { SecretBox } from './kernel/crypto/secret-box.js'
 import { deriveKey, loadServerSecret } from './kernel/crypto/server-secret.js'
-import { IdempotencyStore, idempotencyScope } from './kernel/http/idempotency.js'
+import { IdempotencyStore, claimFor } from './kernel/http/idempotency.js'
 import { Paginator } from './kernel/http/pagination.js'
 import { RequestCounter } from './kernel/http/request-counter.js'
 import { createHttpServer, type HttpOptions } from './kernel/http/server.js'
@@ -85,9 +85,9 @@ export async function createKernel(deps: AppDeps): Promise<{ kernel: Kernel; ser
     secret: loaded.secret,
     secrets: new SecretBox(loaded.secret, config.serverSecretPrevious.map((s) => Buffer.from(s, 'utf8'))),
     paginate: (spec) => paginator.paginate(spec),
-    async transaction(fn) {
+    async transaction(owner, fn) {
       // An idempotent request's key is marked committed in the same transaction as its effect.
-      const claim = idempotencyScope.getStore()
+      const claim = claimFor(owner)
       const result = claim
         ? await db.transaction().execute(async (tx) => {
             const r = await fn(tx)

@@ -31,6 +31,10 @@ export interface Kernel {
   secrets: SecretBox
   /** Every list goes through this: signed cursors bound to list, filters and tenant; limit+1; the envelope. */
   paginate<R, T>(spec: ListSpec<R, T>): Promise<PageResult<T>>
-  /** Run `fn` in one transaction; after it commits, wake the job runner for what it enqueued. */
-  transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T>
+  /**
+   * Run `fn` in one transaction; after it commits, wake the job runner for what it enqueued. `owner` is
+   * the principal (or tenant) the service was handed — for an idempotent request the key commits in this
+   * transaction with `fn`'s result as its response — or null for work no request asked for.
+   */
+  transaction<T>(owner: object | null, fn: (tx: Tx) => Promise<T>): Promise<T>
 }

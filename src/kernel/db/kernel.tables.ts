@@ -1,3 +1,4 @@
+import type { Generated } from 'kysely'
 import type { Mode } from '../tenant.js'
 
 export interface ApiKeysTable {
@@ -19,6 +20,8 @@ export interface IdempotencyKeysTable {
   status: 'in_progress' | 'committed' | 'completed'
   /** Random per claim: the effect's transaction commits only while this claim still holds the key. */
   lock_token: string | null
+  /** 1 once an effect committed under the key (in its own transaction); the tests check every write does. */
+  committed: Generated<number>
   response_status: number | null
   response_body: string | null
   response_content_type: string | null

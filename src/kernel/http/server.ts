@@ -20,7 +20,7 @@ import type { Services } from '../services.js'
 import type { Mode, Principal } from '../tenant.js'
 import type { AnyRoute } from './define-route.js'
 import { registerDocs } from './docs.js'
-import { IdempotencyStore, idempotencyScope } from './idempotency.js'
+import { IdempotencyStore, bindClaim } from './idempotency.js'
 import { openApiDocument, problemStatuses } from './openapi.js'
 import { Problem, problemTypeUri, sendProblem, setProblemDocsBase, toAppError } from './problem.js'
 
@@ -325,11 +325,15 @@ export async function createHttpServer(kernel: Kernel, services: Services, route
         }
       },
       handler: async (request, reply) => {
-        const ctx = { params: request.params, query: request.query, body: request.body, principal: request.principal ?? null, services, request, reply }
         const claim = request.idempotency
-        const result = claim
-          ? await idempotencyScope.run({ ...claim, status, serialize: (v) => (reply.getSerializationFunction(String(status)) ?? JSON.stringify)(v as Record<string, unknown>) }, () => r.handler(ctx))
-          : await r.handler(ctx)
+        // An idempotent request gets its own principal object, the owner its services hand to kernel.transaction.
+        const principal = claim && request.principal ? { ...request.principal } : (request.principal ?? null)
+        if (claim) {
+          // The claim object itself: what its transaction stores on it is what onSend then reads.
+          const active = Object.assign(claim, { status, serialize: (v: unknown) => (reply.getSerializationFunction(String(status)) ?? JSON.stringify)(v as Record<string, unknown>) })
+          bindClaim(principal ?? request, active)
+        }
+        const result = await r.handler({ params: request.params, query: request.query, body: request.body, principal, services, request, reply })
         if (reply.sent) return reply
         reply.code(reply.statusCode !== 200 ? reply.statusCode : status)
         return result

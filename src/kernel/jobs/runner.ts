@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks'
 import { hostname } from 'node:os'
 import type { Logger } from 'pino'
 import type { Clock } from '../clock.js'
@@ -37,10 +36,6 @@ export class JobRunner {
     private readonly opts: RunnerOptions,
     private readonly observer: JobObserver = {},
   ) {}
-
-  // Polls run in the context the runner was built in (no request's): a job woken by a request's
-  // transaction must not inherit that request's async-local state (its Idempotency-Key claim).
-  private readonly pollInRootContext = AsyncLocalStorage.bind(() => void this.poll())
 
   register(def: JobDefinition): void {
     if (this.defs.has(def.name)) throw new Error(`job ${def.name} registered twice`)
@@ -97,7 +92,7 @@ export class JobRunner {
   private schedule(ms: number): void {
     if (!this.running) return
     if (this.timer) clearTimeout(this.timer)
-    this.timer = setTimeout(this.pollInRootContext, ms)
+    this.timer = setTimeout(() => void this.poll(), ms)
   }
 
   private lastExpiredScan = 0

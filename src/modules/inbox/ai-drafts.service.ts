@@ -52,7 +52,7 @@ export class AiDraftsService {
       created_at: iso(this.k.clock.now()),
     }
     const view = draftView(row)
-    return this.k.transaction(async (tx) => {
+    return this.k.transaction(tenant, async (tx) => {
       await repo.insertDraft(tx, row)
       await this.k.events.emit(tx, tenant, 'ai_draft.created', view)
       return view

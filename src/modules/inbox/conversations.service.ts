@@ -92,7 +92,7 @@ export class ConversationsService {
       updated_at: now,
     }
     const view = conversationView(row)
-    return this.k.transaction(async (tx) => {
+    return this.k.transaction(principal, async (tx) => {
       await repo.insertConversation(tx, row)
       await repo.addConversationTags(tx, tenant, id, tags)
       await this.k.events.emit(tx, tenant, 'conversation.created', view)
@@ -115,7 +115,7 @@ export class ConversationsService {
         })
       }
     }
-    return this.k.transaction(async (tx) => {
+    return this.k.transaction(tenant, async (tx) => {
       const row = await conversationOr404(this.k, tx, tenant, id, true)
       const status: ConversationStatus = body.status ?? row.status
       assertTransition(row.status, status)
@@ -165,7 +165,7 @@ export class ConversationsService {
 
   async assign(tenant: Tenant, id: string, assigneeId: string | null): Promise<ConversationT> {
     if (assigneeId !== null) await assertActiveMember(this.services, tenant, assigneeId, '/body/assignee_id')
-    return this.k.transaction(async (tx) => {
+    return this.k.transaction(tenant, async (tx) => {
       const row = await conversationOr404(this.k, tx, tenant, id, true)
       // Assigning to the current assignee changes nothing and emits nothing.
       if (row.assignee_id === assigneeId) return conversationView(row)
@@ -179,7 +179,7 @@ export class ConversationsService {
 
   /** Resolving a resolved conversation returns it unchanged (resolved_at of the first time, no event). */
   async resolve(tenant: Tenant, id: string): Promise<ConversationT> {
-    return this.k.transaction(async (tx) => {
+    return this.k.transaction(tenant, async (tx) => {
       const row = await conversationOr404(this.k, tx, tenant, id, true)
       if (row.status === 'resolved') return conversationView(row)
       const now = iso(this.k.clock.now())

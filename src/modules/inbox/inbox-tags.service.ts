@@ -36,7 +36,7 @@ export class InboxTagsService {
     }
     return uniqueConflict(
       () =>
-        this.k.transaction(async (tx) => {
+        this.k.transaction(tenant, async (tx) => {
           await repo.insertTag(tx, row)
           return tagView(row)
         }),

@@ -7,7 +7,12 @@ async function conversation(c: FixtureClient): Promise<string> {
   return JSON.parse(r.body).id
 }
 
+const unique = () => Math.random().toString(36).slice(2, 10)
+
 export const FIXTURES: Record<string, Fixture> = {
+  createConversation: async () => ({ params: {}, body: { subject: 'Fixture' } }),
+  createReplyTemplate: async () => ({ params: {}, body: { name: `Template ${unique()}`, content: 'Hello {{contact.name}}' } }),
+  createInboxTag: async () => ({ params: {}, body: { name: `tag-${unique()}` } }),
   getConversation: async (c) => ({ id: await conversation(c) }),
   updateConversation: async (c) => ({ params: { id: await conversation(c) }, body: { subject: 'Renamed' } }),
   listMessages: async (c) => ({ id: await conversation(c) }),

@@ -44,7 +44,7 @@ export class MessagesService {
     const message = await buildMessage(this.services, principal, id, body, iso(this.k.clock.now()), '/body')
     const view = messageView(message)
     const inbound = message.direction === 'inbound'
-    return this.k.transaction(async (tx) => {
+    return this.k.transaction(principal, async (tx) => {
       const row = await conversationOr404(this.k, tx, tenant, id, inbound)
       await repo.insertMessage(tx, message)
       await this.k.events.emit(tx, tenant, 'message.created', view)

@@ -48,7 +48,7 @@ export class ReplyTemplatesService {
     }
     return uniqueConflict(
       () =>
-        this.k.transaction(async (tx) => {
+        this.k.transaction(tenant, async (tx) => {
           await repo.insertTemplate(tx, row)
           return templateView(row)
         }),

@@ -23,6 +23,8 @@ export const PLAYGROUND_MAX_CAPTURES = 100
 const STRIPPED_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key', 'api-key', 'x-auth-token', 'x-amz-security-token'])
 
 export interface IncomingCapture {
+  /** The request itself: the owner of its Idempotency-Key claim (see kernel.transaction). */
+  owner: object
   method: string
   url: string
   headers: Record<string, string | string[] | undefined>
@@ -99,7 +101,7 @@ export class PlaygroundService {
       signature: signature ? toJson(signature) : null,
       received_at: iso(now),
     }
-    const receipt = await this.k.transaction(async (tx) => {
+    const receipt = await this.k.transaction(req.owner, async (tx) => {
       await repo.insertCapture(tx, row)
       await repo.pruneInbox(tx, token, mode, PLAYGROUND_MAX_CAPTURES)
       return {
@@ -155,6 +157,6 @@ declare module '../../kernel/services.js' {
 export function incoming(request: { method: string; url: string; headers: IncomingCapture['headers']; body: unknown; ip: string; routeOptions: { config: { mode?: Mode } } }) {
   return {
     mode: request.routeOptions.config.mode ?? 'live',
-    req: { method: request.method, url: request.url, headers: request.headers, body: Buffer.isBuffer(request.body) ? request.body : undefined, ip: request.ip },
+    req: { owner: request, method: request.method, url: request.url, headers: request.headers, body: Buffer.isBuffer(request.body) ? request.body : undefined, ip: request.ip },
   }
 }

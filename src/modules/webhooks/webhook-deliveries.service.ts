@@ -82,7 +82,7 @@ export class WebhookDeliveriesService {
 
   /** One more attempt of the same event (same event_id, same body) to the same endpoint, made by a job. */
   async replay(tenant: Tenant, id: string): Promise<WebhookDeliveryT> {
-    return this.k.transaction(async (tx) => {
+    return this.k.transaction(tenant, async (tx) => {
       const row = await repo.findDelivery(tx, tenant, id)
       if (!row) throw notFound('webhook delivery', id)
       const endpoint = await repo.findEndpoint(tx, tenant, row.endpoint_id)

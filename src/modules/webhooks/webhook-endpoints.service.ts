@@ -80,7 +80,7 @@ export class WebhookEndpointsService {
       created_at: now,
       updated_at: now,
     }
-    return this.k.transaction(async (tx) => {
+    return this.k.transaction(tenant, async (tx) => {
       await repo.insertEndpoint(tx, row)
       return { ...endpointView(row), secret, previous_secret_expires_at: null }
     })
@@ -100,7 +100,7 @@ export class WebhookEndpointsService {
     if (body.metadata !== undefined) patch.metadata = toJson(body.metadata)
     if (body.enabled === true && row.enabled !== 1) Object.assign(patch, { enabled: 1, disabled_reason: null, disabled_at: null, failing_since: null })
     if (body.enabled === false && row.enabled === 1) Object.assign(patch, { enabled: 0, disabled_reason: 'Disabled through the API.', disabled_at: now })
-    return this.k.transaction(async (tx) => {
+    return this.k.transaction(tenant, async (tx) => {
       await repo.updateEndpoint(tx, tenant, id, patch)
       return endpointView({ ...row, ...patch })
     })
@@ -108,7 +108,7 @@ export class WebhookEndpointsService {
 
   /** Deleting stops its pending deliveries (they end as failed); their history stays listable. */
   async delete(tenant: Tenant, id: string): Promise<{ id: string; object: 'webhook_endpoint'; deleted: true }> {
-    return this.k.transaction(async (tx) => {
+    return this.k.transaction(tenant, async (tx) => {
       if (!(await repo.deleteEndpoint(tx, tenant, id))) throw notFound('webhook endpoint', id)
       return { id, object: 'webhook_endpoint' as const, deleted: true as const }
     })
@@ -118,7 +118,7 @@ export class WebhookEndpointsService {
     const now = this.k.clock.now()
     const grace = body.grace_period_seconds ?? DEFAULT_ROTATION_GRACE_SECONDS
     const until = iso(new Date(now.getTime() + grace * 1000))
-    return this.k.transaction(async (tx) => {
+    return this.k.transaction(tenant, async (tx) => {
       const row = await repo.findEndpoint(tx, tenant, id)
       if (!row) throw notFound('webhook endpoint', id)
       const secret = newSecret()
@@ -152,7 +152,7 @@ export class WebhookEndpointsService {
 
   /** A `webhook.test` event delivered to this endpoint only (the fan-out skips that type). */
   async test(tenant: Tenant, id: string): Promise<WebhookDeliveryT> {
-    return this.k.transaction(async (tx) => {
+    return this.k.transaction(tenant, async (tx) => {
       const endpoint = await repo.findEndpoint(tx, tenant, id)
       if (!endpoint) throw notFound('webhook endpoint', id)
       if (endpoint.enabled !== 1) throw new AppError('webhook_endpoint_unavailable', 'The endpoint is disabled; enable it (PATCH enabled=true) before testing.')

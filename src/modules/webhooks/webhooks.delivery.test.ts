@@ -205,11 +205,11 @@ describe('webhook deliveries', () => {
     // Emit a real catalog event through the kernel outbox (as any module would).
     const tenant = { workspaceId: h.a.workspaceId, mode: 'test' as const }
     const { kernel } = h.app
-    const event = await kernel.transaction((tx) => kernel.events.emit(tx, tenant, 'webhook_endpoint.disabled', WEBHOOK_EVENTS['webhook_endpoint.disabled'].example))
+    const event = await kernel.transaction(null, (tx) => kernel.events.emit(tx, tenant, 'webhook_endpoint.disabled', WEBHOOK_EVENTS['webhook_endpoint.disabled'].example))
     await waitFor(() => all.requests.some((r) => JSON.parse(r.body).id === event.id))
     await new Promise((r) => setTimeout(r, 300))
     // Running the fan-out again for the same event creates nothing new (unique event and endpoint).
-    await kernel.transaction((tx) => h.app.services.webhooks.deliveries.fanOut(tx, event))
+    await kernel.transaction(null, (tx) => h.app.services.webhooks.deliveries.fanOut(tx, event))
     await new Promise((r) => setTimeout(r, 300))
     assert.equal(all.requests.filter((r) => JSON.parse(r.body).id === event.id).length, 1)
     assert.equal(onlyTest.requests.length, 0)

@@ -16,6 +16,8 @@ async function delivery(c: FixtureClient): Promise<string> {
 const token = () => `pg${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}`.padEnd(24, 'x')
 
 export const FIXTURES: Record<string, Fixture> = {
+  createWebhookEndpoint: async () => ({ params: {}, body: { url: 'https://example.com/fixture' } }),
+  createPublicWebhookEndpoint: async () => ({ params: {}, body: { url: 'https://example.com/fixture' } }),
   getWebhookEndpoint: async (c) => ({ id: await endpoint(c) }),
   updateWebhookEndpoint: async (c) => ({ params: { id: await endpoint(c) }, body: { description: 'Renamed' } }),
   deleteWebhookEndpoint: async (c) => ({ id: await endpoint(c) }),

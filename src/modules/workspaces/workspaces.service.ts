@@ -42,7 +42,7 @@ export class WorkspacesService {
       created_at: now,
       updated_at: now,
     }
-    await this.k.transaction(async (tx) => {
+    await this.k.transaction(null, async (tx) => {
       await repo.insertWorkspace(tx, row)
       if (input.ownerEmail) {
         for (const mode of ['live', 'test'] as const) {
@@ -88,7 +88,7 @@ export class WorkspacesService {
         errors: [{ pointer: '/body/timezone', detail: 'must be an IANA time zone such as Europe/Berlin' }],
       })
     }
-    return this.k.transaction(async (tx) => {
+    return this.k.transaction(tenant, async (tx) => {
       await repo.updateWorkspace(tx, tenant, {
         ...(patch.name !== undefined ? { name: patch.name } : {}),
         ...(patch.timezone !== undefined ? { timezone: patch.timezone } : {}),
@@ -138,7 +138,7 @@ export class WorkspacesService {
     }
     return uniqueConflict(
       () =>
-        this.k.transaction(async (tx) => {
+        this.k.transaction(tenant, async (tx) => {
           await repo.insertMember(tx, row)
           return memberView(this.k.config.publicUrl, row)
         }),
@@ -150,7 +150,7 @@ export class WorkspacesService {
   async updateMember(tenant: Tenant, id: string, memberId: string, patch: { name?: string | null; role?: MemberRole; status?: 'active' }): Promise<MemberT> {
     this.guard(tenant, id)
     const now = iso(this.k.clock.now())
-    return this.k.transaction(async (tx) => {
+    return this.k.transaction(tenant, async (tx) => {
       const row = await repo.findMember(tx, tenant, memberId)
       if (!row) throw notFound('workspace member', memberId)
       if (patch.role && patch.role !== 'owner' && row.role === 'owner') await this.assertNotLastOwner(tx, tenant, 'demote')
@@ -167,7 +167,7 @@ export class WorkspacesService {
 
   async removeMember(tenant: Tenant, id: string, memberId: string): Promise<MemberT> {
     this.guard(tenant, id)
-    return this.k.transaction(async (tx) => {
+    return this.k.transaction(tenant, async (tx) => {
       const row = await repo.findMember(tx, tenant, memberId)
       if (!row) throw notFound('workspace member', memberId)
       if (row.role === 'owner') await this.assertNotLastOwner(tx, tenant, 'remove')

@@ -139,7 +139,7 @@ export class WebhookDeliverer {
         }
         return
       }
-      attemptId = await this.k.transaction((tx) => this.startAttempt(tx, tenant, row, scheduled, ctx.jobId, false))
+      attemptId = await this.k.transaction(tenant, (tx) => this.startAttempt(tx, tenant, row, scheduled, ctx.jobId, false))
     }
     if (attemptId === null || row.url === null) return
 
@@ -200,7 +200,7 @@ export class WebhookDeliverer {
     cutOff: { id: string; created_at: string },
     jobId: string,
   ): Promise<string | null> {
-    return this.k.transaction(async (tx) => {
+    return this.k.transaction(tenant, async (tx) => {
       const outcome = { status: 'failed' as const, response_status: null, response_body: null, error: INTERRUPTED_ERROR, duration_ms: 0 }
       if (!(await repo.finishAttempt(tx, tenant, cutOff.id, outcome))) return null
       const unavailable = unavailableReason(row)
@@ -290,7 +290,7 @@ export class WebhookDeliverer {
       // A replay leaves a pending retry chain as it is.
       ...(scheduled !== null || r.ok ? { next_retry_at: nextAt ? iso(nextAt) : null } : {}),
     }
-    await this.k.transaction(async (tx) => {
+    await this.k.transaction(tenant, async (tx) => {
       const outcome = { status: r.ok ? ('succeeded' as const) : ('failed' as const), response_status: r.status, response_body: r.excerpt, error: r.error, duration_ms: r.durationMs }
       // Guarded by `sending`: when this worker's lease was taken over and the new owner already marked the
       // attempt interrupted (and made it again), this answer is not recorded, and nothing else is.

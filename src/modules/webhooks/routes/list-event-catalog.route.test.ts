@@ -62,7 +62,7 @@ describe('listEventCatalog', () => {
     const { kernel } = h.app
     await assert.rejects(
       // @ts-expect-error emit() accepts only declared types (tsc proves it: this line would not compile without the directive)
-      kernel.transaction((tx) => kernel.events.emit(tx, { workspaceId: h.a.workspaceId, mode: 'live' }, 'no.such_type', {})),
+      kernel.transaction(null, (tx) => kernel.events.emit(tx, { workspaceId: h.a.workspaceId, mode: 'live' }, 'no.such_type', {})),
       /not in the catalog/,
     )
   })

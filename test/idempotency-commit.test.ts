@@ -1,0 +1,33 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, it } from 'node:test'
+import { MODULES } from '../src/modules/index.js'
+import { FIXTURES } from './fixtures.js'
+import { createTestApp, ENGINE, type TestApp } from './helpers.js'
+
+// Crash-safe idempotency holds only if a write commits its Idempotency-Key in its effect's own
+// transaction (the service passes its principal to kernel.transaction). Every write operation of the
+// route table is driven with a key here, and its key must have been committed that way.
+const writes = MODULES.flatMap((m) => m.routes).filter((r) => r.method !== 'GET')
+
+describe(`every write commits its Idempotency-Key with its effect (${ENGINE})`, () => {
+  let h: TestApp
+  before(async () => (h = await createTestApp()))
+  after(() => h.close())
+
+  for (const r of writes) {
+    it(r.operationId, async () => {
+      const fixture = FIXTURES[r.operationId]
+      assert.ok(fixture || !r.url.includes('{'), `no fixture for ${r.operationId} (add it to the module's fixtures)`)
+      const made = fixture ? await fixture(h) : { params: {} }
+      const { params, body } = 'params' in made && typeof made.params === 'object' ? (made as { params: Record<string, string>; body?: unknown }) : { params: made as Record<string, string>, body: undefined }
+      const url = '/v2' + r.url.replace(/\{([a-z_]+)\}/g, (_, p: string) => params[p])
+      const key = `commit-${r.operationId}-${Math.random().toString(36).slice(2)}`
+      const res = await h.request({ method: r.method, url, key: r.public ? null : h.a.live, headers: { 'idempotency-key': key }, payload: (body ?? (r.method === 'DELETE' ? undefined : {})) as object })
+      assert.ok(res.statusCode < 300, `${r.operationId}: ${res.statusCode} ${res.body}`)
+      const row = await h.app.kernel.db.selectFrom('idempotency_keys').select(['status', 'committed']).where('idem_key', '=', key).executeTakeFirstOrThrow()
+      // `committed` with the transaction's response (onSend had nothing to add), or `completed` when the final answer differed.
+      assert.ok(row.status === 'committed' || row.status === 'completed', row.status)
+      assert.equal(Number(row.committed), 1, `${r.operationId} did not commit its key in its transaction: pass the principal to kernel.transaction`)
+    })
+  }
+})
