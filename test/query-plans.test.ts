@@ -68,6 +68,14 @@ describe(`query plans of the hot queries (${ENGINE})`, () => {
     ['listAttempts', (d) => webhooks.listAttempts(d, t(), 'whd_01JD0000000000000000000000')],
   ]
 
+  it('the check is not vacuous: an unindexed filter is reported as a full scan', async () => {
+    const plan = await db.transaction().execute(async (tx) => {
+      if (ENGINE === 'postgres') await sql`set local enable_seqscan = off`.execute(tx)
+      return plansOf(tx as unknown as Db, (d) => d.selectFrom('inbox_messages').selectAll().where('content', '=', 'x').execute())
+    })
+    assert.ok(fullScans(plan).length > 0, plan.join('\n'))
+  })
+
   for (const [name, run] of cases) {
     it(`${name} uses an index`, async () => {
       // PostgreSQL: with sequential scans priced out, a scan that remains is one no index can serve.
