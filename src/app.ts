@@ -82,7 +82,6 @@ export async function createKernel(deps: AppDeps): Promise<{ kernel: Kernel; ser
     ai: createAiEngine(config.ai, log),
     requests: new RequestCounter(db, log),
     modules: MODULES,
-    secret: loaded.secret,
     secrets: new SecretBox(loaded.secret, config.serverSecretPrevious.map((s) => Buffer.from(s, 'utf8'))),
     paginate: (spec) => paginator.paginate(spec),
     async transaction(owner, fn) {

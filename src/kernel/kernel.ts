@@ -25,8 +25,6 @@ export interface Kernel {
   requests: RequestCounter
   /** Every module of this build, including their health checks and usage counters. */
   modules: readonly ModuleDefinition[]
-  /** The server secret (SERVER_SECRET or generated); derive a key per purpose with `deriveKey`. */
-  secret: Buffer
   /** Seals credentials the service must use later (webhook signing secrets, CRM tokens): AES-256-GCM. */
   secrets: SecretBox
   /** Every list goes through this: signed cursors bound to list, filters and tenant; limit+1; the envelope. */

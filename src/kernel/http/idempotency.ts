@@ -86,7 +86,6 @@ export class IdempotencyStore {
     }
     const hash = requestHash(request)
     const now = this.clock.now()
-    const keyRow = () => this.db.selectFrom('idempotency_keys').selectAll().where('api_key_id', '=', apiKeyId).where('idem_key', '=', key)
     for (let attempt = 0; attempt < 3; attempt++) {
       const token = randomToken(12)
       try {
@@ -110,7 +109,7 @@ export class IdempotencyStore {
       } catch (err) {
         if (!isUniqueViolation(err)) throw err
       }
-      const row = await keyRow().executeTakeFirst()
+      const row = await this.db.selectFrom('idempotency_keys').selectAll().where('api_key_id', '=', apiKeyId).where('idem_key', '=', key).executeTakeFirst()
       if (!row) continue // released meanwhile: try to claim again
       const expired = Date.parse(row.created_at) < now.getTime() - this.retentionHours * 3600_000
       if (expired) {
