@@ -16,6 +16,8 @@ export interface ModuleGauge {
  * Prometheus metrics through prom-client: request counts and latency per operationId and status,
  * job queue depth and age, job outcomes, database pool use, plus gauges modules report.
  */
+const UNMATCHED = {}
+
 export class Metrics {
   readonly registry = new Registry()
   private readonly requests: Counter<'operation_id' | 'method' | 'status'>
@@ -74,8 +76,19 @@ export class Metrics {
     this.services = services
   }
 
+  /** Label sets per route and status, made once: a request allocates none. */
+  private readonly labelSets = new WeakMap<object, Map<string, Record<string, string>>>()
+
   observeRequest(request: FastifyRequest, status: number, seconds: number): void {
-    const labels = { operation_id: request.routeOptions.config?.operationId ?? (request.routeOptions.url ? 'internal' : 'unmatched'), method: request.method, status: String(status) }
+    const route = request.routeOptions.config ?? UNMATCHED
+    let byStatus = this.labelSets.get(route)
+    if (!byStatus) this.labelSets.set(route, (byStatus = new Map()))
+    const key = request.method + status
+    let labels = byStatus.get(key)
+    if (!labels) {
+      labels = { operation_id: request.routeOptions.config?.operationId ?? (request.routeOptions.url ? 'internal' : 'unmatched'), method: request.method, status: String(status) }
+      byStatus.set(key, labels)
+    }
     this.requests.inc(labels)
     this.latency.observe(labels, seconds)
   }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { iso, type Clock } from '../clock.js'
 import type { Db } from '../db/database.js'
+import { prepared } from '../db/prepared.js'
 import { newId, randomToken } from '../ids.js'
 import type { Mode, Principal } from '../tenant.js'
 import '../db/kernel.tables.js'
@@ -84,7 +85,8 @@ export async function revokeApiKey(db: Db, clock: Clock, id: string): Promise<bo
 /**
  * Principals are cached for one second: under load that turns one query per request into one per key
  * per second. Revocation therefore takes effect within a second on every node (at once in the process
- * that revoked).
+ * that revoked). The cache is keyed by the presented key itself, so a known key costs no hashing; the
+ * keys live only in this process's memory, as they do in its request buffers, and never at rest.
  */
 const PRINCIPAL_TTL_MS = 1000
 /** Unknown or revoked keys are remembered this long: a flood of invented keys costs one query per key, not per request. */
@@ -94,30 +96,27 @@ const principalCache = new Map<string, { principal: Principal; until: number }>(
 // A separate map, so a flood of random keys can never evict the real ones.
 const unknownCache = new Map<string, number>()
 
-export async function findPrincipal(db: Db, key: string, knownHash?: string): Promise<Principal | null> {
-  const hash = knownHash ?? hashKey(key)
+export async function findPrincipal(db: Db, key: string): Promise<Principal | null> {
   const now = Date.now()
-  const hit = principalCache.get(hash)
+  const hit = principalCache.get(key)
   if (hit && hit.until > now) return hit.principal
-  const unknownUntil = unknownCache.get(hash)
+  const unknownUntil = unknownCache.get(key)
   if (unknownUntil !== undefined && unknownUntil > now) return null
-  const principal = await loadPrincipal(db, hash)
+  const principal = await loadPrincipal(db, hashKey(key))
   if (principal) {
     if (principalCache.size >= CACHE_MAX) principalCache.clear()
-    principalCache.set(hash, { principal, until: now + PRINCIPAL_TTL_MS })
+    principalCache.set(key, { principal, until: now + PRINCIPAL_TTL_MS })
   } else {
     if (unknownCache.size >= CACHE_MAX) unknownCache.clear()
-    unknownCache.set(hash, now + UNKNOWN_TTL_MS)
+    unknownCache.set(key, now + UNKNOWN_TTL_MS)
   }
   return principal
 }
 
 async function loadPrincipal(db: Db, hash: string): Promise<Principal | null> {
-  const row = await db
-    .selectFrom('api_keys')
-    .select(['id', 'workspace_id', 'mode', 'scopes', 'revoked_at'])
-    .where('key_hash', '=', hash)
-    .executeTakeFirst()
+  const row = await principalQ.first(db, { hash })
   if (!row || row.revoked_at) return null
   return { keyId: row.id, workspaceId: row.workspace_id, mode: row.mode, scopes: row.scopes.split(' ').filter(Boolean) }
 }
+
+const principalQ = prepared((db, a: { hash: string }) => db.selectFrom('api_keys').select(['id', 'workspace_id', 'mode', 'scopes', 'revoked_at']).where('key_hash', '=', a.hash))

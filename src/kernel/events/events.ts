@@ -1,6 +1,8 @@
 import type { Static, TSchema } from 'typebox'
 import { iso, type Clock } from '../clock.js'
-import { fromJson, toJson, type Executor } from '../db/database.js'
+import type { Insertable } from 'kysely'
+import { fromJson, toJson, type Executor, type Tables } from '../db/database.js'
+import { prepared } from '../db/prepared.js'
 import { newId } from '../ids.js'
 import { defineJob, enqueue, type JobDefinition } from '../jobs/jobs.js'
 import type { Mode, Tenant } from '../tenant.js'
@@ -121,23 +123,22 @@ export class EventBus {
       api_version: API_VERSION,
       data: { object },
     }
-    await tx
-      .insertInto('events')
-      .values({
-        id: event.id,
-        workspace_id: tenant.workspaceId,
-        mode: tenant.mode,
-        type,
-        api_version: API_VERSION,
-        data: toJson(event.data),
-        created_at: event.created_at,
-      })
-      .execute()
+    await insertEvent.run(tx, {
+      id: event.id,
+      workspace_id: tenant.workspaceId,
+      mode: tenant.mode,
+      type,
+      api_version: API_VERSION,
+      data: toJson(event.data),
+      created_at: event.created_at,
+    })
     for (const s of this.inTransaction) await s.fn(tx, event)
     if (this.subscribers.length > 0) await enqueue(tx, this.clock, this.dispatchJob, { event_id: event.id })
     return event
   }
 }
+
+const insertEvent = prepared((tx, row: Insertable<Tables['events']>) => tx.insertInto('events').values(row))
 
 export function eventFromRow(row: {
   id: string

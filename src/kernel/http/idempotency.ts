@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { iso, type Clock } from '../clock.js'
-import { isUniqueViolation, type Db, type Tx } from '../db/database.js'
+import type { Insertable } from 'kysely'
+import { isUniqueViolation, type Db, type Tables, type Tx } from '../db/database.js'
+import { prepared } from '../db/prepared.js'
 import { AppError } from '../errors.js'
 import { randomToken } from '../ids.js'
 import '../db/kernel.tables.js'
@@ -52,6 +54,18 @@ export function requestHash(request: FastifyRequest): string {
   return createHash('sha256').update(`${request.method}\n${request.url}\n${body}`).digest('hex')
 }
 
+// The statements every idempotent write runs, built and compiled once (kernel/db/prepared.ts).
+const insertClaim = prepared((db, row: Insertable<Tables['idempotency_keys']>) => db.insertInto('idempotency_keys').values(row))
+const commitClaim = prepared((tx, a: { apiKeyId: string; key: string; token: string; status: number; body: string | null }) =>
+  tx
+    .updateTable('idempotency_keys')
+    .set({ status: 'committed', committed: 1, response_status: a.status, response_body: a.body, response_content_type: a.body === null ? null : JSON_TYPE })
+    .where('api_key_id', '=', a.apiKeyId)
+    .where('idem_key', '=', a.key)
+    .where('lock_token', '=', a.token)
+    .where('status', '!=', 'completed'),
+)
+
 /** A resource or list of ours (`{ object: … }`): what a write operation's transaction returns and answers. */
 const isResponseResource = (v: unknown): boolean => typeof v === 'object' && v !== null && typeof (v as { object?: unknown }).object === 'string'
 
@@ -89,21 +103,18 @@ export class IdempotencyStore {
     for (let attempt = 0; attempt < 3; attempt++) {
       const token = randomToken(12)
       try {
-        await this.db
-          .insertInto('idempotency_keys')
-          .values({
-            api_key_id: apiKeyId,
-            idem_key: key,
-            request_hash: hash,
-            status: 'in_progress',
-            lock_token: token,
-            response_status: null,
-            response_body: null,
-            response_content_type: null,
-            locked_until: this.lockUntil(now),
-            created_at: iso(now),
-          })
-          .execute()
+        await insertClaim.run(this.db, {
+          api_key_id: apiKeyId,
+          idem_key: key,
+          request_hash: hash,
+          status: 'in_progress',
+          lock_token: token,
+          response_status: null,
+          response_body: null,
+          response_content_type: null,
+          locked_until: this.lockUntil(now),
+          created_at: iso(now),
+        })
         request.idempotency = { apiKeyId, key, token }
         return false
       } catch (err) {
@@ -169,15 +180,8 @@ export class IdempotencyStore {
    */
   static async commitInTransaction(tx: Tx, claim: ActiveClaim, result: unknown): Promise<void> {
     const body = isResponseResource(result) ? claim.serialize(result) : null
-    const res = await tx
-      .updateTable('idempotency_keys')
-      .set({ status: 'committed', committed: 1, response_status: claim.status, response_body: body, response_content_type: body === null ? null : JSON_TYPE })
-      .where('api_key_id', '=', claim.apiKeyId)
-      .where('idem_key', '=', claim.key)
-      .where('lock_token', '=', claim.token)
-      .where('status', '!=', 'completed')
-      .executeTakeFirst()
-    if (Number(res.numUpdatedRows) === 1) {
+    const updated = await commitClaim.run(tx, { apiKeyId: claim.apiKeyId, key: claim.key, token: claim.token, status: claim.status, body })
+    if (updated === 1) {
       // Remembered on the claim (the request's own object) so onSend can skip rewriting the same response.
       if (body !== null) claim.committed = { status: claim.status, body }
       return

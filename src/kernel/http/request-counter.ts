@@ -19,8 +19,17 @@ export class RequestCounter {
     private readonly flushMs = 1000,
   ) {}
 
+  private dayStart = 0
+  private dayName = ''
+
   record(tenant: Tenant, module: string, operationId: string, status: number, at: Date): void {
-    const day = at.toISOString().slice(0, 10)
+    // The UTC day's name is formatted once per day, not per request.
+    const ms = at.getTime()
+    if (ms < this.dayStart || ms >= this.dayStart + 86_400_000) {
+      this.dayStart = ms - (ms % 86_400_000)
+      this.dayName = new Date(this.dayStart).toISOString().slice(0, 10)
+    }
+    const day = this.dayName
     const k = `${tenant.workspaceId}|${tenant.mode}|${day}|${module}|${operationId}`
     let e = this.buffer.get(k)
     if (!e) {

@@ -82,7 +82,7 @@ export async function createHttpServer(kernel: Kernel, services: Services, route
   async function principalOf(request: FastifyRequest, key: string): Promise<Principal | null> {
     const known = principals.get(request)
     if (known !== undefined) return known
-    const principal = await findPrincipal(kernel.db, key, keyHashOf(request, key))
+    const principal = await findPrincipal(kernel.db, key)
     principals.set(request, principal)
     return principal
   }
@@ -114,9 +114,11 @@ export async function createHttpServer(kernel: Kernel, services: Services, route
   const counter = kernel.requests
   app.addHook('onClose', async () => counter.flush())
 
-  app.addHook('onRequest', async (request, reply) => {
+  // Hooks take a callback where they need not wait: each async hook costs every request a promise.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Request-ID', request.id)
     reply.header('Svc-Api-Version', API_VERSION)
+    done()
   })
 
   // ---- rate limits: keyed by the presented key's hash, so even a 401 carries the headers ----
@@ -133,7 +135,8 @@ export async function createHttpServer(kernel: Kernel, services: Services, route
     keyGenerator: async (request) => {
       const key = request.routeOptions.config?.public ? null : bearer(request)
       if (!key || !keyMode(key)) return `ip:${request.ip}`
-      return (await principalOf(request, key)) ? `k:${keyHashOf(request, key).slice(0, 24)}` : `ip:${request.ip}`
+      const principal = await principalOf(request, key)
+      return principal ? `k:${principal.keyId}` : `ip:${request.ip}`
     },
     errorResponseBuilder: (_request, context) =>
       new AppError('rate_limited', `Rate limit of ${context.max} requests per ${context.after} exceeded; retry after the Retry-After seconds.`, {
@@ -163,20 +166,22 @@ export async function createHttpServer(kernel: Kernel, services: Services, route
     sendProblem(request, reply, problem)
   }
 
-  app.addHook('onSend', async (request, reply, payload) => {
-    await idempotency.finish(request, reply, payload)
+  app.addHook('onSend', (request, reply, payload, done) => {
     ietfRateLimitHeaders(request, reply)
-    return payload
+    if (!request.idempotency) return done(null, payload)
+    idempotency.finish(request, reply, payload).then(() => done(null, payload), done)
   })
 
-  app.addHook('onResponse', async (request, reply) => {
+  const debug = log.isLevelEnabled('debug')
+  app.addHook('onResponse', (request, reply, done) => {
     const cfg = request.routeOptions.config
     if (request.principal && cfg.operationId && cfg.module) {
       counter.record(request.principal, cfg.module, cfg.operationId, reply.statusCode, kernel.clock.now())
     }
     opts.onResponse?.(request, reply.statusCode, reply.elapsedTime / 1000)
     if (reply.statusCode >= 500) request.log.error({ status: reply.statusCode, url: request.url }, 'request failed')
-    else request.log.debug({ method: request.method, url: request.url, status: reply.statusCode, ms: reply.elapsedTime }, 'request completed')
+    else if (debug) request.log.debug({ method: request.method, url: request.url, status: reply.statusCode, ms: reply.elapsedTime }, 'request completed')
+    done()
   })
 
   app.setErrorHandler(async (err, request, reply) => {
@@ -272,6 +277,7 @@ export async function createHttpServer(kernel: Kernel, services: Services, route
 
   function routeOptions(r: AnyRoute, mode: Mode): RouteOptions {
     const hasBody = r.method === 'POST' || r.method === 'PATCH' || r.method === 'PUT'
+    const isWrite = hasBody || r.method === 'DELETE'
     const successCodes = Object.keys(r.schema.response).map(Number)
     const status = r.status ?? successCodes[0] ?? 200
     // Success schemas serialise the handler's result; problems are sent as strings (sendProblem), so their
@@ -304,26 +310,35 @@ export async function createHttpServer(kernel: Kernel, services: Services, route
         ...(r.schema.headers ? { headers: r.schema.headers } : {}),
         response,
       } as FastifySchema,
-      preParsing: async (request) => {
-        await authenticate(request, r, mode)
-      },
-      preValidation: async (request) => {
+      preParsing: r.public
+        ? undefined
+        : (request, _reply, payload, done) => {
+            const auth = authenticate(request, r, mode)
+            if (auth) auth.then(() => done(null, payload), done)
+            else done(null, payload)
+          },
+      preValidation: (request, _reply, done) => {
         // Operations whose body fields are all optional may be called without a body.
         if (hasBody && request.body === undefined && r.schema.body && !r.rawBody) request.body = {}
         // PostgreSQL TEXT cannot hold U+0000; refuse it up front on both engines (same answer everywhere).
         const nul = findNul(request.params, '/path') ?? findNul(request.query, '/query') ?? (r.rawBody ? null : findNul(request.body, '/body'))
         if (nul) {
-          throw new AppError('validation_failed', `${nul} contains a NUL character (U+0000), which is not allowed.`, {
-            errors: [{ pointer: nul, detail: 'must not contain U+0000' }],
-          })
+          return done(
+            new AppError('validation_failed', `${nul} contains a NUL character (U+0000), which is not allowed.`, {
+              errors: [{ pointer: nul, detail: 'must not contain U+0000' }],
+            }),
+          )
         }
+        done()
       },
-      preHandler: async (request, reply) => {
-        if ((r.method === 'POST' || r.method === 'PATCH' || r.method === 'PUT' || r.method === 'DELETE') && request.headers['idempotency-key'] !== undefined) {
-          const scopeId = request.principal?.keyId ?? `public:${mode}`
-          await idempotency.begin(request, reply, scopeId)
-        }
-      },
+      // Idempotency-Key only means something on writes; reads skip the hook altogether.
+      preHandler: isWrite
+        ? (request, reply, done) => {
+            if (request.headers['idempotency-key'] === undefined) return done()
+            const scopeId = request.principal?.keyId ?? `public:${mode}`
+            idempotency.begin(request, reply, scopeId).then(() => done(), done)
+          }
+        : undefined,
       handler: async (request, reply) => {
         const claim = request.idempotency
         // An idempotent request gets its own principal object, the owner its services hand to kernel.transaction.
@@ -341,9 +356,12 @@ export async function createHttpServer(kernel: Kernel, services: Services, route
     }
   }
 
-  async function authenticate(request: FastifyRequest, r: AnyRoute, mode: Mode): Promise<void> {
-    // Public operations (the Playground) ignore Authorization: receivers under test send their own tokens.
-    if (r.public) return
+  /**
+   * Sets request.principal or throws; returns a promise only when the key's principal is not known yet
+   * (the rate limiter has usually looked it up already). Public operations (the Playground) skip this:
+   * receivers under test send their own tokens.
+   */
+  function authenticate(request: FastifyRequest, r: AnyRoute, mode: Mode): Promise<void> | undefined {
     const key = bearer(request)
     if (!key) {
       throw new AppError('unauthorized', 'Send your API key as "Authorization: Bearer svc_live_…" (or svc_test_… on the sandbox URL).')
@@ -357,7 +375,15 @@ export async function createHttpServer(kernel: Kernel, services: Services, route
         km === 'test' ? `svc_test_ keys work only on the sandbox base URL ${url}.` : `svc_live_ keys work only on the live base URL ${url}.`,
       )
     }
-    const principal = await principalOf(request, key)
+    const known = principals.get(request)
+    if (known !== undefined) {
+      admit(request, r, known)
+      return undefined
+    }
+    return principalOf(request, key).then((principal) => admit(request, r, principal))
+  }
+
+  function admit(request: FastifyRequest, r: AnyRoute, principal: Principal | null): void {
     if (!principal) throw new AppError('unauthorized', 'The API key is unknown or has been revoked.')
     request.principal = principal
     if (!hasScope(principal.scopes, r.scope)) {
@@ -419,17 +445,6 @@ let requestCounter = 0
 function nextRequestId(): string {
   requestCounter = (requestCounter + 1) % Number.MAX_SAFE_INTEGER
   return `${REQUEST_ID_PREFIX}${requestCounter.toString(36)}`
-}
-
-/** SHA-256 of the presented key, computed once per request (rate-limit bucket and key lookup). */
-const keyHashes = new WeakMap<FastifyRequest, string>()
-function keyHashOf(request: FastifyRequest, key: string): string {
-  let h = keyHashes.get(request)
-  if (!h) {
-    h = hashKey(key)
-    keyHashes.set(request, h)
-  }
-  return h
 }
 
 /** @fastify/rate-limit sends X-RateLimit-*; add the IETF draft fields and make Reset an epoch time. */

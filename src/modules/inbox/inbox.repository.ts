@@ -1,5 +1,6 @@
 import { sql } from 'kysely'
 import type { Executor } from '../../kernel/db/database.js'
+import { prepared } from '../../kernel/db/prepared.js'
 import { scoped } from '../../kernel/db/scoped.js'
 import type { Tenant } from '../../kernel/tenant.js'
 import './inbox.tables.js'
@@ -25,18 +26,18 @@ export interface ConversationFilters {
 }
 
 export async function insertConversation(db: Executor, row: InboxConversationsTable): Promise<void> {
-  await db.insertInto('inbox_conversations').values(row).execute()
+  await insertConversationQ.run(db, row)
 }
+const insertConversationQ = prepared((db, row: InboxConversationsTable) => db.insertInto('inbox_conversations').values(row))
 
 /** `forUpdate` locks the row on PostgreSQL (read-modify-write); SQLite has one writer anyway. */
 export function findConversation(db: Executor, tenant: Tenant, id: string, opts: { forUpdate?: boolean } = {}): Promise<InboxConversationsTable | undefined> {
-  let q = scoped(db, tenant)
-    .selectFrom('inbox_conversations')
-    .selectAll()
-    .where('id', '=', id)
-  if (opts.forUpdate) q = q.forUpdate()
-  return q.executeTakeFirst()
+  return findConversationQ.first(db, { workspaceId: tenant.workspaceId, mode: tenant.mode, id, forUpdate: !!opts.forUpdate })
 }
+const findConversationQ = prepared((db, a: Tenant & { id: string; forUpdate: boolean }) => {
+  const q = scoped(db, a).selectFrom('inbox_conversations').selectAll().where('id', '=', a.id)
+  return a.forUpdate ? q.forUpdate() : q
+})
 
 export function listConversations(
   db: Executor,
@@ -44,31 +45,35 @@ export function listConversations(
   f: ConversationFilters,
   page: { after: string | null; limit: number },
 ): Promise<InboxConversationsTable[]> {
-  let q = scoped(db, tenant)
-    .selectFrom('inbox_conversations')
-    .selectAll()
-  if (f.status) q = q.where('status', '=', f.status)
-  if (f.assignee !== undefined) q = f.assignee === null ? q.where('assignee_id', 'is', null) : q.where('assignee_id', '=', f.assignee)
-  if (f.channel) q = q.where('channel', '=', f.channel)
-  if (f.updatedAfter) q = q.where('updated_at', '>', f.updatedAfter)
-  if (f.tagKey) {
-    const tagged = scoped(db, tenant)
-      .selectFrom('inbox_conversation_tags')
-      .select('conversation_id')
-      .where('tag_key', '=', f.tagKey)
+  return listConversationsQ.all(db, {
+    workspaceId: tenant.workspaceId,
+    mode: tenant.mode,
+    ...f,
+    after: page.after ?? undefined,
+    take: page.limit + 1,
+  })
+}
+const listConversationsQ = prepared((db, a: Tenant & ConversationFilters & { after?: string; take: number }) => {
+  let q = scoped(db, a).selectFrom('inbox_conversations').selectAll()
+  if (a.status) q = q.where('status', '=', a.status)
+  if (a.assignee !== undefined) q = a.assignee === null ? q.where('assignee_id', 'is', null) : q.where('assignee_id', '=', a.assignee)
+  if (a.channel) q = q.where('channel', '=', a.channel)
+  if (a.updatedAfter) q = q.where('updated_at', '>', a.updatedAfter)
+  if (a.tagKey) {
+    const tagged = scoped(db, a).selectFrom('inbox_conversation_tags').select('conversation_id').where('tag_key', '=', a.tagKey)
     q = q.where('id', 'in', tagged)
   }
-  if (page.after) q = q.where('id', '<', page.after)
-  return q.orderBy('id', 'desc').limit(page.limit + 1).execute()
-}
+  if (a.after) q = q.where('id', '<', a.after)
+  return q.orderBy('id', 'desc').limit(a.take)
+})
 
 export async function updateConversation(db: Executor, tenant: Tenant, id: string, patch: Partial<InboxConversationsTable>): Promise<void> {
-  await scoped(db, tenant)
-    .updateTable('inbox_conversations')
-    .set(patch)
-    .where('id', '=', id)
-    .execute()
+  await updateConversationQ.run(db, { ...patch, $workspaceId: tenant.workspaceId, $mode: tenant.mode, $id: id })
 }
+const updateConversationQ = prepared((db, a: Partial<InboxConversationsTable> & { $workspaceId: string; $mode: Tenant['mode']; $id: string }) => {
+  const { $workspaceId, $mode, $id, ...set } = a
+  return scoped(db, { workspaceId: $workspaceId, mode: $mode }).updateTable('inbox_conversations').set(set).where('id', '=', $id)
+})
 
 export async function addConversationTags(db: Executor, tenant: Tenant, conversationId: string, tags: InboxTagsTable[]): Promise<void> {
   if (tags.length === 0) return
@@ -80,13 +85,15 @@ export async function addConversationTags(db: Executor, tenant: Tenant, conversa
 
 /** Move last_message_at (and updated_at) forward; never back, whatever order concurrent writers commit in. */
 export async function touchConversation(db: Executor, tenant: Tenant, id: string, at: string): Promise<void> {
-  await scoped(db, tenant)
-    .updateTable('inbox_conversations')
-    .set({ last_message_at: at, updated_at: at })
-    .where('id', '=', id)
-    .where((eb) => eb.or([eb('last_message_at', 'is', null), eb('last_message_at', '<', at)]))
-    .execute()
+  await touchConversationQ.run(db, { workspaceId: tenant.workspaceId, mode: tenant.mode, id, at })
 }
+const touchConversationQ = prepared((db, a: Tenant & { id: string; at: string }) =>
+  scoped(db, a)
+    .updateTable('inbox_conversations')
+    .set({ last_message_at: a.at, updated_at: a.at })
+    .where('id', '=', a.id)
+    .where((eb) => eb.or([eb('last_message_at', 'is', null), eb('last_message_at', '<', a.at)])),
+)
 
 export async function replaceConversationTags(db: Executor, tenant: Tenant, conversationId: string, tags: InboxTagsTable[]): Promise<void> {
   await scoped(db, tenant)
@@ -97,8 +104,9 @@ export async function replaceConversationTags(db: Executor, tenant: Tenant, conv
 }
 
 export async function insertMessage(db: Executor, row: InboxMessagesTable): Promise<void> {
-  await db.insertInto('inbox_messages').values(row).execute()
+  await insertMessageQ.run(db, row)
 }
+const insertMessageQ = prepared((db, row: InboxMessagesTable) => db.insertInto('inbox_messages').values(row))
 
 export function listMessages(
   db: Executor,
@@ -106,13 +114,17 @@ export function listMessages(
   conversationId: string,
   page: { after: string | null; limit: number; order: 'asc' | 'desc' },
 ): Promise<InboxMessagesTable[]> {
-  let q = scoped(db, tenant)
-    .selectFrom('inbox_messages')
-    .selectAll()
-    .where('conversation_id', '=', conversationId)
-  if (page.after) q = q.where('id', page.order === 'desc' ? '<' : '>', page.after)
-  return q.orderBy('id', page.order).limit(page.limit + 1).execute()
+  const a = { workspaceId: tenant.workspaceId, mode: tenant.mode, conversationId, after: page.after ?? undefined, take: page.limit + 1 }
+  return (page.order === 'desc' ? listMessagesDescQ : listMessagesAscQ).all(db, a)
 }
+const listMessagesIn = (order: 'asc' | 'desc') =>
+  prepared((db, a: Tenant & { conversationId: string; after?: string; take: number }) => {
+    let q = scoped(db, a).selectFrom('inbox_messages').selectAll().where('conversation_id', '=', a.conversationId)
+    if (a.after) q = q.where('id', order === 'desc' ? '<' : '>', a.after)
+    return q.orderBy('id', order).limit(a.take)
+  })
+const listMessagesDescQ = listMessagesIn('desc')
+const listMessagesAscQ = listMessagesIn('asc')
 
 /** The latest public (non-note) messages, oldest first: what a draft answers. */
 export async function recentMessages(db: Executor, tenant: Tenant, conversationId: string, n: number): Promise<InboxMessagesTable[]> {

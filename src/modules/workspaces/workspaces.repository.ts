@@ -3,13 +3,15 @@ import type { Executor } from '../../kernel/db/database.js'
 import type { Tenant } from '../../kernel/tenant.js'
 import './workspaces.tables.js'
 import type { WorkspaceMembersTable, WorkspacesTable } from './workspaces.tables.js'
+import { prepared } from '../../kernel/db/prepared.js'
 import { scoped } from '../../kernel/db/scoped.js'
 
 // The only SQL of the module. Every function takes the tenant first; another workspace's row is not found.
 
 export function findWorkspace(db: Executor, tenant: Tenant): Promise<WorkspacesTable | undefined> {
-  return db.selectFrom('workspaces').selectAll().where('id', '=', tenant.workspaceId).executeTakeFirst()
+  return findWorkspaceQ.first(db, { id: tenant.workspaceId })
 }
+const findWorkspaceQ = prepared((db, a: { id: string }) => db.selectFrom('workspaces').selectAll().where('id', '=', a.id))
 
 export async function insertWorkspace(db: Executor, row: WorkspacesTable): Promise<void> {
   await db.insertInto('workspaces').values(row).execute()
@@ -24,22 +26,18 @@ export function firstWorkspace(db: Executor): Promise<WorkspacesTable | undefine
 }
 
 export function listMembers(db: Executor, tenant: Tenant, opts: { after: string | null; limit: number }): Promise<WorkspaceMembersTable[]> {
-  let q = scoped(db, tenant)
-    .selectFrom('workspace_members')
-    .selectAll()
-    .orderBy('id', 'desc')
-    .limit(opts.limit + 1)
-  if (opts.after) q = q.where('id', '<', opts.after)
-  return q.execute()
+  return listMembersQ.all(db, { workspaceId: tenant.workspaceId, mode: tenant.mode, after: opts.after ?? undefined, take: opts.limit + 1 })
 }
+const listMembersQ = prepared((db, a: Tenant & { after?: string; take: number }) => {
+  let q = scoped(db, a).selectFrom('workspace_members').selectAll().orderBy('id', 'desc').limit(a.take)
+  if (a.after) q = q.where('id', '<', a.after)
+  return q
+})
 
 export function findMember(db: Executor, tenant: Tenant, id: string): Promise<WorkspaceMembersTable | undefined> {
-  return scoped(db, tenant)
-    .selectFrom('workspace_members')
-    .selectAll()
-    .where('id', '=', id)
-    .executeTakeFirst()
+  return findMemberQ.first(db, { workspaceId: tenant.workspaceId, mode: tenant.mode, id })
 }
+const findMemberQ = prepared((db, a: Tenant & { id: string }) => scoped(db, a).selectFrom('workspace_members').selectAll().where('id', '=', a.id))
 
 export async function insertMember(db: Executor, row: WorkspaceMembersTable): Promise<void> {
   await db.insertInto('workspace_members').values(row).execute()
