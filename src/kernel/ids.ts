@@ -53,7 +53,14 @@ export function newId(prefix: string, now: number = Date.now()): string {
   return `${prefix}_${ulid(now)}`
 }
 
-/** URL-safe random token with `bytes` bytes of entropy. */
+/** URL-safe random token with `bytes` bytes of entropy, drawn from the same pool (one crypto call per 4 KiB). */
 export function randomToken(bytes = 32): string {
-  return randomBytes(bytes).toString('base64url')
+  if (bytes > 256) return randomBytes(bytes).toString('base64url')
+  if (poolOffset + bytes > pool.length) {
+    randomFillSync(pool)
+    poolOffset = 0
+  }
+  const token = pool.toString('base64url', poolOffset, poolOffset + bytes)
+  poolOffset += bytes
+  return token
 }
