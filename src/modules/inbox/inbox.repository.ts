@@ -4,6 +4,7 @@ import { prepared } from '../../kernel/db/prepared.js'
 import { scoped } from '../../kernel/db/scoped.js'
 import type { Tenant } from '../../kernel/tenant.js'
 import './inbox.tables.js'
+import { CONVERSATION_VIEW_COLUMNS, type ConversationViewRow } from './inbox.views.js'
 import type {
   Channel,
   ConversationStatus,
@@ -44,7 +45,7 @@ export function listConversations(
   tenant: Tenant,
   f: ConversationFilters,
   page: { after: string | null; limit: number },
-): Promise<InboxConversationsTable[]> {
+): Promise<ConversationViewRow[]> {
   return listConversationsQ.all(db, {
     workspaceId: tenant.workspaceId,
     mode: tenant.mode,
@@ -54,7 +55,7 @@ export function listConversations(
   })
 }
 const listConversationsQ = prepared((db, a: Tenant & ConversationFilters & { after?: string; take: number }) => {
-  let q = scoped(db, a).selectFrom('inbox_conversations').selectAll()
+  let q = scoped(db, a).selectFrom('inbox_conversations').select(CONVERSATION_VIEW_COLUMNS)
   if (a.status) q = q.where('status', '=', a.status)
   if (a.assignee !== undefined) q = a.assignee === null ? q.where('assignee_id', 'is', null) : q.where('assignee_id', '=', a.assignee)
   if (a.channel) q = q.where('channel', '=', a.channel)

@@ -5,7 +5,14 @@ import type { InboxAiDraftsTable, InboxConversationsTable, InboxMessagesTable, I
 
 // Row → API resource, one pure function per resource: what responses, events and lists all show.
 
-export function conversationView(row: InboxConversationsTable): ConversationT {
+/** The columns a conversation's view reads: lists select only these (fewer values to materialise per row). */
+export const CONVERSATION_VIEW_COLUMNS = [
+  'id', 'status', 'channel', 'subject', 'contact_name', 'contact_email', 'contact_phone', 'contact_external_id', 'assignee_id',
+  'tags', 'lead_score', 'lead_factors', 'metadata', 'last_message_at', 'snoozed_until', 'resolved_at', 'created_at', 'updated_at',
+] as const satisfies readonly (keyof InboxConversationsTable)[]
+export type ConversationViewRow = Pick<InboxConversationsTable, (typeof CONVERSATION_VIEW_COLUMNS)[number]>
+
+export function conversationView(row: ConversationViewRow): ConversationT {
   return {
     id: row.id,
     object: 'conversation',
