@@ -1,10 +1,11 @@
 import { timingSafeEqual } from 'node:crypto'
+import { SerializerSelector, type SerializerFactory } from '@fastify/fast-json-stringify-compiler'
 import rateLimit from '@fastify/rate-limit'
 import swagger from '@fastify/swagger'
 import { Ajv } from 'ajv'
 import addFormatsModule, { type FormatsPlugin } from 'ajv-formats'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifySchema, type RouteOptions } from 'fastify'
+import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifySchema, type FastifySchemaValidationError, type RouteOptions } from 'fastify'
 import { STATUS_CODES } from 'node:http'
 import type { Socket } from 'node:net'
 import type { Redis } from 'ioredis'
@@ -103,9 +104,22 @@ export async function createHttpServer(kernel: Kernel, services: Services, route
     frameworkErrors: (err, request, reply) => void routerError(err, request, reply),
     // Errors of the HTTP parser itself (no request object exists): still a problem with a request id.
     clientErrorHandler: clientError,
+    schemaController: { compilersFactory: { buildSerializer: lazySerializers } },
   }).withTypeProvider<TypeBoxTypeProvider>()
   const ajv = compilers()
-  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? ajv.body : ajv.other).compile(schema))
+  // Validators are compiled on a route's first request, not at start (see lazySerializers).
+  app.setValidatorCompiler(({ schema, httpPart }) => {
+    const compiler = httpPart === 'body' ? ajv.body : ajv.other
+    let compiled: ReturnType<typeof compiler.compile> | undefined
+    const validate = (data: unknown): boolean => {
+      compiled ??= compiler.compile(schema)
+      const ok = compiled(data) as boolean
+      validate.errors = compiled.errors as FastifySchemaValidationError[] | null | undefined
+      return ok
+    }
+    validate.errors = undefined as FastifySchemaValidationError[] | null | undefined
+    return validate
+  })
   app.addSchema(Problem)
   // A JSON API: a text/plain body is an unsupported media type (415), not a string that fails validation.
   app.removeContentTypeParser('text/plain')
@@ -394,6 +408,26 @@ export async function createHttpServer(kernel: Kernel, services: Services, route
   }
 
   return app
+}
+
+/**
+ * Response serializers built on a route's first use, once per schema: fast-json-stringify compiles a
+ * function per route and status at start, twice over (live and sandbox share every schema), which was
+ * ~1.3 s of a ~5 s cold start. A route never called never pays.
+ */
+const lazySerializers: SerializerFactory = (externalSchemas, options) => {
+  const build = SerializerSelector()(externalSchemas, options)
+  const bySchema = new WeakMap<object, (data: unknown) => string>()
+  return (route) => {
+    let serialize: ((data: unknown) => string) | undefined
+    return (data: unknown) => {
+      if (!serialize) {
+        serialize = bySchema.get(route.schema as object)
+        if (!serialize) bySchema.set(route.schema as object, (serialize = build(route)))
+      }
+      return serialize(data)
+    }
+  }
 }
 
 /** The HTTP parser rejected the bytes: answer a minimal problem on the socket, as Fastify's default does. */
