@@ -3,6 +3,7 @@ import { dirname } from 'node:path'
 import SQLite from 'better-sqlite3'
 import { Kysely, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely'
 import pg from 'pg'
+import { statementName } from './prepared.js'
 
 /**
  * The whole schema. Each module adds its tables by declaration merging
@@ -98,6 +99,15 @@ export function createDatabase(
       max: opts.poolSize ?? 10,
       // A schema per deployment/test run: set it on every new connection.
       options: schema ? `-c search_path=${schema}` : undefined,
+    })
+    // The service's prepared queries go out as named statements: PostgreSQL parses and plans each once per
+    // connection instead of on every call (its CPU shares the machine with ours).
+    pool.on('connect', (client) => {
+      const query = client.query.bind(client) as (...args: unknown[]) => unknown
+      ;(client as unknown as { query: (...args: unknown[]) => unknown }).query = (text: unknown, values?: unknown, cb?: unknown) => {
+        const name = typeof text === 'string' ? statementName(text) : undefined
+        return name ? query({ name, text, values }, cb) : query(text, values, cb)
+      }
     })
     const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) })
     return {

@@ -88,3 +88,22 @@ describe(`prepared queries (${ENGINE})`, () => {
     assert.equal(seen, 2)
   })
 })
+
+describe(`prepared queries on PostgreSQL are named statements`, { skip: ENGINE !== 'postgres' }, () => {
+  it('each prepared text is parsed once per connection', async () => {
+    const tdb = await createTestDatabase()
+    const database = createDatabase(tdb.env.DATABASE_URL, { schema: tdb.env.DATABASE_SCHEMA, poolSize: 1 })
+    try {
+      const one = prepared((db, a: { x: string }) => db.selectNoFrom(sql<string>`${a.x}::text`.as('x')))
+      await database.db.connection().execute(async (c) => {
+        assert.equal((await one.first(c, { x: 'a' }))?.x, 'a')
+        assert.equal((await one.first(c, { x: 'b' }))?.x, 'b')
+        const named = await sql<{ n: number }>`select count(*)::int as n from pg_prepared_statements where statement like 'select $1::text as "x"%'`.execute(c)
+        assert.equal(named.rows[0].n, 1)
+      })
+    } finally {
+      await database.close()
+      await tdb.drop()
+    }
+  })
+})

@@ -27,6 +27,14 @@ export interface Prepared<A, O> {
 
 const MARK = '\u0000arg:'
 
+/**
+ * The SQL texts of prepared queries, each with a statement name: on PostgreSQL the driver sends them as
+ * named statements, parsed and planned once per connection (database.ts). Bounded by the number of
+ * prepared query shapes in the code, unlike SQL that embeds a list's length.
+ */
+const statementNames = new Map<string, string>()
+export const statementName = (sql: string): string | undefined => statementNames.get(sql)
+
 interface Template {
   sql: string
   query: RootOperationNode
@@ -78,6 +86,7 @@ export function prepared<A extends object, O>(build: (db: Executor, args: A) => 
       if (typeof p === 'string' && p.includes(MARK)) throw new Error(`prepared query: an argument was used in an expression: ${JSON.stringify(p)}`)
       return { value: p }
     })
+    if (!statementNames.has(c.sql)) statementNames.set(c.sql, `svc_${statementNames.size + 1}`)
     return { sql: c.sql, query: c.query, queryId: c.queryId, slots }
   }
 
