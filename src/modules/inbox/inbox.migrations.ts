@@ -138,4 +138,17 @@ export const inboxMigrations: ModuleMigration[] = [
       await db.schema.createIndex('inbox_tags_name').on('inbox_tags').columns(['workspace_id', 'mode', 'name_key']).unique().execute()
     },
   },
+  {
+    // ?channel= walked the tenant index and filtered: a rare channel read every conversation of the
+    // workspace (~1 s at a million, bench/scale.ts). A channel never changes, so the index costs one
+    // entry per created conversation and nothing on the message path.
+    name: '202611240100_inbox_conversations_channel',
+    async up(db) {
+      await db.schema
+        .createIndex('inbox_conversations_channel')
+        .on('inbox_conversations')
+        .columns(['workspace_id', 'mode', 'channel', 'id'])
+        .execute()
+    },
+  },
 ]

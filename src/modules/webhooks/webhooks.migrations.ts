@@ -97,4 +97,20 @@ export const webhooksMigrations: ModuleMigration[] = [
       await db.schema.alterTable('webhook_attempts').addColumn('job_id', 'text').execute()
     },
   },
+  {
+    // The list's filters walked the tenant index and filtered (PostgreSQL: a parallel seq scan): a filter
+    // value with few deliveries read every delivery of the workspace (~90 ms per 100,000, bench/scale.ts).
+    // endpoint_id and event_type never change; status changes once or twice per delivery, in an update
+    // that already rewrites the webhook_deliveries_status entry.
+    name: '202611240200_webhooks_deliveries_filters',
+    async up(db) {
+      for (const column of ['endpoint_id', 'status', 'event_type']) {
+        await db.schema
+          .createIndex(`webhook_deliveries_tenant_${column}`)
+          .on('webhook_deliveries')
+          .columns(['workspace_id', 'mode', column, 'id'])
+          .execute()
+      }
+    },
+  },
 ]
