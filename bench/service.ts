@@ -52,6 +52,7 @@ export async function smallTables(engine: string, wanted: (scenario: string) => 
   const key = JSON.parse(await svc(['keys', 'create', '--scopes', 'admin', '--workspace', ws.id, '--json'], db.env)).key as string
   // Webhook benchmarks run in the sandbox, where http:// receivers are allowed (live requires https).
   const testKey = JSON.parse(await svc(['keys', 'create', '--scopes', 'admin', '--workspace', ws.id, '--sandbox', '--json'], db.env)).key as string
+  if (wanted('cold start')) rows.push({ engine, ...(await coldStart(env, key)) })
   const child = await startProcess(['dist/main.js'], env, `http://127.0.0.1:${port}/livez`)
   try {
     const url = `http://127.0.0.1:${port}`
@@ -187,4 +188,30 @@ async function webhooks(engine: string, api: Api, child: ChildProcess, env: Reco
   await stop(apiNode)
   receiver.close()
   return rows
+}
+
+/** Process start to the first authenticated 200 (`npm start`'s entry point, migrations already applied): median of three. */
+async function coldStart(env: Record<string, string>, key: string): Promise<Omit<Row, 'engine'>> {
+  const times: number[] = []
+  let rssMb = 0
+  for (let i = 0; i < 3; i++) {
+    const t0 = performance.now()
+    const child = spawnNode(['dist/main.js'], env, 'ignore')
+    const url = `http://127.0.0.1:${env.PORT}/v2/workspaces/current`
+    for (;;) {
+      if (child.exitCode !== null) throw new Error('cold start: the service exited')
+      try {
+        if ((await fetch(url, { headers: { authorization: `Bearer ${key}` } })).status === 200) break
+      } catch {
+        /* not listening yet */
+      }
+      await new Promise((r) => setTimeout(r, 5))
+    }
+    times.push(Math.round(performance.now() - t0))
+    rssMb = Math.max(rssMb, peakRssMb(child.pid!))
+    await stop(child)
+  }
+  times.sort((a, b) => a - b)
+  progress(`cold start: ${times.join(', ')} ms`)
+  return { scenario: 'cold start → first authenticated 200 (ms; p50 = median of 3, p99 column = slowest)', rps: 0, p50: times[1], p99: times[2], rssMb, vs: [] }
 }
