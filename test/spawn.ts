@@ -37,9 +37,9 @@ export interface ServerProcess {
 }
 
 /** Start `npm start`'s entry point as a real process and wait until /livez answers. */
-export async function startServer(env: Record<string, string>, args: string[] = []): Promise<ServerProcess> {
+export async function startServer(env: Record<string, string>, args: string[] = [], entry = 'src/main.ts'): Promise<ServerProcess> {
   const port = Number(env.PORT ?? (await freePort()))
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
+  const child = spawn(process.execPath, [...(entry.endsWith('.ts') ? ['--import', 'tsx'] : []), entry, ...args], {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1', ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
