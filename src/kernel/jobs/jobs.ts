@@ -1,6 +1,7 @@
-import { sql } from 'kysely'
+import { sql, SqliteAdapter } from 'kysely'
 import { iso, type Clock } from '../clock.js'
 import { toJson, type Engine, type Executor } from '../db/database.js'
+import { prepared } from '../db/prepared.js'
 import { newId } from '../ids.js'
 import '../db/kernel.tables.js'
 
@@ -21,6 +22,23 @@ export interface JobContext {
   attempt: number
   /** Ask the runner to retry at a specific time instead of the schedule (e.g. Retry-After). */
   retryAt?: Date
+  /** This run's lease, while the runner holds it (absent when a handler is run by hand). */
+  lease?: JobLease
+  /**
+   * Set by a handler that completed its own job with `completeJobs` in the transaction of its effect (the
+   * effect and the completion commit together); the runner then does not complete it again.
+   */
+  completed?: boolean
+}
+
+/**
+ * What one claim of a job holds: the worker and the lease's expiry, which a later claim (after the lease
+ * expired) always changes, so a run that was taken over — even by the same worker — cannot finish the job.
+ */
+export interface JobLease {
+  jobId: string
+  workerId: string
+  lockedUntil: string
 }
 
 export function defineJob<P>(def: JobDefinition<P>): JobDefinition<P> {
@@ -38,29 +56,46 @@ export async function enqueue<P>(
   payload: P,
   opts: { runAt?: Date; id?: string } = {},
 ): Promise<string> {
-  const now = clock.now()
-  const schedule = scheduleOf(def)
-  const id = opts.id ?? newId('job')
-  await tx
-    .insertInto('jobs')
-    .values({
-      id,
-      name: def.name,
-      payload: toJson(payload),
-      status: 'pending',
-      run_at: iso(opts.runAt ?? now),
-      attempts: 0,
-      max_attempts: schedule.length + 1,
-      retry_schedule: toJson(schedule),
-      locked_by: null,
-      locked_until: null,
-      last_error: null,
-      created_at: iso(now),
-      updated_at: iso(now),
-    })
-    .execute()
+  const [id] = await enqueueMany(tx, clock, def, [{ payload, ...opts }])
   return id
 }
+
+/** Several jobs of one definition in one statement, in the caller's transaction. */
+export async function enqueueMany<P>(
+  tx: Executor,
+  clock: Clock,
+  def: JobDefinition<P>,
+  jobs: { payload: P; runAt?: Date; id?: string }[],
+): Promise<string[]> {
+  if (jobs.length === 0) return []
+  const now = iso(clock.now())
+  const schedule = scheduleOf(def)
+  const retrySchedule = toJson(schedule)
+  const rows = jobs.map((j) => ({
+    id: j.id ?? newId('job'),
+    name: def.name,
+    payload: toJson(j.payload),
+    status: 'pending' as const,
+    run_at: j.runAt ? iso(j.runAt) : now,
+    attempts: 0,
+    max_attempts: schedule.length + 1,
+    retry_schedule: retrySchedule,
+    locked_by: null,
+    locked_until: null,
+    last_error: null,
+    created_at: now,
+    updated_at: now,
+  }))
+  // SQLite: one prepared insert per job (built once); PostgreSQL: one statement (a round trip) for all.
+  if (onSqlite(tx)) for (const row of rows) await insertJobQ.run(tx, row)
+  else await tx.insertInto('jobs').values(rows).execute()
+  return rows.map((r) => r.id)
+}
+const onSqlite = (db: Executor) => db.getExecutor().adapter instanceof SqliteAdapter
+const insertJobQ = prepared(
+  (db, row: { id: string; name: string; payload: string; status: 'pending'; run_at: string; attempts: number; max_attempts: number; retry_schedule: string; locked_by: null; locked_until: null; last_error: null; created_at: string; updated_at: string }) =>
+    db.insertInto('jobs').values(row),
+)
 
 export interface ClaimedJob {
   id: string
@@ -89,37 +124,80 @@ export async function claimJobs(
   const now = clock.now()
   const nowIso = iso(now)
   const lease = iso(new Date(now.getTime() + leaseSeconds * 1000))
+  return claimQ.all(db, { workerId, limit, nowIso, lease, expired, pg: engine === 'postgres' })
+}
+const claimQ = prepared((db, a: { workerId: string; limit: number; nowIso: string; lease: string; expired: boolean; pg: boolean }) => {
   // Two simple predicates, each served by its partial index, instead of one OR the planners scan for.
   // The status is a literal, not a bound parameter: SQLite only matches partial indexes on literals.
-  let due = expired
-    ? db.selectFrom('jobs').select('id').where(sql<boolean>`status = 'running'`).where('locked_until', '<', nowIso).orderBy('locked_until')
-    : db.selectFrom('jobs').select('id').where(sql<boolean>`status = 'pending'`).where('run_at', '<=', nowIso).orderBy('run_at')
-  due = due.limit(limit)
-  if (engine === 'postgres') due = due.forUpdate().skipLocked()
+  let due = a.expired
+    ? db.selectFrom('jobs').select('id').where(sql<boolean>`status = 'running'`).where('locked_until', '<', a.nowIso).orderBy('locked_until')
+    : db.selectFrom('jobs').select('id').where(sql<boolean>`status = 'pending'`).where('run_at', '<=', a.nowIso).orderBy('run_at')
+  due = due.limit(a.limit)
+  if (a.pg) due = due.forUpdate().skipLocked()
   return db
     .updateTable('jobs')
     .set((eb) => ({
       status: 'running',
-      locked_by: workerId,
-      locked_until: lease,
+      locked_by: a.workerId,
+      locked_until: a.lease,
       attempts: eb('attempts', '+', 1),
-      updated_at: nowIso,
+      updated_at: a.nowIso,
     }))
     .where('id', 'in', due)
     // Re-check under the lock: the row may have changed between the sub-select and the update.
-    .where(expired ? (eb) => eb.and([eb('status', '=', 'running'), eb('locked_until', '<', nowIso)]) : (eb) => eb('status', '=', 'pending'))
+    .where(a.expired ? (eb) => eb.and([eb('status', '=', 'running'), eb('locked_until', '<', a.nowIso)]) : (eb) => eb('status', '=', 'pending'))
     .returning(['id', 'name', 'payload', 'attempts', 'max_attempts', 'retry_schedule', 'locked_until'])
-    .execute()
-}
+})
 
-/** Guarded by locked_by: a worker whose lease was taken over cannot overwrite the new owner's result. */
-export async function completeJob(db: Executor, clock: Clock, id: string, workerId: string): Promise<void> {
-  await db
+/** The lease a claim took: what completeJobs needs to finish the job only while this run still holds it. */
+export const leaseOf = (job: ClaimedJob, workerId: string): JobLease => ({ jobId: job.id, workerId, lockedUntil: job.locked_until ?? '' })
+
+/**
+ * Marks jobs succeeded, each only while the given lease still holds it (same worker, same claim): a run
+ * whose lease was taken over cannot overwrite the new owner's result. One statement for many jobs, so a
+ * handler can complete its jobs in the transaction that commits their effect.
+ */
+export async function completeJobs(db: Executor, clock: Clock, leases: JobLease[]): Promise<void> {
+  if (leases.length === 0) return
+  const now = iso(clock.now())
+  if (onSqlite(db)) {
+    for (const l of leases) await completeJobQ.run(db, { id: l.jobId, workerId: l.workerId, lockedUntil: l.lockedUntil, now })
+    return
+  }
+  const byWorker = new Map<string, JobLease[]>()
+  for (const l of leases) {
+    const list = byWorker.get(l.workerId)
+    if (list) list.push(l)
+    else byWorker.set(l.workerId, [l])
+  }
+  for (const [workerId, list] of byWorker) {
+    const claims = JSON.stringify(list.map((l) => ({ id: l.jobId, locked_until: l.lockedUntil })))
+    const ids = `{${list.map((l) => `"${l.jobId.replace(/[\\"]/g, '\\$&')}"`).join(',')}}`
+    await completeJobsQ.run(db, { workerId, ids, claims, now })
+  }
+}
+const completeJobQ = prepared((db, a: { id: string; workerId: string; lockedUntil: string; now: string }) =>
+  db
     .updateTable('jobs')
-    .set({ status: 'succeeded', locked_by: null, locked_until: null, updated_at: iso(clock.now()) })
-    .where('id', '=', id)
-    .where('locked_by', '=', workerId)
-    .execute()
+    .set({ status: 'succeeded', locked_by: null, locked_until: null, updated_at: a.now })
+    .where('id', '=', a.id)
+    .where('locked_by', '=', a.workerId)
+    .where('locked_until', '=', a.lockedUntil),
+)
+// PostgreSQL: the ids as one text[] parameter (an index scan of the list's length), and the claims as one
+// JSON parameter, matched as (id, locked_until) pairs.
+const completeJobsQ = prepared((db, a: { workerId: string; ids: string; claims: string; now: string }) =>
+  db
+    .updateTable('jobs')
+    .set({ status: 'succeeded', locked_by: null, locked_until: null, updated_at: a.now })
+    .where('id', '=', sql<string>`any(${a.ids}::text[])`)
+    .where('locked_by', '=', a.workerId)
+    .where(sql<boolean>`(id, locked_until) in (select id, locked_until from json_to_recordset(${a.claims}::json) as r(id text, locked_until text))`),
+)
+
+/** Guarded by the lease: see completeJobs. */
+export async function completeJob(db: Executor, clock: Clock, lease: JobLease): Promise<void> {
+  await completeJobs(db, clock, [lease])
 }
 
 export async function failJob(
@@ -147,6 +225,7 @@ export async function failJob(
     })
     .where('id', '=', job.id)
     .where('locked_by', '=', workerId)
+    .where('locked_until', '=', job.locked_until ?? '')
     .execute()
   return finalAttempt ? 'failed' : 'retry'
 }

@@ -3,7 +3,7 @@ import type { Logger } from 'pino'
 import type { Clock } from '../clock.js'
 import type { Database } from '../db/database.js'
 import { randomToken } from '../ids.js'
-import { claimJobs, completeJob, failJob, releaseJob, type ClaimedJob, type JobDefinition } from './jobs.js'
+import { claimJobs, completeJob, failJob, leaseOf, releaseJob, type ClaimedJob, type JobContext, type JobDefinition } from './jobs.js'
 
 export interface RunnerOptions {
   concurrency: number
@@ -25,6 +25,7 @@ export class JobRunner {
   private readonly defs = new Map<string, JobDefinition>()
   private readonly inFlight = new Map<string, Promise<void>>()
   private timer: NodeJS.Timeout | null = null
+  private immediate: NodeJS.Immediate | null = null
   private running = false
   private polling = false
   private pollAgain = false
@@ -66,7 +67,9 @@ export class JobRunner {
   async stop(timeoutMs: number): Promise<void> {
     this.running = false
     if (this.timer) clearTimeout(this.timer)
+    if (this.immediate) clearImmediate(this.immediate)
     this.timer = null
+    this.immediate = null
     const all = Promise.allSettled([...this.inFlight.values()])
     let timedOut = false
     await Promise.race([all, new Promise((r) => setTimeout(() => ((timedOut = true), r(null)), timeoutMs).unref())])
@@ -92,7 +95,17 @@ export class JobRunner {
   private schedule(ms: number): void {
     if (!this.running) return
     if (this.timer) clearTimeout(this.timer)
-    this.timer = setTimeout(() => void this.poll(), ms)
+    this.timer = null
+    // "Now" is the next turn of the event loop, not a timer: setTimeout(0) waits at least a millisecond,
+    // and a busy runner polls after every batch of finished jobs.
+    if (ms === 0) {
+      this.immediate ??= setImmediate(() => {
+        this.immediate = null
+        void this.poll()
+      })
+    } else if (!this.immediate) {
+      this.timer = setTimeout(() => void this.poll(), ms)
+    }
   }
 
   private lastExpiredScan = 0
@@ -146,10 +159,12 @@ export class JobRunner {
       finish(outcome)
       return
     }
-    const ctx: { jobId: string; attempt: number; retryAt?: Date } = { jobId: job.id, attempt: job.attempts }
+    const lease = leaseOf(job, this.workerId)
+    const ctx: JobContext = { jobId: job.id, attempt: job.attempts, lease }
     try {
       await def.run(JSON.parse(job.payload), ctx)
-      await completeJob(this.database.db, this.clock, job.id, this.workerId)
+      // A handler may have completed the job in the transaction of its effect already.
+      if (!ctx.completed) await completeJob(this.database.db, this.clock, lease)
       finish('succeeded')
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err)

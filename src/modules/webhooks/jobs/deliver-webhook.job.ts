@@ -3,15 +3,19 @@ import { iso } from '../../../kernel/clock.js'
 import type { Tx } from '../../../kernel/db/database.js'
 import { API_VERSION } from '../../../kernel/events/events.js'
 import { newId } from '../../../kernel/ids.js'
-import { defineJob, enqueue, type JobContext, type JobDefinition } from '../../../kernel/jobs/jobs.js'
+import { Batcher } from '../../../kernel/jobs/batch.js'
+import { completeJobs, defineJob, enqueueMany, type JobContext, type JobDefinition, type JobLease } from '../../../kernel/jobs/jobs.js'
 import type { Kernel } from '../../../kernel/kernel.js'
 import type { Mode, Tenant } from '../../../kernel/tenant.js'
 import { checkDeliveryUrl, guardedLookup, openLookup } from '../webhooks.destination.js'
 import * as repo from '../webhooks.repository.js'
+import type { AttemptSource, DeliveryOutcome } from '../webhooks.repository.js'
 import { openSecrets } from '../webhooks.secrets.js'
 import { activeSecrets, signatureHeaders } from '../webhooks.signing.js'
 import type { DeliveryStatus, WebhookDeliveriesTable } from '../webhooks.tables.js'
 import { endpointView, envelopeBody } from '../webhooks.views.js'
+import { groupBy, rounds, tenantKey } from './batch-groups.js'
+import { post } from './post-webhook.js'
 
 export interface DeliverPayload {
   delivery_id: string
@@ -21,19 +25,13 @@ export interface DeliverPayload {
   attempt: number | null
 }
 
-/** Bytes of the response body kept on the attempt; more is read (to reuse the connection) up to DRAIN_LIMIT. */
-export const RESPONSE_EXCERPT_BYTES = 2048
-const DRAIN_LIMIT = 64 * 1024
 const MAX_RETRY_AFTER_SECONDS = 24 * 3600
 
 /** The error of an attempt whose worker stopped (SIGKILL, crash, lost database) between sending and recording. */
 export const INTERRUPTED_ERROR =
   "interrupted: the worker stopped before the receiver's answer was recorded (the request may have reached the receiver)"
 
-/** A delivery as one attempt loads it: the delivery, its endpoint (null fields when deleted) and its event. */
-type AttemptRow = NonNullable<Awaited<ReturnType<typeof repo.loadForAttempt>>>
-
-function unavailableReason(row: AttemptRow): string | null {
+function unavailableReason(row: AttemptSource): string | null {
   if (row.url === null) return 'The endpoint was deleted.'
   return row.enabled !== 1 ? 'The endpoint is disabled.' : null
 }
@@ -56,23 +54,32 @@ function parseRetryAfter(v: string | string[] | undefined, now: Date): number | 
   return Math.min(Math.max(0, Math.ceil((at - now.getTime()) / 1000)), MAX_RETRY_AFTER_SECONDS)
 }
 
-async function readExcerpt(body: AsyncIterable<Buffer> & { destroy(): unknown }): Promise<string> {
-  const kept: Buffer[] = []
-  let keptBytes = 0
-  let total = 0
-  for await (const chunk of body) {
-    total += chunk.length
-    if (keptBytes < RESPONSE_EXCERPT_BYTES) {
-      const part = chunk.subarray(0, RESPONSE_EXCERPT_BYTES - keptBytes)
-      kept.push(part)
-      keptBytes += part.length
-    }
-    if (total > DRAIN_LIMIT) {
-      body.destroy()
-      break
-    }
-  }
-  return Buffer.concat(kept).toString('utf8')
+/** One job's request to start its attempt. */
+interface StartRequest {
+  tenant: Tenant
+  payload: DeliverPayload
+  jobId: string
+}
+
+/** An attempt recorded as `sending` (committed): it may now be sent. */
+interface Started {
+  source: AttemptSource
+  attemptId: string
+}
+
+/** The answer to one attempt, ready to be recorded. */
+interface Answer {
+  tenant: Tenant
+  source: AttemptSource
+  attemptId: string
+  result: SendResult
+  /** When the answer came. */
+  at: Date
+  delivery: DeliveryOutcome
+  nextAt: Date | null
+  next: DeliverPayload | null
+  /** The runner's lease on the job: completed with the outcome, in the same transaction. */
+  lease?: JobLease
 }
 
 /**
@@ -84,7 +91,13 @@ async function readExcerpt(body: AsyncIterable<Buffer> & { destroy(): unknown })
  *    starts the same scheduled attempt twice.
  * 2. After the answer, one transaction completes that row (guarded by `sending`, so a worker whose lease
  *    was taken over records nothing), counts it in `attempts_count`, writes the delivery's outcome and
- *    the job of the next scheduled attempt, and updates the endpoint's health.
+ *    the job of the next scheduled attempt, updates the endpoint's health and completes the job.
+ *
+ * Both steps are batched: the jobs a claim hands over start together (one load, one transaction for all
+ * their attempt rows), and the answers that arrive while the previous batch is being written are recorded
+ * together (one transaction). A batch commits as a whole, so each attempt still goes through the same two
+ * commits: its row exists before its request leaves, and its outcome, its delivery and its job's
+ * completion commit together.
  *
  * A worker that dies between the two (SIGKILL, lost database) leaves the row `sending`; its job is re-run
  * when the lease expires, finds the row by job id, marks it failed ("interrupted: …", the request may
@@ -97,6 +110,8 @@ export class WebhookDeliverer {
   private readonly open: Agent
   private readonly guarded: Agent
   private readonly userAgent = `Svc-Webhooks/${API_VERSION} (+https://github.com/conversational-automation-service)`
+  private readonly starts = new Batcher<StartRequest, Started | null>((items) => this.startBatch(items), { maxBatch: 256 })
+  private readonly answers = new Batcher<Answer, boolean>((items) => this.recordBatch(items), { maxBatch: 256 })
 
   constructor(private readonly k: Kernel) {
     const timeout = k.config.webhooks.timeoutMs
@@ -116,108 +131,161 @@ export class WebhookDeliverer {
     await Promise.allSettled([this.open.close(), this.guarded.close()])
   }
 
-  async deliver(p: DeliverPayload, ctx: Pick<JobContext, 'jobId'>): Promise<void> {
+  async deliver(p: DeliverPayload, ctx: Pick<JobContext, 'jobId' | 'lease' | 'completed'>): Promise<void> {
     const tenant: Tenant = { workspaceId: p.workspace_id, mode: p.mode }
-    const { db, clock } = this.k
-    const row = await repo.loadForAttempt(db, tenant, p.delivery_id)
-    if (!row) return
-    const scheduled = p.attempt
-    // What an earlier run of this job recorded: an attempt still `sending` was cut off mid-flight.
-    const earlier = await repo.attemptsOfJob(db, tenant, row.id, ctx.jobId)
-    const cutOff = earlier.find((a) => a.status === 'sending')
-    let attemptId: string | null
-    if (cutOff) {
-      attemptId = await this.resumeInterrupted(tenant, row, scheduled, cutOff, ctx.jobId)
-    } else {
-      // Re-check before acting: finished, or this attempt was already made (re-run after its outcome was recorded).
-      if (scheduled !== null && (row.status !== 'pending' || row.scheduled_attempts >= scheduled)) return
-      if (scheduled === null && earlier.length > 0) return
-      const unavailable = unavailableReason(row)
-      if (unavailable) {
-        if (scheduled !== null) {
-          await repo.updateDelivery(db, tenant, row.id, { status: 'failed', next_retry_at: null, last_error: unavailable, updated_at: iso(clock.now()) })
-        }
-        return
-      }
-      attemptId = await this.k.transaction(tenant, (tx) => this.startAttempt(tx, tenant, row, scheduled, ctx.jobId, false))
-    }
-    if (attemptId === null || row.url === null) return
+    const started = await this.starts.add({ tenant, payload: p, jobId: ctx.jobId })
+    if (!started) return
+    const { source: row, attemptId } = started
+    const url = row.url
+    if (url === null) return
 
     const body = envelopeBody(row)
     const secrets = openSecrets(this.k.secrets, row.endpoint_id, row.secrets ?? '[]')
-    const started = clock.now()
-    const t = Math.floor(started.getTime() / 1000)
+    const sentAt = this.k.clock.now()
+    const t = Math.floor(sentAt.getTime() / 1000)
     const headers: Record<string, string> = {
       'content-type': 'application/json',
       'user-agent': this.userAgent,
       'svc-event-id': row.event_id,
       'svc-event-type': row.event_type,
       'svc-delivery-id': row.id,
-      ...signatureHeaders(activeSecrets(secrets, started), row.event_id, t, body),
+      ...signatureHeaders(activeSecrets(secrets, sentAt), row.event_id, t, body),
     }
-    const result = await this.send(row.url, headers, body)
-    await this.record(tenant, row, scheduled, attemptId, result)
+    const result = await this.send(url, headers, body)
+    if (await this.answers.add(this.answer(tenant, row, p.attempt, attemptId, result, ctx.lease))) ctx.completed = true
   }
 
   /**
-   * Step 1, in the caller's transaction: claim the attempt on the delivery (scheduled: guarded by its
-   * position, see repo.startAttempt) and record it as `sending` before anything is sent. Returns the
-   * attempt's id, or null when the guard failed (another run has it, or the delivery is finished).
+   * Step 1 for a batch of jobs: one query loads their deliveries (with what an earlier run of each job
+   * recorded), then one transaction claims every attempt on its delivery (scheduled: guarded by its
+   * position, see repo.startAttempts) and records it as `sending`. Null for a job with nothing to send
+   * (finished, already made, endpoint gone, or another run has it).
    */
-  private async startAttempt(tx: Tx, tenant: Tenant, row: AttemptRow, scheduled: number | null, jobId: string, again: boolean): Promise<string | null> {
-    const nowIso = iso(this.k.clock.now())
-    if (!(await repo.startAttempt(tx, tenant, row.id, { scheduledAttempt: scheduled, again, at: nowIso }))) return null
-    const id = newId('wha')
-    await repo.insertAttempt(tx, {
-      id,
-      delivery_id: row.id,
-      workspace_id: tenant.workspaceId,
-      mode: tenant.mode,
-      attempt: (await repo.countAttempts(tx, tenant, row.id)) + 1,
-      trigger: scheduled === null ? 'replay' : 'scheduled',
-      url: row.url ?? '',
-      status: 'sending',
-      response_status: null,
-      response_body: null,
-      error: null,
-      duration_ms: 0,
-      created_at: nowIso,
-      job_id: jobId,
+  private async startBatch(items: StartRequest[]): Promise<(Started | null)[]> {
+    const { db, clock } = this.k
+    const sources: (AttemptSource | undefined)[] = new Array(items.length)
+    const indexed = items.map((item, i) => ({ item, i }))
+    for (const group of groupBy(indexed, (x) => tenantKey(x.item.tenant))) {
+      const tenant = group[0].item.tenant
+      const loaded = await repo.loadForAttempts(
+        db,
+        tenant,
+        group.map((x) => ({ deliveryId: x.item.payload.delivery_id, jobId: x.item.jobId })),
+      )
+      for (const x of group) sources[x.i] = loaded.get(x.item.payload.delivery_id)
+    }
+
+    const fresh: number[] = []
+    const resumes: { i: number; cutOff: { id: string; created_at: string } }[] = []
+    const unavailable: { i: number; reason: string }[] = []
+    items.forEach(({ payload, jobId }, i) => {
+      const row = sources[i]
+      if (!row) return
+      const scheduled = payload.attempt
+      // What an earlier run of this job recorded: an attempt still `sending` was cut off mid-flight.
+      const earlier = row.jobAttempts.filter((a) => a.job_id === jobId)
+      const cutOff = earlier.find((a) => a.status === 'sending')
+      if (cutOff) return void resumes.push({ i, cutOff })
+      // Re-check before acting: finished, or this attempt was already made (re-run after its outcome was recorded).
+      if (scheduled !== null && (row.status !== 'pending' || row.scheduled_attempts >= scheduled)) return
+      if (scheduled === null && earlier.length > 0) return
+      const reason = unavailableReason(row)
+      if (reason) {
+        if (scheduled !== null) unavailable.push({ i, reason })
+        return
+      }
+      fresh.push(i)
     })
-    return id
+    const out: (Started | null)[] = items.map(() => null)
+    if (fresh.length + resumes.length + unavailable.length === 0) return out
+
+    await this.k.transaction(null, async (tx) => {
+      const nowIso = iso(clock.now())
+      for (const { i, reason } of unavailable) {
+        await repo.updateDelivery(tx, items[i].tenant, sources[i]!.id, { status: 'failed', next_retry_at: null, last_error: reason, updated_at: nowIso })
+      }
+      const toStart = fresh.map((i) => ({ i, again: false }))
+      for (const { i, cutOff } of resumes) {
+        if (await this.resumeInterrupted(tx, items[i].tenant, sources[i]!, items[i].payload.attempt, cutOff)) toStart.push({ i, again: true })
+      }
+      // A delivery with two jobs in the batch (a replay beside a scheduled attempt) starts them one after the other.
+      for (const round of rounds(toStart, (x) => sources[x.i]!.id)) {
+        for (const group of groupBy(round, (x) => tenantKey(items[x.i].tenant))) {
+          const tenant = items[group[0].i].tenant
+          const started = new Set<string>()
+          for (const guard of groupBy(group, (x) => `${items[x.i].payload.attempt}:${x.again}`)) {
+            const opts = { scheduledAttempt: items[guard[0].i].payload.attempt, again: guard[0].again, at: nowIso }
+            for (const id of await repo.startAttempts(tx, tenant, guard.map((x) => sources[x.i]!.id), opts)) started.add(id)
+          }
+          const rows: repo.NewAttempt[] = []
+          for (const { i } of group) {
+            const row = sources[i]!
+            if (!started.has(row.id)) continue
+            const id = newId('wha')
+            rows.push({
+              id,
+              delivery_id: row.id,
+              workspace_id: tenant.workspaceId,
+              mode: tenant.mode,
+              trigger: items[i].payload.attempt === null ? 'replay' : 'scheduled',
+              url: row.url ?? '',
+              status: 'sending',
+              response_status: null,
+              response_body: null,
+              error: null,
+              duration_ms: 0,
+              created_at: nowIso,
+              job_id: items[i].jobId,
+            })
+            out[i] = { source: row, attemptId: id }
+          }
+          await repo.insertAttempts(tx, tenant, rows)
+        }
+      }
+    })
+    return out
   }
 
   /**
-   * A re-run of a job whose earlier run died mid-flight: in one transaction, mark that attempt failed
-   * (interrupted), count it, and start the same attempt again (returns its id) unless there is nothing
-   * left to do: the endpoint is gone or disabled (a scheduled delivery then fails, as below), or the
-   * delivery finished meanwhile (e.g. a replay succeeded). Null when another run concluded it first.
+   * A re-run of a job whose earlier run died mid-flight, in the start transaction: mark that attempt
+   * failed (interrupted) and count it. True when the same attempt is to be made again: not when there is
+   * nothing left to do (the endpoint is gone or disabled — a scheduled delivery then fails — or the
+   * delivery finished meanwhile, which the start's guard sees), nor when another run concluded it first.
    */
-  private resumeInterrupted(
+  private async resumeInterrupted(
+    tx: Tx,
     tenant: Tenant,
-    row: AttemptRow,
+    row: AttemptSource,
     scheduled: number | null,
     cutOff: { id: string; created_at: string },
-    jobId: string,
-  ): Promise<string | null> {
-    return this.k.transaction(tenant, async (tx) => {
-      const outcome = { status: 'failed' as const, response_status: null, response_body: null, error: INTERRUPTED_ERROR, duration_ms: 0 }
-      if (!(await repo.finishAttempt(tx, tenant, cutOff.id, outcome))) return null
-      const unavailable = unavailableReason(row)
-      // The delivery describes its last finished attempt; the status and the retry chain are left as they are.
-      const patch: Partial<WebhookDeliveriesTable> = {
-        last_attempt_at: cutOff.created_at,
-        last_response_status: null,
-        last_response_body: null,
-        last_duration_ms: null,
-        last_error: INTERRUPTED_ERROR,
-        updated_at: iso(this.k.clock.now()),
-        ...(unavailable && scheduled !== null && row.status === 'pending' ? { status: 'failed' as const, next_retry_at: null, last_error: unavailable } : {}),
-      }
-      await repo.recordOutcome(tx, tenant, row.id, patch)
-      if (unavailable) return null
-      return this.startAttempt(tx, tenant, row, scheduled, jobId, true)
-    })
+  ): Promise<boolean> {
+    const outcome = { status: 'failed' as const, response_status: null, response_body: null, error: INTERRUPTED_ERROR, duration_ms: 0 }
+    if (!(await repo.finishAttempt(tx, tenant, cutOff.id, outcome))) return false
+    const unavailable = unavailableReason(row)
+    // The delivery describes its last finished attempt; the status and the retry chain are left as they are.
+    const patch: Partial<WebhookDeliveriesTable> = {
+      last_attempt_at: cutOff.created_at,
+      last_response_status: null,
+      last_response_body: null,
+      last_duration_ms: null,
+      last_error: INTERRUPTED_ERROR,
+      updated_at: iso(this.k.clock.now()),
+      ...(unavailable && scheduled !== null && row.status === 'pending' ? { status: 'failed' as const, next_retry_at: null, last_error: unavailable } : {}),
+    }
+    await repo.recordOutcome(tx, tenant, row.id, patch)
+    return !unavailable
+  }
+
+  /** Origin and path of an endpoint URL, parsed once per URL (most deliveries go to a few). */
+  private readonly targets = new Map<string, { origin: string; path: string }>()
+  private target(url: string): { origin: string; path: string } {
+    let t = this.targets.get(url)
+    if (!t) {
+      const u = new URL(url)
+      if (this.targets.size >= 1000) this.targets.clear()
+      this.targets.set(url, (t = { origin: u.origin, path: u.pathname + u.search }))
+    }
+    return t
   }
 
   private async send(url: string, headers: Record<string, string>, body: string): Promise<SendResult> {
@@ -229,22 +297,13 @@ export class WebhookDeliverer {
     } catch (err) {
       return done({ ok: false, status: null, excerpt: null, error: (err as Error).message, retryAfterSeconds: null })
     }
-    const u = new URL(url)
     try {
-      const res = await (guarded ? this.guarded : this.open).request({
-        origin: u.origin,
-        path: u.pathname + u.search,
-        method: 'POST',
-        headers,
-        body,
-        signal: AbortSignal.timeout(this.k.config.webhooks.timeoutMs),
-      })
-      const excerpt = await readExcerpt(res.body)
-      const s = res.statusCode
+      const res = await post(guarded ? this.guarded : this.open, this.target(url), headers, body, this.k.config.webhooks.timeoutMs)
+      const s = res.status
       const ok = s >= 200 && s < 300
       const error = ok ? null : s >= 300 && s < 400 ? `HTTP ${s}: redirects are not followed; point the endpoint at the final URL.` : `HTTP ${s}`
-      const retryAfter = s === 429 || s === 503 ? parseRetryAfter(res.headers['retry-after'], this.k.clock.now()) : null
-      return done({ ok, status: s, excerpt, error, retryAfterSeconds: retryAfter })
+      const retryAfter = s === 429 || s === 503 ? parseRetryAfter(res.retryAfter, this.k.clock.now()) : null
+      return done({ ok, status: s, excerpt: res.excerpt, error, retryAfterSeconds: retryAfter })
     } catch (err) {
       const e = err as Error & { code?: string; cause?: Error & { code?: string } }
       const timedOut = e.name === 'TimeoutError' || e.name === 'AbortError' || /timeout/i.test(e.code ?? '')
@@ -263,10 +322,9 @@ export class WebhookDeliverer {
     return schedule[scheduledAttempt - 1] * (0.8 + Math.random() * 0.4)
   }
 
-  /** Step 2: complete the attempt with the answer, the delivery's outcome, the next scheduled attempt, the endpoint's health. */
-  private async record(tenant: Tenant, row: AttemptRow, scheduled: number | null, attemptId: string, r: SendResult): Promise<void> {
-    const { clock, config } = this.k
-    const now = clock.now()
+  /** What the answer to one attempt changes: the delivery's outcome and the next scheduled attempt. */
+  private answer(tenant: Tenant, row: AttemptSource, scheduled: number | null, attemptId: string, r: SendResult, lease: JobLease | undefined): Answer {
+    const now = this.k.clock.now()
     const nowIso = iso(now)
     const gone = r.status === 410
     let status: DeliveryStatus
@@ -278,7 +336,8 @@ export class WebhookDeliverer {
       nextAt = delay === null ? null : new Date(now.getTime() + delay * 1000)
       status = nextAt ? 'pending' : 'failed'
     }
-    const patch: Partial<WebhookDeliveriesTable> = {
+    const delivery: DeliveryOutcome = {
+      id: row.id,
       status,
       last_attempt_at: nowIso,
       last_response_status: r.status,
@@ -286,37 +345,98 @@ export class WebhookDeliverer {
       last_duration_ms: r.durationMs,
       updated_at: nowIso,
       // last_error keeps the latest failure, also after a later success (what went wrong, and when it healed).
-      ...(r.ok ? {} : { last_error: r.error }),
+      set_last_error: !r.ok,
+      last_error: r.ok ? null : r.error,
       // A replay leaves a pending retry chain as it is.
-      ...(scheduled !== null || r.ok ? { next_retry_at: nextAt ? iso(nextAt) : null } : {}),
+      set_next_retry_at: scheduled !== null || r.ok,
+      next_retry_at: nextAt ? iso(nextAt) : null,
     }
-    await this.k.transaction(tenant, async (tx) => {
-      const outcome = { status: r.ok ? ('succeeded' as const) : ('failed' as const), response_status: r.status, response_body: r.excerpt, error: r.error, duration_ms: r.durationMs }
-      // Guarded by `sending`: when this worker's lease was taken over and the new owner already marked the
-      // attempt interrupted (and made it again), this answer is not recorded, and nothing else is.
-      if (!(await repo.finishAttempt(tx, tenant, attemptId, outcome))) return
-      await repo.recordOutcome(tx, tenant, row.id, patch)
-      if (nextAt && scheduled !== null) {
-        await enqueue(tx, clock, this.job, { delivery_id: row.id, workspace_id: tenant.workspaceId, mode: tenant.mode, attempt: scheduled + 1 }, { runAt: nextAt })
-      }
-      // Endpoint health: a success ends a failing run; 410 or a run longer than the limit disables it.
-      if (r.ok) {
-        if (row.failing_since !== null) await repo.clearFailing(tx, tenant, row.endpoint_id)
-        return
-      }
-      let disableReason: string | null = null
-      if (gone) disableReason = 'The endpoint answered 410 Gone.'
-      else if (row.failing_since === null) await repo.markFailing(tx, tenant, row.endpoint_id, nowIso)
-      else if (now.getTime() - Date.parse(row.failing_since) >= config.webhooks.disableAfterHours * 3600_000) {
-        disableReason = `Every attempt failed for ${config.webhooks.disableAfterHours} hours (since ${row.failing_since}).`
-      }
-      if (disableReason && (await repo.disableEndpoint(tx, tenant, row.endpoint_id, disableReason, nowIso))) {
-        const endpoint = await repo.findEndpoint(tx, tenant, row.endpoint_id)
-        if (endpoint) {
-          const { failing_since: _f, metadata: _m, livemode: _l, created_at: _c, updated_at: _u, ...object } = endpointView(endpoint)
-          await this.k.events.emit(tx, tenant, 'webhook_endpoint.disabled', object)
+    const next = nextAt && scheduled !== null ? { delivery_id: row.id, workspace_id: tenant.workspaceId, mode: tenant.mode, attempt: scheduled + 1 } : null
+    return { tenant, source: row, attemptId, result: r, at: now, delivery, nextAt, next, lease }
+  }
+
+  /**
+   * Step 2 for a batch of answers, in one transaction: complete the attempts (guarded by `sending`: when
+   * a worker's lease was taken over and the new owner already marked the attempt interrupted, and made it
+   * again, that answer is not recorded, and nothing else of it is), the deliveries' outcomes, the jobs of
+   * the next scheduled attempts, the endpoints' health, and the jobs of the recorded attempts. Answers
+   * true where the job was completed here.
+   */
+  private async recordBatch(items: Answer[]): Promise<boolean[]> {
+    const { clock } = this.k
+    const recorded = new Set<string>()
+    await this.k.transaction(null, async (tx) => {
+      // The same delivery answered twice in one batch (a replay beside a scheduled attempt): in order.
+      for (const round of rounds(items, (a) => a.source.id)) {
+        for (const group of groupBy(round, (a) => tenantKey(a.tenant))) {
+          const answered = group.map((a) => ({
+            attempt: {
+              id: a.attemptId,
+              status: a.result.ok ? ('succeeded' as const) : ('failed' as const),
+              response_status: a.result.status,
+              response_body: a.result.excerpt,
+              error: a.result.error,
+              duration_ms: a.result.durationMs,
+            },
+            delivery: a.delivery,
+          }))
+          for (const id of await repo.recordAnswers(tx, group[0].tenant, answered)) recorded.add(id)
         }
       }
+      const done = items.filter((a) => recorded.has(a.attemptId))
+      await enqueueMany(
+        tx,
+        clock,
+        this.job,
+        done.filter((a) => a.next !== null).map((a) => ({ payload: a.next!, runAt: a.nextAt! })),
+      )
+      await this.recordHealth(tx, done)
+      await completeJobs(tx, clock, done.flatMap((a) => (a.lease ? [a.lease] : [])))
     })
+    return items.map((a) => recorded.has(a.attemptId) && a.lease !== undefined)
+  }
+
+  /**
+   * Endpoint health after a batch, as if its answers had been recorded one by one in order: a success ends
+   * a failing run; a failure starts one (a new one after a success in the same batch); 410, or a run
+   * longer than the limit, disables the endpoint (once: the event is emitted by the call that disabled it).
+   */
+  private async recordHealth(tx: Tx, done: Answer[]): Promise<void> {
+    const { config } = this.k
+    const limitMs = config.webhooks.disableAfterHours * 3600_000
+    const endpoints = new Map<string, { tenant: Tenant; state: 'keep' | 'clear' | 'mark' | 'restart'; maybeFailing: boolean; disable: string | null }>()
+    for (const a of done) {
+      const id = a.source.endpoint_id
+      let h = endpoints.get(id)
+      if (!h) endpoints.set(id, (h = { tenant: a.tenant, state: 'keep', maybeFailing: false, disable: null }))
+      const since = a.source.failing_since
+      if (since !== null) h.maybeFailing = true
+      if (a.result.ok) h.state = 'clear'
+      else if (a.result.status === 410) h.disable ??= 'The endpoint answered 410 Gone.'
+      else {
+        h.maybeFailing = true
+        h.state = h.state === 'clear' || h.state === 'restart' ? 'restart' : 'mark'
+        if (since !== null && a.at.getTime() - Date.parse(since) >= limitMs) {
+          h.disable ??= `Every attempt failed for ${config.webhooks.disableAfterHours} hours (since ${since}).`
+        }
+      }
+    }
+    const nowIso = iso(this.k.clock.now())
+    const list = [...endpoints.entries()].map(([id, h]) => ({ id, ...h }))
+    for (const group of groupBy(list, (e) => tenantKey(e.tenant))) {
+      const tenant = group[0].tenant
+      for (const how of ['clear', 'mark', 'restart'] as const) {
+        const ids = group.filter((e) => e.state === how && (how !== 'clear' || e.maybeFailing)).map((e) => e.id)
+        await repo.setFailing(tx, tenant, ids, how, nowIso)
+      }
+    }
+    for (const e of list) {
+      if (!e.disable || !(await repo.disableEndpoint(tx, e.tenant, e.id, e.disable, nowIso))) continue
+      const endpoint = await repo.findEndpoint(tx, e.tenant, e.id)
+      if (endpoint) {
+        const { failing_since: _f, metadata: _m, livemode: _l, created_at: _c, updated_at: _u, ...object } = endpointView(endpoint)
+        await this.k.events.emit(tx, e.tenant, 'webhook_endpoint.disabled', object)
+      }
+    }
   }
 }
