@@ -1,0 +1,124 @@
+/**
+ * npm run bench:profile — where a hot path's CPU time goes, for docs/performance.md ("Where the remaining
+ * time goes"). Starts the service from the TypeScript sources (so every frame names its file) under
+ * `--cpu-prof`, loads one path with autocannon, stops the server, and prints the self time of the server's
+ * main thread grouped by where the code lives: our kernel and modules by folder, each npm package, Node's
+ * own JavaScript, native work (C++ bindings, syscalls such as the socket write) and garbage collection.
+ *
+ * PROFILE_PATHS (default "get,list,send"): get = GET /v2/inbox/conversations/{id}, list = GET
+ * /v2/inbox/conversations?limit=20, send = sendMessage with a fresh Idempotency-Key, ws = GET
+ * /v2/workspaces/current. PROFILE_ENGINE (default sqlite), BENCH_DURATION, BENCH_CONNECTIONS as for the bench.
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createTestDatabase } from '../test/helpers.js'
+import { freePort, svc } from '../test/spawn.js'
+import { apiClient, load, startProcess, stop } from './lib.js'
+import { serviceEnv } from './service.js'
+
+interface Node {
+  id: number
+  callFrame: { functionName: string; url: string }
+  children?: number[]
+}
+interface Profile {
+  nodes: Node[]
+  samples: number[]
+  timeDeltas: number[]
+}
+
+/** Where a frame's code lives. */
+function place(f: Node['callFrame']): string {
+  const { url, functionName } = f
+  if (!url) {
+    if (functionName === '(garbage collector)') return 'garbage collection'
+    if (functionName === '(idle)') return 'idle'
+    if (functionName === '(program)') return 'native: V8 and libuv (program)'
+    return `native: ${functionName || 'anonymous'}`
+  }
+  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)
+  if (pkg) return `package: ${pkg[1]}`
+  const ours = /\/src\/(kernel\/[^/]+|modules\/[^/]+|[^/]+\.ts)/.exec(url)
+  if (ours) return `ours: ${ours[1]}`
+  if (url.startsWith('node:')) return `node: ${url.slice(5).split('/').slice(0, 2).join('/')}`
+  return url
+}
+
+/** A frame as a function: its name and file (for the top-functions table). */
+const fn = (f: Node['callFrame'] & { lineNumber?: number }) =>
+  `${f.functionName || '(anonymous)'} ${f.url.replace(/^.*\/(node_modules|src)\//, '$1/').replace(/^file:\/\//, '')}:${(f.lineNumber ?? 0) + 1}`
+
+function breakdown(p: Profile, key: (f: Node['callFrame']) => string): { total: number; rows: [string, number][] } {
+  const byId = new Map(p.nodes.map((n) => [n.id, n]))
+  const self = new Map<string, number>()
+  let total = 0
+  p.samples.forEach((id, i) => {
+    const dt = p.timeDeltas[i] ?? 0
+    const frame = byId.get(id)!.callFrame
+    if (place(frame) === 'idle') return
+    const where = key(frame)
+    total += dt
+    self.set(where, (self.get(where) ?? 0) + dt)
+  })
+  return { total, rows: [...self.entries()].sort((a, b) => b[1] - a[1]) }
+}
+
+const paths = (process.env.PROFILE_PATHS ?? 'get,list,send').split(',')
+const engine = (process.env.PROFILE_ENGINE ?? 'sqlite') as 'sqlite' | 'postgres'
+const db = await createTestDatabase(engine)
+const dir = mkdtempSync(join(tmpdir(), 'svc-prof-'))
+try {
+  const ws = JSON.parse(await svc(['workspaces', 'create', '--name', 'Profile', '--json'], db.env))
+  const key = JSON.parse(await svc(['keys', 'create', '--scopes', 'admin', '--workspace', ws.id, '--json'], db.env)).key as string
+  for (const path of paths) {
+    const port = await freePort()
+    const url = `http://127.0.0.1:${port}`
+    const child = await startProcess([`--cpu-prof`, `--cpu-prof-dir=${dir}/${path}`, 'src/main.ts'], { ...db.env, ...serviceEnv(port) }, `${url}/livez`)
+    const api = apiClient(url, key)
+    const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' }
+    const conversations: string[] = []
+    for (let i = 0; i < 60; i++) {
+      const c = await api('POST', '/v2/inbox/conversations', { channel: 'chat', contact: { name: `Contact ${i}` }, message: { content: 'Hello, what does the pro plan cost?' } })
+      conversations.push(c.id)
+    }
+    let n = 0
+    const opts =
+      path === 'get'
+        ? { url: `${url}/v2/inbox/conversations/${conversations[0]}`, headers }
+        : path === 'list'
+          ? { url: `${url}/v2/inbox/conversations?limit=20`, headers }
+          : path === 'ws'
+            ? { url: `${url}/v2/workspaces/current`, headers }
+            : {
+                url: `${url}/v2/inbox/conversations/${conversations[0]}/messages`,
+                method: 'POST' as const,
+                headers,
+                body: JSON.stringify({ content: 'Thanks, the pro plan is 49 EUR per month.' }),
+                requests: [
+                  {
+                    setupRequest: (req: any) => ({
+                      ...req,
+                      path: `/v2/inbox/conversations/${conversations[n % conversations.length]}/messages`,
+                      headers: { ...headers, 'idempotency-key': `prof-${process.pid}-${n++}` },
+                    }),
+                  },
+                ],
+              }
+    await load({ ...opts, duration: 2 })
+    const r = await load(opts)
+    await stop(child)
+    const file = readdirSync(`${dir}/${path}`).find((f) => f.endsWith('.cpuprofile'))!
+    const profile = JSON.parse(readFileSync(`${dir}/${path}/${file}`, 'utf8'))
+    const { total, rows } = breakdown(profile, place)
+    process.stdout.write(`\n${engine} ${path}: ${r.rps} req/s under the profiler; busy ${(total / 1e6).toFixed(1)} s of the server's main thread\n`)
+    process.stdout.write('| where | share of busy time |\n|---|---:|\n')
+    for (const [where, us] of rows.filter(([, us]) => us / total >= 0.01)) process.stdout.write(`| ${where} | ${((100 * us) / total).toFixed(1)} % |\n`)
+    // Native calls made from JavaScript (better-sqlite3's statements, say) count as the calling frame's self time.
+    process.stdout.write('\n| top functions (self time; a native call counts for the JavaScript that made it) | share |\n|---|---:|\n')
+    for (const [where, us] of breakdown(profile, fn).rows.slice(0, 15)) process.stdout.write(`| ${where} | ${((100 * us) / total).toFixed(1)} % |\n`)
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true })
+  await db.drop()
+}
