@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis'
 import pino, { type Logger } from 'pino'
 import type { Config } from './config.js'
 import { createAiEngine } from './kernel/ai/ai.js'
+import { createEmbeddings } from './kernel/ai/embeddings.js'
 import { systemClock, type Clock } from './kernel/clock.js'
 import { createDatabase, ensureSchema, type Database } from './kernel/db/database.js'
 import { kernelMigrations } from './kernel/db/kernel.migrations.js'
@@ -80,6 +81,7 @@ export async function createKernel(deps: AppDeps): Promise<{ kernel: Kernel; ser
     events,
     jobs,
     ai: createAiEngine(config.ai, log),
+    embeddings: createEmbeddings(config.embeddings, log),
     requests: new RequestCounter(db, log),
     modules: MODULES,
     secrets: new SecretBox(loaded.secret, config.serverSecretPrevious.map((s) => Buffer.from(s, 'utf8'))),

@@ -40,11 +40,30 @@ export interface Config {
     model: string
     timeoutMs: number
   }
+  /** Any OpenAI-compatible POST /embeddings endpoint; null = keyword search only (no EMBEDDINGS_* set). */
+  embeddings: {
+    baseUrl: string | null
+    apiKey: string | null
+    model: string
+    timeoutMs: number
+  } | null
   webhooks: {
     retryScheduleSeconds: number[]
     timeoutMs: number
     allowPrivateNetworks: boolean
     disableAfterHours: number
+  }
+  knowledge: {
+    /** Largest document accepted by uploadKnowledgeDocument (file or JSON text), in bytes; beyond it 413. */
+    maxUploadBytes: number
+  }
+  /**
+   * Every fetch made on a user's behalf (webhook deliveries, knowledge crawls): OUTBOUND_ALLOW_PRIVATE_NETWORKS
+   * (or its older name WEBHOOK_ALLOW_PRIVATE_NETWORKS) lets them reach loopback and private networks, for
+   * tests and single-box installs. Link-local and metadata addresses stay refused.
+   */
+  outbound: {
+    allowPrivateNetworks: boolean
   }
 }
 
@@ -118,11 +137,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       model: env.AI_MODEL || (provider === 'builtin' ? 'builtin-bm25' : 'gpt-4o-mini'),
       timeoutMs: int(env, 'AI_TIMEOUT_MS', 10_000),
     },
+    embeddings:
+      env.EMBEDDINGS_BASE_URL || env.EMBEDDINGS_API_KEY
+        ? {
+            baseUrl: env.EMBEDDINGS_BASE_URL || null,
+            apiKey: env.EMBEDDINGS_API_KEY || null,
+            model: env.EMBEDDINGS_MODEL || 'text-embedding-3-small',
+            timeoutMs: int(env, 'EMBEDDINGS_TIMEOUT_MS', 10_000),
+          }
+        : null,
     webhooks: {
       retryScheduleSeconds: parseSchedule(env.WEBHOOK_RETRY_SCHEDULE),
       timeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 15_000),
-      allowPrivateNetworks: bool(env, 'WEBHOOK_ALLOW_PRIVATE_NETWORKS'),
+      allowPrivateNetworks: bool(env, 'WEBHOOK_ALLOW_PRIVATE_NETWORKS') || bool(env, 'OUTBOUND_ALLOW_PRIVATE_NETWORKS'),
       disableAfterHours: int(env, 'WEBHOOK_DISABLE_AFTER_HOURS', 120),
+    },
+    knowledge: {
+      maxUploadBytes: int(env, 'KNOWLEDGE_MAX_UPLOAD_BYTES', 20 * 1024 * 1024),
+    },
+    outbound: {
+      allowPrivateNetworks: bool(env, 'OUTBOUND_ALLOW_PRIVATE_NETWORKS') || bool(env, 'WEBHOOK_ALLOW_PRIVATE_NETWORKS'),
     },
   }
 }

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino'
 import type { Config } from '../config.js'
 import type { AiEngine } from './ai/ai.types.js'
+import type { EmbeddingsEngine } from './ai/embeddings.js'
 import type { Clock } from './clock.js'
 import type { Database, Db, Tx } from './db/database.js'
 import type { EventBus } from './events/events.js'
@@ -21,6 +22,8 @@ export interface Kernel {
   jobs: JobRunner
   /** The text-generation engine of AI_PROVIDER, built once (modules never build their own). */
   ai: AiEngine
+  /** The OpenAI-compatible embeddings endpoint of EMBEDDINGS_*, or null when none is configured. */
+  embeddings: EmbeddingsEngine | null
   /** Per-day request counts behind usage reports (buffered; flush before reading). */
   requests: RequestCounter
   /** Every module of this build, including their health checks and usage counters. */

@@ -1,8 +1,9 @@
 import type { ModuleDefinition } from '../kernel/module.js'
 import { healthModule } from './health/health.module.js'
 import { workspacesModule } from './workspaces/workspaces.module.js'
+import { knowledgeModule } from './knowledge/knowledge.module.js'
 import { inboxModule } from './inbox/inbox.module.js'
 import { webhooksModule } from './webhooks/webhooks.module.js'
 
 /** Every module of this build, in init order (a module may use the services of those before it). */
-export const MODULES: ModuleDefinition[] = [healthModule, workspacesModule, inboxModule, webhooksModule]
+export const MODULES: ModuleDefinition[] = [healthModule, workspacesModule, knowledgeModule, inboxModule, webhooksModule]

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { Static, TSchema } from 'typebox'
 import type { Config } from '../../config.js'
 import type { ErrorCode } from '../errors.js'
+import type { MultipartOptions } from './multipart.js'
 import type { Principal } from '../tenant.js'
 import type { Services } from '../services.js'
 
@@ -53,6 +54,12 @@ export interface RouteDefinition<S extends RouteSchemas = RouteSchemas, Public e
   rateLimit?: { max: number | ((config: Config) => number); timeWindowMs: number; groupId: string }
   /** Accept any content type and keep the raw body (Playground captures). */
   rawBody?: boolean
+  /**
+   * Also accept multipart/form-data (file uploads), read whole and validated against `multipart.schema`;
+   * the handler tells the two apart with `request.isMultipart()`. JSON bodies may then be as large as
+   * the file limit.
+   */
+  multipart?: MultipartOptions
   /** Set by `aliasRoute`: the operationId this route is a second path of. */
   aliasOf?: string
   handler(ctx: HandlerContext<S, Public extends true ? Principal | null : Principal>): Promise<Out<S> | void> | Out<S> | void

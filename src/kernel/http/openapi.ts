@@ -3,6 +3,7 @@ import type { TSchema } from 'typebox'
 import { errorSpec } from '../errors.js'
 import { API_VERSION, type EventType } from '../events/events.js'
 import type { AnyRoute } from './define-route.js'
+import { documentedForm } from './multipart.js'
 import { Problem } from './problem.js'
 
 /**
@@ -153,8 +154,10 @@ export class SchemaRegistry {
    * `components.schemas`: generators such as openapi-typescript read a property with a `default` as always
    * present in a schema component (true of responses), but as optional under a request body.
    */
-  requestBody(name: string, body: Json, schema: Json): Json {
-    const converted = { ...body, content: { 'application/json': { schema: this.convert(schema, { root: true, input: true }) } } }
+  requestBody(name: string, body: Json, schema: Json, form?: Json): Json {
+    const content: Json = { 'application/json': { schema: this.convert(schema, { root: true, input: true }) } }
+    if (form) content['multipart/form-data'] = { schema: this.convert(documentedForm(form) as Json, { root: true, input: true }) }
+    const converted = { ...body, content }
     this.register('requestBodies', name, converted)
     return ref('requestBodies', name)
   }
@@ -377,7 +380,8 @@ function requestBody(registry: SchemaRegistry, r: AnyRoute): Json | undefined {
   if (!body) return undefined
   const required = (Array.isArray(body.required) && body.required.length > 0) || (typeof body.minProperties === 'number' && body.minProperties > 0) || body.type !== 'object'
   const description = typeof body.description === 'string' ? body.description : required ? undefined : 'Every field is optional: the body may be omitted.'
-  return registry.requestBody(schemaName(body) ?? `${pascal(r.operationId)}Body`, { ...(description ? { description } : {}), required }, body)
+  const form = r.multipart ? (r.multipart.schema as unknown as Json) : undefined
+  return registry.requestBody(schemaName(body) ?? `${pascal(r.operationId)}Body`, { ...(description ? { description } : {}), required }, body, form)
 }
 
 function responses(registry: SchemaRegistry, r: AnyRoute): Json {

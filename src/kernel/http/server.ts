@@ -22,6 +22,7 @@ import type { Mode, Principal } from '../tenant.js'
 import type { AnyRoute } from './define-route.js'
 import { registerDocs } from './docs.js'
 import { IdempotencyStore, bindClaim } from './idempotency.js'
+import { readMultipartBody, registerMultipart } from './multipart.js'
 import { openApiDocument, problemStatuses } from './openapi.js'
 import { Problem, problemTypeUri, sendProblem, setProblemDocsBase, toAppError } from './problem.js'
 
@@ -238,7 +239,12 @@ export async function createHttpServer(kernel: Kernel, services: Services, route
   for (const { prefix, mode } of BASES) {
     await app.register(
       async (scope) => {
-        for (const r of routes.filter((x) => !x.rawBody)) scope.route(routeOptions(r, mode))
+        for (const r of routes.filter((x) => !x.rawBody && !x.multipart)) scope.route(routeOptions(r, mode))
+        // Upload routes: the only scope with a multipart/form-data parser.
+        await scope.register(async (form) => {
+          await registerMultipart(form)
+          for (const r of routes.filter((x) => x.multipart)) form.route(routeOptions(r, mode))
+        })
         // Raw-body routes (Playground) accept any content type and keep the bytes.
         await scope.register(async (raw) => {
           raw.removeAllContentTypeParsers()
@@ -300,9 +306,15 @@ export async function createHttpServer(kernel: Kernel, services: Services, route
     for (const code of problemStatuses(r).keys()) {
       response[code] ??= { description: 'Problem details (RFC 9457)', content: { 'application/problem+json': { schema: { $ref: 'Problem#' } } } }
     }
+    // A JSON body of an upload route may carry a document as large as the file limit.
+    const bodyLimit = r.multipart ? Math.max(config.bodyLimitBytes, r.multipart.maxFileBytes(config) + 64 * 1024) : undefined
+    const maxFileBytes = r.multipart ? r.multipart.maxFileBytes(config) : 0
+    // Per media type: a form validates against the form schema, JSON against the body schema.
+    const body = r.multipart ? { content: { 'application/json': { schema: r.schema.body }, 'multipart/form-data': { schema: r.multipart.schema } } } : r.schema.body
     return {
       method: r.method,
       url: toFastifyPath(r.url) || '/',
+      ...(bodyLimit ? { bodyLimit } : {}),
       config: {
         operationId: r.operationId,
         scope: r.scope,
@@ -320,7 +332,7 @@ export async function createHttpServer(kernel: Kernel, services: Services, route
         'x-required-scope': r.scope,
         ...(r.schema.params ? { params: r.schema.params } : {}),
         ...(r.schema.querystring ? { querystring: r.schema.querystring } : {}),
-        ...(r.schema.body && !r.rawBody ? { body: r.schema.body } : {}),
+        ...(body && !r.rawBody ? { body } : {}),
         ...(r.schema.headers ? { headers: r.schema.headers } : {}),
         response,
       } as FastifySchema,
@@ -332,18 +344,29 @@ export async function createHttpServer(kernel: Kernel, services: Services, route
             else done(null, payload)
           },
       preValidation: (request, _reply, done) => {
+        const checkNul = () => {
+          // PostgreSQL TEXT cannot hold U+0000; refuse it up front on both engines (same answer everywhere).
+          const nul = findNul(request.params, '/path') ?? findNul(request.query, '/query') ?? (r.rawBody ? null : findNul(request.body, '/body'))
+          if (nul) {
+            return done(
+              new AppError('validation_failed', `${nul} contains a NUL character (U+0000), which is not allowed.`, {
+                errors: [{ pointer: nul, detail: 'must not contain U+0000' }],
+              }),
+            )
+          }
+          done()
+        }
+        if (r.multipart && request.isMultipart()) {
+          readMultipartBody(request, { maxFileBytes, maxFiles: r.multipart.maxFiles ?? 1 }).then(checkNul, done)
+          return
+        }
+        // Validation goes by media type on upload routes: without one nothing would check the body.
+        if (r.multipart && request.body === undefined) {
+          return done(new AppError('validation_failed', 'Send a body: application/json or multipart/form-data.', { errors: [{ pointer: '/body', detail: 'is required' }] }))
+        }
         // Operations whose body fields are all optional may be called without a body.
         if (hasBody && request.body === undefined && r.schema.body && !r.rawBody) request.body = {}
-        // PostgreSQL TEXT cannot hold U+0000; refuse it up front on both engines (same answer everywhere).
-        const nul = findNul(request.params, '/path') ?? findNul(request.query, '/query') ?? (r.rawBody ? null : findNul(request.body, '/body'))
-        if (nul) {
-          return done(
-            new AppError('validation_failed', `${nul} contains a NUL character (U+0000), which is not allowed.`, {
-              errors: [{ pointer: nul, detail: 'must not contain U+0000' }],
-            }),
-          )
-        }
-        done()
+        checkNul()
       },
       // Idempotency-Key only means something on writes; reads skip the hook altogether.
       preHandler: isWrite

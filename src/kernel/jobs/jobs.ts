@@ -195,6 +195,27 @@ const completeJobsQ = prepared((db, a: { workerId: string; ids: string; claims: 
     .where(sql<boolean>`(id, locked_until) in (select id, locked_until from json_to_recordset(${a.claims}::json) as r(id text, locked_until text))`),
 )
 
+/**
+ * Keeps a long job's lease alive (a crawl may outlast JOB_LEASE_SECONDS). Guarded like completeJobs: only while
+ * this run still holds the claim. Moves `lease.lockedUntil` on success (so the run can still complete the job)
+ * and answers false when the claim was lost (another worker took the job over): the run should stop.
+ */
+export async function extendLease(db: Executor, clock: Clock, lease: JobLease, seconds: number): Promise<boolean> {
+  const now = clock.now()
+  const until = iso(new Date(now.getTime() + seconds * 1000))
+  const r = await db
+    .updateTable('jobs')
+    .set({ locked_until: until, updated_at: iso(now) })
+    .where('id', '=', lease.jobId)
+    .where('locked_by', '=', lease.workerId)
+    .where('locked_until', '=', lease.lockedUntil)
+    .where('status', '=', 'running')
+    .executeTakeFirst()
+  if (Number(r.numUpdatedRows) === 0) return false
+  lease.lockedUntil = until
+  return true
+}
+
 /** Guarded by the lease: see completeJobs. */
 export async function completeJob(db: Executor, clock: Clock, lease: JobLease): Promise<void> {
   await completeJobs(db, clock, [lease])

@@ -3,6 +3,7 @@ import { iso } from '../../kernel/clock.js'
 import { toJson } from '../../kernel/db/database.js'
 import { newId } from '../../kernel/ids.js'
 import type { Kernel } from '../../kernel/kernel.js'
+import type { Services } from '../../kernel/services.js'
 import type { Tenant } from '../../kernel/tenant.js'
 import * as repo from './inbox.repository.js'
 import type { AiDraftT } from './inbox.schemas.js'
@@ -13,10 +14,15 @@ import { draftView } from './inbox.views.js'
 /** Messages a draft reads (the latest, oldest first) and templates it ranks: bounded for latency. */
 const DRAFT_CONTEXT_MESSAGES = 10
 const DRAFT_MAX_TEMPLATES = 500
+/** Knowledge passages offered to the engine beside the templates (the best of the workspace's bases). */
+const DRAFT_PASSAGES = 3
 
 /** AI drafts of the next reply, through the kernel's engine (`kernel.ai`). */
 export class AiDraftsService {
-  constructor(private readonly k: Kernel) {}
+  constructor(
+    private readonly k: Kernel,
+    private readonly services: Services,
+  ) {}
 
   /** The engine runs outside the transaction (no lock held across a network call); only the insert is inside. */
   async create(tenant: Tenant, id: string, body: { instructions?: string }): Promise<AiDraftT> {
@@ -26,10 +32,17 @@ export class AiDraftsService {
       repo.listTemplates(this.k.db, tenant, { after: null, limit: DRAFT_MAX_TEMPLATES - 1 }),
     ])
     const transcript: AiTurn[] = messages.map((m) => ({ role: m.direction === 'inbound' ? 'customer' : 'agent', text: m.content, id: m.id }))
+    // The knowledge module's passages, cited by chunk id like a search result (a poorly answered question
+    // becomes a knowledge gap there).
+    const asked = transcript.filter((t) => t.role === 'customer').slice(-3).map((t) => t.text).join('\n')
+    const passages = asked.trim() ? await this.services.knowledge.search.passages(tenant, asked, { topK: DRAFT_PASSAGES }) : []
     const gen = await this.k.ai.generate({
       task: 'Draft the next reply of a support agent to the customer in this conversation.',
       transcript,
-      sources: templates.map((t) => ({ kind: 'template', id: t.id, title: t.name, text: t.content })),
+      sources: [
+        ...templates.map((t) => ({ kind: 'template' as const, id: t.id, title: t.name, text: t.content })),
+        ...passages.map((p) => ({ kind: 'passage' as const, id: p.chunk_id, title: p.title, text: p.text })),
+      ],
       variables: {
         'contact.name': conv.contact_name,
         'contact.email': conv.contact_email,

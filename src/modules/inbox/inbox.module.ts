@@ -21,7 +21,7 @@ import { INBOX_ERRORS } from './inbox.errors.js'
 export const inboxModule = defineModule({
   name: 'inbox',
   fixtures: () => import('./inbox.fixtures.js').then((f) => f.FIXTURES),
-  uses: ['workspaces'],
+  uses: ['workspaces', 'knowledge'],
   errors: INBOX_ERRORS,
   migrations: inboxMigrations,
   routes: [

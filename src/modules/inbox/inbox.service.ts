@@ -20,7 +20,7 @@ export class InboxService {
   constructor(k: Kernel, services: Services) {
     this.conversations = new ConversationsService(k, services)
     this.messages = new MessagesService(k, services)
-    this.aiDrafts = new AiDraftsService(k)
+    this.aiDrafts = new AiDraftsService(k, services)
     this.replyTemplates = new ReplyTemplatesService(k)
     this.tags = new InboxTagsService(k)
   }

@@ -151,3 +151,32 @@ describe('createAiDraft with AI_PROVIDER=openai', () => {
     }
   })
 })
+
+describe('createAiDraft with knowledge (passages through services.knowledge)', () => {
+  let h: TestApp
+  before(async () => {
+    h = await createTestApp()
+    h.app.kernel.jobs.start()
+  })
+  after(() => h.close())
+
+  it('cites the knowledge passage that answers the customer, like a search result', async () => {
+    const kb = json(await h.request({ method: 'POST', url: '/v2/knowledge/bases', payload: { name: 'Help center' } }))
+    const up = json(await h.request({ method: 'POST', url: `/v2/knowledge/bases/${kb.id}/documents`, payload: { title: 'Warranty', text: 'Every device carries a two-year warranty covering manufacturing defects.' } }))
+    for (let i = 0; i < 300; i++) {
+      if (json(await h.request({ method: 'GET', url: `/v2/knowledge/documents/${up.id}` })).status === 'ready') break
+      await new Promise((r) => setTimeout(r, 50))
+    }
+    const c = await createConversation(h, { message: { content: 'How long is the warranty on my device?' } })
+    const d = json(await draft(h, c.id))
+    assert.equal(d.grounded, true)
+    const passage = d.sources.find((s: { kind: string }) => s.kind === 'passage')
+    assert.ok(passage, JSON.stringify(d.sources))
+    assert.match(passage.id, /^chk_/)
+    assert.equal(passage.title, 'Warranty')
+    assert.match(d.content, /two-year warranty/)
+    // The same passage a search returns for the question.
+    const s = json(await h.request({ method: 'POST', url: '/v2/knowledge/search', payload: { query: 'How long is the warranty on my device?' } }))
+    assert.equal(s.results[0].citation.chunk_id, passage.id)
+  })
+})

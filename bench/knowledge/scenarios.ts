@@ -1,0 +1,180 @@
+/**
+ * Knowledge scenarios of `npm run bench`: a base of 50,000 chunks (BENCH_KNOWLEDGE_CHUNKS) seeded through
+ * the real path — large Markdown documents uploaded as JSON and processed by the service's own job worker
+ * (the all-role process: one worker) — which measures the indexing rate in chunks/s and the server's RSS
+ * as the base grows; then POST /knowledge/search at 20 concurrent requests (p95 goal ≤ 20 ms). Then the
+ * retrieval quality (evaluate.ts). Results go to the `knowledge-bench` and `knowledge-quality` blocks of
+ * docs/knowledge.md on a full run.
+ *
+ * The documents are the Node.js API corpus (corpus.jsonl) shuffled into ~300 KB Markdown files (one
+ * "## title" section per corpus document), so the text is real and chunk boundaries differ from file to
+ * file; at 50,000 chunks each corpus document occurs in many files, as FAQ text does across a help centre.
+ */
+import { cpus, totalmem } from 'node:os'
+import { DURATION, load, pinning, progress } from '../lib.js'
+import { evaluateQuality, qualityHeader, qualityTable } from './evaluate.js'
+import { loadCorpus, loadQuestions, putDocBlock, rssMb, SMALL, startKnowledgeApp, upload, V, waitSettled, type CorpusDocument } from './app.js'
+
+const TARGET = Number(process.env.BENCH_KNOWLEDGE_CHUNKS ?? (SMALL ? 2000 : 50_000))
+const CONCURRENT = 20
+const FILE_CHARS = 300_000
+
+export interface KnowledgeRow {
+  engine: string
+  chunks: number
+  documents: number
+  indexSeconds: number
+  chunksPerSecond: number
+  rps: number
+  p50: number
+  p95: number
+  p99: number
+  /** Server RSS in MB: after the first file, at half the base, at the full base, after the search load. */
+  rss: number[]
+  peak: number
+  note?: string
+}
+
+/** A deterministic shuffle (mulberry32), so every run indexes the same files. */
+function shuffled<T>(items: T[], seed: number): T[] {
+  let s = seed
+  const rand = () => {
+    s = (s + 0x6d2b79f5) | 0
+    let t = Math.imul(s ^ (s >>> 15), 1 | s)
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+  const a = [...items]
+  for (let i = a.length - 1; i > 0; i--) {
+    const j = Math.floor(rand() * (i + 1))
+    ;[a[i], a[j]] = [a[j], a[i]]
+  }
+  return a
+}
+
+/** File n: corpus documents in the order of shuffle n, as Markdown sections, up to FILE_CHARS. */
+function file(corpus: CorpusDocument[], n: number): { title: string; text: string } {
+  const parts: string[] = []
+  let size = 0
+  for (const d of shuffled(corpus, n + 1)) {
+    const section = `## ${d.title}\n\n${d.text}\n`
+    if (size + section.length > FILE_CHARS) break
+    parts.push(section)
+    size += section.length
+  }
+  return { title: `Node.js API notes, part ${n + 1}`, text: `# Node.js API notes, part ${n + 1}\n\n${parts.join('\n')}` }
+}
+
+async function scenario(engine: 'sqlite' | 'postgres', entry: string): Promise<KnowledgeRow> {
+  const corpus = loadCorpus()
+  const queries = loadQuestions().map((q) => q.question)
+  const app = await startKnowledgeApp(engine, { entry })
+  try {
+    const kb = await app.api('POST', `${V}/knowledge/bases`, { name: 'Bench', language: 'en' })
+    // The first file says how many chunks a file makes; it also warms the process up before the RSS baseline.
+    await upload(app.api, kb.id, [file(corpus, 0)], 1)
+    const first = await waitSettled(app.api, kb.id, 1)
+    const perFile = Math.max(1, first.docs[0].chunk_count)
+    const files = Math.max(2, Math.ceil(TARGET / perFile))
+    const rss = [rssMb(app.child.pid!).rss]
+    progress(`knowledge ${engine}: ${perFile} chunks per file, ${files} files for ${TARGET} chunks`)
+    const half = Math.ceil(files / 2)
+    let seconds = 0
+    let chunks = 0
+    for (const [from, to] of [
+      [1, half],
+      [half, files],
+    ]) {
+      const t0 = performance.now()
+      await upload(
+        app.api,
+        kb.id,
+        Array.from({ length: to - from }, (_, i) => file(corpus, from + i)),
+        4,
+      )
+      const { docs, at } = await waitSettled(app.api, kb.id, to)
+      seconds += (at - t0) / 1000
+      chunks = docs.reduce((n, d) => n + d.chunk_count, 0)
+      const failed = docs.filter((d) => d.status === 'failed')
+      if (failed.length) throw new Error(`${failed.length} files failed: ${failed[0].error}`)
+      rss.push(rssMb(app.child.pid!).rss)
+      progress(`knowledge ${engine}: ${chunks} chunks indexed, RSS ${rss[rss.length - 1]} MB`)
+    }
+    const indexed = chunks - perFile
+    const headers = { authorization: `Bearer ${app.key}`, 'content-type': 'application/json' }
+    let n = 0
+    const body = () => JSON.stringify({ query: queries[n++ % queries.length], knowledge_base_ids: [kb.id], top_k: 5 })
+    const run = (duration: number) =>
+      load({
+        url: `${app.url}${V}/knowledge/search`,
+        method: 'POST',
+        headers,
+        connections: CONCURRENT,
+        duration,
+        requests: [{ setupRequest: (req: any) => ({ ...req, body: body() }) }],
+      })
+    await run(2)
+    const r = await run(DURATION)
+    rss.push(rssMb(app.child.pid!).rss)
+    progress(`knowledge ${engine} search: ${r.rps} req/s, p95 ${r.p95} ms`)
+    return {
+      engine,
+      chunks,
+      documents: files,
+      indexSeconds: Math.round(seconds * 10) / 10,
+      chunksPerSecond: Math.round(indexed / seconds),
+      rps: r.rps,
+      p50: r.p50,
+      p95: r.p95,
+      p99: r.p99,
+      rss,
+      peak: rssMb(app.child.pid!).peak,
+      note: r.errors || r.non2xx ? `${r.errors} errors, ${r.non2xx} non-2xx` : undefined,
+    }
+  } finally {
+    await app.close()
+  }
+}
+
+export function knowledgeTable(rows: KnowledgeRow[]): string {
+  const head =
+    '| engine | chunks (files) | indexing chunks/s, 1 worker (goal ≥ 200) | search req/s | p50 ms | p95 ms (goal ≤ 20) | p99 ms | RSS MB: 1 file → half → full → after search | peak RSS MB |\n|---|---:|---:|---:|---:|---:|---:|---|---:|'
+  const body = rows.map((r) =>
+    r.note?.startsWith('FAILED')
+      ? `| ${r.engine} | ${r.note} | | | | | | | |`
+      : `| ${r.engine} | ${r.chunks.toLocaleString('en')} (${r.documents}) | ${r.chunksPerSecond}${r.chunksPerSecond < 200 ? ' ⚠' : ''} | ${r.rps} | ${r.p50} | ${r.p95}${r.p95 > 20 ? ' ⚠' : ''} | ${r.p99} | ${r.rss.join(' → ')} | ${r.peak} |${r.note ? ` ${r.note}` : ''}`,
+  )
+  return [head, ...body].join('\n')
+}
+
+/** Called by bench/run.ts: the scenarios `wanted` selects ("knowledge search", "knowledge indexing", "knowledge quality"), printed, and written to the docs when measured in full. */
+export async function knowledgeBench(engines: string[], wanted: (scenario: string) => boolean, entry = 'dist/main.js'): Promise<void> {
+  const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${pinning.label}, ${new Date().toISOString()}`
+  // Published only as measured in full: both engines, the whole corpus, 50,000 chunks (BENCH_ONLY=knowledge is enough).
+  const full = engines.join(',') === 'sqlite,postgres' && !SMALL
+  const write = full && TARGET === 50_000
+  if (wanted('knowledge search') || wanted('knowledge indexing')) {
+    const rows: KnowledgeRow[] = []
+    for (const engine of engines) {
+      try {
+        rows.push(await scenario(engine as 'sqlite' | 'postgres', entry))
+      } catch (err) {
+        const msg = `FAILED: ${(err as Error).message.slice(0, 300)}`
+        progress(`knowledge ${engine} ${msg}`)
+        rows.push({ engine, chunks: 0, documents: 0, indexSeconds: 0, chunksPerSecond: 0, rps: 0, p50: 0, p95: 0, p99: 0, rss: [], peak: 0, note: msg })
+      }
+    }
+    const out =
+      `Latest \`npm run bench\`: ${machine}. Seeding through the API: ~300 KB Markdown files uploaded as JSON, 4 at a time, ` +
+      `processed by the service's job worker (one all-role process); the rate counts chunks from the first upload to the last ` +
+      `document ready. Search: ${CONCURRENT} concurrent POST /knowledge/search (top_k 5, the evaluation's questions in turn), ${DURATION} s.\n\n${knowledgeTable(rows)}`
+    process.stdout.write(`\n${out}\n`)
+    if (write) putDocBlock('knowledge-bench', out, 'Speed and scale')
+  }
+  if (wanted('knowledge quality')) {
+    const r = await evaluateQuality(engines, entry)
+    const out = `${qualityHeader(r, machine)}\n\n${qualityTable(r)}`
+    process.stdout.write(`\n${out}\n`)
+    if (full) putDocBlock('knowledge-quality', out, 'Retrieval quality')
+  }
+}
