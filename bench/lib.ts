@@ -127,3 +127,36 @@ export function apiClient(url: string, key: string): Api {
     return text ? JSON.parse(text) : null
   }
 }
+
+/** The inbox paths' data: `n` conversations with a first message each; their ids. */
+export async function seedConversations(api: Api, n = 60): Promise<string[]> {
+  const ids: string[] = []
+  for (let i = 0; i < n; i++) {
+    const c = await api('POST', '/v2/inbox/conversations', { channel: 'chat', contact: { name: `Contact ${i}`, email: `c${i}@example.com` }, message: { content: 'Hello, what does the pro plan cost?' } })
+    ids.push(c.id)
+  }
+  return ids
+}
+
+/**
+ * sendMessage load: a fresh Idempotency-Key per request (every request is a new message), spread over the
+ * seeded conversations as an inbox's traffic is: 50 writers on one conversation would measure its row lock.
+ */
+export function sendMessageLoad(url: string, headers: Record<string, string>, conversations: string[], keyPrefix: string): autocannon.Options {
+  let n = 0
+  return {
+    url: `${url}/v2/inbox/conversations/${conversations[0]}/messages`,
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ content: 'Thanks, the pro plan is 49 EUR per month.' }),
+    requests: [
+      {
+        setupRequest: (req: any) => ({
+          ...req,
+          path: `/v2/inbox/conversations/${conversations[n % conversations.length]}/messages`,
+          headers: { ...headers, 'idempotency-key': `${keyPrefix}-${process.pid}-${n++}` },
+        }),
+      },
+    ],
+  }
+}

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createTestDatabase } from '../test/helpers.js'
 import { freePort, svc } from '../test/spawn.js'
-import { apiClient, load, startProcess, stop } from './lib.js'
+import { apiClient, load, seedConversations, sendMessageLoad, startProcess, stop } from './lib.js'
 import { serviceEnv } from './service.js'
 
 interface Node {
@@ -77,12 +77,7 @@ try {
     const child = await startProcess([`--cpu-prof`, `--cpu-prof-dir=${dir}/${path}`, 'src/main.ts'], { ...db.env, ...serviceEnv(port) }, `${url}/livez`)
     const api = apiClient(url, key)
     const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' }
-    const conversations: string[] = []
-    for (let i = 0; i < 60; i++) {
-      const c = await api('POST', '/v2/inbox/conversations', { channel: 'chat', contact: { name: `Contact ${i}` }, message: { content: 'Hello, what does the pro plan cost?' } })
-      conversations.push(c.id)
-    }
-    let n = 0
+    const conversations = await seedConversations(api)
     const opts =
       path === 'get'
         ? { url: `${url}/v2/inbox/conversations/${conversations[0]}`, headers }
@@ -90,21 +85,7 @@ try {
           ? { url: `${url}/v2/inbox/conversations?limit=20`, headers }
           : path === 'ws'
             ? { url: `${url}/v2/workspaces/current`, headers }
-            : {
-                url: `${url}/v2/inbox/conversations/${conversations[0]}/messages`,
-                method: 'POST' as const,
-                headers,
-                body: JSON.stringify({ content: 'Thanks, the pro plan is 49 EUR per month.' }),
-                requests: [
-                  {
-                    setupRequest: (req: any) => ({
-                      ...req,
-                      path: `/v2/inbox/conversations/${conversations[n % conversations.length]}/messages`,
-                      headers: { ...headers, 'idempotency-key': `prof-${process.pid}-${n++}` },
-                    }),
-                  },
-                ],
-              }
+            : sendMessageLoad(url, headers, conversations, 'prof')
     await load({ ...opts, duration: 2 })
     const r = await load(opts)
     await stop(child)

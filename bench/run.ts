@@ -62,6 +62,9 @@ if (SCALE > 0 && (!ONLY || process.env.BENCH_ONLY!.includes('scale'))) {
 // Knowledge (bench/knowledge/README.md): search p95 and indexing at 50,000 chunks, retrieval quality; own tables in docs/knowledge.md.
 const { knowledgeBench } = await import('./knowledge/scenarios.js')
 await knowledgeBench(ENGINES, wanted)
+// Bots (bench/bots/README.md): sendBotMessage on a bot with 5,000 knowledge chunks; own table in docs/bots.md.
+const { botsBench } = await import('./bots/scenarios.js')
+await botsBench(ENGINES, wanted)
 
 const round2 = (v: number) => Math.round(v * 100) / 100
 const ratio = (row: Row, key: BaselineKey) => {

@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { createTestDatabase } from '../test/helpers.js'
 import { freePort, svc } from '../test/spawn.js'
 import type { BaselineKey } from './baselines.js'
-import { apiClient, load, note, peakRssMb, progress, spawnNode, startProcess, stop, type Api, type LoadResult } from './lib.js'
+import { apiClient, load, note, peakRssMb, progress, seedConversations, sendMessageLoad, spawnNode, startProcess, stop, type Api, type LoadResult } from './lib.js'
 
 export interface Row {
   engine: string
@@ -67,11 +67,7 @@ export async function smallTables(engine: string, wanted: (scenario: string) => 
 
     // Seed: members for the list, conversations with messages for the inbox paths.
     for (let i = 0; i < 30; i++) await api('POST', `/v2/workspaces/${ws.id}/members`, { email: `bench${i}@example.com` })
-    const conversations: string[] = []
-    for (let i = 0; i < 60; i++) {
-      const c = await api('POST', '/v2/inbox/conversations', { channel: 'chat', contact: { name: `Contact ${i}`, email: `c${i}@example.com` }, message: { content: 'Hello, what does the pro plan cost?' } })
-      conversations.push(c.id)
-    }
+    const conversations = await seedConversations(api)
     const conv = conversations[0]
     const membersUrl = `${url}/v2/workspaces/${ws.id}/members?limit=20`
     const listUrl = `${url}/v2/inbox/conversations?limit=20`
@@ -83,25 +79,8 @@ export async function smallTables(engine: string, wanted: (scenario: string) => 
     await record('GET /v2/workspaces/{id}/members?limit=20 (listWorkspaceMembers)', ['members-bytes'], () => load({ url: membersUrl, headers }))
     await record('GET /v2/inbox/conversations?limit=20 (listConversations)', ['list-bytes'], () => load({ url: listUrl, headers }))
     await record('GET /v2/inbox/conversations/{id} (getConversation)', ['hello', 'sqlite-read'], () => load({ url: `${url}/v2/inbox/conversations/${conv}`, headers }))
-    let n = 0
     await record('POST /v2/inbox/conversations/{id}/messages + Idempotency-Key (sendMessage, 60 conversations)', ['hello'], () =>
-      load({
-        url: `${url}/v2/inbox/conversations/${conv}/messages`,
-        method: 'POST',
-        headers,
-        body: JSON.stringify({ content: 'Thanks, the pro plan is 49 EUR per month.' }),
-        // A fresh Idempotency-Key per request (every request is a new message), spread over the seeded
-        // conversations as an inbox's traffic is: 50 writers on one conversation would measure its row lock.
-        requests: [
-          {
-            setupRequest: (req: any) => ({
-              ...req,
-              path: `/v2/inbox/conversations/${conversations[n % conversations.length]}/messages`,
-              headers: { ...headers, 'idempotency-key': `bench-${process.pid}-${n++}` },
-            }),
-          },
-        ],
-      }),
+      load(sendMessageLoad(url, headers, conversations, 'bench')),
     )
     await record('POST /v2/inbox/conversations (createConversation)', ['hello'], () =>
       load({ url: `${url}/v2/inbox/conversations`, method: 'POST', headers, body: JSON.stringify({ channel: 'api', contact: { name: 'Load' } }) }),

@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis'
 import pino, { type Logger } from 'pino'
 import type { Config } from './config.js'
 import { createAiEngine } from './kernel/ai/ai.js'
+import { ToolRegistry } from './kernel/tools/tools.js'
 import { createEmbeddings } from './kernel/ai/embeddings.js'
 import { systemClock, type Clock } from './kernel/clock.js'
 import { createDatabase, ensureSchema, type Database } from './kernel/db/database.js'
@@ -82,6 +83,7 @@ export async function createKernel(deps: AppDeps): Promise<{ kernel: Kernel; ser
     jobs,
     ai: createAiEngine(config.ai, log),
     embeddings: createEmbeddings(config.embeddings, log),
+    tools: new ToolRegistry(),
     requests: new RequestCounter(db, log),
     modules: MODULES,
     secrets: new SecretBox(loaded.secret, config.serverSecretPrevious.map((s) => Buffer.from(s, 'utf8'))),

@@ -5,8 +5,8 @@ import { FIXTURES } from './fixtures.js'
 import { createTestApp, ENGINE, type TestApp } from './helpers.js'
 
 // Crash-safe idempotency holds only if a write commits its Idempotency-Key in its effect's own
-// transaction (the service passes its principal to kernel.transaction). Every write operation of the
-// route table is driven with a key here, and its key must have been committed that way.
+// transaction (the service passes its principal to kernel.transaction), with the response it will answer.
+// Every write operation of the route table is driven with a key here, and its key must have been committed that way.
 const writes = MODULES.flatMap((m) => m.routes).filter((r) => r.method !== 'GET')
 
 describe(`every write commits its Idempotency-Key with its effect (${ENGINE})`, () => {
@@ -24,10 +24,13 @@ describe(`every write commits its Idempotency-Key with its effect (${ENGINE})`, 
       const key = `commit-${r.operationId}-${Math.random().toString(36).slice(2)}`
       const res = await h.request({ method: r.method, url, key: r.public ? null : h.a.live, headers: { 'idempotency-key': key }, payload: (body ?? (r.method === 'DELETE' ? undefined : {})) as object })
       assert.ok(res.statusCode < 300, `${r.operationId}: ${res.statusCode} ${res.body}`)
-      const row = await h.app.kernel.db.selectFrom('idempotency_keys').select(['status', 'committed']).where('idem_key', '=', key).executeTakeFirstOrThrow()
-      // `committed` with the transaction's response (onSend had nothing to add), or `completed` when the final answer differed.
-      assert.ok(row.status === 'committed' || row.status === 'completed', row.status)
+      const row = await h.app.kernel.db.selectFrom('idempotency_keys').select(['status', 'committed', 'response_status', 'response_body']).where('idem_key', '=', key).executeTakeFirstOrThrow()
       assert.equal(Number(row.committed), 1, `${r.operationId} did not commit its key in its transaction: pass the principal to kernel.transaction`)
+      // `committed` means onSend had nothing to add: the response stored with the effect is the one answered,
+      // status included, so a replay after a crash between commit and answer is the same answer.
+      assert.equal(row.status, 'committed', `${r.operationId}: the answer differs from what its transaction stored (a status decided after the transaction? return withStatus(…) from it)`)
+      assert.equal(Number(row.response_status), res.statusCode, r.operationId)
+      assert.equal(row.response_body, res.body, r.operationId)
     })
   }
 })

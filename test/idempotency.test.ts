@@ -134,6 +134,40 @@ describe('Idempotency-Key', () => {
   })
 })
 
+describe('Idempotency-Key replays the status the operation answered', () => {
+  let h: TestApp
+  before(async () => (h = await createTestApp()))
+  after(() => h.close())
+
+  // uploadKnowledgeDocument answers 202 (queued) or 200 (the same bytes are already there), decided in its
+  // transaction. The key's row as the transaction left it (`committed`, onSend had nothing to add) is what a
+  // crash between commit and answer leaves behind, so replaying it now is the replay after that crash.
+  const upload = (kbId: string, key: string, text: string) =>
+    h.request({ method: 'POST', url: `/v2/knowledge/bases/${kbId}/documents`, headers: { 'idempotency-key': key }, payload: { title: 'Replay', text } })
+  const stored = (key: string) => h.app.kernel.db.selectFrom('idempotency_keys').select(['status', 'response_status']).where('idem_key', '=', key).executeTakeFirstOrThrow()
+
+  it('a 202 operation replays 202, and its 200 answer replays 200', async () => {
+    const kb = json(await h.request({ method: 'POST', url: '/v2/knowledge/bases', payload: { name: 'Replays' } }))
+    const first = await upload(kb.id, 'k-202', 'Parcels ship within two days.')
+    assert.equal(first.statusCode, 202, first.body)
+    const row = await stored('k-202')
+    assert.equal(row.status, 'committed')
+    assert.equal(Number(row.response_status), 202)
+    const replay = await upload(kb.id, 'k-202', 'Parcels ship within two days.')
+    assert.equal(replay.statusCode, 202)
+    assert.equal(replay.headers['idempotent-replayed'], 'true')
+    assert.equal(json(replay).id, json(first).id)
+
+    const duplicate = await upload(kb.id, 'k-200', 'Parcels ship within two days.')
+    assert.equal(duplicate.statusCode, 200, duplicate.body)
+    assert.equal(json(duplicate).id, json(first).id)
+    assert.equal(Number((await stored('k-200')).response_status), 200)
+    const again = await upload(kb.id, 'k-200', 'Parcels ship within two days.')
+    assert.equal(again.statusCode, 200)
+    assert.equal(again.headers['idempotent-replayed'], 'true')
+  })
+})
+
 describe('Idempotency-Key retention', () => {
   it('keeps keys 24 hours, then maintenance purges them and the key is free again', async () => {
     const { ManualClock } = await import('../src/kernel/clock.js')

@@ -4,6 +4,8 @@ import { createQueryId, sql, type KyselyPlugin, type PluginTransformQueryArgs, t
 import { findPrincipal } from '../src/kernel/auth/api-keys.js'
 import type { Db } from '../src/kernel/db/database.js'
 import * as inbox from '../src/modules/inbox/inbox.repository.js'
+import * as knowledgeIndex from '../src/modules/knowledge/knowledge-index.repository.js'
+import { readStats } from '../src/modules/knowledge/knowledge-stats.repository.js'
 import * as webhooks from '../src/modules/webhooks/webhooks.repository.js'
 import * as workspaces from '../src/modules/workspaces/workspaces.repository.js'
 import { createTestApp, ENGINE, type TestApp } from './helpers.js'
@@ -50,6 +52,7 @@ describe(`query plans of the hot queries (${ENGINE})`, () => {
   after(() => h.close())
 
   const page = { after: 'conv_01JD0000000000000000000000', limit: 20 }
+  const kb = 'kb_01JD0000000000000000000000'
   // A filter with an index of its own names it: walking the tenant index and filtering is no scan, but it
   // reads every row of the workspace when the filter matches few (bench/scale.ts measures it at a million).
   const cases: [string, (db: Db) => Promise<unknown>, string?][] = [
@@ -71,6 +74,9 @@ describe(`query plans of the hot queries (${ENGINE})`, () => {
     ['listDeliveries ?event_type', (d) => webhooks.listDeliveries(d, t(), { ...page, eventType: 'message.created' }), 'webhook_deliveries_tenant_event_type'],
     ['loadForAttempt', (d) => webhooks.loadForAttempt(d, t(), 'whd_01JD0000000000000000000000')],
     ['listAttempts', (d) => webhooks.listAttempts(d, t(), 'whd_01JD0000000000000000000000')],
+    ['knowledge search: statistics', (d) => readStats(d, t(), [kb], ['refund', 'card'])],
+    ['knowledge search: rare terms ranked, common ones newest first', (d) => knowledgeIndex.searchCandidates(d, t(), { kbIds: [kb], plans: [{ any: ['refund'] }, { newest: ['order', 'card'], cap: 50 }], filters: {}, limit: 100, withVectors: false })],
+    ['knowledge search: passages', (d) => knowledgeIndex.passagesOf(d, t(), [1, 2, 3])],
   ]
 
   it('the check is not vacuous: an unindexed filter is reported as a full scan', async () => {

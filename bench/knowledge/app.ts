@@ -170,6 +170,16 @@ export async function waitSettled(api: Api, kbId: string, expected: number, time
 }
 
 /** VmRSS (current) and VmHWM (peak) of a process, in MB. */
+/** CPU time the process has used so far, in ms (user + system, from /proc; 0 where unavailable). */
+export function cpuMs(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100 // utime, stime in clock ticks (USER_HZ 100)
+  } catch {
+    return 0
+  }
+}
+
 export function rssMb(pid: number): { rss: number; peak: number } {
   try {
     const s = readFileSync(`/proc/${pid}/status`, 'utf8')

@@ -10,6 +10,7 @@ import type { ListSpec, PageResult } from './http/pagination.js'
 import type { RequestCounter } from './http/request-counter.js'
 import type { JobRunner } from './jobs/runner.js'
 import type { ModuleDefinition } from './module.js'
+import type { ToolRegistry } from './tools/tools.js'
 
 /** What every module service receives: infrastructure only, no domain. */
 export interface Kernel {
@@ -24,6 +25,8 @@ export interface Kernel {
   ai: AiEngine
   /** The OpenAI-compatible embeddings endpoint of EMBEDDINGS_*, or null when none is configured. */
   embeddings: EmbeddingsEngine | null
+  /** The built-in tools modules register (search_knowledge, handoff_to_human, …) for bots and agents to call. */
+  tools: ToolRegistry
   /** Per-day request counts behind usage reports (buffered; flush before reading). */
   requests: RequestCounter
   /** Every module of this build, including their health checks and usage counters. */

@@ -4,6 +4,7 @@ import { workspacesModule } from './workspaces/workspaces.module.js'
 import { knowledgeModule } from './knowledge/knowledge.module.js'
 import { inboxModule } from './inbox/inbox.module.js'
 import { webhooksModule } from './webhooks/webhooks.module.js'
+import { botsModule } from './bots/bots.module.js'
 
 /** Every module of this build, in init order (a module may use the services of those before it). */
-export const MODULES: ModuleDefinition[] = [healthModule, workspacesModule, knowledgeModule, inboxModule, webhooksModule]
+export const MODULES: ModuleDefinition[] = [healthModule, workspacesModule, knowledgeModule, inboxModule, botsModule, webhooksModule]

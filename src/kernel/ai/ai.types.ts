@@ -57,11 +57,70 @@ export interface Generation {
 
 export type AiCheck = { status: 'ok' | 'degraded'; detail?: string }
 
+/** A tool as an engine sees it: what it does and the JSON Schema of its arguments. */
+export interface ToolSpec {
+  name: string
+  description: string
+  parameters: Record<string, unknown>
+}
+
+/** A tool call an engine asks for. */
+export interface ToolCallRequest {
+  call_id: string
+  name: string
+  arguments: Record<string, unknown>
+}
+
+/** A call made earlier in this turn and what it returned, handed back to the engine. */
+export interface ToolResultInput extends ToolCallRequest {
+  ok: boolean
+  output: unknown
+  error?: { code: string; detail: string } | null
+}
+
+export interface RespondRequest {
+  /** Persona and rules of the bot or agent. */
+  instructions: string | null
+  /** Oldest first; the last customer turn is the question. */
+  transcript: AiTurn[]
+  /** Retrieved knowledge (kind 'passage'), best first; may be empty. Marker [n] cites passages[n - 1]. */
+  passages: AiSource[]
+  /** What may be called; may be empty. */
+  tools: ToolSpec[]
+  /** The calls of earlier steps of this turn, in the order they were made. */
+  toolResults: ToolResultInput[]
+  temperature?: number | null
+  /** "Now" for relative dates the builtin engine reads ("tomorrow"); default the current time. */
+  now?: Date | null
+  /** ISO 3166 country for phone numbers written without +country code (builtin engine); default none. */
+  region?: string | null
+}
+
+export type AiStep =
+  | { kind: 'tool_calls'; calls: ToolCallRequest[]; provider: AiProvider; model: string }
+  | {
+      kind: 'answer'
+      content: string
+      /** In [0, 1]; null when the provider gives no estimate (openai). */
+      confidence: number | null
+      /** False when the passages (and tool results) do not answer and `content` says so. */
+      grounded: boolean
+      /** Kind 'passage', id = the passage's id, in the order of their [n] markers. */
+      sources: Citation[]
+      provider: AiProvider
+      model: string
+    }
+
 export interface AiEngine {
   readonly provider: AiProvider
   readonly model: string
   /** Throws AppError ai_provider_error (502), ai_provider_unavailable (503) or ai_provider_timeout (504). */
   generate(req: GenerateRequest): Promise<Generation>
+  /**
+   * One step of a tool-using reply: either the tools to call now, or the answer. The caller runs the
+   * calls, then asks again with their results in `toolResults`. Throws the same AppErrors as `generate`.
+   */
+  respond(req: RespondRequest): Promise<AiStep>
   /** Configuration check for health reports; never calls the provider. */
   check(): AiCheck
 }

@@ -1,5 +1,6 @@
 import { excerptOf, fillPlaceholders } from './ai.text.js'
-import type { AiEngine, Citation, GenerateRequest, Generation } from './ai.types.js'
+import type { AiEngine, AiStep, Citation, GenerateRequest, Generation, RespondRequest } from './ai.types.js'
+import { builtinRespond } from './builtin-respond.js'
 import { rankSources } from './ranker.js'
 
 /** How many recent customer turns form the query: enough for context, few enough to stay on topic. */
@@ -16,6 +17,10 @@ export class BuiltinEngine implements AiEngine {
 
   check() {
     return { status: 'ok' as const }
+  }
+
+  async respond(req: RespondRequest): Promise<AiStep> {
+    return builtinRespond(req, { provider: this.provider, model: this.model })
   }
 
   async generate(req: GenerateRequest): Promise<Generation> {

@@ -3,8 +3,9 @@ import type { Logger } from 'pino'
 import type { Config } from '../../config.js'
 import { AppError } from '../errors.js'
 import { excerptOf, fillPlaceholders } from './ai.text.js'
-import type { AiEngine, Citation, GenerateRequest, Generation } from './ai.types.js'
+import type { AiEngine, AiStep, Citation, GenerateRequest, Generation, RespondRequest } from './ai.types.js'
 import { checkOpenAiConfig } from './openai-config.js'
+import { readRespondCompletion, respondMessages, respondTools } from './openai-respond.js'
 import { rankSources } from './ranker.js'
 
 const DEFAULT_BASE_URL = 'https://api.openai.com/v1'
@@ -94,6 +95,28 @@ export class OpenAiEngine implements AiEngine {
     }))
     if (last?.id) sources.push({ kind: 'message', id: last.id, title: null, excerpt: excerptOf(last.text), score: 1 })
     return { content: content.trim(), confidence: null, grounded: ranked.length > 0, sources, provider: this.provider, model: this.model }
+  }
+
+  /** One step of a tool-calling reply (see openai-respond.ts for the prompt and how the answer is read). */
+  async respond(req: RespondRequest): Promise<AiStep> {
+    const tools = respondTools(req)
+    const deadline = AbortSignal.timeout(this.config.timeoutMs)
+    let completion: OpenAI.Chat.ChatCompletion
+    try {
+      completion = await this.client.chat.completions.create(
+        {
+          model: this.model,
+          messages: respondMessages(req),
+          temperature: req.temperature ?? 0.3,
+          // tool_choice without tools is refused by OpenAI itself.
+          ...(tools.length > 0 ? { tools, tool_choice: 'auto' as const } : {}),
+        },
+        { signal: deadline, timeout: this.config.timeoutMs, maxRetries: 0 },
+      )
+    } catch (err) {
+      throw this.toAppError(err, deadline)
+    }
+    return readRespondCompletion(completion, req, { provider: this.provider, model: this.model })
   }
 
   private toAppError(err: unknown, deadline: AbortSignal): AppError {

@@ -21,6 +21,15 @@ export function normaliseTerm(term: string): string | null {
   return t
 }
 
+/** The distinct normalised terms of a text (the ranker's view of it). */
+export function termsOf(text: string): Set<string> {
+  return new Set(
+    MiniSearch.getDefault('tokenize')(text)
+      .map((t: string) => normaliseTerm(t))
+      .filter((t: string | null): t is string => !!t),
+  )
+}
+
 export interface Ranked {
   source: AiSource
   /** BM25+ score from MiniSearch (unbounded). */
@@ -37,11 +46,7 @@ export interface Ranked {
  */
 export function rankSources(query: string, sources: AiSource[], limit = 5): Ranked[] {
   if (sources.length === 0) return []
-  const queryTerms = new Set(
-    MiniSearch.getDefault('tokenize')(query)
-      .map((t: string) => normaliseTerm(t))
-      .filter((t: string | null): t is string => !!t),
-  )
+  const queryTerms = termsOf(query)
   if (queryTerms.size === 0) return []
   const index = new MiniSearch<{ key: number; title: string; text: string }>({
     idField: 'key',

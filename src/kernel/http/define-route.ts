@@ -3,6 +3,8 @@ import type { Static, TSchema } from 'typebox'
 import type { Config } from '../../config.js'
 import type { ErrorCode } from '../errors.js'
 import type { MultipartOptions } from './multipart.js'
+import type { WithStatus } from './response-status.js'
+import type { EventStream, SseRoute } from './sse.js'
 import type { Principal } from '../tenant.js'
 import type { Services } from '../services.js'
 
@@ -19,6 +21,7 @@ export interface RouteSchemas {
 
 type In<S extends RouteSchemas, K extends keyof RouteSchemas> = S[K] extends TSchema ? Static<S[K]> : undefined
 type Out<S extends RouteSchemas> = { [C in keyof S['response']]: S['response'][C] extends TSchema ? Static<S['response'][C]> : never }[keyof S['response']]
+type Reply<S extends RouteSchemas> = Out<S> | WithStatus<Out<S>>
 
 export interface HandlerContext<S extends RouteSchemas, P extends Principal | null> {
   params: In<S, 'params'>
@@ -30,7 +33,15 @@ export interface HandlerContext<S extends RouteSchemas, P extends Principal | nu
   reply: FastifyReply
 }
 
-export interface RouteDefinition<S extends RouteSchemas = RouteSchemas, Public extends boolean = false> {
+/** What an SSE route's handler gets besides the usual context (see sse.ts). */
+export interface StreamContext {
+  /** Send events with `stream.send(event, data)`; stop when `stream.signal` aborts; return when the work is done. */
+  stream: EventStream
+}
+type ContextOf<S extends RouteSchemas, Public extends boolean, Sse> = HandlerContext<S, Public extends true ? Principal | null : Principal> &
+  (Sse extends SseRoute ? StreamContext : unknown)
+
+export interface RouteDefinition<S extends RouteSchemas = RouteSchemas, Public extends boolean = false, Sse extends SseRoute | undefined = undefined> {
   operationId: string
   method: HttpMethod
   /** The spec's path relative to the base URL, `{id}` style. */
@@ -60,26 +71,35 @@ export interface RouteDefinition<S extends RouteSchemas = RouteSchemas, Public e
    * the file limit.
    */
   multipart?: MultipartOptions
+  /**
+   * A Server-Sent Events operation (`text/event-stream`, sse.ts): the handler gets `stream`, sends events
+   * and returns when done; `schema.response[200]` is the schema of one event's data. Exempt from
+   * Idempotency-Key; resumable with Last-Event-ID. See docs/api-conventions.md "Event streams".
+   */
+  sse?: Sse
   /** Set by `aliasRoute`: the operationId this route is a second path of. */
   aliasOf?: string
-  handler(ctx: HandlerContext<S, Public extends true ? Principal | null : Principal>): Promise<Out<S> | void> | Out<S> | void
+  /** Returns the response body, or `withStatus(code, body)` when the status is decided while handling (see response-status.ts). */
+  handler(ctx: ContextOf<S, Public, Sse>): Promise<Reply<S> | void> | Reply<S> | void
 }
 
-export function defineRoute<S extends RouteSchemas, Public extends boolean = false>(def: RouteDefinition<S, Public>): RouteDefinition<S, Public> {
+export function defineRoute<S extends RouteSchemas, Public extends boolean = false, Sse extends SseRoute | undefined = undefined>(
+  def: RouteDefinition<S, Public, Sse>,
+): RouteDefinition<S, Public, Sse> {
   return def
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyRoute = RouteDefinition<any, any>
+export type AnyRoute = RouteDefinition<any, any, any>
 
 /**
  * The same operation under a second path family (the spec lists some twice, e.g. `/webhooks/endpoints`
  * and `/webhook-endpoints`): same method, scope, schemas and handler; its own operationId and URL.
  */
-export function aliasRoute<S extends RouteSchemas, P extends boolean>(
-  of: RouteDefinition<S, P>,
+export function aliasRoute<S extends RouteSchemas, P extends boolean, Sse extends SseRoute | undefined = undefined>(
+  of: RouteDefinition<S, P, Sse>,
   alias: { operationId: string; url: string; summary?: string },
-): RouteDefinition<S, P> {
+): RouteDefinition<S, P, Sse> {
   return {
     ...of,
     operationId: alias.operationId,

@@ -6,6 +6,7 @@ import { isUniqueViolation, type Db, type Tables, type Tx } from '../db/database
 import { prepared } from '../db/prepared.js'
 import { AppError } from '../errors.js'
 import { randomToken } from '../ids.js'
+import { WithStatus } from './response-status.js'
 import '../db/kernel.tables.js'
 
 const MAX_KEY_LENGTH = 255
@@ -24,10 +25,10 @@ interface Claim {
 
 /** What a transaction needs to know about the idempotent request it runs for. */
 export interface ActiveClaim extends Claim {
-  /** The operation's success status, replayed with the provisional body after a crash. */
+  /** The operation's default success status, replayed with the provisional body after a crash (unless the transaction returned a WithStatus). */
   status: number
-  /** The operation's response serializer for that status. */
-  serialize(result: unknown): string
+  /** The operation's response serializer for a status. */
+  serialize(result: unknown, status: number): string
 }
 
 declare module 'fastify' {
@@ -179,11 +180,12 @@ export class IdempotencyStore {
    * rolls back, so two holders can never both commit.
    */
   static async commitInTransaction(tx: Tx, claim: ActiveClaim, result: unknown): Promise<void> {
-    const body = isResponseResource(result) ? claim.serialize(result) : null
-    const updated = await commitClaim.run(tx, { apiKeyId: claim.apiKeyId, key: claim.key, token: claim.token, status: claim.status, body })
+    const [status, value] = result instanceof WithStatus ? [result.status, result.body] : [claim.status, result]
+    const body = isResponseResource(value) ? claim.serialize(value, status) : null
+    const updated = await commitClaim.run(tx, { apiKeyId: claim.apiKeyId, key: claim.key, token: claim.token, status, body })
     if (updated === 1) {
       // Remembered on the claim (the request's own object) so onSend can skip rewriting the same response.
-      if (body !== null) claim.committed = { status: claim.status, body }
+      if (body !== null) claim.committed = { status, body }
       return
     }
     throw new AppError('idempotency_request_in_progress', 'Another request took over this Idempotency-Key; this one was rolled back. Retry to read its outcome.', {

@@ -5,6 +5,7 @@ import { API_VERSION, type EventType } from '../events/events.js'
 import type { AnyRoute } from './define-route.js'
 import { documentedForm } from './multipart.js'
 import { Problem } from './problem.js'
+import { ERROR_EVENT, SSE_DEFAULTS } from './sse.js'
 
 /**
  * The served OpenAPI 3.1 document, finalised once from what @fastify/swagger produces (info, servers,
@@ -55,8 +56,9 @@ export function problemStatuses(r: AnyRoute): Map<number, string[]> {
   }
   const hasPathParams = /\{[a-z_]+\}/.test(r.url)
   const readsBody = BODY_METHODS.has(r.method)
-  const write = WRITE_METHODS.has(r.method)
-  const declared = (r.errors ?? []) as string[]
+  // Event streams skip Idempotency-Key (sse.ts) and may be resumed with Last-Event-ID.
+  const write = WRITE_METHODS.has(r.method) && !r.sse
+  const declared = [...((r.errors ?? []) as string[]), ...(r.sse ? ['stream_not_found'] : [])]
 
   if (readsBody && !r.rawBody) add('malformed_json')
   if (readsBody || hasPathParams) add('bad_request')
@@ -298,6 +300,17 @@ const PARAMETERS: Record<string, Json> = {
       'API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md.',
     schema: { type: 'string', minLength: 1, maxLength: 255 },
   },
+  LastEventId: {
+    name: 'Last-Event-ID',
+    in: 'header',
+    required: false,
+    description:
+      'Resumes an event stream: the id of the last event received (`<stream id>:<n>`). The same request (method and path) ' +
+      'then answers the events after it and, while the work runs, the live ones, without starting the work again. Events are ' +
+      'kept 60 s after the stream ends, by the process that served it; an unknown, expired or foreign stream → 404 ' +
+      '`stream_not_found`. See docs/api-conventions.md "Event streams".',
+    schema: { type: 'string', maxLength: 128, examples: ['sse_Q2x9mN4pV7rT1wY3zA6bCg:3'] },
+  },
 }
 
 const HEADERS: Record<string, Json> = {
@@ -331,7 +344,7 @@ function responseHeaders(r: AnyRoute, status: number): Json {
     RateLimit: ref('headers', 'RateLimit'),
     'RateLimit-Policy': ref('headers', 'RateLimitPolicy'),
   }
-  const write = WRITE_METHODS.has(r.method)
+  const write = WRITE_METHODS.has(r.method) && !r.sse
   if (status === 429 || status === 503 || (status === 409 && write)) h['Retry-After'] = ref('headers', 'RetryAfter')
   if (status >= 200 && status < 300 && write) h['Idempotent-Replayed'] = ref('headers', 'IdempotentReplayed')
   if (status === 401) h['WWW-Authenticate'] = ref('headers', 'WwwAuthenticate')
@@ -363,7 +376,8 @@ function parameters(registry: SchemaRegistry, r: AnyRoute): Json[] {
   from(r.schema.params, 'path')
   from(r.schema.querystring, 'query')
   from(r.schema.headers, 'header')
-  if (WRITE_METHODS.has(r.method)) out.push(ref('parameters', 'IdempotencyKey'))
+  if (WRITE_METHODS.has(r.method) && !r.sse) out.push(ref('parameters', 'IdempotencyKey'))
+  if (r.sse) out.push(ref('parameters', 'LastEventId'))
   return out
 }
 
@@ -384,9 +398,32 @@ function requestBody(registry: SchemaRegistry, r: AnyRoute): Json | undefined {
   return registry.requestBody(schemaName(body) ?? `${pascal(r.operationId)}Body`, { ...(description ? { description } : {}), required }, body, form)
 }
 
+/** An event stream's answers: 200 `text/event-stream` (each event's data: the route's schema, or a problem for `error`) and 204. */
+function streamResponses(registry: SchemaRegistry, r: AnyRoute, out: Record<string, Json>): void {
+  const opts = r.sse === true ? {} : (r.sse as Exclude<AnyRoute['sse'], true | undefined>)
+  const schema = (r.schema.response as Record<string, TSchema>)[200]
+  const names = Object.entries(opts.events ?? {}).map(([name, what]) => `\`${name}\`: ${what}`)
+  const heartbeat = typeof opts.heartbeatMs === 'number' ? opts.heartbeatMs : SSE_DEFAULTS.heartbeatMs
+  const description =
+    `${r.responseDescription?.[200] ?? 'A stream of Server-Sent Events'} (\`text/event-stream\`). Every event has an \`id\` ` +
+    `(\`<stream id>:<n>\`, to resume with \`Last-Event-ID\`), an \`event\` name and one line of JSON \`data\`. Events: ` +
+    [...names, `\`${ERROR_EVENT}\`: the work failed after the stream started; the data is a problem (RFC 9457) and the stream ends`].join('; ') +
+    `. A \`: ping\` comment is sent every ${heartbeat / 1000} s; the response ends when the work is done. See docs/api-conventions.md "Event streams".`
+  out['200'] = {
+    description,
+    headers: responseHeaders(r, 200),
+    content: { 'text/event-stream': { schema: { description: "The `data` of one event: JSON, one line.", anyOf: [registry.use(schema, `${pascal(r.operationId)}Event`), ref('schemas', 'Problem')] } } },
+  }
+  out['204'] = {
+    description: 'A resume (`Last-Event-ID`) of a stream that has ended, with no event left to deliver (EventSource clients stop reconnecting).',
+    headers: responseHeaders(r, 204),
+  }
+}
+
 function responses(registry: SchemaRegistry, r: AnyRoute): Json {
   const out: Record<string, Json> = {}
-  for (const [code, schema] of Object.entries(r.schema.response as Record<string, TSchema>)) {
+  if (r.sse) streamResponses(registry, r, out)
+  for (const [code, schema] of Object.entries(r.sse ? {} : (r.schema.response as Record<string, TSchema>))) {
     const status = Number(code)
     out[code] = {
       description: successDescription(r, status, schema),
@@ -534,6 +571,7 @@ export function finaliseOpenApi({ base, routes, events, delivery }: OpenApiSourc
     for (const op of Object.values(methods)) if ((op.parameters as unknown[]).length === 0) delete op.parameters
   }
 
+  const used = new Set(Object.values(paths).flatMap((m) => Object.values(m).flatMap((op) => ((op.parameters ?? []) as Json[]).map((p) => String(p.$ref ?? '').split('/').pop()))))
   const hooks = delivery ? webhooks(registry, events, delivery) : null
   const modules = [...new Set([...routes.map((r) => r.module), ...events.map((e) => e.module)])].sort()
   const components = (base.components ?? {}) as Json
@@ -551,7 +589,8 @@ export function finaliseOpenApi({ base, routes, events, delivery }: OpenApiSourc
     components: {
       securitySchemes: components.securitySchemes,
       schemas: sortedSchemas,
-      parameters: { ...PARAMETERS, ...(delivery?.headers ?? {}) },
+      // Only the shared parameters some operation uses (Redocly's no-unused-components).
+      parameters: { ...Object.fromEntries(Object.entries(PARAMETERS).filter(([name]) => used.has(name))), ...(delivery?.headers ?? {}) },
       requestBodies: Object.fromEntries(Object.entries(registry.requestBodies).sort(([a], [b]) => a.localeCompare(b))),
       headers: HEADERS,
     },

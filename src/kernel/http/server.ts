@@ -22,9 +22,11 @@ import type { Mode, Principal } from '../tenant.js'
 import type { AnyRoute } from './define-route.js'
 import { registerDocs } from './docs.js'
 import { IdempotencyStore, bindClaim } from './idempotency.js'
+import { WithStatus } from './response-status.js'
 import { readMultipartBody, registerMultipart } from './multipart.js'
 import { openApiDocument, problemStatuses } from './openapi.js'
 import { Problem, problemTypeUri, sendProblem, setProblemDocsBase, toAppError } from './problem.js'
+import { EventStreams } from './sse.js'
 
 // ajv-formats is CommonJS; under ESM its function may sit on .default.
 const addFormats = ((addFormatsModule as unknown as { default?: FormatsPlugin }).default ?? addFormatsModule) as FormatsPlugin
@@ -128,6 +130,9 @@ export async function createHttpServer(kernel: Kernel, services: Services, route
   const idempotency = new IdempotencyStore(kernel.db, kernel.clock, config.idempotencyRetentionHours, config.idempotencyLockSeconds)
   const counter = kernel.requests
   app.addHook('onClose', async () => counter.flush())
+  // Event streams (sse.ts) end before the server waits for in-flight requests, which they would be forever.
+  const streams = new EventStreams(config, log)
+  app.addHook('preClose', async () => streams.close())
 
   // Hooks take a callback where they need not wait: each async hook costs every request a promise.
   app.addHook('onRequest', (request, reply, done) => {
@@ -368,8 +373,9 @@ export async function createHttpServer(kernel: Kernel, services: Services, route
         if (hasBody && request.body === undefined && r.schema.body && !r.rawBody) request.body = {}
         checkNul()
       },
-      // Idempotency-Key only means something on writes; reads skip the hook altogether.
-      preHandler: isWrite
+      // Idempotency-Key only means something on writes; reads skip the hook altogether, and so do event
+      // streams (a response that is a live stream cannot be stored and replayed; resume with Last-Event-ID).
+      preHandler: isWrite && !r.sse
         ? (request, reply, done) => {
             if (request.headers['idempotency-key'] === undefined) return done()
             const scopeId = request.principal?.keyId ?? `public:${mode}`
@@ -377,16 +383,27 @@ export async function createHttpServer(kernel: Kernel, services: Services, route
           }
         : undefined,
       handler: async (request, reply) => {
+        if (r.sse) {
+          const base = { params: request.params, query: request.query, body: request.body, principal: request.principal ?? null, services, request, reply }
+          return streams.serve(request, reply, r.sse, (stream) => {
+            const ctx = { ...base, stream }
+            return r.handler(ctx)
+          })
+        }
         const claim = request.idempotency
         // An idempotent request gets its own principal object, the owner its services hand to kernel.transaction.
         const principal = claim && request.principal ? { ...request.principal } : (request.principal ?? null)
         if (claim) {
           // The claim object itself: what its transaction stores on it is what onSend then reads.
-          const active = Object.assign(claim, { status, serialize: (v: unknown) => (reply.getSerializationFunction(String(status)) ?? JSON.stringify)(v as Record<string, unknown>) })
+          const active = Object.assign(claim, { status, serialize: (v: unknown, s: number) => (reply.getSerializationFunction(String(s)) ?? JSON.stringify)(v as Record<string, unknown>) })
           bindClaim(principal ?? request, active)
         }
         const result = await r.handler({ params: request.params, query: request.query, body: request.body, principal, services, request, reply })
         if (reply.sent) return reply
+        if (result instanceof WithStatus) {
+          reply.code(result.status)
+          return result.body
+        }
         reply.code(reply.statusCode !== 200 ? reply.statusCode : status)
         return result
       },

@@ -6,10 +6,10 @@ import { newId } from '../../kernel/ids.js'
 import type { Kernel } from '../../kernel/kernel.js'
 import type { Services } from '../../kernel/services.js'
 import type { Principal, Tenant } from '../../kernel/tenant.js'
-import { detectTopics, manualLeadScore, scoreLead } from './inbox.lead-score.js'
+import { manualLeadScore } from './inbox.lead-score.js'
 import * as repo from './inbox.repository.js'
 import type { ConversationT, CreateConversationBodyT, ListConversationsQueryT, UpdateConversationBodyT } from './inbox.schemas.js'
-import { assertActiveMember, autoLead, buildMessage, conversationOr404, normaliseContact, resolveTags } from './inbox.shared.js'
+import { assertActiveMember, autoLead, buildMessage, conversationOr404, newConversationRow, normaliseContact, resolveTags } from './inbox.shared.js'
 import { assertTransition } from './inbox.status.js'
 import type { ConversationStatus, InboxConversationsTable } from './inbox.tables.js'
 import { conversationView, messageView } from './inbox.views.js'
@@ -62,35 +62,7 @@ export class ConversationsService {
     const id = newId('conv')
     const now = iso(this.k.clock.now())
     const message = body.message ? await buildMessage(this.services, principal, id, body.message, now, '/body/message') : null
-    const contact = normaliseContact(body.contact ?? {})
-    const inbound = message?.direction === 'inbound'
-    const signals = inbound ? detectTopics(message.content) : []
-    const lead = scoreLead({ hasEmail: !!contact.email, hasPhone: !!contact.phone, inboundCount: inbound ? 1 : 0, topics: signals })
-    const row: InboxConversationsTable = {
-      id,
-      workspace_id: tenant.workspaceId,
-      mode: tenant.mode,
-      status: body.status ?? 'open',
-      channel: body.channel ?? 'api',
-      subject: body.subject ?? null,
-      contact_name: contact.name ?? null,
-      contact_email: contact.email ?? null,
-      contact_phone: contact.phone ?? null,
-      contact_external_id: contact.external_id ?? null,
-      assignee_id: body.assignee_id ?? null,
-      tags: toJson(tags.map((t) => t.name)),
-      lead_score: lead.score,
-      lead_factors: toJson(lead.factors),
-      lead_score_manual: 0,
-      lead_signals: toJson(signals),
-      inbound_count: inbound ? 1 : 0,
-      metadata: toJson(body.metadata ?? {}),
-      last_message_at: message ? now : null,
-      snoozed_until: null,
-      resolved_at: null,
-      created_at: now,
-      updated_at: now,
-    }
+    const row = newConversationRow(tenant, id, { ...body, tags }, message, now)
     const view = conversationView(row)
     return this.k.transaction(principal, async (tx) => {
       await repo.insertConversation(tx, row)

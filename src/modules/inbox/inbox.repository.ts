@@ -1,4 +1,3 @@
-import { sql } from 'kysely'
 import type { Executor } from '../../kernel/db/database.js'
 import { prepared } from '../../kernel/db/prepared.js'
 import { scoped } from '../../kernel/db/scoped.js'
@@ -184,18 +183,6 @@ export function findTagsByKeys(db: Executor, tenant: Tenant, keys: string[]): Pr
     .selectFrom('inbox_tags')
     .selectAll()
     .where('name_key', 'in', keys)
-    .execute()
-}
-
-/** Rows per UTC day in [from, to] (YYYY-MM-DD, inclusive), for the usage report. */
-export function countPerDay(db: Executor, tenant: Tenant, table: 'inbox_messages' | 'inbox_ai_drafts', from: string, to: string) {
-  const day = sql<string>`substr(created_at, 1, 10)`
-  return scoped(db, tenant)
-    .selectFrom(table)
-    .select([day.as('day'), sql<number>`count(*)`.as('n')])
-    .where('created_at', '>=', from)
-    .where('created_at', '<', new Date(Date.parse(to) + 86400_000).toISOString().slice(0, 10))
-    .groupBy(day)
     .execute()
 }
 

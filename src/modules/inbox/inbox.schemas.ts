@@ -120,6 +120,8 @@ export const Attachment = Type.Object(
 )
 
 const AuthorType = Type.Union([Type.Literal('contact'), Type.Literal('member'), Type.Literal('bot'), Type.Literal('api_key')])
+/** Who wrote a message: also `agent` (an agent run posting its output), which API callers cannot claim. */
+const MessageAuthorType = Type.Union([Type.Literal('contact'), Type.Literal('member'), Type.Literal('bot'), Type.Literal('agent'), Type.Literal('api_key')])
 
 const messageBody = (defaultDirection: 'inbound' | 'outbound', title: string) =>
   Type.Object(
@@ -160,7 +162,7 @@ export const Message = Type.Object(
     object: Type.Literal('message'),
     conversation_id: Type.String(),
     direction: Type.Union([Type.Literal('inbound'), Type.Literal('outbound')]),
-    author: Type.Object({ type: AuthorType, id: Nullable(Type.String()) }),
+    author: Type.Object({ type: MessageAuthorType, id: Nullable(Type.String()) }),
     content: Type.String(),
     private: Type.Boolean(),
     attachments: Type.Array(Attachment),

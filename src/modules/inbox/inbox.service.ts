@@ -1,8 +1,10 @@
+import { countPerDay } from '../../kernel/db/count-per-day.js'
 import type { Kernel } from '../../kernel/kernel.js'
 import type { ModuleHealth } from '../../kernel/module.js'
 import type { Services } from '../../kernel/services.js'
 import type { Tenant } from '../../kernel/tenant.js'
 import { AiDraftsService } from './ai-drafts.service.js'
+import { ConversationTurnsService } from './conversation-turns.service.js'
 import { ConversationsService } from './conversations.service.js'
 import { InboxTagsService } from './inbox-tags.service.js'
 import * as repo from './inbox.repository.js'
@@ -16,6 +18,8 @@ export class InboxService {
   readonly aiDrafts: AiDraftsService
   readonly replyTemplates: ReplyTemplatesService
   readonly tags: InboxTagsService
+  /** Exchanges other modules write (a bot's answer to a contact), with the inbox's own effects. */
+  readonly turns: ConversationTurnsService
 
   constructor(k: Kernel, services: Services) {
     this.conversations = new ConversationsService(k, services)
@@ -23,6 +27,7 @@ export class InboxService {
     this.aiDrafts = new AiDraftsService(k, services)
     this.replyTemplates = new ReplyTemplatesService(k)
     this.tags = new InboxTagsService(k)
+    this.turns = new ConversationTurnsService(k, services)
   }
 }
 
@@ -36,12 +41,12 @@ export async function inboxHealth(k: Kernel): Promise<ModuleHealth> {
 /** The module's usage hook: messages and AI drafts per UTC day, for the workspace usage report. */
 export async function inboxUsage(k: Kernel, tenant: Tenant, from: string, to: string): Promise<{ day: string; metric: string; count: number }[]> {
   const [messages, drafts] = await Promise.all([
-    repo.countPerDay(k.db, tenant, 'inbox_messages', from, to),
-    repo.countPerDay(k.db, tenant, 'inbox_ai_drafts', from, to),
+    countPerDay(k.db, tenant, 'inbox_messages', from, to),
+    countPerDay(k.db, tenant, 'inbox_ai_drafts', from, to),
   ])
   return [
-    ...messages.map((r) => ({ day: r.day, metric: 'messages', count: Number(r.n) })),
-    ...drafts.map((r) => ({ day: r.day, metric: 'ai_drafts', count: Number(r.n) })),
+    ...messages.map((r) => ({ ...r, metric: 'messages' })),
+    ...drafts.map((r) => ({ ...r, metric: 'ai_drafts' })),
   ]
 }
 

@@ -1,14 +1,15 @@
-import { fromJson, toJson, type Executor } from '../../kernel/db/database.js'
+import { fromJson, toJson, type Executor, type Tx } from '../../kernel/db/database.js'
 import { AppError, notFound } from '../../kernel/errors.js'
 import { newId } from '../../kernel/ids.js'
 import type { Kernel } from '../../kernel/kernel.js'
 import type { Services } from '../../kernel/services.js'
 import type { Principal, Tenant } from '../../kernel/tenant.js'
 import { isWellFormedId } from './inbox.input.js'
-import { scoreLead } from './inbox.lead-score.js'
+import { detectTopics, scoreLead } from './inbox.lead-score.js'
 import * as repo from './inbox.repository.js'
 import type { CreateConversationBodyT, LeadScoreT, SendMessageBodyT } from './inbox.schemas.js'
 import type { InboxConversationsTable, InboxMessagesTable, InboxTagsTable } from './inbox.tables.js'
+import { conversationView } from './inbox.views.js'
 
 // Steps more than one inbox service takes. Reads here run on the pool: call them before a transaction
 // (SQLite has one connection, held by the transaction), except conversationOr404, which takes the executor.
@@ -109,4 +110,64 @@ export function normaliseContact(c: ContactInput): ContactInput {
   if (typeof out.email === 'string') out.email = out.email.trim().toLowerCase()
   if (typeof out.name === 'string') out.name = out.name.trim()
   return out
+}
+
+/**
+ * What an inbound message does to its conversation (the row, read locked in the same transaction): lead
+ * signals, inbound count and score; it reopens a resolved conversation and wakes a snoozed one.
+ */
+export async function applyInbound(k: Kernel, tx: Tx, tenant: Tenant, row: InboxConversationsTable, message: InboxMessagesTable): Promise<InboxConversationsTable> {
+  const seen = new Set([...fromJson<string[]>(row.lead_signals, []), ...detectTopics(message.content)])
+  const patch: Partial<InboxConversationsTable> = {
+    last_message_at: message.created_at,
+    updated_at: message.created_at,
+    inbound_count: row.inbound_count + 1,
+    lead_signals: toJson([...seen]),
+  }
+  if (row.status === 'resolved' || row.status === 'snoozed') Object.assign(patch, { status: 'open', resolved_at: null, snoozed_until: null })
+  const next = { ...row, ...patch }
+  if (next.lead_score_manual === 0) Object.assign(next, autoLead(next))
+  await repo.updateConversation(tx, tenant, row.id, { ...patch, lead_score: next.lead_score, lead_factors: next.lead_factors })
+  if (row.status === 'resolved') await k.events.emit(tx, tenant, 'conversation.reopened', conversationView(next))
+  else if (row.status === 'snoozed') await k.events.emit(tx, tenant, 'conversation.updated', conversationView(next))
+  return next
+}
+
+/** A new conversation's row; `message` is its first message, if any (an inbound one counts for the lead score). */
+export function newConversationRow(
+  tenant: Tenant,
+  id: string,
+  input: { channel?: InboxConversationsTable['channel']; status?: 'open' | 'pending'; subject?: string | null; contact?: ContactInput; assignee_id?: string | null; tags: InboxTagsTable[]; metadata?: Record<string, string> },
+  message: InboxMessagesTable | null,
+  now: string,
+): InboxConversationsTable {
+  const contact = normaliseContact(input.contact ?? {})
+  const inbound = message?.direction === 'inbound'
+  const signals = inbound ? detectTopics(message.content) : []
+  const lead = scoreLead({ hasEmail: !!contact.email, hasPhone: !!contact.phone, inboundCount: inbound ? 1 : 0, topics: signals })
+  return {
+    id,
+    workspace_id: tenant.workspaceId,
+    mode: tenant.mode,
+    status: input.status ?? 'open',
+    channel: input.channel ?? 'api',
+    subject: input.subject ?? null,
+    contact_name: contact.name ?? null,
+    contact_email: contact.email ?? null,
+    contact_phone: contact.phone ?? null,
+    contact_external_id: contact.external_id ?? null,
+    assignee_id: input.assignee_id ?? null,
+    tags: toJson(input.tags.map((t) => t.name)),
+    lead_score: lead.score,
+    lead_factors: toJson(lead.factors),
+    lead_score_manual: 0,
+    lead_signals: toJson(signals),
+    inbound_count: inbound ? 1 : 0,
+    metadata: toJson(input.metadata ?? {}),
+    last_message_at: message ? now : null,
+    snoozed_until: null,
+    resolved_at: null,
+    created_at: now,
+    updated_at: now,
+  }
 }

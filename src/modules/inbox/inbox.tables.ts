@@ -3,7 +3,7 @@ import type { Mode } from '../../kernel/tenant.js'
 export type ConversationStatus = 'open' | 'pending' | 'snoozed' | 'resolved'
 export type Channel = 'api' | 'chat' | 'email' | 'sms' | 'whatsapp' | 'voice'
 export type Direction = 'inbound' | 'outbound'
-export type AuthorType = 'contact' | 'member' | 'bot' | 'api_key'
+export type AuthorType = 'contact' | 'member' | 'bot' | 'agent' | 'api_key'
 
 export interface InboxConversationsTable {
   id: string

@@ -1,15 +1,12 @@
 import { iso } from '../../kernel/clock.js'
-import { fromJson, toJson, type Tx } from '../../kernel/db/database.js'
 import type { PageResult } from '../../kernel/http/pagination.js'
 import type { Kernel } from '../../kernel/kernel.js'
 import type { Services } from '../../kernel/services.js'
 import type { Principal, Tenant } from '../../kernel/tenant.js'
-import { detectTopics } from './inbox.lead-score.js'
 import * as repo from './inbox.repository.js'
 import type { MessageT, SendMessageBodyT } from './inbox.schemas.js'
-import { autoLead, buildMessage, conversationOr404 } from './inbox.shared.js'
-import type { InboxConversationsTable, InboxMessagesTable } from './inbox.tables.js'
-import { conversationView, messageView } from './inbox.views.js'
+import { applyInbound, buildMessage, conversationOr404 } from './inbox.shared.js'
+import { messageView } from './inbox.views.js'
 
 /** Messages and private notes of a conversation: list, send (an inbound one also moves the conversation). */
 export class MessagesService {
@@ -48,25 +45,9 @@ export class MessagesService {
       const row = await conversationOr404(this.k, tx, tenant, id, inbound)
       await repo.insertMessage(tx, message)
       await this.k.events.emit(tx, tenant, 'message.created', view)
-      if (inbound) await this.afterInbound(tx, tenant, row, message)
+      if (inbound) await applyInbound(this.k, tx, tenant, row, message)
       else await repo.touchConversation(tx, tenant, id, message.created_at)
       return view
     })
-  }
-
-  private async afterInbound(tx: Tx, tenant: Tenant, row: InboxConversationsTable, message: InboxMessagesTable): Promise<void> {
-    const seen = new Set([...fromJson<string[]>(row.lead_signals, []), ...detectTopics(message.content)])
-    const patch: Partial<InboxConversationsTable> = {
-      last_message_at: message.created_at,
-      updated_at: message.created_at,
-      inbound_count: row.inbound_count + 1,
-      lead_signals: toJson([...seen]),
-    }
-    if (row.status === 'resolved' || row.status === 'snoozed') Object.assign(patch, { status: 'open', resolved_at: null, snoozed_until: null })
-    const next = { ...row, ...patch }
-    if (next.lead_score_manual === 0) Object.assign(next, autoLead(next))
-    await repo.updateConversation(tx, tenant, row.id, { ...patch, lead_score: next.lead_score, lead_factors: next.lead_factors })
-    if (row.status === 'resolved') await this.k.events.emit(tx, tenant, 'conversation.reopened', conversationView(next))
-    else if (row.status === 'snoozed') await this.k.events.emit(tx, tenant, 'conversation.updated', conversationView(next))
   }
 }

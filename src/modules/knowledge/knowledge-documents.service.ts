@@ -3,6 +3,7 @@ import { iso } from '../../kernel/clock.js'
 import { isUniqueViolation, toJson, type Executor, type Tx } from '../../kernel/db/database.js'
 import { AppError, notFound } from '../../kernel/errors.js'
 import type { PageResult } from '../../kernel/http/pagination.js'
+import { withStatus, type WithStatus } from '../../kernel/http/response-status.js'
 import { newId } from '../../kernel/ids.js'
 import { enqueue, type JobDefinition } from '../../kernel/jobs/jobs.js'
 import type { Kernel } from '../../kernel/kernel.js'
@@ -28,11 +29,11 @@ interface Incoming {
   bytes: Buffer
 }
 
-/** An upload's answer: the document, and whether it was already in the base (same bytes: nothing queued). */
-export interface UploadOutcome {
-  document: KnowledgeDocumentT
-  duplicate: boolean
-}
+/**
+ * An upload's answer: 202 with the document queued, or 200 with the document that already holds the same
+ * bytes (nothing queued). Decided in the transaction, so a replay of its Idempotency-Key keeps the status.
+ */
+export type UploadOutcome = WithStatus<KnowledgeDocumentT>
 
 /**
  * Documents: upload (JSON text or a file), duplicate detection by checksum, the processing queue, reads
@@ -118,15 +119,11 @@ export class KnowledgeDocumentsService {
   /** Same bytes already in the base (and not failed): that document, nothing queued. */
   private async add(tenant: Tenant, kbId: string, d: Incoming): Promise<UploadOutcome> {
     const checksum = createHash('sha256').update(d.bytes).digest('hex')
-    let duplicate = false
     const work = () =>
       this.k.transaction(tenant, async (tx) => {
         await findBaseOr404(tx, tenant, kbId, { forUpdate: true })
         const existing = await repo.findDuplicate(tx, tenant, kbId, checksum)
-        if (existing) {
-          duplicate = true
-          return documentView(existing)
-        }
+        if (existing) return withStatus(200, documentView(existing))
         const now = iso(this.k.clock.now())
         const row: KnowledgeDocumentsTable = {
           id: newId('doc'),
@@ -157,16 +154,16 @@ export class KnowledgeDocumentsService {
         }
         await this.queue(tx, tenant, row, d.bytes)
         await repo.adjustBaseCounts(tx, tenant, kbId, { documents: 1 }, now)
-        return documentView(row)
+        return withStatus(202, documentView(row))
       })
     try {
-      return { document: await work(), duplicate }
+      return await work()
     } catch (err) {
       // The same bytes arrived twice at once: the other request's document is the answer.
       if (!isUniqueViolation(err)) throw err
       const existing = await repo.findDuplicate(this.k.db, tenant, kbId, checksum)
       if (!existing) throw err
-      return { document: documentView(existing), duplicate: true }
+      return withStatus(200, documentView(existing))
     }
   }
 

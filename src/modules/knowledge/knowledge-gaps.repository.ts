@@ -78,6 +78,24 @@ export const openGapsOfBase = (db: Executor, tenant: Tenant, kbId: string, limit
     .limit(limit)
     .execute()
 
+/** Gaps (any status) asked of a base, by id, a page at a time: what its deletion detaches. */
+export const gapsOfBase = (db: Executor, tenant: Tenant, kbId: string, afterId: string | null, limit: number): Promise<Pick<KnowledgeGapsTable, 'id' | 'knowledge_base_ids'>[]> => {
+  let q = scoped(db, tenant).selectFrom('knowledge_gaps').select(['knowledge_gaps.id', 'knowledge_gaps.knowledge_base_ids']).where('knowledge_gaps.knowledge_base_ids', 'like', `%"${kbId}"%`)
+  if (afterId) q = q.where('knowledge_gaps.id', '>', afterId)
+  return q.orderBy('knowledge_gaps.id').limit(limit).execute()
+}
+
+export async function setGapBases(db: Executor, tenant: Tenant, id: string, knowledgeBaseIds: string, at: string): Promise<void> {
+  await scoped(db, tenant).updateTable('knowledge_gaps').set({ knowledge_base_ids: knowledgeBaseIds, updated_at: at }).where('knowledge_gaps.id', '=', id).execute()
+}
+
+/** Gaps with their grouping terms. */
+export async function deleteGaps(db: Executor, tenant: Tenant, ids: string[]): Promise<void> {
+  if (ids.length === 0) return
+  await scoped(db, tenant).deleteFrom('knowledge_gap_terms').where('knowledge_gap_terms.gap_id', 'in', ids).execute()
+  await scoped(db, tenant).deleteFrom('knowledge_gaps').where('knowledge_gaps.id', 'in', ids).execute()
+}
+
 export type GapOrder = 'recent' | 'count'
 
 /**

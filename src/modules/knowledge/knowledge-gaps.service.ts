@@ -16,6 +16,8 @@ export const GAP_SIMILARITY = 0.5
 export const GAP_EXAMPLES = 5
 /** Open gaps a newly ready document is checked against (most recently asked first). */
 const RESOLVE_BATCH = 200
+/** Gaps read per query when a deleted base is detached from them. */
+const DETACH_BATCH = 500
 
 const parse = <T>(json: string): T => JSON.parse(json) as T
 
@@ -112,6 +114,27 @@ export class KnowledgeGapsService {
       key: (row) => repo.gapKey(row, order),
       view: gapView,
     })
+  }
+
+  /**
+   * A base's deletion (KnowledgeBasesService.cleanups, in its last transaction): its id leaves every gap
+   * asked of it, and a gap asked of no other base goes, since nothing is left that could answer it.
+   * Paged by id so a base with many gaps never loads them all.
+   */
+  readonly detachBase = async (tx: Tx, tenant: Tenant, kbId: string): Promise<void> => {
+    const at = iso(this.k.clock.now())
+    for (let after: string | null = null; ; ) {
+      const page = await repo.gapsOfBase(tx, tenant, kbId, after, DETACH_BATCH)
+      if (page.length === 0) return
+      const orphans: string[] = []
+      for (const gap of page) {
+        const rest = parse<string[]>(gap.knowledge_base_ids).filter((id) => id !== kbId)
+        if (rest.length === 0) orphans.push(gap.id)
+        else await repo.setGapBases(tx, tenant, gap.id, JSON.stringify(rest), at)
+      }
+      await repo.deleteGaps(tx, tenant, orphans)
+      after = page[page.length - 1].id
+    }
   }
 
   /**

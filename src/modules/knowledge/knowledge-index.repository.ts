@@ -7,23 +7,26 @@ import type { Tenant } from '../../kernel/tenant.js'
 import '../../kernel/db/kernel.tables.js'
 import './knowledge.search.tables.js'
 import './knowledge.tables.js'
+import { BM25F, termFrequencies, type FilterPlan } from './knowledge-ranking.js'
+import { applyStats, dropStats, StatsDelta, valuesIn } from './knowledge-stats.repository.js'
 import { analyserFor, termsOf } from './knowledge.text.js'
 
 // The search index: the only SQL of full-text search and embeddings. Both engines index the same
-// JS-analysed terms (knowledge.text.ts); the ranking is the engine's own — FTS5 bm25() on SQLite,
-// ts_rank_cd() over a GIN-indexed tsvector on PostgreSQL — with the title and headings weighted 2.5× the
-// text on both. The full-text parts are raw SQL (an FTS5 virtual table, tsvector literals) that scoped()
-// cannot build, so these queries name the tenant columns themselves, each marked `tenant:`.
+// JS-analysed terms (knowledge.text.ts) — FTS5 on SQLite, a GIN-indexed tsvector on PostgreSQL — and
+// select and pre-rank the candidates of a search (bm25() / ts_rank()); the final BM25F is computed in JS
+// from the stored term frequencies and the per-base statistics (knowledge-ranking.ts), the same on both.
+// The full-text parts are raw SQL (an FTS5 virtual table, tsvector literals) that scoped() cannot build,
+// so these queries name the tenant columns themselves, each marked `tenant:`.
 
 const onSqlite = (db: Executor) => db.getExecutor().adapter instanceof SqliteAdapter
-/** Title/headings weight relative to the chunk text, on both engines. */
-const HEAD_WEIGHT = 2.5
-/** ts_rank_cd's weights {D, C, B, A}: the text is written as D, title and headings as A. */
+/** Title/headings weight relative to the chunk text in the engines' pre-rank, as in BM25F. */
+const HEAD_WEIGHT = BM25F.headWeight
+/** ts_rank's weights {D, C, B, A}: the text is written as D, title and headings as A. */
 const PG_WEIGHTS = `{${1 / HEAD_WEIGHT},${1 / HEAD_WEIGHT},${1 / HEAD_WEIGHT},1}`
 
 export interface PreparedIndex {
   model: string | null
-  rows: { chunkId: string; head: string[]; body: string[]; terms: string; embedding: Buffer | null }[]
+  rows: { chunkId: string; head: string[]; body: string[]; terms: string; head_len: number; body_len: number; embedding: Buffer | null }[]
 }
 
 /**
@@ -39,7 +42,7 @@ export async function prepareIndex(
   const rows = chunks.map((c) => {
     const head = termsOf([c.title, ...c.headingPath].join('\n'), a)
     const body = termsOf(c.text, a)
-    return { chunkId: c.id, head, body, terms: [...new Set([...head, ...body])].sort().join(' '), embedding: null as Buffer | null }
+    return { chunkId: c.id, head, body, terms: termFrequencies(head, body), head_len: head.length, body_len: body.length, embedding: null as Buffer | null }
   })
   const embeddings = k.embeddings
   if (embeddings && chunks.length > 0) {
@@ -52,10 +55,15 @@ export async function prepareIndex(
 /** What a chunk's vector is computed from: its context (title, headings) and its text. */
 export const embeddingInput = (title: string, headingPath: string[], text: string): string => [title, ...headingPath, text].filter(Boolean).join('\n')
 
-/** Replaces the document's index rows (a retry or a re-processing writes the same document again). */
+/** Replaces the document's index rows and updates the base's statistics by the difference. */
 export async function writeIndex(tx: Tx, tenant: Tenant, kbId: string, documentId: string, prepared: PreparedIndex): Promise<void> {
-  await removeIndex(tx, tenant, { documentId })
-  if (prepared.rows.length === 0) return
+  const delta = await removeRows(tx, tenant, documentId)
+  for (const r of prepared.rows) delta.add(r, 1)
+  if (prepared.rows.length > 0) await insertRows(tx, tenant, kbId, documentId, prepared)
+  await applyStats(tx, tenant, kbId, delta)
+}
+
+async function insertRows(tx: Tx, tenant: Tenant, kbId: string, documentId: string, prepared: PreparedIndex): Promise<void> {
   if (onSqlite(tx)) {
     for (const r of prepared.rows) {
       const { rid } = await tx
@@ -67,76 +75,131 @@ export async function writeIndex(tx: Tx, tenant: Tenant, kbId: string, documentI
           knowledge_base_id: kbId,
           document_id: documentId,
           terms: r.terms,
+          head_len: r.head_len,
+          body_len: r.body_len,
           embedding: r.embedding,
           embedding_model: r.embedding ? prepared.model : null,
         })
         .returning('rid')
         .executeTakeFirstOrThrow()
-      await sql`insert into knowledge_fts (rowid, kb, head, body) values (${rid}, ${kbId}, ${r.head.join(' ')}, ${r.body.join(' ')})`.execute(tx)
+      await insertFtsRow(tx, rid, kbId, r.head, r.body)
     }
     return
   }
   // PostgreSQL: one statement; the tsvector is given as a literal (lexemes, positions, weight A for the
   // title and headings) so no text-search parser or locale can change the terms.
   const json = JSON.stringify(
-    prepared.rows.map((r) => ({ chunk_id: r.chunkId, terms: r.terms, emb: r.embedding?.toString('base64') ?? null, tsv: tsvectorLiteral(r.head, r.body) })),
+    prepared.rows.map((r) => ({
+      chunk_id: r.chunkId,
+      terms: r.terms,
+      head_len: r.head_len,
+      body_len: r.body_len,
+      emb: r.embedding?.toString('base64') ?? null,
+      tsv: tsvectorLiteral(kbId, r.head, r.body),
+    })),
   )
-  await sql`insert into knowledge_index (chunk_id, workspace_id, mode, knowledge_base_id, document_id, terms, embedding, embedding_model, tsv)
-    select r.chunk_id, ${tenant.workspaceId}, ${tenant.mode}, ${kbId}, ${documentId}, r.terms, decode(r.emb, 'base64'), case when r.emb is null then null else ${prepared.model}::text end, r.tsv::tsvector
-    from json_to_recordset(${json}::json) as r(chunk_id text, terms text, emb text, tsv text)`.execute(tx)
+  await sql`insert into knowledge_index (chunk_id, workspace_id, mode, knowledge_base_id, document_id, terms, head_len, body_len, embedding, embedding_model, tsv)
+    select r.chunk_id, ${tenant.workspaceId}, ${tenant.mode}, ${kbId}, ${documentId}, r.terms, r.head_len, r.body_len, decode(r.emb, 'base64'), case when r.emb is null then null else ${prepared.model}::text end, r.tsv::tsvector
+    from json_to_recordset(${json}::json) as r(chunk_id text, terms text, head_len int, body_len int, emb text, tsv text)`.execute(tx)
 }
 
-/** `'term':pos[A] …`; terms are letters and digits only (knowledge.text.ts), so nothing needs quoting. */
-function tsvectorLiteral(head: string[], body: string[]): string {
+/**
+ * The token a term is indexed under: prefixed by its base, so each base has its own posting lists in the
+ * engine's index — a search reads only its bases' postings, and the postings budget of the query plan
+ * (counted per base) is what the engine really ranks, however many other bases the database holds.
+ */
+export const indexToken = (kbId: string, term: string): string => `${kbId}_${term}`.toLowerCase()
+
+/** SQLite: the chunk's FTS5 row (title/headings and text as base-prefixed tokens). */
+export async function insertFtsRow(db: Executor, rid: number, kbId: string, head: string[], body: string[]): Promise<void> {
+  const tokens = (terms: string[]) => terms.map((t) => indexToken(kbId, t)).join(' ')
+  await sql`insert into knowledge_fts (rowid, kb, head, body) values (${rid}, ${kbId}, ${tokens(head)}, ${tokens(body)})`.execute(db)
+}
+
+/** PostgreSQL: `'token':pos[A] …`; terms are letters and digits only (knowledge.text.ts), so nothing needs quoting. */
+export function tsvectorLiteral(kbId: string, head: string[], body: string[]): string {
   const parts: string[] = []
-  head.forEach((t, i) => parts.push(`'${t}':${Math.min(i + 1, 16383)}A`))
-  body.forEach((t, i) => parts.push(`'${t}':${Math.min(head.length + i + 1, 16383)}`))
+  head.forEach((t, i) => parts.push(`'${indexToken(kbId, t)}':${Math.min(i + 1, 16383)}A`))
+  body.forEach((t, i) => parts.push(`'${indexToken(kbId, t)}':${Math.min(head.length + i + 1, 16383)}`))
   return parts.join(' ')
 }
 
 export async function removeIndex(tx: Tx, tenant: Tenant, by: { documentId: string } | { knowledgeBaseId: string }): Promise<void> {
-  const column = 'documentId' in by ? 'document_id' : 'knowledge_base_id'
-  const value = 'documentId' in by ? by.documentId : by.knowledgeBaseId
+  if ('documentId' in by) {
+    const kb = await scoped(tx, tenant).selectFrom('knowledge_index').select('knowledge_index.knowledge_base_id').where('knowledge_index.document_id', '=', by.documentId).executeTakeFirst()
+    const delta = await removeRows(tx, tenant, by.documentId)
+    if (kb) await applyStats(tx, tenant, kb.knowledge_base_id, delta)
+    return
+  }
   if (onSqlite(tx)) {
-    // The FTS5 rows first, found through the tenant's index rows (the virtual table has no tenant columns).
-    const rows = scoped(tx, tenant).selectFrom('knowledge_index').select('knowledge_index.rid').where(column, '=', value)
+    const rows = scoped(tx, tenant).selectFrom('knowledge_index').select('knowledge_index.rid').where('knowledge_index.knowledge_base_id', '=', by.knowledgeBaseId)
     await sql`delete from knowledge_fts where rowid in (${rows})`.execute(tx)
   }
-  await scoped(tx, tenant).deleteFrom('knowledge_index').where(column, '=', value).execute()
+  await scoped(tx, tenant).deleteFrom('knowledge_index').where('knowledge_index.knowledge_base_id', '=', by.knowledgeBaseId).execute()
+  await dropStats(tx, tenant, by.knowledgeBaseId)
+}
+
+/** Deletes a document's index rows; returns what they counted in the statistics, negated. */
+async function removeRows(tx: Tx, tenant: Tenant, documentId: string): Promise<StatsDelta> {
+  const delta = new StatsDelta()
+  const old = await scoped(tx, tenant)
+    .selectFrom('knowledge_index')
+    .select(['knowledge_index.rid', 'knowledge_index.terms', 'knowledge_index.head_len', 'knowledge_index.body_len'])
+    .where('knowledge_index.document_id', '=', documentId)
+    .execute()
+  if (old.length === 0) return delta
+  for (const r of old) delta.add(r, -1)
+  if (onSqlite(tx)) {
+    // The FTS5 rows first (the virtual table has no tenant columns): by the rowids just read, as one JSON
+    // parameter so the statement's text never changes.
+    await sql`delete from knowledge_fts where rowid in (select value from json_each(${JSON.stringify(old.map((r) => Number(r.rid)))}))`.execute(tx)
+  }
+  await scoped(tx, tenant).deleteFrom('knowledge_index').where('knowledge_index.document_id', '=', documentId).execute()
+  return delta
 }
 
 export type MetadataFilter = Record<string, string | number | boolean>
 
+/** A chunk the engine selected, with what BM25F and the hybrid re-ranking need (not its text). */
 export interface Candidate {
+  rid: number
   chunk_id: string
   document_id: string
   knowledge_base_id: string
+  /** ` term:head:body …` (knowledge-ranking.ts). */
   terms: string
-  /** The engine's relevance, higher is better (bm25 negated on SQLite, ts_rank_cd on PostgreSQL). */
-  raw: number
+  head_len: number
+  body_len: number
   embedding: Uint8Array | null
   embedding_model: string | null
+}
+
+/** What a citation and an answer need of a chunk: read for the results only. */
+export interface Passage {
+  rid: number
   text: string
   start_offset: number
   end_offset: number
   heading_path: string
   page: number | null
+  position: number
   title: string
   source_url: string | null
-  position: number
 }
 
 /**
- * The best `limit` chunks of the given bases for any of `terms` (OR), by the engine's ranking, with
- * what a citation needs. The bases must already be known to belong to the tenant; the tenant columns
- * are checked again here. Metadata filters (document metadata key = value) apply before the limit.
+ * The chunks of the given bases a filter plan selects (knowledge-ranking.ts: the rare terms of the
+ * question ranked by the engine, the common ones together, newest first, so the postings the engine
+ * scores stay within a budget whatever the base size), merged. The bases must already be known to belong
+ * to the tenant; the tenant columns are checked again here. Metadata filters (document metadata
+ * key = value) apply before the limits.
  */
 export async function searchCandidates(
   db: Executor,
   tenant: Tenant,
-  q: { kbIds: string[]; terms: string[]; filters: MetadataFilter; limit: number; withVectors: boolean },
+  q: { kbIds: string[]; plans: FilterPlan[]; filters: MetadataFilter; limit: number; withVectors: boolean },
 ): Promise<Candidate[]> {
-  if (q.kbIds.length === 0 || q.terms.length === 0) return []
+  if (q.kbIds.length === 0 || q.plans.length === 0) return []
   const sqlite = onSqlite(db)
   const filters = Object.entries(q.filters).map(([key, v]) =>
     sqlite
@@ -145,79 +208,92 @@ export async function searchCandidates(
   )
   const docJoin = filters.length > 0 ? sql`join knowledge_documents d on d.id = i.document_id` : sql``
   const where = filters.length > 0 ? sql`and ${sql.join(filters, sql` and `)}` : sql``
-  // Ranking every chunk that holds any one term of the question is what costs (bm25()/ts_rank_cd() per
-  // matching row: 15,000 rows of a 50,000-chunk base for a question with one common word). Chunks holding
-  // all terms of the question but one are asked first; only when fewer than MIN_FIRST_PASS come back
-  // is every chunk with any term ranked. The score (knowledge-search.service.ts) favours coverage, so the
-  // first pass holds the results whenever it is full.
-  const n = Math.min(q.terms.length, MAX_COMBINED_TERMS)
-  const m = n >= 3 ? n - 1 : 1
-  if (m > 1) {
-    const first = await rankedCandidates(db, tenant, q, combinations(q.terms.slice(0, n), m), binomial(n - 1, m - 1), docJoin, where)
-    if (first.length >= MIN_FIRST_PASS) return first
+  const out: Candidate[] = []
+  const seen = new Set<number>()
+  for (const plan of q.plans) {
+    for (const c of await selectedCandidates(db, tenant, q, plan, docJoin, where, filters.length > 0)) {
+      if (seen.has(c.rid)) continue
+      seen.add(c.rid)
+      out.push(c)
+    }
   }
-  return rankedCandidates(db, tenant, q, q.terms.map((t) => [t]), 1, docJoin, where)
-}
-
-/** Questions are matched on at most this many terms in the first pass (C(8, 4) = 70 term groups). */
-const MAX_COMBINED_TERMS = 8
-const MIN_FIRST_PASS = 10
-
-function combinations(terms: string[], size: number): string[][] {
-  if (size === 0) return [[]]
-  const out: string[][] = []
-  for (let i = 0; i <= terms.length - size; i++) for (const rest of combinations(terms.slice(i + 1), size - 1)) out.push([terms[i], ...rest])
   return out
 }
-const binomial = (n: number, k: number): number => (k === 0 ? 1 : (binomial(n - 1, k - 1) * n) / k)
 
-/**
- * Chunks matching any of `groups` (each group: all of its terms), best first. On SQLite bm25() scores the
- * MATCH expression, in which each term appears `repeats` times: dividing by it gives the plain OR score.
- * On PostgreSQL the groups only filter and ts_rank_cd() ranks against the plain OR of the terms.
- */
-async function rankedCandidates(
+/** The plan as an FTS5 MATCH and a tsquery over the bases' tokens (letters, digits and '_': quoting is all either needs). */
+function matchOf(plan: FilterPlan, kbIds: string[]): { fts: string; tsquery: string } {
+  const each = (term: string, quote: string, or: string) => {
+    const alts = kbIds.map((kb) => `${quote}${indexToken(kb, term)}${quote}`)
+    return alts.length === 1 ? alts[0] : `(${alts.join(or)})`
+  }
+  const expr = (terms: string[], andOr: 'and' | 'or') => ({
+    fts: terms.map((t) => each(t, '"', ' OR ')).join(andOr === 'and' ? ' AND ' : ' OR '),
+    tsquery: terms.map((t) => each(t, "'", ' | ')).join(andOr === 'and' ? ' & ' : ' | '),
+  })
+  return 'any' in plan ? expr(plan.any, 'or') : expr(plan.newest, 'and')
+}
+
+async function selectedCandidates(
   db: Executor,
   tenant: Tenant,
-  q: { kbIds: string[]; terms: string[]; limit: number; withVectors: boolean },
-  groups: string[][],
-  repeats: number,
+  q: { kbIds: string[]; limit: number; withVectors: boolean },
+  plan: FilterPlan,
   docJoin: RawBuilder<unknown>,
   where: RawBuilder<unknown>,
+  filtered: boolean,
 ): Promise<Candidate[]> {
+  const m = matchOf(plan, q.kbIds)
+  const ranked = 'any' in plan
+  const limit = ranked ? q.limit : plan.cap
   let top: RawBuilder<unknown>
   if (onSqlite(db)) {
-    const any = groups.map((g) => (g.length === 1 ? `"${g[0]}"` : `(${g.map((t) => `"${t}"`).join(' AND ')})`)).join(' OR ')
-    const match = `kb : (${q.kbIds.map((id) => `"${id}"`).join(' OR ')}) AND {head body} : (${any})`
-    top = sql`select i.rid, -bm25(knowledge_fts, 0.0, ${HEAD_WEIGHT}, 1.0) / ${repeats} as raw
-      from knowledge_fts join knowledge_index i on i.rid = knowledge_fts.rowid ${docJoin}
-      where knowledge_fts match ${match} and i.workspace_id = ${tenant.workspaceId} and i.mode = ${tenant.mode} ${where}
-      order by raw desc limit ${q.limit}` // tenant: checked on the index row the FTS row points at
+    const match = `{head body} : (${m.fts})`
+    // `newest`: FTS5 walks the postings backwards by rowid and stops at the cap; nothing is scored.
+    const raw = ranked ? sql`-bm25(knowledge_fts, 0.0, ${HEAD_WEIGHT}, 1.0)` : sql`0.0`
+    const order = ranked ? sql`raw desc` : sql`knowledge_fts.rowid desc`
+    // The tokens are the bases' own, so the match needs no join; the tenant is checked on the rows kept
+    // (below). Metadata filters need the document before the limit: then the join comes first.
+    top = filtered
+      ? sql`select i.rid, ${raw} as raw
+          from knowledge_fts cross join knowledge_index i on i.rid = knowledge_fts.rowid ${docJoin}
+          where knowledge_fts match ${match} and i.workspace_id = ${tenant.workspaceId} and i.mode = ${tenant.mode} ${where}
+          order by ${order} limit ${limit}` // tenant: checked on the index row the FTS row points at
+      : sql`select knowledge_fts.rowid as rid, ${raw} as raw from knowledge_fts where knowledge_fts match ${match} order by ${order} limit ${limit}`
   } else {
-    const filter = groups.map((g) => `(${g.map((t) => `'${t}'`).join(' & ')})`).join(' | ')
-    const rank = q.terms.map((t) => `'${t}'`).join(' | ')
     const kbs = `{${q.kbIds.join(',')}}`
-    top = sql`select i.rid, ts_rank_cd(${PG_WEIGHTS}::float4[], i.tsv, qq.r, 1) as raw
-      from knowledge_index i cross join (select ${filter}::tsquery as f, ${rank}::tsquery as r) qq ${docJoin}
-      where i.workspace_id = ${tenant.workspaceId} and i.mode = ${tenant.mode} and i.knowledge_base_id = any(${kbs}::text[]) and i.tsv @@ qq.f ${where}
-      order by raw desc limit ${q.limit}` // tenant: the index rows are filtered by workspace and mode
+    const raw = ranked ? sql`ts_rank(${PG_WEIGHTS}::float4[], i.tsv, ${m.tsquery}::tsquery, 1)` : sql`0::float4`
+    const order = ranked ? sql`raw desc` : sql`i.rid desc`
+    top = sql`select i.rid, ${raw} as raw
+      from knowledge_index i ${docJoin}
+      where i.workspace_id = ${tenant.workspaceId} and i.mode = ${tenant.mode} and i.knowledge_base_id = any(${kbs}::text[])
+        and i.tsv @@ ${m.tsquery}::tsquery ${where}
+      order by ${order} limit ${limit}` // tenant: the index rows are filtered by workspace and mode
   }
   const vectors = q.withVectors ? sql`i.embedding, i.embedding_model` : sql`null as embedding, null as embedding_model`
-  const { rows } = await sql<Candidate>`select i.chunk_id, i.document_id, i.knowledge_base_id, i.terms, t.raw, ${vectors},
-      c.text, c.start_offset, c.end_offset, c.heading_path, c.page, c.position, doc.title, doc.source_url
-    from (${top}) t
-    join knowledge_index i on i.rid = t.rid
-    join knowledge_chunks c on c.id = i.chunk_id
-    join knowledge_documents doc on doc.id = i.document_id
-    order by t.raw desc`.execute(db)
-  return rows.map((r) => ({ ...r, raw: Number(r.raw) }))
+  // The engine's order only chose the rows: BM25F ranks them (ties by chunk id, the same on both engines).
+  const { rows } = await sql<Candidate>`select i.rid, i.chunk_id, i.document_id, i.knowledge_base_id, i.terms, i.head_len, i.body_len, ${vectors}
+    from knowledge_index i
+    where i.rid in (select t.rid from (${top}) t)
+      and i.workspace_id = ${tenant.workspaceId} and i.mode = ${tenant.mode} and i.knowledge_base_id in ${valuesIn(db, q.kbIds)}`.execute(db) // tenant: every row kept is the tenant's, in the asked bases
+  return rows.map((r) => ({ ...r, rid: Number(r.rid), head_len: Number(r.head_len), body_len: Number(r.body_len) }))
+}
+
+/** Text, offsets and document of the chunks that made the results (tenant-checked again). */
+export async function passagesOf(db: Executor, tenant: Tenant, rids: number[]): Promise<Map<number, Passage>> {
+  if (rids.length === 0) return new Map()
+  const { rows } = await sql<Passage>`select i.rid, c.text, c.start_offset, c.end_offset, c.heading_path, c.page, c.position, doc.title, doc.source_url
+    from knowledge_index i join knowledge_chunks c on c.id = i.chunk_id join knowledge_documents doc on doc.id = i.document_id
+    where i.rid in ${valuesIn(db, rids, 'bigint')} and i.workspace_id = ${tenant.workspaceId} and i.mode = ${tenant.mode}`.execute(db) // tenant: named here (the ids as one parameter)
+  return new Map(rows.map((r) => [Number(r.rid), { ...r, rid: Number(r.rid) }]))
 }
 
 /** The tenant's searchable bases (not being deleted): all of them, or those of `ids` that exist. */
 export async function searchableBases(db: Executor, tenant: Tenant, ids?: string[]): Promise<{ id: string; language: string }[]> {
-  let q = scoped(db, tenant).selectFrom('knowledge_bases').select(['knowledge_bases.id', 'knowledge_bases.language']).where('knowledge_bases.deleting', '=', 0)
-  if (ids) q = q.where('knowledge_bases.id', 'in', ids)
-  return q.orderBy('knowledge_bases.id').limit(200).execute()
+  const only = ids ? sql`and id in ${valuesIn(db, ids)}` : sql``
+  const { rows } = await sql<{ id: string; language: string }>`select id, language from knowledge_bases
+    where workspace_id = ${tenant.workspaceId} and mode = ${tenant.mode} and deleting = 0 ${only}
+    order by id limit 200`.execute(db) // tenant: named here (the ids as one parameter)
+  return rows
 }
 
 /** Successful searchKnowledge calls per UTC day, from the kernel's request counts. */

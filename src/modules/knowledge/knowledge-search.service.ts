@@ -4,13 +4,15 @@ import type { Kernel } from '../../kernel/kernel.js'
 import type { Tenant } from '../../kernel/tenant.js'
 import { GAP_THRESHOLD, type BestAnswer, type KnowledgeGapsService } from './knowledge-gaps.service.js'
 import * as index from './knowledge-index.repository.js'
+import { bm25f, planFilters } from './knowledge-ranking.js'
+import { readStats } from './knowledge-stats.repository.js'
 import { answerFrom } from './knowledge.answer.js'
 import type { KnowledgeCitationT, KnowledgeSearchResultT, KnowledgeSearchT, SearchKnowledgeBodyT } from './knowledge.search.schemas.js'
 import { TOP_K } from './knowledge.search.schemas.js'
 import { analyserFor, markedExcerpt, queryTerms, type Analyser } from './knowledge.text.js'
 
-/** Keyword candidates the engine returns for scoring and (hybrid) re-ranking. */
-const CANDIDATES = 50
+/** Candidates the engine selects and pre-ranks, scored by BM25F in JS and (hybrid) re-ranked. */
+const CANDIDATES = 100
 /** Hybrid fusion: weight of the cosine similarity against the normalised keyword score. */
 const VECTOR_WEIGHT = 0.6
 
@@ -21,8 +23,11 @@ export interface KnowledgePassage extends KnowledgeCitationT {
   text: string
 }
 
+/** A result chunk: what the engine selected and what its citation needs. */
+export type Hit = index.Candidate & index.Passage
+
 export interface Scored {
-  candidate: index.Candidate
+  candidate: Hit
   score: number
   analyser: Analyser
   terms: ReadonlySet<string>
@@ -40,16 +45,16 @@ export interface Retrieval {
 }
 
 /**
- * Search over the database's full-text index (see knowledge-index.repository.ts), scored in JS the same
- * way on both engines. The score of a result, in [0, 1]:
+ * Search over the database's full-text index (see knowledge-index.repository.ts): the engine selects and
+ * pre-ranks candidates on the question's rare terms (knowledge-ranking.ts plans it from the per-base
+ * statistics), and every candidate is scored by BM25F in JS over all the question's terms, the same way
+ * on both engines. The score of a result, in [0, 1]:
  *
- *   score = coverage × (0.6 + 0.4 × relative)
+ *   keyword: score = min(1, BM25F / Σ idf)      hybrid: score = 0.4 × keyword score + 0.6 × max(0, cosine)
  *
- * coverage — share of the question's distinct terms (stop words dropped, stemmed) found in the chunk's
- * title, headings or text; relative — the engine's rank score divided by the best candidate's (keyword),
- * or, hybrid, the fusion 0.4 × that + 0.6 × max(0, cosine(question, chunk)) divided by the best fusion.
- * So a chunk holding every term of the question and ranked first scores 1, one holding half of them at
- * most 0.5, whatever the engine.
+ * Σ idf is the BM25F of a chunk holding each question term once in a text of average length, so a chunk
+ * holding every term scores about 1 and one holding the terms that carry half the question's weight about
+ * 0.5. Results are ordered by score, then BM25F: best first, scores never increasing.
  */
 export class KnowledgeSearchService {
   constructor(
@@ -73,8 +78,9 @@ export class KnowledgeSearchService {
     if (terms.length === 0 || kbIds.length === 0) return empty
 
     const embeddings = this.k.embeddings
+    const stats = await readStats(this.k.db, tenant, kbIds, terms)
     const [candidates, queryVector] = await Promise.all([
-      index.searchCandidates(this.k.db, tenant, { kbIds, terms, filters: opts.filters ?? {}, limit: CANDIDATES, withVectors: !!embeddings }),
+      index.searchCandidates(this.k.db, tenant, { kbIds, plans: planFilters(terms, stats), filters: opts.filters ?? {}, limit: CANDIDATES, withVectors: !!embeddings }),
       embeddings
         ? embeddings.embed([query]).then(
             ([v]) => v,
@@ -86,28 +92,33 @@ export class KnowledgeSearchService {
           )
         : null,
     ])
-    if (candidates.length === 0) return { ...empty, ranking: queryVector ? 'hybrid' : 'keyword' }
+    const ranking = queryVector ? 'hybrid' : 'keyword'
+    if (candidates.length === 0) return { ...empty, ranking }
 
-    const maxRaw = Math.max(...candidates.map((c) => c.raw)) || 1
-    const fused = candidates.map((c) => {
-      const keyword = c.raw / maxRaw
-      if (!queryVector || !embeddings) return keyword
-      const sim = c.embedding && c.embedding_model === embeddings.model ? cosine(queryVector, vectorFromBytes(c.embedding)) : 0
-      return (1 - VECTOR_WEIGHT) * keyword + VECTOR_WEIGHT * Math.max(0, sim)
-    })
-    const maxFused = Math.max(...fused) || 1
-    const scored: (Scored & { rank: number })[] = candidates.map((c, i) => {
+    const scored = candidates.map((c) => {
       const analyser = analysers.get(c.knowledge_base_id) ?? analyserFor('en')
       const asked = termsByLanguage.get(analyser.language) ?? terms
-      const have = new Set(c.terms.split(' '))
-      const coverage = asked.length === 0 ? 0 : asked.filter((t) => have.has(t)).length / asked.length
-      const score = Math.round(coverage * (0.6 + 0.4 * (fused[i] / maxFused)) * 10000) / 10000
-      return { candidate: c, score, analyser, terms: new Set(asked), rank: fused[i] }
+      const k = bm25f(c, asked, stats)
+      let score = k.score
+      let order = k.raw
+      if (queryVector && embeddings) {
+        const sim = c.embedding && c.embedding_model === embeddings.model ? cosine(queryVector, vectorFromBytes(c.embedding)) : 0
+        score = order = (1 - VECTOR_WEIGHT) * k.score + VECTOR_WEIGHT * Math.max(0, sim)
+      }
+      return { c, analyser, asked, score: Math.round(score * 10000) / 10000, order }
     })
-    scored.sort((a, b) => b.score - a.score || b.rank - a.rank || a.candidate.chunk_id.localeCompare(b.candidate.chunk_id))
+    // By score, then BM25F (several chunks may score 1; bases of other languages have other idf sums).
+    scored.sort((a, b) => b.score - a.score || b.order - a.order || (a.c.chunk_id < b.c.chunk_id ? -1 : 1))
     const best = scored[0]?.score ?? 0
-    const results = scored.filter((s) => s.score > 0 && s.score >= (opts.minScore ?? 0)).slice(0, opts.topK ?? TOP_K.default)
-    return { ranking: queryVector ? 'hybrid' : 'keyword', results, best, terms, knowledgeBaseIds: kbIds }
+    const kept = scored.filter((s) => s.score > 0 && s.score >= (opts.minScore ?? 0)).slice(0, opts.topK ?? TOP_K.default)
+    const passages = await index.passagesOf(this.k.db, tenant, kept.map((s) => s.c.rid))
+    const results: Scored[] = []
+    for (const s of kept) {
+      const p = passages.get(s.c.rid)
+      // A chunk deleted between the two reads is left out.
+      if (p) results.push({ candidate: { ...s.c, ...p }, score: s.score, analyser: s.analyser, terms: new Set(s.asked) })
+    }
+    return { ranking, results, best, terms, knowledgeBaseIds: kbIds }
   }
 
   /** POST /knowledge/search: results with citations, an optional answer, and the gap it was recorded in. */

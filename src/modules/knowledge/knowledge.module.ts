@@ -4,6 +4,7 @@ import { KNOWLEDGE_ERRORS } from './knowledge.errors.js'
 import { KNOWLEDGE_EVENTS } from './knowledge.events.js'
 import { knowledgeMigrations } from './knowledge.migrations.js'
 import { KnowledgeService, knowledgeUsage } from './knowledge.service.js'
+import { searchKnowledgeTool } from './knowledge.tools.js'
 import { crawlKnowledgeSource } from './routes/crawl-knowledge-source.route.js'
 import { createKnowledgeBase } from './routes/create-knowledge-base.route.js'
 import { deleteKnowledgeBase } from './routes/delete-knowledge-base.route.js'
@@ -40,6 +41,7 @@ export const knowledgeModule = defineModule({
     kernel.events.declare(KNOWLEDGE_EVENTS)
     const knowledge = new KnowledgeService(kernel)
     for (const job of knowledge.jobs) kernel.jobs.register(job)
+    kernel.tools.registerBuiltin(searchKnowledgeTool(knowledge.search))
     services.knowledge = knowledge
   },
   health: (_kernel, services) => services.knowledge.health(),

@@ -174,18 +174,6 @@ export function listChunks(db: Executor, tenant: Tenant, documentId: string): Pr
 
 // ---- usage and health ----
 
-/** Rows per UTC day in [from, to] (YYYY-MM-DD, inclusive), for the usage report. */
-export function countPerDay(db: Executor, tenant: Tenant, table: 'knowledge_documents' | 'knowledge_chunks', from: string, to: string) {
-  const day = sql<string>`substr(created_at, 1, 10)`
-  return scoped(db, tenant)
-    .selectFrom(table)
-    .select([day.as('day'), sql<number>`count(*)`.as('n')])
-    .where('created_at', '>=', from)
-    .where('created_at', '<', new Date(Date.parse(to) + 86400_000).toISOString().slice(0, 10))
-    .groupBy(day)
-    .execute()
-}
-
 /** Health: documents waiting (queued or processing) across tenants, and since when the oldest waits. */
 export async function backlog(db: Executor): Promise<{ waiting: number; oldest: string | null }> {
   const row = await db

@@ -1,5 +1,8 @@
 import { sql } from 'kysely'
 import type { ModuleMigration } from '../../kernel/db/migrations.js'
+import { insertFtsRow, tsvectorLiteral } from './knowledge-index.repository.js'
+import { termFrequencies } from './knowledge-ranking.js'
+import { analyserFor, termsOf } from './knowledge.text.js'
 
 /**
  * The search index and the gaps. The full-text part is the one non-portable schema of the module:
@@ -82,4 +85,79 @@ export const SEARCH_MIGRATIONS: ModuleMigration[] = [
       await db.schema.createIndex('knowledge_gap_terms_lookup').on('knowledge_gap_terms').columns(['workspace_id', 'mode', 'term', 'gap_id']).execute()
     },
   },
+  {
+    // Per-base term statistics for query planning and the JS BM25F (knowledge-ranking.ts): the index rows
+    // gain term frequencies and field lengths, the bases document frequencies and totals, and the
+    // full-text tokens are prefixed by their base (per-base posting lists). Rows indexed before are
+    // re-analysed from their chunks here, so no document needs processing again.
+    name: '202611270100_knowledge_search_stats',
+    async up(db, engine) {
+      await sql`alter table knowledge_index add column head_len integer not null default 0`.execute(db)
+      await sql`alter table knowledge_index add column body_len integer not null default 0`.execute(db)
+      await db.schema
+        .createTable('knowledge_terms')
+        .addColumn('workspace_id', 'text', (c) => c.notNull())
+        .addColumn('mode', 'text', (c) => c.notNull())
+        .addColumn('knowledge_base_id', 'text', (c) => c.notNull())
+        .addColumn('term', 'text', (c) => c.notNull())
+        .addColumn('df', 'integer', (c) => c.notNull())
+        .addPrimaryKeyConstraint('knowledge_terms_pk', ['knowledge_base_id', 'term'])
+        .execute()
+      await db.schema
+        .createTable('knowledge_index_stats')
+        .addColumn('knowledge_base_id', 'text', (c) => c.primaryKey())
+        .addColumn('workspace_id', 'text', (c) => c.notNull())
+        .addColumn('mode', 'text', (c) => c.notNull())
+        .addColumn('chunks', 'integer', (c) => c.notNull())
+        .addColumn('head_len', 'bigint', (c) => c.notNull())
+        .addColumn('body_len', 'bigint', (c) => c.notNull())
+        .execute()
+      // Searches read the GIN index directly, never a pending list that grows between vacuums.
+      if (engine === 'postgres') await sql`alter index knowledge_index_tsv set (fastupdate = off)`.execute(db)
+      await backfillStats(db, engine)
+    },
+  },
 ]
+
+/** Re-analyses the chunks indexed before the statistics existed, 500 at a time (exported for its test). */
+export async function backfillStats(db: Parameters<ModuleMigration['up']>[0], engine: Parameters<ModuleMigration['up']>[1]): Promise<void> {
+  type Row = { rid: number; knowledge_base_id: string; workspace_id: string; mode: string; text: string; heading_path: string; title: string; language: string }
+  const bases = new Map<string, { workspace_id: string; mode: string; chunks: number; head: number; body: number; df: Map<string, number> }>()
+  for (let after = -1; ; ) {
+    const { rows } = await sql<Row>`select i.rid, i.knowledge_base_id, i.workspace_id, i.mode, c.text, c.heading_path, d.title, b.language
+      from knowledge_index i join knowledge_chunks c on c.id = i.chunk_id join knowledge_documents d on d.id = i.document_id
+      join knowledge_bases b on b.id = i.knowledge_base_id
+      where i.rid > ${after} order by i.rid limit 500`.execute(db)
+    if (rows.length === 0) break
+    for (const r of rows) {
+      const a = analyserFor(r.language)
+      const head = termsOf([r.title, ...(JSON.parse(r.heading_path) as string[])].join('\n'), a)
+      const body = termsOf(r.text, a)
+      const tf = termFrequencies(head, body)
+      if (engine === 'postgres') {
+        const tsv = tsvectorLiteral(r.knowledge_base_id, head, body)
+        await sql`update knowledge_index set terms = ${tf}, head_len = ${head.length}, body_len = ${body.length}, tsv = ${tsv}::tsvector where rid = ${r.rid}`.execute(db)
+      } else {
+        await sql`update knowledge_index set terms = ${tf}, head_len = ${head.length}, body_len = ${body.length} where rid = ${r.rid}`.execute(db)
+        await sql`delete from knowledge_fts where rowid = ${r.rid}`.execute(db)
+        await insertFtsRow(db, Number(r.rid), r.knowledge_base_id, head, body)
+      }
+      let s = bases.get(r.knowledge_base_id)
+      if (!s) bases.set(r.knowledge_base_id, (s = { workspace_id: r.workspace_id, mode: r.mode, chunks: 0, head: 0, body: 0, df: new Map() }))
+      s.chunks++
+      s.head += head.length
+      s.body += body.length
+      for (const t of new Set([...head, ...body])) s.df.set(t, (s.df.get(t) ?? 0) + 1)
+    }
+    after = Number(rows[rows.length - 1].rid)
+  }
+  for (const [kb, s] of bases) {
+    await sql`insert into knowledge_index_stats (knowledge_base_id, workspace_id, mode, chunks, head_len, body_len)
+      values (${kb}, ${s.workspace_id}, ${s.mode}, ${s.chunks}, ${s.head}, ${s.body})`.execute(db)
+    const terms = [...s.df]
+    for (let i = 0; i < terms.length; i += 500) {
+      const values = terms.slice(i, i + 500).map(([t, n]) => sql`(${s.workspace_id}, ${s.mode}, ${kb}, ${t}, ${n})`)
+      await sql`insert into knowledge_terms (workspace_id, mode, knowledge_base_id, term, df) values ${sql.join(values)}`.execute(db)
+    }
+  }
+}

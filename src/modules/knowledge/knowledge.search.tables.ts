@@ -2,8 +2,9 @@ import type { Generated } from 'kysely'
 import type { Mode } from '../../kernel/tenant.js'
 
 /**
- * One row per indexed chunk. `terms` holds the chunk's distinct analysed terms (title, headings and text),
- * space-separated: the search reads it to score query coverage without re-analysing text. The full-text
+ * One row per indexed chunk. `terms` holds the chunk's distinct analysed terms with their frequencies in
+ * the title/headings and in the text, ` term:head:body` each, sorted (knowledge-ranking.ts): the search
+ * computes BM25F from it and the lengths without re-analysing text. The full-text
  * structure itself is engine-specific and written only by raw SQL: on SQLite the FTS5 table
  * `knowledge_fts` (rowid = `rid`), on PostgreSQL the `tsv` tsvector column of this table (GIN index).
  */
@@ -16,10 +17,35 @@ export interface KnowledgeIndexTable {
   knowledge_base_id: string
   document_id: string
   terms: string
+  /** Analysed terms in the title and headings, and in the text (BM25F length normalisation). */
+  head_len: Generated<number>
+  body_len: Generated<number>
   /** Float32 little-endian bytes of the chunk's embedding, or null (no provider, or indexed without one). */
   embedding: Buffer | null
   /** The embeddings model that produced `embedding`: vectors of another model are ignored. */
   embedding_model: string | null
+}
+
+/**
+ * Document frequency of each term per base: chunks of the base holding it. Written in the same transaction
+ * as the index rows (knowledge-stats.repository.ts); a term leaves when no chunk holds it any more.
+ */
+export interface KnowledgeTermsTable {
+  workspace_id: string
+  mode: Mode
+  knowledge_base_id: string
+  term: string
+  df: number
+}
+
+/** Per base: indexed chunks and the summed field lengths (BM25F's average lengths). */
+export interface KnowledgeIndexStatsTable {
+  knowledge_base_id: string
+  workspace_id: string
+  mode: Mode
+  chunks: number
+  head_len: number
+  body_len: number
 }
 
 /** SQLite only: the contentless FTS5 table (columns kb, head, body). Read and written by raw SQL. */
@@ -67,6 +93,8 @@ declare module '../../kernel/db/database.js' {
   interface Tables {
     knowledge_index: KnowledgeIndexTable
     knowledge_fts: KnowledgeFtsTable
+    knowledge_terms: KnowledgeTermsTable
+    knowledge_index_stats: KnowledgeIndexStatsTable
     knowledge_gaps: KnowledgeGapsTable
     knowledge_gap_terms: KnowledgeGapTermsTable
   }

@@ -1,4 +1,5 @@
 import { iso } from '../../kernel/clock.js'
+import { countPerDay } from '../../kernel/db/count-per-day.js'
 import type { JobDefinition } from '../../kernel/jobs/jobs.js'
 import type { Kernel } from '../../kernel/kernel.js'
 import type { ModuleHealth } from '../../kernel/module.js'
@@ -41,12 +42,12 @@ export class KnowledgeService {
     this.bases = new KnowledgeBasesService(k, { deleteBase, reprocessBase })
     this.documents = new KnowledgeDocumentsService(k, this.bases, process)
 
-    // ---- SEARCH: search, gaps, and the job a ready document hands on to (gaps it may answer) ----
+    // ---- SEARCH: search, gaps (a deleted base leaves them), and the job a ready document hands on to ----
     this.gaps = new KnowledgeGapsService(k)
     this.search = new KnowledgeSearchService(k, this.gaps)
     const resolveGaps = resolveGapsJob(k, this.search, this.gaps)
     followUp = resolveGaps
-    // (a base's gaps on deletion: `this.bases.cleanups.push((tx, tenant, kbId) => …)`)
+    this.bases.cleanups.push(this.gaps.detachBase)
 
     // ---- CRAWL: crawls over the documents' crawler seam; a deleted base's crawls go with it ----
     this.crawls = new KnowledgeCrawlsService(k, this.documents)
@@ -74,14 +75,14 @@ export class KnowledgeService {
 /** Usage counters per UTC day: documents and chunks created, searches, crawled pages. */
 export async function knowledgeUsage(k: Kernel, tenant: Tenant, from: string, to: string): Promise<{ day: string; metric: string; count: number }[]> {
   const [documents, chunks, searches, pages] = await Promise.all([
-    repo.countPerDay(k.db, tenant, 'knowledge_documents', from, to),
-    repo.countPerDay(k.db, tenant, 'knowledge_chunks', from, to),
+    countPerDay(k.db, tenant, 'knowledge_documents', from, to),
+    countPerDay(k.db, tenant, 'knowledge_chunks', from, to),
     searchesPerDay(k.db, tenant, from, to),
     crawledPagesByDay(k.db, tenant, from, to),
   ])
   return [
-    ...documents.map((r) => ({ day: r.day, metric: 'knowledge_documents', count: Number(r.n) })),
-    ...chunks.map((r) => ({ day: r.day, metric: 'knowledge_chunks', count: Number(r.n) })),
+    ...documents.map((r) => ({ ...r, metric: 'knowledge_documents' })),
+    ...chunks.map((r) => ({ ...r, metric: 'knowledge_chunks' })),
     ...searches.map((r) => ({ day: r.day, metric: 'knowledge_searches', count: r.count })),
     ...pages.map((r) => ({ day: r.day, metric: CRAWLED_PAGES_METRIC, count: r.count })),
   ]

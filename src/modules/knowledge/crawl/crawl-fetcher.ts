@@ -77,7 +77,7 @@ function discard(body: NodeJS.ReadableStream & { destroy(): void }): void {
   body.destroy()
 }
 
-interface HostState { active: number; waiters: (() => void)[]; nextAt: number; delayMs: number }
+interface HostState { active: number; waiters: (() => void)[]; lastAt: number; nextAt: number; delayMs: number }
 
 /** Per-host concurrency and spacing of request starts. */
 class HostGate {
@@ -86,13 +86,15 @@ class HostGate {
 
   private state(host: string): HostState {
     let s = this.hosts.get(host)
-    if (!s) this.hosts.set(host, (s = { active: 0, waiters: [], nextAt: 0, delayMs: this.minDelayMs }))
+    if (!s) this.hosts.set(host, (s = { active: 0, waiters: [], lastAt: 0, nextAt: 0, delayMs: this.minDelayMs }))
     return s
   }
 
   setDelay(host: string, ms: number): void {
     const s = this.state(host)
     s.delayMs = Math.max(this.minDelayMs, ms)
+    // The request that read robots.txt was spaced by the old delay: the next one waits the new delay after it.
+    if (s.lastAt > 0) s.nextAt = Math.max(s.nextAt, s.lastAt + s.delayMs)
   }
 
   async acquire(host: string, signal?: AbortSignal): Promise<() => void> {
@@ -101,6 +103,7 @@ class HostGate {
     s.active++
     const now = Date.now()
     const at = Math.max(now, s.nextAt)
+    s.lastAt = at
     s.nextAt = at + s.delayMs
     await sleep(at - now, signal)
     return () => {

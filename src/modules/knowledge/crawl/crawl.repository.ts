@@ -1,4 +1,4 @@
-import { sql } from 'kysely'
+import { countPerDay } from '../../../kernel/db/count-per-day.js'
 import { scoped } from '../../../kernel/db/scoped.js'
 import type { Executor } from '../../../kernel/db/database.js'
 import type { Tenant } from '../../../kernel/tenant.js'
@@ -51,14 +51,5 @@ export async function pagesWrittenBy(db: Executor, tenant: Tenant, kbId: string,
 }
 
 /** Crawled pages (fetched: indexed or unchanged) per UTC day of the crawl's end, for the usage report. */
-export async function crawledPagesByDay(db: Executor, tenant: Tenant, from: string, to: string): Promise<{ day: string; count: number }[]> {
-  const day = sql<string>`substr(finished_at, 1, 10)`
-  const rows = await scoped(db, tenant)
-    .selectFrom('knowledge_crawls')
-    .select([day.as('day'), sql<string | number>`sum(indexed_count + unchanged_count)`.as('count')])
-    .where('finished_at', '>=', `${from}T00:00:00.000Z`)
-    .where('finished_at', '<=', `${to}T23:59:59.999Z`)
-    .groupBy(day)
-    .execute()
-  return rows.map((r) => ({ day: r.day, count: Number(r.count) }))
-}
+export const crawledPagesByDay = (db: Executor, tenant: Tenant, from: string, to: string): Promise<{ day: string; count: number }[]> =>
+  countPerDay(db, tenant, 'knowledge_crawls', from, to, { at: 'finished_at', sum: ['indexed_count', 'unchanged_count'] })

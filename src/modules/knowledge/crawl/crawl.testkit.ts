@@ -112,3 +112,33 @@ export async function startTestSite(): Promise<TestSite> {
     })
   return site
 }
+
+/** A three-page site whose robots.txt asks for `Crawl-delay: <seconds>`; every request's arrival time is kept. */
+export async function startPoliteSite(delaySeconds: number): Promise<{ origin: string; hits: { path: string; at: number }[]; close(): Promise<void> }> {
+  const hits: { path: string; at: number }[] = []
+  const server = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname
+    hits.push({ path, at: performance.now() })
+    if (path === '/robots.txt') {
+      res.writeHead(200, { 'content-type': 'text/plain' })
+      return res.end(`User-agent: *\nCrawl-delay: ${delaySeconds}\n`)
+    }
+    const pages: Record<string, string> = {
+      '/': page('Home', '<p>Start here.</p><a href="/a">A</a> <a href="/b">B</a>'),
+      '/a': page('Returns', '<p>Returns are accepted within thirty days.</p>'),
+      '/b': page('Shipping', '<p>Parcels leave the warehouse every morning.</p>'),
+    }
+    res.writeHead(pages[path] ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' })
+    res.end(pages[path] ?? page('Not found', '<p>No such page.</p>'))
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    hits,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  }
+}

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { createTestApp, json, type TestApp } from '../../../../test/helpers.js'
-import { startTestSite, type TestSite } from '../crawl/crawl.testkit.js'
+import { startPoliteSite, startTestSite, type TestSite } from '../crawl/crawl.testkit.js'
 
 let lastSeen: unknown = null
 
@@ -103,6 +103,24 @@ describe('POST /knowledge/crawl', () => {
     assert.equal(docA2.crawl_id, again.id)
     const text = json(await h.request({ method: 'GET', url: `/v2/knowledge/documents/${docA.id}?include=text` })).text
     assert.match(text, /three business days/)
+  })
+
+  it('honours robots.txt Crawl-delay: requests to the host start at least that far apart', async () => {
+    const polite = await startPoliteSite(1)
+    try {
+      const kb = await createBase(h)
+      const started = json(await crawl(h, { knowledge_base_id: kb, url: `${polite.origin}/` }))
+      const done = await finished(h, kb, started.id)
+      assert.equal(done.counts.indexed, 3, JSON.stringify(done))
+      // robots.txt, /sitemap.xml (discovery, 404), then the three pages: the delay counts from robots.txt on.
+      assert.deepEqual(polite.hits.map((x) => x.path).sort(), ['/', '/a', '/b', '/robots.txt', '/sitemap.xml'])
+      const gaps = polite.hits.slice(1).map((x, i) => Math.round(x.at - polite.hits[i].at))
+      // Measured where the requests arrive, so a new connection's set-up shifts one arrival a little (~20 ms
+      // seen) — the crawler's own spacing without Crawl-delay is 250 ms.
+      assert.ok(gaps.every((ms) => ms >= 900), `gaps between requests: ${gaps.join(', ')} ms`)
+    } finally {
+      await polite.close()
+    }
   })
 
   it('answers 404 for an unknown base and for another workspace’s base', async () => {

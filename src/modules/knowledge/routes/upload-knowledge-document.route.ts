@@ -18,12 +18,11 @@ export const uploadKnowledgeDocument = defineRoute({
   multipart: { schema: UploadKnowledgeDocumentForm, maxFileBytes: (config) => config.knowledge.maxUploadBytes },
   responseDescription: { 200: 'The same bytes are already in the base: that document; nothing was queued', 202: 'The document, queued for processing' },
   errors: ['resource_not_found', 'document_type_unsupported'],
-  handler: async ({ params, body, principal, services, request, reply }) => {
+  // 202 or 200 (duplicate) comes with the document from the service's transaction (withStatus).
+  handler: ({ params, body, principal, services, request }) => {
     const documents = services.knowledge.documents
-    const outcome = request.isMultipart()
-      ? await documents.upload(principal, params.id, body as unknown as UploadKnowledgeDocumentFormT)
-      : await documents.create(principal, params.id, body)
-    if (!outcome.duplicate) reply.code(202)
-    return outcome.document
+    return request.isMultipart()
+      ? documents.upload(principal, params.id, body as unknown as UploadKnowledgeDocumentFormT)
+      : documents.create(principal, params.id, body)
   },
 })

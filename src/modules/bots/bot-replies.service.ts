@@ -1,0 +1,98 @@
+import { fromJson, toJson } from '../../kernel/db/database.js'
+import { AppError } from '../../kernel/errors.js'
+import { claimFor } from '../../kernel/http/idempotency.js'
+import { newId } from '../../kernel/ids.js'
+import type { Kernel } from '../../kernel/kernel.js'
+import type { Services } from '../../kernel/services.js'
+import type { Principal, Tenant } from '../../kernel/tenant.js'
+import { engineFor } from './bot-engine.js'
+import { runTurn } from './bot-turn.js'
+import { assertNotArchived, versionOr404 } from './bot-versions.service.js'
+import type { BotConfig } from './bots.config.js'
+import * as repo from './bots.repository.js'
+import type { BotReplyT, SendBotMessageBodyT } from './bots.schemas.js'
+import { findBotOr404 } from './bots.shared.js'
+import type { BotRepliesTable } from './bots.tables.js'
+import { replyView } from './bots.views.js'
+
+/** Earlier messages of the conversation the engine sees besides the new one. */
+const HISTORY = 10
+
+/**
+ * sendBotMessage: the published version (or the one named) answers a customer's message. The answer is
+ * computed first (knowledge, AI engine, tools: nothing written yet), then the customer's message, the
+ * reply, the hand-off and the reply record are written in one transaction with the request's
+ * Idempotency-Key, so a retried request replays the reply instead of answering twice. Tool calls are
+ * keyed by that same Idempotency-Key, so a tool server sees a retry of a crashed request as a repeat.
+ */
+export class BotRepliesService {
+  constructor(
+    private readonly k: Kernel,
+    private readonly services: Services,
+  ) {}
+
+  async send(principal: Principal, botId: string, body: SendBotMessageBodyT): Promise<BotReplyT> {
+    const tenant: Tenant = { workspaceId: principal.workspaceId, mode: principal.mode }
+    const bot = await findBotOr404(this.k.db, tenant, botId)
+    assertNotArchived(bot)
+    const versionId = body.version_id ?? bot.published_version_id
+    if (!versionId) {
+      throw new AppError('bot_not_published', `Bot '${botId}' has no published version; publish one (POST /bots/${botId}/publish) or name one in version_id.`)
+    }
+    const version = await versionOr404(this.k.db, tenant, botId, versionId)
+    const config = fromJson<BotConfig>(version.config, null as unknown as BotConfig)
+    const conversation = body.conversation_id ? await this.services.inbox.turns.context(tenant, body.conversation_id, HISTORY) : null
+    const engine = engineFor(this.k, config.ai.provider)
+    const id = newId('brep')
+    const claim = claimFor(principal)
+    const outcome = await runTurn(this.k, this.services, {
+      tenant,
+      botId,
+      config,
+      engine,
+      transcript: [...(conversation?.transcript ?? []), { role: 'customer', text: body.content }],
+      question: body.content,
+      scope: claim ? `${claim.apiKeyId}:${claim.key}` : id,
+      conversationId: conversation?.id ?? null,
+    })
+    const handoff = outcome.handoff
+      ? { assigneeId: config.handoff.action === 'assign' ? config.handoff.assignee_id : null, tag: config.handoff.tag }
+      : null
+    const exchange = await this.services.inbox.turns.prepare(tenant, {
+      conversationId: conversation?.id ?? null,
+      channel: (body.channel ?? config.channels[0] ?? 'chat') as 'chat',
+      contact: body.contact,
+      inbound: body.content,
+      outbound: { content: outcome.content, author: { type: 'bot', id: botId } },
+      handoff,
+    })
+    return this.k.transaction(principal, async (tx) => {
+      const { conversationId } = await this.services.inbox.turns.write(tx, tenant, exchange)
+      const row: BotRepliesTable = {
+        id,
+        workspace_id: tenant.workspaceId,
+        mode: tenant.mode,
+        bot_id: botId,
+        version_id: version.id,
+        conversation_id: conversationId,
+        inbound_message_id: exchange.inbound.id,
+        message_id: exchange.outbound.id,
+        content: outcome.content,
+        confidence: outcome.confidence,
+        grounded: outcome.grounded ? 1 : 0,
+        citations: toJson(outcome.citations),
+        tool_calls: toJson(outcome.toolCalls),
+        guardrails: toJson(outcome.fired),
+        handoff: outcome.handoff ? toJson({ reason: outcome.handoff }) : null,
+        provider: outcome.provider,
+        model: outcome.model,
+        created_at: exchange.outbound.created_at,
+      }
+      await repo.insertReply(tx, row)
+      const view = replyView(row)
+      if (outcome.handoff) await this.k.events.emit(tx, tenant, 'bot.handoff', view)
+      return view
+    })
+  }
+}
+

@@ -1,0 +1,43 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, it } from 'node:test'
+import type { TestApp } from '../../../../test/helpers.js'
+import { assertProblem, botsApp, get, newBot, ok, patch } from '../bots.test-support.js'
+
+const guardrails = (h: TestApp, id: string, payload: unknown, key?: string) => patch(h, `/bots/${id}/guardrails`, payload, key)
+
+describe('getBotGuardrails and updateBotGuardrails', () => {
+  let h: TestApp
+  before(async () => (h = await botsApp()))
+  after(() => h.close())
+
+  it('starts from documented defaults and patches field by field', async () => {
+    const bot = await newBot(h)
+    const g = await ok(get(h, `/bots/${bot.id}/guardrails`))
+    assert.equal(g.object, 'bot_guardrails')
+    assert.equal(g.bot_id, bot.id)
+    assert.equal(g.prompt_injection, 'block')
+    assert.equal(g.answer_only_when_grounded, true)
+    assert.deepEqual(g.blocked_terms, [])
+    const next = await ok(guardrails(h, bot.id, { blocked_terms: ['competitor'], max_reply_length: 300, pii_masking: { emails: false } }))
+    assert.deepEqual(next.blocked_terms, ['competitor'])
+    assert.equal(next.max_reply_length, 300)
+    assert.equal(next.pii_masking.emails, false)
+    assert.equal(next.pii_masking.phone_numbers, g.pii_masking.phone_numbers, 'fields not sent are kept')
+    assert.deepEqual(await ok(get(h, `/bots/${bot.id}/guardrails`)), next)
+  })
+
+  it('rejects invalid values with a pointer to the bad entry', async () => {
+    const bot = await newBot(h)
+    const dup = await guardrails(h, bot.id, { blocked_terms: ['refund', 'Refund'] })
+    assertProblem(dup, 422)
+    assert.equal(JSON.parse(dup.body).errors[0].pointer, '/body/blocked_terms/1')
+    assertProblem(await guardrails(h, bot.id, { max_reply_length: 5 }), 422)
+    assertProblem(await guardrails(h, bot.id, { prompt_injection: 'maybe' }), 422)
+    const lang = await guardrails(h, bot.id, { allowed_languages: ['en', 'xx'] })
+    assertProblem(lang, 422)
+    assert.equal(JSON.parse(lang.body).errors[0].pointer, '/body/allowed_languages/1')
+    assertProblem(await guardrails(h, bot.id, { unknown_field: true }), 422)
+    assertProblem(await get(h, `/bots/${bot.id}/guardrails`, h.b.live), 404)
+    assertProblem(await guardrails(h, bot.id, { max_reply_length: 300 }, h.b.live), 404)
+  })
+})

@@ -1,0 +1,122 @@
+/**
+ * The ranking of knowledge search, pure and engine-independent: query planning over the per-base term
+ * statistics the database keeps (knowledge-stats.repository.ts), and the BM25F score computed in JS
+ * over the candidates the engine's full-text index selected. Both engines feed it the same numbers,
+ * so SQLite and PostgreSQL rank the same candidates the same way.
+ */
+
+/** BM25F parameters: title and headings count 2.5× the text; the text is length-normalised harder. */
+export const BM25F = { k1: 1.2, bHead: 0.5, bBody: 0.75, headWeight: 2.5 } as const
+
+/** Postings the engine may rank per search: what keeps a search's cost bounded whatever the base size. */
+export const POSTINGS_BUDGET = 1000
+
+/** Term statistics of the searched bases (summed when several are searched together). */
+export interface TermStats {
+  /** Chunks holding each term; a term absent from the map is in none. */
+  df: ReadonlyMap<string, number>
+  chunks: number
+  avgHead: number
+  avgBody: number
+}
+
+/** Lucene's BM25 idf: always positive, so a term in every chunk still counts a little. */
+export const idf = (df: number, chunks: number): number => Math.log(1 + (chunks - df + 0.5) / (df + 0.5))
+
+/** Chunks holding the common terms together that join the candidates, newest first. */
+export const COMMON_CAP = 50
+
+/**
+ * Which chunks the engine selects. Ranking a posting is the engine's costly step, so
+ * - `any`: chunks holding any of the rarest terms whose postings fit POSTINGS_BUDGET together, ranked by
+ *   the engine (bm25() / ts_rank() over those terms);
+ * - `newest`: chunks holding the next rarest terms all together (two, or three when two are likely to
+ *   co-occur in more chunks than the budget), not ranked: the newest COMMON_CAP, which the engine finds
+ *   by walking postings, not scoring them. It brings in chunks that answer with common words only.
+ * Every term of the question still counts in the BM25F of every candidate. A question of one common
+ * word gets only `newest` on it.
+ */
+export type FilterPlan = { any: string[] } | { newest: string[]; cap: number }
+
+export function planFilters(terms: readonly string[], stats: TermStats, budget = POSTINGS_BUDGET): FilterPlan[] {
+  const df = (t: string) => stats.df.get(t) ?? 0
+  const present = terms.filter((t) => df(t) > 0).sort((a, b) => df(a) - df(b) || (a < b ? -1 : 1))
+  const any: string[] = []
+  let postings = 0
+  for (const t of present) {
+    if (postings + df(t) > budget) break
+    any.push(t)
+    postings += df(t)
+  }
+  const plans: FilterPlan[] = any.length > 0 ? [{ any }] : []
+  const rest = present.slice(any.length)
+  if (rest.length === 1 && any.length === 0) plans.push({ newest: rest, cap: COMMON_CAP })
+  if (rest.length >= 2) {
+    // Estimated co-occurrence if the terms were independent: a third term narrows a pair that is too common.
+    const together = (df(rest[0]) * df(rest[1])) / Math.max(1, stats.chunks)
+    plans.push({ newest: rest.slice(0, together > budget && rest.length >= 3 ? 3 : 2), cap: COMMON_CAP })
+  }
+  return plans
+}
+
+/**
+ * The stored term frequencies of a chunk: ` term:head:body` for each distinct term (leading spaces), so
+ * one query term is found with an indexOf and nothing else is parsed.
+ */
+export function termFrequencies(head: readonly string[], body: readonly string[]): string {
+  const tf = new Map<string, [number, number]>()
+  for (const t of head) (tf.get(t) ?? tf.set(t, [0, 0]).get(t)!)[0]++
+  for (const t of body) (tf.get(t) ?? tf.set(t, [0, 0]).get(t)!)[1]++
+  let out = ''
+  for (const t of [...tf.keys()].sort()) out += ` ${t}:${tf.get(t)![0]}:${tf.get(t)![1]}`
+  return out
+}
+
+/** The distinct terms of a stored ` term:head:body …` string. */
+export function termsOfFrequencies(tf: string): string[] {
+  const out: string[] = []
+  for (const entry of tf.split(' ')) if (entry) out.push(entry.slice(0, entry.indexOf(':')))
+  return out
+}
+
+function frequencyOf(tf: string, term: string): [number, number] {
+  const at = tf.indexOf(` ${term}:`)
+  if (at < 0) return [0, 0]
+  const from = at + term.length + 2
+  const colon = tf.indexOf(':', from)
+  let end = tf.indexOf(' ', colon)
+  if (end < 0) end = tf.length
+  return [Number(tf.slice(from, colon)), Number(tf.slice(colon + 1, end))]
+}
+
+export interface Rankable {
+  terms: string
+  head_len: number
+  body_len: number
+}
+
+/**
+ * BM25F of a chunk for `terms`: the title/headings and text frequencies are length-normalised per field,
+ * weighted, summed, then saturated once per term (k1) and weighted by the term's idf. Also returns the
+ * score in [0, 1]: BM25F over the BM25F of a chunk holding each term once in a text of average length
+ * (Σ idf), capped at 1 — a chunk holding the terms that carry half of the question's weight scores
+ * about 0.5.
+ */
+export function bm25f(c: Rankable, terms: readonly string[], stats: TermStats): { raw: number; score: number; matched: number } {
+  const { k1, bHead, bBody, headWeight } = BM25F
+  const headNorm = 1 - bHead + bHead * (Number(c.head_len) / (stats.avgHead || 1))
+  const bodyNorm = 1 - bBody + bBody * (Number(c.body_len) / (stats.avgBody || 1))
+  let raw = 0
+  let weight = 0
+  let matched = 0
+  for (const t of terms) {
+    const w = idf(stats.df.get(t) ?? 0, stats.chunks)
+    weight += w
+    const [h, b] = frequencyOf(c.terms, t)
+    if (h === 0 && b === 0) continue
+    matched++
+    const tf = (headWeight * h) / headNorm + b / bodyNorm
+    raw += (w * tf * (k1 + 1)) / (k1 + tf)
+  }
+  return { raw, score: weight > 0 ? Math.min(1, raw / weight) : 0, matched }
+}
