@@ -22,6 +22,8 @@ export interface Config {
   /** A job claim older than this is presumed dead (worker crashed) and taken over. */
   jobLeaseSeconds: number
   shutdownTimeoutMs: number
+  /** Interval of the `: ping` comment on event streams (SSE_HEARTBEAT_MS). */
+  sseHeartbeatMs: number
   metricsToken: string | null
   /** Serve GET /metrics without METRICS_TOKEN to non-loopback clients (off by default). */
   metricsPublic: boolean
@@ -124,6 +126,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobConcurrency: int(env, 'JOB_CONCURRENCY', 64),
     jobLeaseSeconds: int(env, 'JOB_LEASE_SECONDS', 60),
     shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000),
+    sseHeartbeatMs: int(env, 'SSE_HEARTBEAT_MS', 15_000),
     metricsToken: env.METRICS_TOKEN || null,
     metricsPublic: bool(env, 'METRICS_PUBLIC'),
     serverSecret: env.SERVER_SECRET || null,

@@ -75,6 +75,8 @@ describe('generated client: openapi-typescript + openapi-fetch against the live 
   before(async () => {
     h = await createTestApp()
     await h.http().listen({ port: 0, host: '127.0.0.1' })
+    // The worker runs too: the flow waits for an agent run to stop for its approval.
+    h.app.kernel.jobs.start()
     baseUrl = `http://127.0.0.1:${(h.http().server.address() as AddressInfo).port}`
     // Inside the repository (.tmp is ignored), so the flow resolves openapi-fetch and @types/node.
     mkdirSync(join(ROOT, '.tmp'), { recursive: true })

@@ -66,6 +66,8 @@ export interface TestApp {
   request(opts: InjectOptions & { key?: string | null }): Promise<LightMyRequestResponse>
   /** The Fastify instance, for requests that set their own Authorization header. */
   http(): App['http']
+  /** Runs every due job now, in this process. */
+  drainJobs(): Promise<void>
   close(): Promise<void>
 }
 
@@ -100,6 +102,9 @@ export async function createTestApp(opts: { env?: Record<string, string>; clock?
       return k.key
     },
     http: () => app.http,
+    async drainJobs() {
+      await kernel.jobs.drain()
+    },
     request({ key, ...inject }) {
       const headers: Record<string, string> = { ...(inject.headers as Record<string, string>) }
       const k = key === undefined ? a.live : key

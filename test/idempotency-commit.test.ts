@@ -7,7 +7,8 @@ import { createTestApp, ENGINE, type TestApp } from './helpers.js'
 // Crash-safe idempotency holds only if a write commits its Idempotency-Key in its effect's own
 // transaction (the service passes its principal to kernel.transaction), with the response it will answer.
 // Every write operation of the route table is driven with a key here, and its key must have been committed that way.
-const writes = MODULES.flatMap((m) => m.routes).filter((r) => r.method !== 'GET')
+// Event streams take no Idempotency-Key (docs/api-conventions.md, "Event streams").
+const writes = MODULES.flatMap((m) => m.routes).filter((r) => r.method !== 'GET' && !r.sse)
 
 describe(`every write commits its Idempotency-Key with its effect (${ENGINE})`, () => {
   let h: TestApp

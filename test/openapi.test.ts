@@ -100,7 +100,13 @@ describe('OpenAPI document and reference pages', () => {
         assert.ok(response.description && response.description !== 'Default Response', `${op.operationId} ${code}`)
         assert.ok(response.headers['X-Request-ID'] && response.headers['Svc-Api-Version'] && response.headers.RateLimit, `${op.operationId} ${code} headers`)
         if (code === '429' || code === '503') assert.ok(response.headers['Retry-After'], `${op.operationId} ${code} Retry-After`)
-        if (code.startsWith('2')) {
+        if (code.startsWith('2') && route.sse) {
+          // Event streams (docs/api-conventions.md): 200 text/event-stream, 204 when a resume has nothing left; no replay.
+          if (code === '200') {
+            for (const one of response.content['text/event-stream'].schema.anyOf) assert.match(one.$ref, /^#\/components\/schemas\//, `${op.operationId} event data is a named schema`)
+          }
+          assert.ok(!response.headers['Idempotent-Replayed'], `${op.operationId} ${code} is never replayed`)
+        } else if (code.startsWith('2')) {
           assert.match(response.content['application/json'].schema.$ref, /^#\/components\/schemas\//, `${op.operationId} ${code} is a named schema`)
           assert.equal(!!response.headers['Idempotent-Replayed'], write, `${op.operationId} ${code} Idempotent-Replayed`)
         }
@@ -113,7 +119,7 @@ describe('OpenAPI document and reference pages', () => {
       assert.equal(statuses.includes('404'), route.url.includes('{') || declares(404), `${op.operationId} 404`)
       assert.equal(statuses.includes('409'), write || declares(409), `${op.operationId} 409`)
       const idempotencyKey = (op.parameters ?? []).some((p: any) => p.$ref === '#/components/parameters/IdempotencyKey')
-      assert.equal(idempotencyKey, write, `${op.operationId} Idempotency-Key`)
+      assert.equal(idempotencyKey, write && !route.sse, `${op.operationId} Idempotency-Key`)
     }
     assert.equal(doc.components.parameters.IdempotencyKey.name, 'Idempotency-Key')
     const body = (path: string, method: string) => {

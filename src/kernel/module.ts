@@ -17,6 +17,8 @@ export interface ModuleHealth {
 export interface FixtureClient {
   a: { workspaceId: string; live: string; test: string }
   request(opts: { method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'; url: string; payload?: object; key?: string | null }): Promise<{ statusCode: number; body: string }>
+  /** Runs every due job now (a fixture whose resource exists only after its worker ran, e.g. a run waiting for approval). */
+  drainJobs(): Promise<void>
 }
 
 /**

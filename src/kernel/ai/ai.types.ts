@@ -96,7 +96,13 @@ export interface RespondRequest {
   region?: string | null
 }
 
-export type AiStep =
+/** Tokens a model reported for one step (absent for the builtin engine). */
+export interface TokenUsage {
+  prompt: number
+  completion: number
+}
+
+export type AiStep = (
   | { kind: 'tool_calls'; calls: ToolCallRequest[]; provider: AiProvider; model: string }
   | {
       kind: 'answer'
@@ -110,6 +116,7 @@ export type AiStep =
       provider: AiProvider
       model: string
     }
+) & { usage?: TokenUsage }
 
 export interface AiEngine {
   readonly provider: AiProvider

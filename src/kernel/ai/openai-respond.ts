@@ -1,7 +1,7 @@
 import type OpenAI from 'openai'
 import { AppError } from '../errors.js'
 import { excerptOf } from './ai.text.js'
-import type { AiStep, Citation, RespondRequest, ToolCallRequest } from './ai.types.js'
+import type { AiStep, Citation, RespondRequest, TokenUsage, ToolCallRequest } from './ai.types.js'
 
 /** Passages put in the prompt at most, and the characters of each. */
 const MAX_PASSAGES = 8
@@ -47,8 +47,9 @@ export function respondTools(req: RespondRequest): OpenAI.Chat.ChatCompletionToo
  * Arguments that are JSON but do not fit the schema are passed on: callTool refuses them with
  * invalid_arguments, and the model sees that result on its next step.
  */
-export function readRespondCompletion(completion: OpenAI.Chat.ChatCompletion, req: RespondRequest, base: { provider: 'openai'; model: string }): AiStep {
+export function readRespondCompletion(completion: OpenAI.Chat.ChatCompletion, req: RespondRequest, base: { provider: 'openai'; model: string; usage?: TokenUsage }): AiStep {
   const message = completion.choices?.[0]?.message
+  if (completion.usage) base = { ...base, usage: { prompt: completion.usage.prompt_tokens ?? 0, completion: completion.usage.completion_tokens ?? 0 } }
   const offered = new Set(req.tools.map((t) => t.name))
   const toolCalls = (message?.tool_calls ?? []).filter((c) => c.type === 'function')
   if (toolCalls.length > 0) {

@@ -144,11 +144,12 @@ export class KnowledgeSearchService {
 
   /**
    * Passages for other modules (inbox drafts now, bots later), with the same citations as a search. A
-   * question the knowledge answers poorly is recorded as a gap, as a search would.
+   * question the knowledge answers poorly is recorded as a gap, as a search would — unless `recordGaps`
+   * is false (a dry-run writes nothing).
    */
-  async passages(tenant: Tenant, query: string, opts: { knowledgeBaseIds?: string[]; topK: number }): Promise<KnowledgePassage[]> {
+  async passages(tenant: Tenant, query: string, opts: { knowledgeBaseIds?: string[]; topK: number; recordGaps?: boolean }): Promise<KnowledgePassage[]> {
     const r = await this.retrieve(tenant, query, { knowledgeBaseIds: opts.knowledgeBaseIds, topK: opts.topK })
-    if (this.shouldRecord(r)) {
+    if (opts.recordGaps !== false && this.shouldRecord(r)) {
       await this.k.transaction(null, (tx) => this.gaps.record(tx, tenant, { question: query, terms: r.terms, bestScore: r.best, knowledgeBaseIds: r.knowledgeBaseIds }))
     }
     return r.results.map((s) => {
