@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -119,3 +120,31 @@ export async function createTestApp(opts: { env?: Record<string, string>; clock?
 }
 
 export const json = <T = any>(res: LightMyRequestResponse): T => JSON.parse(res.body) as T
+
+// ---- request steps shared by the module route tests ----
+
+/** The JSON body of a response that must have `status`. */
+export async function ok(r: LightMyRequestResponse | Promise<LightMyRequestResponse>, status = 200): Promise<any> {
+  const res = await r
+  assert.equal(res.statusCode, status, res.body)
+  return json(res)
+}
+
+export const post = (h: TestApp, url: string, payload: unknown = {}, opts: { key?: string; headers?: Record<string, string> } = {}) =>
+  h.request({ method: 'POST', url: `/v2${url}`, payload: payload as object, ...(opts.key ? { key: opts.key } : {}), ...(opts.headers ? { headers: opts.headers } : {}) })
+export const patch = (h: TestApp, url: string, payload: unknown, key?: string) => h.request({ method: 'PATCH', url: `/v2${url}`, payload: payload as object, ...(key ? { key } : {}) })
+export const get = (h: TestApp, url: string, key?: string) => h.request({ method: 'GET', url: `/v2${url}`, ...(key ? { key } : {}) })
+
+/** A problem+json answer with `status` (and `code`), carrying its request_id. */
+export function assertProblem(r: LightMyRequestResponse, status: number, code?: string) {
+  assert.equal(r.statusCode, status, r.body)
+  assert.match(String(r.headers['content-type']), /application\/problem\+json/)
+  assert.ok(json(r).request_id, 'problem carries request_id')
+  if (code) assert.equal(json(r).code, code, r.body)
+}
+
+/** Payloads of the events of one type from the outbox table. */
+export async function events(h: TestApp, type: string): Promise<any[]> {
+  const rows = await h.app.kernel.db.selectFrom('events').selectAll().where('type', '=', type).execute()
+  return rows.map((r) => JSON.parse(r.data).object)
+}

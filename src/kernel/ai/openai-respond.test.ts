@@ -45,7 +45,14 @@ describe('ai: the openai engine responds with tool calls against a local OpenAI-
   it('a tool call round trip: tools offered with tool_choice auto, the result sent back, the answer cites passages', async () => {
     replies = [{ toolCalls: [{ id: 'call_abc', name: 'lookup_order', arguments: '{"order_id":"ord_1"}' }] }, { text: 'Order ord_1 has shipped. Refunds take 5 business days [1]. See also [7].' }]
     const first = await engine.respond(req())
-    assert.deepEqual(first, { kind: 'tool_calls', calls: [{ call_id: 'call_abc', name: 'lookup_order', arguments: { order_id: 'ord_1' } }], provider: 'openai', model: 'test-model' })
+    // The model's token counts come along (agents report them as run usage).
+    assert.deepEqual(first, {
+      kind: 'tool_calls',
+      calls: [{ call_id: 'call_abc', name: 'lookup_order', arguments: { order_id: 'ord_1' } }],
+      provider: 'openai',
+      model: 'test-model',
+      usage: { prompt: 10, completion: 5 },
+    })
     const sent = server.requests.at(-1)
     assert.equal(sent.tool_choice, 'auto')
     assert.equal(sent.temperature, 0.2)

@@ -10,7 +10,7 @@ import type { Decision, NewStep, PlannedCall, RunStore, StepRecord } from './age
 import type { AgentToolRow } from './agents.config.js'
 import * as repo from './agents.repository.js'
 import type { AgentApprovalsTable, AgentRunsTable, AgentRunStepsTable } from './agents.tables.js'
-import { approvalView, runSummaryView } from './agents.views.js'
+import { approvalView, runSummaryView, stepRecord } from './agents.views.js'
 
 export interface ExpireApprovalPayload {
   workspace_id: string
@@ -25,19 +25,6 @@ export class RunMovedOn extends Error {
   }
 }
 
-export const stepRecord = (s: AgentRunStepsTable): StepRecord => ({
-  id: s.id,
-  position: Number(s.position),
-  type: s.type,
-  status: s.status,
-  tool: s.tool,
-  call_id: s.call_id,
-  arguments: fromJson(s.arguments, null),
-  result: fromJson(s.result, null),
-  idempotency_key: s.idempotency_key,
-  approval_id: s.approval_id,
-  text: s.text,
-})
 
 /**
  * A run's steps in the database, each written in its own short transaction as it happens (with the run's

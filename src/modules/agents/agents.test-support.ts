@@ -1,8 +1,9 @@
 // Shared steps for the agents route tests (not a test file itself): real requests through the real app,
 // a real tool server on 127.0.0.1 (the kernel's), the worker running jobs.
 import assert from 'node:assert/strict'
-import type { LightMyRequestResponse } from 'fastify'
-import { createTestApp, json, type TestApp } from '../../../test/helpers.js'
+import { createTestApp, get, ok, post, type TestApp } from '../../../test/helpers.js'
+
+export { assertProblem, events, get, ok, patch, post } from '../../../test/helpers.js'
 
 export { startToolServer } from '../../kernel/tools/tools.test-support.js'
 
@@ -13,16 +14,7 @@ export async function agentsApp(env: Record<string, string> = {}): Promise<TestA
   return h
 }
 
-export async function ok(r: LightMyRequestResponse | Promise<LightMyRequestResponse>, status = 200): Promise<any> {
-  const res = await r
-  assert.equal(res.statusCode, status, res.body)
-  return json(res)
-}
 
-export const post = (h: TestApp, url: string, payload: unknown = {}, opts: { key?: string; headers?: Record<string, string> } = {}) =>
-  h.request({ method: 'POST', url: `/v2${url}`, payload: payload as object, ...(opts.key ? { key: opts.key } : {}), ...(opts.headers ? { headers: opts.headers } : {}) })
-export const patch = (h: TestApp, url: string, payload: unknown, key?: string) => h.request({ method: 'PATCH', url: `/v2${url}`, payload: payload as object, ...(key ? { key } : {}) })
-export const get = (h: TestApp, url: string, key?: string) => h.request({ method: 'GET', url: `/v2${url}`, ...(key ? { key } : {}) })
 
 /** The refund tool of these tests: calls above 100 need a person. */
 export const refundTool = (url: string, extra: Record<string, unknown> = {}) => ({
@@ -53,15 +45,4 @@ export async function settled(h: TestApp, agentId: string, runId: string, until:
   }
 }
 
-export function assertProblem(r: LightMyRequestResponse, status: number, code?: string) {
-  assert.equal(r.statusCode, status, r.body)
-  assert.match(String(r.headers['content-type']), /application\/problem\+json/)
-  assert.ok(json(r).request_id, 'problem carries request_id')
-  if (code) assert.equal(json(r).code, code, r.body)
-}
 
-/** Payloads of the events of one type from the outbox table. */
-export async function events(h: TestApp, type: string): Promise<any[]> {
-  const rows = await h.app.kernel.db.selectFrom('events').selectAll().where('type', '=', type).execute()
-  return rows.map((r) => JSON.parse(r.data).object)
-}

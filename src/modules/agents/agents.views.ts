@@ -1,4 +1,5 @@
 import { fromJson } from '../../kernel/db/database.js'
+import type { StepRecord } from './agent-executor.js'
 import { toolsOf } from './agents.config.js'
 import type { AgentRunSummaryT, AgentRunT, AgentT, ApprovalT } from './agents.schemas.js'
 import type { AgentApprovalsTable, AgentRunsTable, AgentRunStepsTable, AgentsTable } from './agents.tables.js'
@@ -56,22 +57,23 @@ export function approvalView(r: AgentApprovalsTable): ApprovalT {
   }
 }
 
+/** A stored step as the agent loop reads it (agent-executor.ts). */
+export const stepRecord = (s: AgentRunStepsTable): StepRecord => ({
+  id: s.id,
+  position: Number(s.position),
+  type: s.type,
+  status: s.status,
+  tool: s.tool,
+  call_id: s.call_id,
+  arguments: fromJson(s.arguments, null),
+  result: fromJson(s.result, null),
+  idempotency_key: s.idempotency_key,
+  approval_id: s.approval_id,
+  text: s.text,
+})
+
 export function stepView(s: AgentRunStepsTable): AgentRunT['steps'][number] {
-  return {
-    id: s.id,
-    position: Number(s.position),
-    type: s.type,
-    status: s.status,
-    tool: s.tool,
-    call_id: s.call_id,
-    arguments: fromJson(s.arguments, null),
-    result: fromJson(s.result, null),
-    idempotency_key: s.idempotency_key,
-    approval_id: s.approval_id,
-    text: s.text,
-    started_at: s.started_at,
-    completed_at: s.completed_at,
-  }
+  return { ...stepRecord(s), result: fromJson(s.result, null), started_at: s.started_at, completed_at: s.completed_at }
 }
 
 export function runSummaryView(r: AgentRunsTable, pending: AgentApprovalsTable | null, postmortemSteps?: AgentRunStepsTable[]): AgentRunSummaryT {

@@ -2,9 +2,9 @@
 // real peers (a knowledge base with documents, a tool server) on 127.0.0.1.
 import assert from 'node:assert/strict'
 import { createServer, type IncomingHttpHeaders } from 'node:http'
-import type { LightMyRequestResponse } from 'fastify'
-import { createTestApp, json, type TestApp } from '../../../test/helpers.js'
+import { createTestApp, get, ok, post, type TestApp } from '../../../test/helpers.js'
 
+export { assertProblem, events, get, ok, patch, post } from '../../../test/helpers.js'
 
 /** A test app whose job runner works (documents get processed). */
 export async function botsApp(env: Record<string, string> = {}): Promise<TestApp> {
@@ -13,16 +13,7 @@ export async function botsApp(env: Record<string, string> = {}): Promise<TestApp
   return h
 }
 
-export async function ok(r: LightMyRequestResponse | Promise<LightMyRequestResponse>, status = 200): Promise<any> {
-  const res = await r
-  assert.equal(res.statusCode, status, res.body)
-  return json(res)
-}
 
-export const post = (h: TestApp, url: string, payload: unknown = {}, opts: { key?: string; headers?: Record<string, string> } = {}) =>
-  h.request({ method: 'POST', url: `/v2${url}`, payload: payload as object, ...(opts.key ? { key: opts.key } : {}), ...(opts.headers ? { headers: opts.headers } : {}) })
-export const patch = (h: TestApp, url: string, payload: unknown, key?: string) => h.request({ method: 'PATCH', url: `/v2${url}`, payload: payload as object, ...(key ? { key } : {}) })
-export const get = (h: TestApp, url: string, key?: string) => h.request({ method: 'GET', url: `/v2${url}`, ...(key ? { key } : {}) })
 
 export const newBot = (h: TestApp, payload: Record<string, unknown> = {}, key?: string) => ok(post(h, '/bots', { name: 'Support bot', ...payload }, { key }), 201)
 
@@ -98,15 +89,4 @@ export async function startToolServer(answer: (req: ToolRequestSeen) => { status
   }
 }
 
-export function assertProblem(r: LightMyRequestResponse, status: number, code?: string) {
-  assert.equal(r.statusCode, status, r.body)
-  assert.match(String(r.headers['content-type']), /application\/problem\+json/)
-  assert.ok(json(r).request_id, 'problem carries request_id')
-  if (code) assert.equal(json(r).code, code, r.body)
-}
 
-/** Payloads of the events of one type from the outbox table. */
-export async function events(h: TestApp, type: string): Promise<any[]> {
-  const rows = await h.app.kernel.db.selectFrom('events').selectAll().where('type', '=', type).execute()
-  return rows.map((r) => JSON.parse(r.data).object)
-}
