@@ -66,7 +66,7 @@ const share = (n: number, of: number) => (of ? `${Math.round((100 * n) / of)} %`
 
 export function botsTable(rows: BotsRow[]): string {
   const head =
-    '| engine | chunks | conversation | concurrent | req/s | p50 ms | p95 ms (goal ≤ 30) | p99 ms | server CPU ms / reply | grounded | handed off (why) | RSS MB seeded → after | peak RSS MB |\n' +
+    '| engine | chunks | conversation | concurrent | req/s | p50 ms | p95 ms (goal ≤ 30 at 1 concurrent) | p99 ms | server CPU ms / reply | grounded | handed off (why) | RSS MB seeded → after | peak RSS MB |\n' +
     '|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---|---|---:|'
   const body = rows.map((r) => {
     if (!r.load) return `| ${r.engine} | ${r.note} | | | | | | | | | | | |`
@@ -75,7 +75,8 @@ export function botsTable(rows: BotsRow[]): string {
       .sort((a, b) => b[1] - a[1])
       .map(([k, v]) => `${k} ${share(v, t.replies)}`)
       .join(', ')
-    const flag = r.load.p95 > GOAL_P95 ? ' ⚠' : ' ✓'
+    // The goal is a reply's own latency: judged on the 1-concurrent rows only (see goalLine).
+    const flag = r.connections !== 1 ? '' : r.load.p95 > GOAL_P95 ? ' ⚠' : ' ✓'
     return (
       `| ${r.engine} | ${r.chunks.toLocaleString('en')} | ${r.mode === 'new' ? 'new each request' : 'one per connection'} | ${r.connections} | ${r.load.rps} | ` +
       `${r.load.p50} | ${r.load.p95}${flag} | ${r.load.p99} | ${r.cpuMs} | ${share(t.grounded, t.replies)} | ${share(t.handoff, t.replies)}${why ? ` (${why})` : ''} | ` +
@@ -83,6 +84,18 @@ export function botsTable(rows: BotsRow[]): string {
     )
   })
   return [head, ...body].join('\n')
+}
+
+/**
+ * Whether issue 12's goal is met, read from the 1-concurrent rows: one client's request is a reply's own
+ * latency. At N concurrent a closed loop against one process queues (p50 ≈ N × CPU per reply), so those
+ * rows say how much the service serves, not how long a reply takes.
+ */
+export function goalLine(rows: BotsRow[]): string {
+  const ones = rows.filter((r) => r.load && r.connections === 1)
+  if (ones.length === 0) return ''
+  const verdicts = ones.map((r) => `${r.engine} ${r.load!.p95} ms (${r.load!.p95 <= GOAL_P95 ? 'met' : 'not met'})`)
+  return `Goal (issue 12, p95 ≤ ${GOAL_P95} ms, judged at 1 concurrent request): ${verdicts.join(', ')}.`
 }
 
 const loadNow = () =>
@@ -115,7 +128,7 @@ export async function botsBench(engines: string[], wanted: (scenario: string) =>
     `the service's worker); a bot with default settings (builtin engine, hand-off below confidence 0.5, answer only when grounded) ` +
     `linked to it and published. POST /v2/bots/{id}/messages with the knowledge evaluation's questions in turn (1, 10 and 20 concurrent requests), ${DURATION} s per run after 2 s of ` +
     `warm-up; "new each request": a new conversation and contact per request; "one per connection": each connection continues its ` +
-    `own conversation (the engine sees up to 10 earlier messages). Grounded and handed-off shares are read from the replies; server CPU is the process's user + system time over the run divided by its replies.\n\n${botsTable(rows)}`
+    `own conversation (the engine sees up to 10 earlier messages). Grounded and handed-off shares are read from the replies; server CPU is the process's user + system time over the run divided by its replies.\n\n${goalLine(rows)}\n\n${botsTable(rows)}`
   process.stdout.write(`\n${out}\n`)
   const full = engines.join(',') === 'sqlite,postgres' && TARGET === 5000 && RUNS.every((r) => wanted(`bots ${r.mode} ${r.connections}`))
   if (full && rows.every((r) => r.load)) putBotsDocBlock('bots-bench', out, 'Speed')

@@ -1,6 +1,7 @@
+import MiniSearch from 'minisearch'
 import { excerptOf } from './ai.text.js'
 import type { AiSource, Citation } from './ai.types.js'
-import { termsOf } from './ranker.js'
+import { normaliseTerm, termsOf } from './ranker.js'
 
 /** Sentences an extractive answer quotes at most. */
 const MAX_SENTENCES = 3
@@ -33,7 +34,27 @@ export interface ExtractiveAnswer {
 const segmenter = new Intl.Segmenter('en', { granularity: 'sentence' })
 
 function sentencesOf(text: string): { text: string; start: number }[] {
-  return [...segmenter.segment(text)].map((s) => ({ text: s.segment.trim(), start: s.index })).filter((s) => s.text.length > 0)
+  const out: { text: string; start: number }[] = []
+  for (const s of segmenter.segment(text)) {
+    const t = s.segment.trim()
+    if (t.length > 0) out.push({ text: t, start: s.index })
+  }
+  return out
+}
+
+const tokenize = MiniSearch.getDefault('tokenize') as (text: string) => string[]
+
+/**
+ * The question's terms a sentence holds, as `[...termsOf(text)].filter((t) => q.has(t))` but without the
+ * set of all the sentence's terms: every sentence of every passage goes through here.
+ */
+function foundIn(text: string, q: Set<string>): string[] {
+  const found = new Set<string>()
+  for (const token of tokenize(text)) {
+    const t = normaliseTerm(token)
+    if (t !== null && q.has(t)) found.add(t)
+  }
+  return [...found]
 }
 
 export interface ExtractiveOptions {
@@ -49,6 +70,7 @@ export interface ExtractiveOptions {
  */
 export function extractiveAnswer(question: string, passages: AiSource[], opts: ExtractiveOptions = {}): ExtractiveAnswer {
   const terms = opts.terms ? (t: string) => new Set(opts.terms!(t)) : termsOf
+  const matches = opts.terms ? (t: string, q: Set<string>) => [...terms(t)].filter((x) => q.has(x)) : foundIn
   const weightOf = (i: number) => opts.weights?.[i] ?? 1 / (1 + RANK_DECAY * i)
   const none: ExtractiveAnswer = { content: '', cited: [], sources: [], coverage: 0, grounded: false, confidence: 0 }
   const q = terms(question)
@@ -56,7 +78,7 @@ export function extractiveAnswer(question: string, passages: AiSource[], opts: E
   const picked: { passage: number; start: number; text: string; weight: number; terms: string[] }[] = []
   passages.slice(0, MAX_PASSAGES).forEach((p, passage) => {
     for (const s of sentencesOf(p.text)) {
-      const found = [...terms(s.text)].filter((t) => q.has(t))
+      const found = matches(s.text, q)
       if (found.length === 0) continue
       picked.push({ passage, start: s.start, text: s.text, weight: (found.length / q.size) * weightOf(passage), terms: found })
     }

@@ -56,8 +56,7 @@ export async function runTurn(k: Kernel, services: Services, t: TurnInput): Prom
   const input = checkInput(g, t.question)
   if (input.blocked) return { ...base, content: input.reply ?? g.blocked_reply, grounded: false, fired: input.fired, handoff: null }
 
-  const kbIds = await existingBases(services, t.tenant, t.config.knowledge_base_ids)
-  const passages: Passage[] = kbIds.length > 0 ? await services.knowledge.search.passages(t.tenant, t.question, { knowledgeBaseIds: kbIds, topK: PASSAGES }) : []
+  const { kbIds, passages } = await retrieve(services, t.tenant, t.config.knowledge_base_ids, t.question)
   const toolResults: ToolCallResult[] = []
   let handoff: HandoffReason | null = null
   let step: AiStep | null = null
@@ -187,7 +186,22 @@ export function resultOf(p: Passage): KnowledgeSearchResultT {
   }
 }
 
-/** A version keeps the ids it froze; a base deleted since then is skipped rather than failing every reply. */
+/**
+ * The question's passages from the bot's bases. A version keeps the ids it froze; a base deleted since then
+ * is skipped rather than failing every reply. The search itself answers 404 for a missing base, so the
+ * bases are looked up one by one only then: checking them first cost every reply a query per base.
+ */
+async function retrieve(services: Services, tenant: Tenant, ids: string[], question: string): Promise<{ kbIds: string[]; passages: Passage[] }> {
+  const search = (kbIds: string[]) => (kbIds.length > 0 ? services.knowledge.search.passages(tenant, question, { knowledgeBaseIds: kbIds, topK: PASSAGES }) : Promise.resolve([]))
+  try {
+    return { kbIds: ids, passages: await search(ids) }
+  } catch (err) {
+    if (!(err instanceof AppError && err.code === 'resource_not_found')) throw err
+    const kbIds = await existingBases(services, tenant, ids)
+    return { kbIds, passages: await search(kbIds) }
+  }
+}
+
 async function existingBases(services: Services, tenant: Tenant, ids: string[]): Promise<string[]> {
   const found = await Promise.all(
     ids.map((id) =>

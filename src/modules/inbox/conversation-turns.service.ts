@@ -89,32 +89,34 @@ export class ConversationTurnsService {
 
   /** Writes the exchange in `tx`: the conversation (new or locked), both messages, the hand-off, the events. */
   async write(tx: Tx, tenant: Tenant, p: PreparedExchange): Promise<{ conversationId: string }> {
+    const fresh = p.input.conversationId === null
     let row: InboxConversationsTable
-    if (p.input.conversationId === null) {
-      row = newConversationRow(tenant, p.conversationId, { channel: p.input.channel, contact: p.input.contact, tags: [] }, p.inbound, p.inbound.created_at)
-      await repo.insertConversation(tx, row)
-      await this.k.events.emit(tx, tenant, 'conversation.created', conversationView(row))
-      await repo.insertMessage(tx, p.inbound)
-      await this.k.events.emit(tx, tenant, 'message.created', messageView(p.inbound))
-    } else {
+    if (fresh) row = newConversationRow(tenant, p.conversationId, { channel: p.input.channel, contact: p.input.contact, tags: [] }, p.inbound, p.inbound.created_at)
+    else {
       const current = await conversationOr404(this.k, tx, tenant, p.conversationId, true)
       await repo.insertMessage(tx, p.inbound)
       await this.k.events.emit(tx, tenant, 'message.created', messageView(p.inbound))
       row = await applyInbound(this.k, tx, tenant, current, p.inbound)
     }
-    await repo.insertMessage(tx, p.outbound)
-    await this.k.events.emit(tx, tenant, 'message.created', messageView(p.outbound))
     const patch: Partial<InboxConversationsTable> = { last_message_at: p.outbound.created_at, updated_at: p.outbound.created_at }
     const handoff = p.input.handoff
     const assign = handoff?.assigneeId && row.assignee_id !== handoff.assigneeId ? handoff.assigneeId : null
     if (assign) patch.assignee_id = assign
     const tags = fromJson<string[]>(row.tags, [])
     const addTag = p.tag && !tags.some((t) => t.toLowerCase() === p.tag!.name_key) ? p.tag : null
-    if (addTag) {
-      patch.tags = toJson([...tags, addTag.name])
-      await repo.addConversationTags(tx, tenant, row.id, [addTag])
+    if (addTag) patch.tags = toJson([...tags, addTag.name])
+    if (fresh) {
+      // A new conversation is inserted as the exchange leaves it (one statement less than insert then
+      // update); its created event still shows it as the customer's message left it, as before.
+      await repo.insertConversation(tx, { ...row, ...patch })
+      await this.k.events.emit(tx, tenant, 'conversation.created', conversationView(row))
+      await repo.insertMessage(tx, p.inbound)
+      await this.k.events.emit(tx, tenant, 'message.created', messageView(p.inbound))
     }
-    await repo.updateConversation(tx, tenant, row.id, patch)
+    await repo.insertMessage(tx, p.outbound)
+    await this.k.events.emit(tx, tenant, 'message.created', messageView(p.outbound))
+    if (addTag) await repo.addConversationTags(tx, tenant, row.id, [addTag])
+    if (!fresh) await repo.updateConversation(tx, tenant, row.id, patch)
     const next = { ...row, ...patch }
     if (assign) await this.k.events.emit(tx, tenant, 'conversation.assigned', conversationView(next))
     if (addTag) await this.k.events.emit(tx, tenant, 'conversation.updated', conversationView(next))

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { TestApp } from '../../../../test/helpers.js'
-import { assertProblem, botsApp, events, get, newBot, ok, patch, post, publishedBot, say } from '../bots.test-support.js'
+import { assertProblem, botsApp, events, get, helpCenter, newBot, ok, patch, post, publishedBot, say } from '../bots.test-support.js'
 
 describe('sendBotMessage (POST /bots/{id}/messages)', () => {
   let h: TestApp
@@ -84,6 +84,18 @@ describe('sendBotMessage (POST /bots/{id}/messages)', () => {
     const r = await ok(say(h, b.id, 'hello', { version_id: v.id }), 201)
     assert.equal(r.version_id, v.id)
     assertProblem(await say(h, b.id, 'hello', { version_id: 'bver_01JD0000000000000000000000' }), 404)
+  })
+
+  it('skips a knowledge base deleted since the version was frozen', async () => {
+    const { kb } = await helpCenter(h)
+    const gone = await ok(post(h, '/knowledge/bases', { name: 'Old FAQ' }), 201)
+    const b = await newBot(h, { knowledge_base_ids: [gone.id, kb.id] })
+    await ok(post(h, `/bots/${b.id}/publish`))
+    await ok(h.request({ method: 'DELETE', url: `/v2/knowledge/bases/${gone.id}` }))
+    const r = await ok(say(h, b.id, 'How long does delivery take to France?'), 201)
+    assert.equal(r.grounded, true)
+    assert.match(r.content, /two to four working days/)
+    assert.ok(r.citations.every((c: any) => c.citation.knowledge_base_id === kb.id), JSON.stringify(r.citations))
   })
 
   it('replays a retried request instead of answering twice', async () => {
