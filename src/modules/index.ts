@@ -6,6 +6,7 @@ import { inboxModule } from './inbox/inbox.module.js'
 import { webhooksModule } from './webhooks/webhooks.module.js'
 import { botsModule } from './bots/bots.module.js'
 import { agentsModule } from './agents/agents.module.js'
+import { leadsModule } from './leads/leads.module.js'
 
 /** Every module of this build, in init order (a module may use the services of those before it). */
-export const MODULES: ModuleDefinition[] = [healthModule, workspacesModule, knowledgeModule, inboxModule, botsModule, agentsModule, webhooksModule]
+export const MODULES: ModuleDefinition[] = [healthModule, workspacesModule, knowledgeModule, inboxModule, botsModule, agentsModule, leadsModule, webhooksModule]

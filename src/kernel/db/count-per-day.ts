@@ -18,16 +18,17 @@ export async function countPerDay<T extends TenantTable>(
   table: T,
   from: string,
   to: string,
-  opts: { at?: Column<T>; sum?: Column<T>[] } = {},
+  opts: { at?: Column<T>; sum?: Column<T>[]; /** Only rows whose column has this value (e.g. one type of activity). */ where?: [Column<T>, string] } = {},
 ): Promise<{ day: string; count: number }[]> {
   const at = sql.ref(opts.at ?? 'created_at')
   const day = sql<string>`substr(${at}, 1, 10)`
   const value = opts.sum?.length ? sql<string | number>`sum(${sql.join(opts.sum.map((c) => sql.ref(c)), sql` + `)})` : sql<string | number>`count(*)`
   const dayAfter = new Date(Date.parse(to) + 86400_000).toISOString().slice(0, 10)
+  const only = opts.where ? sql<boolean>` and ${sql.ref(opts.where[0])} = ${opts.where[1]}` : sql``
   const rows = await scoped(db, tenant)
     .selectFrom(table)
     .select([day.as('day'), value.as('count')])
-    .where(sql<boolean>`${at} >= ${from} and ${at} < ${dayAfter}`)
+    .where(sql<boolean>`${at} >= ${from} and ${at} < ${dayAfter}${only}`)
     .groupBy(day)
     .execute()
   return rows.map((r) => ({ day: r.day as string, count: Number(r.count) }))

@@ -38,4 +38,18 @@ export const workspacesMigrations: ModuleMigration[] = [
         .execute()
     },
   },
+  {
+    name: '202611270100_workspace_settings',
+    async up(db) {
+      await db.schema
+        .createTable('workspace_settings')
+        .addColumn('workspace_id', 'text', (c) => c.notNull())
+        .addColumn('mode', 'text', (c) => c.notNull())
+        .addColumn('crm', 'text')
+        .addColumn('lead_auto_create_score', 'integer')
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('workspace_settings_pk', ['workspace_id', 'mode'])
+        .execute()
+    },
+  },
 ]

@@ -2,7 +2,7 @@ import { sql } from 'kysely'
 import type { Executor } from '../../kernel/db/database.js'
 import type { Tenant } from '../../kernel/tenant.js'
 import './workspaces.tables.js'
-import type { WorkspaceMembersTable, WorkspacesTable } from './workspaces.tables.js'
+import type { WorkspaceMembersTable, WorkspaceSettingsTable, WorkspacesTable } from './workspaces.tables.js'
 import { prepared } from '../../kernel/db/prepared.js'
 import { scoped } from '../../kernel/db/scoped.js'
 
@@ -74,5 +74,18 @@ export function requestCounts(db: Executor, tenant: Tenant, from: string, to: st
     .where('day', '>=', from)
     .where('day', '<=', to)
     .groupBy(['day', 'module'])
+    .execute()
+}
+
+export function findSettings(db: Executor, tenant: Tenant): Promise<WorkspaceSettingsTable | undefined> {
+  return scoped(db, tenant).selectFrom('workspace_settings').selectAll().executeTakeFirst()
+}
+
+/** Inserts or updates the tenant's settings row (one per workspace and mode). */
+export async function saveSettings(db: Executor, row: WorkspaceSettingsTable): Promise<void> {
+  await db
+    .insertInto('workspace_settings')
+    .values(row)
+    .onConflict((oc) => oc.columns(['workspace_id', 'mode']).doUpdateSet({ crm: row.crm, lead_auto_create_score: row.lead_auto_create_score, updated_at: row.updated_at }))
     .execute()
 }

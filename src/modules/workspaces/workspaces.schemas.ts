@@ -6,6 +6,38 @@ export const Metadata = Type.Record(Type.String({ maxLength: 40 }), Type.String(
   description: 'Up to 50 string key/value pairs (keys ≤ 40, values ≤ 500 characters).',
 })
 
+const CrmProvider = Type.Union([Type.Literal('hubspot'), Type.Literal('webhook')], { title: 'CrmProvider' })
+export const CrmSettings = Type.Object(
+  {
+    provider: CrmProvider,
+    base_url: Nullable(Type.String({ description: 'hubspot: the API base URL (https://api.hubapi.com by default).' })),
+    url: Nullable(Type.String({ description: 'webhook: where each synced lead is POSTed, signed.' })),
+    access_token_set: Type.Boolean({ description: 'hubspot: a private-app token is stored (encrypted; never shown).' }),
+    signing_secret_set: Type.Boolean({ description: 'webhook: a signing secret is stored (encrypted; never shown).' }),
+    updated_at: Type.String({ format: 'date-time' }),
+  },
+  { $id: 'WorkspaceCrmSettings', description: 'The CRM leads are synced to (POST /leads/{id}/sync), for the mode of the key that reads it.' },
+)
+export const CrmSettingsInput = Type.Object(
+  {
+    provider: CrmProvider,
+    base_url: Type.Optional(Type.String({ format: 'uri', pattern: '^https?://', maxLength: 500 })),
+    access_token: Type.Optional(Type.String({ minLength: 1, maxLength: 500, writeOnly: true, description: 'hubspot: required the first time; kept when left out.' })),
+    url: Type.Optional(Type.String({ format: 'uri', pattern: '^https?://', maxLength: 2000, description: 'webhook: required.' })),
+    signing_secret: Type.Optional(Type.String({ minLength: 16, maxLength: 200, writeOnly: true, description: 'webhook: required the first time; kept when left out.' })),
+  },
+  { additionalProperties: false, title: 'WorkspaceCrmSettingsInput' },
+)
+export type CrmSettingsInputT = Static<typeof CrmSettingsInput>
+/** A tenant's CRM with its secrets opened (services.workspaces.crm): what the leads sync connects with. */
+export interface CrmConnection {
+  provider: 'hubspot' | 'webhook'
+  base_url: string | null
+  access_token: string | null
+  url: string | null
+  signing_secret: string | null
+}
+
 export const Workspace = Type.Object(
   {
     id: Type.String({ examples: ['ws_01JD0000000000000000000000'] }),
@@ -15,6 +47,8 @@ export const Workspace = Type.Object(
     default_language: Type.String({ description: 'BCP 47 language tag, e.g. en or pt-BR' }),
     metadata: Metadata,
     livemode: Type.Boolean({ description: 'Whether this view was read with a live key' }),
+    crm: Nullable(CrmSettings),
+    lead_auto_create_score: Nullable(Type.Integer({ description: 'A conversation whose lead score reaches this creates its lead (docs/leads.md); null: never.' })),
     created_at: Type.String({ format: 'date-time' }),
     updated_at: Type.String({ format: 'date-time' }),
   },
@@ -22,12 +56,15 @@ export const Workspace = Type.Object(
 )
 export type WorkspaceT = Static<typeof Workspace>
 
+
 export const UpdateWorkspaceBody = Type.Object(
   {
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
     timezone: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
     default_language: Type.Optional(Type.String({ pattern: '^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$' })),
     metadata: Type.Optional(Metadata),
+    crm: Type.Optional(Type.Union([CrmSettingsInput, Type.Null()], { description: 'The CRM of this mode (a test key sets the test one); null removes it.' })),
+    lead_auto_create_score: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 100 }))),
   },
   { additionalProperties: false, minProperties: 1, title: 'UpdateWorkspaceBody' },
 )

@@ -1,5 +1,5 @@
 import { iso } from '../../kernel/clock.js'
-import { toJson, type Tx } from '../../kernel/db/database.js'
+import { fromJson, toJson, type Tx } from '../../kernel/db/database.js'
 import { uniqueConflict } from '../../kernel/db/unique-conflict.js'
 import { AppError, notFound } from '../../kernel/errors.js'
 import type { PageResult } from '../../kernel/http/pagination.js'
@@ -7,8 +7,8 @@ import { newId, randomToken } from '../../kernel/ids.js'
 import type { Kernel } from '../../kernel/kernel.js'
 import type { Tenant } from '../../kernel/tenant.js'
 import * as repo from './workspaces.repository.js'
-import { memberView, workspaceView } from './workspaces.views.js'
-import type { MemberT, UsageT, WorkspaceT } from './workspaces.schemas.js'
+import { memberView, workspaceView, type StoredCrm } from './workspaces.views.js'
+import type { CrmConnection, CrmSettingsInputT, MemberT, UsageT, WorkspaceT } from './workspaces.schemas.js'
 import type { MemberRole, WorkspaceMembersTable, WorkspacesTable } from './workspaces.tables.js'
 
 const MAX_USAGE_DAYS = 366
@@ -73,7 +73,27 @@ export class WorkspacesService {
   async getCurrent(tenant: Tenant): Promise<WorkspaceT> {
     const row = await repo.findWorkspace(this.k.db, tenant)
     if (!row) throw notFound('workspace', tenant.workspaceId)
-    return workspaceView(row, tenant)
+    return workspaceView(row, tenant, await repo.findSettings(this.k.db, tenant))
+  }
+
+  /** The CRM this tenant's leads sync to, its secrets opened; null when none is set. */
+  async crm(tenant: Tenant): Promise<CrmConnection | null> {
+    const settings = await repo.findSettings(this.k.db, tenant)
+    const crm = fromJson<StoredCrm | null>(settings?.crm ?? null, null)
+    if (!crm) return null
+    const ctx = `${tenant.workspaceId}:${tenant.mode}:crm`
+    return {
+      provider: crm.provider,
+      base_url: crm.base_url,
+      url: crm.url,
+      access_token: crm.access_token_sealed ? this.k.secrets.open(crm.access_token_sealed, ctx) : null,
+      signing_secret: crm.signing_secret_sealed ? this.k.secrets.open(crm.signing_secret_sealed, ctx) : null,
+    }
+  }
+
+  /** The lead score at which a conversation creates its lead, or null. */
+  async leadAutoCreateScore(tenant: Tenant): Promise<number | null> {
+    return (await repo.findSettings(this.k.db, tenant))?.lead_auto_create_score ?? null
   }
 
   async get(tenant: Tenant, id: string): Promise<WorkspaceT> {
@@ -81,7 +101,11 @@ export class WorkspacesService {
     return this.getCurrent(tenant)
   }
 
-  async update(tenant: Tenant, id: string, patch: { name?: string; timezone?: string; default_language?: string; metadata?: Record<string, string> }): Promise<WorkspaceT> {
+  async update(
+    tenant: Tenant,
+    id: string,
+    patch: { name?: string; timezone?: string; default_language?: string; metadata?: Record<string, string>; crm?: CrmSettingsInputT | null; lead_auto_create_score?: number | null },
+  ): Promise<WorkspaceT> {
     this.guard(tenant, id)
     if (patch.timezone !== undefined && !isTimezone(patch.timezone)) {
       throw new AppError('validation_failed', `'${patch.timezone}' is not an IANA time zone.`, {
@@ -98,8 +122,41 @@ export class WorkspacesService {
       })
       const row = await repo.findWorkspace(tx, tenant)
       if (!row) throw notFound('workspace', tenant.workspaceId)
-      return workspaceView(row, tenant)
+      let settings = await repo.findSettings(tx, tenant)
+      if (patch.crm !== undefined || patch.lead_auto_create_score !== undefined) {
+        settings = {
+          workspace_id: tenant.workspaceId,
+          mode: tenant.mode,
+          crm: patch.crm !== undefined ? this.crmOf(tenant, patch.crm, fromJson<StoredCrm | null>(settings?.crm ?? null, null)) : (settings?.crm ?? null),
+          lead_auto_create_score: patch.lead_auto_create_score !== undefined ? patch.lead_auto_create_score : (settings?.lead_auto_create_score ?? null),
+          updated_at: iso(this.k.clock.now()),
+        }
+        await repo.saveSettings(tx, settings)
+      }
+      return workspaceView(row, tenant, settings)
     })
+  }
+
+  /** The stored CRM settings: secrets sealed, ones left out kept while the provider stays. */
+  private crmOf(tenant: Tenant, input: CrmSettingsInputT | null, before: StoredCrm | null): string | null {
+    if (input === null) return null
+    const ctx = `${tenant.workspaceId}:${tenant.mode}:crm`
+    const kept = before?.provider === input.provider ? before : null
+    const token = input.access_token !== undefined ? this.k.secrets.seal(input.access_token, ctx) : (kept?.access_token_sealed ?? null)
+    const secret = input.signing_secret !== undefined ? this.k.secrets.seal(input.signing_secret, ctx) : (kept?.signing_secret_sealed ?? null)
+    const missing = (pointer: string, what: string) => new AppError('validation_failed', `A ${input.provider} CRM needs ${what}.`, { errors: [{ pointer, detail: 'required' }] })
+    if (input.provider === 'hubspot' && !token) throw missing('/body/crm/access_token', 'an access_token (a HubSpot private-app token)')
+    if (input.provider === 'webhook' && !input.url) throw missing('/body/crm/url', 'a url')
+    if (input.provider === 'webhook' && !secret) throw missing('/body/crm/signing_secret', 'a signing_secret')
+    const stored: StoredCrm = {
+      provider: input.provider,
+      base_url: input.provider === 'hubspot' ? (input.base_url ?? kept?.base_url ?? 'https://api.hubapi.com') : null,
+      url: input.provider === 'webhook' ? (input.url ?? null) : null,
+      access_token_sealed: input.provider === 'hubspot' ? token : null,
+      signing_secret_sealed: input.provider === 'webhook' ? secret : null,
+      updated_at: iso(this.k.clock.now()),
+    }
+    return toJson(stored)
   }
 
   async listMembers(tenant: Tenant, id: string, q: { cursor?: string; limit?: number }): Promise<PageResult<MemberT>> {

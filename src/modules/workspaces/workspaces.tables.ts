@@ -28,9 +28,21 @@ export interface WorkspaceMembersTable {
   updated_at: string
 }
 
+/** Per workspace and mode: integrations other modules read (the CRM leads sync to) and lead settings. */
+export interface WorkspaceSettingsTable {
+  workspace_id: string
+  mode: Mode
+  /** JSON {provider, base_url, url, access_token_sealed, signing_secret_sealed, updated_at}, or null. */
+  crm: string | null
+  /** A conversation whose lead score reaches this creates its lead (null: never). */
+  lead_auto_create_score: number | null
+  updated_at: string
+}
+
 declare module '../../kernel/db/database.js' {
   interface Tables {
     workspaces: WorkspacesTable
     workspace_members: WorkspaceMembersTable
+    workspace_settings: WorkspaceSettingsTable
   }
 }

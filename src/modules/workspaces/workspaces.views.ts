@@ -1,10 +1,21 @@
 import { fromJson } from '../../kernel/db/database.js'
 import type { Tenant } from '../../kernel/tenant.js'
 import type { MemberT, WorkspaceT } from './workspaces.schemas.js'
-import type { WorkspaceMembersTable, WorkspacesTable } from './workspaces.tables.js'
+import type { WorkspaceMembersTable, WorkspaceSettingsTable, WorkspacesTable } from './workspaces.tables.js'
 
 /** The workspace row is shared by both modes; `livemode` says which key read it. */
-export function workspaceView(row: WorkspacesTable, tenant: Tenant): WorkspaceT {
+/** The CRM settings as stored (secrets sealed under the workspace id and mode). */
+export interface StoredCrm {
+  provider: 'hubspot' | 'webhook'
+  base_url: string | null
+  url: string | null
+  access_token_sealed: string | null
+  signing_secret_sealed: string | null
+  updated_at: string
+}
+
+export function workspaceView(row: WorkspacesTable, tenant: Tenant, settings?: WorkspaceSettingsTable): WorkspaceT {
+  const crm = fromJson<StoredCrm | null>(settings?.crm ?? null, null)
   return {
     id: row.id,
     object: 'workspace',
@@ -13,6 +24,10 @@ export function workspaceView(row: WorkspacesTable, tenant: Tenant): WorkspaceT 
     default_language: row.default_language,
     metadata: fromJson(row.metadata, {}),
     livemode: tenant.mode === 'live',
+    crm: crm
+      ? { provider: crm.provider, base_url: crm.base_url, url: crm.url, access_token_set: !!crm.access_token_sealed, signing_secret_set: !!crm.signing_secret_sealed, updated_at: crm.updated_at }
+      : null,
+    lead_auto_create_score: settings?.lead_auto_create_score ?? null,
     created_at: row.created_at,
     updated_at: row.updated_at,
   }
