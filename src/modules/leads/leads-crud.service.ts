@@ -45,6 +45,15 @@ export class LeadsCrudService {
     const phone = normalisePhone(body.phone ?? conversation?.contact?.phone ?? null, '/body/phone')
     if (body.owner_id) await this.assertOwner(principal, body.owner_id)
     if (email) await this.assertNoDuplicate(principal, email)
+    if (body.source_id) {
+      const same = await repo.findLeadBySource(this.k.db, principal, source, body.source_id)
+      if (same) {
+        throw new AppError('lead_already_exists', `Lead ${same.id} was already made from ${body.source_id}.`, {
+          existing_id: same.id,
+          errors: [{ pointer: '/body/source_id', detail: 'another lead has this source' }],
+        })
+      }
+    }
     const now = iso(this.k.clock.now())
     const row: LeadsTable = {
       id: newId('lead'),
@@ -83,7 +92,10 @@ export class LeadsCrudService {
           return view
         }),
       'lead_already_exists',
-      [{ pointer: '/body/email', detail: 'another lead has this email' }],
+      [
+        { constraint: /source/, pointer: '/body/source_id', detail: 'another lead has this source' },
+        { pointer: '/body/email', detail: 'another lead has this email' },
+      ],
     )
   }
 

@@ -38,6 +38,8 @@ export const leadsMigrations: ModuleMigration[] = [
       await db.schema.createIndex('leads_created').on('leads').columns(['workspace_id', 'mode', 'created_at']).execute()
       // One lead per email and workspace mode (emails stored lower-cased; NULLs are distinct on both engines).
       await db.schema.createIndex('leads_email').on('leads').columns(['workspace_id', 'mode', 'email']).unique().execute()
+      // One lead per source (a conversation makes one lead, however many times it is asked to).
+      await db.schema.createIndex('leads_source').on('leads').columns(['workspace_id', 'mode', 'source', 'source_id']).unique().execute()
       await db.schema
         .createTable('lead_activities')
         .addColumn('id', 'text', (c) => c.primaryKey())

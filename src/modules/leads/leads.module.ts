@@ -25,6 +25,8 @@ export const leadsModule = defineModule({
     kernel.events.declare(LEADS_EVENTS)
     const leads = new LeadsService(kernel, services)
     kernel.jobs.register(leads.syncJob)
+    kernel.jobs.register(leads.autoCreateJob)
+    kernel.events.subscribeInTransaction('leads.auto-create', leads.autoCreate)
     services.leads = leads
   },
   health: (_kernel, services) => services.leads.health(),

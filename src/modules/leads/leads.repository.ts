@@ -21,6 +21,10 @@ export function findLeadByEmail(db: Executor, tenant: Tenant, email: string): Pr
   return scoped(db, tenant).selectFrom('leads').selectAll().where('email', '=', email).executeTakeFirst()
 }
 
+export function findLeadBySource(db: Executor, tenant: Tenant, source: string, sourceId: string): Promise<LeadsTable | undefined> {
+  return scoped(db, tenant).selectFrom('leads').selectAll().where('source', '=', source as LeadsTable['source']).where('source_id', '=', sourceId).executeTakeFirst()
+}
+
 export function listLeads(db: Executor, tenant: Tenant, q: ListLeadsQueryT, page: Page): Promise<LeadsTable[]> {
   let s = scoped(db, tenant).selectFrom('leads').selectAll()
   if (q.status) s = s.where('status', '=', q.status)

@@ -9,6 +9,7 @@ import { LeadStatusService } from './lead-status.service.js'
 import { LeadSyncService, type SyncLeadPayload } from './lead-sync.service.js'
 import { LeadsCrudService } from './leads-crud.service.js'
 import * as repo from './leads.repository.js'
+import { autoCreateLeadJob, autoCreateSubscriber, type AutoCreatePayload } from './jobs/auto-create-lead.job.js'
 import { syncLeadJob } from './jobs/sync-lead.job.js'
 
 /** `services.leads`: one service per resource, e.g. `services.leads.status.change(principal, id, 'contacted', null)`. */
@@ -18,12 +19,17 @@ export class LeadsService {
   readonly activities: LeadActivitiesService
   readonly sync: LeadSyncService
   readonly syncJob: JobDefinition<SyncLeadPayload>
+  readonly autoCreateJob: JobDefinition<AutoCreatePayload>
+  /** The in-transaction subscriber that queues auto-creation checks (registered by the module). */
+  readonly autoCreate: ReturnType<typeof autoCreateSubscriber>
 
   constructor(
     private readonly k: Kernel,
     services: Services,
   ) {
     this.syncJob = syncLeadJob(k, services)
+    this.autoCreateJob = autoCreateLeadJob(k, services)
+    this.autoCreate = autoCreateSubscriber(k, services, () => this.autoCreateJob)
     this.leads = new LeadsCrudService(k, services)
     this.status = new LeadStatusService(k, services)
     this.activities = new LeadActivitiesService(k, this.leads)

@@ -1,5 +1,5 @@
 import { iso } from '../../kernel/clock.js'
-import { fromJson, toJson, type Tx } from '../../kernel/db/database.js'
+import { fromJson, toJson, type Executor, type Tx } from '../../kernel/db/database.js'
 import { uniqueConflict } from '../../kernel/db/unique-conflict.js'
 import { AppError, notFound } from '../../kernel/errors.js'
 import type { PageResult } from '../../kernel/http/pagination.js'
@@ -91,9 +91,9 @@ export class WorkspacesService {
     }
   }
 
-  /** The lead score at which a conversation creates its lead, or null. */
-  async leadAutoCreateScore(tenant: Tenant): Promise<number | null> {
-    return (await repo.findSettings(this.k.db, tenant))?.lead_auto_create_score ?? null
+  /** The lead score at which a conversation creates its lead, or null (`db`: a transaction reading it). */
+  async leadAutoCreateScore(tenant: Tenant, db: Executor = this.k.db): Promise<number | null> {
+    return (await repo.findSettings(db, tenant))?.lead_auto_create_score ?? null
   }
 
   async get(tenant: Tenant, id: string): Promise<WorkspaceT> {

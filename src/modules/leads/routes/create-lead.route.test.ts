@@ -77,4 +77,32 @@ describe('createLead, getLead, updateLead, deleteLead, listLeads', () => {
     assertProblem(await h.request({ method: 'GET', url: `/sandbox/v2/leads/${lead.id}`, key: h.a.test }), 404, 'resource_not_found')
     assertProblem(await get(h, '/leads?min_score=101'), 422)
   })
+
+  it('a conversation whose score reaches lead_auto_create_score gets its lead, once', async () => {
+    const ws = await ok(patch(h, `/workspaces/${h.a.workspaceId}`, { lead_auto_create_score: 40 }))
+    assert.equal(ws.lead_auto_create_score, 40)
+    const conv = await ok(post(h, '/inbox/conversations', { channel: 'api', contact: { name: 'Kim', email: 'kim@buyer.example' }, message: { content: 'Hello there' } }), 201)
+    const findLead = async () => (await ok(get(h, '/leads?source=conversation&limit=100'))).data.find((l: any) => l.source_id === conv.id)
+    await new Promise((r) => setTimeout(r, 300))
+    assert.equal(await findLead(), undefined, 'below the threshold: no lead')
+    await ok(post(h, `/inbox/conversations/${conv.id}/messages`, { content: 'How much does the enterprise plan cost?', direction: 'inbound' }), 201)
+    await ok(post(h, `/inbox/conversations/${conv.id}/messages`, { content: 'We want to buy it this week.', direction: 'inbound' }), 201)
+    const deadline = Date.now() + 10_000
+    let lead = await findLead()
+    while (!lead && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50))
+      lead = await findLead()
+    }
+    assert.ok(lead, 'the lead was created')
+    assert.equal(lead.email, 'kim@buyer.example')
+    assert.ok(lead.score.score >= 40)
+    await ok(post(h, `/inbox/conversations/${conv.id}/messages`, { content: 'Any discount for a demo?', direction: 'inbound' }), 201)
+    await new Promise((r) => setTimeout(r, 500))
+    const all = (await ok(get(h, '/leads?source=conversation&limit=100'))).data.filter((l: any) => l.source_id === conv.id)
+    assert.equal(all.length, 1)
+    const dup = await post(h, '/leads', { source_id: conv.id })
+    assertProblem(dup, 409, 'lead_already_exists')
+    assert.equal(json(dup).existing_id, lead.id)
+    await ok(patch(h, `/workspaces/${h.a.workspaceId}`, { lead_auto_create_score: null }))
+  })
 })
