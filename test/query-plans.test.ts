@@ -5,7 +5,7 @@ import { findPrincipal } from '../src/kernel/auth/api-keys.js'
 import type { Db } from '../src/kernel/db/database.js'
 import * as inbox from '../src/modules/inbox/inbox.repository.js'
 import * as knowledgeIndex from '../src/modules/knowledge/knowledge-index.repository.js'
-import { readStats } from '../src/modules/knowledge/knowledge-stats.repository.js'
+import { readSearchStats } from '../src/modules/knowledge/knowledge-stats.repository.js'
 import * as webhooks from '../src/modules/webhooks/webhooks.repository.js'
 import * as workspaces from '../src/modules/workspaces/workspaces.repository.js'
 import { createTestApp, ENGINE, type TestApp } from './helpers.js'
@@ -74,8 +74,11 @@ describe(`query plans of the hot queries (${ENGINE})`, () => {
     ['listDeliveries ?event_type', (d) => webhooks.listDeliveries(d, t(), { ...page, eventType: 'message.created' }), 'webhook_deliveries_tenant_event_type'],
     ['loadForAttempt', (d) => webhooks.loadForAttempt(d, t(), 'whd_01JD0000000000000000000000')],
     ['listAttempts', (d) => webhooks.listAttempts(d, t(), 'whd_01JD0000000000000000000000')],
-    ['knowledge search: statistics', (d) => readStats(d, t(), [kb], ['refund', 'card'])],
+    ['knowledge search: bases and statistics', (d) => readSearchStats(d, t(), [kb], ['refund', 'card'])],
+    ['knowledge search: bases and statistics, every base', (d) => readSearchStats(d, t(), undefined, ['refund', 'card'])],
     ['knowledge search: rare terms ranked, common ones newest first', (d) => knowledgeIndex.searchCandidates(d, t(), { kbIds: [kb], plans: [{ any: ['refund'] }, { newest: ['order', 'card'], cap: 50 }], filters: {}, limit: 100, withVectors: false })],
+    ['knowledge search: common terms only, two bases', (d) => knowledgeIndex.searchCandidates(d, t(), { kbIds: [kb, 'kb_01JD0000000000000000000001'], plans: [{ newest: ['order', 'card'], cap: 50 }], filters: {}, limit: 100, withVectors: true })],
+    ['knowledge search: candidates with a metadata filter', (d) => knowledgeIndex.searchCandidates(d, t(), { kbIds: [kb], plans: [{ any: ['refund'] }, { newest: ['order', 'card'], cap: 50 }], filters: { team: 'billing' }, limit: 100, withVectors: false })],
     ['knowledge search: passages', (d) => knowledgeIndex.passagesOf(d, t(), [1, 2, 3])],
   ]
 

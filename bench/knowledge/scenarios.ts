@@ -55,7 +55,7 @@ function shuffled<T>(items: T[], seed: number): T[] {
 }
 
 /** File n: corpus documents in the order of shuffle n, as Markdown sections, up to FILE_CHARS. */
-function file(corpus: CorpusDocument[], n: number): { title: string; text: string } {
+export function file(corpus: CorpusDocument[], n: number): { title: string; text: string } {
   const parts: string[] = []
   let size = 0
   for (const d of shuffled(corpus, n + 1)) {

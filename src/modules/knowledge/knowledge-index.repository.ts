@@ -1,6 +1,7 @@
 import { sql, SqliteAdapter, type RawBuilder } from 'kysely'
 import { vectorToBytes } from '../../kernel/ai/embeddings.js'
 import type { Executor, Tx } from '../../kernel/db/database.js'
+import { prepared } from '../../kernel/db/prepared.js'
 import { scoped } from '../../kernel/db/scoped.js'
 import type { Kernel } from '../../kernel/kernel.js'
 import type { Tenant } from '../../kernel/tenant.js'
@@ -8,7 +9,7 @@ import '../../kernel/db/kernel.tables.js'
 import './knowledge.search.tables.js'
 import './knowledge.tables.js'
 import { BM25F, termFrequencies, type FilterPlan } from './knowledge-ranking.js'
-import { applyStats, dropStats, StatsDelta, valuesIn } from './knowledge-stats.repository.js'
+import { applyStats, compilable, dropStats, listParam, StatsDelta } from './knowledge-stats.repository.js'
 import { analyserFor, termsOf } from './knowledge.text.js'
 
 // The search index: the only SQL of full-text search and embeddings. Both engines index the same
@@ -126,9 +127,16 @@ export function tsvectorLiteral(kbId: string, head: string[], body: string[]): s
 
 export async function removeIndex(tx: Tx, tenant: Tenant, by: { documentId: string } | { knowledgeBaseId: string }): Promise<void> {
   if ('documentId' in by) {
-    const kb = await scoped(tx, tenant).selectFrom('knowledge_index').select('knowledge_index.knowledge_base_id').where('knowledge_index.document_id', '=', by.documentId).executeTakeFirst()
+    const kb = await scoped(tx, tenant)
+      .selectFrom('knowledge_index')
+      .innerJoin('knowledge_bases', 'knowledge_bases.id', 'knowledge_index.knowledge_base_id')
+      .select(['knowledge_index.knowledge_base_id', 'knowledge_bases.deleting'])
+      .where('knowledge_index.document_id', '=', by.documentId)
+      .executeTakeFirst()
     const delta = await removeRows(tx, tenant, by.documentId)
-    if (kb) await applyStats(tx, tenant, kb.knowledge_base_id, delta)
+    // A base being deleted loses its statistics whole at the end (dropStats): its deletion job, emptying it
+    // document by document, takes no lock on them (nor on the base, which a processing job may hold).
+    if (kb && Number(kb.deleting) === 0) await applyStats(tx, tenant, kb.knowledge_base_id, delta)
     return
   }
   if (onSqlite(tx)) {
@@ -187,12 +195,27 @@ export interface Passage {
   source_url: string | null
 }
 
+/** What one candidates statement needs: the plan's match expressions and the lists as single parameters. */
+interface CandidateArgs {
+  workspaceId: string
+  mode: string
+  /** The searched bases (listParam). */
+  kbs: string
+  /** The rare terms OR-ed (FTS5 MATCH / tsquery), ranked by the engine; absent: none. */
+  rare?: string
+  /** The common terms AND-ed, not ranked; absent: none. */
+  common?: string
+  limit: number
+  cap: number
+  vectors: boolean
+}
+
 /**
- * The chunks of the given bases a filter plan selects (knowledge-ranking.ts: the rare terms of the
- * question ranked by the engine, the common ones together, newest first, so the postings the engine
- * scores stay within a budget whatever the base size), merged. The bases must already be known to belong
- * to the tenant; the tenant columns are checked again here. Metadata filters (document metadata
- * key = value) apply before the limits.
+ * The chunks of the given bases a query plan selects (knowledge-ranking.ts: the rare terms of the question
+ * ranked by the engine, the common ones together, so the postings the engine scores stay within a budget
+ * whatever the base size), in one statement: both selections and the candidates' stored frequencies in
+ * one round trip. The bases must already be known to belong to the tenant; the tenant columns are checked
+ * again on every row kept. Metadata filters (document metadata key = value) apply before the limits.
  */
 export async function searchCandidates(
   db: Executor,
@@ -201,99 +224,87 @@ export async function searchCandidates(
 ): Promise<Candidate[]> {
   if (q.kbIds.length === 0 || q.plans.length === 0) return []
   const sqlite = onSqlite(db)
+  const args: CandidateArgs = { workspaceId: tenant.workspaceId, mode: tenant.mode, kbs: listParam(db, q.kbIds), limit: q.limit, cap: 0, vectors: q.withVectors }
+  for (const plan of q.plans) {
+    if ('any' in plan) args.rare = matchOf(plan.any, q.kbIds, 'or', sqlite)
+    else {
+      args.common = matchOf(plan.newest, q.kbIds, 'and', sqlite)
+      args.cap = plan.cap
+    }
+  }
   const filters = Object.entries(q.filters).map(([key, v]) =>
     sqlite
       ? sql`json_extract(d.metadata, ${`$."${key}"`}) = ${typeof v === 'boolean' ? (v ? 1 : 0) : v}`
       : sql`(d.metadata::jsonb ->> ${key}) = ${String(v)}`,
   )
-  const docJoin = filters.length > 0 ? sql`join knowledge_documents d on d.id = i.document_id` : sql``
-  const where = filters.length > 0 ? sql`and ${sql.join(filters, sql` and `)}` : sql``
-  const out: Candidate[] = []
-  const seen = new Set<number>()
-  for (const plan of q.plans) {
-    for (const c of await selectedCandidates(db, tenant, q, plan, docJoin, where, filters.length > 0)) {
-      if (seen.has(c.rid)) continue
-      seen.add(c.rid)
-      out.push(c)
-    }
-  }
-  return out
+  // Without metadata filters the statement's text depends only on which selections the plan has: prepared.
+  const rows = filters.length === 0 ? await candidates.all(db, args) : (await candidatesSql(db, args, filters).execute(db)).rows
+  return rows.map((r) => ({ ...r, rid: Number(r.rid), head_len: Number(r.head_len), body_len: Number(r.body_len) }))
 }
 
-/** The plan as an FTS5 MATCH and a tsquery over the bases' tokens (letters, digits and '_': quoting is all either needs). */
-function matchOf(plan: FilterPlan, kbIds: string[]): { fts: string; tsquery: string } {
-  const each = (term: string, quote: string, or: string) => {
+/** Terms as an FTS5 MATCH or a tsquery over the bases' tokens (letters, digits and '_': quoting is all either needs). */
+function matchOf(terms: string[], kbIds: string[], andOr: 'and' | 'or', sqlite: boolean): string {
+  const [quote, or, and] = sqlite ? ['"', ' OR ', ' AND '] : ["'", ' | ', ' & ']
+  const each = (term: string) => {
     const alts = kbIds.map((kb) => `${quote}${indexToken(kb, term)}${quote}`)
     return alts.length === 1 ? alts[0] : `(${alts.join(or)})`
   }
-  const expr = (terms: string[], andOr: 'and' | 'or') => ({
-    fts: terms.map((t) => each(t, '"', ' OR ')).join(andOr === 'and' ? ' AND ' : ' OR '),
-    tsquery: terms.map((t) => each(t, "'", ' | ')).join(andOr === 'and' ? ' & ' : ' | '),
-  })
-  return 'any' in plan ? expr(plan.any, 'or') : expr(plan.newest, 'and')
+  const expr = terms.map(each).join(andOr === 'and' ? and : or)
+  return sqlite ? `{head body} : (${expr})` : expr
 }
 
-async function selectedCandidates(
-  db: Executor,
-  tenant: Tenant,
-  q: { kbIds: string[]; limit: number; withVectors: boolean },
-  plan: FilterPlan,
-  docJoin: RawBuilder<unknown>,
-  where: RawBuilder<unknown>,
-  filtered: boolean,
-): Promise<Candidate[]> {
-  const m = matchOf(plan, q.kbIds)
-  const ranked = 'any' in plan
-  const limit = ranked ? q.limit : plan.cap
-  let top: RawBuilder<unknown>
+function candidatesSql(db: Executor, a: CandidateArgs, filters: RawBuilder<unknown>[]): RawBuilder<Candidate> {
+  const filtered = filters.length > 0
+  const docJoin = filtered ? sql`join knowledge_documents d on d.id = i.document_id` : sql``
+  const where = filtered ? sql`and ${sql.join(filters, sql` and `)}` : sql``
+  const selections: RawBuilder<unknown>[] = []
   if (onSqlite(db)) {
-    const match = `{head body} : (${m.fts})`
-    // `newest`: FTS5 walks the postings backwards by rowid and stops at the cap; nothing is scored.
-    const raw = ranked ? sql`-bm25(knowledge_fts, 0.0, ${HEAD_WEIGHT}, 1.0)` : sql`0.0`
-    const order = ranked ? sql`raw desc` : sql`knowledge_fts.rowid desc`
-    // The tokens are the bases' own, so the match needs no join; the tenant is checked on the rows kept
-    // (below). Metadata filters need the document before the limit: then the join comes first.
-    top = filtered
-      ? sql`select i.rid, ${raw} as raw
-          from knowledge_fts cross join knowledge_index i on i.rid = knowledge_fts.rowid ${docJoin}
-          where knowledge_fts match ${match} and i.workspace_id = ${tenant.workspaceId} and i.mode = ${tenant.mode} ${where}
-          order by ${order} limit ${limit}` // tenant: checked on the index row the FTS row points at
-      : sql`select knowledge_fts.rowid as rid, ${raw} as raw from knowledge_fts where knowledge_fts match ${match} order by ${order} limit ${limit}`
+    // The tokens are the bases' own, so a match needs no join; metadata filters need the document before
+    // the limit: then the index row and the document are joined first, the tenant checked on them.
+    // `rare`: bm25() over the rare terms' postings (within the budget); `common`: FTS5 walks the postings
+    // backwards by rowid and stops at the cap, scoring nothing (the newest chunks).
+    const from = (match: string) =>
+      filtered
+        ? sql`from knowledge_fts cross join knowledge_index i on i.rid = knowledge_fts.rowid ${docJoin}
+            where knowledge_fts match ${match} and i.workspace_id = ${a.workspaceId} and i.mode = ${a.mode} ${where}` // tenant: on the index row the FTS row points at
+        : sql`from knowledge_fts where knowledge_fts match ${match}`
+    if (a.rare !== undefined)
+      selections.push(sql`select rid from (select knowledge_fts.rowid as rid ${from(a.rare)} order by bm25(knowledge_fts, 0.0, ${HEAD_WEIGHT}, 1.0) limit ${a.limit})`)
+    if (a.common !== undefined) selections.push(sql`select rid from (select knowledge_fts.rowid as rid ${from(a.common)} order by knowledge_fts.rowid desc limit ${a.cap})`)
   } else {
-    const kbs = `{${q.kbIds.join(',')}}`
-    const raw = ranked ? sql`ts_rank(${PG_WEIGHTS}::float4[], i.tsv, ${m.tsquery}::tsquery, 1)` : sql`0::float4`
-    const order = ranked ? sql`raw desc` : sql`i.rid desc`
-    top = sql`select i.rid, ${raw} as raw
-      from knowledge_index i ${docJoin}
-      where i.workspace_id = ${tenant.workspaceId} and i.mode = ${tenant.mode} and i.knowledge_base_id = any(${kbs}::text[])
-        and i.tsv @@ ${m.tsquery}::tsquery ${where}
-      order by ${order} limit ${limit}` // tenant: the index rows are filtered by workspace and mode
+    // `rare`: ts_rank() over the rare terms' postings; `common`: the first chunks holding all the common
+    // terms in the table's storage order (a GIN index lists matches, not their recency: ordering them by
+    // rid would read every match's row), scoring nothing. The tokens are the bases' own, so the GIN index
+    // alone selects; the tenant is checked on the rows kept.
+    const from = (tsquery: string) =>
+      sql`from knowledge_index i ${docJoin} where i.tsv @@ ${tsquery}::tsquery and i.workspace_id = ${a.workspaceId} and i.mode = ${a.mode} ${where}` // tenant: on the rows matched
+    if (a.rare !== undefined)
+      selections.push(sql`(select i.rid ${from(a.rare)} order by ts_rank(${PG_WEIGHTS}::float4[], i.tsv, ${a.rare}::tsquery, 1) desc limit ${a.limit})`)
+    if (a.common !== undefined) selections.push(sql`(select i.rid ${from(a.common)} limit ${a.cap})`)
   }
-  const vectors = q.withVectors ? sql`i.embedding, i.embedding_model` : sql`null as embedding, null as embedding_model`
+  const vectors = a.vectors ? sql`i.embedding, i.embedding_model` : sql`null as embedding, null as embedding_model`
+  const kbs = onSqlite(db) ? sql`(select value from json_each(${a.kbs}))` : sql`(select unnest(${a.kbs}::text[]))`
   // The engine's order only chose the rows: BM25F ranks them (ties by chunk id, the same on both engines).
-  const { rows } = await sql<Candidate>`select i.rid, i.chunk_id, i.document_id, i.knowledge_base_id, i.terms, i.head_len, i.body_len, ${vectors}
+  return sql<Candidate>`select i.rid, i.chunk_id, i.document_id, i.knowledge_base_id, i.terms, i.head_len, i.body_len, ${vectors}
     from knowledge_index i
-    where i.rid in (select t.rid from (${top}) t)
-      and i.workspace_id = ${tenant.workspaceId} and i.mode = ${tenant.mode} and i.knowledge_base_id in ${valuesIn(db, q.kbIds)}`.execute(db) // tenant: every row kept is the tenant's, in the asked bases
-  return rows.map((r) => ({ ...r, rid: Number(r.rid), head_len: Number(r.head_len), body_len: Number(r.body_len) }))
+    where i.rid in (${sql.join(selections, sql` union all `)})
+      and i.workspace_id = ${a.workspaceId} and i.mode = ${a.mode} and i.knowledge_base_id in ${kbs}` // tenant: every row kept is the tenant's, in the asked bases
 }
+
+const candidates = prepared((db: Executor, a: CandidateArgs) => compilable(db, candidatesSql(db, a, [])))
+
+const passages = prepared((db: Executor, a: { workspaceId: string; mode: string; rids: string }) => {
+  const rids = onSqlite(db) ? sql`(select value from json_each(${a.rids}))` : sql`(select unnest(${a.rids}::bigint[]))`
+  return compilable(db, sql<Passage>`select i.rid, c.text, c.start_offset, c.end_offset, c.heading_path, c.page, c.position, doc.title, doc.source_url
+    from knowledge_index i join knowledge_chunks c on c.id = i.chunk_id join knowledge_documents doc on doc.id = i.document_id
+    where i.rid in ${rids} and i.workspace_id = ${a.workspaceId} and i.mode = ${a.mode}`) // tenant: named here (the ids as one parameter)
+})
 
 /** Text, offsets and document of the chunks that made the results (tenant-checked again). */
 export async function passagesOf(db: Executor, tenant: Tenant, rids: number[]): Promise<Map<number, Passage>> {
   if (rids.length === 0) return new Map()
-  const { rows } = await sql<Passage>`select i.rid, c.text, c.start_offset, c.end_offset, c.heading_path, c.page, c.position, doc.title, doc.source_url
-    from knowledge_index i join knowledge_chunks c on c.id = i.chunk_id join knowledge_documents doc on doc.id = i.document_id
-    where i.rid in ${valuesIn(db, rids, 'bigint')} and i.workspace_id = ${tenant.workspaceId} and i.mode = ${tenant.mode}`.execute(db) // tenant: named here (the ids as one parameter)
+  const rows = await passages.all(db, { workspaceId: tenant.workspaceId, mode: tenant.mode, rids: listParam(db, rids) })
   return new Map(rows.map((r) => [Number(r.rid), { ...r, rid: Number(r.rid) }]))
-}
-
-/** The tenant's searchable bases (not being deleted): all of them, or those of `ids` that exist. */
-export async function searchableBases(db: Executor, tenant: Tenant, ids?: string[]): Promise<{ id: string; language: string }[]> {
-  const only = ids ? sql`and id in ${valuesIn(db, ids)}` : sql``
-  const { rows } = await sql<{ id: string; language: string }>`select id, language from knowledge_bases
-    where workspace_id = ${tenant.workspaceId} and mode = ${tenant.mode} and deleting = 0 ${only}
-    order by id limit 200`.execute(db) // tenant: named here (the ids as one parameter)
-  return rows
 }
 
 /** Successful searchKnowledge calls per UTC day, from the kernel's request counts. */

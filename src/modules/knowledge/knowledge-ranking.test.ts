@@ -4,6 +4,9 @@ import { sql } from 'kysely'
 import { ENGINE, json, type TestApp } from '../../../test/helpers.js'
 import * as index from './knowledge-index.repository.js'
 import { bm25f, COMMON_CAP, planFilters, termFrequencies, termsOfFrequencies, type TermStats } from './knowledge-ranking.js'
+import { KnowledgeSearchService } from './knowledge-search.service.js'
+import { applyStats, StatsDelta } from './knowledge-stats.repository.js'
+import * as repo from './knowledge.repository.js'
 import { backfillStats } from './knowledge.search.migrations.js'
 import { addDocument, createBase, searchOk, startApp } from './knowledge.search.test-support.js'
 
@@ -100,6 +103,60 @@ describe('knowledge ranking on the database: statistics and candidate selection'
     const r = await searchOk(h, { query: 'how do I track my parcel?', knowledge_base_ids: [kb.id] })
     assert.equal(r.results[0].citation.document_id, answer.id)
     assert.equal(json(await h.request({ method: 'GET', url: `/v2/knowledge/bases/${kb.id}` })).chunk_count, 2)
+  })
+
+  it('plans a search with the terms of the bases\' current language, right after the language changed', async () => {
+    const kb = await createBase(h, { name: 'Sprache', language: 'en' })
+    const doc = await addDocument(h, kb.id, { title: 'Erstattungen', text: 'Rückerstattungen dauern vierzehn Arbeitstage.' })
+    // A search service of its own, so nothing else (the gaps job) searches this base through it meanwhile.
+    const service = new KnowledgeSearchService(h.app.kernel, h.app.services.knowledge.gaps)
+    const question = 'Wie lange dauert eine Rückerstattung?'
+    const ask = () => service.retrieve(tenant(), question, { knowledgeBaseIds: [kb.id] })
+    // English analysis does not stem the German words alike: nothing found, and the service now expects English.
+    assert.deepEqual((await ask()).results, [])
+    const chunkOf = async () => json(await h.request({ method: 'GET', url: `/v2/knowledge/documents/${doc.id}?include=chunks` })).chunks[0].id
+    const before = await chunkOf()
+    assert.equal((await h.request({ method: 'PATCH', url: `/v2/knowledge/bases/${kb.id}`, payload: { language: 'de' } })).statusCode, 200)
+    const until = Date.now() + 15_000
+    while ((await chunkOf()) === before) {
+      if (Date.now() > until) assert.fail('the document was not re-processed')
+      await new Promise((r) => setTimeout(r, 50))
+    }
+    // The statement returns the base's new language: the German terms' statistics are read, and the plan finds the chunk.
+    const r = await ask()
+    assert.deepEqual(r.terms, ['lang', 'dauert', 'ruckerstatt'])
+    assert.equal(r.results[0]?.candidate.document_id, doc.id)
+  })
+
+  it('a deletion beside a processing job of the same base waits for it, without a deadlock (PostgreSQL)', { skip: ENGINE !== 'postgres' }, async () => {
+    const kb = await createBase(h, { name: 'Locks', language: 'en' })
+    const doomed = await addDocument(h, kb.id, { title: 'Refunds', text: 'Refunds reach the original card within fourteen days.' })
+    const db = h.app.kernel.db
+    // A chunk's worth of statistics, written as a processing job writes them: its base's row locked first.
+    const chunk = () => {
+      const d = new StatsDelta()
+      d.add({ terms: termFrequencies(['refund'], ['card', 'refund']), head_len: 1, body_len: 2 }, 1)
+      return d
+    }
+    let deletion: Promise<unknown> = Promise.resolve()
+    await db.transaction().execute(async (tx) => {
+      assert.ok(await repo.findBase(tx, tenant(), kb.id, { forUpdate: true }))
+      // Meanwhile a deletion of another document of the base (the route's path) goes as far as it can.
+      deletion = db.transaction().execute((other) => h.app.services.knowledge.documents.removeDocuments(other, tenant(), [doomed.id]))
+      await new Promise((r) => setTimeout(r, 300))
+      await applyStats(tx, tenant(), kb.id, chunk())
+    })
+    await deletion
+    // Take the made-up chunk back out: the statistics match the index again.
+    const undo = chunk()
+    undo.chunks = -1
+    undo.head = -1
+    undo.body = -2
+    for (const t of undo.df.keys()) undo.df.set(t, -1)
+    await db.transaction().execute((tx) => applyStats(tx, tenant(), kb.id, undo))
+    const s = await statistics(kb.id)
+    assert.deepEqual(s.stored, s.recomputed)
+    assert.equal(s.stored.chunks, 0)
   })
 
   it('the migration rebuilds frequencies, statistics and base-prefixed tokens of rows indexed before it', async () => {

@@ -9,7 +9,7 @@
 export const BM25F = { k1: 1.2, bHead: 0.5, bBody: 0.75, headWeight: 2.5 } as const
 
 /** Postings the engine may rank per search: what keeps a search's cost bounded whatever the base size. */
-export const POSTINGS_BUDGET = 1000
+export const POSTINGS_BUDGET = 500
 
 /** Term statistics of the searched bases (summed when several are searched together). */
 export interface TermStats {
@@ -79,20 +79,16 @@ export function termsOfFrequencies(tf: string): string[] {
   return out
 }
 
-function frequencyOf(tf: string, term: string): [number, number] {
-  const at = tf.indexOf(` ${term}:`)
-  if (at < 0) return [0, 0]
-  const from = at + term.length + 2
-  const colon = tf.indexOf(':', from)
-  let end = tf.indexOf(' ', colon)
-  if (end < 0) end = tf.length
-  return [Number(tf.slice(from, colon)), Number(tf.slice(colon + 1, end))]
-}
-
 export interface Rankable {
   terms: string
   head_len: number
   body_len: number
+}
+
+export interface Bm25fScore {
+  raw: number
+  score: number
+  matched: number
 }
 
 /**
@@ -102,21 +98,45 @@ export interface Rankable {
  * (Σ idf), capped at 1 — a chunk holding the terms that carry half of the question's weight scores
  * about 0.5.
  */
-export function bm25f(c: Rankable, terms: readonly string[], stats: TermStats): { raw: number; score: number; matched: number } {
+export function bm25f(c: Rankable, terms: readonly string[], stats: TermStats): Bm25fScore {
+  return bm25fScorer(terms, stats)(c)
+}
+
+/**
+ * The BM25F of one question, ready to score many candidates: the idf of each term and the `term:` it is
+ * found by are computed once, and a candidate's frequencies are read in place (no split, slice or
+ * number parsing of its stored string: this runs for every candidate of every search).
+ */
+export function bm25fScorer(terms: readonly string[], stats: TermStats): (c: Rankable) => Bm25fScore {
   const { k1, bHead, bBody, headWeight } = BM25F
-  const headNorm = 1 - bHead + bHead * (Number(c.head_len) / (stats.avgHead || 1))
-  const bodyNorm = 1 - bBody + bBody * (Number(c.body_len) / (stats.avgBody || 1))
-  let raw = 0
-  let weight = 0
-  let matched = 0
-  for (const t of terms) {
-    const w = idf(stats.df.get(t) ?? 0, stats.chunks)
-    weight += w
-    const [h, b] = frequencyOf(c.terms, t)
-    if (h === 0 && b === 0) continue
-    matched++
-    const tf = (headWeight * h) / headNorm + b / bodyNorm
-    raw += (w * tf * (k1 + 1)) / (k1 + tf)
+  // `term:` without the leading space, checked after: V8 scans for the needle's first character, and a
+  // letter is far rarer than the space before every entry (measured 3× faster).
+  const needles = terms.map((t) => `${t}:`)
+  const weights = terms.map((t) => idf(stats.df.get(t) ?? 0, stats.chunks))
+  const weight = weights.reduce((n, w) => n + w, 0)
+  const avgHead = stats.avgHead || 1
+  const avgBody = stats.avgBody || 1
+  return (c) => {
+    const headNorm = 1 - bHead + bHead * (Number(c.head_len) / avgHead)
+    const bodyNorm = 1 - bBody + bBody * (Number(c.body_len) / avgBody)
+    const tf = c.terms
+    let raw = 0
+    let matched = 0
+    for (let i = 0; i < needles.length; i++) {
+      let at = tf.indexOf(needles[i])
+      while (at > 0 && tf.charCodeAt(at - 1) !== 32) at = tf.indexOf(needles[i], at + 1)
+      if (at <= 0) continue
+      // ` term:head:body`: two decimal numbers after the needle.
+      let p = at + needles[i].length
+      let h = 0
+      for (let ch = tf.charCodeAt(p); ch !== 58; ch = tf.charCodeAt(++p)) h = h * 10 + ch - 48
+      let b = 0
+      for (let ch = tf.charCodeAt(++p); ch >= 48 && ch <= 57; ch = tf.charCodeAt(++p)) b = b * 10 + ch - 48
+      if (h === 0 && b === 0) continue
+      matched++
+      const f = (headWeight * h) / headNorm + b / bodyNorm
+      raw += (weights[i] * f * (k1 + 1)) / (k1 + f)
+    }
+    return { raw, score: weight > 0 ? Math.min(1, raw / weight) : 0, matched }
   }
-  return { raw, score: weight > 0 ? Math.min(1, raw / weight) : 0, matched }
 }

@@ -1,18 +1,19 @@
 import { cosine, vectorFromBytes } from '../../kernel/ai/embeddings.js'
 import { notFound } from '../../kernel/errors.js'
+import { claimFor } from '../../kernel/http/idempotency.js'
 import type { Kernel } from '../../kernel/kernel.js'
 import type { Tenant } from '../../kernel/tenant.js'
 import { GAP_THRESHOLD, type BestAnswer, type KnowledgeGapsService } from './knowledge-gaps.service.js'
 import * as index from './knowledge-index.repository.js'
-import { bm25f, planFilters } from './knowledge-ranking.js'
-import { readStats } from './knowledge-stats.repository.js'
+import { bm25fScorer, planFilters } from './knowledge-ranking.js'
+import { readSearchStats } from './knowledge-stats.repository.js'
 import { answerFrom } from './knowledge.answer.js'
 import type { KnowledgeCitationT, KnowledgeSearchResultT, KnowledgeSearchT, SearchKnowledgeBodyT } from './knowledge.search.schemas.js'
 import { TOP_K } from './knowledge.search.schemas.js'
 import { analyserFor, markedExcerpt, queryTerms, type Analyser } from './knowledge.text.js'
 
 /** Candidates the engine selects and pre-ranks, scored by BM25F in JS and (hybrid) re-ranked. */
-const CANDIDATES = 100
+export const CANDIDATES = 100
 /** Hybrid fusion: weight of the cosine similarity against the normalised keyword score. */
 const VECTOR_WEIGHT = 0.6
 
@@ -62,23 +63,46 @@ export class KnowledgeSearchService {
     private readonly gaps: KnowledgeGapsService,
   ) {}
 
+  /**
+   * The languages of the bases each selection (tenant and asked ids) had at its last search in this
+   * process. Only a guess of which analysed terms to ask statistics for, so the bases, their totals and
+   * the terms' document frequencies come in one statement: that statement returns the bases' current
+   * languages, and a search whose bases turn out to have another language asks again for the terms it
+   * lacks. Every number a search uses comes from the database, as on every other node.
+   */
+  private readonly languages = new Map<string, string[]>()
+
   async retrieve(
     tenant: Tenant,
     query: string,
     opts: { knowledgeBaseIds?: string[]; topK?: number; minScore?: number; filters?: index.MetadataFilter } = {},
   ): Promise<Retrieval> {
-    const bases = await index.searchableBases(this.k.db, tenant, opts.knowledgeBaseIds)
+    const termsByLanguage = new Map<string, string[]>()
+    const termsIn = (language: string) => {
+      let t = termsByLanguage.get(language)
+      if (!t) termsByLanguage.set(language, (t = queryTerms(query, analyserFor(language))))
+      return t
+    }
+    const selection = `${tenant.workspaceId}:${tenant.mode}:${opts.knowledgeBaseIds?.join(',') ?? '*'}`
+    const guessed = this.languages.get(selection) ?? []
+    const asked = new Set(guessed.flatMap(termsIn))
+    const read = await readSearchStats(this.k.db, tenant, opts.knowledgeBaseIds, [...asked])
+    const bases = read.bases
     for (const id of opts.knowledgeBaseIds ?? []) if (!bases.some((b) => b.id === id)) throw notFound('knowledge base', id)
     const kbIds = bases.map((b) => b.id)
     const analysers = new Map(bases.map((b) => [b.id, analyserFor(b.language)]))
-    const termsByLanguage = new Map<string, string[]>()
-    for (const a of analysers.values()) if (!termsByLanguage.has(a.language)) termsByLanguage.set(a.language, queryTerms(query, a))
-    const terms = [...new Set([...termsByLanguage.values()].flat())]
+    const languages = [...new Set([...analysers.values()].map((a) => a.language))].sort()
+    if (languages.join() !== guessed.join()) {
+      if (this.languages.size >= 10_000) this.languages.clear()
+      this.languages.set(selection, languages)
+    }
+    const terms = [...new Set(languages.flatMap(termsIn))]
     const empty: Retrieval = { ranking: 'keyword', results: [], best: 0, terms, knowledgeBaseIds: kbIds }
     if (terms.length === 0 || kbIds.length === 0) return empty
+    // The first search of a selection here, or its bases' languages changed: the terms' statistics now.
+    const stats = terms.every((t) => asked.has(t)) ? read.stats : (await readSearchStats(this.k.db, tenant, kbIds, terms)).stats
 
     const embeddings = this.k.embeddings
-    const stats = await readStats(this.k.db, tenant, kbIds, terms)
     const [candidates, queryVector] = await Promise.all([
       index.searchCandidates(this.k.db, tenant, { kbIds, plans: planFilters(terms, stats), filters: opts.filters ?? {}, limit: CANDIDATES, withVectors: !!embeddings }),
       embeddings
@@ -95,10 +119,14 @@ export class KnowledgeSearchService {
     const ranking = queryVector ? 'hybrid' : 'keyword'
     if (candidates.length === 0) return { ...empty, ranking }
 
+    // One scorer per language of the searched bases (a base scores its own language's terms).
+    const scorers = new Map<string, ReturnType<typeof bm25fScorer>>()
     const scored = candidates.map((c) => {
       const analyser = analysers.get(c.knowledge_base_id) ?? analyserFor('en')
       const asked = termsByLanguage.get(analyser.language) ?? terms
-      const k = bm25f(c, asked, stats)
+      let scorer = scorers.get(analyser.language)
+      if (!scorer) scorers.set(analyser.language, (scorer = bm25fScorer(asked, stats)))
+      const k = scorer(c)
       let score = k.score
       let order = k.raw
       if (queryVector && embeddings) {
@@ -132,13 +160,15 @@ export class KnowledgeSearchService {
     })
     const results = r.results.map(resultView)
     const answer = body.answer ? await answerFrom(this.k, body.query, r, GAP_THRESHOLD) : null
+    const view = (gap: { id: string } | null): KnowledgeSearchT => ({ object: 'knowledge_search', query: body.query, ranking: r.ranking, results, answer, gap })
+    const record = this.shouldRecord(r)
+    // Nothing to write and no Idempotency-Key to commit: no transaction (on PostgreSQL, two round trips).
+    if (!record && !claimFor(owner)) return view(null)
     // The transaction is the request's own (its Idempotency-Key commits with the response) and holds
     // the gap write when the question was not answered well enough.
     return this.k.transaction(owner, async (tx) => {
-      const gap = this.shouldRecord(r)
-        ? await this.gaps.record(tx, tenant, { question: body.query, terms: r.terms, bestScore: r.best, knowledgeBaseIds: r.knowledgeBaseIds })
-        : null
-      return { object: 'knowledge_search' as const, query: body.query, ranking: r.ranking, results, answer, gap: gap ? { id: gap.id } : null }
+      const gap = record ? await this.gaps.record(tx, tenant, { question: body.query, terms: r.terms, bestScore: r.best, knowledgeBaseIds: r.knowledgeBaseIds }) : null
+      return view(gap ? { id: gap.id } : null)
     })
   }
 

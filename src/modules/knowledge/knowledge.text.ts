@@ -43,12 +43,15 @@ export function analyserFor(language: string): Analyser {
   return a
 }
 
+const NON_ASCII = /[^\x00-\x7f]/
+
 /** Every token of `text` with its character range, in order. */
 export function* tokensOf(text: string): Generator<{ token: string; start: number; end: number }> {
   for (const m of text.matchAll(TOKEN)) {
     const raw = m[0]
     if (raw.length > MAX_TOKEN) continue
-    yield { token: raw.normalize('NFKC').toLowerCase(), start: m.index!, end: m.index! + raw.length }
+    // NFKC leaves ASCII as it is: only other text pays for normalising (every chunk and excerpt runs this).
+    yield { token: (NON_ASCII.test(raw) ? raw.normalize('NFKC') : raw).toLowerCase(), start: m.index!, end: m.index! + raw.length }
   }
 }
 

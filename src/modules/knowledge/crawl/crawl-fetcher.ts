@@ -101,11 +101,23 @@ class HostGate {
     const s = this.state(host)
     while (s.active >= this.concurrency) await new Promise<void>((r) => s.waiters.push(r))
     s.active++
-    const now = Date.now()
-    const at = Math.max(now, s.nextAt)
-    s.lastAt = at
-    s.nextAt = at + s.delayMs
-    await sleep(at - now, signal)
+    // The slot is taken when the wait is over, from the actual time: a timer that fires late (a busy
+    // process) must push the next request back, not shorten the gap to it.
+    for (;;) {
+      const now = Date.now()
+      if (now >= s.nextAt) {
+        s.lastAt = now
+        s.nextAt = now + s.delayMs
+        break
+      }
+      try {
+        await sleep(s.nextAt - now, signal)
+      } catch (err) {
+        s.active--
+        s.waiters.shift()?.()
+        throw err
+      }
+    }
     return () => {
       s.active--
       s.waiters.shift()?.()
