@@ -17,6 +17,7 @@ import { Paginator } from './kernel/http/pagination.js'
 import { RequestCounter } from './kernel/http/request-counter.js'
 import { createHttpServer, type HttpOptions } from './kernel/http/server.js'
 import { JobRunner, type JobObserver } from './kernel/jobs/runner.js'
+import { enqueuedDuring } from './kernel/jobs/jobs.js'
 import type { Kernel } from './kernel/kernel.js'
 import type { Services } from './kernel/services.js'
 import { Metrics } from './kernel/metrics.js'
@@ -91,14 +92,15 @@ export async function createKernel(deps: AppDeps): Promise<{ kernel: Kernel; ser
     async transaction(owner, fn) {
       // An idempotent request's key is marked committed in the same transaction as its effect.
       const claim = claimFor(owner)
-      const result = claim
-        ? await db.transaction().execute(async (tx) => {
-            const r = await fn(tx)
-            await IdempotencyStore.commitInTransaction(tx, claim, r)
-            return r
-          })
-        : await db.transaction().execute(fn)
-      jobs.wake()
+      // Only a transaction that enqueued a job wakes the runner: a wake is a claim query, and most writes queue nothing.
+      let enqueued = false
+      const result = await db.transaction().execute(async (tx) => {
+        const r = await fn(tx)
+        if (claim) await IdempotencyStore.commitInTransaction(tx, claim, r)
+        enqueued = enqueuedDuring(tx)
+        return r
+      })
+      if (enqueued) jobs.wake()
       return result
     },
   }

@@ -60,6 +60,10 @@ export async function enqueue<P>(
   return id
 }
 
+/** Transactions that enqueued a job: only those wake the runner when they commit (kernel.transaction). */
+const enqueuedIn = new WeakSet<object>()
+export const enqueuedDuring = (tx: Executor): boolean => enqueuedIn.has(tx)
+
 /** Several jobs of one definition in one statement, in the caller's transaction. */
 export async function enqueueMany<P>(
   tx: Executor,
@@ -68,6 +72,7 @@ export async function enqueueMany<P>(
   jobs: { payload: P; runAt?: Date; id?: string }[],
 ): Promise<string[]> {
   if (jobs.length === 0) return []
+  enqueuedIn.add(tx)
   const now = iso(clock.now())
   const schedule = scheduleOf(def)
   const retrySchedule = toJson(schedule)
