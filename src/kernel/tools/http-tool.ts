@@ -1,7 +1,8 @@
-import { Agent, errors as undiciErrors, request } from 'undici'
+import { errors as undiciErrors, request } from 'undici'
 import { signatureHeaders } from '../crypto/signature.js'
 import type { Kernel } from '../kernel.js'
-import { checkOutboundUrl, OutboundUrlRefused, policyLookup } from '../outbound/address-policy.js'
+import { checkOutboundUrl, OutboundUrlRefused } from '../outbound/address-policy.js'
+import { policyAgent } from '../outbound/policy-agent.js'
 import type { StoredTool, ToolCallError, ToolContext, ToolRequest } from './tools.types.js'
 
 /** Bytes of a tool's answer read at most; a larger answer is a failure (the model could not use it anyway). */
@@ -10,17 +11,6 @@ const USER_AGENT = 'svc-tools/2'
 /** Shown instead of a header's secret value wherever a request is displayed. */
 export const HIDDEN = '[hidden]'
 
-// One connection pool per policy. The lookup re-checks every address at connect time (DNS rebinding);
-// redirects are never followed (undici's request does not, without an interceptor).
-const agents = new Map<boolean, Agent>()
-function agentFor(allowPrivateNetworks: boolean): Agent {
-  let a = agents.get(allowPrivateNetworks)
-  if (!a) {
-    a = new Agent({ connect: { lookup: policyLookup({ allowPrivateNetworks }) }, keepAliveTimeout: 10_000, connections: 64 })
-    agents.set(allowPrivateNetworks, a)
-  }
-  return a
-}
 
 /** Arguments as a query string: scalars as text, arrays as repeated keys, objects as JSON. */
 function queryOf(args: Record<string, unknown>): URLSearchParams {
@@ -102,7 +92,7 @@ export async function sendToolRequest(k: Kernel, req: ToolRequest, timeoutMs: nu
   const deadline = AbortSignal.timeout(timeoutMs)
   const both = signal ? AbortSignal.any([deadline, signal]) : deadline
   try {
-    const res = await request(req.url, { method: req.method, headers: req.headers, body: req.body ?? undefined, dispatcher: agentFor(allowPrivateNetworks), signal: both })
+    const res = await request(req.url, { method: req.method, headers: req.headers, body: req.body ?? undefined, dispatcher: policyAgent(allowPrivateNetworks), signal: both })
     const chunks: Buffer[] = []
     let size = 0
     for await (const chunk of res.body) {

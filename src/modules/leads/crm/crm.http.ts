@@ -1,6 +1,7 @@
-import { Agent, request } from 'undici'
+import { request } from 'undici'
 import type { Kernel } from '../../../kernel/kernel.js'
-import { checkOutboundUrl, OutboundUrlRefused, policyLookup } from '../../../kernel/outbound/address-policy.js'
+import { checkOutboundUrl, OutboundUrlRefused } from '../../../kernel/outbound/address-policy.js'
+import { policyAgent } from '../../../kernel/outbound/policy-agent.js'
 import type { CrmFailure } from './crm.types.js'
 
 // One request to a CRM under the kernel's outbound policy (SSRF) and a deadline, and the classification
@@ -14,17 +15,6 @@ const USER_AGENT = 'svc-crm/1'
 /** Longest CRM message kept: it ends up as the lead's last sync error. */
 const MAX_MESSAGE_CHARS = 1000
 
-// One keep-alive pool per policy. The lookup re-checks every address at connect time (DNS rebinding);
-// undici's request() never follows redirects.
-const agents = new Map<boolean, Agent>()
-function agentFor(allowPrivateNetworks: boolean): Agent {
-  let a = agents.get(allowPrivateNetworks)
-  if (!a) {
-    a = new Agent({ connect: { lookup: policyLookup({ allowPrivateNetworks }) }, keepAliveTimeout: 10_000, connections: 16 })
-    agents.set(allowPrivateNetworks, a)
-  }
-  return a
-}
 
 export interface CrmRequest {
   method: 'GET' | 'POST' | 'PATCH'
@@ -99,7 +89,7 @@ export async function sendCrmRequest(k: Kernel, req: CrmRequest, opts: SendOptio
   const headers: Record<string, string> = { 'user-agent': USER_AGENT, accept: 'application/json', ...req.headers }
   if (req.body !== undefined) headers['content-type'] = 'application/json'
   try {
-    const res = await request(req.url, { method: req.method, headers, body: req.body, dispatcher: agentFor(allowPrivateNetworks), signal })
+    const res = await request(req.url, { method: req.method, headers, body: req.body, dispatcher: policyAgent(allowPrivateNetworks, 16), signal })
     const chunks: Buffer[] = []
     let size = 0
     for await (const chunk of res.body) {

@@ -20,18 +20,9 @@ export interface CrmLead {
   external_id: string | null
 }
 
-/** A workspace's CRM settings, secrets already opened. */
-export interface CrmConnection {
-  provider: 'hubspot' | 'webhook'
-  /** hubspot: default https://api.hubapi.com (configurable for tests). */
-  base_url: string | null
-  /** hubspot: private-app token (Bearer). */
-  access_token: string | null
-  /** webhook: where the lead is POSTed. */
-  url: string | null
-  /** webhook: signs like our webhook deliveries (kernel signature helpers). */
-  signing_secret: string | null
-}
+/** A workspace's CRM settings, secrets already opened (the workspaces module owns them). */
+import type { CrmConnection } from '../../workspaces/workspaces.schemas.js'
+export type { CrmConnection }
 
 export type CrmResult =
   | { ok: true; external_id: string; action: 'created' | 'updated' }
