@@ -1,4 +1,5 @@
 import { defineModule } from '../../kernel/module.js'
+import { resealBotSecrets } from './bot-secrets.js'
 import { handoffToHumanTool } from './bots.tools.js'
 import { BOTS_ERRORS } from './bots.errors.js'
 import { BOTS_EVENTS } from './bots.events.js'
@@ -50,4 +51,5 @@ export const botsModule = defineModule({
   },
   health: (_kernel, services) => services.bots.health(),
   usage: botsUsage,
+  reseal: (kernel) => resealBotSecrets(kernel),
 })

@@ -96,3 +96,33 @@ export async function insertReply(db: Executor, row: BotRepliesTable): Promise<v
 export async function probe(db: Executor): Promise<void> {
   await db.selectFrom('bots').select('id').limit(1).execute()
 }
+
+// ---- maintenance across every tenant (`svc secrets reseal`) ----
+
+type ToolSecrets = Pick<BotToolsTable, 'id' | 'headers_sealed' | 'signing_secret_sealed'>
+
+export function allToolSecrets(db: Executor, after: string | null, limit: number): Promise<ToolSecrets[]> {
+  let q = db.selectFrom('bot_tools').select(['id', 'headers_sealed', 'signing_secret_sealed']).orderBy('id').limit(limit)
+  if (after) q = q.where('id', '>', after)
+  return q.execute()
+}
+
+/** Rewrites one tool's sealed values if they are still what was read. */
+export async function resealTool(db: Executor, from: ToolSecrets, to: Omit<ToolSecrets, 'id'>): Promise<boolean> {
+  let q = db.updateTable('bot_tools').set(to).where('id', '=', from.id)
+  q = from.headers_sealed === null ? q.where('headers_sealed', 'is', null) : q.where('headers_sealed', '=', from.headers_sealed)
+  q = from.signing_secret_sealed === null ? q.where('signing_secret_sealed', 'is', null) : q.where('signing_secret_sealed', '=', from.signing_secret_sealed)
+  return Number((await q.executeTakeFirst()).numUpdatedRows) === 1
+}
+
+export function allVersionConfigs(db: Executor, after: string | null, limit: number): Promise<Pick<BotVersionsTable, 'id' | 'config'>[]> {
+  let q = db.selectFrom('bot_versions').select(['id', 'config']).orderBy('id').limit(limit)
+  if (after) q = q.where('id', '>', after)
+  return q.execute()
+}
+
+/** A version's config with its tools' values sealed anew: the same configuration, encrypted under the current secret. */
+export async function resealVersion(db: Executor, id: string, from: string, to: string): Promise<boolean> {
+  const r = await db.updateTable('bot_versions').set({ config: to }).where('id', '=', id).where('config', '=', from).executeTakeFirst()
+  return Number(r.numUpdatedRows) === 1
+}

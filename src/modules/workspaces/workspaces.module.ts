@@ -29,4 +29,5 @@ export const workspacesModule = defineModule({
   init(kernel, services) {
     services.workspaces = new WorkspacesService(kernel)
   },
+  reseal: (_kernel, services) => services.workspaces.reseal(),
 })

@@ -91,6 +91,27 @@ export class WorkspacesService {
     }
   }
 
+  /** Seals every stored CRM secret under the current server secret (`svc secrets reseal`). */
+  async reseal(): Promise<number> {
+    const box = this.k.secrets
+    let after: Tenant | null = null
+    let count = 0
+    for (;;) {
+      const page = await repo.allCrmSettings(this.k.db, after, 500)
+      if (page.length === 0) return count
+      for (const row of page) {
+        const crm = fromJson<StoredCrm | null>(row.crm, null)
+        if (!crm || ![crm.access_token_sealed, crm.signing_secret_sealed].some((v) => v !== null && box.isStale(v))) continue
+        const ctx = `${row.workspace_id}:${row.mode}:crm`
+        const again = (v: string | null) => (v === null ? null : box.seal(box.open(v, ctx), ctx))
+        const next = toJson({ ...crm, access_token_sealed: again(crm.access_token_sealed), signing_secret_sealed: again(crm.signing_secret_sealed) })
+        if (await repo.resealCrm(this.k.db, { workspaceId: row.workspace_id, mode: row.mode }, row.crm!, next)) count++
+      }
+      const last = page[page.length - 1]
+      after = { workspaceId: last.workspace_id, mode: last.mode }
+    }
+  }
+
   /** The lead score at which a conversation creates its lead, or null (`db`: a transaction reading it). */
   async leadAutoCreateScore(tenant: Tenant, db: Executor = this.k.db): Promise<number | null> {
     return (await repo.findSettings(db, tenant))?.lead_auto_create_score ?? null

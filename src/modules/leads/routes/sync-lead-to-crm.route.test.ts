@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict'
+import { randomBytes } from 'node:crypto'
+import { buildApp } from '../../../app.js'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { after, before, describe, it } from 'node:test'
@@ -117,6 +119,29 @@ describe('syncLeadToCrm', () => {
     } finally {
       receiver.closeAllConnections()
       await new Promise((r) => receiver.close(r))
+    }
+  })
+
+  it('keeps the CRM token sealed under the current server secret after a rotation (reseal)', async () => {
+    await useHubSpot()
+    const read = async () => (await h.app.kernel.db.selectFrom('workspace_settings').select('crm').where('workspace_id', '=', h.a.workspaceId).where('mode', '=', 'live').executeTakeFirstOrThrow()).crm!
+    const before = await read()
+    const next = randomBytes(32).toString('base64url')
+    const rotated = await buildApp({ config: { ...h.config, serverSecret: next, serverSecretPrevious: [h.config.serverSecret!] }, database: h.app.kernel.database })
+    try {
+      assert.ok((await rotated.services.workspaces.reseal()) >= 1)
+      assert.equal(await rotated.services.workspaces.reseal(), 0)
+    } finally {
+      await rotated.http.close()
+      await rotated.redis?.quit()
+    }
+    assert.notEqual(await read(), before)
+    const only = await buildApp({ config: { ...h.config, serverSecret: next, serverSecretPrevious: [] }, database: h.app.kernel.database })
+    try {
+      assert.equal((await only.services.workspaces.crm({ workspaceId: h.a.workspaceId, mode: 'live' }))!.access_token, hs.token)
+    } finally {
+      await only.http.close()
+      await only.redis?.quit()
     }
   })
 })
