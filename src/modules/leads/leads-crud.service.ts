@@ -1,6 +1,6 @@
 import parsePhoneNumber from 'libphonenumber-js'
 import { iso } from '../../kernel/clock.js'
-import { fromJson, toJson, type Executor } from '../../kernel/db/database.js'
+import { toJson, type Executor } from '../../kernel/db/database.js'
 import { uniqueConflict } from '../../kernel/db/unique-conflict.js'
 import { AppError, notFound } from '../../kernel/errors.js'
 import type { PageResult } from '../../kernel/http/pagination.js'
@@ -192,5 +192,3 @@ export function normalisePhone(input: string | null, pointer: string): string | 
   }
   return parsed.number
 }
-
-export const fromJsonArray = (s: string): string[] => fromJson<string[]>(s, [])
