@@ -77,9 +77,11 @@ export function requestCounts(db: Executor, tenant: Tenant, from: string, to: st
     .execute()
 }
 
+// Read in every inbound message's transaction (the leads auto-create check): built and compiled once.
 export function findSettings(db: Executor, tenant: Tenant): Promise<WorkspaceSettingsTable | undefined> {
-  return scoped(db, tenant).selectFrom('workspace_settings').selectAll().executeTakeFirst()
+  return findSettingsQ.first(db, { workspaceId: tenant.workspaceId, mode: tenant.mode })
 }
+const findSettingsQ = prepared((db, a: Tenant) => scoped(db, a).selectFrom('workspace_settings').selectAll())
 
 /** Inserts or updates the tenant's settings row (one per workspace and mode). */
 export async function saveSettings(db: Executor, row: WorkspaceSettingsTable): Promise<void> {
