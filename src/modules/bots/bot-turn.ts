@@ -7,7 +7,7 @@ import { callIdempotencyKey, callTool, toolSpecOf, type StoredTool, type ToolCal
 import type { GuardrailFired } from './guardrails/guardrails.js'
 import { checkInput, checkOutput } from './guardrails/guardrails.js'
 import type { BotConfig, FrozenTool } from './bots.config.js'
-import type { KnowledgeSearchResultT } from '../knowledge/knowledge.search.schemas.js'
+import { searchResultOf, type KnowledgeSearchResultT } from '../knowledge/knowledge.search.schemas.js'
 
 /** Engine steps per reply: a tool round, maybe a second, then the answer. */
 const MAX_STEPS = 3
@@ -91,7 +91,7 @@ export async function runTurn(k: Kernel, services: Services, t: TurnInput): Prom
   const grounded = !!answer && (answer.grounded || toolResults.some((r) => r.ok && r.name !== 'handoff_to_human'))
   const confidence = answer?.confidence ?? null
   const cited = new Map(passages.map((p) => [p.chunk_id, p]))
-  const citations = (answer?.sources ?? []).filter((s) => s.kind === 'passage' && cited.has(s.id)).map((s) => resultOf(cited.get(s.id)!))
+  const citations = (answer?.sources ?? []).filter((s) => s.kind === 'passage' && cited.has(s.id)).map((s) => searchResultOf(cited.get(s.id)!))
   let content = answer?.content ?? g.fallback_message
   if (handoff === null && !grounded) handoff = 'not_grounded'
   else if (handoff === null && confidence !== null && confidence < t.config.handoff.confidence_threshold) handoff = 'low_confidence'
@@ -168,51 +168,8 @@ function foundPassages(r: ToolCallResult): Passage[] {
   return Array.isArray(out?.passages) ? out.passages : []
 }
 
-export function resultOf(p: Passage): KnowledgeSearchResultT {
-  return {
-    score: p.score,
-    excerpt: p.excerpt,
-    citation: {
-      document_id: p.document_id,
-      knowledge_base_id: p.knowledge_base_id,
-      title: p.title,
-      source_url: p.source_url,
-      chunk_id: p.chunk_id,
-      start: p.start,
-      end: p.end,
-      heading_path: p.heading_path,
-      page: p.page,
-    },
-  }
-}
-
-/**
- * The question's passages from the bot's bases. A version keeps the ids it froze; a base deleted since then
- * is skipped rather than failing every reply. The search itself answers 404 for a missing base, so the
- * bases are looked up one by one only then: checking them first cost every reply a query per base.
- */
+/** The question's passages from the bot's bases (a base deleted since the version froze its id is skipped). */
 async function retrieve(services: Services, tenant: Tenant, ids: string[], question: string): Promise<{ kbIds: string[]; passages: Passage[] }> {
-  const search = (kbIds: string[]) => (kbIds.length > 0 ? services.knowledge.search.passages(tenant, question, { knowledgeBaseIds: kbIds, topK: PASSAGES }) : Promise.resolve([]))
-  try {
-    return { kbIds: ids, passages: await search(ids) }
-  } catch (err) {
-    if (!(err instanceof AppError && err.code === 'resource_not_found')) throw err
-    const kbIds = await existingBases(services, tenant, ids)
-    return { kbIds, passages: await search(kbIds) }
-  }
-}
-
-async function existingBases(services: Services, tenant: Tenant, ids: string[]): Promise<string[]> {
-  const found = await Promise.all(
-    ids.map((id) =>
-      services.knowledge.bases.get(tenant, id).then(
-        () => id,
-        (err: unknown) => {
-          if (err instanceof AppError && err.code === 'resource_not_found') return null
-          throw err
-        },
-      ),
-    ),
-  )
-  return found.filter((id): id is string => id !== null)
+  const passages = ids.length > 0 ? await services.knowledge.search.passages(tenant, question, { knowledgeBaseIds: ids, topK: PASSAGES }) : []
+  return { kbIds: ids, passages }
 }

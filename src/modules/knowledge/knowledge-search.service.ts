@@ -75,7 +75,7 @@ export class KnowledgeSearchService {
   async retrieve(
     tenant: Tenant,
     query: string,
-    opts: { knowledgeBaseIds?: string[]; topK?: number; minScore?: number; filters?: index.MetadataFilter } = {},
+    opts: { knowledgeBaseIds?: string[]; topK?: number; minScore?: number; filters?: index.MetadataFilter; skipMissingBases?: boolean } = {},
   ): Promise<Retrieval> {
     const termsByLanguage = new Map<string, string[]>()
     const termsIn = (language: string) => {
@@ -88,7 +88,7 @@ export class KnowledgeSearchService {
     const asked = new Set(guessed.flatMap(termsIn))
     const read = await readSearchStats(this.k.db, tenant, opts.knowledgeBaseIds, [...asked])
     const bases = read.bases
-    for (const id of opts.knowledgeBaseIds ?? []) if (!bases.some((b) => b.id === id)) throw notFound('knowledge base', id)
+    if (!opts.skipMissingBases) for (const id of opts.knowledgeBaseIds ?? []) if (!bases.some((b) => b.id === id)) throw notFound('knowledge base', id)
     const kbIds = bases.map((b) => b.id)
     const analysers = new Map(bases.map((b) => [b.id, analyserFor(b.language)]))
     const languages = [...new Set([...analysers.values()].map((a) => a.language))].sort()
@@ -173,12 +173,13 @@ export class KnowledgeSearchService {
   }
 
   /**
-   * Passages for other modules (inbox drafts now, bots later), with the same citations as a search. A
-   * question the knowledge answers poorly is recorded as a gap, as a search would — unless `recordGaps`
-   * is false (a dry-run writes nothing).
+   * Passages for other modules (inbox drafts, bots, agents, the search_knowledge tool), with the same
+   * citations as a search. A base deleted since the caller stored its id is skipped (a bot version or an
+   * agent run keeps the ids it had). A question the knowledge answers poorly is recorded as a gap, as a
+   * search would — unless `recordGaps` is false (a dry-run writes nothing).
    */
   async passages(tenant: Tenant, query: string, opts: { knowledgeBaseIds?: string[]; topK: number; recordGaps?: boolean }): Promise<KnowledgePassage[]> {
-    const r = await this.retrieve(tenant, query, { knowledgeBaseIds: opts.knowledgeBaseIds, topK: opts.topK })
+    const r = await this.retrieve(tenant, query, { knowledgeBaseIds: opts.knowledgeBaseIds, topK: opts.topK, skipMissingBases: true })
     if (opts.recordGaps !== false && this.shouldRecord(r)) {
       await this.k.transaction(null, (tx) => this.gaps.record(tx, tenant, { question: query, terms: r.terms, bestScore: r.best, knowledgeBaseIds: r.knowledgeBaseIds }))
     }

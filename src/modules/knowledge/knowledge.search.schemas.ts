@@ -60,6 +60,12 @@ export const KnowledgeSearchResult = Type.Object(
 )
 export type KnowledgeSearchResultT = Static<typeof KnowledgeSearchResult>
 
+/** A passage as `services.knowledge.search.passages` returns it, shown as POST /knowledge/search shows a result (bots and agents cite with it). */
+export function searchResultOf(p: KnowledgeCitationT & { score: number; excerpt: string }): KnowledgeSearchResultT {
+  const { score, excerpt, document_id, knowledge_base_id, title, source_url, chunk_id, start, end, heading_path, page } = p
+  return { score, excerpt, citation: { document_id, knowledge_base_id, title, source_url, chunk_id, start, end, heading_path, page } }
+}
+
 export const KnowledgeSearch = Type.Object(
   {
     object: Type.Literal('knowledge_search'),
