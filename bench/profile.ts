@@ -15,41 +15,14 @@ import { join } from 'node:path'
 import { createTestDatabase } from '../test/helpers.js'
 import { freePort, svc } from '../test/spawn.js'
 import { apiClient, load, seedConversations, sendMessageLoad, startProcess, stop } from './lib.js'
+import { place, type Profile, type ProfileNode } from './cpu-profile.js'
 import { serviceEnv } from './service.js'
 
-interface Node {
-  id: number
-  callFrame: { functionName: string; url: string }
-  children?: number[]
-}
-interface Profile {
-  nodes: Node[]
-  samples: number[]
-  timeDeltas: number[]
-}
-
-/** Where a frame's code lives. */
-function place(f: Node['callFrame']): string {
-  const { url, functionName } = f
-  if (!url) {
-    if (functionName === '(garbage collector)') return 'garbage collection'
-    if (functionName === '(idle)') return 'idle'
-    if (functionName === '(program)') return 'native: V8 and libuv (program)'
-    return `native: ${functionName || 'anonymous'}`
-  }
-  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)
-  if (pkg) return `package: ${pkg[1]}`
-  const ours = /\/src\/(kernel\/[^/]+|modules\/[^/]+|[^/]+\.ts)/.exec(url)
-  if (ours) return `ours: ${ours[1]}`
-  if (url.startsWith('node:')) return `node: ${url.slice(5).split('/').slice(0, 2).join('/')}`
-  return url
-}
-
 /** A frame as a function: its name and file (for the top-functions table). */
-const fn = (f: Node['callFrame'] & { lineNumber?: number }) =>
-  `${f.functionName || '(anonymous)'} ${f.url.replace(/^.*\/(node_modules|src)\//, '$1/').replace(/^file:\/\//, '')}:${(f.lineNumber ?? 0) + 1}`
+const fn = (f: ProfileNode['callFrame']) =>
+  `${f.functionName || '(anonymous)'} ${f.url.replace(/^.*\/(node_modules|src)\//, '$1/').replace(/^file:\/\//, '')}:${f.lineNumber + 1}`
 
-function breakdown(p: Profile, key: (f: Node['callFrame']) => string): { total: number; rows: [string, number][] } {
+function breakdown(p: Profile, key: (f: ProfileNode['callFrame']) => string): { total: number; rows: [string, number][] } {
   const byId = new Map(p.nodes.map((n) => [n.id, n]))
   const self = new Map<string, number>()
   let total = 0

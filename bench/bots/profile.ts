@@ -12,34 +12,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { loadQuestions, V } from '../knowledge/app.js'
 import { DURATION, load, type LoadResult } from '../lib.js'
+import { place, type Profile, type ProfileNode } from '../cpu-profile.js'
 import { botLoad, cpuSeconds, seedBot, type SeededBot } from './seed.js'
-
-interface ProfileNode {
-  id: number
-  callFrame: { functionName: string; url: string; lineNumber: number }
-  children?: number[]
-}
-interface Profile {
-  nodes: ProfileNode[]
-  samples: number[]
-  timeDeltas: number[]
-}
-
-function place(f: ProfileNode['callFrame']): string {
-  const { url, functionName } = f
-  if (!url) {
-    if (functionName === '(garbage collector)') return 'garbage collection'
-    if (functionName === '(idle)') return 'idle'
-    if (functionName === '(program)') return 'native: V8 and libuv (program)'
-    return `native: ${functionName || 'anonymous'}`
-  }
-  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)
-  if (pkg) return `package: ${pkg[1]}`
-  const ours = /\/src\/(kernel\/[^/]+|modules\/[^/]+|[^/]+\.ts)/.exec(url)
-  if (ours) return `ours: ${ours[1]}`
-  if (url.startsWith('node:')) return `node: ${url.slice(5).split('/').slice(0, 2).join('/')}`
-  return url
-}
 
 const fn = (f: ProfileNode['callFrame']) => `${f.functionName || '(anonymous)'} ${f.url.replace(/^.*\/(node_modules|src)\//, '$1/')}:${f.lineNumber + 1}`
 const ourFile = (f: ProfileNode['callFrame']) => /\/src\/(.+\.ts)$/.exec(f.url)?.[1] ?? null
