@@ -91,19 +91,21 @@ export type BotT = Static<typeof Bot>
 const HandoffInput = Type.Partial(BotHandoff, { additionalProperties: false, title: 'BotHandoffInput' })
 const AiInput = Type.Partial(BotAiSettings, { additionalProperties: false, title: 'BotAiSettingsInput' })
 
+/** What both createBot and updateBot take besides the name. */
+const botInputFields = {
+  description: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
+  instructions: Type.Optional(configFields.instructions),
+  language: Type.Optional(Language),
+  channels: Type.Optional(Channels),
+  knowledge_base_ids: Type.Optional(KnowledgeBaseIds),
+  handoff: Type.Optional(HandoffInput),
+  greeting: Type.Optional(configFields.greeting),
+  ai: Type.Optional(AiInput),
+  metadata: Type.Optional(Metadata),
+}
+
 export const CreateBotBody = Type.Object(
-  {
-    name: Type.String({ minLength: 1, maxLength: 200 }),
-    description: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
-    instructions: Type.Optional(configFields.instructions),
-    language: Type.Optional(Language),
-    channels: Type.Optional(Channels),
-    knowledge_base_ids: Type.Optional(KnowledgeBaseIds),
-    handoff: Type.Optional(HandoffInput),
-    greeting: Type.Optional(configFields.greeting),
-    ai: Type.Optional(AiInput),
-    metadata: Type.Optional(Metadata),
-  },
+  { name: Type.String({ minLength: 1, maxLength: 200 }), ...botInputFields },
   { additionalProperties: false, title: 'CreateBotBody' },
 )
 export type CreateBotBodyT = Static<typeof CreateBotBody>
@@ -111,15 +113,7 @@ export type CreateBotBodyT = Static<typeof CreateBotBody>
 export const UpdateBotBody = Type.Object(
   {
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-    description: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
-    instructions: Type.Optional(configFields.instructions),
-    language: Type.Optional(Language),
-    channels: Type.Optional(Channels),
-    knowledge_base_ids: Type.Optional(KnowledgeBaseIds),
-    handoff: Type.Optional(HandoffInput),
-    greeting: Type.Optional(configFields.greeting),
-    ai: Type.Optional(AiInput),
-    metadata: Type.Optional(Metadata),
+    ...botInputFields,
     archived: Type.Optional(
       Type.Boolean({ description: '`true` archives the bot (it stops answering; versions and history stay); `false` brings it back.' }),
     ),
