@@ -1,9 +1,9 @@
 // The bots bench's data: a knowledge base of ~5,000 chunks seeded through the API from the knowledge
 // evaluation's corpus, a bot answering from it (published), the load of POST /bots/{id}/messages, and the
 // docs block of docs/bots.md.
-import { readFileSync, writeFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { load, progress, type LoadResult } from '../lib.js'
-import { loadCorpus, loadQuestions, startKnowledgeApp, upload, V, waitSettled, type CorpusDocument, type KnowledgeApp } from '../knowledge/app.js'
+import { loadCorpus, loadQuestions, putDocBlock, shuffled, startKnowledgeApp, upload, V, waitSettled, type CorpusDocument, type KnowledgeApp } from '../knowledge/app.js'
 
 export const TARGET = Number(process.env.BENCH_BOTS_CHUNKS ?? 5000)
 /** ~60 KB Markdown files: about 120 chunks each, so the base lands within one file of the target. */
@@ -16,23 +16,6 @@ export interface SeededBot {
   chunks: number
   documents: number
   seedSeconds: number
-}
-
-/** A deterministic shuffle (mulberry32): every run indexes the same files. */
-function shuffled<T>(items: T[], seed: number): T[] {
-  let s = seed
-  const rand = () => {
-    s = (s + 0x6d2b79f5) | 0
-    let t = Math.imul(s ^ (s >>> 15), 1 | s)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-  const a = [...items]
-  for (let i = a.length - 1; i > 0; i--) {
-    const j = Math.floor(rand() * (i + 1))
-    ;[a[i], a[j]] = [a[j], a[i]]
-  }
-  return a
 }
 
 /**
@@ -181,21 +164,4 @@ export function cpuSeconds(pid: number): number {
 }
 
 /** Replaces (or adds, at the end of its section) a `<!-- name:start/end -->` block of docs/bots.md. */
-export function putBotsDocBlock(name: string, content: string, section: string): void {
-  const path = new URL('../../docs/bots.md', import.meta.url)
-  let doc = readFileSync(path, 'utf8')
-  const block = `<!-- ${name}:start -->\n${content}\n<!-- ${name}:end -->`
-  const re = new RegExp(`<!-- ${name}:start -->[\\s\\S]*<!-- ${name}:end -->`)
-  if (re.test(doc)) doc = doc.replace(re, () => block)
-  else {
-    const heading = new RegExp(`^## ${section}[^\\n]*\\n`, 'm')
-    const m = heading.exec(doc)
-    if (m) {
-      const rest = doc.slice(m.index + m[0].length)
-      const next = /^## /m.exec(rest)
-      const at = next ? m.index + m[0].length + next.index : doc.length
-      doc = `${doc.slice(0, at).trimEnd()}\n\n${block}\n\n${doc.slice(at)}`.trimEnd() + '\n'
-    } else doc = `${doc.trimEnd()}\n\n## ${section}\n\n${block}\n`
-  }
-  writeFileSync(path, doc)
-}
+export const putBotsDocBlock = (name: string, content: string, section: string): void => putDocBlock(name, content, section, 'bots.md')

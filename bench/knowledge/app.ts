@@ -190,9 +190,9 @@ export function rssMb(pid: number): { rss: number; peak: number } {
   }
 }
 
-/** Replaces (or adds, in its section) a `<!-- name:start/end -->` block of docs/knowledge.md. */
-export function putDocBlock(name: string, content: string, section: string): void {
-  const path = new URL('../../docs/knowledge.md', import.meta.url)
+/** Replaces (or adds, at the end of its section) a `<!-- name:start/end -->` block of a page under docs/ (default knowledge.md). */
+export function putDocBlock(name: string, content: string, section: string, page = 'knowledge.md'): void {
+  const path = new URL(`../../docs/${page}`, import.meta.url)
   let doc = ''
   try {
     doc = readFileSync(path, 'utf8')
@@ -210,8 +210,25 @@ export function putDocBlock(name: string, content: string, section: string): voi
       const rest = doc.slice(m.index + m[0].length)
       const next = /^## /m.exec(rest)
       const at = next ? m.index + m[0].length + next.index : doc.length
-      doc = `${doc.slice(0, at).trimEnd()}\n\n${block}\n\n${doc.slice(at)}`
+      doc = `${doc.slice(0, at).trimEnd()}\n\n${block}\n\n${doc.slice(at)}`.trimEnd() + '\n'
     } else doc = `${doc.trimEnd()}\n\n## ${section}\n\n${block}\n`
   }
   writeFileSync(path, doc)
+}
+
+/** A deterministic shuffle (mulberry32), so every run indexes the same files. */
+export function shuffled<T>(items: T[], seed: number): T[] {
+  let s = seed
+  const rand = () => {
+    s = (s + 0x6d2b79f5) | 0
+    let t = Math.imul(s ^ (s >>> 15), 1 | s)
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+  const a = [...items]
+  for (let i = a.length - 1; i > 0; i--) {
+    const j = Math.floor(rand() * (i + 1))
+    ;[a[i], a[j]] = [a[j], a[i]]
+  }
+  return a
 }

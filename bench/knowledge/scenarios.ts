@@ -13,7 +13,7 @@
 import { cpus, totalmem } from 'node:os'
 import { DURATION, load, pinning, progress } from '../lib.js'
 import { evaluateQuality, qualityHeader, qualityTable } from './evaluate.js'
-import { cpuMs, loadCorpus, loadQuestions, putDocBlock, rssMb, SMALL, startKnowledgeApp, upload, V, waitSettled, type CorpusDocument } from './app.js'
+import { cpuMs, loadCorpus, loadQuestions, putDocBlock, rssMb, shuffled, SMALL, startKnowledgeApp, upload, V, waitSettled, type CorpusDocument } from './app.js'
 
 const TARGET = Number(process.env.BENCH_KNOWLEDGE_CHUNKS ?? (SMALL ? 2000 : 50_000))
 const CONCURRENT = 20
@@ -35,23 +35,6 @@ export interface KnowledgeRow {
   cpuPerSearch?: number
   peak: number
   note?: string
-}
-
-/** A deterministic shuffle (mulberry32), so every run indexes the same files. */
-function shuffled<T>(items: T[], seed: number): T[] {
-  let s = seed
-  const rand = () => {
-    s = (s + 0x6d2b79f5) | 0
-    let t = Math.imul(s ^ (s >>> 15), 1 | s)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-  const a = [...items]
-  for (let i = a.length - 1; i > 0; i--) {
-    const j = Math.floor(rand() * (i + 1))
-    ;[a[i], a[j]] = [a[j], a[i]]
-  }
-  return a
 }
 
 /** File n: corpus documents in the order of shuffle n, as Markdown sections, up to FILE_CHARS. */
