@@ -1,8 +1,8 @@
-import type OpenAI from 'openai'
 import type { Logger } from 'pino'
 import type { Config } from '../../config.js'
 import { AppError } from '../errors.js'
 import type { AiCheck } from './ai.types.js'
+import { loadOpenAiClient, providerProblem, type LoadedOpenAi } from './openai-client.js'
 
 /** Inputs per request: OpenAI accepts up to 2048; local servers are happier with less. */
 const BATCH = 64
@@ -26,12 +26,10 @@ export function createEmbeddings(config: Config['embeddings'], log: Logger): Emb
   return config ? new OpenAiEmbeddings(config, log) : null
 }
 
-const DEFAULT_BASE_URL = 'https://api.openai.com/v1'
-
 class OpenAiEmbeddings implements EmbeddingsEngine {
   readonly model: string
   // The openai client (~13 MB resident) is loaded on first use, not in every process.
-  private client: Promise<{ client: OpenAI; mod: typeof import('openai') }> | null = null
+  private client: Promise<LoadedOpenAi> | null = null
 
   constructor(
     private readonly config: NonNullable<Config['embeddings']>,
@@ -45,21 +43,8 @@ class OpenAiEmbeddings implements EmbeddingsEngine {
     return { status: 'ok' }
   }
 
-  private load() {
-    this.client ??= import('openai').then((mod) => ({
-      mod,
-      // Every option explicit so the client reads no OPENAI_* variable (config.ts owns the environment).
-      client: new mod.default({
-        baseURL: this.config.baseUrl ?? DEFAULT_BASE_URL,
-        apiKey: this.config.apiKey ?? 'not-set',
-        organization: null,
-        project: null,
-        webhookSecret: null,
-        timeout: this.config.timeoutMs,
-        maxRetries: 0,
-        logLevel: 'off',
-      }),
-    }))
+  private load(): Promise<LoadedOpenAi> {
+    this.client ??= loadOpenAiClient(this.config)
     return this.client
   }
 
@@ -94,17 +79,7 @@ class OpenAiEmbeddings implements EmbeddingsEngine {
 
   private toAppError(mod: typeof import('openai'), err: unknown, deadline: AbortSignal): AppError {
     this.log.warn({ err, model: this.model }, 'embeddings provider call failed')
-    if (deadline.aborted || err instanceof mod.APIConnectionTimeoutError) {
-      return new AppError('ai_provider_timeout', `The embeddings provider did not answer within ${this.config.timeoutMs} ms (EMBEDDINGS_TIMEOUT_MS).`)
-    }
-    if (err instanceof mod.APIConnectionError) return new AppError('ai_provider_unavailable', 'The embeddings provider could not be reached at EMBEDDINGS_BASE_URL; try again later.')
-    if (err instanceof mod.APIError && (err.status === 429 || err.status === 503)) {
-      return new AppError('ai_provider_unavailable', `The embeddings provider is busy or down (HTTP ${err.status}); try again later.`, { headers: { 'Retry-After': '5' } })
-    }
-    if (err instanceof mod.APIError && err.status !== undefined) {
-      return new AppError('ai_provider_error', `The embeddings provider rejected the request (HTTP ${err.status}); check EMBEDDINGS_MODEL and EMBEDDINGS_API_KEY.`)
-    }
-    return new AppError('ai_provider_error', 'The embeddings provider returned an unusable answer.')
+    return providerProblem(mod, err, deadline, { name: 'embeddings', env: 'EMBEDDINGS', timeoutMs: this.config.timeoutMs })
   }
 }
 
