@@ -1,0 +1,158 @@
+import assert from 'node:assert/strict'
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { after, before, describe, it } from 'node:test'
+import { freePort } from '../../../../test/spawn.js'
+import { startTranscriptionServer } from '../../../kernel/ai/transcribe.test-support.js'
+import { advance, assertProblem, events, get, ok, patch, post, voiceApp, voiceBot, type VoiceApp } from '../voice.test-support.js'
+import { startTwilioServer } from './twilio.test-support.js'
+
+/** A two-channel WAV (caller left, us right) of `seconds`, made with sox. */
+function stereoWav(seconds: number): Buffer {
+  const dir = mkdtempSync(join(tmpdir(), 'twilio-wav-'))
+  try {
+    const file = join(dir, 'rec.wav')
+    execFileSync('sox', ['-n', '-r', '8000', '-b', '16', '-c', '2', file, 'synth', String(seconds), 'sine', '440', 'sine', '660'])
+    return readFileSync(file)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+describe('voice on Twilio (a Twilio-compatible server on 127.0.0.1)', () => {
+  let h: VoiceApp
+  let tw: Awaited<ReturnType<typeof startTwilioServer>>
+  let stt: Awaited<ReturnType<typeof startTranscriptionServer>>
+  let num: any
+  let bot: any
+  before(async () => {
+    tw = await startTwilioServer()
+    stt = await startTranscriptionServer((upload) =>
+      upload.file?.filename.endsWith('-1.wav')
+        ? { segments: [{ start: 0.5, end: 2.1, text: 'Hi, I am calling about my parcel.', avg_logprob: -0.1 }], language: 'english' }
+        : { segments: [{ start: 2.6, end: 4.0, text: 'It arrives today before six.', avg_logprob: -0.05 }], language: 'english' },
+    )
+    const port = await freePort()
+    h = await voiceApp({ PUBLIC_URL: `http://127.0.0.1:${port}`, TRANSCRIPTION_BASE_URL: stt.baseUrl, TRANSCRIPTION_API_KEY: 'sk-test' })
+    await h.app.http.listen({ port, host: '127.0.0.1' })
+    bot = await voiceBot(h)
+    await ok(patch(h, `/workspaces/${h.a.workspaceId}`, { voice: { provider: 'twilio', account_sid: tw.accountSid, auth_token: tw.authToken, base_url: tw.url } }))
+    num = await ok(post(h, '/voice/numbers', { country: 'US', area_code: '415', bot_id: bot.id }), 201)
+  })
+  after(async () => {
+    await h.close()
+    await tw.close()
+    await stt.close()
+  })
+
+  it('the workspace shows the account without its token; the sandbox refuses a carrier', async () => {
+    const ws = await ok(get(h, `/workspaces/${h.a.workspaceId}`))
+    assert.deepEqual({ ...ws.voice, updated_at: undefined }, { provider: 'twilio', account_sid: tw.accountSid, base_url: tw.url, auth_token_set: true, updated_at: undefined })
+    assert.ok(!JSON.stringify(ws).includes(tw.authToken))
+    const row = await h.app.kernel.db.selectFrom('workspace_settings').select('voice').where('workspace_id', '=', h.a.workspaceId).where('mode', '=', 'live').executeTakeFirstOrThrow()
+    assert.ok(!row.voice!.includes(tw.authToken), 'sealed at rest')
+    const sandbox = await h.request({ method: 'PATCH', url: `/sandbox/v2/workspaces/${h.a.workspaceId}`, key: h.a.test, payload: { voice: { provider: 'twilio', account_sid: tw.accountSid, auth_token: tw.authToken } } })
+    assertProblem(sandbox, 422, 'validation_failed')
+  })
+
+  it('provisions a number bought from the account, with our callback URLs', async () => {
+    assert.equal(num.carrier, 'twilio')
+    const bought = tw.requests.find((r) => r.method === 'POST' && r.path.endsWith('/IncomingPhoneNumbers.json'))!
+    assert.equal(bought.form.get('PhoneNumber'), num.phone_number)
+    assert.equal(bought.form.get('VoiceUrl'), `${h.config.publicUrl}/carriers/twilio/voice`)
+    // The sandbox still gets a simulated number.
+    const sandbox = await ok(h.request({ method: 'POST', url: '/sandbox/v2/voice/numbers', key: h.a.test, payload: { country: 'US' } }), 201)
+    assert.equal(sandbox.carrier, 'simulated')
+  })
+
+  it('places a call, follows its status callbacks, answers the caller with the bot, transfers, stores the recording', async () => {
+    const created = await ok(post(h, '/voice/calls', { from_number_id: num.id, to: '+14155550177', record: true }), 201)
+    assert.equal(created.carrier, 'twilio')
+    await h.drainJobs()
+    const placed = tw.requests.find((r) => r.method === 'POST' && r.path.endsWith('/Calls.json'))!
+    assert.equal(placed.form.get('To'), '+14155550177')
+    assert.equal(placed.form.get('From'), num.phone_number)
+    assert.deepEqual(placed.form.getAll('StatusCallbackEvent'), ['initiated', 'ringing', 'answered', 'completed'])
+    assert.equal(placed.form.get('Record'), 'true')
+    assert.match(placed.form.get('Twiml')!, /<Gather[^>]*action="http:\/\/127\.0\.0\.1:\d+\/carriers\/twilio\/gather\?call=call_/)
+    const row = await h.app.kernel.db.selectFrom('voice_calls').select('carrier_sid').where('id', '=', created.id).executeTakeFirstOrThrow()
+    const sid = row.carrier_sid!
+    assert.match(sid, /^CA[0-9a-f]{32}$/)
+
+    assert.equal(await tw.advance(sid, 'ringing'), 204)
+    assert.equal(await tw.advance(sid, 'in-progress'), 204)
+    assert.equal((await ok(get(h, `/voice/calls/${created.id}`))).status, 'in_progress')
+
+    const heard = await tw.gather(sid, 'When is my parcel delivered today?', 0.93)
+    assert.equal(heard.status, 200)
+    assert.match(heard.body, /<Say>[^<]*(9:00|18:00|same day)[^<]*<\/Say>/)
+    assert.match(heard.body, /<Gather[^>]*turn=1/)
+
+    const moved = await ok(post(h, `/voice/calls/${created.id}/transfer`, { to: { phone_number: '+14155550188' }, announcement: 'Transferring you now.' }))
+    assert.equal(moved.transfers.length, 1)
+    const update = tw.requests.find((r) => r.method === 'POST' && r.path.endsWith(`/Calls/${sid}.json`))!
+    assert.match(update.form.get('Twiml')!, /<Say>Transferring you now\.<\/Say><Dial callerId="\+1415555\d{4}">\+14155550188<\/Dial>/)
+
+    assert.equal(await tw.advance(sid, 'completed', { duration: 12 }), 204)
+    const done = await ok(get(h, `/voice/calls/${created.id}`))
+    assert.equal(done.status, 'completed')
+    assert.deepEqual(done.history.map((s: any) => s.status), ['queued', 'ringing', 'in_progress', 'completed'])
+    const transcript = await ok(get(h, `/voice/calls/${created.id}/transcript`))
+    assert.equal(transcript.status, 'ready')
+    assert.deepEqual(transcript.segments.map((s: any) => s.speaker), ['caller', 'bot'])
+    assert.equal(transcript.segments[0].confidence, 0.93)
+
+    const wav = stereoWav(3)
+    const rec = await tw.recordingReady(sid, wav, 3)
+    assert.equal(rec.status, 204)
+    await h.drainJobs()
+    const meta = await ok(get(h, `/voice/calls/${created.id}/recording`))
+    assert.equal(meta.status, 'ready')
+    assert.equal(meta.channels, 2)
+    assert.equal(meta.duration_ms, 3000)
+    const audio = await h.request({ method: 'GET', url: `/v2/voice/calls/${created.id}/recording?format=wav` })
+    assert.ok(Buffer.compare(audio.rawPayload, wav) === 0, 'the stored recording is Twilio’s')
+    assert.ok((await events(h, 'call.recording.ready')).some((e) => e.call_id === created.id))
+  })
+
+  it('a recording without gathered speech is transcribed through the AI seam, one speaker per channel', async () => {
+    const created = await ok(post(h, '/voice/calls', { from_number_id: num.id, to: '+14155550178', record: true }), 201)
+    await h.drainJobs()
+    const sid = (await h.app.kernel.db.selectFrom('voice_calls').select('carrier_sid').where('id', '=', created.id).executeTakeFirstOrThrow()).carrier_sid!
+    await tw.advance(sid, 'in-progress')
+    await tw.advance(sid, 'completed', { duration: 5 })
+    assert.equal((await ok(get(h, `/voice/calls/${created.id}/transcript`))).status, 'processing')
+    await tw.recordingReady(sid, stereoWav(5), 5)
+    await h.drainJobs()
+    await h.drainJobs()
+    const t = await ok(get(h, `/voice/calls/${created.id}/transcript`))
+    assert.equal(t.status, 'ready', JSON.stringify(t))
+    assert.equal(t.language, 'en')
+    assert.deepEqual(t.segments.map((s: any) => [s.speaker, s.start_ms, s.text]), [['caller', 500, 'Hi, I am calling about my parcel.'], ['bot', 2600, 'It arrives today before six.']])
+    assert.equal(stt.requests.length, 2)
+  })
+
+  it('answers an inbound call with the number’s bot; a callback with a bad signature is 403', async () => {
+    const inbound = await tw.inbound({ to: num.phone_number, from: '+14155550166' })
+    assert.equal(inbound.status, 200)
+    assert.match(inbound.body, /<Gather[^>]*>.*<Say>Hi, this is Delivery bot\. How can I help you today\?<\/Say>/)
+    const calls = (await ok(get(h, '/voice/calls?direction=inbound'))).data
+    assert.equal(calls.length, 1)
+    assert.equal(calls[0].from, '+14155550166')
+    assert.equal(calls[0].status, 'in_progress')
+    assert.equal(await tw.advance(inbound.callSid, 'completed', { duration: 3, badSignature: true }), 403)
+    assert.equal((await ok(get(h, `/voice/calls/${calls[0].id}`))).status, 'in_progress', 'a forged callback changes nothing')
+    const forged = await h.request({ method: 'POST', url: `/carriers/twilio/status?call=${calls[0].id}`, key: null, payload: 'CallSid=CA00&CallStatus=completed', headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': 'AAAA' } })
+    assertProblem(forged, 403, 'carrier_signature_invalid')
+  })
+
+  it('a placement Twilio refuses fails the call with Twilio’s message', async () => {
+    const created = await ok(post(h, '/voice/calls', { from_number_id: num.id, to: '+14155550179' }), 201)
+    tw.failNext(400, { code: 21215, message: 'Geo Permission configuration is not permitting call' })
+    await h.drainJobs()
+    const call = await advance(h, created.id, (c) => c.status === 'failed', 5)
+    assert.match(call.end_reason, /21215/)
+  })
+})
