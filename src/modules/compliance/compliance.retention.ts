@@ -1,0 +1,36 @@
+import { iso } from '../../kernel/clock.js'
+import type { RetentionClass } from '../../kernel/module.js'
+import * as repo from './compliance.repository.js'
+import { AUDIT_MINIMUM_DAYS } from './retention.service.js'
+
+/** The compliance module's own classes of data. */
+export const COMPLIANCE_RETENTION: RetentionClass[] = [
+  {
+    name: 'audit_log',
+    description: `Audit log entries (sealed ones, oldest first). At least ${AUDIT_MINIMUM_DAYS} days: it is the evidence.`,
+    minimumDays: AUDIT_MINIMUM_DAYS,
+    count: (k, tenant, before) => repo.countAuditBefore(k.db, tenant, before),
+    purge: (k, tenant, before, limit) => repo.purgeAudit(k.db, tenant, before, limit),
+  },
+  {
+    name: 'dsar_exports',
+    description: 'DSAR export archives (the request and its progress are kept; the file is deleted).',
+    minimumDays: 1,
+    count: (k, tenant, before) => repo.countExportsBefore(k.db, tenant, before),
+    async purge(k, tenant, before, limit) {
+      const rows = await repo.exportsBefore(k.db, tenant, before, limit)
+      for (const r of rows) {
+        if (r.export_key) await k.blobs.delete(r.export_key)
+        await repo.updateDsar(k.db, tenant, r.id, { export_status: 'none', export_key: null, export_token_hash: null, export_token_sealed: null, export_expires_at: null, export_error: 'deleted by the retention policy', updated_at: iso(k.clock.now()) })
+      }
+      return rows.length
+    },
+  },
+  {
+    name: 'api_logs',
+    description: 'Daily API request counts per operation (usage reports read them).',
+    minimumDays: 1,
+    count: (k, tenant, before) => repo.countRequestDays(k.db, tenant, before),
+    purge: (k, tenant, before, limit) => repo.purgeRequestDays(k.db, tenant, before, limit),
+  },
+]

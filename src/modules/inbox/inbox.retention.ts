@@ -1,0 +1,17 @@
+import type { RetentionClass } from '../../kernel/module.js'
+import * as repo from './inbox.repository.js'
+
+/** The inbox's classes of data a retention policy governs (docs/compliance.md "Retention"). */
+export const INBOX_RETENTION: RetentionClass[] = [
+  {
+    name: 'messages',
+    description: 'Conversations whose last activity (last message, else last update) is older than the policy, deleted with their messages, tag links and AI drafts. Counted in conversations.',
+    minimumDays: 1,
+    count: (k, tenant, before) => repo.countInactiveConversations(k.db, tenant, before),
+    async purge(k, tenant, before, limit) {
+      const ids = await repo.inactiveConversationIds(k.db, tenant, before, limit)
+      if (ids.length === 0) return 0
+      return (await k.transaction(null, (tx) => repo.deleteConversations(tx, tenant, ids))).conversations
+    },
+  },
+]
