@@ -16,7 +16,7 @@ function find(dir, out = []) {
 }
 
 const filters = process.argv.slice(2)
-const files = [...find('src'), ...find('test')].filter((f) => filters.length === 0 || filters.some((x) => f.includes(x))).sort()
+const files = [...find('src'), ...find('test'), ...find('sdk')].filter((f) => filters.length === 0 || filters.some((x) => f.includes(x))).sort()
 const engines = process.env.TEST_DB ? [process.env.TEST_DB] : ['sqlite', 'postgres']
 let failed = false
 for (const engine of engines) {

@@ -1,8 +1,10 @@
+import { recordAudit } from './kernel/audit/audit.js'
 import type { FastifyInstance } from 'fastify'
 import type { Redis } from 'ioredis'
 import pino, { type Logger } from 'pino'
 import type { Config } from './config.js'
 import { createAiEngine } from './kernel/ai/ai.js'
+import { LocalBlobStore } from './kernel/blobs/blobs.js'
 import { ToolRegistry } from './kernel/tools/tools.js'
 import { createEmbeddings } from './kernel/ai/embeddings.js'
 import { systemClock, type Clock } from './kernel/clock.js'
@@ -88,6 +90,8 @@ export async function createKernel(deps: AppDeps): Promise<{ kernel: Kernel; ser
     requests: new RequestCounter(db, log),
     modules: MODULES,
     secrets: new SecretBox(loaded.secret, config.serverSecretPrevious.map((s) => Buffer.from(s, 'utf8'))),
+    deriveKey: (purpose: string) => deriveKey(loaded.secret, purpose),
+    blobs: new LocalBlobStore(config.blobs.dir),
     paginate: (spec) => paginator.paginate(spec),
     async transaction(owner, fn) {
       // An idempotent request's key is marked committed in the same transaction as its effect.
@@ -97,6 +101,7 @@ export async function createKernel(deps: AppDeps): Promise<{ kernel: Kernel; ser
       const result = await db.transaction().execute(async (tx) => {
         const r = await fn(tx)
         if (claim) await IdempotencyStore.commitInTransaction(tx, claim, r)
+        await recordAudit(tx, clock, owner, r)
         enqueued = enqueuedDuring(tx)
         return r
       })

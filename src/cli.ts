@@ -3,6 +3,9 @@ import { createKernel, createLogger } from './app.js'
 import { createApiKey, listApiKeys, revokeApiKey } from './kernel/auth/api-keys.js'
 import { ALL_SCOPES, isKnownScope } from './kernel/auth/scopes.js'
 import { loadConfig } from './config.js'
+import { auditScope } from './kernel/audit/audit.js'
+import { EVIDENCE_KINDS } from './modules/compliance/compliance.schemas.js'
+import { userInfo } from 'node:os'
 
 const USAGE = `Usage: svc <command>
   workspaces create --name <name> [--owner-email <email>] [--json]
@@ -11,8 +14,14 @@ const USAGE = `Usage: svc <command>
   keys revoke <id>
   migrate
   secrets reseal      seal stored credentials under the current SERVER_SECRET (after a rotation)
+  compliance evidence --workspace <id> [--sandbox] [--kind <kind>] [--from <date>] [--to <date>] [--json]
+                      generate evidence reports now (default: every kind, the last 30 days)
 Scopes: ${ALL_SCOPES.join(' ')}
 Uses DATABASE_URL like the server.`
+
+/** CLI changes are audited like API ones: the operator's login as the actor, the command as the action. */
+const asCli = <T>(action: string, fields: string[], fn: () => Promise<T>): Promise<T> =>
+  auditScope.run({ actor: { type: 'cli', id: userInfo().username }, action: `cli ${action}`, fields }, fn)
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n`)
@@ -57,7 +66,10 @@ export async function cli(argv: string[]): Promise<number> {
         workspaceId = (await services.workspaces.first())?.id ?? (await services.workspaces.create({ name: 'Default workspace' })).id
       }
       const mode = values.sandbox ? 'test' : 'live'
-      const key = await createApiKey(kernel.db, kernel.clock, { workspaceId, mode, scopes, name: values.name })
+      const tenant = { workspaceId: workspaceId!, mode } as const
+      const key = await asCli('keys create', ['scopes', ...(values.name ? ['name'] : [])], () =>
+        kernel.transaction(tenant, async (tx) => ({ ...(await createApiKey(tx, kernel.clock, { workspaceId: tenant.workspaceId, mode, scopes, name: values.name })), object: 'api_key' })),
+      )
       const view = { id: key.id, key: key.key, workspace_id: key.workspace_id, scopes: key.scopes, mode }
       out(view, !!values.json, `${key.key}\n(id ${key.id}, workspace ${key.workspace_id}, ${mode}, scopes: ${scopes.join(' ')}; shown once)`)
       return 0
@@ -66,6 +78,21 @@ export async function cli(argv: string[]): Promise<number> {
       let total = 0
       for (const m of kernel.modules) if (m.reseal) total += await m.reseal(kernel, services)
       out({ resealed: total }, rest.includes('--json'), `resealed ${total} row(s) under the current server secret`)
+      return 0
+    }
+    if (group === 'compliance' && action === 'evidence') {
+      const { values } = parseArgs({ args: rest, options: { workspace: { type: 'string' }, sandbox: { type: 'boolean' }, kind: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' }, json: { type: 'boolean' } } })
+      if (!values.workspace) fail('compliance evidence needs --workspace <id>')
+      const kinds = values.kind ? [values.kind] : [...EVIDENCE_KINDS]
+      const unknown = kinds.filter((k) => !(EVIDENCE_KINDS as readonly string[]).includes(k))
+      if (unknown.length) fail(`unknown kind(s): ${unknown.join(' ')}; known: ${EVIDENCE_KINDS.join(' ')}`)
+      const to = values.to ? new Date(values.to) : kernel.clock.now()
+      const from = values.from ? new Date(values.from) : new Date(to.getTime() - 30 * 86400_000)
+      if (Number.isNaN(from.getTime()) || Number.isNaN(to.getTime()) || from >= to) fail('--from and --to must be dates, from before to')
+      const tenant = { workspaceId: values.workspace, mode: values.sandbox ? ('test' as const) : ('live' as const) }
+      const made = []
+      for (const kind of kinds) made.push(await services.compliance.evidence.generate(tenant, kind as (typeof EVIDENCE_KINDS)[number], { from: from.toISOString(), to: to.toISOString() }, 'manual'))
+      out(made.map((e) => ({ id: e.id, kind: e.kind, sha256: e.sha256 })), !!values.json, made.map((e) => `${e.id}  ${e.kind}  sha256 ${e.sha256}`).join('\n'))
       return 0
     }
     if (group === 'keys' && action === 'list') {
@@ -81,7 +108,8 @@ export async function cli(argv: string[]): Promise<number> {
     if (group === 'keys' && action === 'revoke') {
       const id = rest[0]
       if (!id) fail('keys revoke needs a key id (key_…)')
-      const ok = await revokeApiKey(kernel.db, kernel.clock, id)
+      const row = await kernel.db.selectFrom('api_keys').select(['workspace_id', 'mode']).where('id', '=', id).executeTakeFirst()
+      const ok = row && (await asCli('keys revoke', ['revoked_at'], () => kernel.transaction({ workspaceId: row.workspace_id, mode: row.mode }, async (tx) => ((await revokeApiKey(tx, kernel.clock, id)) ? { id, object: 'api_key' } : null))))
       if (!ok) fail(`no active key ${id}`)
       out({ id, revoked: true }, rest.includes('--json'), `revoked ${id}`)
       return 0

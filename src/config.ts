@@ -67,6 +67,26 @@ export interface Config {
   outbound: {
     allowPrivateNetworks: boolean
   }
+  /** Files the service keeps (call recordings): BLOB_DIR, a local directory (default `<DATA_DIR>/blobs`). */
+  blobs: {
+    dir: string
+  }
+  voice: {
+    /** The speech synthesiser run as a separate program (VOICE_SPEECH_COMMAND, default `espeak-ng`); missing = recordings `unavailable`. */
+    speechCommand: string
+    /**
+     * Multiplies the simulated carrier's dialling and ringing times (VOICE_SIM_SETUP_SCALE, default 1: realistic);
+     * 0 answers at once (demos, tests). The conversation itself always takes as long as its audio.
+     */
+    simSetupScale: number
+  }
+  /** Any OpenAI-compatible POST /audio/transcriptions endpoint (TRANSCRIPTION_*); null = carrier recordings are not transcribed. */
+  transcription: {
+    baseUrl: string | null
+    apiKey: string | null
+    model: string
+    timeoutMs: number
+  } | null
 }
 
 const SVIX_SCHEDULE = [5, 300, 1800, 7200, 18000, 36000, 36000]
@@ -107,6 +127,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const provider = (env.AI_PROVIDER || 'builtin') as Config['ai']['provider']
   if (!['builtin', 'openai'].includes(provider)) throw new Error(`AI_PROVIDER must be builtin or openai`)
   const databaseUrl = env.DATABASE_URL || 'sqlite:./data/svc.sqlite'
+  const dataDir = env.DATA_DIR || defaultDataDir(databaseUrl)
   const publicUrl = (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/$/, '')
   return {
     host,
@@ -131,7 +152,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsPublic: bool(env, 'METRICS_PUBLIC'),
     serverSecret: env.SERVER_SECRET || null,
     serverSecretPrevious: (env.SERVER_SECRET_PREVIOUS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
-    dataDir: env.DATA_DIR || defaultDataDir(databaseUrl),
+    dataDir,
     idempotencyLockSeconds: int(env, 'IDEMPOTENCY_LOCK_SECONDS', 60),
     ai: {
       provider,
@@ -161,5 +182,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     outbound: {
       allowPrivateNetworks: bool(env, 'OUTBOUND_ALLOW_PRIVATE_NETWORKS') || bool(env, 'WEBHOOK_ALLOW_PRIVATE_NETWORKS'),
     },
+    blobs: {
+      dir: env.BLOB_DIR || `${dataDir}/blobs`,
+    },
+    voice: {
+      speechCommand: env.VOICE_SPEECH_COMMAND || 'espeak-ng',
+      simSetupScale: int(env, 'VOICE_SIM_SETUP_SCALE', 1),
+    },
+    transcription:
+      env.TRANSCRIPTION_BASE_URL || env.TRANSCRIPTION_API_KEY
+        ? {
+            baseUrl: env.TRANSCRIPTION_BASE_URL || null,
+            apiKey: env.TRANSCRIPTION_API_KEY || null,
+            model: env.TRANSCRIPTION_MODEL || 'whisper-1',
+            timeoutMs: int(env, 'TRANSCRIPTION_TIMEOUT_MS', 60_000),
+          }
+        : null,
   }
 }

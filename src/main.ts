@@ -28,7 +28,7 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
     await app.http.listen({ host: config.host, port: config.port })
     if (runJobs) {
       app.kernel.jobs.start()
-      scheduleMaintenance(app.kernel)
+      scheduleMaintenance(app.kernel, app.services)
     }
     const base = config.publicUrl
     log.info({ role: config.role, live: `${base}/v2`, sandbox: `${base}/sandbox/v2`, docs: `${base}/v2/api-docs`, engine: app.kernel.database.engine }, `listening on ${base}/v2`)
@@ -38,7 +38,7 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
     const first = await bootstrapIfEmpty(kernel, services)
     if (first) printFirstStart(config, log, first)
     kernel.jobs.start()
-    scheduleMaintenance(kernel)
+    scheduleMaintenance(kernel, services)
     log.info({ role: config.role, engine: kernel.database.engine }, 'worker started')
     closeAll = async () => {
       await kernel.jobs.stop(config.shutdownTimeoutMs)

@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
+import { createDatabase } from '../src/kernel/db/database.js'
 import { createTestDatabase, type TestDatabase } from './helpers.js'
 import { startServer, svc } from './spawn.js'
 
@@ -56,5 +57,23 @@ describe('CLI and first start', () => {
     assert.ok(after.find((k: { id: string }) => k.id === key.id).revoked_at)
     assert.match(await svc(['migrate'], db.env), /up to date/)
     await assert.rejects(svc(['keys', 'create', '--scopes', 'root'], db.env), /unknown scope/)
+    // Key changes are audited as the CLI's (the operator's login, the command), and evidence is made on demand.
+    const made = JSON.parse(await svc(['compliance', 'evidence', '--workspace', ws.id, '--kind', 'access_review', '--json'], db.env))
+    assert.equal(made.length, 1)
+    assert.match(made[0].id, /^evd_/)
+    const d = createDatabase(db.env.DATABASE_URL, { schema: db.env.DATABASE_SCHEMA })
+    try {
+      const audit = await d.db.selectFrom('audit_log').select(['actor_type', 'action', 'target_id']).where('workspace_id', '=', ws.id).orderBy('id').execute()
+      assert.deepEqual(
+        audit.map((e) => [e.actor_type, e.action, e.target_id]),
+        [
+          ['cli', 'cli keys create', key.id],
+          ['cli', 'cli keys revoke', key.id],
+        ],
+      )
+    } finally {
+      await d.close()
+    }
+    await assert.rejects(svc(['compliance', 'evidence', '--workspace', ws.id, '--kind', 'everything'], db.env), /unknown kind/)
   })
 })

@@ -74,7 +74,12 @@ export interface TestApp {
 
 export async function createTestApp(opts: { env?: Record<string, string>; clock?: Clock } = {}): Promise<TestApp> {
   const database = await createTestDatabase()
+  // Files (call recordings) in a folder of their own, removed with the app.
+  const blobDir = mkdtempSync(join(tmpdir(), 'svc-blobs-'))
   const config = loadConfig({
+    BLOB_DIR: blobDir,
+    // Simulated calls answer at once (the voice tests that time the steps set 1).
+    VOICE_SIM_SETUP_SCALE: '0',
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
     RATE_LIMIT_PER_MINUTE: '100000',
     JOB_POLL_INTERVAL_MS: '50',
@@ -115,6 +120,7 @@ export async function createTestApp(opts: { env?: Record<string, string>; clock?
     async close() {
       await app.close()
       await database.drop()
+      rmSync(blobDir, { recursive: true, force: true })
     },
   }
 }

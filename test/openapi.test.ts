@@ -106,7 +106,12 @@ describe('OpenAPI document and reference pages', () => {
             for (const one of response.content['text/event-stream'].schema.anyOf) assert.match(one.$ref, /^#\/components\/schemas\//, `${op.operationId} event data is a named schema`)
           }
           assert.ok(!response.headers['Idempotent-Replayed'], `${op.operationId} ${code} is never replayed`)
+        } else if (code === '206' && route.media) {
+          // A file's byte range (getVoiceRecording): the file's media type only.
+          assert.deepEqual(Object.keys(response.content), [route.media.type], `${op.operationId} 206`)
+          assert.ok(response.headers['Content-Range'], `${op.operationId} 206 Content-Range`)
         } else if (code.startsWith('2')) {
+          if (route.media) assert.ok(response.content[route.media.type], `${op.operationId} ${code} also answers ${route.media.type}`)
           assert.match(response.content['application/json'].schema.$ref, /^#\/components\/schemas\//, `${op.operationId} ${code} is a named schema`)
           assert.equal(!!response.headers['Idempotent-Replayed'], write, `${op.operationId} ${code} Idempotent-Replayed`)
         }

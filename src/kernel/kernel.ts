@@ -1,6 +1,7 @@
 import type { Logger } from 'pino'
 import type { Config } from '../config.js'
 import type { AiEngine } from './ai/ai.types.js'
+import type { BlobStore } from './blobs/blobs.js'
 import type { EmbeddingsEngine } from './ai/embeddings.js'
 import type { Clock } from './clock.js'
 import type { Database, Db, Tx } from './db/database.js'
@@ -33,6 +34,13 @@ export interface Kernel {
   modules: readonly ModuleDefinition[]
   /** Seals credentials the service must use later (webhook signing secrets, CRM tokens): AES-256-GCM. */
   secrets: SecretBox
+  /**
+   * A 256-bit key of the server secret for one purpose (HKDF): what the service signs and verifies itself,
+   * e.g. voice client tokens. Rotating SERVER_SECRET changes it (tokens made before stop verifying).
+   */
+  deriveKey(purpose: string): Buffer
+  /** Files the service keeps (call recordings): a local directory (BLOB_DIR), atomic puts, ranged reads. */
+  blobs: BlobStore
   /** Every list goes through this: signed cursors bound to list, filters and tenant; limit+1; the envelope. */
   paginate<R, T>(spec: ListSpec<R, T>): Promise<PageResult<T>>
   /**

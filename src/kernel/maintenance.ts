@@ -1,6 +1,8 @@
+import { sealAuditChain, workspacesToSeal } from './audit/audit.js'
 import { iso } from './clock.js'
 import { purgeFinishedJobs } from './jobs/jobs.js'
 import type { Kernel } from './kernel.js'
+import type { Services } from './services.js'
 
 const FINISHED_JOB_RETENTION_DAYS = 7
 
@@ -9,22 +11,35 @@ const FINISHED_JOB_RETENTION_DAYS = 7
  * IDEMPOTENCY_RETENTION_HOURS) and succeeded jobs older than a week. Deleting the same rows from two
  * workers is harmless, so no coordination is needed.
  */
-export async function runMaintenance(kernel: Kernel): Promise<{ idempotencyKeys: number; jobs: number }> {
+export async function runMaintenance(kernel: Kernel, services?: Services): Promise<{ idempotencyKeys: number; jobs: number }> {
   const now = kernel.clock.now().getTime()
   const cutoff = iso(new Date(now - kernel.config.idempotencyRetentionHours * 3600_000))
   const idem = await kernel.db.deleteFrom('idempotency_keys').where('created_at', '<', cutoff).executeTakeFirst()
   const jobs = await purgeFinishedJobs(kernel.db, new Date(now - FINISHED_JOB_RETENTION_DAYS * 86400_000))
+  if (services) for (const m of kernel.modules) await m.maintenance?.(kernel, services)
   return { idempotencyKeys: Number(idem.numDeletedRows), jobs }
 }
 
-export function scheduleMaintenance(kernel: Kernel, everyMs = 5 * 60_000): () => void {
+/** Links new audit entries onto their workspaces' chains (kernel/audit): the window before sealing stays seconds. */
+export async function sealAuditChains(kernel: Kernel): Promise<number> {
+  let sealed = 0
+  for (const ws of await workspacesToSeal(kernel.db)) sealed += await sealAuditChain(kernel.db, ws)
+  return sealed
+}
+
+export function scheduleMaintenance(kernel: Kernel, services?: Services, everyMs = 5 * 60_000, sealEveryMs = 2000): () => void {
   const tick = () =>
-    runMaintenance(kernel).then(
+    runMaintenance(kernel, services).then(
       (r) => kernel.log.debug(r, 'maintenance done'),
       (err) => kernel.log.warn({ err }, 'maintenance failed'),
     )
   const timer = setInterval(tick, everyMs)
   timer.unref()
   void tick()
-  return () => clearInterval(timer)
+  const seal = setInterval(() => void sealAuditChains(kernel).catch((err) => kernel.log.warn({ err }, 'audit sealing failed')), sealEveryMs)
+  seal.unref()
+  return () => {
+    clearInterval(timer)
+    clearInterval(seal)
+  }
 }

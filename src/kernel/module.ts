@@ -1,3 +1,4 @@
+import type { FastifyInstance } from 'fastify'
 import type { ModuleMigration } from './db/migrations.js'
 import type { ErrorSpec } from './errors.js'
 import type { AnyRoute } from './http/define-route.js'
@@ -28,6 +29,45 @@ export interface FixtureClient {
  */
 export type Fixture = (c: FixtureClient) => Promise<Record<string, string> | { params: Record<string, string>; body?: unknown }>
 
+/** The person a data-subject request is about: at least one identifier (email lower-cased, phone E.164). */
+export interface DataSubject {
+  email: string | null
+  phone: string | null
+  external_id: string | null
+}
+
+/** What one module holds about a data subject (a DSAR access request and its export). */
+export interface SubjectRecords {
+  /** Records by kind (`conversations`, `messages`, `leads`…), each as the API shows it (JSON-ready). */
+  records: Record<string, unknown[]>
+  /** Stored files about the subject (call recordings): blob keys, exported beside the JSON. */
+  files: { name: string; key: string; contentType: string }[]
+  /** The ids of every record found: audit entries about them are exported too. */
+  ids: string[]
+}
+
+/** A module's part in data-subject requests (docs/compliance.md "What each module does"). */
+export interface ModulePrivacy {
+  collect(kernel: Kernel, services: Services, tenant: Tenant, subject: DataSubject): Promise<SubjectRecords>
+  /** Deletes or anonymises what `collect` finds (documented per module); idempotent: a second run finds nothing. */
+  erase(kernel: Kernel, services: Services, tenant: Tenant, subject: DataSubject): Promise<{ deleted: number; anonymised: number }>
+  /** Applies corrected identifiers or name to what `collect` finds; returns how many records changed. */
+  rectify?(kernel: Kernel, services: Services, tenant: Tenant, subject: DataSubject, changes: { email?: string; phone?: string; name?: string }): Promise<number>
+}
+
+/** One class of data a retention policy governs (docs/compliance.md "Retention"). */
+export interface RetentionClass {
+  /** `messages`, `call_recordings`, `transcripts`, `webhook_deliveries`, … */
+  name: string
+  description: string
+  /** The shortest retention a policy may set, in days. */
+  minimumDays: number
+  /** How many items older than `before` (ISO time) the tenant has: what a purge with that cutoff deletes. */
+  count(kernel: Kernel, tenant: Tenant, before: string): Promise<number>
+  /** Deletes up to `limit` of them, oldest first, in short transactions; returns how many. */
+  purge(kernel: Kernel, tenant: Tenant, before: string, limit: number): Promise<number>
+}
+
 /**
  * A module: its migrations, its routes, and `init`, which builds its service into the container and
  * registers its jobs, event types and event subscribers with the kernel.
@@ -51,6 +91,18 @@ export interface ModuleDefinition {
   eventDelivery?: EventDelivery
   /** Re-seal the credentials this module stores under the current server secret; returns how many rows changed. */
   reseal?(kernel: Kernel, services: Services): Promise<number>
+  /**
+   * HTTP endpoints a third party calls that are not API operations (a carrier's status callbacks): mounted
+   * outside the base URLs, not in the OpenAPI document; each authenticates its caller itself (a signature)
+   * and answers errors as problems like the rest. Registered in their own Fastify scope.
+   */
+  callbacks?(app: FastifyInstance, kernel: Kernel, services: Services): Promise<void> | void
+  /** Periodic housekeeping (every worker, every 5 minutes): e.g. make sure a recurring job is queued. */
+  maintenance?(kernel: Kernel, services: Services): Promise<void>
+  /** Its part in data-subject requests: find, export and erase a person's data. */
+  privacy?: ModulePrivacy
+  /** The classes of its data a retention policy can govern. */
+  retention?: RetentionClass[]
   /** Gauges reported on GET /metrics at scrape time (names prefixed `svc_<module>_`). */
   metrics?(kernel: Kernel, services: Services): Promise<ModuleGauge[]>
 }

@@ -7,6 +7,8 @@ import { webhooksModule } from './webhooks/webhooks.module.js'
 import { botsModule } from './bots/bots.module.js'
 import { agentsModule } from './agents/agents.module.js'
 import { leadsModule } from './leads/leads.module.js'
+import { voiceModule } from './voice/voice.module.js'
+import { complianceModule } from './compliance/compliance.module.js'
 
 /** Every module of this build, in init order (a module may use the services of those before it). */
-export const MODULES: ModuleDefinition[] = [healthModule, workspacesModule, knowledgeModule, inboxModule, botsModule, agentsModule, leadsModule, webhooksModule]
+export const MODULES: ModuleDefinition[] = [healthModule, workspacesModule, knowledgeModule, inboxModule, botsModule, agentsModule, leadsModule, voiceModule, webhooksModule, complianceModule]

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { iso, type Clock } from '../clock.js'
-import type { Db } from '../db/database.js'
+import type { Db, Executor } from '../db/database.js'
 import { prepared } from '../db/prepared.js'
 import { newId, randomToken } from '../ids.js'
 import type { Mode, Principal } from '../tenant.js'
@@ -42,7 +42,7 @@ function view(row: {
 
 /** Keys are stored as SHA-256 hashes: a 256-bit random key needs no slow KDF, and lookup stays O(1). */
 export async function createApiKey(
-  db: Db,
+  db: Executor,
   clock: Clock,
   input: { workspaceId: string; mode: Mode; scopes: string[]; name?: string | null },
 ): Promise<ApiKeyView & { key: string }> {
@@ -71,7 +71,7 @@ export async function listApiKeys(db: Db): Promise<ApiKeyView[]> {
   return rows.map(view)
 }
 
-export async function revokeApiKey(db: Db, clock: Clock, id: string): Promise<boolean> {
+export async function revokeApiKey(db: Executor, clock: Clock, id: string): Promise<boolean> {
   const res = await db
     .updateTable('api_keys')
     .set({ revoked_at: iso(clock.now()) })

@@ -98,4 +98,35 @@ export const kernelMigrations: ModuleMigration[] = [
       await db.schema.alterTable('idempotency_keys').addColumn('committed', 'integer', (c) => c.notNull().defaultTo(0)).execute()
     },
   },
+  {
+    name: '202611290001_kernel_audit_log',
+    async up(db) {
+      await db.schema
+        .createTable('audit_log')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('workspace_id', 'text', (c) => c.notNull())
+        .addColumn('mode', 'text', (c) => c.notNull())
+        .addColumn('actor_type', 'text', (c) => c.notNull())
+        .addColumn('actor_id', 'text')
+        .addColumn('action', 'text', (c) => c.notNull())
+        .addColumn('target_type', 'text')
+        .addColumn('target_id', 'text')
+        .addColumn('fields', 'text', (c) => c.notNull())
+        .addColumn('events', 'text', (c) => c.notNull())
+        .addColumn('ip', 'text')
+        .addColumn('user_agent', 'text')
+        .addColumn('request_id', 'text')
+        .addColumn('occurred_at', 'text', (c) => c.notNull())
+        .addColumn('seq', 'integer')
+        .addColumn('prev_hash', 'text')
+        .addColumn('hash', 'text')
+        .execute()
+      await db.schema.createIndex('audit_log_tenant').on('audit_log').columns(['workspace_id', 'mode', 'id']).execute()
+      await db.schema.createIndex('audit_log_target').on('audit_log').columns(['workspace_id', 'mode', 'target_id']).execute()
+      await db.schema.createIndex('audit_log_time').on('audit_log').columns(['workspace_id', 'mode', 'occurred_at']).execute()
+      // One entry per position of a workspace's chain: two sealers cannot both take a seq.
+      await db.schema.createIndex('audit_log_chain').on('audit_log').columns(['workspace_id', 'seq']).unique().execute()
+      await db.schema.createIndex('audit_log_unsealed').on('audit_log').columns(['seq', 'workspace_id']).execute()
+    },
+  },
 ]

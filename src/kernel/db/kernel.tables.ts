@@ -28,6 +28,29 @@ export interface IdempotencyKeysTable {
   locked_until: string
   created_at: string
 }
+/** One change (kernel/audit/audit.ts): append-only, hash-chained per workspace once sealed. */
+export interface AuditLogTable {
+  id: string
+  workspace_id: string
+  mode: Mode
+  actor_type: string
+  actor_id: string | null
+  action: string
+  target_type: string | null
+  target_id: string | null
+  /** JSON string[]: names of the fields the request set. */
+  fields: string
+  /** JSON string[]: the event types the change emitted. */
+  events: string
+  ip: string | null
+  user_agent: string | null
+  request_id: string | null
+  occurred_at: string
+  /** Position in the workspace's chain; null until sealed. */
+  seq: number | null
+  prev_hash: string | null
+  hash: string | null
+}
 export interface JobsTable {
   id: string
   name: string
@@ -69,5 +92,6 @@ declare module './database.js' {
     jobs: JobsTable
     events: EventsTable
     request_counts: RequestCountsTable
+    audit_log: AuditLogTable
   }
 }

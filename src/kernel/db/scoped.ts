@@ -31,3 +31,17 @@ export function scoped(db: Executor, tenant: Tenant) {
     },
   }
 }
+
+/**
+ * One workspace across both modes: for the few records that span them (the audit chain is one per
+ * workspace). Everything else is per tenant: use `scoped`.
+ */
+export function workspaceScoped(db: Executor, workspaceId: string) {
+  type Filterable = { where(column: string, op: '=', value: string): Filterable }
+  const filter = <Q>(table: string, q: Q): Q => (q as unknown as Filterable).where(`${table}.workspace_id`, '=', workspaceId) as unknown as Q
+  return {
+    selectFrom<T extends TenantTable>(table: T): SelectQueryBuilder<Tables, T, object> {
+      return filter(table, db.selectFrom(table) as unknown as SelectQueryBuilder<Tables, T, object>)
+    },
+  }
+}

@@ -1,3 +1,4 @@
+import { noteEmitted } from '../audit/audit.js'
 import type { Static, TSchema } from 'typebox'
 import { iso, type Clock } from '../clock.js'
 import type { Insertable } from 'kysely'
@@ -132,6 +133,7 @@ export class EventBus {
       data: toJson(event.data),
       created_at: event.created_at,
     })
+    noteEmitted(tx, tenant, type, object)
     for (const s of this.inTransaction) await s.fn(tx, event)
     if (this.subscribers.length > 0) await enqueue(tx, this.clock, this.dispatchJob, { event_id: event.id })
     return event

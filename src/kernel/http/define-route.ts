@@ -77,6 +77,11 @@ export interface RouteDefinition<S extends RouteSchemas = RouteSchemas, Public e
    * Idempotency-Key; resumable with Last-Event-ID. See docs/api-conventions.md "Event streams".
    */
   sse?: Sse
+  /**
+   * A file this operation also answers besides its JSON (a recording): the type and when (`?format=`, Accept).
+   * OpenAPI lists it on 200 and adds 206 (ranges, kernel/http/send-blob.ts).
+   */
+  media?: { type: string; description: string }
   /** Set by `aliasRoute`: the operationId this route is a second path of. */
   aliasOf?: string
   /** Returns the response body, or `withStatus(code, body)` when the status is decided while handling (see response-status.ts). */

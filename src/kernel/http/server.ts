@@ -1,3 +1,4 @@
+import { auditScope, type AuditScope } from '../audit/audit.js'
 import { timingSafeEqual } from 'node:crypto'
 import { SerializerSelector, type SerializerFactory } from '@fastify/fast-json-stringify-compiler'
 import rateLimit from '@fastify/rate-limit'
@@ -290,6 +291,11 @@ export async function createHttpServer(kernel: Kernel, services: Services, route
     })
   }
 
+  // ---- third parties' callbacks (carriers): not API operations, outside the base URLs, their own auth ----
+  for (const m of kernel.modules) {
+    if (m.callbacks) await app.register(async (scope) => m.callbacks!(scope, kernel, services))
+  }
+
   app.setNotFoundHandler({ preHandler: app.rateLimit() }, async (request, reply) => {
     const path = request.url.split('?')[0]
     const allowed = [...new Set(routeIndex.filter((r) => r.pattern.test(path)).map((r) => r.method))]
@@ -398,7 +404,9 @@ export async function createHttpServer(kernel: Kernel, services: Services, route
           const active = Object.assign(claim, { status, serialize: (v: unknown, s: number) => (reply.getSerializationFunction(String(s)) ?? JSON.stringify)(v as Record<string, unknown>) })
           bindClaim(principal ?? request, active)
         }
-        const result = await r.handler({ params: request.params, query: request.query, body: request.body, principal, services, request, reply })
+        const result = await auditScope.run(auditScopeOf(request, r, principal), () =>
+          r.handler({ params: request.params, query: request.query, body: request.body, principal, services, request, reply }),
+        )
         if (reply.sent) return reply
         if (result instanceof WithStatus) {
           reply.code(result.status)
@@ -534,3 +542,19 @@ function ietfRateLimitHeaders(request: FastifyRequest, reply: import('fastify').
   reply.header('RateLimit', `"${policy}";r=${remaining};t=${secondsLeft}`)
 }
 
+
+/** Who changes what in this request, for the audit log: the key, the operation, the client, the body's field names. */
+function auditScopeOf(request: FastifyRequest, r: AnyRoute, principal: Principal | null): AuditScope {
+  const body = request.body
+  const fields = body && typeof body === 'object' && !Buffer.isBuffer(body) && !Array.isArray(body) ? Object.keys(body as object) : []
+  const id = (request.params as { id?: unknown } | undefined)?.id
+  return {
+    actor: principal ? { type: 'api_key', id: principal.keyId } : { type: 'anonymous', id: null },
+    action: r.operationId,
+    ip: request.ip,
+    userAgent: typeof request.headers['user-agent'] === 'string' ? request.headers['user-agent'] : null,
+    requestId: String(request.id),
+    fields,
+    targetId: typeof id === 'string' ? id : null,
+  }
+}

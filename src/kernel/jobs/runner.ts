@@ -1,3 +1,4 @@
+import { auditScope } from '../audit/audit.js'
 import { hostname } from 'node:os'
 import type { Logger } from 'pino'
 import type { Clock } from '../clock.js'
@@ -162,7 +163,8 @@ export class JobRunner {
     const lease = leaseOf(job, this.workerId)
     const ctx: JobContext = { jobId: job.id, attempt: job.attempts, lease }
     try {
-      await def.run(JSON.parse(job.payload), ctx)
+      // Changes a job makes are the system's, named by the job (kernel/audit).
+      await auditScope.run({ actor: { type: 'system', id: null }, action: job.name }, () => def.run(JSON.parse(job.payload), ctx))
       // A handler may have completed the job in the transaction of its effect already.
       if (!ctx.completed) await completeJob(this.database.db, this.clock, lease)
       finish('succeeded')

@@ -2,6 +2,7 @@ import { defineModule } from '../../kernel/module.js'
 import { AGENTS_ERRORS } from './agents.errors.js'
 import { AGENTS_EVENTS } from './agents.events.js'
 import { agentsMigrations } from './agents.migrations.js'
+import { agentsPrivacy } from './agents.privacy.js'
 import { AgentsService, agentsUsage } from './agents.service.js'
 import { approveAgentRun } from './routes/approve-agent-run.route.js'
 import { cancelAgentRun } from './routes/cancel-agent-run.route.js'
@@ -46,4 +47,5 @@ export const agentsModule = defineModule({
   health: (_kernel, services) => services.agents.health(),
   usage: agentsUsage,
   reseal: (_kernel, services) => services.agents.agents.reseal(),
+  privacy: agentsPrivacy,
 })

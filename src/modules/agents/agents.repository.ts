@@ -1,4 +1,4 @@
-import { SqliteAdapter } from 'kysely'
+import { sql, SqliteAdapter } from 'kysely'
 import type { Executor } from '../../kernel/db/database.js'
 import { scoped } from '../../kernel/db/scoped.js'
 import type { Tenant } from '../../kernel/tenant.js'
@@ -57,6 +57,48 @@ export function listRuns(db: Executor, tenant: Tenant, agentId: string, page: Pa
 export async function transitionRun(db: Executor, tenant: Tenant, id: string, from: RunStatus[], patch: Partial<AgentRunsTable>): Promise<boolean> {
   const r = await scoped(db, tenant).updateTable('agent_runs').set(patch).where('id', '=', id).where('status', 'in', from).executeTakeFirst()
   return changed(r) === 1
+}
+
+/** `%needle%` for LIKE, lower-cased, its wildcards taken literally (backslash-escaped). */
+const likePattern = (needle: string) => `%${needle.toLowerCase().replace(/[\\%_]/g, '\\$&')}%`
+
+/**
+ * Runs about a data subject (agents.privacy.ts): in one of the conversations, or whose input (its JSON
+ * text) contains one of `needles` case-insensitively — candidates, which the caller checks. A scan of the
+ * tenant's runs.
+ */
+export function runsOfSubject(db: Executor, tenant: Tenant, conversationIds: string[], needles: string[]): Promise<AgentRunsTable[]> {
+  if (conversationIds.length === 0 && needles.length === 0) return Promise.resolve([])
+  return scoped(db, tenant)
+    .selectFrom('agent_runs')
+    .selectAll()
+    .where((eb) =>
+      eb.or([
+        ...(conversationIds.length > 0 ? [eb('conversation_id', 'in', conversationIds)] : []),
+        ...needles.map((n) => sql<boolean>`lower(${eb.ref('input')}) like ${likePattern(n)} escape '\\'`),
+      ]),
+    )
+    .orderBy('id')
+    .execute()
+}
+
+export function stepsOfRuns(db: Executor, tenant: Tenant, runIds: string[]): Promise<AgentRunStepsTable[]> {
+  if (runIds.length === 0) return Promise.resolve([])
+  return scoped(db, tenant).selectFrom('agent_run_steps').selectAll().where('run_id', 'in', runIds).orderBy('run_id').orderBy('position').execute()
+}
+
+export function approvalsOfRuns(db: Executor, tenant: Tenant, runIds: string[]): Promise<AgentApprovalsTable[]> {
+  if (runIds.length === 0) return Promise.resolve([])
+  return scoped(db, tenant).selectFrom('agent_approvals').selectAll().where('run_id', 'in', runIds).orderBy('id').execute()
+}
+
+/** Runs with their steps and approvals; rows deleted in all three. */
+export async function deleteRuns(db: Executor, tenant: Tenant, runIds: string[]): Promise<number> {
+  if (runIds.length === 0) return 0
+  const approvals = await scoped(db, tenant).deleteFrom('agent_approvals').where('run_id', 'in', runIds).executeTakeFirst()
+  const steps = await scoped(db, tenant).deleteFrom('agent_run_steps').where('run_id', 'in', runIds).executeTakeFirst()
+  const runs = await scoped(db, tenant).deleteFrom('agent_runs').where('id', 'in', runIds).executeTakeFirst()
+  return Number(approvals.numDeletedRows) + Number(steps.numDeletedRows) + Number(runs.numDeletedRows)
 }
 
 export async function updateRun(db: Executor, tenant: Tenant, id: string, patch: Partial<AgentRunsTable>): Promise<void> {

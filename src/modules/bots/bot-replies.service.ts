@@ -1,3 +1,4 @@
+import type { AiTurn } from '../../kernel/ai/ai.js'
 import { fromJson, toJson } from '../../kernel/db/database.js'
 import { AppError } from '../../kernel/errors.js'
 import { claimFor } from '../../kernel/http/idempotency.js'
@@ -6,13 +7,13 @@ import type { Kernel } from '../../kernel/kernel.js'
 import type { Services } from '../../kernel/services.js'
 import type { Principal, Tenant } from '../../kernel/tenant.js'
 import { engineFor } from './bot-engine.js'
-import { runTurn } from './bot-turn.js'
+import { runTurn, type TurnOutcome } from './bot-turn.js'
 import { assertNotArchived, versionOr404 } from './bot-versions.service.js'
 import type { BotConfig } from './bots.config.js'
 import * as repo from './bots.repository.js'
 import type { BotReplyT, SendBotMessageBodyT } from './bots.schemas.js'
 import { findBotOr404 } from './bots.shared.js'
-import type { BotRepliesTable } from './bots.tables.js'
+import type { BotRepliesTable, BotVersionsTable } from './bots.tables.js'
 import { replyView } from './bots.views.js'
 
 /** Earlier messages of the conversation the engine sees besides the new one. */
@@ -31,16 +32,31 @@ export class BotRepliesService {
     private readonly services: Services,
   ) {}
 
-  async send(principal: Principal, botId: string, body: SendBotMessageBodyT): Promise<BotReplyT> {
-    const tenant: Tenant = { workspaceId: principal.workspaceId, mode: principal.mode }
+  /** The version that answers: the one named, else the published one (409 when none is, or the bot is archived). */
+  async answering(tenant: Tenant, botId: string, versionId?: string): Promise<{ version: BotVersionsTable; config: BotConfig; name: string }> {
     const bot = await findBotOr404(this.k.db, tenant, botId)
     assertNotArchived(bot)
-    const versionId = body.version_id ?? bot.published_version_id
-    if (!versionId) {
+    const id = versionId ?? bot.published_version_id
+    if (!id) {
       throw new AppError('bot_not_published', `Bot '${botId}' has no published version; publish one (POST /bots/${botId}/publish) or name one in version_id.`)
     }
-    const version = await versionOr404(this.k.db, tenant, botId, versionId)
-    const config = fromJson<BotConfig>(version.config, null as unknown as BotConfig)
+    const version = await versionOr404(this.k.db, tenant, botId, id)
+    return { version, config: fromJson<BotConfig>(version.config, null as unknown as BotConfig), name: bot.name }
+  }
+
+  /**
+   * A turn of the published version that writes nothing: for channels that keep their own record (a phone
+   * call writes its transcript to the conversation when it ends). `scope` keys its tool calls.
+   */
+  async answer(tenant: Tenant, botId: string, transcript: AiTurn[], scope: string): Promise<TurnOutcome> {
+    const { config } = await this.answering(tenant, botId)
+    const question = transcript.at(-1)?.text ?? ''
+    return runTurn(this.k, this.services, { tenant, botId, config, engine: engineFor(this.k, config.ai.provider), transcript, question, scope, conversationId: null })
+  }
+
+  async send(principal: Principal, botId: string, body: SendBotMessageBodyT): Promise<BotReplyT> {
+    const tenant: Tenant = { workspaceId: principal.workspaceId, mode: principal.mode }
+    const { version, config } = await this.answering(tenant, botId, body.version_id)
     const conversation = body.conversation_id ? await this.services.inbox.turns.context(tenant, body.conversation_id, HISTORY) : null
     const engine = engineFor(this.k, config.ai.provider)
     const id = newId('brep')

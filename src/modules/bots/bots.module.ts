@@ -4,6 +4,7 @@ import { handoffToHumanTool } from './bots.tools.js'
 import { BOTS_ERRORS } from './bots.errors.js'
 import { BOTS_EVENTS } from './bots.events.js'
 import { botsMigrations } from './bots.migrations.js'
+import { botsPrivacy } from './bots.privacy.js'
 import { BotsService, botsUsage } from './bots.service.js'
 import { attachBotTool } from './routes/attach-bot-tool.route.js'
 import { cloneBot } from './routes/clone-bot.route.js'
@@ -52,4 +53,5 @@ export const botsModule = defineModule({
   health: (_kernel, services) => services.bots.health(),
   usage: botsUsage,
   reseal: (kernel) => resealBotSecrets(kernel),
+  privacy: botsPrivacy,
 })

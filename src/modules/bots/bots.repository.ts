@@ -92,6 +92,18 @@ export async function insertReply(db: Executor, row: BotRepliesTable): Promise<v
   await db.insertInto('bot_replies').values(row).execute()
 }
 
+/** Replies given in the conversations (a data subject's, bots.privacy.ts), oldest first. */
+export function repliesInConversations(db: Executor, tenant: Tenant, conversationIds: string[]): Promise<BotRepliesTable[]> {
+  if (conversationIds.length === 0) return Promise.resolve([])
+  return scoped(db, tenant).selectFrom('bot_replies').selectAll().where('conversation_id', 'in', conversationIds).orderBy('id').execute()
+}
+
+export async function deleteRepliesInConversations(db: Executor, tenant: Tenant, conversationIds: string[]): Promise<number> {
+  if (conversationIds.length === 0) return 0
+  const r = await scoped(db, tenant).deleteFrom('bot_replies').where('conversation_id', 'in', conversationIds).executeTakeFirst()
+  return Number(r.numDeletedRows)
+}
+
 /** Health: the table answers (any tenant, one row at most). */
 export async function probe(db: Executor): Promise<void> {
   await db.selectFrom('bots').select('id').limit(1).execute()

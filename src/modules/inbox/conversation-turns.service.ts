@@ -148,6 +148,54 @@ export class ConversationTurnsService {
     return { messageId: message.id }
   }
 
+  /**
+   * A conversation for an exchange that happens elsewhere first (a phone call), opened in the caller's
+   * transaction with no message yet; its lines arrive later through `record`.
+   */
+  async open(tx: Tx, tenant: Tenant, input: { channel: Channel; contact?: ContactInput; subject?: string | null; metadata?: Record<string, string> }): Promise<{ conversationId: string }> {
+    const now = iso(this.k.clock.now())
+    const row = newConversationRow(tenant, newId('conv'), { channel: input.channel, contact: input.contact, subject: input.subject ?? null, tags: [], metadata: input.metadata }, null, now)
+    await repo.insertConversation(tx, row)
+    await this.k.events.emit(tx, tenant, 'conversation.created', conversationView(row))
+    return { conversationId: row.id }
+  }
+
+  /**
+   * Lines of an exchange that already happened (a call's transcript), appended in order in the caller's
+   * transaction: the contact's lines inbound, with the inbox's effects (lead score, reopening, events);
+   * the others outbound. 404 when the conversation is gone.
+   */
+  async record(
+    tx: Tx,
+    tenant: Tenant,
+    conversationId: string,
+    lines: { direction: 'inbound' | 'outbound'; content: string; author: { type: 'contact' | 'bot' | 'agent' | 'member'; id: string | null }; at: string }[],
+  ): Promise<{ messageIds: string[] }> {
+    let row = await conversationOr404(this.k, tx, tenant, conversationId, true)
+    const ids: string[] = []
+    for (const line of lines) {
+      const message: InboxMessagesTable = {
+        id: newId('msg'),
+        workspace_id: tenant.workspaceId,
+        mode: tenant.mode,
+        conversation_id: conversationId,
+        direction: line.direction,
+        author_type: line.author.type,
+        author_id: line.author.id,
+        content: line.content,
+        private: 0,
+        attachments: '[]',
+        created_at: line.at,
+      }
+      await repo.insertMessage(tx, message)
+      await this.k.events.emit(tx, tenant, 'message.created', messageView(message))
+      if (line.direction === 'inbound') row = await applyInbound(this.k, tx, tenant, row, message)
+      else await repo.touchConversation(tx, tenant, conversationId, message.created_at)
+      ids.push(message.id)
+    }
+    return { messageIds: ids }
+  }
+
   private async tagOr422(tenant: Tenant, name: string, pointer: string): Promise<InboxTagsTable> {
     try {
       return (await resolveTags(this.k, tenant, [name]))[0]

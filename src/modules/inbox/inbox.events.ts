@@ -63,6 +63,11 @@ export const INBOX_EVENTS = defineEvents('inbox', {
     schema: Message,
     example: message,
   },
+  'message.updated': {
+    description: 'A message’s text was changed: personal data redacted in place (POST /compliance/pii-redaction with apply).',
+    schema: Message,
+    example: { ...message, content: 'My card is [CARD_NUMBER], please call me at [PHONE].' },
+  },
   'ai_draft.created': {
     description: 'An AI draft reply was generated (createAiDraft). Drafts are never sent by the service.',
     schema: AiDraft,

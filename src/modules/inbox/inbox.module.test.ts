@@ -38,7 +38,7 @@ describe('inbox module', () => {
     }
   })
 
-  it('declares its seven event types in the catalog with schema and example', () => {
+  it('declares its eight event types in the catalog with schema and example', () => {
     const types = h.app.kernel.events.catalog().filter((t) => t.module === 'inbox').map((t) => t.type)
     assert.deepEqual(types.sort(), [
       'ai_draft.created',
@@ -48,6 +48,7 @@ describe('inbox module', () => {
       'conversation.resolved',
       'conversation.updated',
       'message.created',
+      'message.updated',
     ])
   })
 

@@ -17,6 +17,8 @@ import { resolveConversation } from './routes/resolve-conversation.route.js'
 import { sendMessage } from './routes/send-message.route.js'
 import { updateConversation } from './routes/update-conversation.route.js'
 import { INBOX_ERRORS } from './inbox.errors.js'
+import { inboxPrivacy } from './inbox.privacy.js'
+import { INBOX_RETENTION } from './inbox.retention.js'
 
 export const inboxModule = defineModule({
   name: 'inbox',
@@ -46,5 +48,7 @@ export const inboxModule = defineModule({
   },
   health: inboxHealth,
   usage: inboxUsage,
+  privacy: inboxPrivacy,
+  retention: INBOX_RETENTION,
 })
 

@@ -1,6 +1,8 @@
-import type { Executor } from '../../kernel/db/database.js'
+import { sql, type ExpressionBuilder } from 'kysely'
+import type { Executor, Tables } from '../../kernel/db/database.js'
 import { prepared } from '../../kernel/db/prepared.js'
 import { scoped } from '../../kernel/db/scoped.js'
+import type { DataSubject } from '../../kernel/module.js'
 import type { Tenant } from '../../kernel/tenant.js'
 import './inbox.tables.js'
 import { CONVERSATION_VIEW_COLUMNS, type ConversationViewRow } from './inbox.views.js'
@@ -189,4 +191,104 @@ export function findTagsByKeys(db: Executor, tenant: Tenant, keys: string[]): Pr
 /** Health: the table answers (any tenant, one row at most). */
 export async function probe(db: Executor): Promise<void> {
   await db.selectFrom('inbox_conversations').select('id').limit(1).execute()
+}
+
+/** One message by id (PII redaction of a stored message). */
+export function findMessage(db: Executor, tenant: Tenant, id: string): Promise<InboxMessagesTable | undefined> {
+  return scoped(db, tenant).selectFrom('inbox_messages').selectAll().where('id', '=', id).executeTakeFirst()
+}
+
+/** Every message of a conversation, oldest first (PII redaction of a conversation). */
+export function allMessagesOf(db: Executor, tenant: Tenant, conversationId: string): Promise<InboxMessagesTable[]> {
+  return scoped(db, tenant).selectFrom('inbox_messages').selectAll().where('conversation_id', '=', conversationId).orderBy('id').execute()
+}
+
+/** Replaces a message's text (redaction applied in place); the message keeps its id and time. */
+export async function setMessageContent(db: Executor, tenant: Tenant, id: string, content: string): Promise<void> {
+  await scoped(db, tenant).updateTable('inbox_messages').set({ content }).where('id', '=', id).execute()
+}
+
+// ---- data subjects and retention (inbox.privacy.ts, inbox.retention.ts) ----
+
+/** The contact is the subject when any identifier the subject has matches (emails compared lower-cased). */
+const contactIs = (s: DataSubject) => (eb: ExpressionBuilder<Tables, 'inbox_conversations'>) =>
+  eb.or([
+    ...(s.email ? [eb(eb.fn('lower', ['contact_email']), '=', s.email.toLowerCase())] : []),
+    ...(s.phone ? [eb('contact_phone', '=', s.phone)] : []),
+    ...(s.external_id ? [eb('contact_external_id', '=', s.external_id)] : []),
+  ])
+const identified = (s: DataSubject) => !!(s.email || s.phone || s.external_id)
+
+/** The subject's conversations, oldest first. No index on the contact: a scan of the tenant's conversations (DSARs are rare). */
+export function conversationsOfSubject(db: Executor, tenant: Tenant, s: DataSubject): Promise<InboxConversationsTable[]> {
+  if (!identified(s)) return Promise.resolve([])
+  return scoped(db, tenant).selectFrom('inbox_conversations').selectAll().where(contactIs(s)).orderBy('id').execute()
+}
+
+export async function conversationIdsOfSubject(db: Executor, tenant: Tenant, s: DataSubject): Promise<string[]> {
+  if (!identified(s)) return []
+  const rows = await scoped(db, tenant).selectFrom('inbox_conversations').select('id').where(contactIs(s)).orderBy('id').execute()
+  return rows.map((r) => r.id)
+}
+
+export function messagesOfConversations(db: Executor, tenant: Tenant, ids: string[]): Promise<InboxMessagesTable[]> {
+  if (ids.length === 0) return Promise.resolve([])
+  return scoped(db, tenant).selectFrom('inbox_messages').selectAll().where('conversation_id', 'in', ids).orderBy('id').execute()
+}
+
+export function draftsOfConversations(db: Executor, tenant: Tenant, ids: string[]): Promise<InboxAiDraftsTable[]> {
+  if (ids.length === 0) return Promise.resolve([])
+  return scoped(db, tenant).selectFrom('inbox_ai_drafts').selectAll().where('conversation_id', 'in', ids).orderBy('id').execute()
+}
+
+/** `%needle%` for LIKE, lower-cased, its wildcards taken literally (backslash-escaped). */
+const likePattern = (needle: string) => `%${needle.toLowerCase().replace(/[\\%_]/g, '\\$&')}%`
+
+/**
+ * Messages whose text contains one of `needles`, case-insensitively: candidates (a longer address that
+ * contains the needle is one too), which the caller checks. A scan of the tenant's messages.
+ */
+export function messagesContaining(db: Executor, tenant: Tenant, needles: string[]): Promise<InboxMessagesTable[]> {
+  if (needles.length === 0) return Promise.resolve([])
+  return scoped(db, tenant)
+    .selectFrom('inbox_messages')
+    .selectAll()
+    .where((eb) => eb.or(needles.map((n) => sql<boolean>`lower(${eb.ref('content')}) like ${likePattern(n)} escape '\\'`)))
+    .orderBy('id')
+    .execute()
+}
+
+/** Conversations with everything keyed by them in the inbox (tag links, AI drafts, messages); rows deleted per table. */
+export async function deleteConversations(db: Executor, tenant: Tenant, ids: string[]): Promise<{ conversations: number; messages: number; drafts: number }> {
+  if (ids.length === 0) return { conversations: 0, messages: 0, drafts: 0 }
+  await scoped(db, tenant).deleteFrom('inbox_conversation_tags').where('conversation_id', 'in', ids).execute()
+  const drafts = await scoped(db, tenant).deleteFrom('inbox_ai_drafts').where('conversation_id', 'in', ids).executeTakeFirst()
+  const messages = await scoped(db, tenant).deleteFrom('inbox_messages').where('conversation_id', 'in', ids).executeTakeFirst()
+  const conversations = await scoped(db, tenant).deleteFrom('inbox_conversations').where('id', 'in', ids).executeTakeFirst()
+  return { conversations: Number(conversations.numDeletedRows), messages: Number(messages.numDeletedRows), drafts: Number(drafts.numDeletedRows) }
+}
+
+/** Last activity: the last message, else the last update. Not indexed: retention reads the tenant's conversations. */
+const lastActivity = (eb: ExpressionBuilder<Tables, 'inbox_conversations'>) => eb.fn.coalesce('last_message_at', 'updated_at')
+
+export async function countInactiveConversations(db: Executor, tenant: Tenant, before: string): Promise<number> {
+  const r = await scoped(db, tenant)
+    .selectFrom('inbox_conversations')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where((eb) => eb(lastActivity(eb), '<', before))
+    .executeTakeFirst()
+  return Number(r?.n ?? 0)
+}
+
+/** Up to `limit` of them, least recently active first. */
+export async function inactiveConversationIds(db: Executor, tenant: Tenant, before: string, limit: number): Promise<string[]> {
+  const rows = await scoped(db, tenant)
+    .selectFrom('inbox_conversations')
+    .select('id')
+    .where((eb) => eb(lastActivity(eb), '<', before))
+    .orderBy((eb) => lastActivity(eb))
+    .orderBy('id')
+    .limit(limit)
+    .execute()
+  return rows.map((r) => r.id)
 }

@@ -1,6 +1,6 @@
 import { countPerDay } from '../../kernel/db/count-per-day.js'
 import type { Kernel } from '../../kernel/kernel.js'
-import type { ModuleHealth } from '../../kernel/module.js'
+import type { DataSubject, ModuleHealth } from '../../kernel/module.js'
 import type { Services } from '../../kernel/services.js'
 import type { Tenant } from '../../kernel/tenant.js'
 import { AiDraftsService } from './ai-drafts.service.js'
@@ -21,13 +21,18 @@ export class InboxService {
   /** Exchanges other modules write (a bot's answer to a contact), with the inbox's own effects. */
   readonly turns: ConversationTurnsService
 
-  constructor(k: Kernel, services: Services) {
+  constructor(private readonly k: Kernel, services: Services) {
     this.conversations = new ConversationsService(k, services)
     this.messages = new MessagesService(k, services)
     this.aiDrafts = new AiDraftsService(k, services)
     this.replyTemplates = new ReplyTemplatesService(k)
     this.tags = new InboxTagsService(k)
     this.turns = new ConversationTurnsService(k, services)
+  }
+
+  /** The data subject's conversations (its contact email, phone or external id): other modules' records keyed by conversation. */
+  subjectConversationIds(tenant: Tenant, subject: DataSubject): Promise<string[]> {
+    return repo.conversationIdsOfSubject(this.k.db, tenant, subject)
   }
 }
 

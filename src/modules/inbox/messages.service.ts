@@ -1,4 +1,6 @@
 import { iso } from '../../kernel/clock.js'
+import type { Tx } from '../../kernel/db/database.js'
+import { notFound } from '../../kernel/errors.js'
 import type { PageResult } from '../../kernel/http/pagination.js'
 import type { Kernel } from '../../kernel/kernel.js'
 import type { Services } from '../../kernel/services.js'
@@ -28,6 +30,25 @@ export class MessagesService {
       key: (r) => r.id,
       view: messageView,
     })
+  }
+
+  /** The texts PII redaction works on: one message, or every message of a conversation (404 when not in the tenant). */
+  async texts(tenant: Tenant, by: { messageId: string | null; conversationId: string | null }): Promise<{ message_id: string; original: string }[]> {
+    if (by.messageId) {
+      const m = await repo.findMessage(this.k.db, tenant, by.messageId)
+      if (!m) throw notFound('message', by.messageId)
+      return [{ message_id: m.id, original: m.content }]
+    }
+    await conversationOr404(this.k, this.k.db, tenant, by.conversationId!)
+    return (await repo.allMessagesOf(this.k.db, tenant, by.conversationId!)).map((m) => ({ message_id: m.id, original: m.content }))
+  }
+
+  /** A message's text replaced in the caller's transaction (redaction applied), with message.updated. */
+  async rewrite(tx: Tx, tenant: Tenant, id: string, content: string): Promise<void> {
+    const m = await repo.findMessage(tx, tenant, id)
+    if (!m) throw notFound('message', id)
+    await repo.setMessageContent(tx, tenant, id, content)
+    await this.k.events.emit(tx, tenant, 'message.updated', messageView({ ...m, content }))
   }
 
   /**

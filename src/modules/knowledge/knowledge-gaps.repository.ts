@@ -96,6 +96,30 @@ export async function deleteGaps(db: Executor, tenant: Tenant, ids: string[]): P
   await scoped(db, tenant).deleteFrom('knowledge_gaps').where('knowledge_gaps.id', 'in', ids).execute()
 }
 
+/** `%needle%` for LIKE, lower-cased, its wildcards taken literally (backslash-escaped). */
+const likePattern = (needle: string) => `%${needle.toLowerCase().replace(/[\\%_]/g, '\\$&')}%`
+
+/**
+ * Gaps whose question or example questions contain one of `needles`, case-insensitively (a data subject's,
+ * knowledge.privacy.ts): candidates, which the caller checks. A scan of the tenant's gaps.
+ */
+export function gapsContaining(db: Executor, tenant: Tenant, needles: string[]): Promise<KnowledgeGapsTable[]> {
+  if (needles.length === 0) return Promise.resolve([])
+  return scoped(db, tenant)
+    .selectFrom('knowledge_gaps')
+    .selectAll()
+    .where((eb) =>
+      eb.or(
+        needles.flatMap((n) => [
+          sql<boolean>`lower(${eb.ref('knowledge_gaps.question')}) like ${likePattern(n)} escape '\\'`,
+          sql<boolean>`lower(${eb.ref('knowledge_gaps.examples')}) like ${likePattern(n)} escape '\\'`,
+        ]),
+      ),
+    )
+    .orderBy('knowledge_gaps.id')
+    .execute()
+}
+
 export type GapOrder = 'recent' | 'count'
 
 /**

@@ -3,6 +3,7 @@ import { CRAWL_ERRORS } from './crawl/crawl.errors.js'
 import { KNOWLEDGE_ERRORS } from './knowledge.errors.js'
 import { KNOWLEDGE_EVENTS } from './knowledge.events.js'
 import { knowledgeMigrations } from './knowledge.migrations.js'
+import { knowledgePrivacy } from './knowledge.privacy.js'
 import { KnowledgeService, knowledgeUsage } from './knowledge.service.js'
 import { searchKnowledgeTool } from './knowledge.tools.js'
 import { crawlKnowledgeSource } from './routes/crawl-knowledge-source.route.js'
@@ -46,4 +47,5 @@ export const knowledgeModule = defineModule({
   },
   health: (_kernel, services) => services.knowledge.health(),
   usage: knowledgeUsage,
+  privacy: knowledgePrivacy,
 })

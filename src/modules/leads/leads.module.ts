@@ -2,6 +2,7 @@ import { defineModule } from '../../kernel/module.js'
 import { LEADS_ERRORS } from './leads.errors.js'
 import { LEADS_EVENTS } from './leads.events.js'
 import { leadsMigrations } from './leads.migrations.js'
+import { leadsPrivacy } from './leads.privacy.js'
 import { LeadsService, leadsUsage } from './leads.service.js'
 import { createLeadActivity } from './routes/create-lead-activity.route.js'
 import { createLead } from './routes/create-lead.route.js'
@@ -31,4 +32,5 @@ export const leadsModule = defineModule({
   },
   health: (_kernel, services) => services.leads.health(),
   usage: leadsUsage,
+  privacy: leadsPrivacy,
 })

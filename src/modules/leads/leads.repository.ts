@@ -77,3 +77,29 @@ export async function countEngagements(db: Executor, tenant: Tenant, leadId: str
 export async function probe(db: Executor): Promise<void> {
   await db.selectFrom('leads').select('id').limit(1).execute()
 }
+
+// ---- data subjects (leads.privacy.ts) ----
+
+/** Leads with the subject's email (stored lower-cased) or phone (E.164). */
+export function leadsOfSubject(db: Executor, tenant: Tenant, s: { email: string | null; phone: string | null }): Promise<LeadsTable[]> {
+  if (!s.email && !s.phone) return Promise.resolve([])
+  return scoped(db, tenant)
+    .selectFrom('leads')
+    .selectAll()
+    .where((eb) => eb.or([...(s.email ? [eb('email', '=', s.email.toLowerCase())] : []), ...(s.phone ? [eb('phone', '=', s.phone)] : [])]))
+    .orderBy('id')
+    .execute()
+}
+
+export function activitiesOfLeads(db: Executor, tenant: Tenant, leadIds: string[]): Promise<LeadActivitiesTable[]> {
+  if (leadIds.length === 0) return Promise.resolve([])
+  return scoped(db, tenant).selectFrom('lead_activities').selectAll().where('lead_id', 'in', leadIds).orderBy('id').execute()
+}
+
+/** Leads with their activities; rows deleted (leads + activities). */
+export async function deleteLeads(db: Executor, tenant: Tenant, ids: string[]): Promise<number> {
+  if (ids.length === 0) return 0
+  const activities = await scoped(db, tenant).deleteFrom('lead_activities').where('lead_id', 'in', ids).executeTakeFirst()
+  const leads = await scoped(db, tenant).deleteFrom('leads').where('id', 'in', ids).executeTakeFirst()
+  return Number(activities.numDeletedRows) + Number(leads.numDeletedRows)
+}

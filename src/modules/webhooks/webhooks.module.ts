@@ -26,6 +26,8 @@ import { updatePublicWebhookEndpoint } from './routes/update-public-webhook-endp
 import { updateWebhookEndpoint } from './routes/update-webhook-endpoint.route.js'
 import { WEBHOOK_EVENTS } from './webhooks.events.js'
 import { webhooksMigrations } from './webhooks.migrations.js'
+import { webhooksPrivacy } from './webhooks.privacy.js'
+import { WEBHOOKS_RETENTION } from './webhooks.retention.js'
 import { WebhooksService } from './webhooks.service.js'
 import { WEBHOOK_DELIVERY } from './webhooks.delivery-contract.js'
 import { WEBHOOKS_ERRORS } from './webhooks.errors.js'
@@ -73,4 +75,6 @@ export const webhooksModule = defineModule({
   health: (_kernel, services) => services.webhooks.health(),
   reseal: (_kernel, services) => services.webhooks.endpoints.reseal(),
   metrics: (_kernel, services) => services.webhooks.metrics(),
+  privacy: webhooksPrivacy,
+  retention: WEBHOOKS_RETENTION,
 })

@@ -52,4 +52,10 @@ export const workspacesMigrations: ModuleMigration[] = [
         .execute()
     },
   },
+  {
+    name: '202611280050_workspace_settings_voice',
+    async up(db) {
+      await db.schema.alterTable('workspace_settings').addColumn('voice', 'text').execute()
+    },
+  },
 ]

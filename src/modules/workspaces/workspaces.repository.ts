@@ -88,19 +88,25 @@ export async function saveSettings(db: Executor, row: WorkspaceSettingsTable): P
   await db
     .insertInto('workspace_settings')
     .values(row)
-    .onConflict((oc) => oc.columns(['workspace_id', 'mode']).doUpdateSet({ crm: row.crm, lead_auto_create_score: row.lead_auto_create_score, updated_at: row.updated_at }))
+    .onConflict((oc) => oc.columns(['workspace_id', 'mode']).doUpdateSet({ crm: row.crm, lead_auto_create_score: row.lead_auto_create_score, voice: row.voice, updated_at: row.updated_at }))
     .execute()
 }
 
-/** Maintenance across every tenant (`svc secrets reseal`): settings rows with a CRM, after `after` in (workspace, mode) order. */
-export function allCrmSettings(db: Executor, after: Tenant | null, limit: number): Promise<Pick<WorkspaceSettingsTable, 'workspace_id' | 'mode' | 'crm'>[]> {
-  let q = db.selectFrom('workspace_settings').select(['workspace_id', 'mode', 'crm']).where('crm', 'is not', null).orderBy('workspace_id').orderBy('mode').limit(limit)
+/** Maintenance across every tenant (`svc secrets reseal`): settings rows with a CRM or a voice carrier, after `after` in (workspace, mode) order. */
+export function allSealedSettings(db: Executor, after: Tenant | null, limit: number): Promise<Pick<WorkspaceSettingsTable, 'workspace_id' | 'mode' | 'crm' | 'voice'>[]> {
+  let q = db
+    .selectFrom('workspace_settings')
+    .select(['workspace_id', 'mode', 'crm', 'voice'])
+    .where((eb) => eb.or([eb('crm', 'is not', null), eb('voice', 'is not', null)]))
+    .orderBy('workspace_id')
+    .orderBy('mode')
+    .limit(limit)
   if (after) q = q.where((eb) => eb.or([eb('workspace_id', '>', after.workspaceId), eb.and([eb('workspace_id', '=', after.workspaceId), eb('mode', '>', after.mode)])]))
   return q.execute()
 }
 
-/** Rewrites one tenant's CRM settings if they are still what was read. */
-export async function resealCrm(db: Executor, tenant: Tenant, from: string, to: string): Promise<boolean> {
-  const r = await scoped(db, tenant).updateTable('workspace_settings').set({ crm: to }).where('crm', '=', from).executeTakeFirst()
+/** Rewrites one tenant's sealed settings column if it is still what was read. */
+export async function resealColumn(db: Executor, tenant: Tenant, column: 'crm' | 'voice', from: string, to: string): Promise<boolean> {
+  const r = await scoped(db, tenant).updateTable('workspace_settings').set({ [column]: to }).where(column, '=', from).executeTakeFirst()
   return Number(r.numUpdatedRows) === 1
 }

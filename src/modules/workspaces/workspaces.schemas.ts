@@ -38,6 +38,34 @@ export interface CrmConnection {
   signing_secret: string | null
 }
 
+export const VoiceCarrierSettings = Type.Object(
+  {
+    provider: Type.Literal('twilio'),
+    account_sid: Type.String(),
+    base_url: Type.String({ description: 'Twilio REST base URL (https://api.twilio.com by default).' }),
+    auth_token_set: Type.Boolean({ description: 'An auth token is stored (encrypted; never shown).' }),
+    updated_at: Type.String({ format: 'date-time' }),
+  },
+  { $id: 'WorkspaceVoiceSettings', description: 'The live carrier of this workspace (live keys only: the sandbox always uses the simulated carrier).' },
+)
+export const VoiceCarrierSettingsInput = Type.Object(
+  {
+    provider: Type.Literal('twilio'),
+    account_sid: Type.String({ pattern: '^AC[0-9a-fA-F]{32}$', description: 'Your Twilio Account SID.' }),
+    auth_token: Type.Optional(Type.String({ minLength: 16, maxLength: 200, writeOnly: true, description: 'Required the first time; kept when left out.' })),
+    base_url: Type.Optional(Type.String({ format: 'uri', pattern: '^https?://', maxLength: 500 })),
+  },
+  { additionalProperties: false, title: 'WorkspaceVoiceSettingsInput' },
+)
+export type VoiceCarrierSettingsInputT = Static<typeof VoiceCarrierSettingsInput>
+/** A tenant's Twilio account with its token opened (services.workspaces.voiceCarrier). */
+export interface VoiceCarrierConnection {
+  provider: 'twilio'
+  account_sid: string
+  auth_token: string
+  base_url: string
+}
+
 export const Workspace = Type.Object(
   {
     id: Type.String({ examples: ['ws_01JD0000000000000000000000'] }),
@@ -49,6 +77,7 @@ export const Workspace = Type.Object(
     livemode: Type.Boolean({ description: 'Whether this view was read with a live key' }),
     crm: Nullable(CrmSettings),
     lead_auto_create_score: Nullable(Type.Integer({ description: 'A conversation whose lead score reaches this creates its lead (docs/leads.md); null: never.' })),
+    voice: Nullable(VoiceCarrierSettings),
     created_at: Type.String({ format: 'date-time' }),
     updated_at: Type.String({ format: 'date-time' }),
   },
@@ -65,6 +94,7 @@ export const UpdateWorkspaceBody = Type.Object(
     metadata: Type.Optional(Metadata),
     crm: Type.Optional(Type.Union([CrmSettingsInput, Type.Null()], { description: 'The CRM of this mode (a test key sets the test one); null removes it.' })),
     lead_auto_create_score: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 100 }))),
+    voice: Type.Optional(Type.Union([VoiceCarrierSettingsInput, Type.Null()], { description: 'The live voice carrier (Twilio); null returns to the simulated carrier. Live keys only.' })),
   },
   { additionalProperties: false, minProperties: 1, title: 'UpdateWorkspaceBody' },
 )

@@ -7,8 +7,8 @@ import { newId, randomToken } from '../../kernel/ids.js'
 import type { Kernel } from '../../kernel/kernel.js'
 import type { Tenant } from '../../kernel/tenant.js'
 import * as repo from './workspaces.repository.js'
-import { memberView, workspaceView, type StoredCrm } from './workspaces.views.js'
-import type { CrmConnection, CrmSettingsInputT, MemberT, UsageT, WorkspaceT } from './workspaces.schemas.js'
+import { memberView, workspaceView, type StoredCrm, type StoredVoice } from './workspaces.views.js'
+import type { CrmConnection, CrmSettingsInputT, MemberT, UsageT, VoiceCarrierConnection, VoiceCarrierSettingsInputT, WorkspaceT } from './workspaces.schemas.js'
 import type { MemberRole, WorkspaceMembersTable, WorkspacesTable } from './workspaces.tables.js'
 
 const MAX_USAGE_DAYS = 366
@@ -91,21 +91,37 @@ export class WorkspacesService {
     }
   }
 
-  /** Seals every stored CRM secret under the current server secret (`svc secrets reseal`). */
+  /** The tenant's Twilio account, its token opened; null when none is set (the simulated carrier answers). */
+  async voiceCarrier(tenant: Tenant): Promise<VoiceCarrierConnection | null> {
+    const voice = fromJson<StoredVoice | null>((await repo.findSettings(this.k.db, tenant))?.voice ?? null, null)
+    if (!voice?.auth_token_sealed) return null
+    const token = this.k.secrets.open(voice.auth_token_sealed, `${tenant.workspaceId}:${tenant.mode}:voice`)
+    return { provider: voice.provider, account_sid: voice.account_sid, base_url: voice.base_url, auth_token: token }
+  }
+
+  /** Seals every stored CRM and voice carrier secret under the current server secret (`svc secrets reseal`). */
   async reseal(): Promise<number> {
     const box = this.k.secrets
     let after: Tenant | null = null
     let count = 0
     for (;;) {
-      const page = await repo.allCrmSettings(this.k.db, after, 500)
+      const page = await repo.allSealedSettings(this.k.db, after, 500)
       if (page.length === 0) return count
       for (const row of page) {
+        const tenant = { workspaceId: row.workspace_id, mode: row.mode }
+        const again = (ctx: string) => (v: string | null) => (v === null ? null : box.seal(box.open(v, ctx), ctx))
+        const stale = (vs: (string | null)[]) => vs.some((v) => v !== null && box.isStale(v))
         const crm = fromJson<StoredCrm | null>(row.crm, null)
-        if (!crm || ![crm.access_token_sealed, crm.signing_secret_sealed].some((v) => v !== null && box.isStale(v))) continue
-        const ctx = `${row.workspace_id}:${row.mode}:crm`
-        const again = (v: string | null) => (v === null ? null : box.seal(box.open(v, ctx), ctx))
-        const next = toJson({ ...crm, access_token_sealed: again(crm.access_token_sealed), signing_secret_sealed: again(crm.signing_secret_sealed) })
-        if (await repo.resealCrm(this.k.db, { workspaceId: row.workspace_id, mode: row.mode }, row.crm!, next)) count++
+        if (crm && stale([crm.access_token_sealed, crm.signing_secret_sealed])) {
+          const re = again(`${row.workspace_id}:${row.mode}:crm`)
+          const next = toJson({ ...crm, access_token_sealed: re(crm.access_token_sealed), signing_secret_sealed: re(crm.signing_secret_sealed) })
+          if (await repo.resealColumn(this.k.db, tenant, 'crm', row.crm!, next)) count++
+        }
+        const voice = fromJson<StoredVoice | null>(row.voice, null)
+        if (voice && stale([voice.auth_token_sealed])) {
+          const next = toJson({ ...voice, auth_token_sealed: again(`${row.workspace_id}:${row.mode}:voice`)(voice.auth_token_sealed) })
+          if (await repo.resealColumn(this.k.db, tenant, 'voice', row.voice!, next)) count++
+        }
       }
       const last = page[page.length - 1]
       after = { workspaceId: last.workspace_id, mode: last.mode }
@@ -125,13 +141,16 @@ export class WorkspacesService {
   async update(
     tenant: Tenant,
     id: string,
-    patch: { name?: string; timezone?: string; default_language?: string; metadata?: Record<string, string>; crm?: CrmSettingsInputT | null; lead_auto_create_score?: number | null },
+    patch: { name?: string; timezone?: string; default_language?: string; metadata?: Record<string, string>; crm?: CrmSettingsInputT | null; lead_auto_create_score?: number | null; voice?: VoiceCarrierSettingsInputT | null },
   ): Promise<WorkspaceT> {
     this.guard(tenant, id)
     if (patch.timezone !== undefined && !isTimezone(patch.timezone)) {
       throw new AppError('validation_failed', `'${patch.timezone}' is not an IANA time zone.`, {
         errors: [{ pointer: '/body/timezone', detail: 'must be an IANA time zone such as Europe/Berlin' }],
       })
+    }
+    if (patch.voice && tenant.mode === 'test') {
+      throw new AppError('validation_failed', 'The sandbox always uses the simulated carrier; set a voice carrier with a live key.', { errors: [{ pointer: '/body/voice', detail: 'live keys only' }] })
     }
     return this.k.transaction(tenant, async (tx) => {
       await repo.updateWorkspace(tx, tenant, {
@@ -144,18 +163,36 @@ export class WorkspacesService {
       const row = await repo.findWorkspace(tx, tenant)
       if (!row) throw notFound('workspace', tenant.workspaceId)
       let settings = await repo.findSettings(tx, tenant)
-      if (patch.crm !== undefined || patch.lead_auto_create_score !== undefined) {
+      if (patch.crm !== undefined || patch.lead_auto_create_score !== undefined || patch.voice !== undefined) {
         settings = {
           workspace_id: tenant.workspaceId,
           mode: tenant.mode,
           crm: patch.crm !== undefined ? this.crmOf(tenant, patch.crm, fromJson<StoredCrm | null>(settings?.crm ?? null, null)) : (settings?.crm ?? null),
           lead_auto_create_score: patch.lead_auto_create_score !== undefined ? patch.lead_auto_create_score : (settings?.lead_auto_create_score ?? null),
+          voice: patch.voice !== undefined ? this.voiceOf(tenant, patch.voice, fromJson<StoredVoice | null>(settings?.voice ?? null, null)) : (settings?.voice ?? null),
           updated_at: iso(this.k.clock.now()),
         }
         await repo.saveSettings(tx, settings)
       }
       return workspaceView(row, tenant, settings)
     })
+  }
+
+  /** The stored voice carrier: the auth token sealed, kept when left out for the same account. */
+  private voiceOf(tenant: Tenant, input: VoiceCarrierSettingsInputT | null, before: StoredVoice | null): string | null {
+    if (input === null) return null
+    const ctx = `${tenant.workspaceId}:${tenant.mode}:voice`
+    const kept = before?.account_sid === input.account_sid ? before.auth_token_sealed : null
+    const token = input.auth_token !== undefined ? this.k.secrets.seal(input.auth_token, ctx) : kept
+    if (!token) throw new AppError('validation_failed', 'A Twilio account needs its auth_token the first time.', { errors: [{ pointer: '/body/voice/auth_token', detail: 'required' }] })
+    const stored: StoredVoice = {
+      provider: 'twilio',
+      account_sid: input.account_sid,
+      base_url: (input.base_url ?? before?.base_url ?? 'https://api.twilio.com').replace(/\/$/, ''),
+      auth_token_sealed: token,
+      updated_at: iso(this.k.clock.now()),
+    }
+    return toJson(stored)
   }
 
   /** The stored CRM settings: secrets sealed, ones left out kept while the provider stays. */

@@ -36,6 +36,8 @@ export interface WorkspaceSettingsTable {
   crm: string | null
   /** A conversation whose lead score reaches this creates its lead (null: never). */
   lead_auto_create_score: number | null
+  /** JSON {provider: 'twilio', account_sid, base_url, auth_token_sealed, updated_at}, or null (the simulated carrier). */
+  voice: string | null
   updated_at: string
 }
 

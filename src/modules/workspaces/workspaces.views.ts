@@ -4,6 +4,15 @@ import type { MemberT, WorkspaceT } from './workspaces.schemas.js'
 import type { WorkspaceMembersTable, WorkspaceSettingsTable, WorkspacesTable } from './workspaces.tables.js'
 
 /** The workspace row is shared by both modes; `livemode` says which key read it. */
+/** The voice carrier settings as stored (the token sealed under the workspace id and mode). */
+export interface StoredVoice {
+  provider: 'twilio'
+  account_sid: string
+  base_url: string
+  auth_token_sealed: string | null
+  updated_at: string
+}
+
 /** The CRM settings as stored (secrets sealed under the workspace id and mode). */
 export interface StoredCrm {
   provider: 'hubspot' | 'webhook'
@@ -16,6 +25,7 @@ export interface StoredCrm {
 
 export function workspaceView(row: WorkspacesTable, tenant: Tenant, settings?: WorkspaceSettingsTable): WorkspaceT {
   const crm = fromJson<StoredCrm | null>(settings?.crm ?? null, null)
+  const voice = fromJson<StoredVoice | null>(settings?.voice ?? null, null)
   return {
     id: row.id,
     object: 'workspace',
@@ -28,6 +38,7 @@ export function workspaceView(row: WorkspacesTable, tenant: Tenant, settings?: W
       ? { provider: crm.provider, base_url: crm.base_url, url: crm.url, access_token_set: !!crm.access_token_sealed, signing_secret_set: !!crm.signing_secret_sealed, updated_at: crm.updated_at }
       : null,
     lead_auto_create_score: settings?.lead_auto_create_score ?? null,
+    voice: voice ? { provider: voice.provider, account_sid: voice.account_sid, base_url: voice.base_url, auth_token_set: !!voice.auth_token_sealed, updated_at: voice.updated_at } : null,
     created_at: row.created_at,
     updated_at: row.updated_at,
   }
