@@ -2,10 +2,11 @@
 // Runs the whole suite twice: on SQLite, then on PostgreSQL (127.0.0.1:5432/test, a fresh schema per
 // test app) with Redis (127.0.0.1:6379). TEST_DB=sqlite|postgres runs one engine; extra args filter files.
 import { spawnSync } from 'node:child_process'
-import { readdirSync, statSync } from 'node:fs'
+import { existsSync, readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 
 function find(dir, out = []) {
+  if (!existsSync(dir)) return out
   for (const name of readdirSync(dir)) {
     if (name === 'node_modules' || name.startsWith('.')) continue
     const p = join(dir, name)
