@@ -4,22 +4,11 @@ import type { Kernel } from '../../kernel/kernel.js'
 import type { Tenant } from '../../kernel/tenant.js'
 import * as repo from './agents.repository.js'
 import { approvalView, runView } from './agents.views.js'
+import { namesSubject } from '../../kernel/pii/pii.mentions.js'
 
 // The agents module's part in data-subject requests (docs/compliance.md "What each module does"): runs in
 // the subject's conversations (found through the inbox) and runs whose input names the subject's email or
 // phone. A run is erased whole: its steps (tool arguments, results, the answer) and approvals go with it.
-
-const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-
-/** The inbox's rule (inbox.privacy.ts mentionSpans): the email (any case) or phone as a whole, not inside a longer one. */
-function names(text: string, s: DataSubject): boolean {
-  const whole = (needle: string, ok: (before: string, after: string) => boolean) =>
-    [...text.matchAll(new RegExp(escapeRegExp(needle), 'gi'))].some((m) => ok(text.slice(Math.max(0, m.index! - 1), m.index!), text.slice(m.index! + m[0].length, m.index! + m[0].length + 2)))
-  return (
-    (!!s.email && whole(s.email, (b, a) => !/[A-Za-z0-9._%+-]/.test(b) && !/^([A-Za-z0-9_-]|\.[A-Za-z0-9])/.test(a))) ||
-    (!!s.phone && whole(s.phone, (b, a) => !/[0-9+]/.test(b) && !/^[0-9]/.test(a)))
-  )
-}
 
 /** Every string in a JSON value (the run's input: `{ text }` or `{ json }`). */
 const stringsOf = (v: unknown): string[] =>
@@ -28,7 +17,7 @@ const stringsOf = (v: unknown): string[] =>
 async function runsOf(k: Kernel, services: Services, tenant: Tenant, s: DataSubject) {
   const conversations = new Set(await services.inbox.subjectConversationIds(tenant, s))
   const candidates = await repo.runsOfSubject(k.db, tenant, [...conversations], [s.email, s.phone].filter((n): n is string => !!n))
-  return candidates.filter((r) => (r.conversation_id && conversations.has(r.conversation_id)) || stringsOf(JSON.parse(r.input)).some((t) => names(t, s)))
+  return candidates.filter((r) => (r.conversation_id && conversations.has(r.conversation_id)) || stringsOf(JSON.parse(r.input)).some((t) => namesSubject(t, s)))
 }
 
 export const agentsPrivacy: ModulePrivacy = {

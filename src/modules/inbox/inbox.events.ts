@@ -49,7 +49,7 @@ const conv = (description: string, example: ConversationT = conversation) => ({ 
 
 export const INBOX_EVENTS = defineEvents('inbox', {
   'conversation.created': conv('A conversation was created (createConversation).'),
-  'conversation.updated': conv('A conversation was changed by updateConversation, or woken from snoozed by an inbound message.'),
+  'conversation.updated': conv('A conversation was changed by updateConversation, woken from snoozed by an inbound message, or its contact corrected by a rectification request.'),
   'conversation.assigned': conv('The assignee changed (assignConversation); assignee_id null means unassigned.'),
   'conversation.resolved': conv('The conversation became resolved (resolveConversation or updateConversation).', {
     ...conversation,

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test'
 import { ManualClock } from '../../kernel/clock.js'
 import type { DataSubject } from '../../kernel/module.js'
 import { createTestApp, get, ok, post, type TestApp } from '../../../test/helpers.js'
-import { eraseMentions } from './inbox.privacy.js'
+import { eraseMentions } from '../../kernel/pii/pii.mentions.js'
 
 // Two people in one workspace; the second one's address contains the first one's (nada@ ⊃ ada@) and
 // their phone starts with the first one's number: neither may be taken for the other.

@@ -1,49 +1,14 @@
+import { iso } from '../../kernel/clock.js'
 import type { Executor } from '../../kernel/db/database.js'
 import type { DataSubject, ModulePrivacy } from '../../kernel/module.js'
 import type { Tenant } from '../../kernel/tenant.js'
+import { eraseMentions, mentionSpans } from '../../kernel/pii/pii.mentions.js'
 import * as repo from './inbox.repository.js'
+import type { InboxConversationsTable } from './inbox.tables.js'
 import { conversationView, draftView, messageView } from './inbox.views.js'
 
 // The inbox's part in data-subject requests (docs/compliance.md "What each module does"): the subject's
 // conversations go whole; the subject named in someone else's conversation is cut out of those messages.
-
-export const ERASED = '[erased]'
-
-const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-
-/**
- * Where the subject's email (any case) or phone (as stored, E.164) stands in a text as a whole: not inside
- * a longer address (`nada@…`, `…@example.com.au`) or a longer number. Literal only: `+1 415 555 0123`
- * written with spaces is not found.
- */
-export function mentionSpans(text: string, s: DataSubject): { start: number; end: number }[] {
-  const out: { start: number; end: number }[] = []
-  const find = (needle: string, whole: (before: string, after: string) => boolean) => {
-    for (const m of text.matchAll(new RegExp(escapeRegExp(needle), 'gi'))) {
-      const start = m.index!
-      const end = start + m[0].length
-      if (whole(text.slice(Math.max(0, start - 1), start), text.slice(end, end + 2))) out.push({ start, end })
-    }
-  }
-  if (s.email) find(s.email, (b, a) => !/[A-Za-z0-9._%+-]/.test(b) && !/^([A-Za-z0-9_-]|\.[A-Za-z0-9])/.test(a))
-  if (s.phone) find(s.phone, (b, a) => !/[0-9+]/.test(b) && !/^[0-9]/.test(a))
-  return out.sort((x, y) => x.start - y.start)
-}
-
-/** The text with every mention replaced by `[erased]` (overlapping ones by one). */
-export function eraseMentions(text: string, s: DataSubject): string {
-  let out = ''
-  let at = 0
-  for (const { start, end } of mentionSpans(text, s)) {
-    if (start < at) {
-      at = Math.max(at, end)
-      continue
-    }
-    out += text.slice(at, start) + ERASED
-    at = end
-  }
-  return out + text.slice(at)
-}
 
 const needlesOf = (s: DataSubject) => [s.email, s.phone].filter((n): n is string => !!n)
 
@@ -89,5 +54,29 @@ export const inboxPrivacy: ModulePrivacy = {
       })
     }
     return { deleted: removed.conversations + removed.messages + removed.drafts, anonymised: mentions.length }
+  },
+
+  /**
+   * Corrects the contact of the subject's conversations: `name` on each; `email` / `phone` where the
+   * conversation carries the subject's old value (or none; a phone also when the request does not know the
+   * old one). Messages are what people wrote and stay as written. `conversation.updated` for each change.
+   */
+  async rectify(k, _services, tenant, subject, changes) {
+    const conversations = await repo.conversationsOfSubject(k.db, tenant, subject)
+    let changed = 0
+    for (const c of conversations) {
+      const patch: Partial<InboxConversationsTable> = {}
+      if (changes.name && changes.name !== c.contact_name) patch.contact_name = changes.name
+      if (changes.email && changes.email !== c.contact_email && (!c.contact_email || c.contact_email.toLowerCase() === subject.email)) patch.contact_email = changes.email
+      if (changes.phone && changes.phone !== c.contact_phone && (!c.contact_phone || !subject.phone || c.contact_phone === subject.phone)) patch.contact_phone = changes.phone
+      if (Object.keys(patch).length === 0) continue
+      patch.updated_at = iso(k.clock.now())
+      await k.transaction(null, async (tx) => {
+        await repo.updateConversation(tx, tenant, c.id, patch)
+        await k.events.emit(tx, tenant, 'conversation.updated', conversationView({ ...c, ...patch }))
+      })
+      changed++
+    }
+    return changed
   },
 }

@@ -1,4 +1,6 @@
+import { iso } from '../../kernel/clock.js'
 import type { ModulePrivacy } from '../../kernel/module.js'
+import type { LeadsTable } from './leads.tables.js'
 import * as repo from './leads.repository.js'
 import { activityView, leadView } from './leads.views.js'
 
@@ -27,5 +29,32 @@ export const leadsPrivacy: ModulePrivacy = {
       return n
     })
     return { deleted, anonymised: 0 }
+  },
+
+  /**
+   * Corrects the subject's leads: `name` on each; `email` where the lead carries the subject's old email (or
+   * none) and no other lead has the new one (one lead per email); `phone` where the lead carries the old
+   * number (or none, or the request does not know one). `lead.updated` for each lead changed.
+   */
+  async rectify(k, _services, tenant, subject, changes) {
+    const leads = await repo.leadsOfSubject(k.db, tenant, subject)
+    let changed = 0
+    for (const lead of leads) {
+      const patch: Partial<LeadsTable> = {}
+      if (changes.name && changes.name !== lead.name) patch.name = changes.name
+      if (changes.email && changes.email !== lead.email && (!lead.email || lead.email === subject.email)) {
+        const holder = await repo.findLeadByEmail(k.db, tenant, changes.email)
+        if (!holder) patch.email = changes.email
+      }
+      if (changes.phone && changes.phone !== lead.phone && (!lead.phone || !subject.phone || lead.phone === subject.phone)) patch.phone = changes.phone
+      if (Object.keys(patch).length === 0) continue
+      patch.updated_at = iso(k.clock.now())
+      await k.transaction(null, async (tx) => {
+        await repo.updateLead(tx, tenant, lead.id, patch)
+        await k.events.emit(tx, tenant, 'lead.updated', leadView({ ...lead, ...patch }))
+      })
+      changed++
+    }
+    return changed
   },
 }

@@ -3,22 +3,11 @@ import type { Executor } from '../../kernel/db/database.js'
 import type { Tenant } from '../../kernel/tenant.js'
 import * as repo from './webhooks.repository.js'
 import { deliveryView, envelopeBody } from './webhooks.views.js'
+import { namesSubject } from '../../kernel/pii/pii.mentions.js'
 
 // The webhooks module's part in data-subject requests (docs/compliance.md "What each module does"): the
 // outbox keeps a copy of every payload sent (a conversation with its contact, a message with its text), and
 // deliveries and their attempts are kept beside it. An event about the subject goes with them.
-
-const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-
-/** The inbox's rule (inbox.privacy.ts mentionSpans): the email (any case) or phone as a whole, not inside a longer one. */
-function names(text: string, s: DataSubject): boolean {
-  const whole = (needle: string, ok: (before: string, after: string) => boolean) =>
-    [...text.matchAll(new RegExp(escapeRegExp(needle), 'gi'))].some((m) => ok(text.slice(Math.max(0, m.index! - 1), m.index!), text.slice(m.index! + m[0].length, m.index! + m[0].length + 2)))
-  return (
-    (!!s.email && whole(s.email, (b, a) => !/[A-Za-z0-9._%+-]/.test(b) && !/^([A-Za-z0-9_-]|\.[A-Za-z0-9])/.test(a))) ||
-    (!!s.phone && whole(s.phone, (b, a) => !/[0-9+]/.test(b) && !/^[0-9]/.test(a)))
-  )
-}
 
 const stringsOf = (v: unknown): string[] =>
   typeof v === 'string' ? [v] : Array.isArray(v) ? v.flatMap(stringsOf) : v && typeof v === 'object' ? Object.entries(v).flatMap(([key, x]) => [key, ...stringsOf(x)]) : []
@@ -26,7 +15,7 @@ const stringsOf = (v: unknown): string[] =>
 /** Events whose payload names the subject: a string holding the email or phone, or a string that is the external id. */
 async function eventsOf(db: Executor, tenant: Tenant, s: DataSubject) {
   const candidates = await repo.eventsContaining(db, tenant, [s.email, s.phone].filter((n): n is string => !!n), s.external_id ? [JSON.stringify(s.external_id)] : [])
-  return candidates.filter((e) => stringsOf(JSON.parse(e.data)).some((t) => names(t, s) || t === s.external_id))
+  return candidates.filter((e) => stringsOf(JSON.parse(e.data)).some((t) => namesSubject(t, s) || t === s.external_id))
 }
 
 export const webhooksPrivacy: ModulePrivacy = {
