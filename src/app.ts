@@ -33,6 +33,8 @@ export interface AppDeps {
   database?: Database
   jobObserver?: JobObserver
   onResponse?: HttpOptions['onResponse']
+  /** The modules, in init order (default MODULES): a test may add one that is not registered yet. */
+  modules?: typeof MODULES
 }
 
 export interface App {
@@ -57,12 +59,13 @@ export async function createKernel(deps: AppDeps): Promise<{ kernel: Kernel; ser
   const { config } = deps
   const clock = deps.clock ?? systemClock
   const log = deps.logger ?? createLogger(config)
+  const modules = deps.modules ?? MODULES
   let database = deps.database
   if (!database) {
     await ensureSchema(config.databaseUrl, config.databaseSchema)
     database = createDatabase(config.databaseUrl, { schema: config.databaseSchema })
   }
-  await migrateToLatest(database.db, database.engine, [...kernelMigrations, ...MODULES.flatMap((m) => m.migrations)], database.schema)
+  await migrateToLatest(database.db, database.engine, [...kernelMigrations, ...modules.flatMap((m) => m.migrations)], database.schema)
   const db = database.db
   const jobs = new JobRunner(
     database,
@@ -88,7 +91,7 @@ export async function createKernel(deps: AppDeps): Promise<{ kernel: Kernel; ser
     embeddings: createEmbeddings(config.embeddings, log),
     tools: new ToolRegistry(),
     requests: new RequestCounter(db, log),
-    modules: MODULES,
+    modules,
     secrets: new SecretBox(loaded.secret, config.serverSecretPrevious.map((s) => Buffer.from(s, 'utf8'))),
     deriveKey: (purpose: string) => deriveKey(loaded.secret, purpose),
     blobs: new LocalBlobStore(config.blobs.dir),
@@ -111,7 +114,7 @@ export async function createKernel(deps: AppDeps): Promise<{ kernel: Kernel; ser
   }
   const services = {} as Services
   const initialised = new Set<string>()
-  for (const m of MODULES) {
+  for (const m of modules) {
     // A module may call only the services of modules initialised before it (MODULES is the init order).
     const missing = (m.uses ?? []).filter((name) => !initialised.has(name))
     if (missing.length > 0) throw new Error(`module ${m.name} uses ${missing.join(', ')}, which must come before it in MODULES`)
@@ -137,7 +140,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const redis = deps.config.redisUrl
     ? new (await import('ioredis')).Redis(deps.config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: true, lazyConnect: false })
     : null
-  const http = await createHttpServer(kernel, services, MODULES.flatMap((m) => m.routes), {
+  const http = await createHttpServer(kernel, services, kernel.modules.flatMap((m) => m.routes), {
     redis,
     metrics,
     onResponse(request, status, seconds) {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pg from 'pg'
 import type { InjectOptions, LightMyRequestResponse } from 'fastify'
-import { buildApp, type App } from '../src/app.js'
+import { buildApp, type App, type AppDeps } from '../src/app.js'
 import { loadConfig, type Config } from '../src/config.js'
 import { createApiKey } from '../src/kernel/auth/api-keys.js'
 import { ALL_SCOPES } from '../src/kernel/auth/scopes.js'
@@ -72,7 +72,7 @@ export interface TestApp {
   close(): Promise<void>
 }
 
-export async function createTestApp(opts: { env?: Record<string, string>; clock?: Clock } = {}): Promise<TestApp> {
+export async function createTestApp(opts: { env?: Record<string, string>; clock?: Clock; modules?: AppDeps['modules'] } = {}): Promise<TestApp> {
   const database = await createTestDatabase()
   // Files (call recordings) in a folder of their own, removed with the app.
   const blobDir = mkdtempSync(join(tmpdir(), 'svc-blobs-'))
@@ -88,7 +88,7 @@ export async function createTestApp(opts: { env?: Record<string, string>; clock?
     ...database.env,
     ...opts.env,
   })
-  const app = await buildApp({ config, clock: opts.clock })
+  const app = await buildApp({ config, clock: opts.clock, modules: opts.modules })
   const { kernel, services } = app
   const keyring = async (name: string): Promise<Keyring> => {
     const ws = await services.workspaces.create({ name, ownerEmail: `owner@${name.toLowerCase()}.example` })
