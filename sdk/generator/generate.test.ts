@@ -1,0 +1,35 @@
+import assert from 'node:assert/strict'
+import { describe, it } from 'node:test'
+import { generateAll, LANGUAGES, stale } from './generate.js'
+import { placeOf, readModel } from './ir.js'
+import { loadDocument } from './load-document.js'
+
+// The committed clients are exactly what the generator makes from the document the server serves now:
+// change a route without `npm run sdk:generate` and this fails, naming the files.
+describe('sdk generator', { skip: process.env.TEST_DB === 'postgres' && 'the document does not depend on the engine: checked on SQLite' }, () => {
+  it('the committed clients are what the generator writes from the current document', async () => {
+    const doc = await loadDocument()
+    const model = readModel(doc)
+    const files = generateAll(model)
+    for (const lang of Object.keys(LANGUAGES)) assert.ok([...files.keys()].some((p) => p.startsWith(`${lang}/`)), `${lang}: the emitter wrote nothing`)
+    assert.deepEqual(stale(files), [], 'run `npm run sdk:generate` and commit the result')
+  })
+
+  it('places every operation of the document once, at a unique namespace and method', async () => {
+    const doc = await loadDocument()
+    const ids = Object.values<any>(doc.paths).flatMap((item) => ['get', 'post', 'put', 'patch', 'delete'].filter((m) => item[m]).map((m) => item[m].operationId))
+    const model = readModel(doc)
+    assert.deepEqual(model.operations.map((o) => o.operationId).sort(), [...ids].sort())
+    const places = model.operations.map((o) => [...o.namespace, o.method_name].join('.'))
+    assert.equal(new Set(places).size, places.length, 'two operations share a method')
+    assert.equal(model.version, doc.info.version)
+  })
+
+  it('names methods from the path and the operationId verb', () => {
+    assert.deepEqual(placeOf('/inbox/conversations/{id}/messages', 'listMessages'), { namespace: ['inbox', 'conversations', 'messages'], method_name: 'list' })
+    assert.deepEqual(placeOf('/inbox/conversations/{id}/assign', 'assignConversation'), { namespace: ['inbox', 'conversations'], method_name: 'assign' })
+    assert.deepEqual(placeOf('/webhooks/endpoints/{id}/rotate-secret', 'rotateWebhookSecret'), { namespace: ['webhooks', 'endpoints'], method_name: 'rotateSecret' })
+    assert.deepEqual(placeOf('/agents/{id}/dry-run/stream', 'streamAgentDryRun'), { namespace: ['agents', 'dryRun'], method_name: 'stream' })
+    assert.deepEqual(placeOf('/', 'getApiRoot'), { namespace: [], method_name: 'getApiRoot' })
+  })
+})
