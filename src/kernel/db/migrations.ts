@@ -37,10 +37,13 @@ export async function migrateToLatest(db: Kysely<any>, engine: Engine, migration
   })
   for (let attempt = 1; ; attempt++) {
     const { error, results } = await migrator.migrateToLatest()
-    // Kysely's table-existence check reads the catalog of every schema; a schema dropped by someone else
-    // at that moment (parallel test runs, another tenant database) fails it with 3F000. Harmless: retry.
+    // Kysely's table-existence check reads the catalog of every schema (and calls pg_get_serial_sequence
+    // on every column); a schema, table or column dropped by someone else at that moment (parallel test
+    // runs, another tenant database) fails it with 3F000, 42P01 or 42703. Harmless: retry. Each migration
+    // runs in its own transaction, so a real error in one of ours fails every attempt the same way.
     const e = error as { code?: string; message?: string } | undefined
-    if (e && e.code === '3F000' && !(schema && e.message?.includes(`"${schema}"`)) && attempt < 5) {
+    const raced = e && (e.code === '42P01' || e.code === '42703' || (e.code === '3F000' && !(schema && e.message?.includes(`"${schema}"`))))
+    if (raced && attempt < 5) {
       await new Promise((r) => setTimeout(r, 50 * attempt))
       continue
     }
