@@ -25,13 +25,15 @@ describe(`every write commits its Idempotency-Key with its effect (${ENGINE})`, 
       const key = `commit-${r.operationId}-${Math.random().toString(36).slice(2)}`
       const res = await h.request({ method: r.method, url, key: r.public ? null : h.a.live, headers: { 'idempotency-key': key }, payload: (body ?? (r.method === 'DELETE' ? undefined : {})) as object })
       assert.ok(res.statusCode < 300, `${r.operationId}: ${res.statusCode} ${res.body}`)
-      const row = await h.app.kernel.db.selectFrom('idempotency_keys').select(['status', 'committed', 'response_status', 'response_body']).where('idem_key', '=', key).executeTakeFirstOrThrow()
+      const row = await h.app.kernel.db.selectFrom('idempotency_keys').select(['api_key_id', 'status', 'committed', 'response_status', 'response_body']).where('idem_key', '=', key).executeTakeFirstOrThrow()
       assert.equal(Number(row.committed), 1, `${r.operationId} did not commit its key in its transaction: pass the principal to kernel.transaction`)
       // `committed` means onSend had nothing to add: the response stored with the effect is the one answered,
       // status included, so a replay after a crash between commit and answer is the same answer.
       assert.equal(row.status, 'committed', `${r.operationId}: the answer differs from what its transaction stored (a status decided after the transaction? return withStatus(…) from it)`)
       assert.equal(Number(row.response_status), res.statusCode, r.operationId)
-      assert.equal(row.response_body, res.body, r.operationId)
+      // Stored sealed (responses may carry a secret shown once), bound to the API key and the Idempotency-Key.
+      assert.ok(row.response_body!.startsWith('enc:v1:') && !row.response_body!.includes(res.body.slice(0, 20)), r.operationId)
+      assert.equal(h.app.kernel.secrets.open(row.response_body!, `idempotency:${row.api_key_id}:${key}`), res.body, r.operationId)
     })
   }
 })

@@ -4,6 +4,7 @@ import { iso, type Clock } from '../clock.js'
 import type { Insertable } from 'kysely'
 import { isUniqueViolation, type Db, type Tables, type Tx } from '../db/database.js'
 import { prepared } from '../db/prepared.js'
+import { SecretBox } from '../crypto/secret-box.js'
 import { AppError } from '../errors.js'
 import { randomToken } from '../ids.js'
 import { WithStatus } from './response-status.js'
@@ -13,12 +14,20 @@ const MAX_KEY_LENGTH = 255
 /** Responses that mean "never executed" or "try again": not stored, so the same key can be retried. */
 const NOT_STORED = new Set([401, 403, 422, 429])
 const JSON_TYPE = 'application/json; charset=utf-8'
+/**
+ * Stored responses are sealed (AES-256-GCM under the server secret, bound to the API key and the
+ * Idempotency-Key): a replay must answer the original body, and some bodies carry a secret shown once
+ * (an API key, a webhook signing secret, an OAuth client secret) that must not sit in the table in clear.
+ */
+const aad = (apiKeyId: string, key: string) => `idempotency:${apiKeyId}:${key}`
 
 interface Claim {
   apiKeyId: string
   key: string
   /** Fences the owner: only the holder of this token may commit an effect under the key. */
   token: string
+  /** Encrypts a response for storage, bound to this key (responses may hold secrets shown once). */
+  seal(body: string): string
   /** The response stored with the committed effect, when the transaction produced one. */
   committed?: { status: number; body: string }
 }
@@ -83,7 +92,22 @@ export class IdempotencyStore {
     private readonly clock: Clock,
     private readonly retentionHours: number,
     private readonly lockSeconds: number,
+    private readonly box: SecretBox,
   ) {}
+
+  /** A stored response; one written before responses were sealed is plain JSON. */
+  private open(stored: string, apiKeyId: string, key: string): string {
+    if (!SecretBox.isSealed(stored)) return stored
+    try {
+      return this.box.open(stored, aad(apiKeyId, key))
+    } catch {
+      // Sealed under a server secret no longer configured: the effect happened, its answer is unreadable.
+      throw new AppError(
+        'idempotency_outcome_unavailable',
+        'The request with this Idempotency-Key took effect, but its stored response can no longer be read (the server secret changed). Read the resource instead of retrying.',
+      )
+    }
+  }
 
   private lockUntil(now: Date): string {
     return iso(new Date(now.getTime() + this.lockSeconds * 1000))
@@ -116,7 +140,7 @@ export class IdempotencyStore {
           locked_until: this.lockUntil(now),
           created_at: iso(now),
         })
-        request.idempotency = { apiKeyId, key, token }
+        request.idempotency = { apiKeyId, key, token, seal: (body) => this.box.seal(body, aad(apiKeyId, key)) }
         return false
       } catch (err) {
         if (!isUniqueViolation(err)) throw err
@@ -139,7 +163,7 @@ export class IdempotencyStore {
         reply.header('Idempotent-Replayed', 'true')
         reply.code(row.response_status ?? 200)
         if (row.response_content_type) reply.type(row.response_content_type)
-        await reply.send(row.response_body)
+        await reply.send(this.open(row.response_body, apiKeyId, key))
         return true
       }
       const abandoned = Date.parse(row.locked_until) < now.getTime()
@@ -161,7 +185,7 @@ export class IdempotencyStore {
           .where((eb) => (row.lock_token === null ? eb('lock_token', 'is', null) : eb('lock_token', '=', row.lock_token)))
           .executeTakeFirst()
         if (Number(res.numUpdatedRows) === 1) {
-          request.idempotency = { apiKeyId, key, token }
+          request.idempotency = { apiKeyId, key, token, seal: (body) => this.box.seal(body, aad(apiKeyId, key)) }
           return false
         }
       }
@@ -182,7 +206,7 @@ export class IdempotencyStore {
   static async commitInTransaction(tx: Tx, claim: ActiveClaim, result: unknown): Promise<void> {
     const [status, value] = result instanceof WithStatus ? [result.status, result.body] : [claim.status, result]
     const body = isResponseResource(value) ? claim.serialize(value, status) : null
-    const updated = await commitClaim.run(tx, { apiKeyId: claim.apiKeyId, key: claim.key, token: claim.token, status, body })
+    const updated = await commitClaim.run(tx, { apiKeyId: claim.apiKeyId, key: claim.key, token: claim.token, status, body: body === null ? null : claim.seal(body) })
     if (updated === 1) {
       // Remembered on the claim (the request's own object) so onSend can skip rewriting the same response.
       if (body !== null) claim.committed = { status, body }
@@ -216,7 +240,7 @@ export class IdempotencyStore {
     if (claim.committed && claim.committed.status === status && claim.committed.body === body && contentType === JSON_TYPE) return
     await this.db
       .updateTable('idempotency_keys')
-      .set({ status: 'completed', response_status: status, response_body: body, response_content_type: typeof contentType === 'string' ? contentType : null })
+      .set({ status: 'completed', response_status: status, response_body: claim.seal(body), response_content_type: typeof contentType === 'string' ? contentType : null })
       .where('api_key_id', '=', claim.apiKeyId)
       .where('idem_key', '=', claim.key)
       .where('lock_token', '=', claim.token)
