@@ -128,7 +128,7 @@ export async function createHttpServer(kernel: Kernel, services: Services, route
   // A JSON API: a text/plain body is an unsupported media type (415), not a string that fails validation.
   app.removeContentTypeParser('text/plain')
 
-  const idempotency = new IdempotencyStore(kernel.db, kernel.clock, config.idempotencyRetentionHours, config.idempotencyLockSeconds)
+  const idempotency = new IdempotencyStore(kernel.db, kernel.clock, config.idempotencyRetentionHours, config.idempotencyLockSeconds, kernel.secrets)
   const counter = kernel.requests
   app.addHook('onClose', async () => counter.flush())
   // Event streams (sse.ts) end before the server waits for in-flight requests, which they would be forever.
