@@ -65,6 +65,9 @@ await knowledgeBench(ENGINES, wanted)
 // Bots (bench/bots/README.md): sendBotMessage on a bot with 5,000 knowledge chunks; own table in docs/bots.md.
 const { botsBench } = await import('./bots/scenarios.js')
 await botsBench(ENGINES, wanted)
+// API logs (bench/api-logs/README.md): throughput with API_LOGS=on against off, in turns; own block in docs/performance.md.
+const { apiLogsBench } = await import('./api-logs/scenarios.js')
+await apiLogsBench(ENGINES, wanted)
 
 const round2 = (v: number) => Math.round(v * 100) / 100
 const ratio = (row: Row, key: BaselineKey) => {

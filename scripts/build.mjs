@@ -17,7 +17,8 @@ await build({
   target: 'node20',
   sourcemap: true,
   // Loaded only when a file of that kind is parsed (dynamic import): kept out of the bundle so start-up and memory do not pay for them.
-  external: ['better-sqlite3', 'pg-native', 'ioredis', 'openai', 'unpdf', 'mammoth', 'linkedom', '@mozilla/readability', 'marked', 'jszip', 'pdfkit'],
+  // tsx: loads the SDK generator's TypeScript (sdk/) when a client is generated; it cannot work bundled.
+  external: ['better-sqlite3', 'pg-native', 'ioredis', 'openai', 'unpdf', 'mammoth', 'linkedom', '@mozilla/readability', 'marked', 'jszip', 'pdfkit', 'tsx'],
   // CommonJS dependencies inside an ES module bundle still call require() for Node's built-ins.
   banner: { js: "import { createRequire as __svcCreateRequire } from 'node:module'; const require = __svcCreateRequire(import.meta.url);" },
   logLevel: 'warning',

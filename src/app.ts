@@ -17,6 +17,7 @@ import { deriveKey, loadServerSecret } from './kernel/crypto/server-secret.js'
 import { IdempotencyStore, claimFor } from './kernel/http/idempotency.js'
 import { Paginator } from './kernel/http/pagination.js'
 import { RequestCounter } from './kernel/http/request-counter.js'
+import { ApiLogRecorder } from './kernel/http/api-log.js'
 import { createHttpServer, type HttpOptions } from './kernel/http/server.js'
 import { JobRunner, type JobObserver } from './kernel/jobs/runner.js'
 import { enqueuedDuring } from './kernel/jobs/jobs.js'
@@ -91,6 +92,7 @@ export async function createKernel(deps: AppDeps): Promise<{ kernel: Kernel; ser
     embeddings: createEmbeddings(config.embeddings, log),
     tools: new ToolRegistry(),
     requests: new RequestCounter(db, log),
+    apiLogs: new ApiLogRecorder(database, clock, log, { enabled: config.apiLogs, databaseUrl: config.databaseUrl }),
     modules,
     secrets: new SecretBox(loaded.secret, config.serverSecretPrevious.map((s) => Buffer.from(s, 'utf8'))),
     deriveKey: (purpose: string) => deriveKey(loaded.secret, purpose),

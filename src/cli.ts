@@ -12,6 +12,8 @@ const USAGE = `Usage: svc <command>
   keys create --scopes "<space-separated scopes>" [--workspace <id>] [--sandbox] [--name <name>] [--json]
   keys list [--json]
   keys revoke <id>
+  members set-password --email <email> [--json]
+                      set a member's sign-in password, read from standard input (first line); ends their sessions
   migrate
   secrets reseal      seal stored credentials under the current SERVER_SECRET (after a rotation)
   compliance evidence --workspace <id> [--sandbox] [--kind <kind>] [--from <date>] [--to <date>] [--json]
@@ -95,6 +97,16 @@ export async function cli(argv: string[]): Promise<number> {
       out(made.map((e) => ({ id: e.id, kind: e.kind, sha256: e.sha256 })), !!values.json, made.map((e) => `${e.id}  ${e.kind}  sha256 ${e.sha256}`).join('\n'))
       return 0
     }
+    if (group === 'members' && action === 'set-password') {
+      const { values } = parseArgs({ args: rest, options: { email: { type: 'string' }, json: { type: 'boolean' } } })
+      if (!values.email) fail('members set-password needs --email <email>; the password is read from standard input')
+      // Never an argument: it would show in the process list and the shell history.
+      const password = (await readStdin()).split(/\r?\n/)[0]
+      if (!password) fail('members set-password reads the password from standard input (e.g. `read -rs P; printf "%s\\n" "$P" | svc members set-password --email …`)')
+      const r = await services.signIn.setPassword(values.email, password).catch((err: Error) => fail(err.message))
+      out(r, !!values.json, `password set for ${r.email}${r.sessions_ended ? ` (${r.sessions_ended} session(s) ended)` : ''}`)
+      return 0
+    }
     if (group === 'keys' && action === 'list') {
       const keys = await listApiKeys(kernel.db)
       const json = rest.includes('--json')
@@ -117,6 +129,33 @@ export async function cli(argv: string[]): Promise<number> {
     fail(USAGE)
   } finally {
     await kernel.database.close()
+  }
+}
+
+/** The first line of standard input; on a terminal, a prompt that does not echo what is typed. */
+async function readStdin(): Promise<string> {
+  const stdin = process.stdin
+  if (!stdin.isTTY) {
+    const chunks: Buffer[] = []
+    for await (const chunk of stdin) chunks.push(chunk as Buffer)
+    return Buffer.concat(chunks).toString('utf8')
+  }
+  process.stderr.write('password: ')
+  stdin.setRawMode(true)
+  let typed = ''
+  try {
+    for await (const chunk of stdin) {
+      for (const c of (chunk as Buffer).toString('utf8')) {
+        if (c === '\u0003') fail('\ncancelled')
+        if (c === '\r' || c === '\n') return typed
+        typed = c === '\u007f' || c === '\b' ? typed.slice(0, -1) : typed + c
+      }
+    }
+    return typed
+  } finally {
+    stdin.setRawMode(false)
+    stdin.pause()
+    process.stderr.write('\n')
   }
 }
 

@@ -25,6 +25,8 @@ export interface Config {
   /** Interval of the `: ping` comment on event streams (SSE_HEARTBEAT_MS). */
   sseHeartbeatMs: number
   metricsToken: string | null
+  /** Record every API request for GET /api-logs and GET /usage (API_LOGS=on|off, default on). */
+  apiLogs: boolean
   /** Serve GET /metrics without METRICS_TOKEN to non-loopback clients (off by default). */
   metricsPublic: boolean
   /** Keys signing and encryption (cursors, secrets at rest); null = generated into dataDir on first start. */
@@ -103,6 +105,14 @@ function bool(env: NodeJS.ProcessEnv, name: string): boolean {
   return /^(1|true|yes|on)$/i.test(env[name] ?? '')
 }
 
+function onOff(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = (env[name] ?? '').trim().toLowerCase()
+  if (raw === '') return fallback
+  if (['on', 'true', '1', 'yes'].includes(raw)) return true
+  if (['off', 'false', '0', 'no'].includes(raw)) return false
+  throw new Error(`${name} must be on or off, got "${env[name]}"`)
+}
+
 export function parseSchedule(raw: string | undefined): number[] {
   if (!raw) return SVIX_SCHEDULE
   const parts = raw.split(',').map((s) => Number(s.trim()))
@@ -149,6 +159,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000),
     sseHeartbeatMs: int(env, 'SSE_HEARTBEAT_MS', 15_000),
     metricsToken: env.METRICS_TOKEN || null,
+    apiLogs: onOff(env, 'API_LOGS', true),
     metricsPublic: bool(env, 'METRICS_PUBLIC'),
     serverSecret: env.SERVER_SECRET || null,
     serverSecretPrevious: (env.SERVER_SECRET_PREVIOUS ?? '').split(',').map((s) => s.trim()).filter(Boolean),

@@ -7,6 +7,7 @@ import type { Clock } from './clock.js'
 import type { Database, Db, Tx } from './db/database.js'
 import type { EventBus } from './events/events.js'
 import type { SecretBox } from './crypto/secret-box.js'
+import type { ApiLogRecorder } from './http/api-log.js'
 import type { ListSpec, PageResult } from './http/pagination.js'
 import type { RequestCounter } from './http/request-counter.js'
 import type { JobRunner } from './jobs/runner.js'
@@ -30,6 +31,8 @@ export interface Kernel {
   tools: ToolRegistry
   /** Per-day request counts behind usage reports (buffered; flush before reading). */
   requests: RequestCounter
+  /** The API request log (API_LOGS): buffered, written at least once a second; `flush()` before reading. */
+  apiLogs: ApiLogRecorder
   /** Every module of this build, including their health checks and usage counters. */
   modules: readonly ModuleDefinition[]
   /** Seals credentials the service must use later (webhook signing secrets, CRM tokens): AES-256-GCM. */

@@ -56,6 +56,25 @@ export class Metrics {
       },
     })
     const ageGauge = new Gauge({ name: 'svc_job_queue_oldest_due_age_seconds', help: 'Age of the oldest due pending job', registers: [this.registry] })
+    // The API request log's buffer (kernel/http/api-log.ts): entries waiting, and those lost while the database was down.
+    new Gauge({
+      name: 'svc_api_logs_pending',
+      help: 'API log entries buffered in memory, not yet written',
+      registers: [this.registry],
+      collect() {
+        if (self.kernel) this.set(self.kernel.apiLogs.pending)
+      },
+    })
+    new Counter({
+      name: 'svc_api_logs_dropped_total',
+      help: 'API log entries dropped, oldest first, because the buffer was full while the database could not take them',
+      registers: [this.registry],
+      collect() {
+        if (!self.kernel) return
+        this.reset()
+        this.inc(self.kernel.apiLogs.dropped)
+      },
+    })
     new Gauge({
       name: 'svc_db_pool_connections',
       help: 'Database pool connections by state (total, idle, waiting clients)',

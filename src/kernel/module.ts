@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { ModuleMigration } from './db/migrations.js'
 import type { ErrorSpec } from './errors.js'
+import type { BearerResolver } from './auth/bearer-tokens.js'
 import type { AnyRoute } from './http/define-route.js'
 import type { EventDelivery } from './http/openapi.js'
 import type { Kernel } from './kernel.js'
@@ -97,6 +98,11 @@ export interface ModuleDefinition {
    * and answers errors as problems like the rest. Registered in their own Fastify scope.
    */
   callbacks?(app: FastifyInstance, kernel: Kernel, services: Services): Promise<void> | void
+  /**
+   * Bearer credentials besides API keys that this module issues (OAuth access tokens): the kernel asks
+   * the resolver for a token it claims and authenticates the request as its principal (auth/bearer-tokens.ts).
+   */
+  bearer?(kernel: Kernel, services: Services): BearerResolver
   /** Periodic housekeeping (every worker, every 5 minutes): e.g. make sure a recurring job is queued. */
   maintenance?(kernel: Kernel, services: Services): Promise<void>
   /** Its part in data-subject requests: find, export and erase a person's data. */

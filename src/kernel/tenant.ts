@@ -8,6 +8,9 @@ export interface Tenant {
 }
 
 export interface Principal extends Tenant {
+  /** The API key's id, or for another bearer credential (an OAuth grant) the id its budget and Idempotency-Keys go by. */
   keyId: string
   scopes: string[]
+  /** Who acts, for the audit log, when it is not the API key `keyId` (an OAuth app acting for a member). */
+  actor?: { type: 'oauth_app'; id: string }
 }

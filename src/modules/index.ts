@@ -9,6 +9,7 @@ import { agentsModule } from './agents/agents.module.js'
 import { leadsModule } from './leads/leads.module.js'
 import { voiceModule } from './voice/voice.module.js'
 import { complianceModule } from './compliance/compliance.module.js'
+import { developerModule } from './developer/developer.module.js'
 
 /** Every module of this build, in init order (a module may use the services of those before it). */
-export const MODULES: ModuleDefinition[] = [healthModule, workspacesModule, knowledgeModule, inboxModule, botsModule, agentsModule, leadsModule, voiceModule, webhooksModule, complianceModule]
+export const MODULES: ModuleDefinition[] = [healthModule, workspacesModule, knowledgeModule, inboxModule, botsModule, agentsModule, leadsModule, voiceModule, webhooksModule, complianceModule, developerModule]

@@ -129,4 +129,63 @@ export const kernelMigrations: ModuleMigration[] = [
       await db.schema.createIndex('audit_log_unsealed').on('audit_log').columns(['seq', 'workspace_id']).execute()
     },
   },
+  {
+    // API request logs (kernel/http/api-log.ts) and the per-day usage rollups written with them. Ids are
+    // `alog_` + the request's millisecond (ULID time part) + random: time ranges are id ranges, so every
+    // filter is served by one (tenant, column, id) index walked newest first.
+    name: '202612010000_kernel_api_logs',
+    async up(db) {
+      await db.schema
+        .createTable('api_logs')
+        .addColumn('workspace_id', 'text', (c) => c.notNull())
+        .addColumn('mode', 'text', (c) => c.notNull())
+        .addColumn('id', 'text', (c) => c.notNull())
+        .addColumn('request_id', 'text', (c) => c.notNull())
+        .addColumn('method', 'text', (c) => c.notNull())
+        .addColumn('path', 'text', (c) => c.notNull())
+        .addColumn('operation_id', 'text')
+        .addColumn('status', 'integer', (c) => c.notNull())
+        .addColumn('status_class', 'integer', (c) => c.notNull())
+        .addColumn('duration_ms', 'double precision', (c) => c.notNull())
+        .addColumn('key_id', 'text')
+        .addColumn('oauth_app_id', 'text')
+        .addColumn('ip', 'text')
+        .addColumn('user_agent', 'text')
+        .addColumn('error_code', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('api_logs_pk', ['workspace_id', 'mode', 'id'])
+        .execute()
+      for (const col of ['operation_id', 'key_id', 'request_id']) {
+        await db.schema.createIndex(`api_logs_${col}`).on('api_logs').columns(['workspace_id', 'mode', col, 'id']).execute()
+      }
+      // Partial: most requests are 2xx GETs, and a filter on those walks the primary key (nearly every row
+      // matches); the rare classes and methods get an index that 2xx GETs do not pay to maintain on the
+      // write path (docs/developer-tools.md "API logs and usage"). A query names the predicate to use them.
+      await db.schema.createIndex('api_logs_status_class').on('api_logs').columns(['workspace_id', 'mode', 'status_class', 'id']).where(sql.ref('status_class'), '<>', 2).execute()
+      await db.schema.createIndex('api_logs_method').on('api_logs').columns(['workspace_id', 'mode', 'method', 'id']).where(sql.ref('method'), '<>', 'GET').execute()
+      // Requests per UTC day by operation, credential (API key, or OAuth app) and status class; '' = none.
+      await db.schema
+        .createTable('api_usage_days')
+        .addColumn('workspace_id', 'text', (c) => c.notNull())
+        .addColumn('mode', 'text', (c) => c.notNull())
+        .addColumn('day', 'text', (c) => c.notNull())
+        .addColumn('operation_id', 'text', (c) => c.notNull())
+        .addColumn('key_id', 'text', (c) => c.notNull())
+        .addColumn('status_class', 'integer', (c) => c.notNull())
+        .addColumn('count', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('api_usage_days_pk', ['workspace_id', 'mode', 'day', 'operation_id', 'key_id', 'status_class'])
+        .execute()
+      // Latency histograms per UTC day and operation: `bucket` b counts durations in (1.05^(b-1), 1.05^b] ms.
+      await db.schema
+        .createTable('api_latency_days')
+        .addColumn('workspace_id', 'text', (c) => c.notNull())
+        .addColumn('mode', 'text', (c) => c.notNull())
+        .addColumn('day', 'text', (c) => c.notNull())
+        .addColumn('operation_id', 'text', (c) => c.notNull())
+        .addColumn('bucket', 'integer', (c) => c.notNull())
+        .addColumn('count', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('api_latency_days_pk', ['workspace_id', 'mode', 'day', 'operation_id', 'bucket'])
+        .execute()
+    },
+  },
 ]

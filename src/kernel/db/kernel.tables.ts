@@ -84,6 +84,48 @@ export interface RequestCountsTable {
   count: number
   errors: number
 }
+/** One API request (kernel/http/api-log.ts): never a body, a query string or a credential. */
+export interface ApiLogsTable {
+  workspace_id: string
+  mode: Mode
+  /** `alog_` + ULID whose time part is `created_at`'s millisecond. */
+  id: string
+  request_id: string
+  method: string
+  /** The URL path as requested, without the query string. */
+  path: string
+  operation_id: string | null
+  status: number
+  /** status / 100 (2 = 2xx …): the status_class filter's index column. */
+  status_class: number
+  duration_ms: number
+  /** The credential's id: an API key (`key_…`) or what an OAuth principal carries as its key id. */
+  key_id: string | null
+  oauth_app_id: string | null
+  ip: string | null
+  /** Truncated to 256 characters. */
+  user_agent: string | null
+  /** The problem's `code` of a 4xx/5xx answer. */
+  error_code: string | null
+  created_at: string
+}
+export interface ApiUsageDaysTable {
+  workspace_id: string
+  mode: Mode
+  day: string
+  operation_id: string
+  key_id: string
+  status_class: number
+  count: number
+}
+export interface ApiLatencyDaysTable {
+  workspace_id: string
+  mode: Mode
+  day: string
+  operation_id: string
+  bucket: number
+  count: number
+}
 
 declare module './database.js' {
   interface Tables {
@@ -93,5 +135,8 @@ declare module './database.js' {
     events: EventsTable
     request_counts: RequestCountsTable
     audit_log: AuditLogTable
+    api_logs: ApiLogsTable
+    api_usage_days: ApiUsageDaysTable
+    api_latency_days: ApiLatencyDaysTable
   }
 }

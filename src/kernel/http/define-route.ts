@@ -79,9 +79,10 @@ export interface RouteDefinition<S extends RouteSchemas = RouteSchemas, Public e
   sse?: Sse
   /**
    * A file this operation also answers besides its JSON (a recording): the type and when (`?format=`, Accept).
-   * OpenAPI lists it on 200 and adds 206 (ranges, kernel/http/send-blob.ts).
+   * OpenAPI lists it on 200 and adds 206 (ranges, kernel/http/send-blob.ts) unless `ranges: false` (a text made
+   * per request, e.g. listTerraformResources' HCL).
    */
-  media?: { type: string; description: string }
+  media?: { type: string; description: string; ranges?: false }
   /** Set by `aliasRoute`: the operationId this route is a second path of. */
   aliasOf?: string
   /** Returns the response body, or `withStatus(code, body)` when the status is decided while handling (see response-status.ts). */

@@ -432,12 +432,12 @@ function responses(registry: SchemaRegistry, r: AnyRoute): Json {
     }
   }
   if (r.media) {
-    // A file the operation also answers (by Accept or query): whole (200) or one byte range (206).
+    // A file the operation also answers (by Accept or query): whole (200) or, unless `ranges: false`, one byte range (206).
     const binary = { schema: { type: 'string', contentMediaType: r.media.type } }
     const ok = out['200'] as { content: Json; description: string }
     ok.content[r.media.type] = binary
     ok.description = `${ok.description}; or the file itself (${r.media.type}) — ${r.media.description}`
-    out['206'] = {
+    if (r.media.ranges !== false) out['206'] = {
       description: `Partial content: the byte range asked for with \`Range\` (\`Content-Range\` says which)`,
       headers: { 'Content-Range': { schema: { type: 'string' }, description: 'bytes start-end/size' }, ...(responseHeaders(r, 206) as Json) },
       content: { [r.media.type]: binary },

@@ -36,7 +36,8 @@ export function sendProblem(request: FastifyRequest, reply: FastifyReply, err: A
   }
   for (const [k, v] of Object.entries(err.extra)) if (k !== 'headers' && v !== undefined) body[k] = v
   for (const [k, v] of Object.entries(err.headers)) reply.header(k, v)
-  if (status === 401) reply.header('WWW-Authenticate', 'Bearer realm="svc"')
+  // An error that states its own challenge (RFC 6750 error="invalid_token" for OAuth tokens) keeps it.
+  if (status === 401 && !err.headers['WWW-Authenticate']) reply.header('WWW-Authenticate', 'Bearer realm="svc"')
   // A string payload skips the route's response serializer, which only knows success shapes.
   return reply.code(status).type('application/problem+json').send(JSON.stringify(body))
 }

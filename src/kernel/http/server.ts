@@ -13,6 +13,7 @@ import type { Redis } from 'ioredis'
 import type { Logger } from 'pino'
 import type { Config } from '../../config.js'
 import { findPrincipal, hashKey, keyMode } from '../auth/api-keys.js'
+import { resolverFor } from '../auth/bearer-tokens.js'
 import { hasScope } from '../auth/scopes.js'
 import { AppError, errorSpec } from '../errors.js'
 import { API_VERSION } from '../events/events.js'
@@ -84,10 +85,13 @@ export async function createHttpServer(kernel: Kernel, services: Services, route
   const { config, log } = kernel
   /** The presented key's principal, looked up once per request (rate-limit bucket, then authentication). */
   const principals = new WeakMap<FastifyRequest, Principal | null>()
+  // Bearer credentials the modules issue besides API keys (OAuth access tokens), told apart by shape.
+  const resolvers = kernel.modules.flatMap((m) => (m.bearer ? [m.bearer(kernel, services)] : []))
   async function principalOf(request: FastifyRequest, key: string): Promise<Principal | null> {
     const known = principals.get(request)
     if (known !== undefined) return known
-    const principal = await findPrincipal(kernel.db, key)
+    const resolver = keyMode(key) ? null : resolverFor(resolvers, key)
+    const principal = resolver ? await resolver.resolve(key) : await findPrincipal(kernel.db, key)
     principals.set(request, principal)
     return principal
   }
@@ -130,7 +134,12 @@ export async function createHttpServer(kernel: Kernel, services: Services, route
 
   const idempotency = new IdempotencyStore(kernel.db, kernel.clock, config.idempotencyRetentionHours, config.idempotencyLockSeconds, kernel.secrets)
   const counter = kernel.requests
-  app.addHook('onClose', async () => counter.flush())
+  // The request log (API_LOGS=off: no hook does anything for it).
+  const apiLogs = kernel.apiLogs.enabled ? kernel.apiLogs : null
+  app.addHook('onClose', async () => {
+    await counter.flush()
+    await kernel.apiLogs.close()
+  })
   // Event streams (sse.ts) end before the server waits for in-flight requests, which they would be forever.
   const streams = new EventStreams(config, log)
   app.addHook('preClose', async () => streams.close())
@@ -155,7 +164,7 @@ export async function createHttpServer(kernel: Kernel, services: Services, route
     // public operation) shares its client address's bucket, so inventing keys cannot escape the limit.
     keyGenerator: async (request) => {
       const key = request.routeOptions.config?.public ? null : bearer(request)
-      if (!key || !keyMode(key)) return `ip:${request.ip}`
+      if (!key || (!keyMode(key) && !resolverFor(resolvers, key))) return `ip:${request.ip}`
       const principal = await principalOf(request, key)
       return principal ? `k:${principal.keyId}` : `ip:${request.ip}`
     },
@@ -189,6 +198,7 @@ export async function createHttpServer(kernel: Kernel, services: Services, route
 
   app.addHook('onSend', (request, reply, payload, done) => {
     ietfRateLimitHeaders(request, reply)
+    if (apiLogs && reply.statusCode >= 400) apiLogs.noteProblem(request, reply, payload)
     if (!request.idempotency) return done(null, payload)
     idempotency.finish(request, reply, payload).then(() => done(null, payload), done)
   })
@@ -198,6 +208,12 @@ export async function createHttpServer(kernel: Kernel, services: Services, route
     const cfg = request.routeOptions.config
     if (request.principal && cfg.operationId && cfg.module) {
       counter.record(request.principal, cfg.module, cfg.operationId, reply.statusCode, kernel.clock.now())
+    }
+    if (apiLogs) {
+      // Any request whose credential resolved to a tenant, admitted or not (401 wrong_environment, 403, 429
+      // carry the rate limiter's lookup); an unknown or missing key has no workspace to show it to.
+      const principal = request.principal ?? principals.get(request)
+      if (principal) apiLogs.record(request, reply, principal)
     }
     opts.onResponse?.(request, reply.statusCode, reply.elapsedTime / 1000)
     if (reply.statusCode >= 500) request.log.error({ status: reply.statusCode, url: request.url }, 'request failed')
@@ -429,7 +445,11 @@ export async function createHttpServer(kernel: Kernel, services: Services, route
       throw new AppError('unauthorized', 'Send your API key as "Authorization: Bearer svc_live_…" (or svc_test_… on the sandbox URL).')
     }
     const km = keyMode(key)
-    if (!km) throw new AppError('unauthorized', 'The API key is malformed.')
+    if (!km) {
+      const resolver = resolverFor(resolvers, key)
+      if (!resolver) throw new AppError('unauthorized', 'The API key is malformed.')
+      return principalOf(request, key).then((principal) => admitToken(request, r, mode, resolver.name, principal))
+    }
     if (km !== mode) {
       const url = `${config.publicUrl}${BASE_OF[km]}`
       throw new AppError(
@@ -445,11 +465,30 @@ export async function createHttpServer(kernel: Kernel, services: Services, route
     return principalOf(request, key).then((principal) => admit(request, r, principal))
   }
 
+  /**
+   * A token's mode is known only once it is found: a test-mode grant on /v2 (or a live one on the sandbox)
+   * is `wrong_environment`, as a key of the other prefix is. Failures carry RFC 6750's WWW-Authenticate.
+   */
+  function admitToken(request: FastifyRequest, r: AnyRoute, mode: Mode, name: string, principal: Principal | null): void {
+    const challenge = (error: string, extra = '') => ({ 'WWW-Authenticate': `Bearer realm="svc", error="${error}"${extra}` })
+    if (!principal) throw new AppError('unauthorized', `The ${name} is unknown, expired or revoked.`, { headers: challenge('invalid_token') })
+    if (principal.mode !== mode) {
+      const url = `${config.publicUrl}${BASE_OF[principal.mode]}`
+      throw new AppError('wrong_environment', `This ${name} was granted for ${principal.mode === 'test' ? 'the sandbox' : 'live'}: use ${url}.`, { headers: challenge('invalid_token') })
+    }
+    try {
+      admit(request, r, principal)
+    } catch (err) {
+      if (err instanceof AppError && err.code === 'insufficient_scope') Object.assign(err.headers, challenge('insufficient_scope', `, scope="${r.scope}"`))
+      throw err
+    }
+  }
+
   function admit(request: FastifyRequest, r: AnyRoute, principal: Principal | null): void {
     if (!principal) throw new AppError('unauthorized', 'The API key is unknown or has been revoked.')
     request.principal = principal
     if (!hasScope(principal.scopes, r.scope)) {
-      throw new AppError('insufficient_scope', `This operation requires the scope '${r.scope}'; the key has: ${principal.scopes.join(' ') || '(none)'}.`, {
+      throw new AppError('insufficient_scope', `This operation requires the scope '${r.scope}'; the ${principal.actor ? 'token' : 'key'} has: ${principal.scopes.join(' ') || '(none)'}.`, {
         required_scope: r.scope,
       })
     }
@@ -549,7 +588,7 @@ function auditScopeOf(request: FastifyRequest, r: AnyRoute, principal: Principal
   const fields = body && typeof body === 'object' && !Buffer.isBuffer(body) && !Array.isArray(body) ? Object.keys(body as object) : []
   const id = (request.params as { id?: unknown } | undefined)?.id
   return {
-    actor: principal ? { type: 'api_key', id: principal.keyId } : { type: 'anonymous', id: null },
+    actor: principal ? (principal.actor ?? { type: 'api_key', id: principal.keyId }) : { type: 'anonymous', id: null },
     action: r.operationId,
     ip: request.ip,
     userAgent: typeof request.headers['user-agent'] === 'string' ? request.headers['user-agent'] : null,

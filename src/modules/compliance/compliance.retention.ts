@@ -1,4 +1,5 @@
 import { iso } from '../../kernel/clock.js'
+import { countApiLogsBefore, purgeApiLogsBefore } from '../../kernel/http/api-log.store.js'
 import type { RetentionClass } from '../../kernel/module.js'
 import * as repo from './compliance.repository.js'
 import { AUDIT_MINIMUM_DAYS } from './retention.service.js'
@@ -28,9 +29,13 @@ export const COMPLIANCE_RETENTION: RetentionClass[] = [
   },
   {
     name: 'api_logs',
-    description: 'Daily API request counts per operation (usage reports read them).',
+    description: 'API request logs (GET /api-logs) and the daily request counts usage reports read (GET /usage, workspace usage).',
     minimumDays: 1,
-    count: (k, tenant, before) => repo.countRequestDays(k.db, tenant, before),
-    purge: (k, tenant, before, limit) => repo.purgeRequestDays(k.db, tenant, before, limit),
+    // Rows first (request time before the cutoff), then the day rollups of days before the cutoff's day.
+    count: async (k, tenant, before) => (await countApiLogsBefore(k.db, tenant, before)) + (await repo.countRequestDays(k.db, tenant, before)),
+    async purge(k, tenant, before, limit) {
+      const logs = await purgeApiLogsBefore(k.db, tenant, before, limit)
+      return logs < limit ? logs + (await repo.purgeRequestDays(k.db, tenant, before, limit - logs)) : logs
+    },
   },
 ]

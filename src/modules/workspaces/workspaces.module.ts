@@ -10,12 +10,15 @@ import { updateWorkspace } from './routes/update-workspace.route.js'
 import { workspacesMigrations } from './workspaces.migrations.js'
 import { WorkspacesService } from './workspaces.service.js'
 import { WORKSPACES_ERRORS } from './workspaces.errors.js'
+import { signInMigrations } from './sign-in/sign-in.migrations.js'
+import { signInPages } from './sign-in/sign-in.routes.js'
+import { SignInService } from './sign-in/sign-in.service.js'
 
 export const workspacesModule = defineModule({
   name: 'workspaces',
   fixtures: () => import('./workspaces.fixtures.js').then((f) => f.FIXTURES),
   errors: WORKSPACES_ERRORS,
-  migrations: workspacesMigrations,
+  migrations: [...workspacesMigrations, ...signInMigrations],
   routes: [
     getCurrentWorkspace,
     getWorkspace,
@@ -28,6 +31,12 @@ export const workspacesModule = defineModule({
   ],
   init(kernel, services) {
     services.workspaces = new WorkspacesService(kernel)
+    services.signIn = new SignInService(kernel)
   },
+  // Member sign-in pages (/login, /logout, /invitations/{token}): docs/developer-tools.md "Sign-in".
+  callbacks: async (app, _kernel, services) => {
+    await app.register(signInPages(services))
+  },
+  maintenance: (_kernel, services) => services.signIn.purge(),
   reseal: (_kernel, services) => services.workspaces.reseal(),
 })

@@ -5,6 +5,7 @@ import type { ApiPromise, RequestOptions } from '../core.js'
 import type * as M from './models.js'
 import type { GetApiRootParams } from './params.js'
 import { Agents } from './resources/agents.js'
+import { ApiLogs } from './resources/apiLogs.js'
 import { Bots } from './resources/bots.js'
 import { Compliance } from './resources/compliance.js'
 import { Conversations } from './resources/conversations.js'
@@ -13,6 +14,12 @@ import { Health } from './resources/health.js'
 import { Inbox } from './resources/inbox.js'
 import { Knowledge } from './resources/knowledge.js'
 import { Leads } from './resources/leads.js'
+import { Oauth } from './resources/oauth.js'
+import { OpenapiSnapshots } from './resources/openapiSnapshots.js'
+import { SandboxWorkspaces } from './resources/sandboxWorkspaces.js'
+import { SdkGenerations } from './resources/sdkGenerations.js'
+import { TerraformResources } from './resources/terraformResources.js'
+import { Usage } from './resources/usage.js'
 import { Voice } from './resources/voice.js'
 import { WebhookEndpoints } from './resources/webhookEndpoints.js'
 import { Webhooks } from './resources/webhooks.js'
@@ -21,6 +28,7 @@ import { Workspaces } from './resources/workspaces.js'
 /** The namespaces and root operations of the client (the runtime is src/core.ts; the client class src/client.ts). */
 export class SvcResources extends BaseClient {
   readonly agents: Agents = new Agents(this)
+  readonly apiLogs: ApiLogs = new ApiLogs(this)
   readonly bots: Bots = new Bots(this)
   readonly compliance: Compliance = new Compliance(this)
   readonly conversations: Conversations = new Conversations(this)
@@ -29,6 +37,12 @@ export class SvcResources extends BaseClient {
   readonly inbox: Inbox = new Inbox(this)
   readonly knowledge: Knowledge = new Knowledge(this)
   readonly leads: Leads = new Leads(this)
+  readonly oauth: Oauth = new Oauth(this)
+  readonly openapiSnapshots: OpenapiSnapshots = new OpenapiSnapshots(this)
+  readonly sandboxWorkspaces: SandboxWorkspaces = new SandboxWorkspaces(this)
+  readonly sdkGenerations: SdkGenerations = new SdkGenerations(this)
+  readonly terraformResources: TerraformResources = new TerraformResources(this)
+  readonly usage: Usage = new Usage(this)
   readonly voice: Voice = new Voice(this)
   readonly webhookEndpoints: WebhookEndpoints = new WebhookEndpoints(this)
   readonly webhooks: Webhooks = new Webhooks(this)

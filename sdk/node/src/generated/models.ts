@@ -516,6 +516,40 @@ export interface AiDraftSource {
   score: number
 }
 
+/** One API request. Bodies, query strings and credentials are never recorded. */
+export interface ApiLog {
+  id: string
+  object: 'api_log'
+  /** The X-Request-ID of the request (yours when you sent one, else ours). */
+  request_id: string
+  method: string
+  /** The URL path as requested, base URL included, without the query string. */
+  path: string
+  /** null for a path that matched no operation (404 route_not_found, 405). */
+  operation_id: string | null
+  status: number
+  /** From the request’s arrival to the response’s last byte, in milliseconds. */
+  duration_ms: number
+  /** The API key (or, for OAuth, the grant) the request authenticated with. */
+  key_id: string | null
+  /** The OAuth app, when the request carried one of its access tokens. */
+  oauth_app_id: string | null
+  /** The client address as the service saw it. */
+  ip: string | null
+  /** The User-Agent header, cut at 256 characters. */
+  user_agent: string | null
+  /** The problem’s `code` of an answer ≥ 400. */
+  error_code: string | null
+  created_at: string
+}
+
+export interface ApiLogList {
+  object: 'list'
+  data: Array<ApiLog>
+  has_more: boolean
+  next_cursor: string | null
+}
+
 export interface ApiRoot {
   object: 'api_root'
   name: string
@@ -528,6 +562,58 @@ export interface ApiRoot {
     api_docs: string
     health: string
   }
+}
+
+/** API requests of this workspace and mode per UTC day by operation, status class and key, with latency per operation. */
+export interface ApiUsage {
+  object: 'api_usage'
+  livemode: boolean
+  from: string
+  to: string
+  requests: number
+  status_classes: ApiUsageStatusClasses
+  /** Every day of the period, oldest first, days without requests included. */
+  days: Array<ApiUsageDay>
+  /** Per operation over the period, most requests first. Latency percentiles come from per-day histograms with 5 %-wide buckets: each is the upper edge of the bucket holding it, at most 5 % above the exact value. */
+  operations: Array<ApiUsageOperation>
+}
+
+export interface ApiUsageDay {
+  date: string
+  requests: number
+  status_classes: ApiUsageStatusClasses
+  /** Most requests first. */
+  operations: Array<ApiUsageOperationCount>
+  /** Most requests first. */
+  keys: Array<ApiUsageKeyCount>
+}
+
+export interface ApiUsageKeyCount {
+  /** The API key, or the OAuth app for requests made with its tokens. */
+  key_id: string | null
+  requests: number
+}
+
+export interface ApiUsageOperation {
+  operation_id: string | null
+  requests: number
+  /** Answers ≥ 400. */
+  errors: number
+  p50_ms: number
+  p95_ms: number
+}
+
+export interface ApiUsageOperationCount {
+  operation_id: string | null
+  requests: number
+}
+
+export interface ApiUsageStatusClasses {
+  '1xx': number
+  '2xx': number
+  '3xx': number
+  '4xx': number
+  '5xx': number
 }
 
 export interface AttachedBotTool {
@@ -1252,6 +1338,26 @@ export interface CreatedAgent {
   updated_at: string
   /** The secret the agent's HTTP tool calls are signed with (webhook scheme, docs/tools.md). Shown once, here. */
   signing_secret: string
+}
+
+export interface CreatedSandboxWorkspace {
+  id: string
+  object: 'sandbox_workspace'
+  name: string
+  /** The sandbox’s own workspace (ws_…): what its test key acts on. */
+  workspace_id: string
+  status: SandboxWorkspaceStatus
+  error: string | null
+  /** The sandbox base URL its svc_test_ key works on. */
+  base_url: string
+  api_key: SandboxApiKey
+  /** The Webhook Playground inbox the sample webhook endpoint delivers to (no key needed to read it). */
+  playground_url: string
+  seeded: SandboxSeededCounts
+  created_at: string
+  ready_at: string | null
+  /** The svc_test_ key of the sandbox. Shown once: only its hash is kept. */
+  test_key: string
 }
 
 export type CrmProvider = 'hubspot' | 'webhook'
@@ -2147,6 +2253,211 @@ export interface MessageUpdatedEvent {
   }
 }
 
+export interface OAuthApp {
+  id: string
+  object: 'oauth_app'
+  /** The public identifier the app sends to /oauth/authorize and /oauth/token. */
+  client_id: string
+  /** Shown to members on the consent page. */
+  name: string
+  type: OAuthAppType
+  redirect_uris: Array<string>
+  allowed_scopes: Array<string>
+  /** The first characters of the current secret, to recognise it; null for public apps. */
+  client_secret_prefix: string | null
+  /** Until when the secret before the last rotation is still accepted. */
+  previous_secret_expires_at: string | null
+  /** false: a sandbox app, which can be authorized only for sandbox (test) data. */
+  livemode: boolean
+  created_at: string
+  updated_at: string
+}
+
+export interface OAuthAppList {
+  object: 'list'
+  data: Array<OAuthApp>
+  has_more: boolean
+  next_cursor: string | null
+}
+
+/** `confidential`: a server that keeps a client secret. `public`: a browser or native app without one (PKCE S256 required). */
+export type OAuthAppType = 'confidential' | 'public'
+
+export interface OAuthAppWithSecret {
+  id: string
+  object: 'oauth_app'
+  /** The public identifier the app sends to /oauth/authorize and /oauth/token. */
+  client_id: string
+  /** Shown to members on the consent page. */
+  name: string
+  type: OAuthAppType
+  redirect_uris: Array<string>
+  allowed_scopes: Array<string>
+  /** The first characters of the current secret, to recognise it; null for public apps. */
+  client_secret_prefix: string | null
+  /** Until when the secret before the last rotation is still accepted. */
+  previous_secret_expires_at: string | null
+  /** false: a sandbox app, which can be authorized only for sandbox (test) data. */
+  livemode: boolean
+  created_at: string
+  updated_at: string
+  /** The client secret (svc_ocs_…): only in the answer that creates or rotates it, stored hashed, never shown again. null otherwise and for public apps. */
+  client_secret: string | null
+}
+
+export interface OAuthGrant {
+  id: string
+  object: 'oauth_grant'
+  app_id: string
+  client_id: string
+  member_id: string
+  scopes: Array<string>
+  created_at: string
+  revoked_at: string | null
+  revoked_reason: string | null
+}
+
+/** `read`, `write`, `admin` (everything: see docs/oauth.md) or a granular scope. */
+export type OAuthScope = 'read' | 'write' | 'admin' | 'conversations:read' | 'conversations:write' | 'messages:read' | 'messages:write' | 'bots:read' | 'bots:write' | 'leads:read' | 'leads:write' | 'webhooks:read' | 'webhooks:write'
+
+/** The `oauth_app.created` event (developer): An OAuth app was registered (never carries the secret). */
+export interface OauthAppCreatedEvent {
+  /** The event id (`evt_…`): the same in every attempt and replay; deduplicate on it. */
+  id: string
+  type: 'oauth_app.created'
+  created_at: string
+  workspace_id: string
+  /** false for events of the sandbox (svc_test_ keys). */
+  livemode: boolean
+  /** The API version of the payload shape. */
+  api_version: string
+  data: {
+    object: OAuthApp
+  }
+}
+
+/** The `oauth_app.updated` event (developer): An OAuth app was changed, or its secret rotated. */
+export interface OauthAppUpdatedEvent {
+  /** The event id (`evt_…`): the same in every attempt and replay; deduplicate on it. */
+  id: string
+  type: 'oauth_app.updated'
+  created_at: string
+  workspace_id: string
+  /** false for events of the sandbox (svc_test_ keys). */
+  livemode: boolean
+  /** The API version of the payload shape. */
+  api_version: string
+  data: {
+    object: OAuthApp
+  }
+}
+
+/** The `oauth_grant.created` event (developer): A member of this workspace authorized an OAuth app for these scopes. */
+export interface OauthGrantCreatedEvent {
+  /** The event id (`evt_…`): the same in every attempt and replay; deduplicate on it. */
+  id: string
+  type: 'oauth_grant.created'
+  created_at: string
+  workspace_id: string
+  /** false for events of the sandbox (svc_test_ keys). */
+  livemode: boolean
+  /** The API version of the payload shape. */
+  api_version: string
+  data: {
+    object: OAuthGrant
+  }
+}
+
+/** The `oauth_grant.revoked` event (developer): A grant and every token issued from it were revoked: `revoked_reason` says why (revoked by the app, code reused, refresh token replayed). */
+export interface OauthGrantRevokedEvent {
+  /** The event id (`evt_…`): the same in every attempt and replay; deduplicate on it. */
+  id: string
+  type: 'oauth_grant.revoked'
+  created_at: string
+  workspace_id: string
+  /** false for events of the sandbox (svc_test_ keys). */
+  livemode: boolean
+  /** The API version of the payload shape. */
+  api_version: string
+  data: {
+    object: OAuthGrant
+  }
+}
+
+export interface OpenApiChange {
+  kind: 'operation_added' | 'operation_removed' | 'operation_moved' | 'request_field_added' | 'request_field_removed' | 'request_field_required' | 'request_field_optional' | 'response_field_added' | 'response_field_removed' | 'response_field_optional' | 'response_status_added' | 'response_status_removed' | 'media_type_added' | 'media_type_removed' | 'enum_value_added' | 'enum_value_removed' | 'type_changed'
+  /** The operation the change affects. */
+  operation_id: string
+  /** JSON pointer (RFC 6901) to what changed: into the previous snapshot’s document for what was removed, into this one’s otherwise. */
+  location: string
+  message: string
+}
+
+/** From the previous snapshot of this workspace and mode (docs/developer-tools.md "OpenAPI snapshots"). */
+export interface OpenApiDiff {
+  added_operations: Array<OpenApiOperationRef>
+  removed_operations: Array<OpenApiOperationRef>
+  /** Changes a client written against the previous document may break on. */
+  breaking_changes: Array<OpenApiChange>
+  non_breaking_changes: Array<OpenApiChange>
+}
+
+export interface OpenApiOperationRef {
+  operation_id: string
+  method: string
+  path: string
+}
+
+export interface OpenApiSnapshot {
+  id: string
+  object: 'openapi_snapshot'
+  label: string | null
+  /** The API version of the document (`info.version`). */
+  api_version: string
+  openapi_version: string
+  /** SHA-256 (hex) of the document’s canonical JSON (RFC 8785: sorted keys, no whitespace), the exact bytes stored. */
+  sha256: string
+  operation_count: number
+  /** Size of the canonical JSON. */
+  size_bytes: number
+  /** true when the document is identical to the previous snapshot’s (the diff is then empty). */
+  unchanged: boolean
+  /** The snapshot the diff is from; null for the first. */
+  previous_snapshot_id: string | null
+  /** Whether the diff has breaking changes. */
+  breaking: boolean
+  /** null for the first snapshot. */
+  diff: OpenApiDiff | null
+  /** Where the stored document is downloaded: this list with `id` and `include=document` (API key with `read`). */
+  document_url: string
+  /** The stored OpenAPI document; only with `include=document`. */
+  document?: { [key: string]: unknown }
+  created_at: string
+}
+
+export interface OpenApiSnapshotList {
+  object: 'list'
+  data: Array<OpenApiSnapshot>
+  has_more: boolean
+  next_cursor: string | null
+}
+
+/** The `openapi_snapshot.created` event (developer): An OpenAPI snapshot was taken, with its diff from the previous one (a CI job can watch `breaking`). */
+export interface OpenapiSnapshotCreatedEvent {
+  /** The event id (`evt_…`): the same in every attempt and replay; deduplicate on it. */
+  id: string
+  type: 'openapi_snapshot.created'
+  created_at: string
+  workspace_id: string
+  /** false for events of the sandbox (svc_test_ keys). */
+  livemode: boolean
+  /** The API version of the payload shape. */
+  api_version: string
+  data: {
+    object: OpenApiSnapshot
+  }
+}
+
 /** Offsets (UTF-16 code units) in the original text and in the redacted one. */
 export interface PiiEntity {
   type: string
@@ -2256,6 +2567,241 @@ export interface RetentionRun {
 
 /** Days, or keep. */
 export type RetentionValue = number | 'keep'
+
+/** The sandbox’s test key (the secret itself only in the create response). */
+export interface SandboxApiKey {
+  id: string
+  /** The first characters of the key, to recognise it. */
+  prefix: string
+  scopes: Array<string>
+}
+
+/** How many sample objects of each kind the seeding made so far (all of them once `status` is ready). */
+export interface SandboxSeededCounts {
+  webhook_endpoints: number
+  tags: number
+  knowledge_bases: number
+  knowledge_documents: number
+  bots: number
+  agents: number
+  leads: number
+  conversations: number
+  messages: number
+}
+
+export interface SandboxWorkspace {
+  id: string
+  object: 'sandbox_workspace'
+  name: string
+  /** The sandbox’s own workspace (ws_…): what its test key acts on. */
+  workspace_id: string
+  status: SandboxWorkspaceStatus
+  error: string | null
+  /** The sandbox base URL its svc_test_ key works on. */
+  base_url: string
+  api_key: SandboxApiKey
+  /** The Webhook Playground inbox the sample webhook endpoint delivers to (no key needed to read it). */
+  playground_url: string
+  seeded: SandboxSeededCounts
+  created_at: string
+  ready_at: string | null
+}
+
+/** The `sandbox_workspace.failed` event (developer): Seeding a sandbox workspace failed for good (`error`); what was made stays, the key keeps working. */
+export interface SandboxWorkspaceFailedEvent {
+  /** The event id (`evt_…`): the same in every attempt and replay; deduplicate on it. */
+  id: string
+  type: 'sandbox_workspace.failed'
+  created_at: string
+  workspace_id: string
+  /** false for events of the sandbox (svc_test_ keys). */
+  livemode: boolean
+  /** The API version of the payload shape. */
+  api_version: string
+  data: {
+    object: SandboxWorkspace
+  }
+}
+
+export interface SandboxWorkspaceList {
+  object: 'list'
+  data: Array<SandboxWorkspace>
+  has_more: boolean
+  next_cursor: string | null
+}
+
+/** The `sandbox_workspace.ready` event (developer): A sandbox workspace finished seeding its sample data. */
+export interface SandboxWorkspaceReadyEvent {
+  /** The event id (`evt_…`): the same in every attempt and replay; deduplicate on it. */
+  id: string
+  type: 'sandbox_workspace.ready'
+  created_at: string
+  workspace_id: string
+  /** false for events of the sandbox (svc_test_ keys). */
+  livemode: boolean
+  /** The API version of the payload shape. */
+  api_version: string
+  data: {
+    object: SandboxWorkspace
+  }
+}
+
+/** seeding → ready, or failed (`error` says why; what was made stays). */
+export type SandboxWorkspaceStatus = 'seeding' | 'ready' | 'failed'
+
+/** The package archive, once the generation succeeded. */
+export interface SdkArchive {
+  format: 'zip'
+  filename: string
+  size_bytes: number
+  sha256: string
+  files: number
+  /** Download link (no key needed) while it works; null once expired. */
+  url: string | null
+  expires_at: string
+}
+
+export interface SdkGeneration {
+  id: string
+  object: 'sdk_generation'
+  language: SdkLanguage
+  /** Written into the package manifest (package.json, pyproject.toml, composer.json or the gemspec). */
+  package_name: string
+  /** The package version written into the manifest. */
+  version: string
+  status: SdkGenerationStatus
+  error: string | null
+  /** info.version of the OpenAPI document the client was generated from. */
+  api_version: string
+  /** SHA-256 of the document’s canonical JSON (keys sorted, no whitespace): an OpenAPI snapshot of the same document has this sha256. */
+  document_sha256: string
+  /** Operations the generated client covers (once generated). */
+  operations: number | null
+  archive: SdkArchive | null
+  created_at: string
+  completed_at: string | null
+}
+
+/** The `sdk_generation.failed` event (developer): An SDK generation failed (`error`). */
+export interface SdkGenerationFailedEvent {
+  /** The event id (`evt_…`): the same in every attempt and replay; deduplicate on it. */
+  id: string
+  type: 'sdk_generation.failed'
+  created_at: string
+  workspace_id: string
+  /** false for events of the sandbox (svc_test_ keys). */
+  livemode: boolean
+  /** The API version of the payload shape. */
+  api_version: string
+  data: {
+    object: SdkGeneration
+  }
+}
+
+export interface SdkGenerationList {
+  object: 'list'
+  data: Array<SdkGeneration>
+  has_more: boolean
+  next_cursor: string | null
+}
+
+/** queued → running → succeeded | failed (`error` says why). */
+export type SdkGenerationStatus = 'queued' | 'running' | 'succeeded' | 'failed'
+
+/** The `sdk_generation.succeeded` event (developer): An SDK archive is ready (its download link is in listSdkGenerations). */
+export interface SdkGenerationSucceededEvent {
+  /** The event id (`evt_…`): the same in every attempt and replay; deduplicate on it. */
+  id: string
+  type: 'sdk_generation.succeeded'
+  created_at: string
+  workspace_id: string
+  /** false for events of the sandbox (svc_test_ keys). */
+  livemode: boolean
+  /** The API version of the payload shape. */
+  api_version: string
+  data: {
+    object: SdkGeneration
+  }
+}
+
+/** The client library: node (npm), python (PyPI), php (Composer) or ruby (RubyGems). */
+export type SdkLanguage = 'node' | 'python' | 'php' | 'ruby'
+
+export interface TerraformAttribute {
+  name: string
+  /** Terraform type; `dynamic` for free-form JSON and unions of kinds. */
+  type: 'string' | 'number' | 'bool' | 'list' | 'map' | 'object' | 'dynamic'
+  /** The type of a list’s items or a map’s values. */
+  element_type: 'string' | 'number' | 'bool' | 'list' | 'map' | 'object' | 'dynamic' | null
+  /** Required in the create body. */
+  required: boolean
+  /** Accepted in the create body, not required. */
+  optional: boolean
+  /** Set by the server: only in responses (id, created_at…), or optional with a value the server always fills in. */
+  computed: boolean
+  /** A secret (named secret, token, password… or writeOnly): never shown in plans, never exported. */
+  sensitive: boolean
+  /** Settable at creation but not by the update operation: changing it replaces the object. */
+  force_new: boolean
+  description: string | null
+  /** The attributes of an object, or of a list’s or map’s objects. */
+  attributes?: Array<TerraformNestedAttribute>
+}
+
+export interface TerraformImport {
+  /** The field `terraform import` takes: `id`, `client_id`, or `workspace` for a singleton. */
+  by: string
+  id_format: string | null
+  example: string | null
+}
+
+export interface TerraformNestedAttribute {
+  name: string
+  /** Terraform type; `dynamic` for free-form JSON and unions of kinds. */
+  type: 'string' | 'number' | 'bool' | 'list' | 'map' | 'object' | 'dynamic'
+  /** The type of a list’s items or a map’s values. */
+  element_type: 'string' | 'number' | 'bool' | 'list' | 'map' | 'object' | 'dynamic' | null
+  /** Required in the create body. */
+  required: boolean
+  /** Accepted in the create body, not required. */
+  optional: boolean
+  /** Set by the server: only in responses (id, created_at…), or optional with a value the server always fills in. */
+  computed: boolean
+  /** A secret (named secret, token, password… or writeOnly): never shown in plans, never exported. */
+  sensitive: boolean
+  /** Settable at creation but not by the update operation: changing it replaces the object. */
+  force_new: boolean
+  description: string | null
+}
+
+export interface TerraformOperations {
+  create: string
+  /** null: read from the list operation. */
+  read: string | null
+  /** null: every attribute forces a new object. */
+  update: string | null
+  /** null: destroy only removes it from the state. */
+  delete: string | null
+  list: string
+}
+
+export interface TerraformResource {
+  object: 'terraform_resource'
+  type: string
+  description: string
+  /** The OpenAPI component the attributes are read from. */
+  schema: string | null
+  import: TerraformImport
+  operations: TerraformOperations
+  attributes: Array<TerraformAttribute>
+}
+
+export interface TerraformResourceList {
+  object: 'list'
+  data: Array<TerraformResource>
+  has_more: boolean
+  next_cursor: string | null
+}
 
 /** A JSON Schema (draft-07) of the arguments: an object with `properties` and `required`. Validated when the tool is attached (it must compile) and every call's arguments against it; at most 16 KiB. */
 export interface ToolParameters {
@@ -2848,7 +3394,16 @@ export type WebhookEvent =
   | LeadUpdatedEvent
   | MessageCreatedEvent
   | MessageUpdatedEvent
+  | OauthAppCreatedEvent
+  | OauthAppUpdatedEvent
+  | OauthGrantCreatedEvent
+  | OauthGrantRevokedEvent
+  | OpenapiSnapshotCreatedEvent
   | RetentionEnforcedEvent
+  | SandboxWorkspaceFailedEvent
+  | SandboxWorkspaceReadyEvent
+  | SdkGenerationFailedEvent
+  | SdkGenerationSucceededEvent
   | VoiceNumberProvisionedEvent
   | WebhookEndpointDisabledEvent
   | WebhookTestEvent

@@ -16,6 +16,9 @@ trait ClientServices
     /** `$client->agents`: create(), dryRun(), get(), list(), update(), ->approvals, ->dryRun, ->runs */
     public readonly Services\AgentsService $agents;
 
+    /** `$client->apiLogs`: list() */
+    public readonly Services\ApiLogsService $apiLogs;
+
     /** `$client->bots`: clone(), create(), delete(), get(), list(), publish(), update(), ->guardrails, ->messages, ->tools, ->versions */
     public readonly Services\BotsService $bots;
 
@@ -40,6 +43,24 @@ trait ClientServices
     /** `$client->leads`: create(), delete(), get(), list(), qualify(), sync(), update(), ->activities, ->status */
     public readonly Services\LeadsService $leads;
 
+    /** `$client->oauth`: ->apps */
+    public readonly Services\OauthService $oauth;
+
+    /** `$client->openapiSnapshots`: create(), list() */
+    public readonly Services\OpenapiSnapshotsService $openapiSnapshots;
+
+    /** `$client->sandboxWorkspaces`: create(), list() */
+    public readonly Services\SandboxWorkspacesService $sandboxWorkspaces;
+
+    /** `$client->sdkGenerations`: create(), list() */
+    public readonly Services\SdkGenerationsService $sdkGenerations;
+
+    /** `$client->terraformResources`: list() */
+    public readonly Services\TerraformResourcesService $terraformResources;
+
+    /** `$client->usage`: get() */
+    public readonly Services\UsageService $usage;
+
     /** `$client->voice`: ->calls, ->numbers, ->token */
     public readonly Services\VoiceService $voice;
 
@@ -56,6 +77,7 @@ trait ClientServices
     {
         $client = $this;
         $this->agents = new Services\AgentsService($client);
+        $this->apiLogs = new Services\ApiLogsService($client);
         $this->bots = new Services\BotsService($client);
         $this->compliance = new Services\ComplianceService($client);
         $this->conversations = new Services\ConversationsService($client);
@@ -64,6 +86,12 @@ trait ClientServices
         $this->inbox = new Services\InboxService($client);
         $this->knowledge = new Services\KnowledgeService($client);
         $this->leads = new Services\LeadsService($client);
+        $this->oauth = new Services\OauthService($client);
+        $this->openapiSnapshots = new Services\OpenapiSnapshotsService($client);
+        $this->sandboxWorkspaces = new Services\SandboxWorkspacesService($client);
+        $this->sdkGenerations = new Services\SdkGenerationsService($client);
+        $this->terraformResources = new Services\TerraformResourcesService($client);
+        $this->usage = new Services\UsageService($client);
         $this->voice = new Services\VoiceService($client);
         $this->webhookEndpoints = new Services\WebhookEndpointsService($client);
         $this->webhooks = new Services\WebhooksService($client);

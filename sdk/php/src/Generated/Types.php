@@ -396,12 +396,83 @@ namespace Svc\Generated;
  *     score: int|float,
  * }
  *
+ * ApiLog: One API request. Bodies, query strings and credentials are never recorded.
+ * @psalm-type ApiLog array{
+ *     id: string,
+ *     object: 'api_log',
+ *     request_id: string,
+ *     method: string,
+ *     path: string,
+ *     operation_id: string|null,
+ *     status: int,
+ *     duration_ms: int|float,
+ *     key_id: string|null,
+ *     oauth_app_id: string|null,
+ *     ip: string|null,
+ *     user_agent: string|null,
+ *     error_code: string|null,
+ *     created_at: string,
+ * }
+ *
+ * @psalm-type ApiLogList array{
+ *     object: 'list',
+ *     data: list<ApiLog>,
+ *     has_more: bool,
+ *     next_cursor: string|null,
+ * }
+ *
  * @psalm-type ApiRoot array{
  *     object: 'api_root',
  *     name: string,
  *     api_version: string,
  *     livemode: bool,
  *     links: array{live: string, sandbox: string, openapi: string, api_docs: string, health: string},
+ * }
+ *
+ * ApiUsage: API requests of this workspace and mode per UTC day by operation, status class and key, with latency per operation.
+ * @psalm-type ApiUsage array{
+ *     object: 'api_usage',
+ *     livemode: bool,
+ *     from: string,
+ *     to: string,
+ *     requests: int,
+ *     status_classes: ApiUsageStatusClasses,
+ *     days: list<ApiUsageDay>,
+ *     operations: list<ApiUsageOperation>,
+ * }
+ *
+ * @psalm-type ApiUsageDay array{
+ *     date: string,
+ *     requests: int,
+ *     status_classes: ApiUsageStatusClasses,
+ *     operations: list<ApiUsageOperationCount>,
+ *     keys: list<ApiUsageKeyCount>,
+ * }
+ *
+ * @psalm-type ApiUsageKeyCount array{
+ *     key_id: string|null,
+ *     requests: int,
+ * }
+ *
+ * @psalm-type ApiUsageOperation array{
+ *     operation_id: string|null,
+ *     requests: int,
+ *     errors: int,
+ *     p50_ms: int|float,
+ *     p95_ms: int|float,
+ * }
+ *
+ * @psalm-type ApiUsageOperationCount array{
+ *     operation_id: string|null,
+ *     requests: int,
+ * }
+ *
+ * @psalm-type ApiUsageStatusClasses array{
+ *     '1xx': int,
+ *     '2xx': int,
+ *     '3xx': int,
+ *     '4xx': int,
+ *     '5xx': int,
  * }
  *
  * @psalm-type AttachedBotTool array{
@@ -929,6 +1000,22 @@ namespace Svc\Generated;
  *     created_at: string,
  *     updated_at: string,
  *     signing_secret: string,
+ * }
+ *
+ * @psalm-type CreatedSandboxWorkspace array{
+ *     id: string,
+ *     object: 'sandbox_workspace',
+ *     name: string,
+ *     workspace_id: string,
+ *     status: SandboxWorkspaceStatus,
+ *     error: string|null,
+ *     base_url: string,
+ *     api_key: SandboxApiKey,
+ *     playground_url: string,
+ *     seeded: SandboxSeededCounts,
+ *     created_at: string,
+ *     ready_at: string|null,
+ *     test_key: string,
  * }
  *
  * @psalm-type CrmProvider 'hubspot'|'webhook'
@@ -1609,6 +1696,163 @@ namespace Svc\Generated;
  *     data: array{object: Message},
  * }
  *
+ * @psalm-type OAuthApp array{
+ *     id: string,
+ *     object: 'oauth_app',
+ *     client_id: string,
+ *     name: string,
+ *     type: OAuthAppType,
+ *     redirect_uris: list<string>,
+ *     allowed_scopes: list<string>,
+ *     client_secret_prefix: string|null,
+ *     previous_secret_expires_at: string|null,
+ *     livemode: bool,
+ *     created_at: string,
+ *     updated_at: string,
+ * }
+ *
+ * @psalm-type OAuthAppList array{
+ *     object: 'list',
+ *     data: list<OAuthApp>,
+ *     has_more: bool,
+ *     next_cursor: string|null,
+ * }
+ *
+ * OAuthAppType: `confidential`: a server that keeps a client secret. `public`: a browser or native app without one (PKCE S256 required).
+ * @psalm-type OAuthAppType 'confidential'|'public'
+ *
+ * @psalm-type OAuthAppWithSecret array{
+ *     id: string,
+ *     object: 'oauth_app',
+ *     client_id: string,
+ *     name: string,
+ *     type: OAuthAppType,
+ *     redirect_uris: list<string>,
+ *     allowed_scopes: list<string>,
+ *     client_secret_prefix: string|null,
+ *     previous_secret_expires_at: string|null,
+ *     livemode: bool,
+ *     created_at: string,
+ *     updated_at: string,
+ *     client_secret: string|null,
+ * }
+ *
+ * @psalm-type OAuthGrant array{
+ *     id: string,
+ *     object: 'oauth_grant',
+ *     app_id: string,
+ *     client_id: string,
+ *     member_id: string,
+ *     scopes: list<string>,
+ *     created_at: string,
+ *     revoked_at: string|null,
+ *     revoked_reason: string|null,
+ * }
+ *
+ * OAuthScope: `read`, `write`, `admin` (everything: see docs/oauth.md) or a granular scope.
+ * @psalm-type OAuthScope string
+ *
+ * OauthAppCreatedEvent: The `oauth_app.created` event (developer): An OAuth app was registered (never carries the secret).
+ * @psalm-type OauthAppCreatedEvent array{
+ *     id: string,
+ *     type: 'oauth_app.created',
+ *     created_at: string,
+ *     workspace_id: string,
+ *     livemode: bool,
+ *     api_version: string,
+ *     data: array{object: OAuthApp},
+ * }
+ *
+ * OauthAppUpdatedEvent: The `oauth_app.updated` event (developer): An OAuth app was changed, or its secret rotated.
+ * @psalm-type OauthAppUpdatedEvent array{
+ *     id: string,
+ *     type: 'oauth_app.updated',
+ *     created_at: string,
+ *     workspace_id: string,
+ *     livemode: bool,
+ *     api_version: string,
+ *     data: array{object: OAuthApp},
+ * }
+ *
+ * OauthGrantCreatedEvent: The `oauth_grant.created` event (developer): A member of this workspace authorized an OAuth app for these scopes.
+ * @psalm-type OauthGrantCreatedEvent array{
+ *     id: string,
+ *     type: 'oauth_grant.created',
+ *     created_at: string,
+ *     workspace_id: string,
+ *     livemode: bool,
+ *     api_version: string,
+ *     data: array{object: OAuthGrant},
+ * }
+ *
+ * OauthGrantRevokedEvent: The `oauth_grant.revoked` event (developer): A grant and every token issued from it were revoked: `revoked_reason` says why (revoked by the app, code reused, refresh token replayed).
+ * @psalm-type OauthGrantRevokedEvent array{
+ *     id: string,
+ *     type: 'oauth_grant.revoked',
+ *     created_at: string,
+ *     workspace_id: string,
+ *     livemode: bool,
+ *     api_version: string,
+ *     data: array{object: OAuthGrant},
+ * }
+ *
+ * @psalm-type OpenApiChange array{
+ *     kind: string,
+ *     operation_id: string,
+ *     location: string,
+ *     message: string,
+ * }
+ *
+ * OpenApiDiff: From the previous snapshot of this workspace and mode (docs/developer-tools.md "OpenAPI snapshots").
+ * @psalm-type OpenApiDiff array{
+ *     added_operations: list<OpenApiOperationRef>,
+ *     removed_operations: list<OpenApiOperationRef>,
+ *     breaking_changes: list<OpenApiChange>,
+ *     non_breaking_changes: list<OpenApiChange>,
+ * }
+ *
+ * @psalm-type OpenApiOperationRef array{
+ *     operation_id: string,
+ *     method: string,
+ *     path: string,
+ * }
+ *
+ * @psalm-type OpenApiSnapshot array{
+ *     id: string,
+ *     object: 'openapi_snapshot',
+ *     label: string|null,
+ *     api_version: string,
+ *     openapi_version: string,
+ *     sha256: string,
+ *     operation_count: int,
+ *     size_bytes: int,
+ *     unchanged: bool,
+ *     previous_snapshot_id: string|null,
+ *     breaking: bool,
+ *     diff: OpenApiDiff|null,
+ *     document_url: string,
+ *     document?: array<string, mixed>,
+ *     created_at: string,
+ * }
+ *
+ * @psalm-type OpenApiSnapshotList array{
+ *     object: 'list',
+ *     data: list<OpenApiSnapshot>,
+ *     has_more: bool,
+ *     next_cursor: string|null,
+ * }
+ *
+ * OpenapiSnapshotCreatedEvent: The `openapi_snapshot.created` event (developer): An OpenAPI snapshot was taken, with its diff from the previous one (a CI job can watch `breaking`).
+ * @psalm-type OpenapiSnapshotCreatedEvent array{
+ *     id: string,
+ *     type: 'openapi_snapshot.created',
+ *     created_at: string,
+ *     workspace_id: string,
+ *     livemode: bool,
+ *     api_version: string,
+ *     data: array{object: OpenApiSnapshot},
+ * }
+ *
  * PiiEntity: Offsets (UTF-16 code units) in the original text and in the redacted one.
  * @psalm-type PiiEntity array{
  *     type: string,
@@ -1707,6 +1951,191 @@ namespace Svc\Generated;
  *
  * RetentionValue: Days, or keep.
  * @psalm-type RetentionValue int|'keep'
+ *
+ * SandboxApiKey: The sandbox’s test key (the secret itself only in the create response).
+ * @psalm-type SandboxApiKey array{
+ *     id: string,
+ *     prefix: string,
+ *     scopes: list<string>,
+ * }
+ *
+ * SandboxSeededCounts: How many sample objects of each kind the seeding made so far (all of them once `status` is ready).
+ * @psalm-type SandboxSeededCounts array{
+ *     webhook_endpoints: int,
+ *     tags: int,
+ *     knowledge_bases: int,
+ *     knowledge_documents: int,
+ *     bots: int,
+ *     agents: int,
+ *     leads: int,
+ *     conversations: int,
+ *     messages: int,
+ * }
+ *
+ * @psalm-type SandboxWorkspace array{
+ *     id: string,
+ *     object: 'sandbox_workspace',
+ *     name: string,
+ *     workspace_id: string,
+ *     status: SandboxWorkspaceStatus,
+ *     error: string|null,
+ *     base_url: string,
+ *     api_key: SandboxApiKey,
+ *     playground_url: string,
+ *     seeded: SandboxSeededCounts,
+ *     created_at: string,
+ *     ready_at: string|null,
+ * }
+ *
+ * SandboxWorkspaceFailedEvent: The `sandbox_workspace.failed` event (developer): Seeding a sandbox workspace failed for good (`error`); what was made stays, the key keeps working.
+ * @psalm-type SandboxWorkspaceFailedEvent array{
+ *     id: string,
+ *     type: 'sandbox_workspace.failed',
+ *     created_at: string,
+ *     workspace_id: string,
+ *     livemode: bool,
+ *     api_version: string,
+ *     data: array{object: SandboxWorkspace},
+ * }
+ *
+ * @psalm-type SandboxWorkspaceList array{
+ *     object: 'list',
+ *     data: list<SandboxWorkspace>,
+ *     has_more: bool,
+ *     next_cursor: string|null,
+ * }
+ *
+ * SandboxWorkspaceReadyEvent: The `sandbox_workspace.ready` event (developer): A sandbox workspace finished seeding its sample data.
+ * @psalm-type SandboxWorkspaceReadyEvent array{
+ *     id: string,
+ *     type: 'sandbox_workspace.ready',
+ *     created_at: string,
+ *     workspace_id: string,
+ *     livemode: bool,
+ *     api_version: string,
+ *     data: array{object: SandboxWorkspace},
+ * }
+ *
+ * SandboxWorkspaceStatus: seeding → ready, or failed (`error` says why; what was made stays).
+ * @psalm-type SandboxWorkspaceStatus 'seeding'|'ready'|'failed'
+ *
+ * SdkArchive: The package archive, once the generation succeeded.
+ * @psalm-type SdkArchive array{
+ *     format: 'zip',
+ *     filename: string,
+ *     size_bytes: int,
+ *     sha256: string,
+ *     files: int,
+ *     url: string|null,
+ *     expires_at: string,
+ * }
+ *
+ * @psalm-type SdkGeneration array{
+ *     id: string,
+ *     object: 'sdk_generation',
+ *     language: SdkLanguage,
+ *     package_name: string,
+ *     version: string,
+ *     status: SdkGenerationStatus,
+ *     error: string|null,
+ *     api_version: string,
+ *     document_sha256: string,
+ *     operations: int|null,
+ *     archive: SdkArchive|null,
+ *     created_at: string,
+ *     completed_at: string|null,
+ * }
+ *
+ * SdkGenerationFailedEvent: The `sdk_generation.failed` event (developer): An SDK generation failed (`error`).
+ * @psalm-type SdkGenerationFailedEvent array{
+ *     id: string,
+ *     type: 'sdk_generation.failed',
+ *     created_at: string,
+ *     workspace_id: string,
+ *     livemode: bool,
+ *     api_version: string,
+ *     data: array{object: SdkGeneration},
+ * }
+ *
+ * @psalm-type SdkGenerationList array{
+ *     object: 'list',
+ *     data: list<SdkGeneration>,
+ *     has_more: bool,
+ *     next_cursor: string|null,
+ * }
+ *
+ * SdkGenerationStatus: queued → running → succeeded | failed (`error` says why).
+ * @psalm-type SdkGenerationStatus 'queued'|'running'|'succeeded'|'failed'
+ *
+ * SdkGenerationSucceededEvent: The `sdk_generation.succeeded` event (developer): An SDK archive is ready (its download link is in listSdkGenerations).
+ * @psalm-type SdkGenerationSucceededEvent array{
+ *     id: string,
+ *     type: 'sdk_generation.succeeded',
+ *     created_at: string,
+ *     workspace_id: string,
+ *     livemode: bool,
+ *     api_version: string,
+ *     data: array{object: SdkGeneration},
+ * }
+ *
+ * SdkLanguage: The client library: node (npm), python (PyPI), php (Composer) or ruby (RubyGems).
+ * @psalm-type SdkLanguage 'node'|'python'|'php'|'ruby'
+ *
+ * @psalm-type TerraformAttribute array{
+ *     name: string,
+ *     type: 'string'|'number'|'bool'|'list'|'map'|'object'|'dynamic',
+ *     element_type: 'string'|'number'|'bool'|'list'|'map'|'object'|'dynamic'|null,
+ *     required: bool,
+ *     optional: bool,
+ *     computed: bool,
+ *     sensitive: bool,
+ *     force_new: bool,
+ *     description: string|null,
+ *     attributes?: list<TerraformNestedAttribute>,
+ * }
+ *
+ * @psalm-type TerraformImport array{
+ *     by: string,
+ *     id_format: string|null,
+ *     example: string|null,
+ * }
+ *
+ * @psalm-type TerraformNestedAttribute array{
+ *     name: string,
+ *     type: 'string'|'number'|'bool'|'list'|'map'|'object'|'dynamic',
+ *     element_type: 'string'|'number'|'bool'|'list'|'map'|'object'|'dynamic'|null,
+ *     required: bool,
+ *     optional: bool,
+ *     computed: bool,
+ *     sensitive: bool,
+ *     force_new: bool,
+ *     description: string|null,
+ * }
+ *
+ * @psalm-type TerraformOperations array{
+ *     create: string,
+ *     read: string|null,
+ *     update: string|null,
+ *     delete: string|null,
+ *     list: string,
+ * }
+ *
+ * @psalm-type TerraformResource array{
+ *     object: 'terraform_resource',
+ *     type: string,
+ *     description: string,
+ *     schema: string|null,
+ *     import: TerraformImport,
+ *     operations: TerraformOperations,
+ *     attributes: list<TerraformAttribute>,
+ * }
+ *
+ * @psalm-type TerraformResourceList array{
+ *     object: 'list',
+ *     data: list<TerraformResource>,
+ *     has_more: bool,
+ *     next_cursor: string|null,
+ * }
  *
  * ToolParameters: A JSON Schema (draft-07) of the arguments: an object with `properties` and `required`. Validated when the tool is attached (it must compile) and every call's arguments against it; at most 16 KiB.
  * @psalm-type ToolParameters array{

@@ -6,6 +6,7 @@ from typing import Any, Mapping, Optional, cast
 
 from .resources import (
     AgentsResource,
+    ApiLogsResource,
     BotsResource,
     ComplianceResource,
     ConversationsResource,
@@ -14,6 +15,12 @@ from .resources import (
     InboxResource,
     KnowledgeResource,
     LeadsResource,
+    OauthResource,
+    OpenapiSnapshotsResource,
+    SandboxWorkspacesResource,
+    SdkGenerationsResource,
+    TerraformResourcesResource,
+    UsageResource,
     VoiceResource,
     WebhookEndpointsResource,
     WebhooksResource,
@@ -32,6 +39,7 @@ class GeneratedClient:
 
     _client: Any
     agents: AgentsResource
+    api_logs: ApiLogsResource
     bots: BotsResource
     compliance: ComplianceResource
     conversations: ConversationsResource
@@ -40,6 +48,12 @@ class GeneratedClient:
     inbox: InboxResource
     knowledge: KnowledgeResource
     leads: LeadsResource
+    oauth: OauthResource
+    openapi_snapshots: OpenapiSnapshotsResource
+    sandbox_workspaces: SandboxWorkspacesResource
+    sdk_generations: SdkGenerationsResource
+    terraform_resources: TerraformResourcesResource
+    usage: UsageResource
     voice: VoiceResource
     webhook_endpoints: WebhookEndpointsResource
     webhooks: WebhooksResource
@@ -48,6 +62,7 @@ class GeneratedClient:
     def _init_resources(self) -> None:
         self._client = self
         self.agents = AgentsResource(self)
+        self.api_logs = ApiLogsResource(self)
         self.bots = BotsResource(self)
         self.compliance = ComplianceResource(self)
         self.conversations = ConversationsResource(self)
@@ -56,6 +71,12 @@ class GeneratedClient:
         self.inbox = InboxResource(self)
         self.knowledge = KnowledgeResource(self)
         self.leads = LeadsResource(self)
+        self.oauth = OauthResource(self)
+        self.openapi_snapshots = OpenapiSnapshotsResource(self)
+        self.sandbox_workspaces = SandboxWorkspacesResource(self)
+        self.sdk_generations = SdkGenerationsResource(self)
+        self.terraform_resources = TerraformResourcesResource(self)
+        self.usage = UsageResource(self)
         self.voice = VoiceResource(self)
         self.webhook_endpoints = WebhookEndpointsResource(self)
         self.webhooks = WebhooksResource(self)

@@ -45,7 +45,15 @@ __all__ = [
     "AiDraft",
     "AiDraftCreatedEvent",
     "AiDraftSource",
+    "ApiLog",
+    "ApiLogList",
     "ApiRoot",
+    "ApiUsage",
+    "ApiUsageDay",
+    "ApiUsageKeyCount",
+    "ApiUsageOperation",
+    "ApiUsageOperationCount",
+    "ApiUsageStatusClasses",
     "AttachedBotTool",
     "AuditActor",
     "AuditChainLink",
@@ -99,6 +107,7 @@ __all__ = [
     "ConversationStatus",
     "ConversationUpdatedEvent",
     "CreatedAgent",
+    "CreatedSandboxWorkspace",
     "CrmProvider",
     "DeletedBot",
     "DeletedKnowledgeBase",
@@ -174,6 +183,22 @@ __all__ = [
     "MessageCreatedEvent",
     "MessageList",
     "MessageUpdatedEvent",
+    "OAuthApp",
+    "OAuthAppList",
+    "OAuthAppType",
+    "OAuthAppWithSecret",
+    "OAuthGrant",
+    "OAuthScope",
+    "OauthAppCreatedEvent",
+    "OauthAppUpdatedEvent",
+    "OauthGrantCreatedEvent",
+    "OauthGrantRevokedEvent",
+    "OpenApiChange",
+    "OpenApiDiff",
+    "OpenApiOperationRef",
+    "OpenApiSnapshot",
+    "OpenApiSnapshotList",
+    "OpenapiSnapshotCreatedEvent",
     "PiiEntity",
     "PiiRedaction",
     "PiiRedactionItem",
@@ -186,6 +211,26 @@ __all__ = [
     "RetentionPolicies",
     "RetentionRun",
     "RetentionValue",
+    "SandboxApiKey",
+    "SandboxSeededCounts",
+    "SandboxWorkspace",
+    "SandboxWorkspaceFailedEvent",
+    "SandboxWorkspaceList",
+    "SandboxWorkspaceReadyEvent",
+    "SandboxWorkspaceStatus",
+    "SdkArchive",
+    "SdkGeneration",
+    "SdkGenerationFailedEvent",
+    "SdkGenerationList",
+    "SdkGenerationStatus",
+    "SdkGenerationSucceededEvent",
+    "SdkLanguage",
+    "TerraformAttribute",
+    "TerraformImport",
+    "TerraformNestedAttribute",
+    "TerraformOperations",
+    "TerraformResource",
+    "TerraformResourceList",
     "ToolParameters",
     "UpdateBotPiiMasking",
     "VoiceAnswer",
@@ -727,6 +772,43 @@ class AiDraftSource(TypedDict):
     title: Optional[str]
 
 
+class ApiLog(TypedDict):
+    """One API request. Bodies, query strings and credentials are never recorded."""
+
+    created_at: str
+    #: From the request’s arrival to the response’s last byte, in milliseconds.
+    duration_ms: float
+    #: The problem’s `code` of an answer ≥ 400.
+    error_code: Optional[str]
+    id: str
+    #: The client address as the service saw it.
+    ip: Optional[str]
+    #: The API key (or, for OAuth, the grant) the request authenticated with.
+    key_id: Optional[str]
+    method: str
+    #: The OAuth app, when the request carried one of its access tokens.
+    oauth_app_id: Optional[str]
+    object: Literal["api_log"]
+    #: null for a path that matched no operation (404 route_not_found, 405).
+    operation_id: Optional[str]
+    #: The URL path as requested, base URL included, without the query string.
+    path: str
+    #: The X-Request-ID of the request (yours when you sent one, else ours).
+    request_id: str
+    status: int
+    #: The User-Agent header, cut at 256 characters.
+    user_agent: Optional[str]
+
+
+class ApiLogList(TypedDict):
+    """The ``ApiLogList`` object (components.schemas.ApiLogList)."""
+
+    data: List[ApiLog]
+    has_more: bool
+    next_cursor: Optional[str]
+    object: Literal["list"]
+
+
 class ApiRoot(TypedDict):
     """The ``ApiRoot`` object (components.schemas.ApiRoot)."""
 
@@ -735,6 +817,69 @@ class ApiRoot(TypedDict):
     livemode: bool
     name: str
     object: Literal["api_root"]
+
+
+ApiUsage = TypedDict("ApiUsage", {
+    #: Every day of the period, oldest first, days without requests included.
+    "days": List["ApiUsageDay"],
+    "from": str,
+    "livemode": bool,
+    "object": Literal["api_usage"],
+    #: Per operation over the period, most requests first. Latency percentiles come from per-day histograms with 5 %-wide buckets: each is the upper edge of the bucket holding it, at most 5 % above the exact value.
+    "operations": List["ApiUsageOperation"],
+    "requests": int,
+    "status_classes": "ApiUsageStatusClasses",
+    "to": str,
+})
+ApiUsage.__doc__ = "API requests of this workspace and mode per UTC day by operation, status class and key, with latency per operation."
+
+
+class ApiUsageDay(TypedDict):
+    """The ``ApiUsageDay`` object (components.schemas.ApiUsageDay)."""
+
+    date: str
+    #: Most requests first.
+    keys: List[ApiUsageKeyCount]
+    #: Most requests first.
+    operations: List[ApiUsageOperationCount]
+    requests: int
+    status_classes: ApiUsageStatusClasses
+
+
+class ApiUsageKeyCount(TypedDict):
+    """The ``ApiUsageKeyCount`` object (components.schemas.ApiUsageKeyCount)."""
+
+    #: The API key, or the OAuth app for requests made with its tokens.
+    key_id: Optional[str]
+    requests: int
+
+
+class ApiUsageOperation(TypedDict):
+    """The ``ApiUsageOperation`` object (components.schemas.ApiUsageOperation)."""
+
+    #: Answers ≥ 400.
+    errors: int
+    operation_id: Optional[str]
+    p50_ms: float
+    p95_ms: float
+    requests: int
+
+
+class ApiUsageOperationCount(TypedDict):
+    """The ``ApiUsageOperationCount`` object (components.schemas.ApiUsageOperationCount)."""
+
+    operation_id: Optional[str]
+    requests: int
+
+
+ApiUsageStatusClasses = TypedDict("ApiUsageStatusClasses", {
+    "1xx": int,
+    "2xx": int,
+    "3xx": int,
+    "4xx": int,
+    "5xx": int,
+})
+ApiUsageStatusClasses.__doc__ = "The ``ApiUsageStatusClasses`` object (components.schemas.ApiUsageStatusClasses)."
 
 
 class _AttachedBotToolRequired(TypedDict):
@@ -1467,6 +1612,28 @@ class CreatedAgent(TypedDict):
     status: AgentStatus
     tools: List[AgentTool]
     updated_at: str
+
+
+class CreatedSandboxWorkspace(TypedDict):
+    """The ``CreatedSandboxWorkspace`` object (components.schemas.CreatedSandboxWorkspace)."""
+
+    api_key: SandboxApiKey
+    #: The sandbox base URL its svc_test_ key works on.
+    base_url: str
+    created_at: str
+    error: Optional[str]
+    id: str
+    name: str
+    object: Literal["sandbox_workspace"]
+    #: The Webhook Playground inbox the sample webhook endpoint delivers to (no key needed to read it).
+    playground_url: str
+    ready_at: Optional[str]
+    seeded: SandboxSeededCounts
+    status: SandboxWorkspaceStatus
+    #: The svc_test_ key of the sandbox. Shown once: only its hash is kept.
+    test_key: str
+    #: The sandbox’s own workspace (ws_…): what its test key acts on.
+    workspace_id: str
 
 
 class DeletedBot(TypedDict):
@@ -2368,6 +2535,220 @@ class MessageUpdatedEvent(TypedDict):
     workspace_id: str
 
 
+class OAuthApp(TypedDict):
+    """The ``OAuthApp`` object (components.schemas.OAuthApp)."""
+
+    allowed_scopes: List[str]
+    #: The public identifier the app sends to /oauth/authorize and /oauth/token.
+    client_id: str
+    #: The first characters of the current secret, to recognise it; null for public apps.
+    client_secret_prefix: Optional[str]
+    created_at: str
+    id: str
+    #: false: a sandbox app, which can be authorized only for sandbox (test) data.
+    livemode: bool
+    #: Shown to members on the consent page.
+    name: str
+    object: Literal["oauth_app"]
+    #: Until when the secret before the last rotation is still accepted.
+    previous_secret_expires_at: Optional[str]
+    redirect_uris: List[str]
+    type: OAuthAppType
+    updated_at: str
+
+
+class OAuthAppList(TypedDict):
+    """The ``OAuthAppList`` object (components.schemas.OAuthAppList)."""
+
+    data: List[OAuthApp]
+    has_more: bool
+    next_cursor: Optional[str]
+    object: Literal["list"]
+
+
+class OAuthAppWithSecret(TypedDict):
+    """The ``OAuthAppWithSecret`` object (components.schemas.OAuthAppWithSecret)."""
+
+    allowed_scopes: List[str]
+    #: The public identifier the app sends to /oauth/authorize and /oauth/token.
+    client_id: str
+    #: The client secret (svc_ocs_…): only in the answer that creates or rotates it, stored hashed, never shown again. null otherwise and for public apps.
+    client_secret: Optional[str]
+    #: The first characters of the current secret, to recognise it; null for public apps.
+    client_secret_prefix: Optional[str]
+    created_at: str
+    id: str
+    #: false: a sandbox app, which can be authorized only for sandbox (test) data.
+    livemode: bool
+    #: Shown to members on the consent page.
+    name: str
+    object: Literal["oauth_app"]
+    #: Until when the secret before the last rotation is still accepted.
+    previous_secret_expires_at: Optional[str]
+    redirect_uris: List[str]
+    type: OAuthAppType
+    updated_at: str
+
+
+class OAuthGrant(TypedDict):
+    """The ``OAuthGrant`` object (components.schemas.OAuthGrant)."""
+
+    app_id: str
+    client_id: str
+    created_at: str
+    id: str
+    member_id: str
+    object: Literal["oauth_grant"]
+    revoked_at: Optional[str]
+    revoked_reason: Optional[str]
+    scopes: List[str]
+
+
+class OauthAppCreatedEvent(TypedDict):
+    """The `oauth_app.created` event (developer): An OAuth app was registered (never carries the secret)."""
+
+    #: The API version of the payload shape.
+    api_version: str
+    created_at: str
+    data: Dict[str, Any]
+    #: The event id (`evt_…`): the same in every attempt and replay; deduplicate on it.
+    id: str
+    #: false for events of the sandbox (svc_test_ keys).
+    livemode: bool
+    type: Literal["oauth_app.created"]
+    workspace_id: str
+
+
+class OauthAppUpdatedEvent(TypedDict):
+    """The `oauth_app.updated` event (developer): An OAuth app was changed, or its secret rotated."""
+
+    #: The API version of the payload shape.
+    api_version: str
+    created_at: str
+    data: Dict[str, Any]
+    #: The event id (`evt_…`): the same in every attempt and replay; deduplicate on it.
+    id: str
+    #: false for events of the sandbox (svc_test_ keys).
+    livemode: bool
+    type: Literal["oauth_app.updated"]
+    workspace_id: str
+
+
+class OauthGrantCreatedEvent(TypedDict):
+    """The `oauth_grant.created` event (developer): A member of this workspace authorized an OAuth app for these scopes."""
+
+    #: The API version of the payload shape.
+    api_version: str
+    created_at: str
+    data: Dict[str, Any]
+    #: The event id (`evt_…`): the same in every attempt and replay; deduplicate on it.
+    id: str
+    #: false for events of the sandbox (svc_test_ keys).
+    livemode: bool
+    type: Literal["oauth_grant.created"]
+    workspace_id: str
+
+
+class OauthGrantRevokedEvent(TypedDict):
+    """The `oauth_grant.revoked` event (developer): A grant and every token issued from it were revoked: `revoked_reason` says why (revoked by the app, code reused, refresh token replayed)."""
+
+    #: The API version of the payload shape.
+    api_version: str
+    created_at: str
+    data: Dict[str, Any]
+    #: The event id (`evt_…`): the same in every attempt and replay; deduplicate on it.
+    id: str
+    #: false for events of the sandbox (svc_test_ keys).
+    livemode: bool
+    type: Literal["oauth_grant.revoked"]
+    workspace_id: str
+
+
+class OpenApiChange(TypedDict):
+    """The ``OpenApiChange`` object (components.schemas.OpenApiChange)."""
+
+    kind: Literal["operation_added", "operation_removed", "operation_moved", "request_field_added", "request_field_removed", "request_field_required", "request_field_optional", "response_field_added", "response_field_removed", "response_field_optional", "response_status_added", "response_status_removed", "media_type_added", "media_type_removed", "enum_value_added", "enum_value_removed", "type_changed"]
+    #: JSON pointer (RFC 6901) to what changed: into the previous snapshot’s document for what was removed, into this one’s otherwise.
+    location: str
+    message: str
+    #: The operation the change affects.
+    operation_id: str
+
+
+class OpenApiDiff(TypedDict):
+    """From the previous snapshot of this workspace and mode (docs/developer-tools.md "OpenAPI snapshots")."""
+
+    added_operations: List[OpenApiOperationRef]
+    #: Changes a client written against the previous document may break on.
+    breaking_changes: List[OpenApiChange]
+    non_breaking_changes: List[OpenApiChange]
+    removed_operations: List[OpenApiOperationRef]
+
+
+class OpenApiOperationRef(TypedDict):
+    """The ``OpenApiOperationRef`` object (components.schemas.OpenApiOperationRef)."""
+
+    method: str
+    operation_id: str
+    path: str
+
+
+class _OpenApiSnapshotRequired(TypedDict):
+    #: The API version of the document (`info.version`).
+    api_version: str
+    #: Whether the diff has breaking changes.
+    breaking: bool
+    created_at: str
+    #: null for the first snapshot.
+    diff: Optional[OpenApiDiff]
+    #: Where the stored document is downloaded: this list with `id` and `include=document` (API key with `read`).
+    document_url: str
+    id: str
+    label: Optional[str]
+    object: Literal["openapi_snapshot"]
+    openapi_version: str
+    operation_count: int
+    #: The snapshot the diff is from; null for the first.
+    previous_snapshot_id: Optional[str]
+    #: SHA-256 (hex) of the document’s canonical JSON (RFC 8785: sorted keys, no whitespace), the exact bytes stored.
+    sha256: str
+    #: Size of the canonical JSON.
+    size_bytes: int
+    #: true when the document is identical to the previous snapshot’s (the diff is then empty).
+    unchanged: bool
+
+
+class OpenApiSnapshot(_OpenApiSnapshotRequired, total=False):
+    """The ``OpenApiSnapshot`` object (components.schemas.OpenApiSnapshot)."""
+
+    #: The stored OpenAPI document; only with `include=document`.
+    document: Dict[str, Any]
+
+
+class OpenApiSnapshotList(TypedDict):
+    """The ``OpenApiSnapshotList`` object (components.schemas.OpenApiSnapshotList)."""
+
+    data: List[OpenApiSnapshot]
+    has_more: bool
+    next_cursor: Optional[str]
+    object: Literal["list"]
+
+
+class OpenapiSnapshotCreatedEvent(TypedDict):
+    """The `openapi_snapshot.created` event (developer): An OpenAPI snapshot was taken, with its diff from the previous one (a CI job can watch `breaking`)."""
+
+    #: The API version of the payload shape.
+    api_version: str
+    created_at: str
+    data: Dict[str, Any]
+    #: The event id (`evt_…`): the same in every attempt and replay; deduplicate on it.
+    id: str
+    #: false for events of the sandbox (svc_test_ keys).
+    livemode: bool
+    type: Literal["openapi_snapshot.created"]
+    workspace_id: str
+
+
 class PiiEntity(TypedDict):
     """Offsets (UTF-16 code units) in the original text and in the redacted one."""
 
@@ -2488,6 +2869,254 @@ class RetentionRun(TypedDict):
     finished_at: str
     id: str
     object: Literal["retention_run"]
+
+
+class SandboxApiKey(TypedDict):
+    """The sandbox’s test key (the secret itself only in the create response)."""
+
+    id: str
+    #: The first characters of the key, to recognise it.
+    prefix: str
+    scopes: List[str]
+
+
+class SandboxSeededCounts(TypedDict):
+    """How many sample objects of each kind the seeding made so far (all of them once `status` is ready)."""
+
+    agents: int
+    bots: int
+    conversations: int
+    knowledge_bases: int
+    knowledge_documents: int
+    leads: int
+    messages: int
+    tags: int
+    webhook_endpoints: int
+
+
+class SandboxWorkspace(TypedDict):
+    """The ``SandboxWorkspace`` object (components.schemas.SandboxWorkspace)."""
+
+    api_key: SandboxApiKey
+    #: The sandbox base URL its svc_test_ key works on.
+    base_url: str
+    created_at: str
+    error: Optional[str]
+    id: str
+    name: str
+    object: Literal["sandbox_workspace"]
+    #: The Webhook Playground inbox the sample webhook endpoint delivers to (no key needed to read it).
+    playground_url: str
+    ready_at: Optional[str]
+    seeded: SandboxSeededCounts
+    status: SandboxWorkspaceStatus
+    #: The sandbox’s own workspace (ws_…): what its test key acts on.
+    workspace_id: str
+
+
+class SandboxWorkspaceFailedEvent(TypedDict):
+    """The `sandbox_workspace.failed` event (developer): Seeding a sandbox workspace failed for good (`error`); what was made stays, the key keeps working."""
+
+    #: The API version of the payload shape.
+    api_version: str
+    created_at: str
+    data: Dict[str, Any]
+    #: The event id (`evt_…`): the same in every attempt and replay; deduplicate on it.
+    id: str
+    #: false for events of the sandbox (svc_test_ keys).
+    livemode: bool
+    type: Literal["sandbox_workspace.failed"]
+    workspace_id: str
+
+
+class SandboxWorkspaceList(TypedDict):
+    """The ``SandboxWorkspaceList`` object (components.schemas.SandboxWorkspaceList)."""
+
+    data: List[SandboxWorkspace]
+    has_more: bool
+    next_cursor: Optional[str]
+    object: Literal["list"]
+
+
+class SandboxWorkspaceReadyEvent(TypedDict):
+    """The `sandbox_workspace.ready` event (developer): A sandbox workspace finished seeding its sample data."""
+
+    #: The API version of the payload shape.
+    api_version: str
+    created_at: str
+    data: Dict[str, Any]
+    #: The event id (`evt_…`): the same in every attempt and replay; deduplicate on it.
+    id: str
+    #: false for events of the sandbox (svc_test_ keys).
+    livemode: bool
+    type: Literal["sandbox_workspace.ready"]
+    workspace_id: str
+
+
+class SdkArchive(TypedDict):
+    """The package archive, once the generation succeeded."""
+
+    expires_at: str
+    filename: str
+    files: int
+    format: Literal["zip"]
+    sha256: str
+    size_bytes: int
+    #: Download link (no key needed) while it works; null once expired.
+    url: Optional[str]
+
+
+class SdkGeneration(TypedDict):
+    """The ``SdkGeneration`` object (components.schemas.SdkGeneration)."""
+
+    #: info.version of the OpenAPI document the client was generated from.
+    api_version: str
+    archive: Optional[SdkArchive]
+    completed_at: Optional[str]
+    created_at: str
+    #: SHA-256 of the document’s canonical JSON (keys sorted, no whitespace): an OpenAPI snapshot of the same document has this sha256.
+    document_sha256: str
+    error: Optional[str]
+    id: str
+    language: SdkLanguage
+    object: Literal["sdk_generation"]
+    #: Operations the generated client covers (once generated).
+    operations: Optional[int]
+    #: Written into the package manifest (package.json, pyproject.toml, composer.json or the gemspec).
+    package_name: str
+    status: SdkGenerationStatus
+    #: The package version written into the manifest.
+    version: str
+
+
+class SdkGenerationFailedEvent(TypedDict):
+    """The `sdk_generation.failed` event (developer): An SDK generation failed (`error`)."""
+
+    #: The API version of the payload shape.
+    api_version: str
+    created_at: str
+    data: Dict[str, Any]
+    #: The event id (`evt_…`): the same in every attempt and replay; deduplicate on it.
+    id: str
+    #: false for events of the sandbox (svc_test_ keys).
+    livemode: bool
+    type: Literal["sdk_generation.failed"]
+    workspace_id: str
+
+
+class SdkGenerationList(TypedDict):
+    """The ``SdkGenerationList`` object (components.schemas.SdkGenerationList)."""
+
+    data: List[SdkGeneration]
+    has_more: bool
+    next_cursor: Optional[str]
+    object: Literal["list"]
+
+
+class SdkGenerationSucceededEvent(TypedDict):
+    """The `sdk_generation.succeeded` event (developer): An SDK archive is ready (its download link is in listSdkGenerations)."""
+
+    #: The API version of the payload shape.
+    api_version: str
+    created_at: str
+    data: Dict[str, Any]
+    #: The event id (`evt_…`): the same in every attempt and replay; deduplicate on it.
+    id: str
+    #: false for events of the sandbox (svc_test_ keys).
+    livemode: bool
+    type: Literal["sdk_generation.succeeded"]
+    workspace_id: str
+
+
+class _TerraformAttributeRequired(TypedDict):
+    #: Set by the server: only in responses (id, created_at…), or optional with a value the server always fills in.
+    computed: bool
+    description: Optional[str]
+    #: The type of a list’s items or a map’s values.
+    element_type: Optional[Literal["string", "number", "bool", "list", "map", "object", "dynamic"]]
+    #: Settable at creation but not by the update operation: changing it replaces the object.
+    force_new: bool
+    name: str
+    #: Accepted in the create body, not required.
+    optional: bool
+    #: Required in the create body.
+    required: bool
+    #: A secret (named secret, token, password… or writeOnly): never shown in plans, never exported.
+    sensitive: bool
+    #: Terraform type; `dynamic` for free-form JSON and unions of kinds.
+    type: Literal["string", "number", "bool", "list", "map", "object", "dynamic"]
+
+
+class TerraformAttribute(_TerraformAttributeRequired, total=False):
+    """The ``TerraformAttribute`` object (components.schemas.TerraformAttribute)."""
+
+    #: The attributes of an object, or of a list’s or map’s objects.
+    attributes: List[TerraformNestedAttribute]
+
+
+class TerraformImport(TypedDict):
+    """The ``TerraformImport`` object (components.schemas.TerraformImport)."""
+
+    #: The field `terraform import` takes: `id`, `client_id`, or `workspace` for a singleton.
+    by: str
+    example: Optional[str]
+    id_format: Optional[str]
+
+
+class TerraformNestedAttribute(TypedDict):
+    """The ``TerraformNestedAttribute`` object (components.schemas.TerraformNestedAttribute)."""
+
+    #: Set by the server: only in responses (id, created_at…), or optional with a value the server always fills in.
+    computed: bool
+    description: Optional[str]
+    #: The type of a list’s items or a map’s values.
+    element_type: Optional[Literal["string", "number", "bool", "list", "map", "object", "dynamic"]]
+    #: Settable at creation but not by the update operation: changing it replaces the object.
+    force_new: bool
+    name: str
+    #: Accepted in the create body, not required.
+    optional: bool
+    #: Required in the create body.
+    required: bool
+    #: A secret (named secret, token, password… or writeOnly): never shown in plans, never exported.
+    sensitive: bool
+    #: Terraform type; `dynamic` for free-form JSON and unions of kinds.
+    type: Literal["string", "number", "bool", "list", "map", "object", "dynamic"]
+
+
+class TerraformOperations(TypedDict):
+    """The ``TerraformOperations`` object (components.schemas.TerraformOperations)."""
+
+    create: str
+    #: null: destroy only removes it from the state.
+    delete: Optional[str]
+    list: str
+    #: null: read from the list operation.
+    read: Optional[str]
+    #: null: every attribute forces a new object.
+    update: Optional[str]
+
+
+TerraformResource = TypedDict("TerraformResource", {
+    "attributes": List["TerraformAttribute"],
+    "description": str,
+    "import": "TerraformImport",
+    "object": Literal["terraform_resource"],
+    "operations": "TerraformOperations",
+    #: The OpenAPI component the attributes are read from.
+    "schema": Optional[str],
+    "type": str,
+})
+TerraformResource.__doc__ = "The ``TerraformResource`` object (components.schemas.TerraformResource)."
+
+
+class TerraformResourceList(TypedDict):
+    """The ``TerraformResourceList`` object (components.schemas.TerraformResourceList)."""
+
+    data: List[TerraformResource]
+    has_more: bool
+    next_cursor: Optional[str]
+    object: Literal["list"]
 
 
 class _ToolParametersRequired(TypedDict):
@@ -3085,8 +3714,23 @@ LeadStatus = Literal["new", "contacted", "qualified", "converted", "unqualified"
 
 LeadSyncStatus = Literal["never", "pending", "synced", "failed"]
 
+#: `confidential`: a server that keeps a client secret. `public`: a browser or native app without one (PKCE S256 required).
+OAuthAppType = Literal["confidential", "public"]
+
+#: `read`, `write`, `admin` (everything: see docs/oauth.md) or a granular scope.
+OAuthScope = Literal["read", "write", "admin", "conversations:read", "conversations:write", "messages:read", "messages:write", "bots:read", "bots:write", "leads:read", "leads:write", "webhooks:read", "webhooks:write"]
+
 #: Days, or keep.
 RetentionValue = Union[int, Literal["keep"]]
+
+#: seeding → ready, or failed (`error` says why; what was made stays).
+SandboxWorkspaceStatus = Literal["seeding", "ready", "failed"]
+
+#: queued → running → succeeded | failed (`error` says why).
+SdkGenerationStatus = Literal["queued", "running", "succeeded", "failed"]
+
+#: The client library: node (npm), python (PyPI), php (Composer) or ruby (RubyGems).
+SdkLanguage = Literal["node", "python", "php", "ruby"]
 
 #: queued → ringing → in_progress → completed, or busy / no_answer / failed / canceled (docs/voice.md).
 VoiceCallStatus = Literal["queued", "ringing", "in_progress", "completed", "busy", "no_answer", "failed", "canceled"]

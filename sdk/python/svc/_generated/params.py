@@ -26,7 +26,11 @@ from .models import (
     LeadSource,
     LeadStatus,
     MessageAttachmentInput,
+    OAuthAppType,
+    OAuthScope,
     RetentionValue,
+    SdkGenerationStatus,
+    SdkLanguage,
     ToolParameters,
     UpdateBotPiiMasking,
     VoiceCallStatus,
@@ -59,8 +63,12 @@ __all__ = [
     "CreateKnowledgeBaseParams",
     "CreateLeadActivityParams",
     "CreateLeadParams",
+    "CreateOAuthAppParams",
+    "CreateOpenApiSnapshotParams",
     "CreatePublicWebhookEndpointParams",
     "CreateReplyTemplateParams",
+    "CreateSandboxWorkspaceParams",
+    "CreateSdkGenerationParams",
     "CreateVoiceCallParams",
     "CreateVoiceTokenParams",
     "CreateWebhookEndpointParams",
@@ -85,6 +93,7 @@ __all__ = [
     "GetKnowledgeBaseParams",
     "GetKnowledgeDocumentParams",
     "GetLeadParams",
+    "GetPublicApiUsageParams",
     "GetPublicWebhookEndpointParams",
     "GetRetentionPoliciesParams",
     "GetVoiceCallParams",
@@ -98,6 +107,7 @@ __all__ = [
     "ListAgentApprovalsParams",
     "ListAgentRunsParams",
     "ListAgentsParams",
+    "ListApiLogsParams",
     "ListAuditLogParams",
     "ListBotToolsParams",
     "ListBotVersionsParams",
@@ -113,9 +123,14 @@ __all__ = [
     "ListLeadActivitiesParams",
     "ListLeadsParams",
     "ListMessagesParams",
+    "ListOAuthAppsParams",
+    "ListOpenApiSnapshotsParams",
     "ListPublicConversationsParams",
     "ListPublicWebhookEndpointsParams",
     "ListReplyTemplatesParams",
+    "ListSandboxWorkspacesParams",
+    "ListSdkGenerationsParams",
+    "ListTerraformResourcesParams",
     "ListVoiceCallsParams",
     "ListVoiceNumbersParams",
     "ListWebhookDeliveriesParams",
@@ -145,6 +160,7 @@ __all__ = [
     "UpdateKnowledgeBaseParams",
     "UpdateLeadParams",
     "UpdateLeadStatusParams",
+    "UpdateOAuthAppParams",
     "UpdatePublicWebhookEndpointParams",
     "UpdateRetentionPoliciesParams",
     "UpdateWebhookEndpointParams",
@@ -442,6 +458,25 @@ class CreateLeadParams(TypedDict, total=False):
     title: Optional[str]
 
 
+class _CreateOAuthAppParamsRequired(TypedDict):
+    allowed_scopes: List[OAuthScope]
+    name: str
+    redirect_uris: List[str]
+
+
+class CreateOAuthAppParams(_CreateOAuthAppParamsRequired, total=False):
+    """Params of createOAuthApp (POST /oauth/apps): the JSON body."""
+
+    type: OAuthAppType
+
+
+class CreateOpenApiSnapshotParams(TypedDict, total=False):
+    """Params of createOpenApiSnapshot (POST /openapi-snapshots): the JSON body."""
+
+    #: Your name for it, e.g. a release tag.
+    label: str
+
+
 class _CreatePublicWebhookEndpointParamsRequired(TypedDict):
     #: https on the live URL; http also in the sandbox.
     url: str
@@ -472,6 +507,26 @@ class CreateReplyTemplateParams(_CreateReplyTemplateParamsRequired, total=False)
     language: str
     #: Unique in the workspace, e.g. `pricing`.
     shortcut: str
+
+
+class CreateSandboxWorkspaceParams(TypedDict, total=False):
+    """Params of createSandboxWorkspace (POST /sandbox-workspaces): the JSON body."""
+
+    #: Default: “Sandbox of <your workspace’s name>”.
+    name: str
+
+
+class _CreateSdkGenerationParamsRequired(TypedDict):
+    language: SdkLanguage
+
+
+class CreateSdkGenerationParams(_CreateSdkGenerationParamsRequired, total=False):
+    """Params of createSdkGeneration (POST /sdk-generations): the JSON body."""
+
+    #: Default: the name in the client’s own manifest (e.g. @svc/client).
+    package_name: str
+    #: Default: the version in the client’s own manifest, else the API version.
+    version: str
 
 
 class _CreateVoiceCallParamsRequired(TypedDict):
@@ -618,6 +673,15 @@ class GetLeadParams(TypedDict, total=False):
     """Params of getLead (GET /leads/{id}): the query string."""
 
 
+GetPublicApiUsageParams = TypedDict("GetPublicApiUsageParams", {
+    #: First UTC day (YYYY-MM-DD); default 6 days before `to`.
+    "from": str,
+    #: Last UTC day (YYYY-MM-DD), inclusive; default today. At most 90 days in all.
+    "to": str,
+}, total=False)
+GetPublicApiUsageParams.__doc__ = "Params of getPublicApiUsage (GET /usage): the query string."
+
+
 class GetPublicWebhookEndpointParams(TypedDict, total=False):
     """Params of getPublicWebhookEndpoint (GET /webhook-endpoints/{id}): the query string."""
 
@@ -703,6 +767,27 @@ class ListAgentsParams(TypedDict, total=False):
     #: Page size, 1–100 (default 20).
     limit: int
     status: AgentStatus
+
+
+class ListApiLogsParams(TypedDict, total=False):
+    """Params of listApiLogs (GET /api-logs): the query string."""
+
+    #: Requests at or after this time.
+    created_gte: str
+    #: Requests before this time.
+    created_lt: str
+    #: Opaque cursor from a previous next_cursor.
+    cursor: str
+    key_id: str
+    #: Page size, 1–100 (default 20).
+    limit: int
+    method: Literal["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]
+    operation_id: str
+    request_id: str
+    #: Exactly this status.
+    status: int
+    #: Statuses of one class, e.g. `4xx`.
+    status_class: Literal["1xx", "2xx", "3xx", "4xx", "5xx"]
 
 
 ListAuditLogParams = TypedDict("ListAuditLogParams", {
@@ -872,6 +957,28 @@ class ListMessagesParams(TypedDict, total=False):
     order: Literal["desc", "asc"]
 
 
+class ListOAuthAppsParams(TypedDict, total=False):
+    """Params of listOAuthApps (GET /oauth/apps): the query string."""
+
+    #: Opaque cursor from a previous next_cursor.
+    cursor: str
+    #: Page size, 1–100 (default 20).
+    limit: int
+
+
+class ListOpenApiSnapshotsParams(TypedDict, total=False):
+    """Params of listOpenApiSnapshots (GET /openapi-snapshots): the query string."""
+
+    #: Opaque cursor from a previous next_cursor.
+    cursor: str
+    #: Only this snapshot.
+    id: str
+    #: `document`: each item carries its stored OpenAPI document (about 1 MB); only together with `id`.
+    include: Literal["document"]
+    #: Page size, 1–100 (default 20).
+    limit: int
+
+
 class ListPublicConversationsParams(TypedDict, total=False):
     """Params of listPublicConversations (GET /conversations): the query string."""
 
@@ -905,6 +1012,40 @@ class ListReplyTemplatesParams(TypedDict, total=False):
     cursor: str
     #: Page size, 1–100 (default 20).
     limit: int
+
+
+class ListSandboxWorkspacesParams(TypedDict, total=False):
+    """Params of listSandboxWorkspaces (GET /sandbox-workspaces): the query string."""
+
+    #: Opaque cursor from a previous next_cursor.
+    cursor: str
+    #: Page size, 1–100 (default 20).
+    limit: int
+    status: Literal["seeding", "ready", "failed"]
+
+
+class ListSdkGenerationsParams(TypedDict, total=False):
+    """Params of listSdkGenerations (GET /sdk-generations): the query string."""
+
+    #: Opaque cursor from a previous next_cursor.
+    cursor: str
+    language: SdkLanguage
+    #: Page size, 1–100 (default 20).
+    limit: int
+    status: SdkGenerationStatus
+
+
+class ListTerraformResourcesParams(TypedDict, total=False):
+    """Params of listTerraformResources (GET /terraform-resources): the query string."""
+
+    #: Opaque cursor from a previous next_cursor.
+    cursor: str
+    #: `hcl`: the workspace’s existing objects as Terraform import and resource blocks (text/plain), instead of the list; cursor and limit do not apply.
+    format: Literal["json", "hcl"]
+    #: Page size, 1–100 (default 20).
+    limit: int
+    #: Only this resource type, e.g. `svc_bot`.
+    type: str
 
 
 class ListVoiceCallsParams(TypedDict, total=False):
@@ -1237,6 +1378,23 @@ class UpdateLeadStatusParams(_UpdateLeadStatusParamsRequired, total=False):
     """Params of updateLeadStatus (POST /leads/{id}/status): the JSON body."""
 
     reason: str
+
+
+class _UpdateOAuthAppParamsRequired(TypedDict):
+    #: Names the app to change (the path has no id).
+    client_id: str
+
+
+class UpdateOAuthAppParams(_UpdateOAuthAppParamsRequired, total=False):
+    """Params of updateOAuthApp (PATCH /oauth/apps): the JSON body."""
+
+    allowed_scopes: List[OAuthScope]
+    name: str
+    redirect_uris: List[str]
+    #: Issue a new client secret (confidential apps), returned once in `client_secret`.
+    rotate_secret: bool
+    #: With rotate_secret: how long the old secret stays valid (0: at once). Default 24.
+    secret_grace_hours: int
 
 
 class UpdatePublicWebhookEndpointParams(TypedDict, total=False):

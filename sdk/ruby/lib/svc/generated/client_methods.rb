@@ -9,6 +9,10 @@ module Svc
       # @return [Svc::Resources::Agents]
       attr_reader :agents
 
+      # +client.api_logs+
+      # @return [Svc::Resources::ApiLogs]
+      attr_reader :api_logs
+
       # +client.bots+
       # @return [Svc::Resources::Bots]
       attr_reader :bots
@@ -40,6 +44,30 @@ module Svc
       # +client.leads+
       # @return [Svc::Resources::Leads]
       attr_reader :leads
+
+      # +client.oauth+
+      # @return [Svc::Resources::Oauth]
+      attr_reader :oauth
+
+      # +client.openapi_snapshots+
+      # @return [Svc::Resources::OpenapiSnapshots]
+      attr_reader :openapi_snapshots
+
+      # +client.sandbox_workspaces+
+      # @return [Svc::Resources::SandboxWorkspaces]
+      attr_reader :sandbox_workspaces
+
+      # +client.sdk_generations+
+      # @return [Svc::Resources::SdkGenerations]
+      attr_reader :sdk_generations
+
+      # +client.terraform_resources+
+      # @return [Svc::Resources::TerraformResources]
+      attr_reader :terraform_resources
+
+      # +client.usage+
+      # @return [Svc::Resources::Usage]
+      attr_reader :usage
 
       # +client.voice+
       # @return [Svc::Resources::Voice]
@@ -75,6 +103,7 @@ module Svc
 
       def init_namespaces
         @agents = Svc::Resources::Agents.new(self)
+        @api_logs = Svc::Resources::ApiLogs.new(self)
         @bots = Svc::Resources::Bots.new(self)
         @compliance = Svc::Resources::Compliance.new(self)
         @conversations = Svc::Resources::Conversations.new(self)
@@ -83,6 +112,12 @@ module Svc
         @inbox = Svc::Resources::Inbox.new(self)
         @knowledge = Svc::Resources::Knowledge.new(self)
         @leads = Svc::Resources::Leads.new(self)
+        @oauth = Svc::Resources::Oauth.new(self)
+        @openapi_snapshots = Svc::Resources::OpenapiSnapshots.new(self)
+        @sandbox_workspaces = Svc::Resources::SandboxWorkspaces.new(self)
+        @sdk_generations = Svc::Resources::SdkGenerations.new(self)
+        @terraform_resources = Svc::Resources::TerraformResources.new(self)
+        @usage = Svc::Resources::Usage.new(self)
         @voice = Svc::Resources::Voice.new(self)
         @webhook_endpoints = Svc::Resources::WebhookEndpoints.new(self)
         @webhooks = Svc::Resources::Webhooks.new(self)

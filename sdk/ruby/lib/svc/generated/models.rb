@@ -819,6 +819,59 @@ module Svc
       REQUIRED = ['excerpt', 'id', 'kind', 'score', 'title'].freeze
     end
 
+    # ApiLog:
+    #   One API request. Bodies, query strings and credentials are never recorded.
+    #
+    # - +created_at+ [String (date-time)] (required)
+    # - +duration_ms+ [Float] (required) From the request’s arrival to the response’s last byte, in milliseconds.
+    # - +error_code+ [String, nil] (required) The problem’s `code` of an answer ≥ 400.
+    # - +id+ [String] (required)
+    # - +ip+ [String, nil] (required) The client address as the service saw it.
+    # - +key_id+ [String, nil] (required) The API key (or, for OAuth, the grant) the request authenticated with.
+    # - +method+ [String] (required)
+    # - +oauth_app_id+ [String, nil] (required) The OAuth app, when the request carried one of its access tokens.
+    # - +object+ ["api_log"] (required)
+    # - +operation_id+ [String, nil] (required) null for a path that matched no operation (404 route_not_found, 405).
+    # - +path+ [String] (required) The URL path as requested, base URL included, without the query string.
+    # - +request_id+ [String] (required) The X-Request-ID of the request (yours when you sent one, else ours).
+    # - +status+ [Integer] (required)
+    # - +user_agent+ [String, nil] (required) The User-Agent header, cut at 256 characters.
+    module ApiLog
+      FIELDS = {
+        'created_at' => 'String (date-time)',
+        'duration_ms' => 'Float',
+        'error_code' => 'String, nil',
+        'id' => 'String',
+        'ip' => 'String, nil',
+        'key_id' => 'String, nil',
+        'method' => 'String',
+        'oauth_app_id' => 'String, nil',
+        'object' => '"api_log"',
+        'operation_id' => 'String, nil',
+        'path' => 'String',
+        'request_id' => 'String',
+        'status' => 'Integer',
+        'user_agent' => 'String, nil',
+      }.freeze
+      REQUIRED = ['created_at', 'duration_ms', 'error_code', 'id', 'ip', 'key_id', 'method', 'oauth_app_id', 'object', 'operation_id', 'path', 'request_id', 'status', 'user_agent'].freeze
+    end
+
+    # ApiLogList
+    #
+    # - +data+ [Array<ApiLog (Hash)>] (required)
+    # - +has_more+ [Boolean] (required)
+    # - +next_cursor+ [String, nil] (required)
+    # - +object+ ["list"] (required)
+    module ApiLogList
+      FIELDS = {
+        'data' => 'Array<ApiLog (Hash)>',
+        'has_more' => 'Boolean',
+        'next_cursor' => 'String, nil',
+        'object' => '"list"',
+      }.freeze
+      REQUIRED = ['data', 'has_more', 'next_cursor', 'object'].freeze
+    end
+
     # ApiRoot
     #
     # - +api_version+ [String] (required)
@@ -835,6 +888,110 @@ module Svc
         'object' => '"api_root"',
       }.freeze
       REQUIRED = ['api_version', 'links', 'livemode', 'name', 'object'].freeze
+    end
+
+    # ApiUsage:
+    #   API requests of this workspace and mode per UTC day by operation, status class and key, with latency
+    #   per operation.
+    #
+    # - +days+ [Array<ApiUsageDay (Hash)>] (required) Every day of the period, oldest first, days without requests included.
+    # - +from+ [String (date)] (required)
+    # - +livemode+ [Boolean] (required)
+    # - +object+ ["api_usage"] (required)
+    # - +operations+ [Array<ApiUsageOperation (Hash)>] (required) Per operation over the period, most requests first. Latency percentiles come from per-day histograms with 5 %-wide buckets: each is the upper edge of the bucket holding it, at most 5 % above the exact value.
+    # - +requests+ [Integer] (required)
+    # - +status_classes+ [ApiUsageStatusClasses (Hash)] (required)
+    # - +to+ [String (date)] (required)
+    module ApiUsage
+      FIELDS = {
+        'days' => 'Array<ApiUsageDay (Hash)>',
+        'from' => 'String (date)',
+        'livemode' => 'Boolean',
+        'object' => '"api_usage"',
+        'operations' => 'Array<ApiUsageOperation (Hash)>',
+        'requests' => 'Integer',
+        'status_classes' => 'ApiUsageStatusClasses (Hash)',
+        'to' => 'String (date)',
+      }.freeze
+      REQUIRED = ['days', 'from', 'livemode', 'object', 'operations', 'requests', 'status_classes', 'to'].freeze
+    end
+
+    # ApiUsageDay
+    #
+    # - +date+ [String (date)] (required)
+    # - +keys+ [Array<ApiUsageKeyCount (Hash)>] (required) Most requests first.
+    # - +operations+ [Array<ApiUsageOperationCount (Hash)>] (required) Most requests first.
+    # - +requests+ [Integer] (required)
+    # - +status_classes+ [ApiUsageStatusClasses (Hash)] (required)
+    module ApiUsageDay
+      FIELDS = {
+        'date' => 'String (date)',
+        'keys' => 'Array<ApiUsageKeyCount (Hash)>',
+        'operations' => 'Array<ApiUsageOperationCount (Hash)>',
+        'requests' => 'Integer',
+        'status_classes' => 'ApiUsageStatusClasses (Hash)',
+      }.freeze
+      REQUIRED = ['date', 'keys', 'operations', 'requests', 'status_classes'].freeze
+    end
+
+    # ApiUsageKeyCount
+    #
+    # - +key_id+ [String, nil] (required) The API key, or the OAuth app for requests made with its tokens.
+    # - +requests+ [Integer] (required)
+    module ApiUsageKeyCount
+      FIELDS = {
+        'key_id' => 'String, nil',
+        'requests' => 'Integer',
+      }.freeze
+      REQUIRED = ['key_id', 'requests'].freeze
+    end
+
+    # ApiUsageOperation
+    #
+    # - +errors+ [Integer] (required) Answers ≥ 400.
+    # - +operation_id+ [String, nil] (required)
+    # - +p50_ms+ [Float] (required)
+    # - +p95_ms+ [Float] (required)
+    # - +requests+ [Integer] (required)
+    module ApiUsageOperation
+      FIELDS = {
+        'errors' => 'Integer',
+        'operation_id' => 'String, nil',
+        'p50_ms' => 'Float',
+        'p95_ms' => 'Float',
+        'requests' => 'Integer',
+      }.freeze
+      REQUIRED = ['errors', 'operation_id', 'p50_ms', 'p95_ms', 'requests'].freeze
+    end
+
+    # ApiUsageOperationCount
+    #
+    # - +operation_id+ [String, nil] (required)
+    # - +requests+ [Integer] (required)
+    module ApiUsageOperationCount
+      FIELDS = {
+        'operation_id' => 'String, nil',
+        'requests' => 'Integer',
+      }.freeze
+      REQUIRED = ['operation_id', 'requests'].freeze
+    end
+
+    # ApiUsageStatusClasses
+    #
+    # - +1xx+ [Integer] (required)
+    # - +2xx+ [Integer] (required)
+    # - +3xx+ [Integer] (required)
+    # - +4xx+ [Integer] (required)
+    # - +5xx+ [Integer] (required)
+    module ApiUsageStatusClasses
+      FIELDS = {
+        '1xx' => 'Integer',
+        '2xx' => 'Integer',
+        '3xx' => 'Integer',
+        '4xx' => 'Integer',
+        '5xx' => 'Integer',
+      }.freeze
+      REQUIRED = ['1xx', '2xx', '3xx', '4xx', '5xx'].freeze
     end
 
     # AttachedBotTool
@@ -1986,6 +2143,40 @@ module Svc
         'updated_at' => 'String (date-time)',
       }.freeze
       REQUIRED = ['ai', 'approval_timeout_seconds', 'created_at', 'description', 'id', 'input_schema', 'instructions', 'knowledge_base_ids', 'max_steps', 'metadata', 'name', 'object', 'run_timeout_seconds', 'signing_secret', 'status', 'tools', 'updated_at'].freeze
+    end
+
+    # CreatedSandboxWorkspace
+    #
+    # - +api_key+ [SandboxApiKey (Hash)] (required)
+    # - +base_url+ [String] (required) The sandbox base URL its svc_test_ key works on.
+    # - +created_at+ [String (date-time)] (required)
+    # - +error+ [String, nil] (required)
+    # - +id+ [String] (required)
+    # - +name+ [String] (required)
+    # - +object+ ["sandbox_workspace"] (required)
+    # - +playground_url+ [String] (required) The Webhook Playground inbox the sample webhook endpoint delivers to (no key needed to read it).
+    # - +ready_at+ [String (date-time), nil] (required)
+    # - +seeded+ [SandboxSeededCounts (Hash)] (required)
+    # - +status+ [SandboxWorkspaceStatus (String)] (required)
+    # - +test_key+ [String] (required) The svc_test_ key of the sandbox. Shown once: only its hash is kept.
+    # - +workspace_id+ [String] (required) The sandbox’s own workspace (ws_…): what its test key acts on.
+    module CreatedSandboxWorkspace
+      FIELDS = {
+        'api_key' => 'SandboxApiKey (Hash)',
+        'base_url' => 'String',
+        'created_at' => 'String (date-time)',
+        'error' => 'String, nil',
+        'id' => 'String',
+        'name' => 'String',
+        'object' => '"sandbox_workspace"',
+        'playground_url' => 'String',
+        'ready_at' => 'String (date-time), nil',
+        'seeded' => 'SandboxSeededCounts (Hash)',
+        'status' => 'SandboxWorkspaceStatus (String)',
+        'test_key' => 'String',
+        'workspace_id' => 'String',
+      }.freeze
+      REQUIRED = ['api_key', 'base_url', 'created_at', 'error', 'id', 'name', 'object', 'playground_url', 'ready_at', 'seeded', 'status', 'test_key', 'workspace_id'].freeze
     end
 
     # CrmProvider
@@ -3484,6 +3675,348 @@ module Svc
       REQUIRED = ['api_version', 'created_at', 'data', 'id', 'livemode', 'type', 'workspace_id'].freeze
     end
 
+    # OAuthApp
+    #
+    # - +allowed_scopes+ [Array<String>] (required)
+    # - +client_id+ [String] (required) The public identifier the app sends to /oauth/authorize and /oauth/token.
+    # - +client_secret_prefix+ [String, nil] (required) The first characters of the current secret, to recognise it; null for public apps.
+    # - +created_at+ [String (date-time)] (required)
+    # - +id+ [String] (required)
+    # - +livemode+ [Boolean] (required) false: a sandbox app, which can be authorized only for sandbox (test) data.
+    # - +name+ [String] (required) Shown to members on the consent page.
+    # - +object+ ["oauth_app"] (required)
+    # - +previous_secret_expires_at+ [String (date-time), nil] (required) Until when the secret before the last rotation is still accepted.
+    # - +redirect_uris+ [Array<String>] (required)
+    # - +type+ [OAuthAppType (String)] (required)
+    # - +updated_at+ [String (date-time)] (required)
+    module OAuthApp
+      FIELDS = {
+        'allowed_scopes' => 'Array<String>',
+        'client_id' => 'String',
+        'client_secret_prefix' => 'String, nil',
+        'created_at' => 'String (date-time)',
+        'id' => 'String',
+        'livemode' => 'Boolean',
+        'name' => 'String',
+        'object' => '"oauth_app"',
+        'previous_secret_expires_at' => 'String (date-time), nil',
+        'redirect_uris' => 'Array<String>',
+        'type' => 'OAuthAppType (String)',
+        'updated_at' => 'String (date-time)',
+      }.freeze
+      REQUIRED = ['allowed_scopes', 'client_id', 'client_secret_prefix', 'created_at', 'id', 'livemode', 'name', 'object', 'previous_secret_expires_at', 'redirect_uris', 'type', 'updated_at'].freeze
+    end
+
+    # OAuthAppList
+    #
+    # - +data+ [Array<OAuthApp (Hash)>] (required)
+    # - +has_more+ [Boolean] (required)
+    # - +next_cursor+ [String, nil] (required)
+    # - +object+ ["list"] (required)
+    module OAuthAppList
+      FIELDS = {
+        'data' => 'Array<OAuthApp (Hash)>',
+        'has_more' => 'Boolean',
+        'next_cursor' => 'String, nil',
+        'object' => '"list"',
+      }.freeze
+      REQUIRED = ['data', 'has_more', 'next_cursor', 'object'].freeze
+    end
+
+    # OAuthAppType:
+    #   `confidential`: a server that keeps a client secret. `public`: a browser or native app without one
+    #   (PKCE S256 required).
+    # Type: "confidential" | "public"
+    module OAuthAppType
+      VALUES = ['confidential', 'public'].freeze
+    end
+
+    # OAuthAppWithSecret
+    #
+    # - +allowed_scopes+ [Array<String>] (required)
+    # - +client_id+ [String] (required) The public identifier the app sends to /oauth/authorize and /oauth/token.
+    # - +client_secret+ [String, nil] (required) The client secret (svc_ocs_…): only in the answer that creates or rotates it, stored hashed, never shown again. null otherwise and for public apps.
+    # - +client_secret_prefix+ [String, nil] (required) The first characters of the current secret, to recognise it; null for public apps.
+    # - +created_at+ [String (date-time)] (required)
+    # - +id+ [String] (required)
+    # - +livemode+ [Boolean] (required) false: a sandbox app, which can be authorized only for sandbox (test) data.
+    # - +name+ [String] (required) Shown to members on the consent page.
+    # - +object+ ["oauth_app"] (required)
+    # - +previous_secret_expires_at+ [String (date-time), nil] (required) Until when the secret before the last rotation is still accepted.
+    # - +redirect_uris+ [Array<String>] (required)
+    # - +type+ [OAuthAppType (String)] (required)
+    # - +updated_at+ [String (date-time)] (required)
+    module OAuthAppWithSecret
+      FIELDS = {
+        'allowed_scopes' => 'Array<String>',
+        'client_id' => 'String',
+        'client_secret' => 'String, nil',
+        'client_secret_prefix' => 'String, nil',
+        'created_at' => 'String (date-time)',
+        'id' => 'String',
+        'livemode' => 'Boolean',
+        'name' => 'String',
+        'object' => '"oauth_app"',
+        'previous_secret_expires_at' => 'String (date-time), nil',
+        'redirect_uris' => 'Array<String>',
+        'type' => 'OAuthAppType (String)',
+        'updated_at' => 'String (date-time)',
+      }.freeze
+      REQUIRED = ['allowed_scopes', 'client_id', 'client_secret', 'client_secret_prefix', 'created_at', 'id', 'livemode', 'name', 'object', 'previous_secret_expires_at', 'redirect_uris', 'type', 'updated_at'].freeze
+    end
+
+    # OAuthGrant
+    #
+    # - +app_id+ [String] (required)
+    # - +client_id+ [String] (required)
+    # - +created_at+ [String (date-time)] (required)
+    # - +id+ [String] (required)
+    # - +member_id+ [String] (required)
+    # - +object+ ["oauth_grant"] (required)
+    # - +revoked_at+ [String (date-time), nil] (required)
+    # - +revoked_reason+ [String, nil] (required)
+    # - +scopes+ [Array<String>] (required)
+    module OAuthGrant
+      FIELDS = {
+        'app_id' => 'String',
+        'client_id' => 'String',
+        'created_at' => 'String (date-time)',
+        'id' => 'String',
+        'member_id' => 'String',
+        'object' => '"oauth_grant"',
+        'revoked_at' => 'String (date-time), nil',
+        'revoked_reason' => 'String, nil',
+        'scopes' => 'Array<String>',
+      }.freeze
+      REQUIRED = ['app_id', 'client_id', 'created_at', 'id', 'member_id', 'object', 'revoked_at', 'revoked_reason', 'scopes'].freeze
+    end
+
+    # OAuthScope:
+    #   `read`, `write`, `admin` (everything: see docs/oauth.md) or a granular scope.
+    # Type: String (one of 13)
+    module OAuthScope
+      VALUES = ['read', 'write', 'admin', 'conversations:read', 'conversations:write', 'messages:read', 'messages:write', 'bots:read', 'bots:write', 'leads:read', 'leads:write', 'webhooks:read', 'webhooks:write'].freeze
+    end
+
+    # OauthAppCreatedEvent:
+    #   The `oauth_app.created` event (developer): An OAuth app was registered (never carries the secret).
+    #
+    # - +api_version+ [String] (required) The API version of the payload shape.
+    # - +created_at+ [String (date-time)] (required)
+    # - +data+ [Hash] (required)
+    # - +id+ [String] (required) The event id (`evt_…`): the same in every attempt and replay; deduplicate on it.
+    # - +livemode+ [Boolean] (required) false for events of the sandbox (svc_test_ keys).
+    # - +type+ ["oauth_app.created"] (required)
+    # - +workspace_id+ [String] (required)
+    module OauthAppCreatedEvent
+      FIELDS = {
+        'api_version' => 'String',
+        'created_at' => 'String (date-time)',
+        'data' => 'Hash',
+        'id' => 'String',
+        'livemode' => 'Boolean',
+        'type' => '"oauth_app.created"',
+        'workspace_id' => 'String',
+      }.freeze
+      REQUIRED = ['api_version', 'created_at', 'data', 'id', 'livemode', 'type', 'workspace_id'].freeze
+    end
+
+    # OauthAppUpdatedEvent:
+    #   The `oauth_app.updated` event (developer): An OAuth app was changed, or its secret rotated.
+    #
+    # - +api_version+ [String] (required) The API version of the payload shape.
+    # - +created_at+ [String (date-time)] (required)
+    # - +data+ [Hash] (required)
+    # - +id+ [String] (required) The event id (`evt_…`): the same in every attempt and replay; deduplicate on it.
+    # - +livemode+ [Boolean] (required) false for events of the sandbox (svc_test_ keys).
+    # - +type+ ["oauth_app.updated"] (required)
+    # - +workspace_id+ [String] (required)
+    module OauthAppUpdatedEvent
+      FIELDS = {
+        'api_version' => 'String',
+        'created_at' => 'String (date-time)',
+        'data' => 'Hash',
+        'id' => 'String',
+        'livemode' => 'Boolean',
+        'type' => '"oauth_app.updated"',
+        'workspace_id' => 'String',
+      }.freeze
+      REQUIRED = ['api_version', 'created_at', 'data', 'id', 'livemode', 'type', 'workspace_id'].freeze
+    end
+
+    # OauthGrantCreatedEvent:
+    #   The `oauth_grant.created` event (developer): A member of this workspace authorized an OAuth app for
+    #   these scopes.
+    #
+    # - +api_version+ [String] (required) The API version of the payload shape.
+    # - +created_at+ [String (date-time)] (required)
+    # - +data+ [Hash] (required)
+    # - +id+ [String] (required) The event id (`evt_…`): the same in every attempt and replay; deduplicate on it.
+    # - +livemode+ [Boolean] (required) false for events of the sandbox (svc_test_ keys).
+    # - +type+ ["oauth_grant.created"] (required)
+    # - +workspace_id+ [String] (required)
+    module OauthGrantCreatedEvent
+      FIELDS = {
+        'api_version' => 'String',
+        'created_at' => 'String (date-time)',
+        'data' => 'Hash',
+        'id' => 'String',
+        'livemode' => 'Boolean',
+        'type' => '"oauth_grant.created"',
+        'workspace_id' => 'String',
+      }.freeze
+      REQUIRED = ['api_version', 'created_at', 'data', 'id', 'livemode', 'type', 'workspace_id'].freeze
+    end
+
+    # OauthGrantRevokedEvent:
+    #   The `oauth_grant.revoked` event (developer): A grant and every token issued from it were revoked:
+    #   `revoked_reason` says why (revoked by the app, code reused, refresh token replayed).
+    #
+    # - +api_version+ [String] (required) The API version of the payload shape.
+    # - +created_at+ [String (date-time)] (required)
+    # - +data+ [Hash] (required)
+    # - +id+ [String] (required) The event id (`evt_…`): the same in every attempt and replay; deduplicate on it.
+    # - +livemode+ [Boolean] (required) false for events of the sandbox (svc_test_ keys).
+    # - +type+ ["oauth_grant.revoked"] (required)
+    # - +workspace_id+ [String] (required)
+    module OauthGrantRevokedEvent
+      FIELDS = {
+        'api_version' => 'String',
+        'created_at' => 'String (date-time)',
+        'data' => 'Hash',
+        'id' => 'String',
+        'livemode' => 'Boolean',
+        'type' => '"oauth_grant.revoked"',
+        'workspace_id' => 'String',
+      }.freeze
+      REQUIRED = ['api_version', 'created_at', 'data', 'id', 'livemode', 'type', 'workspace_id'].freeze
+    end
+
+    # OpenApiChange
+    #
+    # - +kind+ [String (one of 17)] (required)
+    # - +location+ [String] (required) JSON pointer (RFC 6901) to what changed: into the previous snapshot’s document for what was removed, into this one’s otherwise.
+    # - +message+ [String] (required)
+    # - +operation_id+ [String] (required) The operation the change affects.
+    module OpenApiChange
+      FIELDS = {
+        'kind' => 'String (one of 17)',
+        'location' => 'String',
+        'message' => 'String',
+        'operation_id' => 'String',
+      }.freeze
+      REQUIRED = ['kind', 'location', 'message', 'operation_id'].freeze
+    end
+
+    # OpenApiDiff:
+    #   From the previous snapshot of this workspace and mode (docs/developer-tools.md "OpenAPI snapshots").
+    #
+    # - +added_operations+ [Array<OpenApiOperationRef (Hash)>] (required)
+    # - +breaking_changes+ [Array<OpenApiChange (Hash)>] (required) Changes a client written against the previous document may break on.
+    # - +non_breaking_changes+ [Array<OpenApiChange (Hash)>] (required)
+    # - +removed_operations+ [Array<OpenApiOperationRef (Hash)>] (required)
+    module OpenApiDiff
+      FIELDS = {
+        'added_operations' => 'Array<OpenApiOperationRef (Hash)>',
+        'breaking_changes' => 'Array<OpenApiChange (Hash)>',
+        'non_breaking_changes' => 'Array<OpenApiChange (Hash)>',
+        'removed_operations' => 'Array<OpenApiOperationRef (Hash)>',
+      }.freeze
+      REQUIRED = ['added_operations', 'breaking_changes', 'non_breaking_changes', 'removed_operations'].freeze
+    end
+
+    # OpenApiOperationRef
+    #
+    # - +method+ [String] (required)
+    # - +operation_id+ [String] (required)
+    # - +path+ [String] (required)
+    module OpenApiOperationRef
+      FIELDS = {
+        'method' => 'String',
+        'operation_id' => 'String',
+        'path' => 'String',
+      }.freeze
+      REQUIRED = ['method', 'operation_id', 'path'].freeze
+    end
+
+    # OpenApiSnapshot
+    #
+    # - +api_version+ [String] (required) The API version of the document (`info.version`).
+    # - +breaking+ [Boolean] (required) Whether the diff has breaking changes.
+    # - +created_at+ [String (date-time)] (required)
+    # - +diff+ [OpenApiDiff (Hash), nil] (required) null for the first snapshot.
+    # - +document+ [Hash] The stored OpenAPI document; only with `include=document`.
+    # - +document_url+ [String (uri)] (required) Where the stored document is downloaded: this list with `id` and `include=document` (API key with `read`).
+    # - +id+ [String] (required)
+    # - +label+ [String, nil] (required)
+    # - +object+ ["openapi_snapshot"] (required)
+    # - +openapi_version+ [String] (required)
+    # - +operation_count+ [Integer] (required)
+    # - +previous_snapshot_id+ [String, nil] (required) The snapshot the diff is from; null for the first.
+    # - +sha256+ [String] (required) SHA-256 (hex) of the document’s canonical JSON (RFC 8785: sorted keys, no whitespace), the exact bytes stored.
+    # - +size_bytes+ [Integer] (required) Size of the canonical JSON.
+    # - +unchanged+ [Boolean] (required) true when the document is identical to the previous snapshot’s (the diff is then empty).
+    module OpenApiSnapshot
+      FIELDS = {
+        'api_version' => 'String',
+        'breaking' => 'Boolean',
+        'created_at' => 'String (date-time)',
+        'diff' => 'OpenApiDiff (Hash), nil',
+        'document' => 'Hash',
+        'document_url' => 'String (uri)',
+        'id' => 'String',
+        'label' => 'String, nil',
+        'object' => '"openapi_snapshot"',
+        'openapi_version' => 'String',
+        'operation_count' => 'Integer',
+        'previous_snapshot_id' => 'String, nil',
+        'sha256' => 'String',
+        'size_bytes' => 'Integer',
+        'unchanged' => 'Boolean',
+      }.freeze
+      REQUIRED = ['api_version', 'breaking', 'created_at', 'diff', 'document_url', 'id', 'label', 'object', 'openapi_version', 'operation_count', 'previous_snapshot_id', 'sha256', 'size_bytes', 'unchanged'].freeze
+    end
+
+    # OpenApiSnapshotList
+    #
+    # - +data+ [Array<OpenApiSnapshot (Hash)>] (required)
+    # - +has_more+ [Boolean] (required)
+    # - +next_cursor+ [String, nil] (required)
+    # - +object+ ["list"] (required)
+    module OpenApiSnapshotList
+      FIELDS = {
+        'data' => 'Array<OpenApiSnapshot (Hash)>',
+        'has_more' => 'Boolean',
+        'next_cursor' => 'String, nil',
+        'object' => '"list"',
+      }.freeze
+      REQUIRED = ['data', 'has_more', 'next_cursor', 'object'].freeze
+    end
+
+    # OpenapiSnapshotCreatedEvent:
+    #   The `openapi_snapshot.created` event (developer): An OpenAPI snapshot was taken, with its diff from
+    #   the previous one (a CI job can watch `breaking`).
+    #
+    # - +api_version+ [String] (required) The API version of the payload shape.
+    # - +created_at+ [String (date-time)] (required)
+    # - +data+ [Hash] (required)
+    # - +id+ [String] (required) The event id (`evt_…`): the same in every attempt and replay; deduplicate on it.
+    # - +livemode+ [Boolean] (required) false for events of the sandbox (svc_test_ keys).
+    # - +type+ ["openapi_snapshot.created"] (required)
+    # - +workspace_id+ [String] (required)
+    module OpenapiSnapshotCreatedEvent
+      FIELDS = {
+        'api_version' => 'String',
+        'created_at' => 'String (date-time)',
+        'data' => 'Hash',
+        'id' => 'String',
+        'livemode' => 'Boolean',
+        'type' => '"openapi_snapshot.created"',
+        'workspace_id' => 'String',
+      }.freeze
+      REQUIRED = ['api_version', 'created_at', 'data', 'id', 'livemode', 'type', 'workspace_id'].freeze
+    end
+
     # PiiEntity:
     #   Offsets (UTF-16 code units) in the original text and in the redacted one.
     #
@@ -3699,6 +4232,409 @@ module Svc
     #   Days, or keep.
     # Type: Integer, "keep"
     module RetentionValue
+    end
+
+    # SandboxApiKey:
+    #   The sandbox’s test key (the secret itself only in the create response).
+    #
+    # - +id+ [String] (required)
+    # - +prefix+ [String] (required) The first characters of the key, to recognise it.
+    # - +scopes+ [Array<String>] (required)
+    module SandboxApiKey
+      FIELDS = {
+        'id' => 'String',
+        'prefix' => 'String',
+        'scopes' => 'Array<String>',
+      }.freeze
+      REQUIRED = ['id', 'prefix', 'scopes'].freeze
+    end
+
+    # SandboxSeededCounts:
+    #   How many sample objects of each kind the seeding made so far (all of them once `status` is ready).
+    #
+    # - +agents+ [Integer] (required)
+    # - +bots+ [Integer] (required)
+    # - +conversations+ [Integer] (required)
+    # - +knowledge_bases+ [Integer] (required)
+    # - +knowledge_documents+ [Integer] (required)
+    # - +leads+ [Integer] (required)
+    # - +messages+ [Integer] (required)
+    # - +tags+ [Integer] (required)
+    # - +webhook_endpoints+ [Integer] (required)
+    module SandboxSeededCounts
+      FIELDS = {
+        'agents' => 'Integer',
+        'bots' => 'Integer',
+        'conversations' => 'Integer',
+        'knowledge_bases' => 'Integer',
+        'knowledge_documents' => 'Integer',
+        'leads' => 'Integer',
+        'messages' => 'Integer',
+        'tags' => 'Integer',
+        'webhook_endpoints' => 'Integer',
+      }.freeze
+      REQUIRED = ['agents', 'bots', 'conversations', 'knowledge_bases', 'knowledge_documents', 'leads', 'messages', 'tags', 'webhook_endpoints'].freeze
+    end
+
+    # SandboxWorkspace
+    #
+    # - +api_key+ [SandboxApiKey (Hash)] (required)
+    # - +base_url+ [String] (required) The sandbox base URL its svc_test_ key works on.
+    # - +created_at+ [String (date-time)] (required)
+    # - +error+ [String, nil] (required)
+    # - +id+ [String] (required)
+    # - +name+ [String] (required)
+    # - +object+ ["sandbox_workspace"] (required)
+    # - +playground_url+ [String] (required) The Webhook Playground inbox the sample webhook endpoint delivers to (no key needed to read it).
+    # - +ready_at+ [String (date-time), nil] (required)
+    # - +seeded+ [SandboxSeededCounts (Hash)] (required)
+    # - +status+ [SandboxWorkspaceStatus (String)] (required)
+    # - +workspace_id+ [String] (required) The sandbox’s own workspace (ws_…): what its test key acts on.
+    module SandboxWorkspace
+      FIELDS = {
+        'api_key' => 'SandboxApiKey (Hash)',
+        'base_url' => 'String',
+        'created_at' => 'String (date-time)',
+        'error' => 'String, nil',
+        'id' => 'String',
+        'name' => 'String',
+        'object' => '"sandbox_workspace"',
+        'playground_url' => 'String',
+        'ready_at' => 'String (date-time), nil',
+        'seeded' => 'SandboxSeededCounts (Hash)',
+        'status' => 'SandboxWorkspaceStatus (String)',
+        'workspace_id' => 'String',
+      }.freeze
+      REQUIRED = ['api_key', 'base_url', 'created_at', 'error', 'id', 'name', 'object', 'playground_url', 'ready_at', 'seeded', 'status', 'workspace_id'].freeze
+    end
+
+    # SandboxWorkspaceFailedEvent:
+    #   The `sandbox_workspace.failed` event (developer): Seeding a sandbox workspace failed for good
+    #   (`error`); what was made stays, the key keeps working.
+    #
+    # - +api_version+ [String] (required) The API version of the payload shape.
+    # - +created_at+ [String (date-time)] (required)
+    # - +data+ [Hash] (required)
+    # - +id+ [String] (required) The event id (`evt_…`): the same in every attempt and replay; deduplicate on it.
+    # - +livemode+ [Boolean] (required) false for events of the sandbox (svc_test_ keys).
+    # - +type+ ["sandbox_workspace.failed"] (required)
+    # - +workspace_id+ [String] (required)
+    module SandboxWorkspaceFailedEvent
+      FIELDS = {
+        'api_version' => 'String',
+        'created_at' => 'String (date-time)',
+        'data' => 'Hash',
+        'id' => 'String',
+        'livemode' => 'Boolean',
+        'type' => '"sandbox_workspace.failed"',
+        'workspace_id' => 'String',
+      }.freeze
+      REQUIRED = ['api_version', 'created_at', 'data', 'id', 'livemode', 'type', 'workspace_id'].freeze
+    end
+
+    # SandboxWorkspaceList
+    #
+    # - +data+ [Array<SandboxWorkspace (Hash)>] (required)
+    # - +has_more+ [Boolean] (required)
+    # - +next_cursor+ [String, nil] (required)
+    # - +object+ ["list"] (required)
+    module SandboxWorkspaceList
+      FIELDS = {
+        'data' => 'Array<SandboxWorkspace (Hash)>',
+        'has_more' => 'Boolean',
+        'next_cursor' => 'String, nil',
+        'object' => '"list"',
+      }.freeze
+      REQUIRED = ['data', 'has_more', 'next_cursor', 'object'].freeze
+    end
+
+    # SandboxWorkspaceReadyEvent:
+    #   The `sandbox_workspace.ready` event (developer): A sandbox workspace finished seeding its sample
+    #   data.
+    #
+    # - +api_version+ [String] (required) The API version of the payload shape.
+    # - +created_at+ [String (date-time)] (required)
+    # - +data+ [Hash] (required)
+    # - +id+ [String] (required) The event id (`evt_…`): the same in every attempt and replay; deduplicate on it.
+    # - +livemode+ [Boolean] (required) false for events of the sandbox (svc_test_ keys).
+    # - +type+ ["sandbox_workspace.ready"] (required)
+    # - +workspace_id+ [String] (required)
+    module SandboxWorkspaceReadyEvent
+      FIELDS = {
+        'api_version' => 'String',
+        'created_at' => 'String (date-time)',
+        'data' => 'Hash',
+        'id' => 'String',
+        'livemode' => 'Boolean',
+        'type' => '"sandbox_workspace.ready"',
+        'workspace_id' => 'String',
+      }.freeze
+      REQUIRED = ['api_version', 'created_at', 'data', 'id', 'livemode', 'type', 'workspace_id'].freeze
+    end
+
+    # SandboxWorkspaceStatus:
+    #   seeding → ready, or failed (`error` says why; what was made stays).
+    # Type: "seeding" | "ready" | "failed"
+    module SandboxWorkspaceStatus
+      VALUES = ['seeding', 'ready', 'failed'].freeze
+    end
+
+    # SdkArchive:
+    #   The package archive, once the generation succeeded.
+    #
+    # - +expires_at+ [String (date-time)] (required)
+    # - +filename+ [String] (required)
+    # - +files+ [Integer] (required)
+    # - +format+ ["zip"] (required)
+    # - +sha256+ [String] (required)
+    # - +size_bytes+ [Integer] (required)
+    # - +url+ [String, nil] (required) Download link (no key needed) while it works; null once expired.
+    module SdkArchive
+      FIELDS = {
+        'expires_at' => 'String (date-time)',
+        'filename' => 'String',
+        'files' => 'Integer',
+        'format' => '"zip"',
+        'sha256' => 'String',
+        'size_bytes' => 'Integer',
+        'url' => 'String, nil',
+      }.freeze
+      REQUIRED = ['expires_at', 'filename', 'files', 'format', 'sha256', 'size_bytes', 'url'].freeze
+    end
+
+    # SdkGeneration
+    #
+    # - +api_version+ [String] (required) info.version of the OpenAPI document the client was generated from.
+    # - +archive+ [SdkArchive (Hash), nil] (required)
+    # - +completed_at+ [String (date-time), nil] (required)
+    # - +created_at+ [String (date-time)] (required)
+    # - +document_sha256+ [String] (required) SHA-256 of the document’s canonical JSON (keys sorted, no whitespace): an OpenAPI snapshot of the same document has this sha256.
+    # - +error+ [String, nil] (required)
+    # - +id+ [String] (required)
+    # - +language+ [SdkLanguage (String)] (required)
+    # - +object+ ["sdk_generation"] (required)
+    # - +operations+ [Integer, nil] (required) Operations the generated client covers (once generated).
+    # - +package_name+ [String] (required) Written into the package manifest (package.json, pyproject.toml, composer.json or the gemspec).
+    # - +status+ [SdkGenerationStatus (String)] (required)
+    # - +version+ [String] (required) The package version written into the manifest.
+    module SdkGeneration
+      FIELDS = {
+        'api_version' => 'String',
+        'archive' => 'SdkArchive (Hash), nil',
+        'completed_at' => 'String (date-time), nil',
+        'created_at' => 'String (date-time)',
+        'document_sha256' => 'String',
+        'error' => 'String, nil',
+        'id' => 'String',
+        'language' => 'SdkLanguage (String)',
+        'object' => '"sdk_generation"',
+        'operations' => 'Integer, nil',
+        'package_name' => 'String',
+        'status' => 'SdkGenerationStatus (String)',
+        'version' => 'String',
+      }.freeze
+      REQUIRED = ['api_version', 'archive', 'completed_at', 'created_at', 'document_sha256', 'error', 'id', 'language', 'object', 'operations', 'package_name', 'status', 'version'].freeze
+    end
+
+    # SdkGenerationFailedEvent:
+    #   The `sdk_generation.failed` event (developer): An SDK generation failed (`error`).
+    #
+    # - +api_version+ [String] (required) The API version of the payload shape.
+    # - +created_at+ [String (date-time)] (required)
+    # - +data+ [Hash] (required)
+    # - +id+ [String] (required) The event id (`evt_…`): the same in every attempt and replay; deduplicate on it.
+    # - +livemode+ [Boolean] (required) false for events of the sandbox (svc_test_ keys).
+    # - +type+ ["sdk_generation.failed"] (required)
+    # - +workspace_id+ [String] (required)
+    module SdkGenerationFailedEvent
+      FIELDS = {
+        'api_version' => 'String',
+        'created_at' => 'String (date-time)',
+        'data' => 'Hash',
+        'id' => 'String',
+        'livemode' => 'Boolean',
+        'type' => '"sdk_generation.failed"',
+        'workspace_id' => 'String',
+      }.freeze
+      REQUIRED = ['api_version', 'created_at', 'data', 'id', 'livemode', 'type', 'workspace_id'].freeze
+    end
+
+    # SdkGenerationList
+    #
+    # - +data+ [Array<SdkGeneration (Hash)>] (required)
+    # - +has_more+ [Boolean] (required)
+    # - +next_cursor+ [String, nil] (required)
+    # - +object+ ["list"] (required)
+    module SdkGenerationList
+      FIELDS = {
+        'data' => 'Array<SdkGeneration (Hash)>',
+        'has_more' => 'Boolean',
+        'next_cursor' => 'String, nil',
+        'object' => '"list"',
+      }.freeze
+      REQUIRED = ['data', 'has_more', 'next_cursor', 'object'].freeze
+    end
+
+    # SdkGenerationStatus:
+    #   queued → running → succeeded | failed (`error` says why).
+    # Type: "queued" | "running" | "succeeded" | "failed"
+    module SdkGenerationStatus
+      VALUES = ['queued', 'running', 'succeeded', 'failed'].freeze
+    end
+
+    # SdkGenerationSucceededEvent:
+    #   The `sdk_generation.succeeded` event (developer): An SDK archive is ready (its download link is in
+    #   listSdkGenerations).
+    #
+    # - +api_version+ [String] (required) The API version of the payload shape.
+    # - +created_at+ [String (date-time)] (required)
+    # - +data+ [Hash] (required)
+    # - +id+ [String] (required) The event id (`evt_…`): the same in every attempt and replay; deduplicate on it.
+    # - +livemode+ [Boolean] (required) false for events of the sandbox (svc_test_ keys).
+    # - +type+ ["sdk_generation.succeeded"] (required)
+    # - +workspace_id+ [String] (required)
+    module SdkGenerationSucceededEvent
+      FIELDS = {
+        'api_version' => 'String',
+        'created_at' => 'String (date-time)',
+        'data' => 'Hash',
+        'id' => 'String',
+        'livemode' => 'Boolean',
+        'type' => '"sdk_generation.succeeded"',
+        'workspace_id' => 'String',
+      }.freeze
+      REQUIRED = ['api_version', 'created_at', 'data', 'id', 'livemode', 'type', 'workspace_id'].freeze
+    end
+
+    # SdkLanguage:
+    #   The client library: node (npm), python (PyPI), php (Composer) or ruby (RubyGems).
+    # Type: "node" | "python" | "php" | "ruby"
+    module SdkLanguage
+      VALUES = ['node', 'python', 'php', 'ruby'].freeze
+    end
+
+    # TerraformAttribute
+    #
+    # - +attributes+ [Array<TerraformNestedAttribute (Hash)>] The attributes of an object, or of a list’s or map’s objects.
+    # - +computed+ [Boolean] (required) Set by the server: only in responses (id, created_at…), or optional with a value the server always fills in.
+    # - +description+ [String, nil] (required)
+    # - +element_type+ ["string" | "number" | "bool" | "list" | "map" | "object" | "dynamic" | nil] (required) The type of a list’s items or a map’s values.
+    # - +force_new+ [Boolean] (required) Settable at creation but not by the update operation: changing it replaces the object.
+    # - +name+ [String] (required)
+    # - +optional+ [Boolean] (required) Accepted in the create body, not required.
+    # - +required+ [Boolean] (required) Required in the create body.
+    # - +sensitive+ [Boolean] (required) A secret (named secret, token, password… or writeOnly): never shown in plans, never exported.
+    # - +type+ ["string" | "number" | "bool" | "list" | "map" | "object" | "dynamic"] (required) Terraform type; `dynamic` for free-form JSON and unions of kinds.
+    module TerraformAttribute
+      FIELDS = {
+        'attributes' => 'Array<TerraformNestedAttribute (Hash)>',
+        'computed' => 'Boolean',
+        'description' => 'String, nil',
+        'element_type' => '"string" | "number" | "bool" | "list" | "map" | "object" | "dynamic" | nil',
+        'force_new' => 'Boolean',
+        'name' => 'String',
+        'optional' => 'Boolean',
+        'required' => 'Boolean',
+        'sensitive' => 'Boolean',
+        'type' => '"string" | "number" | "bool" | "list" | "map" | "object" | "dynamic"',
+      }.freeze
+      REQUIRED = ['computed', 'description', 'element_type', 'force_new', 'name', 'optional', 'required', 'sensitive', 'type'].freeze
+    end
+
+    # TerraformImport
+    #
+    # - +by+ [String] (required) The field `terraform import` takes: `id`, `client_id`, or `workspace` for a singleton.
+    # - +example+ [String, nil] (required)
+    # - +id_format+ [String, nil] (required)
+    module TerraformImport
+      FIELDS = {
+        'by' => 'String',
+        'example' => 'String, nil',
+        'id_format' => 'String, nil',
+      }.freeze
+      REQUIRED = ['by', 'example', 'id_format'].freeze
+    end
+
+    # TerraformNestedAttribute
+    #
+    # - +computed+ [Boolean] (required) Set by the server: only in responses (id, created_at…), or optional with a value the server always fills in.
+    # - +description+ [String, nil] (required)
+    # - +element_type+ ["string" | "number" | "bool" | "list" | "map" | "object" | "dynamic" | nil] (required) The type of a list’s items or a map’s values.
+    # - +force_new+ [Boolean] (required) Settable at creation but not by the update operation: changing it replaces the object.
+    # - +name+ [String] (required)
+    # - +optional+ [Boolean] (required) Accepted in the create body, not required.
+    # - +required+ [Boolean] (required) Required in the create body.
+    # - +sensitive+ [Boolean] (required) A secret (named secret, token, password… or writeOnly): never shown in plans, never exported.
+    # - +type+ ["string" | "number" | "bool" | "list" | "map" | "object" | "dynamic"] (required) Terraform type; `dynamic` for free-form JSON and unions of kinds.
+    module TerraformNestedAttribute
+      FIELDS = {
+        'computed' => 'Boolean',
+        'description' => 'String, nil',
+        'element_type' => '"string" | "number" | "bool" | "list" | "map" | "object" | "dynamic" | nil',
+        'force_new' => 'Boolean',
+        'name' => 'String',
+        'optional' => 'Boolean',
+        'required' => 'Boolean',
+        'sensitive' => 'Boolean',
+        'type' => '"string" | "number" | "bool" | "list" | "map" | "object" | "dynamic"',
+      }.freeze
+      REQUIRED = ['computed', 'description', 'element_type', 'force_new', 'name', 'optional', 'required', 'sensitive', 'type'].freeze
+    end
+
+    # TerraformOperations
+    #
+    # - +create+ [String] (required)
+    # - +delete+ [String, nil] (required) null: destroy only removes it from the state.
+    # - +list+ [String] (required)
+    # - +read+ [String, nil] (required) null: read from the list operation.
+    # - +update+ [String, nil] (required) null: every attribute forces a new object.
+    module TerraformOperations
+      FIELDS = {
+        'create' => 'String',
+        'delete' => 'String, nil',
+        'list' => 'String',
+        'read' => 'String, nil',
+        'update' => 'String, nil',
+      }.freeze
+      REQUIRED = ['create', 'delete', 'list', 'read', 'update'].freeze
+    end
+
+    # TerraformResource
+    #
+    # - +attributes+ [Array<TerraformAttribute (Hash)>] (required)
+    # - +description+ [String] (required)
+    # - +import+ [TerraformImport (Hash)] (required)
+    # - +object+ ["terraform_resource"] (required)
+    # - +operations+ [TerraformOperations (Hash)] (required)
+    # - +schema+ [String, nil] (required) The OpenAPI component the attributes are read from.
+    # - +type+ [String] (required)
+    module TerraformResource
+      FIELDS = {
+        'attributes' => 'Array<TerraformAttribute (Hash)>',
+        'description' => 'String',
+        'import' => 'TerraformImport (Hash)',
+        'object' => '"terraform_resource"',
+        'operations' => 'TerraformOperations (Hash)',
+        'schema' => 'String, nil',
+        'type' => 'String',
+      }.freeze
+      REQUIRED = ['attributes', 'description', 'import', 'object', 'operations', 'schema', 'type'].freeze
+    end
+
+    # TerraformResourceList
+    #
+    # - +data+ [Array<TerraformResource (Hash)>] (required)
+    # - +has_more+ [Boolean] (required)
+    # - +next_cursor+ [String, nil] (required)
+    # - +object+ ["list"] (required)
+    module TerraformResourceList
+      FIELDS = {
+        'data' => 'Array<TerraformResource (Hash)>',
+        'has_more' => 'Boolean',
+        'next_cursor' => 'String, nil',
+        'object' => '"list"',
+      }.freeze
+      REQUIRED = ['data', 'has_more', 'next_cursor', 'object'].freeze
     end
 
     # ToolParameters:

@@ -1,0 +1,12 @@
+import type { Fixture } from '../../../kernel/module.js'
+
+// Loaded only by the shared route-table tests (idempotency-commit, security): valid bodies for the writes.
+const APP = { name: 'Fixture app', redirect_uris: ['https://app.example.com/cb'], allowed_scopes: ['read'] }
+
+export const FIXTURES: Record<string, Fixture> = {
+  createOAuthApp: async () => ({ params: {}, body: APP }),
+  updateOAuthApp: async (c) => {
+    const r = await c.request({ method: 'POST', url: '/v2/oauth/apps', payload: APP })
+    return { params: {}, body: { client_id: JSON.parse(r.body).client_id, name: 'Renamed' } }
+  },
+}

@@ -1,0 +1,32 @@
+import { defineModule } from '../../../kernel/module.js'
+import { OAUTH_EVENTS } from './oauth.events.js'
+import { oauthEndpoints } from './oauth.endpoints.js'
+import { oauthMigrations } from './oauth.migrations.js'
+import { OAuthService } from './oauth.service.js'
+import { createOAuthApp } from './routes/create-oauth-app.route.js'
+import { listOAuthApps } from './routes/list-oauth-apps.route.js'
+import { updateOAuthApp } from './routes/update-oauth-app.route.js'
+
+/**
+ * The OAuth part of the developer module (merged into `developer` by the lead): OAuth apps (three API
+ * operations), the authorization server (/oauth/authorize, /oauth/token, /oauth/revoke, RFC 8414
+ * metadata) and the bearer resolver that lets `svc_oat_` access tokens call the API. docs/oauth.md.
+ */
+export const oauthModule = defineModule({
+  name: 'developer-oauth',
+  uses: ['workspaces'],
+  fixtures: () => import('./oauth.fixtures.js').then((f) => f.FIXTURES),
+  migrations: oauthMigrations,
+  routes: [listOAuthApps, createOAuthApp, updateOAuthApp],
+  init(kernel, services) {
+    kernel.events.declare(OAUTH_EVENTS)
+    services.oauth = new OAuthService(kernel, services)
+  },
+  callbacks: async (app, _kernel, services) => {
+    await app.register(oauthEndpoints(services))
+  },
+  bearer: (_kernel, services) => services.oauth.tokens.bearer(),
+  maintenance: async (_kernel, services) => {
+    await services.oauth.purge()
+  },
+})

@@ -1,0 +1,106 @@
+import type { Executor } from '../../../kernel/db/database.js'
+import { prepared } from '../../../kernel/db/prepared.js'
+import { scoped } from '../../../kernel/db/scoped.js'
+import type { Tenant } from '../../../kernel/tenant.js'
+import './oauth.tables.js'
+import type { OAuthAppsTable, OAuthGrantsTable, OAuthTokensTable } from './oauth.tables.js'
+
+// The OAuth part's only SQL. Apps are read per tenant for the API; the authorization server finds apps by
+// client_id, and grants and tokens by the hash of their secret, across tenants (the secret is the key).
+
+const tenantOf = (row: { workspace_id: string; mode: Tenant['mode'] }): Tenant => ({ workspaceId: row.workspace_id, mode: row.mode })
+
+// ---- apps ----
+
+export async function insertApp(db: Executor, row: OAuthAppsTable): Promise<void> {
+  await db.insertInto('oauth_apps').values(row).execute()
+}
+
+export function listApps(db: Executor, tenant: Tenant, page: { after: string | null; limit: number }): Promise<OAuthAppsTable[]> {
+  let q = scoped(db, tenant).selectFrom('oauth_apps').selectAll().orderBy('id', 'desc').limit(page.limit + 1)
+  if (page.after) q = q.where('id', '<', page.after)
+  return q.execute()
+}
+
+export function findApp(db: Executor, tenant: Tenant, clientId: string): Promise<OAuthAppsTable | undefined> {
+  return scoped(db, tenant).selectFrom('oauth_apps').selectAll().where('client_id', '=', clientId).executeTakeFirst()
+}
+
+/** By client_id in any workspace: the authorization server's lookup (client_id is the app's public name). */
+export const findAppByClientId = (db: Executor, clientId: string): Promise<OAuthAppsTable | undefined> => appByClientQ.first(db, { clientId })
+const appByClientQ = prepared((db, a: { clientId: string }) => db.selectFrom('oauth_apps').selectAll().where('client_id', '=', a.clientId))
+
+export async function updateApp(db: Executor, row: OAuthAppsTable, patch: Partial<OAuthAppsTable>): Promise<void> {
+  await scoped(db, tenantOf(row)).updateTable('oauth_apps').set(patch).where('id', '=', row.id).execute()
+}
+
+// ---- grants (consent + its single-use code) ----
+
+export async function insertGrant(db: Executor, row: OAuthGrantsTable): Promise<void> {
+  await db.insertInto('oauth_grants').values(row).execute()
+}
+
+export const findGrantByCode = (db: Executor, codeHash: string): Promise<OAuthGrantsTable | undefined> =>
+  db.selectFrom('oauth_grants').selectAll().where('code_hash', '=', codeHash).executeTakeFirst()
+
+export const findGrant = (db: Executor, tenant: Tenant, id: string): Promise<OAuthGrantsTable | undefined> =>
+  scoped(db, tenant).selectFrom('oauth_grants').selectAll().where('id', '=', id).executeTakeFirst()
+
+/** Spends the code; false when it was spent already (a concurrent redemption won). */
+export async function spendCode(db: Executor, grant: OAuthGrantsTable, now: string): Promise<boolean> {
+  const r = await scoped(db, tenantOf(grant)).updateTable('oauth_grants').set({ code_used_at: now }).where('id', '=', grant.id).where('code_used_at', 'is', null).executeTakeFirst()
+  return Number(r.numUpdatedRows) === 1
+}
+
+/** Revokes the grant and every token of its family; false when it was revoked already. */
+export async function revokeGrant(db: Executor, grant: OAuthGrantsTable, now: string, reason: string): Promise<boolean> {
+  const tenant = tenantOf(grant)
+  await scoped(db, tenant).updateTable('oauth_tokens').set({ revoked_at: now }).where('grant_id', '=', grant.id).where('revoked_at', 'is', null).execute()
+  const r = await scoped(db, tenant)
+    .updateTable('oauth_grants')
+    .set({ revoked_at: now, revoked_reason: reason })
+    .where('id', '=', grant.id)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst()
+  return Number(r.numUpdatedRows) === 1
+}
+
+// ---- tokens ----
+
+export async function insertTokens(db: Executor, rows: OAuthTokensTable[]): Promise<void> {
+  await db.insertInto('oauth_tokens').values(rows).execute()
+}
+
+/** Every request with an OAuth token runs this (the bearer resolver): built and compiled once. */
+export const findToken = (db: Executor, tokenHash: string): Promise<OAuthTokensTable | undefined> => tokenQ.first(db, { tokenHash })
+const tokenQ = prepared((db, a: { tokenHash: string }) => db.selectFrom('oauth_tokens').selectAll().where('token_hash', '=', a.tokenHash))
+
+/** Marks a refresh token used; false when it was used or revoked meanwhile. */
+export async function rotateToken(db: Executor, token: OAuthTokensTable, now: string): Promise<boolean> {
+  const r = await scoped(db, tenantOf(token))
+    .updateTable('oauth_tokens')
+    .set({ rotated_at: now })
+    .where('id', '=', token.id)
+    .where('rotated_at', 'is', null)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst()
+  return Number(r.numUpdatedRows) === 1
+}
+
+export async function revokeToken(db: Executor, token: OAuthTokensTable, now: string): Promise<void> {
+  await scoped(db, tenantOf(token)).updateTable('oauth_tokens').set({ revoked_at: now }).where('id', '=', token.id).where('revoked_at', 'is', null).execute()
+}
+
+/**
+ * Housekeeping: tokens expired before `before` (a rotated refresh token is kept until its own expiry, so
+ * its replay is still recognised), then grants left without tokens whose code expired before `before`.
+ */
+export async function purge(db: Executor, before: string): Promise<number> {
+  const tokens = await db.deleteFrom('oauth_tokens').where('expires_at', '<', before).executeTakeFirst()
+  const grants = await db
+    .deleteFrom('oauth_grants')
+    .where('code_expires_at', '<', before)
+    .where(({ not, exists, selectFrom }) => not(exists(selectFrom('oauth_tokens').select('oauth_tokens.id').whereRef('oauth_tokens.grant_id', '=', 'oauth_grants.id'))))
+    .executeTakeFirst()
+  return Number(tokens.numDeletedRows) + Number(grants.numDeletedRows)
+}

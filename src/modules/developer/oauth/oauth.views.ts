@@ -1,0 +1,36 @@
+import { fromJson } from '../../../kernel/db/database.js'
+import type { OAuthAppT, OAuthGrantT } from './oauth.schemas.js'
+import type { OAuthAppsTable, OAuthGrantsTable } from './oauth.tables.js'
+
+export const scopeList = (s: string): string[] => s.split(' ').filter(Boolean)
+
+export function appView(row: OAuthAppsTable): OAuthAppT {
+  return {
+    id: row.id,
+    object: 'oauth_app',
+    client_id: row.client_id,
+    name: row.name,
+    type: row.type,
+    redirect_uris: fromJson<string[]>(row.redirect_uris, []),
+    allowed_scopes: scopeList(row.allowed_scopes),
+    client_secret_prefix: row.secret_prefix,
+    previous_secret_expires_at: row.previous_secret_expires_at,
+    livemode: row.mode === 'live',
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  }
+}
+
+export function grantView(row: OAuthGrantsTable): OAuthGrantT {
+  return {
+    id: row.id,
+    object: 'oauth_grant',
+    app_id: row.app_id,
+    client_id: row.client_id,
+    member_id: row.member_id,
+    scopes: scopeList(row.scopes),
+    created_at: row.created_at,
+    revoked_at: row.revoked_at,
+    revoked_reason: row.revoked_reason,
+  }
+}

@@ -1,0 +1,10 @@
+import type { Fixture } from '../../../kernel/module.js'
+
+// Loaded only by the shared route-table tests (security, cursors, idempotency) through defineModule.
+export const FIXTURES: Record<string, Fixture> = {
+  createSdkGeneration: async (c) => {
+    // Generations are capped per workspace while pending: run earlier fixtures' jobs first.
+    await c.drainJobs()
+    return { params: {}, body: { language: 'node' } }
+  },
+}
