@@ -14,27 +14,25 @@ export interface LoadedOpenAi {
  * Every option explicit so the client reads no OPENAI_* variable (config.ts owns the environment); retries
  * off (the callers' jobs retry), one timeout.
  */
-export function loadOpenAiClient(config: { baseUrl: string | null; apiKey: string | null; timeoutMs: number }): Promise<LoadedOpenAi> {
-  return import('openai').then((mod) => ({
-    mod,
-    client: new mod.default({
-      baseURL: config.baseUrl ?? OPENAI_DEFAULT_BASE_URL,
-      // Local servers usually take no key; the client insists on one.
-      apiKey: config.apiKey ?? 'not-set',
-      organization: null,
-      project: null,
-      webhookSecret: null,
-      timeout: config.timeoutMs,
-      maxRetries: 0,
-      logLevel: 'off',
-    }),
-  }))
+/** The client's options, every one explicit so it reads nothing from OPENAI_* variables (config.ts owns the env). */
+export function openAiOptions(config: { baseUrl: string | null; apiKey: string | null; timeoutMs: number }): ConstructorParameters<typeof OpenAI>[0] {
+  return {
+    baseURL: config.baseUrl ?? OPENAI_DEFAULT_BASE_URL,
+    // Local servers usually take no key; the client insists on one.
+    apiKey: config.apiKey ?? 'not-set',
+    organization: null,
+    project: null,
+    webhookSecret: null,
+    timeout: config.timeoutMs,
+    maxRetries: 0,
+    logLevel: 'off',
+  }
 }
 
-/**
- * A provider failure as the AI seam's problem: 504 ai_provider_timeout, 503 ai_provider_unavailable
- * (unreachable, 429, 503; Retry-After), 502 ai_provider_error. `what` names the provider and its env prefix.
- */
+export function loadOpenAiClient(config: { baseUrl: string | null; apiKey: string | null; timeoutMs: number }): Promise<LoadedOpenAi> {
+  return import('openai').then((mod) => ({ mod, client: new mod.default(openAiOptions(config)) }))
+}
+
 export function providerProblem(mod: typeof import('openai'), err: unknown, deadline: AbortSignal, what: { name: string; env: string; timeoutMs: number }): AppError {
   if (deadline.aborted || err instanceof mod.APIConnectionTimeoutError) {
     return new AppError('ai_provider_timeout', `The ${what.name} provider did not answer within ${what.timeoutMs} ms (${what.env}_TIMEOUT_MS).`)

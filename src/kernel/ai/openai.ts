@@ -4,11 +4,11 @@ import type { Config } from '../../config.js'
 import { AppError } from '../errors.js'
 import { excerptOf, fillPlaceholders } from './ai.text.js'
 import type { AiEngine, AiStep, Citation, GenerateRequest, Generation, RespondRequest } from './ai.types.js'
+import { openAiOptions } from './openai-client.js'
 import { checkOpenAiConfig } from './openai-config.js'
 import { readRespondCompletion, respondMessages, respondTools } from './openai-respond.js'
 import { rankSources } from './ranker.js'
 
-const DEFAULT_BASE_URL = 'https://api.openai.com/v1'
 /** Sources handed to the model as reference material (retrieved with the same BM25 ranker as builtin). */
 const CONTEXT_SOURCES = 3
 
@@ -27,18 +27,7 @@ export class OpenAiEngine implements AiEngine {
     private readonly log: Logger,
   ) {
     this.model = config.model
-    // Every option is explicit so the client reads nothing from OPENAI_* variables (config.ts owns the env).
-    this.client = new OpenAI({
-      baseURL: config.baseUrl ?? DEFAULT_BASE_URL,
-      // Local OpenAI-compatible servers usually take no key; the client insists on one.
-      apiKey: config.apiKey ?? 'not-set',
-      organization: null,
-      project: null,
-      webhookSecret: null,
-      timeout: config.timeoutMs,
-      maxRetries: 0,
-      logLevel: 'off',
-    })
+    this.client = new OpenAI(openAiOptions(config))
   }
 
   check() {
