@@ -37,6 +37,8 @@ export interface Config {
   dataDir: string
   /** An Idempotency-Key claim whose request has not finished after this long is presumed abandoned. */
   idempotencyLockSeconds: number
+  /** When the deprecated /api/v1 endpoints stop working (V1_SUNSET, an ISO date): after it they answer 410. */
+  v1Sunset: Date
   ai: {
     provider: 'builtin' | 'openai'
     baseUrl: string | null
@@ -129,6 +131,13 @@ function defaultDataDir(databaseUrl: string): string {
   return dirname(path)
 }
 
+function isoDate(env: NodeJS.ProcessEnv, name: string, fallback: string): Date {
+  const raw = env[name] || fallback
+  const d = new Date(raw)
+  if (Number.isNaN(d.getTime())) throw new Error(`${name} must be an ISO 8601 date, got "${raw}"`)
+  return d
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int(env, 'PORT', 8080)
   const host = env.HOST || '0.0.0.0'
@@ -165,6 +174,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     serverSecretPrevious: (env.SERVER_SECRET_PREVIOUS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     dataDir,
     idempotencyLockSeconds: int(env, 'IDEMPOTENCY_LOCK_SECONDS', 60),
+    v1Sunset: isoDate(env, 'V1_SUNSET', '2027-06-30T00:00:00Z'),
     ai: {
       provider,
       baseUrl: env.AI_BASE_URL || null,

@@ -10,6 +10,7 @@ import { leadsModule } from './leads/leads.module.js'
 import { voiceModule } from './voice/voice.module.js'
 import { complianceModule } from './compliance/compliance.module.js'
 import { developerModule } from './developer/developer.module.js'
+import { v1Module } from './v1/v1.module.js'
 
 /** Every module of this build, in init order (a module may use the services of those before it). */
-export const MODULES: ModuleDefinition[] = [healthModule, workspacesModule, knowledgeModule, inboxModule, botsModule, agentsModule, leadsModule, voiceModule, webhooksModule, complianceModule, developerModule]
+export const MODULES: ModuleDefinition[] = [healthModule, workspacesModule, knowledgeModule, inboxModule, botsModule, agentsModule, leadsModule, voiceModule, webhooksModule, complianceModule, developerModule, v1Module]

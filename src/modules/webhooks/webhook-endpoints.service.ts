@@ -77,6 +77,7 @@ export class WebhookEndpointsService {
       failing_since: null,
       secrets: sealSecrets(this.k.secrets, id, [{ secret, created_at: now, expires_at: null }]),
       metadata: toJson(body.metadata ?? {}),
+      legacy_signature: body.legacy_signature ? 1 : 0,
       created_at: now,
       updated_at: now,
     }
@@ -98,6 +99,7 @@ export class WebhookEndpointsService {
     if (body.description !== undefined) patch.description = body.description
     if (body.event_types !== undefined) patch.event_types = toJson(this.validEventTypes(body.event_types))
     if (body.metadata !== undefined) patch.metadata = toJson(body.metadata)
+    if (body.legacy_signature !== undefined) patch.legacy_signature = body.legacy_signature ? 1 : 0
     if (body.enabled === true && row.enabled !== 1) Object.assign(patch, { enabled: 1, disabled_reason: null, disabled_at: null, failing_since: null })
     if (body.enabled === false && row.enabled === 1) Object.assign(patch, { enabled: 0, disabled_reason: 'Disabled through the API.', disabled_at: now })
     return this.k.transaction(tenant, async (tx) => {

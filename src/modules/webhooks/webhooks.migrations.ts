@@ -113,4 +113,11 @@ export const webhooksMigrations: ModuleMigration[] = [
       }
     },
   },
+  {
+    // Receivers still on API v1 verify X-Svc-Signature; an endpoint opts in (docs/migration-v1.md).
+    name: '202612020001_webhooks_legacy_signature',
+    async up(db) {
+      await db.schema.alterTable('webhook_endpoints').addColumn('legacy_signature', 'integer', (c) => c.notNull().defaultTo(0)).execute()
+    },
+  },
 ]

@@ -152,6 +152,7 @@ export interface AttemptSource {
   url: string | null
   enabled: number | null
   secrets: string | null
+  legacy_signature: number | null
   failing_since: string | null
   workspace_id: string
   mode: Mode
@@ -237,6 +238,7 @@ const LOAD_COLUMNS = [
   'e.url',
   'e.enabled',
   'e.secrets',
+  'e.legacy_signature',
   'e.failing_since',
   'ev.workspace_id',
   'ev.mode',

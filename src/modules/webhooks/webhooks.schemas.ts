@@ -29,6 +29,7 @@ export const WebhookEndpoint = Type.Object(
     disabled_at: Nullable(DateTime),
     failing_since: Nullable(Type.String({ format: 'date-time', description: 'Start of the current run of failed attempts.' })),
     metadata: Metadata,
+    legacy_signature: Type.Boolean({ deprecated: true, description: 'Deprecated (receivers on API v1): also send `X-Svc-Signature: sha256=<hex HMAC-SHA256 of the raw body, keyed with the newest secret>`, beside Svc-Status-Signature. Off by default; verify Svc-Status-Signature instead (docs/migration-v1.md).' }),
     livemode: Type.Boolean(),
     created_at: DateTime,
     updated_at: DateTime,
@@ -54,6 +55,7 @@ export const CreateEndpointBody = Type.Object(
     event_types: Type.Optional(EventTypes),
     enabled: Type.Optional(Type.Boolean({ default: true })),
     metadata: Type.Optional(Metadata),
+    legacy_signature: Type.Optional(Type.Boolean({ deprecated: true, description: 'Deprecated (receivers on API v1): also send `X-Svc-Signature: sha256=<hex HMAC-SHA256 of the raw body, keyed with the newest secret>`, beside Svc-Status-Signature. Off by default; verify Svc-Status-Signature instead (docs/migration-v1.md).' })),
   },
   { additionalProperties: false, title: 'CreateWebhookEndpointBody' },
 )
@@ -66,6 +68,7 @@ export const UpdateEndpointBody = Type.Object(
     event_types: Type.Optional(EventTypes),
     enabled: Type.Optional(Type.Boolean({ description: 'false pauses deliveries; true re-enables a disabled endpoint.' })),
     metadata: Type.Optional(Metadata),
+    legacy_signature: Type.Optional(Type.Boolean({ deprecated: true, description: 'Deprecated (receivers on API v1): also send `X-Svc-Signature: sha256=<hex HMAC-SHA256 of the raw body, keyed with the newest secret>`, beside Svc-Status-Signature. Off by default; verify Svc-Status-Signature instead (docs/migration-v1.md).' })),
   },
   { additionalProperties: false, minProperties: 1, title: 'UpdateWebhookEndpointBody' },
 )

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto'
 import { parseSignatureHeader, signatureMatches, SIGNATURE_TOLERANCE_SECONDS, v1Signature } from '../../kernel/crypto/signature.js'
 import type { StoredSecret } from './webhooks.tables.js'
 
@@ -10,6 +11,15 @@ export {
   standardSignature,
   v1Signature,
 } from '../../kernel/crypto/signature.js'
+
+/**
+ * Deprecated: the API v1 header `X-Svc-Signature: sha256=<hex>`, HMAC-SHA256 keyed with the whole newest
+ * secret string over the raw body. No timestamp, so no replay protection, and one secret only (a receiver
+ * mid-rotation fails): sent only to endpoints with `legacy_signature: true`, beside Svc-Status-Signature.
+ */
+export function legacySignature(secret: string, body: string): string {
+  return `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`
+}
 
 export function activeSecrets(secrets: StoredSecret[], now: Date): string[] {
   return secrets.filter((s) => s.expires_at === null || Date.parse(s.expires_at) > now.getTime()).map((s) => s.secret)

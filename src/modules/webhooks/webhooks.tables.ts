@@ -23,6 +23,8 @@ export interface WebhookEndpointsTable {
   /** JSON array of StoredSecret, newest first; kept in a form that can sign (HMAC needs the secret). */
   secrets: string
   metadata: string
+  /** 1 = deliveries also carry the deprecated v1 header X-Svc-Signature (webhooks.signing.ts legacySignature). */
+  legacy_signature: number
   created_at: string
   updated_at: string
 }

@@ -16,6 +16,7 @@ export function endpointView(row: WebhookEndpointsTable): WebhookEndpointT {
     disabled_at: row.disabled_at,
     failing_since: row.failing_since,
     metadata: fromJson(row.metadata, {}),
+    legacy_signature: row.legacy_signature === 1,
     livemode: row.mode === 'live',
     created_at: row.created_at,
     updated_at: row.updated_at,

@@ -3094,6 +3094,11 @@ export interface WebhookEndpoint {
   failing_since: string | null
   /** Up to 50 string key/value pairs. */
   metadata: { [key: string]: string }
+  /**
+   * Deprecated (receivers on API v1): also send `X-Svc-Signature: sha256=<hex HMAC-SHA256 of the raw body, keyed with the newest secret>`, beside Svc-Status-Signature. Off by default; verify Svc-Status-Signature instead (docs/migration-v1.md).
+   * @deprecated
+   */
+  legacy_signature: boolean
   livemode: boolean
   created_at: string
   updated_at: string
@@ -3147,6 +3152,11 @@ export interface WebhookEndpointWithSecret {
   failing_since: string | null
   /** Up to 50 string key/value pairs. */
   metadata: { [key: string]: string }
+  /**
+   * Deprecated (receivers on API v1): also send `X-Svc-Signature: sha256=<hex HMAC-SHA256 of the raw body, keyed with the newest secret>`, beside Svc-Status-Signature. Off by default; verify Svc-Status-Signature instead (docs/migration-v1.md).
+   * @deprecated
+   */
+  legacy_signature: boolean
   livemode: boolean
   created_at: string
   updated_at: string

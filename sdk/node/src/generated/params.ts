@@ -1034,6 +1034,11 @@ export interface WebhookEndpointsCreateParams {
   enabled?: boolean
   /** Up to 50 string key/value pairs. */
   metadata?: { [key: string]: string }
+  /**
+   * Deprecated (receivers on API v1): also send `X-Svc-Signature: sha256=<hex HMAC-SHA256 of the raw body, keyed with the newest secret>`, beside Svc-Status-Signature. Off by default; verify Svc-Status-Signature instead (docs/migration-v1.md).
+   * @deprecated
+   */
+  legacy_signature?: boolean
 }
 
 /**
@@ -1066,6 +1071,11 @@ export interface WebhookEndpointsUpdateParams {
   enabled?: boolean
   /** Up to 50 string key/value pairs. */
   metadata?: { [key: string]: string }
+  /**
+   * Deprecated (receivers on API v1): also send `X-Svc-Signature: sha256=<hex HMAC-SHA256 of the raw body, keyed with the newest secret>`, beside Svc-Status-Signature. Off by default; verify Svc-Status-Signature instead (docs/migration-v1.md).
+   * @deprecated
+   */
+  legacy_signature?: boolean
 }
 
 /**
@@ -1098,6 +1108,11 @@ export interface WebhooksEndpointsCreateParams {
   enabled?: boolean
   /** Up to 50 string key/value pairs. */
   metadata?: { [key: string]: string }
+  /**
+   * Deprecated (receivers on API v1): also send `X-Svc-Signature: sha256=<hex HMAC-SHA256 of the raw body, keyed with the newest secret>`, beside Svc-Status-Signature. Off by default; verify Svc-Status-Signature instead (docs/migration-v1.md).
+   * @deprecated
+   */
+  legacy_signature?: boolean
 }
 
 /**
@@ -1142,6 +1157,11 @@ export interface WebhooksEndpointsUpdateParams {
   enabled?: boolean
   /** Up to 50 string key/value pairs. */
   metadata?: { [key: string]: string }
+  /**
+   * Deprecated (receivers on API v1): also send `X-Svc-Signature: sha256=<hex HMAC-SHA256 of the raw body, keyed with the newest secret>`, beside Svc-Status-Signature. Off by default; verify Svc-Status-Signature instead (docs/migration-v1.md).
+   * @deprecated
+   */
+  legacy_signature?: boolean
 }
 
 /** Params of `webhooks.events.list` (operation `listWebhookEvents`): the query string. */

@@ -3433,6 +3433,8 @@ class WebhookEndpoint(TypedDict):
     #: Start of the current run of failed attempts.
     failing_since: Optional[str]
     id: str
+    #: Deprecated (receivers on API v1): also send `X-Svc-Signature: sha256=<hex HMAC-SHA256 of the raw body, keyed with the newest secret>`, beside Svc-Status-Signature. Off by default; verify Svc-Status-Signature instead (docs/migration-v1.md).
+    legacy_signature: bool
     livemode: bool
     #: Up to 50 string key/value pairs.
     metadata: Dict[str, str]
@@ -3479,6 +3481,8 @@ class WebhookEndpointWithSecret(TypedDict):
     #: Start of the current run of failed attempts.
     failing_since: Optional[str]
     id: str
+    #: Deprecated (receivers on API v1): also send `X-Svc-Signature: sha256=<hex HMAC-SHA256 of the raw body, keyed with the newest secret>`, beside Svc-Status-Signature. Off by default; verify Svc-Status-Signature instead (docs/migration-v1.md).
+    legacy_signature: bool
     livemode: bool
     #: Up to 50 string key/value pairs.
     metadata: Dict[str, str]

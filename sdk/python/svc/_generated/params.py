@@ -489,6 +489,8 @@ class CreatePublicWebhookEndpointParams(_CreatePublicWebhookEndpointParamsRequir
     enabled: bool
     #: Event types to receive (see GET /events); `["*"]` means every type, including future ones.
     event_types: List[str]
+    #: Deprecated (receivers on API v1): also send `X-Svc-Signature: sha256=<hex HMAC-SHA256 of the raw body, keyed with the newest secret>`, beside Svc-Status-Signature. Off by default; verify Svc-Status-Signature instead (docs/migration-v1.md).
+    legacy_signature: bool
     #: Up to 50 string key/value pairs.
     metadata: Dict[str, str]
 
@@ -576,6 +578,8 @@ class CreateWebhookEndpointParams(_CreateWebhookEndpointParamsRequired, total=Fa
     enabled: bool
     #: Event types to receive (see GET /events); `["*"]` means every type, including future ones.
     event_types: List[str]
+    #: Deprecated (receivers on API v1): also send `X-Svc-Signature: sha256=<hex HMAC-SHA256 of the raw body, keyed with the newest secret>`, beside Svc-Status-Signature. Off by default; verify Svc-Status-Signature instead (docs/migration-v1.md).
+    legacy_signature: bool
     #: Up to 50 string key/value pairs.
     metadata: Dict[str, str]
 
@@ -1405,6 +1409,8 @@ class UpdatePublicWebhookEndpointParams(TypedDict, total=False):
     enabled: bool
     #: Event types to receive (see GET /events); `["*"]` means every type, including future ones.
     event_types: List[str]
+    #: Deprecated (receivers on API v1): also send `X-Svc-Signature: sha256=<hex HMAC-SHA256 of the raw body, keyed with the newest secret>`, beside Svc-Status-Signature. Off by default; verify Svc-Status-Signature instead (docs/migration-v1.md).
+    legacy_signature: bool
     #: Up to 50 string key/value pairs.
     metadata: Dict[str, str]
     url: str
@@ -1428,6 +1434,8 @@ class UpdateWebhookEndpointParams(TypedDict, total=False):
     enabled: bool
     #: Event types to receive (see GET /events); `["*"]` means every type, including future ones.
     event_types: List[str]
+    #: Deprecated (receivers on API v1): also send `X-Svc-Signature: sha256=<hex HMAC-SHA256 of the raw body, keyed with the newest secret>`, beside Svc-Status-Signature. Off by default; verify Svc-Status-Signature instead (docs/migration-v1.md).
+    legacy_signature: bool
     #: Up to 50 string key/value pairs.
     metadata: Dict[str, str]
     url: str

@@ -11,7 +11,7 @@ import { checkDeliveryUrl, guardedLookup, openLookup } from '../webhooks.destina
 import * as repo from '../webhooks.repository.js'
 import type { AttemptSource, DeliveryOutcome } from '../webhooks.repository.js'
 import { openSecrets } from '../webhooks.secrets.js'
-import { activeSecrets, signatureHeaders } from '../webhooks.signing.js'
+import { activeSecrets, legacySignature, signatureHeaders } from '../webhooks.signing.js'
 import type { DeliveryStatus, WebhookDeliveriesTable } from '../webhooks.tables.js'
 import { endpointView, envelopeBody } from '../webhooks.views.js'
 import { groupBy, rounds, tenantKey } from './batch-groups.js'
@@ -151,6 +151,9 @@ export class WebhookDeliverer {
       'svc-delivery-id': row.id,
       ...signatureHeaders(activeSecrets(secrets, sentAt), row.event_id, t, body),
     }
+    // Deprecated, per endpoint: receivers still on API v1 (docs/migration-v1.md).
+    const newest = activeSecrets(secrets, sentAt)[0]
+    if (row.legacy_signature === 1 && newest) headers['x-svc-signature'] = legacySignature(newest, body)
     const result = await this.send(url, headers, body)
     if (await this.answers.add(this.answer(tenant, row, p.attempt, attemptId, result, ctx.lease))) ctx.completed = true
   }

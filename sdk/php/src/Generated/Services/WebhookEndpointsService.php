@@ -37,6 +37,7 @@ class WebhookEndpointsService extends AbstractService
      *     event_types?: list<string>,
      *     enabled?: bool,
      *     metadata?: array<string, string>,
+     *     legacy_signature?: bool,
      * }|null $params the JSON body
      * @param RequestOptions $opts per-request options: idempotency_key, timeout, max_retries, api_version, headers, api_key
      * @return array{
@@ -51,6 +52,7 @@ class WebhookEndpointsService extends AbstractService
      *     disabled_at: string|null,
      *     failing_since: string|null,
      *     metadata: array<string, string>,
+     *     legacy_signature: bool,
      *     livemode: bool,
      *     created_at: string,
      *     updated_at: string,
@@ -118,6 +120,7 @@ class WebhookEndpointsService extends AbstractService
      *     disabled_at: string|null,
      *     failing_since: string|null,
      *     metadata: array<string, string>,
+     *     legacy_signature: bool,
      *     livemode: bool,
      *     created_at: string,
      *     updated_at: string,
@@ -175,6 +178,7 @@ class WebhookEndpointsService extends AbstractService
      *     event_types?: list<string>,
      *     enabled?: bool,
      *     metadata?: array<string, string>,
+     *     legacy_signature?: bool,
      * }|null $params the JSON body
      * @param RequestOptions $opts per-request options: idempotency_key, timeout, max_retries, api_version, headers, api_key
      * @return array{
@@ -189,6 +193,7 @@ class WebhookEndpointsService extends AbstractService
      *     disabled_at: string|null,
      *     failing_since: string|null,
      *     metadata: array<string, string>,
+     *     legacy_signature: bool,
      *     livemode: bool,
      *     created_at: string,
      *     updated_at: string,

@@ -36,6 +36,7 @@ class WebhooksEndpointsService extends AbstractService
      *     event_types?: list<string>,
      *     enabled?: bool,
      *     metadata?: array<string, string>,
+     *     legacy_signature?: bool,
      * }|null $params the JSON body
      * @param RequestOptions $opts per-request options: idempotency_key, timeout, max_retries, api_version, headers, api_key
      * @return array{
@@ -50,6 +51,7 @@ class WebhooksEndpointsService extends AbstractService
      *     disabled_at: string|null,
      *     failing_since: string|null,
      *     metadata: array<string, string>,
+     *     legacy_signature: bool,
      *     livemode: bool,
      *     created_at: string,
      *     updated_at: string,
@@ -112,6 +114,7 @@ class WebhooksEndpointsService extends AbstractService
      *     disabled_at: string|null,
      *     failing_since: string|null,
      *     metadata: array<string, string>,
+     *     legacy_signature: bool,
      *     livemode: bool,
      *     created_at: string,
      *     updated_at: string,
@@ -172,6 +175,7 @@ class WebhooksEndpointsService extends AbstractService
      *     disabled_at: string|null,
      *     failing_since: string|null,
      *     metadata: array<string, string>,
+     *     legacy_signature: bool,
      *     livemode: bool,
      *     created_at: string,
      *     updated_at: string,
@@ -240,6 +244,7 @@ class WebhooksEndpointsService extends AbstractService
      *     event_types?: list<string>,
      *     enabled?: bool,
      *     metadata?: array<string, string>,
+     *     legacy_signature?: bool,
      * }|null $params the JSON body
      * @param RequestOptions $opts per-request options: idempotency_key, timeout, max_retries, api_version, headers, api_key
      * @return array{
@@ -254,6 +259,7 @@ class WebhooksEndpointsService extends AbstractService
      *     disabled_at: string|null,
      *     failing_since: string|null,
      *     metadata: array<string, string>,
+     *     legacy_signature: bool,
      *     livemode: bool,
      *     created_at: string,
      *     updated_at: string,

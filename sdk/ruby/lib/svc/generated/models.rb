@@ -5158,6 +5158,7 @@ module Svc
     # - +event_types+ [Array<String>] (required)
     # - +failing_since+ [String (date-time), nil] (required) Start of the current run of failed attempts.
     # - +id+ [String] (required)
+    # - +legacy_signature+ [Boolean] (required) (deprecated) Deprecated (receivers on API v1): also send `X-Svc-Signature: sha256=<hex HMAC-SHA256 of the raw body, keyed with the newest secret>`, beside Svc-Status-Signature. Off by default; verify Svc-Status-Signature instead (docs/migration-v1.md).
     # - +livemode+ [Boolean] (required)
     # - +metadata+ [Hash] (required) Up to 50 string key/value pairs.
     # - +object+ ["webhook_endpoint"] (required)
@@ -5174,6 +5175,7 @@ module Svc
         'event_types' => 'Array<String>',
         'failing_since' => 'String (date-time), nil',
         'id' => 'String',
+        'legacy_signature' => 'Boolean',
         'livemode' => 'Boolean',
         'metadata' => 'Hash',
         'object' => '"webhook_endpoint"',
@@ -5181,7 +5183,7 @@ module Svc
         'updated_at' => 'String (date-time)',
         'url' => 'String (uri)',
       }.freeze
-      REQUIRED = ['created_at', 'description', 'disabled_at', 'disabled_reason', 'enabled', 'event_types', 'failing_since', 'id', 'livemode', 'metadata', 'object', 'status', 'updated_at', 'url'].freeze
+      REQUIRED = ['created_at', 'description', 'disabled_at', 'disabled_reason', 'enabled', 'event_types', 'failing_since', 'id', 'legacy_signature', 'livemode', 'metadata', 'object', 'status', 'updated_at', 'url'].freeze
     end
 
     # WebhookEndpointDisabledEvent:
@@ -5234,6 +5236,7 @@ module Svc
     # - +event_types+ [Array<String>] (required)
     # - +failing_since+ [String (date-time), nil] (required) Start of the current run of failed attempts.
     # - +id+ [String] (required)
+    # - +legacy_signature+ [Boolean] (required) (deprecated) Deprecated (receivers on API v1): also send `X-Svc-Signature: sha256=<hex HMAC-SHA256 of the raw body, keyed with the newest secret>`, beside Svc-Status-Signature. Off by default; verify Svc-Status-Signature instead (docs/migration-v1.md).
     # - +livemode+ [Boolean] (required)
     # - +metadata+ [Hash] (required) Up to 50 string key/value pairs.
     # - +object+ ["webhook_endpoint"] (required)
@@ -5252,6 +5255,7 @@ module Svc
         'event_types' => 'Array<String>',
         'failing_since' => 'String (date-time), nil',
         'id' => 'String',
+        'legacy_signature' => 'Boolean',
         'livemode' => 'Boolean',
         'metadata' => 'Hash',
         'object' => '"webhook_endpoint"',
@@ -5261,7 +5265,7 @@ module Svc
         'updated_at' => 'String (date-time)',
         'url' => 'String (uri)',
       }.freeze
-      REQUIRED = ['created_at', 'description', 'disabled_at', 'disabled_reason', 'enabled', 'event_types', 'failing_since', 'id', 'livemode', 'metadata', 'object', 'previous_secret_expires_at', 'secret', 'status', 'updated_at', 'url'].freeze
+      REQUIRED = ['created_at', 'description', 'disabled_at', 'disabled_reason', 'enabled', 'event_types', 'failing_since', 'id', 'legacy_signature', 'livemode', 'metadata', 'object', 'previous_secret_expires_at', 'secret', 'status', 'updated_at', 'url'].freeze
     end
 
     # WebhookPlaygroundCapture

@@ -23,6 +23,7 @@ module Svc
       #   - +description+ [String]
       #   - +enabled+ [Boolean]
       #   - +event_types+ [Array<String>] Event types to receive (see GET /events); `["*"]` means every type, including future ones.
+      #   - +legacy_signature+ [Boolean] (deprecated) Deprecated (receivers on API v1): also send `X-Svc-Signature: sha256=<hex HMAC-SHA256 of the raw body, keyed with the newest secret>`, beside Svc-Status-Signature. Off by default; verify Svc-Status-Signature instead (docs/migration-v1.md).
       #   - +metadata+ [Hash] Up to 50 string key/value pairs.
       #   - +url+ [String] (required) https on the live URL; http also in the sandbox.
       # @param opts [Hash] request options: +idempotency_key+, +timeout+, +max_retries+, +api_version+, +headers+; other keywords are added to params
@@ -110,6 +111,7 @@ module Svc
       #   - +description+ [String, nil]
       #   - +enabled+ [Boolean] false pauses deliveries; true re-enables a disabled endpoint.
       #   - +event_types+ [Array<String>] Event types to receive (see GET /events); `["*"]` means every type, including future ones.
+      #   - +legacy_signature+ [Boolean] (deprecated) Deprecated (receivers on API v1): also send `X-Svc-Signature: sha256=<hex HMAC-SHA256 of the raw body, keyed with the newest secret>`, beside Svc-Status-Signature. Off by default; verify Svc-Status-Signature instead (docs/migration-v1.md).
       #   - +metadata+ [Hash] Up to 50 string key/value pairs.
       #   - +url+ [String]
       # @param opts [Hash] request options: +idempotency_key+, +timeout+, +max_retries+, +api_version+, +headers+; other keywords are added to params
