@@ -153,7 +153,12 @@ describe('sandbox workspaces: createSandboxWorkspace and listSandboxWorkspaces',
   })
 
   it('lists newest first, filters by status, and pages with cursors', async () => {
-    await h.drainJobs()
+    // Seeding is a job (with its document-processing jobs); a step retried after a transient failure
+    // (a busy database under a loaded test run) is due a little later: wait for every sandbox to settle.
+    for (const deadline = Date.now() + 30_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 250))) {
+      await h.drainJobs()
+      if ((await ok(h.request({ method: 'GET', url: '/v2/sandbox-workspaces?status=seeding&limit=100' }))).data.length === 0) break
+    }
     const page = await ok(h.request({ method: 'GET', url: '/v2/sandbox-workspaces?limit=1' }))
     assert.equal(page.data.length, 1)
     assert.equal(page.has_more, true)
