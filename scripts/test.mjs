@@ -17,7 +17,9 @@ function find(dir, out = []) {
 }
 
 const filters = process.argv.slice(2)
-const files = [...find('src'), ...find('test'), ...find('sdk')].filter((f) => filters.length === 0 || filters.some((x) => f.includes(x))).sort()
+const files = [...find('src'), ...find('test'), ...find('sdk'), ...find('dashboard')].filter((f) => filters.length === 0 || filters.some((x) => f.includes(x))).sort()
+// The browser tests load the built dashboard: build it once (skipped when its sources have not changed).
+if (files.some((f) => f.startsWith('dashboard'))) await (await import('../dashboard/build.mjs')).buildDashboard()
 const engines = process.env.TEST_DB ? [process.env.TEST_DB] : ['sqlite', 'postgres']
 let failed = false
 for (const engine of engines) {

@@ -39,6 +39,8 @@ export interface Config {
   idempotencyLockSeconds: number
   /** When the deprecated /api/v1 endpoints stop working (V1_SUNSET, an ISO date): after it they answer 410. */
   v1Sunset: Date
+  /** Where the built dashboard lives (DASHBOARD_DIR, default `dashboard/dist` under the working directory). */
+  dashboardDir: string
   ai: {
     provider: 'builtin' | 'openai'
     baseUrl: string | null
@@ -175,6 +177,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     idempotencyLockSeconds: int(env, 'IDEMPOTENCY_LOCK_SECONDS', 60),
     v1Sunset: isoDate(env, 'V1_SUNSET', '2027-06-30T00:00:00Z'),
+    dashboardDir: env.DASHBOARD_DIR || 'dashboard/dist',
     ai: {
       provider,
       baseUrl: env.AI_BASE_URL || null,

@@ -12,5 +12,5 @@ export interface Principal extends Tenant {
   keyId: string
   scopes: string[]
   /** Who acts, for the audit log, when it is not the API key `keyId` (an OAuth app acting for a member). */
-  actor?: { type: 'oauth_app'; id: string }
+  actor?: { type: 'oauth_app' | 'member'; id: string }
 }

@@ -11,6 +11,7 @@ import { voiceModule } from './voice/voice.module.js'
 import { complianceModule } from './compliance/compliance.module.js'
 import { developerModule } from './developer/developer.module.js'
 import { v1Module } from './v1/v1.module.js'
+import { dashboardModule } from './dashboard/dashboard.module.js'
 
 /** Every module of this build, in init order (a module may use the services of those before it). */
-export const MODULES: ModuleDefinition[] = [healthModule, workspacesModule, knowledgeModule, inboxModule, botsModule, agentsModule, leadsModule, voiceModule, webhooksModule, complianceModule, developerModule, v1Module]
+export const MODULES: ModuleDefinition[] = [healthModule, workspacesModule, knowledgeModule, inboxModule, botsModule, agentsModule, leadsModule, voiceModule, webhooksModule, complianceModule, developerModule, v1Module, dashboardModule]

@@ -6,6 +6,7 @@ import { newId, randomToken } from '../../../kernel/ids.js'
 import { readCookie, setCookie, type CookieNames } from './cookies.js'
 import * as repo from './sign-in.repository.js'
 import type { Membership } from './sign-in.repository.js'
+import type { MemberSessionsTable } from './sign-in.tables.js'
 
 /**
  * Member sessions: the cookie carries 256 random bits, the table only their SHA-256 (a stolen database
@@ -47,7 +48,18 @@ export class MemberSessions {
   private async load(request: FastifyRequest): Promise<MemberSession | null> {
     const token = readCookie(request, this.cookies.session)
     if (!token || !TOKEN_SHAPE.test(token)) return null
-    const row = await repo.findSession(this.db, hash(token))
+    return this.alive(await repo.findSession(this.db, hash(token)))
+  }
+
+  /**
+   * The session with this id while it lasts (a dashboard token names its session by id): use counts as
+   * activity, so a member working in the dashboard is not signed out by the idle limit.
+   */
+  async byId(id: string): Promise<MemberSession | null> {
+    return this.alive(await repo.findSessionById(this.db, id))
+  }
+
+  private async alive(row: MemberSessionsTable | undefined): Promise<MemberSession | null> {
     if (!row) return null
     const now = this.clock.now().getTime()
     if (Date.parse(row.expires_at) <= now || Date.parse(row.last_seen_at) + SESSION_LIMITS.idleMs <= now) {

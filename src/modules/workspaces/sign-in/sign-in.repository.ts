@@ -84,6 +84,9 @@ export async function insertSession(db: Executor, row: MemberSessionsTable): Pro
 export const findSession = (db: Executor, tokenHash: string): Promise<MemberSessionsTable | undefined> => findSessionQ.first(db, { tokenHash })
 const findSessionQ = prepared((db, a: { tokenHash: string }) => db.selectFrom('member_sessions').selectAll().where('token_hash', '=', a.tokenHash))
 
+export const findSessionById = (db: Executor, id: string): Promise<MemberSessionsTable | undefined> => findSessionByIdQ.first(db, { id })
+const findSessionByIdQ = prepared((db, a: { id: string }) => db.selectFrom('member_sessions').selectAll().where('id', '=', a.id))
+
 export async function touchSession(db: Executor, id: string, now: string): Promise<void> {
   await db.updateTable('member_sessions').set({ last_seen_at: now }).where('id', '=', id).execute()
 }

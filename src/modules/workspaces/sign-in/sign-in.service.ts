@@ -65,6 +65,11 @@ export class SignInService {
     return this.sessions.current(request)
   }
 
+  /** A session by its id while it lasts (not by its cookie): what a dashboard token stands for. */
+  sessionById(id: string): Promise<MemberSession | null> {
+    return this.sessions.byId(id)
+  }
+
   /** The CSRF token for a form rendered for this request (the session's, or the visitor's when signed out). */
   csrfToken(request: FastifyRequest, reply: FastifyReply, session: MemberSession | null): string {
     return this.csrf.token(request, reply, session)

@@ -1,0 +1,137 @@
+import assert from 'node:assert/strict'
+import { existsSync, mkdirSync, readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { createTestApp, ENGINE, type TestApp } from '../../test/helpers.js'
+import { freePort } from '../../test/spawn.js'
+
+/**
+ * The dashboard's end-to-end harness: the real app (createTestApp: real database, every module) listening
+ * on 127.0.0.1 with its job runner started as the server's is, the built dashboard, and Debian's Chromium
+ * driven by playwright-core. Each test file gets its own app and browser.
+ *
+ * Browser tests run on SQLite only: the dashboard adds no SQL of its own (the API it calls is tested on
+ * both engines), and a browser per file and engine would double the suite's slowest part. Its server side
+ * (session tokens) is tested on both engines in src/modules/dashboard.
+ */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+export const skip: string | false = !existsSync(CHROMIUM)
+  ? `${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium) to run the dashboard's browser tests`
+  : ENGINE !== 'sqlite'
+    ? 'the dashboard browser tests run on SQLite (its API is tested on both engines)'
+    : false
+
+const HERE = dirname(fileURLToPath(import.meta.url))
+export const DASHBOARD_DIR = resolve(HERE, '..', 'dist')
+/** Screenshots: docs/dashboard/ when DASHBOARD_SCREENSHOTS=docs (to refresh the docs' pictures), else .tmp/screenshots/. */
+const SHOTS = process.env.DASHBOARD_SCREENSHOTS === 'docs' ? resolve(HERE, '..', '..', 'docs', 'dashboard') : resolve(HERE, '..', '..', '.tmp', 'screenshots')
+export const OWNER_EMAIL = 'owner@acme.example'
+export const PASSWORD = 'dashboard password 123'
+
+export interface Dashboard {
+  h: TestApp
+  /** http://127.0.0.1:<port> */
+  url: string
+  browser: Browser
+  /** A new browser context (its own cookies) and page, with problems collected (see `clean`). */
+  open(opts?: { viewport?: { width: number; height: number } }): Promise<Page>
+  /** Signs in through the real /login page and lands on `path` (default /dashboard). */
+  signIn(page: Page, path?: string, email?: string): Promise<void>
+  /** Fails on any CSP violation, uncaught page error or console error seen on `page` so far. */
+  clean(page: Page): void
+  close(): Promise<void>
+}
+
+async function ensureBuilt(): Promise<void> {
+  if (existsSync(join(DASHBOARD_DIR, 'index.html'))) return
+  const { buildDashboard } = (await import('../build.mjs')) as { buildDashboard: () => Promise<unknown> }
+  await buildDashboard()
+}
+
+export async function startDashboard(opts: { env?: Record<string, string> } = {}): Promise<Dashboard> {
+  await ensureBuilt()
+  const port = await freePort()
+  const url = `http://127.0.0.1:${port}`
+  const h = await createTestApp({ env: { PUBLIC_URL: url, DASHBOARD_DIR, ...opts.env } })
+  await h.app.http.listen({ port, host: '127.0.0.1' })
+  h.app.kernel.jobs.start()
+  await h.app.services.signIn.setPassword(OWNER_EMAIL, PASSWORD)
+  const { chromium } = await import('playwright-core')
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] })
+  const problems = new WeakMap<Page, string[]>()
+  const contexts: BrowserContext[] = []
+  return {
+    h,
+    url,
+    browser,
+    async open(o = {}) {
+      const context = await browser.newContext({ baseURL: url, viewport: o.viewport ?? { width: 1280, height: 860 } })
+      contexts.push(context)
+      const page = await context.newPage()
+      const seen: string[] = []
+      problems.set(page, seen)
+      page.on('console', (m) => {
+        const text = m.text()
+        if (/Content Security Policy|Refused to/i.test(text)) seen.push(`CSP: ${text}`)
+        // A failed API answer is logged by the browser as a resource error; pages show those themselves.
+        else if (m.type() === 'error' && !/Failed to load resource/.test(text)) seen.push(`console: ${text}`)
+      })
+      page.on('pageerror', (err) => seen.push(`page error: ${err.message}`))
+      return page
+    },
+    async signIn(page, path = '/dashboard', email = OWNER_EMAIL) {
+      await page.goto(path)
+      await page.waitForURL(/\/login\?next=/)
+      await page.getByLabel('Email').fill(email)
+      await page.getByLabel('Password').fill(PASSWORD)
+      await page.getByRole('button', { name: /sign in/i }).click()
+      await page.waitForURL((u) => u.pathname.startsWith('/dashboard'))
+      await page.locator('header.top').waitFor()
+    },
+    clean(page) {
+      assert.deepEqual(problems.get(page) ?? [], [], 'the page reported problems')
+    },
+    async close() {
+      for (const c of contexts) await c.close().catch(() => undefined)
+      await browser.close().catch(() => undefined)
+      await h.close()
+    },
+  }
+}
+
+const require = createRequire(import.meta.url)
+const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8')
+
+/**
+ * axe-core on the page as it is now (WCAG 2.1 A and AA rules and best practices): fails on any serious or
+ * critical violation, naming the rule and the elements. Injected through the DevTools protocol
+ * (page.evaluate), which the page's CSP does not govern, so the app's policy stays as strict as served.
+ */
+export async function checkA11y(page: Page, label: string): Promise<void> {
+  await page.evaluate(`${AXE_SOURCE}\n;undefined`)
+  const result = (await page.evaluate(`axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } })`)) as {
+    violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[]
+  }
+  const serious = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+  assert.deepEqual(
+    serious.map((v) => `${v.impact} ${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 5).join(', ')}`),
+    [],
+    `accessibility violations on ${label}`,
+  )
+}
+
+/** A full-page screenshot named `name`.png (see SHOTS). */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SHOTS, { recursive: true })
+  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true })
+}
+
+/** At a phone's width the page must not scroll sideways (tables scroll inside their own box). */
+export async function assertFitsPhone(page: Page, label: string): Promise<void> {
+  await page.setViewportSize({ width: 375, height: 800 })
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
+  assert.ok(overflow <= 1, `${label} is ${overflow}px wider than a 375px phone screen`)
+  await page.setViewportSize({ width: 1280, height: 860 })
+}

@@ -1,0 +1,236 @@
+import type { ComponentChildren, JSX } from 'preact'
+import { useEffect, useRef, useState } from 'preact/hooks'
+import type { ApiProblem } from '../api/problem.js'
+
+/** A page: its title (also the document's), optional actions beside it, and its content. */
+export function Page({ title, actions, children }: { title: string; actions?: ComponentChildren; children: ComponentChildren }) {
+  useEffect(() => {
+    document.title = `${title} · Dashboard`
+  }, [title])
+  return (
+    <section class="page" aria-labelledby="page-title">
+      <header class="page-head">
+        <h1 id="page-title" tabIndex={-1}>
+          {title}
+        </h1>
+        {actions && <div class="page-actions">{actions}</div>}
+      </header>
+      {children}
+    </section>
+  )
+}
+
+export function Loading({ label = 'Loading…' }: { label?: string }) {
+  return (
+    <p class="state loading" role="status" aria-live="polite">
+      <span class="spinner" aria-hidden="true" /> {label}
+    </p>
+  )
+}
+
+export function Empty({ title, children }: { title: string; children?: ComponentChildren }) {
+  return (
+    <div class="state empty" role="status">
+      <p class="empty-title">{title}</p>
+      {children && <div class="empty-hint">{children}</div>}
+    </div>
+  )
+}
+
+/** An API problem as the API gave it: its detail, the field errors, and the request id to quote to support. */
+export function ProblemView({ problem, onRetry }: { problem: ApiProblem; onRetry?: () => void }) {
+  return (
+    <div class="state problem" role="alert">
+      <p class="problem-detail">
+        <strong>{problem.status ? `Error ${problem.status}` : 'Network error'}</strong>: {problem.detail}
+      </p>
+      {problem.errors.length > 0 && (
+        <ul class="problem-errors">
+          {problem.errors.map((e) => (
+            <li>
+              {e.pointer && <code>{e.pointer}</code>} {e.detail}
+            </li>
+          ))}
+        </ul>
+      )}
+      <p class="problem-meta">
+        {problem.code && <span>code <code>{problem.code}</code></span>}
+        {problem.requestId && (
+          <span>
+            request_id <code class="request-id">{problem.requestId}</code>
+          </span>
+        )}
+      </p>
+      {onRetry && (
+        <button type="button" onClick={onRetry}>
+          Try again
+        </button>
+      )}
+    </div>
+  )
+}
+
+/**
+ * The three states every list and detail has: loading (first load), the problem, or empty; otherwise
+ * the content.
+ */
+export function Async<T>(props: { loading: boolean; error?: ApiProblem; data: T | undefined; empty?: (d: T) => boolean; emptyView?: ComponentChildren; onRetry?: () => void; children: (d: T) => ComponentChildren }) {
+  if (props.error) return <ProblemView problem={props.error} onRetry={props.onRetry} />
+  if (props.data === undefined) return props.loading ? <Loading /> : null
+  if (props.empty?.(props.data)) return <>{props.emptyView ?? <Empty title="Nothing here yet" />}</>
+  return <>{props.children(props.data)}</>
+}
+
+export interface Column<T> {
+  label: string
+  render: (row: T) => ComponentChildren
+  class?: string
+}
+
+/** An accessible data table (caption, column headers), scrolling sideways on a phone. */
+export function Table<T>({ caption, columns, rows, rowKey }: { caption: string; columns: Column<T>[]; rows: T[]; rowKey: (row: T) => string }) {
+  return (
+    <div class="table-wrap" role="region" aria-label={caption} tabIndex={0}>
+      <table>
+        <caption class="visually-hidden">{caption}</caption>
+        <thead>
+          <tr>
+            {columns.map((c) => (
+              <th scope="col" class={c.class}>
+                {c.label}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr key={rowKey(r)}>
+              {columns.map((c) => (
+                <td class={c.class}>{c.render(r)}</td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  )
+}
+
+export function LoadMore({ hasMore, loading, onMore }: { hasMore: boolean; loading: boolean; onMore: () => void }) {
+  if (!hasMore) return null
+  return (
+    <p class="load-more">
+      <button type="button" onClick={onMore} disabled={loading}>
+        {loading ? 'Loading…' : 'Load more'}
+      </button>
+    </p>
+  )
+}
+
+/** A modal dialog (the native <dialog>: focus moves in, Escape closes, the page behind is inert). */
+export function Dialog({ open, title, onClose, children }: { open: boolean; title: string; onClose: () => void; children: ComponentChildren }) {
+  const ref = useRef<HTMLDialogElement>(null)
+  useEffect(() => {
+    const d = ref.current
+    if (!d) return
+    if (open && !d.open) d.showModal()
+    if (!open && d.open) d.close()
+  }, [open])
+  return (
+    <dialog ref={ref} class="dialog" aria-labelledby="dialog-title" onClose={onClose} onCancel={onClose}>
+      {open && (
+        <>
+          <header class="dialog-head">
+            <h2 id="dialog-title">{title}</h2>
+            <button type="button" class="icon" aria-label="Close" onClick={onClose}>
+              ×
+            </button>
+          </header>
+          <div class="dialog-body">{children}</div>
+        </>
+      )}
+    </dialog>
+  )
+}
+
+/** A secret shown once: the value, a copy button, and the warning that it will not be shown again. */
+export function SecretOnce({ label, value }: { label: string; value: string }) {
+  return (
+    <div class="secret-once">
+      <p>
+        <strong>{label}</strong> — copy it now: it is shown only this once.
+      </p>
+      <div class="secret-row">
+        <code class="secret" data-testid="secret-value">
+          {value}
+        </code>
+        <CopyButton text={value} />
+      </div>
+    </div>
+  )
+}
+
+export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
+  const [copied, setCopied] = useState(false)
+  return (
+    <button
+      type="button"
+      onClick={async () => {
+        try {
+          await navigator.clipboard.writeText(text)
+          setCopied(true)
+          setTimeout(() => setCopied(false), 2000)
+        } catch {
+          setCopied(false)
+        }
+      }}
+    >
+      {copied ? 'Copied' : label}
+      <span class="visually-hidden" aria-live="polite">
+        {copied ? ' to the clipboard' : ''}
+      </span>
+    </button>
+  )
+}
+
+export type Tone = 'neutral' | 'good' | 'warn' | 'bad' | 'info'
+export function Badge({ tone = 'neutral', children }: { tone?: Tone; children: ComponentChildren }) {
+  return <span class={`badge badge-${tone}`}>{children}</span>
+}
+
+/** A labelled form control: the label, the control, an optional hint tied to it by aria-describedby. */
+let fieldSeq = 0
+export function Field({ label, hint, children }: { label: string; hint?: string; children: (id: string, describedBy?: string) => JSX.Element }) {
+  const [id] = useState(() => `f${++fieldSeq}`)
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      {children(id, hint ? `${id}-hint` : undefined)}
+      {hint && (
+        <p class="hint" id={`${id}-hint`}>
+          {hint}
+        </p>
+      )}
+    </div>
+  )
+}
+
+/** A notice that screen readers announce (after an action succeeded). */
+export function Notice({ tone = 'good', children }: { tone?: Tone; children: ComponentChildren }) {
+  return (
+    <p class={`notice notice-${tone}`} role="status" aria-live="polite">
+      {children}
+    </p>
+  )
+}
+
+export const formatTime = (iso: string | null | undefined): string => (iso ? new Date(iso).toLocaleString() : '—')
+
+export function Time({ iso }: { iso: string | null | undefined }) {
+  if (!iso) return <span>—</span>
+  return (
+    <time dateTime={iso} title={iso}>
+      {formatTime(iso)}
+    </time>
+  )
+}
