@@ -46,7 +46,7 @@ export interface Dashboard {
 
 async function ensureBuilt(): Promise<void> {
   if (existsSync(join(DASHBOARD_DIR, 'index.html'))) return
-  const { buildDashboard } = (await import('../build.mjs')) as { buildDashboard: () => Promise<unknown> }
+  const { buildDashboard } = await import('../build.mjs')
   await buildDashboard()
 }
 

@@ -1,0 +1,2 @@
+// Types of build.mjs for the TypeScript that imports it (the e2e harness, the tests' runner).
+export function buildDashboard(opts?: { force?: boolean }): Promise<{ skipped: boolean; outputs?: { file: string; bytes: number; entry: boolean }[] }>
