@@ -25,6 +25,7 @@ export interface ApiKeyView {
   scopes: string[]
   created_at: string
   revoked_at: string | null
+  last_used_at: string | null
 }
 
 function view(row: {
@@ -36,8 +37,9 @@ function view(row: {
   scopes: string
   created_at: string
   revoked_at: string | null
+  last_used_at?: string | null
 }): ApiKeyView {
-  return { ...row, scopes: row.scopes.split(' ').filter(Boolean) }
+  return { ...row, last_used_at: row.last_used_at ?? null, scopes: row.scopes.split(' ').filter(Boolean) }
 }
 
 /** Keys are stored as SHA-256 hashes: a 256-bit random key needs no slow KDF, and lookup stays O(1). */
@@ -57,6 +59,7 @@ export async function createApiKey(
     scopes: input.scopes.join(' '),
     created_at: iso(clock.now()),
     revoked_at: null,
+    last_used_at: null,
   }
   await db.insertInto('api_keys').values(row).execute()
   return { ...view(row), key }
@@ -65,7 +68,7 @@ export async function createApiKey(
 export async function listApiKeys(db: Db): Promise<ApiKeyView[]> {
   const rows = await db
     .selectFrom('api_keys')
-    .select(['id', 'workspace_id', 'mode', 'name', 'prefix', 'scopes', 'created_at', 'revoked_at'])
+    .select(['id', 'workspace_id', 'mode', 'name', 'prefix', 'scopes', 'created_at', 'revoked_at', 'last_used_at'])
     .orderBy('id')
     .execute()
   return rows.map(view)
@@ -120,3 +123,13 @@ async function loadPrincipal(db: Db, hash: string): Promise<Principal | null> {
 }
 
 const principalQ = prepared((db, a: { hash: string }) => db.selectFrom('api_keys').select(['id', 'workspace_id', 'mode', 'scopes', 'revoked_at']).where('key_hash', '=', a.hash))
+
+/** Records when keys were last used (the request counter's flush: one statement per key per second at most). */
+export async function touchApiKeys(db: Executor, lastUsed: Map<string, string>): Promise<void> {
+  for (const [id, at] of lastUsed) await db.updateTable('api_keys').set({ last_used_at: at }).where('id', '=', id).execute()
+}
+
+/** After a revocation made outside revokeApiKey: this process stops accepting the key at once. */
+export function clearPrincipalCache(): void {
+  principalCache.clear()
+}

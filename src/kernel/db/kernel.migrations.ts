@@ -188,4 +188,11 @@ export const kernelMigrations: ModuleMigration[] = [
         .execute()
     },
   },
+  {
+    // The dashboard's key list shows when each key was last used (written by the request counter, at most once a second per key).
+    name: '202612020000_kernel_api_key_last_used',
+    async up(db) {
+      await db.schema.alterTable('api_keys').addColumn('last_used_at', 'text').execute()
+    },
+  },
 ]

@@ -11,6 +11,8 @@ export interface ApiKeysTable {
   scopes: string
   created_at: string
   revoked_at: string | null
+  /** Written at most once a second per key by the request counter; null = never used. */
+  last_used_at: string | null
 }
 export interface IdempotencyKeysTable {
   api_key_id: string

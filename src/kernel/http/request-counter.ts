@@ -1,7 +1,8 @@
 import { sql } from 'kysely'
 import type { Logger } from 'pino'
 import type { Db } from '../db/database.js'
-import type { Tenant } from '../tenant.js'
+import { touchApiKeys } from '../auth/api-keys.js'
+import type { Principal, Tenant } from '../tenant.js'
 import '../db/kernel.tables.js'
 
 /**
@@ -11,6 +12,8 @@ import '../db/kernel.tables.js'
  */
 export class RequestCounter {
   private buffer = new Map<string, { tenant: Tenant; day: string; module: string; op: string; count: number; errors: number }>()
+  /** API key id → when it was last used (the key list's `last_used_at`). */
+  private lastUsed = new Map<string, string>()
   private timer: NodeJS.Timeout | null = null
 
   constructor(
@@ -22,7 +25,9 @@ export class RequestCounter {
   private dayStart = 0
   private dayName = ''
 
-  record(tenant: Tenant, module: string, operationId: string, status: number, at: Date): void {
+  record(tenant: Principal, module: string, operationId: string, status: number, at: Date): void {
+    // Only API keys have a last-used time (other bearer credentials carry an actor).
+    if (!tenant.actor) this.lastUsed.set(tenant.keyId, at.toISOString())
     // The UTC day's name is formatted once per day, not per request.
     const ms = at.getTime()
     if (ms < this.dayStart || ms >= this.dayStart + 86_400_000) {
@@ -47,9 +52,17 @@ export class RequestCounter {
   async flush(): Promise<void> {
     if (this.timer) clearTimeout(this.timer)
     this.timer = null
-    if (this.buffer.size === 0) return
+    if (this.buffer.size === 0 && this.lastUsed.size === 0) return
     const entries = [...this.buffer.values()]
     this.buffer = new Map()
+    const used = this.lastUsed
+    this.lastUsed = new Map()
+    try {
+      await touchApiKeys(this.db, used)
+    } catch (err) {
+      this.log.error({ err }, 'could not record when keys were last used')
+    }
+    if (entries.length === 0) return
     try {
       await this.db
         .insertInto('request_counts')

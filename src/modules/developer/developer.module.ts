@@ -1,4 +1,5 @@
 import { moduleFromParts } from '../../kernel/module-parts.js'
+import { keysModule } from './keys/keys.module.js'
 import { logsModule } from './logs/logs.module.js'
 import { oauthModule } from './oauth/oauth.module.js'
 import { developerSandboxModule } from './sandbox/sandbox.module.js'
@@ -7,11 +8,12 @@ import { snapshotsModule } from './snapshots/snapshots.module.js'
 import { terraformModule } from './terraform/terraform.module.js'
 
 /**
- * Developer tools (docs/developer-tools.md, docs/oauth.md): one module of six parts, each in its folder with
+ * Developer tools (docs/developer-tools.md, docs/oauth.md): one module of seven parts, each in its folder with
  * its own routes, tables and services —
+ * keys/ (listApiKeys, createApiKey, getApiKey, revokeApiKey),
  * oauth/ (listOAuthApps, createOAuthApp, updateOAuthApp; /oauth/authorize, /oauth/token, /oauth/revoke),
  * logs/ (listApiLogs, getPublicApiUsage), snapshots/ (listOpenApiSnapshots, createOpenApiSnapshot),
  * terraform/ (listTerraformResources), sandbox/ (listSandboxWorkspaces, createSandboxWorkspace),
  * sdk-generations/ (listSdkGenerations, createSdkGeneration).
  */
-export const developerModule = moduleFromParts('developer', [oauthModule, logsModule, snapshotsModule, terraformModule, developerSandboxModule, developerSdkModule])
+export const developerModule = moduleFromParts('developer', [keysModule, oauthModule, logsModule, snapshotsModule, terraformModule, developerSandboxModule, developerSdkModule])
