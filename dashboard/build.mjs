@@ -64,7 +64,11 @@ export async function buildDashboard({ force = false } = {}) {
     '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     '<title>Dashboard · Conversational Automation Service</title>',
-    css ? `<link rel="stylesheet" href="/dashboard/assets/${css.file}">` : '',
+    // Every stylesheet, the main one first: esbuild gives a lazily loaded area that imports CSS its own file,
+    // which nothing would load on demand (they are a few KB in all).
+    ...[css, ...outputs.filter((o) => o.file.endsWith('.css') && o.file !== css?.file).map((o) => ({ file: o.file }))]
+      .filter(Boolean)
+      .map((c) => `<link rel="stylesheet" href="/dashboard/assets/${c.file}">`),
     `<script type="module" src="/dashboard/assets/${entry.file}"></script>`,
     '</head>',
     '<body>',

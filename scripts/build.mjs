@@ -23,3 +23,7 @@ await build({
   banner: { js: "import { createRequire as __svcCreateRequire } from 'node:module'; const require = __svcCreateRequire(import.meta.url);" },
   logLevel: 'warning',
 })
+
+// The dashboard (dashboard/build.mjs): skipped when its sources have not changed since the last build.
+const { buildDashboard } = await import('../dashboard/build.mjs')
+await buildDashboard()

@@ -12,6 +12,8 @@ const USAGE = `Usage: svc <command>
   keys create --scopes "<space-separated scopes>" [--workspace <id>] [--sandbox] [--name <name>] [--json]
   keys list [--json]
   keys revoke <id>
+  members add --email <email> [--workspace <id>] [--role owner|admin|member] [--json]
+                      make an active member of a workspace (live and sandbox; default: the first workspace, owner)
   members set-password --email <email> [--json]
                       set a member's sign-in password, read from standard input (first line); ends their sessions
   migrate
@@ -95,6 +97,25 @@ export async function cli(argv: string[]): Promise<number> {
       const made = []
       for (const kind of kinds) made.push(await services.compliance.evidence.generate(tenant, kind as (typeof EVIDENCE_KINDS)[number], { from: from.toISOString(), to: to.toISOString() }, 'manual'))
       out(made.map((e) => ({ id: e.id, kind: e.kind, sha256: e.sha256 })), !!values.json, made.map((e) => `${e.id}  ${e.kind}  sha256 ${e.sha256}`).join('\n'))
+      return 0
+    }
+    if (group === 'members' && action === 'add') {
+      const { values } = parseArgs({ args: rest, options: { email: { type: 'string' }, workspace: { type: 'string' }, role: { type: 'string' }, json: { type: 'boolean' } } })
+      if (!values.email || !/^[^@\s]+@[^@\s]+$/.test(values.email)) fail('members add needs --email <email>')
+      const role = (values.role ?? 'owner') as 'owner' | 'admin' | 'member'
+      if (!['owner', 'admin', 'member'].includes(role)) fail('--role is owner, admin or member')
+      const workspaceId = values.workspace ?? (await services.workspaces.first())?.id
+      if (!workspaceId) fail('no workspace yet: start the server once, or `svc workspaces create`')
+      const email = values.email.toLowerCase()
+      const made = []
+      for (const mode of ['live', 'test'] as const) {
+        const tenant = { workspaceId, mode }
+        const existing = (await services.workspaces.listMembers(tenant, workspaceId, { limit: 100 })).data.find((m) => m.email === email)
+        const member = existing ?? (await asCli('members add', ['email', 'role'], () => services.workspaces.invite(tenant, workspaceId, { email, role })))
+        const active = member.status === 'active' ? member : await asCli('members add', ['status'], () => services.workspaces.updateMember(tenant, workspaceId, member.id, { status: 'active' }))
+        made.push({ id: active.id, mode, email, role: active.role, status: active.status })
+      }
+      out(made, !!values.json, `${email} is an active ${role} of ${workspaceId} (live and sandbox); set a password: svc members set-password --email ${email}`)
       return 0
     }
     if (group === 'members' && action === 'set-password') {

@@ -145,9 +145,11 @@ function Shell({ ctx }: { ctx: WorkspaceContext }) {
           <ErrorBoundary>
             <Router>
               <Route path="/dashboard" component={Overview} />
-              {AREAS.map((a) => (
-                <Route path={`${a.path}/*`} component={a.component} />
-              ))}
+              {AREAS.map((a) => [
+                // `/*` needs one more segment in preact-iso: the area's own path is a route of its own (same component, no remount).
+                <Route path={a.path} component={a.component} />,
+                <Route path={`${a.path}/*`} component={a.component} />,
+              ])}
               <Route default component={NotFound} />
             </Router>
           </ErrorBoundary>

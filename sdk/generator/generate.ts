@@ -45,12 +45,18 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const only = process.argv.slice(2)
   const unknown = only.filter((l) => !(l in LANGUAGES))
   if (unknown.length) throw new Error(`unknown language ${unknown.join(', ')}: one of ${Object.keys(LANGUAGES).join(', ')}`)
-  const model = readModel(await loadDocument())
+  const document = await loadDocument()
+  const model = readModel(document)
   const files = new Map([...generateAll(model)].filter(([path]) => only.length === 0 || only.includes(path.split('/')[0])))
   for (const [path, text] of files) {
     mkdirSync(dirname(join(SDK_ROOT, path)), { recursive: true })
     writeFileSync(join(SDK_ROOT, path), text)
   }
   for (const path of orphans(generateAll(model))) if (only.length === 0 || only.includes(path.split('/')[0])) rmSync(join(SDK_ROOT, path))
+  // The dashboard's API types come from the same document: one command keeps every consumer current.
+  if (only.length === 0) {
+    const { dashboardTypes, TYPES_FILE } = await import('../../dashboard/generate-types.js')
+    writeFileSync(TYPES_FILE, await dashboardTypes(document))
+  }
   process.stdout.write(`generated ${files.size} files for ${(only.length ? only : Object.keys(LANGUAGES)).join(', ')} from API ${model.version} (${model.operations.length} operations)\n`)
 }

@@ -1,6 +1,6 @@
 import createClient from 'openapi-fetch'
 import { createParser } from 'eventsource-parser'
-import { ApiProblem, problemOf } from './problem.js'
+import { ApiProblem, problemOf, type ProblemBody } from './problem.js'
 import type { paths } from './schema.js'
 import { loadSession, redirectToLogin, tokenFor } from './session.js'
 
@@ -101,5 +101,7 @@ export type Api = ReturnType<typeof createApi>
 export async function ok<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
   const r = await call
   if (r.response.ok) return r.data as T
-  throw await problemOf(r.response)
+  // openapi-fetch has read the body already: its parsed problem is `error`.
+  const body = r.error && typeof r.error === 'object' ? (r.error as ProblemBody) : null
+  throw new ApiProblem(r.response.status, body, r.response.headers.get('X-Request-ID'))
 }

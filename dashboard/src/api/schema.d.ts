@@ -238,6 +238,78 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List API keys
+         * @description The keys of this workspace in this mode (live keys on /v2, test keys on /sandbox/v2), newest first: prefix, scopes, when each was last used and whether it is revoked. Never the keys themselves.
+         *
+         *     Required scope: `admin`. Reference: https://api.example.com/v2/api-docs/developer/listApiKeys
+         */
+        get: operations["listApiKeys"];
+        put?: never;
+        /**
+         * Create an API key
+         * @description Makes a key for this workspace in this mode (`svc_live_…` on /v2, `svc_test_…` on /sandbox/v2) with the chosen scopes. The answer carries the key in `key`, this once: only its SHA-256 is stored. A retried request with the same Idempotency-Key gets the same answer (stored encrypted).
+         *
+         *     Required scope: `admin`. Reference: https://api.example.com/v2/api-docs/developer/createApiKey
+         */
+        post: operations["createApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api-keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve an API key
+         * @description One key of this workspace and mode, without the key itself.
+         *
+         *     Required scope: `admin`. Reference: https://api.example.com/v2/api-docs/developer/getApiKey
+         */
+        get: operations["getApiKey"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api-keys/{id}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke an API key
+         * @description The key stops working: at once on this node, within a second on the others. Revoking a revoked key changes nothing and answers the key. A key may revoke itself (the answer is still sent).
+         *
+         *     Required scope: `admin`. Reference: https://api.example.com/v2/api-docs/developer/revokeApiKey
+         */
+        post: operations["revokeApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api-logs": {
         parameters: {
             query?: never;
@@ -1936,6 +2008,28 @@ export interface paths {
          *     Required scope: `webhooks:write`. Reference: https://api.example.com/v2/api-docs/webhooks/captureWebhookPlaygroundPatch
          */
         patch: operations["captureWebhookPlaygroundPatch"];
+        trace?: never;
+    };
+    "/webhooks/playground/{token}/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Webhook Playground: watch the inbox live
+         * @description No API key: the token is the capability. Server-Sent Events: `ready` first, then the captures already in the inbox, oldest first (with `after`, only those after that capture id), then each new capture as it is recorded, on any node (the database is polled about every 300 ms). This request itself is not recorded. The stream ends after 30 minutes; open a new one with `after` set to the last capture id received (Last-Event-ID resumes only on the process that served the stream).
+         *
+         *     Required scope: `webhooks:read`. Reference: https://api.example.com/v2/api-docs/webhooks/streamWebhookPlayground
+         */
+        get: operations["streamWebhookPlayground"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/workspaces/{id}": {
@@ -4160,6 +4254,45 @@ export interface components {
             score: number;
             title: string | null;
         };
+        ApiKey: {
+            /** Format: date-time */
+            created_at: string;
+            /** @example key_01JD0000000000000000000000 */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When a request last authenticated with it (to within about a second); null = never.
+             */
+            last_used_at: string | null;
+            /** @description true for a live key (svc_live_, the /v2 base URL), false for a test key (svc_test_, /sandbox/v2). */
+            livemode: boolean;
+            name: string | null;
+            /** @enum {string} */
+            object: "api_key";
+            /**
+             * @description The first 13 characters of the key, to recognise it (`svc_live_AbCd`); the rest is never stored.
+             * @example svc_live_AbCd
+             */
+            prefix: string;
+            /** Format: date-time */
+            revoked_at: string | null;
+            scopes: components["schemas"]["ApiKeyScope"][];
+            /** @enum {string} */
+            status: "active" | "revoked";
+        };
+        /** ApiKeyList */
+        ApiKeyList: {
+            data: components["schemas"]["ApiKey"][];
+            has_more: boolean;
+            next_cursor: string | null;
+            /** @enum {string} */
+            object: "list";
+        };
+        /**
+         * ApiKeyScope
+         * @enum {string}
+         */
+        ApiKeyScope: "read" | "write" | "admin" | "conversations:read" | "conversations:write" | "messages:read" | "messages:write" | "bots:read" | "bots:write" | "leads:read" | "leads:write" | "webhooks:read" | "webhooks:write";
         /**
          * ApiLog
          * @description One API request. Bodies, query strings and credentials are never recorded.
@@ -5241,6 +5374,37 @@ export interface components {
             tools: components["schemas"]["AgentTool"][];
             /** Format: date-time */
             updated_at: string;
+        };
+        CreatedApiKey: {
+            /** Format: date-time */
+            created_at: string;
+            /** @example key_01JD0000000000000000000000 */
+            id: string;
+            /**
+             * @description The secret key. Shown in this answer only: only its SHA-256 is stored.
+             * @example svc_live_3n5K…
+             */
+            key: string;
+            /**
+             * Format: date-time
+             * @description When a request last authenticated with it (to within about a second); null = never.
+             */
+            last_used_at: string | null;
+            /** @description true for a live key (svc_live_, the /v2 base URL), false for a test key (svc_test_, /sandbox/v2). */
+            livemode: boolean;
+            name: string | null;
+            /** @enum {string} */
+            object: "api_key";
+            /**
+             * @description The first 13 characters of the key, to recognise it (`svc_live_AbCd`); the rest is never stored.
+             * @example svc_live_AbCd
+             */
+            prefix: string;
+            /** Format: date-time */
+            revoked_at: string | null;
+            scopes: components["schemas"]["ApiKeyScope"][];
+            /** @enum {string} */
+            status: "active" | "revoked";
         };
         CreatedSandboxWorkspace: {
             api_key: components["schemas"]["SandboxApiKey"];
@@ -7621,6 +7785,15 @@ export interface components {
             signature: components["schemas"]["WebhookSignatureCheck"] | null;
             token: string;
         };
+        /** @description `ready`: a WebhookPlaygroundStreamReady; `capture`: a WebhookPlaygroundCapture, as the inbox listing shows it; `error`: a problem. */
+        WebhookPlaygroundStreamEvent: components["schemas"]["WebhookPlaygroundCapture"] | components["schemas"]["WebhookPlaygroundStreamReady"];
+        WebhookPlaygroundStreamReady: {
+            /** @description The inbox URL: point an endpoint (or any client) at it. */
+            inbox_url: string;
+            /** @enum {string} */
+            object: "webhook_playground_stream";
+            token: string;
+        };
         /** @description Present when the request is one of our own deliveries to this Playground. */
         WebhookSignatureCheck: {
             delivery_id: string;
@@ -7956,6 +8129,19 @@ export interface components {
                 "application/json": {
                     /** @description Extra guidance for the engine (tone, language). */
                     instructions?: string;
+                };
+            };
+        };
+        CreateApiKeyBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description What the key is for, to tell keys apart.
+                     * @example CRM sync
+                     */
+                    name?: string;
+                    /** @description What the key may do (docs/architecture.md#scopes): `read`, `write`, `admin` or granular `resource:action` scopes. */
+                    scopes: components["schemas"]["ApiKeyScope"][];
                 };
             };
         };
@@ -9196,6 +9382,139 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AgentRun"];
+                };
+            };
+            /** @description problem details (RFC 9457) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listApiKeys: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor from a previous next_cursor. */
+                cursor?: string;
+                /** @description Page size, 1–100 (default 20). */
+                limit?: number;
+                /** @description Only active or only revoked keys. */
+                status?: "active" | "revoked";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of API keys */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyList"];
+                };
+            };
+            /** @description problem details (RFC 9457) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createApiKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["CreateApiKeyBody"];
+        responses: {
+            /** @description The created created API key */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedApiKey"];
+                };
+            };
+            /** @description problem details (RFC 9457) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The API key */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKey"];
+                };
+            };
+            /** @description problem details (RFC 9457) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    revokeApiKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The API key */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKey"];
                 };
             };
             /** @description problem details (RFC 9457) */
@@ -12853,6 +13172,51 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["WebhookPlaygroundReceipt"];
                 };
+            };
+            /** @description problem details (RFC 9457) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    streamWebhookPlayground: {
+        parameters: {
+            query?: {
+                /** @description Only the captures after this one (the last capture id received): how a client resumes on any node. */
+                after?: string;
+            };
+            header?: {
+                /** @description Resumes an event stream: the id of the last event received (`<stream id>:<n>`). The same request (method and path) then answers the events after it and, while the work runs, the live ones, without starting the work again. Events are kept 60 s after the stream ends, by the process that served it; an unknown, expired or foreign stream → 404 `stream_not_found`. See docs/api-conventions.md "Event streams". */
+                "Last-Event-ID"?: components["parameters"]["LastEventId"];
+            };
+            path: {
+                /** @description 22–64 characters of A–Z a–z 0–9 _ -; generate ≥128 random bits. */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A stream of Server-Sent Events (`text/event-stream`). Every event has an `id` (`<stream id>:<n>`, to resume with `Last-Event-ID`), an `event` name and one line of JSON `data`. Events: `ready`: {object: "webhook_playground_stream", token, inbox_url}: the stream is open; `capture`: a WebhookPlaygroundCapture, exactly as the inbox listing shows it; `error`: the work failed after the stream started; the data is a problem (RFC 9457) and the stream ends. A `: ping` comment is sent every 15 s; the response ends when the work is done. See docs/api-conventions.md "Event streams". */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["WebhookPlaygroundStreamEvent"] | components["schemas"]["Problem"];
+                };
+            };
+            /** @description A resume (`Last-Event-ID`) of a stream that has ended, with no event left to deliver (EventSource clients stop reconnecting). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description problem details (RFC 9457) */
             default: {

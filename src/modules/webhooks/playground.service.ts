@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises'
 import { iso } from '../../kernel/clock.js'
 import { toJson } from '../../kernel/db/database.js'
 import { AppError } from '../../kernel/errors.js'
@@ -19,6 +20,23 @@ export const PLAYGROUND_TOKEN = /^[A-Za-z0-9_-]{22,64}$/
 export const PLAYGROUND_MAX_BODY_BYTES = 256 * 1024
 /** Captures kept per inbox (token + base URL); the oldest are dropped beyond it. */
 export const PLAYGROUND_MAX_CAPTURES = 100
+/** How often a Playground stream looks for new captures (in the database, so a capture on any node shows). */
+export const PLAYGROUND_STREAM_POLL_MS = 300
+/** A stream ends after this long; the client opens a new one with `after` (the last capture id it got). */
+export const PLAYGROUND_STREAM_MAX_MS = 30 * 60_000
+/** Ids are minted before their transaction commits: a capture committed up to this long after a newer one still shows. */
+const STREAM_LOOKBACK_MS = 5_000
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ'
+/** The smallest capture id of `ms` before the capture `id` (ids are ULIDs: 10 characters of time first). */
+function lookbackFloor(id: string, ms: number): string {
+  let t = 0
+  for (const c of id.slice(4, 14)) t = t * 32 + CROCKFORD.indexOf(c)
+  t = Math.max(0, t - ms)
+  let time = ''
+  for (let i = 0; i < 10; i++, t = Math.floor(t / 32)) time = CROCKFORD[t % 32] + time
+  return `whc_${time}${'0'.repeat(16)}`
+}
+
 /** Credentials never stored: a Playground URL is shareable. */
 const STRIPPED_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key', 'api-key', 'x-auth-token', 'x-amz-security-token'])
 
@@ -134,6 +152,38 @@ export class PlaygroundService {
       key: (r) => r.id,
       view: captureView,
     })
+  }
+
+  /**
+   * The live view of an inbox: `ready`, then the captures already there (oldest first, or only those after
+   * `after`), then each new one as it is recorded, until `signal` aborts or PLAYGROUND_STREAM_MAX_MS passed.
+   * It polls the database, so captures recorded by any node of the service show.
+   */
+  async stream(
+    token: string,
+    mode: Mode,
+    after: string | undefined,
+    send: { ready(r: { object: 'webhook_playground_stream'; token: string; inbox_url: string }): void; capture(c: PlaygroundCaptureT): void },
+    signal: AbortSignal,
+  ): Promise<void> {
+    this.assertToken(token)
+    send.ready({ object: 'webhook_playground_stream', token, inbox_url: this.inboxUrl(token, mode) })
+    const seen = new Set<string>()
+    let newest: string | null = after ?? null
+    const until = performance.now() + PLAYGROUND_STREAM_MAX_MS
+    while (!signal.aborted && performance.now() < until) {
+      let floor = newest ? lookbackFloor(newest, STREAM_LOOKBACK_MS) : null
+      if (after && floor !== null && floor < after) floor = after
+      const rows = await repo.capturesAfter(this.k.db, token, mode, floor, 2 * PLAYGROUND_MAX_CAPTURES)
+      for (const r of rows) {
+        if (seen.has(r.id) || signal.aborted) continue
+        seen.add(r.id)
+        send.capture(captureView(r))
+        if (!newest || r.id > newest) newest = r.id
+      }
+      if (floor) for (const id of seen) if (id <= floor) seen.delete(id)
+      await sleep(PLAYGROUND_STREAM_POLL_MS, undefined, { signal }).catch(() => undefined)
+    }
   }
 
   /** Only for one of our deliveries whose endpoint URL is this very Playground inbox. */

@@ -21,6 +21,7 @@ import { listWebhookEndpoints } from './routes/list-webhook-endpoints.route.js'
 import { listWebhookEvents } from './routes/list-webhook-events.route.js'
 import { replayWebhookDelivery } from './routes/replay-webhook-delivery.route.js'
 import { rotateWebhookSecret } from './routes/rotate-webhook-secret.route.js'
+import { streamWebhookPlayground } from './routes/stream-webhook-playground.route.js'
 import { testWebhookEndpoint } from './routes/test-webhook-endpoint.route.js'
 import { updatePublicWebhookEndpoint } from './routes/update-public-webhook-endpoint.route.js'
 import { updateWebhookEndpoint } from './routes/update-webhook-endpoint.route.js'
@@ -55,6 +56,7 @@ export const webhooksModule = defineModule({
     captureWebhookPlaygroundPut,
     captureWebhookPlaygroundPatch,
     captureWebhookPlaygroundDelete,
+    streamWebhookPlayground,
     listEventCatalog,
     listPublicWebhookEndpoints,
     createPublicWebhookEndpoint,

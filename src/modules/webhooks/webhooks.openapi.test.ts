@@ -21,8 +21,8 @@ describe('webhooks module contract', () => {
   })
   after(() => h.close())
 
-  it('has all 22 operations of the spec in openapi.json with method, path, operationId and scope', () => {
-    assert.equal(ops.length, 22)
+  it('has all 23 operations of the spec in openapi.json with method, path, operationId and scope', () => {
+    assert.equal(ops.length, 23)
     for (const op of ops) {
       const o = doc.paths[op.path]?.[op.method.toLowerCase()]
       assert.ok(o, `${op.method} ${op.path} missing`)

@@ -580,6 +580,13 @@ export function listCaptures(db: Executor, token: string, mode: Mode, opts: { af
   return q.execute()
 }
 
+/** The captures of an inbox after `after` (an id), oldest first: what the Playground stream polls for. */
+export function capturesAfter(db: Executor, token: string, mode: Mode, after: string | null, limit: number): Promise<WebhookPlaygroundCapturesTable[]> {
+  let q = db.selectFrom('webhook_playground_captures').selectAll().where('token', '=', token).where('mode', '=', mode).orderBy('id', 'asc').limit(limit)
+  if (after) q = q.where('id', '>', after)
+  return q.execute()
+}
+
 /** Keep only the newest `keep` captures of an inbox. */
 export async function pruneInbox(db: Executor, token: string, mode: Mode, keep: number): Promise<void> {
   const boundary = await db

@@ -235,3 +235,26 @@ export const PlaygroundReceipt = Type.Object(
   { $id: 'WebhookPlaygroundReceipt' },
 )
 export type PlaygroundReceiptT = Static<typeof PlaygroundReceipt>
+
+export const PlaygroundStreamQuery = Type.Object(
+  {
+    after: Type.Optional(
+      Type.String({ pattern: '^whc_[0-9A-Z]{26}$', description: 'Only the captures after this one (the last capture id received): how a client resumes on any node.' }),
+    ),
+  },
+  { additionalProperties: false },
+)
+
+export const PlaygroundStreamReady = Type.Object(
+  {
+    object: Type.Literal('webhook_playground_stream'),
+    token: Type.String(),
+    inbox_url: Type.String({ description: 'The inbox URL: point an endpoint (or any client) at it.' }),
+  },
+  { $id: 'WebhookPlaygroundStreamReady' },
+)
+
+export const PlaygroundStreamEvent = Type.Union([PlaygroundCapture, PlaygroundStreamReady], {
+  $id: 'WebhookPlaygroundStreamEvent',
+  description: '`ready`: a WebhookPlaygroundStreamReady; `capture`: a WebhookPlaygroundCapture, as the inbox listing shows it; `error`: a problem.',
+})

@@ -1,10 +1,13 @@
-import { Empty, Page } from '../../ui/components.js'
+import { Route, Router } from 'preact-iso'
+import BotDetail from './bot-detail.page.js'
+import BotList from './bot-list.page.js'
 
-// Replaced by the bots area's pages.
+/** /dashboard/bots: the bots, and each bot's draft, versions, publishing and test chat. */
 export default function BotsArea() {
   return (
-    <Page title="Bots">
-      <Empty title="Bots" />
-    </Page>
+    <Router>
+      <Route path="/" component={BotList} />
+      <Route path="/:id" component={BotDetail} />
+    </Router>
   )
 }

@@ -1,10 +1,40 @@
-import { Empty, Page } from '../../ui/components.js'
+import { Route, Router, useLocation } from 'preact-iso'
+import { useEffect } from 'preact/hooks'
+import { Loading } from '../../ui/components.js'
+import { SubNav } from '../../ui/sub-nav.js'
+import AuditLog from './audit-log.page.js'
+import DsarDetail from './dsar-detail.page.js'
+import DsarList from './dsar-list.page.js'
+import Retention from './retention.page.js'
+import './compliance.css'
 
-// Replaced by the compliance area's pages.
+const AUDIT = '/dashboard/compliance/audit-log'
+
+/** /dashboard/compliance: audit log, data-subject requests, retention policies. */
 export default function ComplianceArea() {
   return (
-    <Page title="Compliance">
-      <Empty title="Compliance" />
-    </Page>
+    <>
+      <SubNav
+        label="Compliance"
+        links={[
+          { href: AUDIT, label: 'Audit log' },
+          { href: '/dashboard/compliance/dsar', label: 'Data requests' },
+          { href: '/dashboard/compliance/retention', label: 'Retention' },
+        ]}
+      />
+      <Router>
+        <Route path="/" component={ToAuditLog} />
+        <Route path="/audit-log" component={AuditLog} />
+        <Route path="/dsar" component={DsarList} />
+        <Route path="/dsar/:id" component={DsarDetail} />
+        <Route path="/retention" component={Retention} />
+      </Router>
+    </>
   )
+}
+
+function ToAuditLog() {
+  const { route } = useLocation()
+  useEffect(() => route(AUDIT, true), [])
+  return <Loading />
 }

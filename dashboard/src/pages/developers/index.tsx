@@ -1,10 +1,35 @@
-import { Empty, Page } from '../../ui/components.js'
+import { Route, Router } from 'preact-iso'
+import { SubNav } from '../../ui/sub-nav.js'
+import KeysPage from './keys-page.js'
+import { TOOLS_ROUTES } from './tools-routes.js'
+import { WEBHOOK_ROUTES } from './webhooks-routes.js'
 
-// Replaced by the developers area's pages.
+const LINKS = [
+  { href: '/dashboard/developers/keys', label: 'API keys' },
+  { href: '/dashboard/developers/webhooks', label: 'Webhooks' },
+  { href: '/dashboard/developers/deliveries', label: 'Deliveries' },
+  { href: '/dashboard/developers/playground', label: 'Playground' },
+  { href: '/dashboard/developers/logs', label: 'API logs' },
+  { href: '/dashboard/developers/usage', label: 'Usage' },
+  { href: '/dashboard/developers/oauth-apps', label: 'OAuth apps' },
+  { href: '/dashboard/developers/snapshots', label: 'OpenAPI snapshots' },
+]
+
+/** The developer area: keys, webhooks (endpoints, deliveries, Playground), API logs, usage, OAuth apps, snapshots. */
 export default function DevelopersArea() {
   return (
-    <Page title="Developers">
-      <Empty title="Developers" />
-    </Page>
+    <>
+      <SubNav label="Developers" links={LINKS} />
+      <Router>
+        <Route path="/" component={KeysPage} />
+        <Route path="/keys" component={KeysPage} />
+        {WEBHOOK_ROUTES.map((r) => (
+          <Route path={r.path} component={r.component} />
+        ))}
+        {TOOLS_ROUTES.map((r) => (
+          <Route path={r.path} component={r.component} />
+        ))}
+      </Router>
+    </>
   )
 }

@@ -1,10 +1,13 @@
-import { Empty, Page } from '../../ui/components.js'
+import { Route, Router } from 'preact-iso'
+import LeadPage from './lead.page.js'
+import Leads from './leads.page.js'
 
-// Replaced by the leads area's pages.
+/** /dashboard/leads: leads with filters, and each lead's score factors, activities, CRM sync and status. */
 export default function LeadsArea() {
   return (
-    <Page title="Leads">
-      <Empty title="Leads" />
-    </Page>
+    <Router>
+      <Route path="/" component={Leads} />
+      <Route path="/:id" component={LeadPage} />
+    </Router>
   )
 }

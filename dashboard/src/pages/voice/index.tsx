@@ -1,10 +1,37 @@
-import { Empty, Page } from '../../ui/components.js'
+import { Route, Router, useLocation } from 'preact-iso'
+import { useEffect } from 'preact/hooks'
+import { Loading } from '../../ui/components.js'
+import { SubNav } from '../../ui/sub-nav.js'
+import CallDetail from './call-detail.page.js'
+import CallList from './call-list.page.js'
+import NumberList from './number-list.page.js'
+import './voice.css'
 
-// Replaced by the voice area's pages.
+export const CALLS = '/dashboard/voice/calls'
+
+/** /dashboard/voice: calls (list, one call with its recording and timed transcript) and phone numbers. */
 export default function VoiceArea() {
   return (
-    <Page title="Voice">
-      <Empty title="Voice" />
-    </Page>
+    <>
+      <SubNav
+        label="Voice"
+        links={[
+          { href: CALLS, label: 'Calls' },
+          { href: '/dashboard/voice/numbers', label: 'Numbers' },
+        ]}
+      />
+      <Router>
+        <Route path="/" component={ToCalls} />
+        <Route path="/calls" component={CallList} />
+        <Route path="/calls/:id" component={CallDetail} />
+        <Route path="/numbers" component={NumberList} />
+      </Router>
+    </>
   )
+}
+
+function ToCalls() {
+  const { route } = useLocation()
+  useEffect(() => route(CALLS, true), [])
+  return <Loading />
 }

@@ -5,6 +5,7 @@ import type { ApiPromise, RequestOptions } from '../core.js'
 import type * as M from './models.js'
 import type { GetApiRootParams } from './params.js'
 import { Agents } from './resources/agents.js'
+import { ApiKeys } from './resources/apiKeys.js'
 import { ApiLogs } from './resources/apiLogs.js'
 import { Bots } from './resources/bots.js'
 import { Compliance } from './resources/compliance.js'
@@ -28,6 +29,7 @@ import { Workspaces } from './resources/workspaces.js'
 /** The namespaces and root operations of the client (the runtime is src/core.ts; the client class src/client.ts). */
 export class SvcResources extends BaseClient {
   readonly agents: Agents = new Agents(this)
+  readonly apiKeys: ApiKeys = new ApiKeys(this)
   readonly apiLogs: ApiLogs = new ApiLogs(this)
   readonly bots: Bots = new Bots(this)
   readonly compliance: Compliance = new Compliance(this)

@@ -516,6 +516,31 @@ export interface AiDraftSource {
   score: number
 }
 
+export interface ApiKey {
+  id: string
+  object: 'api_key'
+  name: string | null
+  /** The first 13 characters of the key, to recognise it (`svc_live_AbCd`); the rest is never stored. */
+  prefix: string
+  /** true for a live key (svc_live_, the /v2 base URL), false for a test key (svc_test_, /sandbox/v2). */
+  livemode: boolean
+  scopes: Array<ApiKeyScope>
+  status: 'active' | 'revoked'
+  created_at: string
+  /** When a request last authenticated with it (to within about a second); null = never. */
+  last_used_at: string | null
+  revoked_at: string | null
+}
+
+export interface ApiKeyList {
+  object: 'list'
+  data: Array<ApiKey>
+  has_more: boolean
+  next_cursor: string | null
+}
+
+export type ApiKeyScope = 'read' | 'write' | 'admin' | 'conversations:read' | 'conversations:write' | 'messages:read' | 'messages:write' | 'bots:read' | 'bots:write' | 'leads:read' | 'leads:write' | 'webhooks:read' | 'webhooks:write'
+
 /** One API request. Bodies, query strings and credentials are never recorded. */
 export interface ApiLog {
   id: string
@@ -1338,6 +1363,24 @@ export interface CreatedAgent {
   updated_at: string
   /** The secret the agent's HTTP tool calls are signed with (webhook scheme, docs/tools.md). Shown once, here. */
   signing_secret: string
+}
+
+export interface CreatedApiKey {
+  id: string
+  object: 'api_key'
+  name: string | null
+  /** The first 13 characters of the key, to recognise it (`svc_live_AbCd`); the rest is never stored. */
+  prefix: string
+  /** true for a live key (svc_live_, the /v2 base URL), false for a test key (svc_test_, /sandbox/v2). */
+  livemode: boolean
+  scopes: Array<ApiKeyScope>
+  status: 'active' | 'revoked'
+  created_at: string
+  /** When a request last authenticated with it (to within about a second); null = never. */
+  last_used_at: string | null
+  revoked_at: string | null
+  /** The secret key. Shown in this answer only: only its SHA-256 is stored. */
+  key: string
 }
 
 export interface CreatedSandboxWorkspace {
@@ -3201,6 +3244,16 @@ export interface WebhookPlaygroundReceipt {
   inbox_url: string
   received_at: string
   signature: WebhookSignatureCheck | null
+}
+
+/** `ready`: a WebhookPlaygroundStreamReady; `capture`: a WebhookPlaygroundCapture, as the inbox listing shows it; `error`: a problem. */
+export type WebhookPlaygroundStreamEvent = WebhookPlaygroundCapture | WebhookPlaygroundStreamReady
+
+export interface WebhookPlaygroundStreamReady {
+  object: 'webhook_playground_stream'
+  token: string
+  /** The inbox URL: point an endpoint (or any client) at it. */
+  inbox_url: string
 }
 
 /** Present when the request is one of our own deliveries to this Playground. */

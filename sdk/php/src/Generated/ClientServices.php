@@ -16,6 +16,9 @@ trait ClientServices
     /** `$client->agents`: create(), dryRun(), get(), list(), update(), ->approvals, ->dryRun, ->runs */
     public readonly Services\AgentsService $agents;
 
+    /** `$client->apiKeys`: create(), get(), list(), revoke() */
+    public readonly Services\ApiKeysService $apiKeys;
+
     /** `$client->apiLogs`: list() */
     public readonly Services\ApiLogsService $apiLogs;
 
@@ -77,6 +80,7 @@ trait ClientServices
     {
         $client = $this;
         $this->agents = new Services\AgentsService($client);
+        $this->apiKeys = new Services\ApiKeysService($client);
         $this->apiLogs = new Services\ApiLogsService($client);
         $this->bots = new Services\BotsService($client);
         $this->compliance = new Services\ComplianceService($client);

@@ -396,6 +396,28 @@ namespace Svc\Generated;
  *     score: int|float,
  * }
  *
+ * @psalm-type ApiKey array{
+ *     id: string,
+ *     object: 'api_key',
+ *     name: string|null,
+ *     prefix: string,
+ *     livemode: bool,
+ *     scopes: list<ApiKeyScope>,
+ *     status: 'active'|'revoked',
+ *     created_at: string,
+ *     last_used_at: string|null,
+ *     revoked_at: string|null,
+ * }
+ *
+ * @psalm-type ApiKeyList array{
+ *     object: 'list',
+ *     data: list<ApiKey>,
+ *     has_more: bool,
+ *     next_cursor: string|null,
+ * }
+ *
+ * @psalm-type ApiKeyScope string
+ *
  * ApiLog: One API request. Bodies, query strings and credentials are never recorded.
  * @psalm-type ApiLog array{
  *     id: string,
@@ -1000,6 +1022,20 @@ namespace Svc\Generated;
  *     created_at: string,
  *     updated_at: string,
  *     signing_secret: string,
+ * }
+ *
+ * @psalm-type CreatedApiKey array{
+ *     id: string,
+ *     object: 'api_key',
+ *     name: string|null,
+ *     prefix: string,
+ *     livemode: bool,
+ *     scopes: list<ApiKeyScope>,
+ *     status: 'active'|'revoked',
+ *     created_at: string,
+ *     last_used_at: string|null,
+ *     revoked_at: string|null,
+ *     key: string,
  * }
  *
  * @psalm-type CreatedSandboxWorkspace array{
@@ -2454,6 +2490,15 @@ namespace Svc\Generated;
  *     inbox_url: string,
  *     received_at: string,
  *     signature: WebhookSignatureCheck|null,
+ * }
+ *
+ * WebhookPlaygroundStreamEvent: `ready`: a WebhookPlaygroundStreamReady; `capture`: a WebhookPlaygroundCapture, as the inbox listing shows it; `error`: a problem.
+ * @psalm-type WebhookPlaygroundStreamEvent WebhookPlaygroundCapture|WebhookPlaygroundStreamReady
+ *
+ * @psalm-type WebhookPlaygroundStreamReady array{
+ *     object: 'webhook_playground_stream',
+ *     token: string,
+ *     inbox_url: string,
  * }
  *
  * WebhookSignatureCheck: Present when the request is one of our own deliveries to this Playground.

@@ -6,6 +6,7 @@ from typing import Any, Mapping, Optional, cast
 
 from .resources import (
     AgentsResource,
+    ApiKeysResource,
     ApiLogsResource,
     BotsResource,
     ComplianceResource,
@@ -39,6 +40,7 @@ class GeneratedClient:
 
     _client: Any
     agents: AgentsResource
+    api_keys: ApiKeysResource
     api_logs: ApiLogsResource
     bots: BotsResource
     compliance: ComplianceResource
@@ -62,6 +64,7 @@ class GeneratedClient:
     def _init_resources(self) -> None:
         self._client = self
         self.agents = AgentsResource(self)
+        self.api_keys = ApiKeysResource(self)
         self.api_logs = ApiLogsResource(self)
         self.bots = BotsResource(self)
         self.compliance = ComplianceResource(self)

@@ -45,6 +45,9 @@ __all__ = [
     "AiDraft",
     "AiDraftCreatedEvent",
     "AiDraftSource",
+    "ApiKey",
+    "ApiKeyList",
+    "ApiKeyScope",
     "ApiLog",
     "ApiLogList",
     "ApiRoot",
@@ -107,6 +110,7 @@ __all__ = [
     "ConversationStatus",
     "ConversationUpdatedEvent",
     "CreatedAgent",
+    "CreatedApiKey",
     "CreatedSandboxWorkspace",
     "CrmProvider",
     "DeletedBot",
@@ -265,6 +269,8 @@ __all__ = [
     "WebhookPlaygroundCapture",
     "WebhookPlaygroundCaptureList",
     "WebhookPlaygroundReceipt",
+    "WebhookPlaygroundStreamEvent",
+    "WebhookPlaygroundStreamReady",
     "WebhookSignatureCheck",
     "WebhookTestEvent",
     "Workspace",
@@ -770,6 +776,33 @@ class AiDraftSource(TypedDict):
     kind: Literal["template", "message", "passage"]
     score: float
     title: Optional[str]
+
+
+class ApiKey(TypedDict):
+    """The ``ApiKey`` object (components.schemas.ApiKey)."""
+
+    created_at: str
+    id: str
+    #: When a request last authenticated with it (to within about a second); null = never.
+    last_used_at: Optional[str]
+    #: true for a live key (svc_live_, the /v2 base URL), false for a test key (svc_test_, /sandbox/v2).
+    livemode: bool
+    name: Optional[str]
+    object: Literal["api_key"]
+    #: The first 13 characters of the key, to recognise it (`svc_live_AbCd`); the rest is never stored.
+    prefix: str
+    revoked_at: Optional[str]
+    scopes: List[ApiKeyScope]
+    status: Literal["active", "revoked"]
+
+
+class ApiKeyList(TypedDict):
+    """The ``ApiKeyList`` object (components.schemas.ApiKeyList)."""
+
+    data: List[ApiKey]
+    has_more: bool
+    next_cursor: Optional[str]
+    object: Literal["list"]
 
 
 class ApiLog(TypedDict):
@@ -1612,6 +1645,26 @@ class CreatedAgent(TypedDict):
     status: AgentStatus
     tools: List[AgentTool]
     updated_at: str
+
+
+class CreatedApiKey(TypedDict):
+    """The ``CreatedApiKey`` object (components.schemas.CreatedApiKey)."""
+
+    created_at: str
+    id: str
+    #: The secret key. Shown in this answer only: only its SHA-256 is stored.
+    key: str
+    #: When a request last authenticated with it (to within about a second); null = never.
+    last_used_at: Optional[str]
+    #: true for a live key (svc_live_, the /v2 base URL), false for a test key (svc_test_, /sandbox/v2).
+    livemode: bool
+    name: Optional[str]
+    object: Literal["api_key"]
+    #: The first 13 characters of the key, to recognise it (`svc_live_AbCd`); the rest is never stored.
+    prefix: str
+    revoked_at: Optional[str]
+    scopes: List[ApiKeyScope]
+    status: Literal["active", "revoked"]
 
 
 class CreatedSandboxWorkspace(TypedDict):
@@ -3539,6 +3592,15 @@ class WebhookPlaygroundReceipt(TypedDict):
     token: str
 
 
+class WebhookPlaygroundStreamReady(TypedDict):
+    """The ``WebhookPlaygroundStreamReady`` object (components.schemas.WebhookPlaygroundStreamReady)."""
+
+    #: The inbox URL: point an endpoint (or any client) at it.
+    inbox_url: str
+    object: Literal["webhook_playground_stream"]
+    token: str
+
+
 class WebhookSignatureCheck(TypedDict):
     """Present when the request is one of our own deliveries to this Playground."""
 
@@ -3695,6 +3757,8 @@ AgentRunStatus = Literal["queued", "running", "requires_approval", "succeeded", 
 #: `disabled`: new runs are refused (409); running ones finish.
 AgentStatus = Literal["active", "disabled"]
 
+ApiKeyScope = Literal["read", "write", "admin", "conversations:read", "conversations:write", "messages:read", "messages:write", "bots:read", "bots:write", "leads:read", "leads:write", "webhooks:read", "webhooks:write"]
+
 #: `draft`: never published; `published`: customers talk to `published_version_id`; `archived`: answers nothing (see docs/bots.md).
 BotStatus = Literal["draft", "published", "archived"]
 
@@ -3744,6 +3808,9 @@ VoiceCarrier = Literal["simulated", "twilio"]
 VoiceSpeaker = Literal["bot", "caller", "member"]
 
 WebhookDeliveryStatus = Literal["pending", "succeeded", "failed"]
+
+#: `ready`: a WebhookPlaygroundStreamReady; `capture`: a WebhookPlaygroundCapture, as the inbox listing shows it; `error`: a problem.
+WebhookPlaygroundStreamEvent = Union[WebhookPlaygroundCapture, WebhookPlaygroundStreamReady]
 
 WorkspaceMemberRole = Literal["owner", "admin", "member"]
 

@@ -10,6 +10,7 @@ from .models import (
     AgentBuiltinToolInput,
     AgentRunStatus,
     AgentStatus,
+    ApiKeyScope,
     BotAiSettingsInput,
     BotBlockedTopic,
     BotHandoffInput,
@@ -55,6 +56,7 @@ __all__ = [
     "CreateAgentParams",
     "CreateAgentRunParams",
     "CreateAiDraftParams",
+    "CreateApiKeyParams",
     "CreateBotParams",
     "CreateBotVersionParams",
     "CreateConversationParams",
@@ -84,6 +86,7 @@ __all__ = [
     "GetAgentParams",
     "GetAgentRunParams",
     "GetApiHealthParams",
+    "GetApiKeyParams",
     "GetApiRootParams",
     "GetBotGuardrailsParams",
     "GetBotParams",
@@ -107,6 +110,7 @@ __all__ = [
     "ListAgentApprovalsParams",
     "ListAgentRunsParams",
     "ListAgentsParams",
+    "ListApiKeysParams",
     "ListApiLogsParams",
     "ListAuditLogParams",
     "ListBotToolsParams",
@@ -144,12 +148,14 @@ __all__ = [
     "RemoveWorkspaceMemberParams",
     "ReplayWebhookDeliveryParams",
     "ResolveConversationParams",
+    "RevokeApiKeyParams",
     "RollbackBotVersionParams",
     "RotateWebhookSecretParams",
     "SearchKnowledgeParams",
     "SendBotMessageParams",
     "SendMessageParams",
     "StreamAgentDryRunParams",
+    "StreamWebhookPlaygroundParams",
     "SyncLeadToCrmParams",
     "TestWebhookEndpointParams",
     "TransferVoiceCallParams",
@@ -338,6 +344,18 @@ class CreateAiDraftParams(TypedDict, total=False):
 
     #: Extra guidance for the engine (tone, language).
     instructions: str
+
+
+class _CreateApiKeyParamsRequired(TypedDict):
+    #: What the key may do (docs/architecture.md#scopes): `read`, `write`, `admin` or granular `resource:action` scopes.
+    scopes: List[ApiKeyScope]
+
+
+class CreateApiKeyParams(_CreateApiKeyParamsRequired, total=False):
+    """Params of createApiKey (POST /api-keys): the JSON body."""
+
+    #: What the key is for, to tell keys apart.
+    name: str
 
 
 class _CreateBotParamsRequired(TypedDict):
@@ -638,6 +656,10 @@ class GetApiHealthParams(TypedDict, total=False):
     """Params of getApiHealth (GET /health): the query string."""
 
 
+class GetApiKeyParams(TypedDict, total=False):
+    """Params of getApiKey (GET /api-keys/{id}): the query string."""
+
+
 class GetApiRootParams(TypedDict, total=False):
     """Params of getApiRoot (GET /): the query string."""
 
@@ -771,6 +793,17 @@ class ListAgentsParams(TypedDict, total=False):
     #: Page size, 1–100 (default 20).
     limit: int
     status: AgentStatus
+
+
+class ListApiKeysParams(TypedDict, total=False):
+    """Params of listApiKeys (GET /api-keys): the query string."""
+
+    #: Opaque cursor from a previous next_cursor.
+    cursor: str
+    #: Page size, 1–100 (default 20).
+    limit: int
+    #: Only active or only revoked keys.
+    status: Literal["active", "revoked"]
 
 
 class ListApiLogsParams(TypedDict, total=False):
@@ -1170,6 +1203,10 @@ class ResolveConversationParams(TypedDict, total=False):
     """Params of resolveConversation (POST /inbox/conversations/{id}/resolve): the query string."""
 
 
+class RevokeApiKeyParams(TypedDict, total=False):
+    """Params of revokeApiKey (POST /api-keys/{id}/revoke): the query string."""
+
+
 class RollbackBotVersionParams(TypedDict, total=False):
     """Params of rollbackBotVersion (POST /bots/{id}/versions/{run_id}/rollback): the query string."""
 
@@ -1238,6 +1275,13 @@ class StreamAgentDryRunParams(TypedDict):
 
     #: Text, or a JSON object (checked against the agent's input_schema).
     input: Union[str, Dict[str, Any]]
+
+
+class StreamWebhookPlaygroundParams(TypedDict, total=False):
+    """Params of streamWebhookPlayground (GET /webhooks/playground/{token}/stream): the query string."""
+
+    #: Only the captures after this one (the last capture id received): how a client resumes on any node.
+    after: str
 
 
 class SyncLeadToCrmParams(TypedDict, total=False):

@@ -3,6 +3,7 @@
 
 require_relative 'generated/operations'
 require_relative 'generated/resources/agents'
+require_relative 'generated/resources/api_keys'
 require_relative 'generated/resources/api_logs'
 require_relative 'generated/resources/bots'
 require_relative 'generated/resources/compliance'

@@ -3,9 +3,10 @@
 import { APIResource } from '../../core.js'
 import type { ApiPromise, BaseClient, RequestOptions } from '../../core.js'
 import type { PagePromise } from '../../pagination.js'
+import type { StreamPromise } from '../../sse.js'
 import { WebhookHelpers } from '../../webhooks.js'
 import type * as M from '../models.js'
-import type { WebhooksDeliveriesGetParams, WebhooksDeliveriesListParams, WebhooksDeliveriesReplayParams, WebhooksEndpointsCreateParams, WebhooksEndpointsDeleteParams, WebhooksEndpointsGetParams, WebhooksEndpointsListParams, WebhooksEndpointsRotateSecretParams, WebhooksEndpointsTestParams, WebhooksEndpointsUpdateParams, WebhooksEventsListParams, WebhooksPlaygroundCaptureDeleteParams, WebhooksPlaygroundCaptureGetParams, WebhooksPlaygroundCapturePatchParams, WebhooksPlaygroundCapturePostParams, WebhooksPlaygroundCapturePutParams } from '../params.js'
+import type { WebhooksDeliveriesGetParams, WebhooksDeliveriesListParams, WebhooksDeliveriesReplayParams, WebhooksEndpointsCreateParams, WebhooksEndpointsDeleteParams, WebhooksEndpointsGetParams, WebhooksEndpointsListParams, WebhooksEndpointsRotateSecretParams, WebhooksEndpointsTestParams, WebhooksEndpointsUpdateParams, WebhooksEventsListParams, WebhooksPlaygroundCaptureDeleteParams, WebhooksPlaygroundCaptureGetParams, WebhooksPlaygroundCapturePatchParams, WebhooksPlaygroundCapturePostParams, WebhooksPlaygroundCapturePutParams, WebhooksPlaygroundStreamParams } from '../params.js'
 
 /** `svc.webhooks` */
 export class Webhooks extends WebhookHelpers {
@@ -240,5 +241,19 @@ export class WebhooksPlayground extends APIResource {
    */
   capturePut(token: string, params?: WebhooksPlaygroundCapturePutParams, options?: RequestOptions): ApiPromise<M.WebhookPlaygroundReceipt> {
     return this._client._request<M.WebhookPlaygroundReceipt>({ operationId: 'captureWebhookPlaygroundPut', method: 'PUT', path: '/webhooks/playground/{token}', pathParams: { token }, idempotent: true, public: true }, options)
+  }
+
+  /**
+   * Webhook Playground: watch the inbox live
+   *
+   * No API key: the token is the capability. Server-Sent Events: `ready` first, then the captures already in the inbox, oldest first (with `after`, only those after that capture id), then each new capture as it is recorded, on any node (the database is polled about every 300 ms). This request itself is not recorded. The stream ends after 30 minutes; open a new one with `after` set to the last capture id received (Last-Event-ID resumes only on the process that served the stream).
+   *
+   * Required scope: `webhooks:read`. Reference: https://api.example.com/v2/api-docs/webhooks/streamWebhookPlayground
+   *
+   * Operation `streamWebhookPlayground`: `GET /webhooks/playground/{token}/stream`.
+   * Returns the Server-Sent Events as an async iterable of `{ event, data, id }`.
+   */
+  stream(token: string, params?: WebhooksPlaygroundStreamParams, options?: RequestOptions): StreamPromise {
+    return this._client._requestStream({ operationId: 'streamWebhookPlayground', method: 'GET', path: '/webhooks/playground/{token}/stream', pathParams: { token }, query: params, public: true }, options)
   }
 }

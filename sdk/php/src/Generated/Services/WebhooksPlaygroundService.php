@@ -9,7 +9,7 @@ namespace Svc\Generated\Services;
 use Svc\AbstractService;
 
 /**
- * `$client->webhooks->playground`: 5 operations.
+ * `$client->webhooks->playground`: 6 operations.
  *
  * @psalm-import-type RequestOptions from \Svc\Generated\Types
  * @psalm-import-type WebhookPlaygroundCapture from \Svc\Generated\Types
@@ -164,5 +164,32 @@ class WebhooksPlaygroundService extends AbstractService
     public function capturePut(string $token, ?array $params = null, array $opts = []): array
     {
         return $this->callOperation('PUT', '/webhooks/playground/{token}', ['token' => $token], $params, $opts, ['public' => true, 'idempotent' => true, 'operation' => 'captureWebhookPlaygroundPut']);
+    }
+
+    /**
+     * Webhook Playground: watch the inbox live
+     *
+     * No API key: the token is the capability. Server-Sent Events: `ready` first, then the captures already in the
+     * inbox, oldest first (with `after`, only those after that capture id), then each new capture as it is recorded,
+     * on any node (the database is polled about every 300 ms). This request itself is not recorded. The stream ends
+     * after 30 minutes; open a new one with `after` set to the last capture id received (Last-Event-ID resumes only
+     * on the process that served the stream).
+     *
+     * Required scope: `webhooks:read`. Reference:
+     * https://api.example.com/v2/api-docs/webhooks/streamWebhookPlayground
+     *
+     * Operation `streamWebhookPlayground`: GET /webhooks/playground/{token}/stream
+     *
+     * @param string $token 22–64 characters of A–Z a–z 0–9 _ -; generate ≥128 random bits.
+     * @param array{
+     *     after?: string,
+     * }|null $params the query string
+     * @param RequestOptions $opts per-request options: idempotency_key, timeout, max_retries, api_version, headers, api_key
+     * @return \Generator<int, array{event: string, data: mixed, id: string|null}> the Server-Sent Events as they arrive
+     * @throws \Svc\Exception\ApiException
+     */
+    public function stream(string $token, ?array $params = null, array $opts = []): \Generator
+    {
+        return $this->callOperation('GET', '/webhooks/playground/{token}/stream', ['token' => $token], $params, $opts, ['stream' => true, 'public' => true, 'operation' => 'streamWebhookPlayground']);
     }
 }

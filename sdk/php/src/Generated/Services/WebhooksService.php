@@ -24,7 +24,7 @@ class WebhooksService extends AbstractService
     /** `$client->webhooks->events`: list() */
     public readonly WebhooksEventsService $events;
 
-    /** `$client->webhooks->playground`: captureDelete(), captureGet(), capturePatch(), capturePost(), capturePut() */
+    /** `$client->webhooks->playground`: captureDelete(), captureGet(), capturePatch(), capturePost(), capturePut(), stream() */
     public readonly WebhooksPlaygroundService $playground;
 
     public function __construct(SvcClient $client)

@@ -6,6 +6,7 @@ from typing import Any, Mapping, Optional, cast
 
 from ..._resource import Resource
 from ...pagination import Page
+from ...sse import Stream
 from ..models import (
     DeletedWebhookEndpoint,
     EventType,
@@ -31,6 +32,7 @@ from ..params import (
     ListWebhookEventsParams,
     ReplayWebhookDeliveryParams,
     RotateWebhookSecretParams,
+    StreamWebhookPlaygroundParams,
     TestWebhookEndpointParams,
     UpdateWebhookEndpointParams,
 )
@@ -643,6 +645,44 @@ class WebhooksPlaygroundResource(Resource):
                 kwargs,
                 query_keys=("cursor", "limit",),
                 idempotency_key=idempotency_key,
+                timeout=timeout,
+                max_retries=max_retries,
+                api_version=api_version,
+                extra_headers=extra_headers,
+            ),
+        )
+
+    def stream(
+        self,
+        token: str,
+        /,
+        params: Optional[StreamWebhookPlaygroundParams] = None,
+        *,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        api_version: Optional[str] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+        **kwargs: Any,
+    ) -> Stream:
+        """Webhook Playground: watch the inbox live
+
+        No API key: the token is the capability. Server-Sent Events: `ready` first, then the captures already in the inbox, oldest first (with `after`, only those after that capture id), then each new capture as it is recorded, on any node (the database is polled about every 300 ms). This request itself is not recorded. The stream ends after 30 minutes; open a new one with `after` set to the last capture id received (Last-Event-ID resumes only on the process that served the stream).
+
+        Required scope: `webhooks:read`. Reference: https://api.example.com/v2/api-docs/webhooks/streamWebhookPlayground
+
+        Operation ``streamWebhookPlayground``: ``GET /webhooks/playground/{token}/stream`` (public: no API key needed).
+        ``params`` (and keyword arguments, merged into it) is the query string.
+        Returns a :class:`svc.Stream` of :class:`svc.ServerSentEvent` (``event``, ``data``, ``id``).
+        """
+        return cast(
+            "Stream",
+            self._client._request(
+                "GET",
+                "/webhooks/playground/{token}/stream",
+                (token,),
+                params,
+                kwargs,
+                kind="stream",
                 timeout=timeout,
                 max_retries=max_retries,
                 api_version=api_version,

@@ -9,6 +9,10 @@ module Svc
       # @return [Svc::Resources::Agents]
       attr_reader :agents
 
+      # +client.api_keys+
+      # @return [Svc::Resources::ApiKeys]
+      attr_reader :api_keys
+
       # +client.api_logs+
       # @return [Svc::Resources::ApiLogs]
       attr_reader :api_logs
@@ -103,6 +107,7 @@ module Svc
 
       def init_namespaces
         @agents = Svc::Resources::Agents.new(self)
+        @api_keys = Svc::Resources::ApiKeys.new(self)
         @api_logs = Svc::Resources::ApiLogs.new(self)
         @bots = Svc::Resources::Bots.new(self)
         @compliance = Svc::Resources::Compliance.new(self)

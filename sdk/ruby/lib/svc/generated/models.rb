@@ -819,6 +819,56 @@ module Svc
       REQUIRED = ['excerpt', 'id', 'kind', 'score', 'title'].freeze
     end
 
+    # ApiKey
+    #
+    # - +created_at+ [String (date-time)] (required)
+    # - +id+ [String] (required)
+    # - +last_used_at+ [String (date-time), nil] (required) When a request last authenticated with it (to within about a second); null = never.
+    # - +livemode+ [Boolean] (required) true for a live key (svc_live_, the /v2 base URL), false for a test key (svc_test_, /sandbox/v2).
+    # - +name+ [String, nil] (required)
+    # - +object+ ["api_key"] (required)
+    # - +prefix+ [String] (required) The first 13 characters of the key, to recognise it (`svc_live_AbCd`); the rest is never stored.
+    # - +revoked_at+ [String (date-time), nil] (required)
+    # - +scopes+ [Array<ApiKeyScope (String)>] (required)
+    # - +status+ ["active" | "revoked"] (required)
+    module ApiKey
+      FIELDS = {
+        'created_at' => 'String (date-time)',
+        'id' => 'String',
+        'last_used_at' => 'String (date-time), nil',
+        'livemode' => 'Boolean',
+        'name' => 'String, nil',
+        'object' => '"api_key"',
+        'prefix' => 'String',
+        'revoked_at' => 'String (date-time), nil',
+        'scopes' => 'Array<ApiKeyScope (String)>',
+        'status' => '"active" | "revoked"',
+      }.freeze
+      REQUIRED = ['created_at', 'id', 'last_used_at', 'livemode', 'name', 'object', 'prefix', 'revoked_at', 'scopes', 'status'].freeze
+    end
+
+    # ApiKeyList
+    #
+    # - +data+ [Array<ApiKey (Hash)>] (required)
+    # - +has_more+ [Boolean] (required)
+    # - +next_cursor+ [String, nil] (required)
+    # - +object+ ["list"] (required)
+    module ApiKeyList
+      FIELDS = {
+        'data' => 'Array<ApiKey (Hash)>',
+        'has_more' => 'Boolean',
+        'next_cursor' => 'String, nil',
+        'object' => '"list"',
+      }.freeze
+      REQUIRED = ['data', 'has_more', 'next_cursor', 'object'].freeze
+    end
+
+    # ApiKeyScope
+    # Type: String (one of 13)
+    module ApiKeyScope
+      VALUES = ['read', 'write', 'admin', 'conversations:read', 'conversations:write', 'messages:read', 'messages:write', 'bots:read', 'bots:write', 'leads:read', 'leads:write', 'webhooks:read', 'webhooks:write'].freeze
+    end
+
     # ApiLog:
     #   One API request. Bodies, query strings and credentials are never recorded.
     #
@@ -2143,6 +2193,36 @@ module Svc
         'updated_at' => 'String (date-time)',
       }.freeze
       REQUIRED = ['ai', 'approval_timeout_seconds', 'created_at', 'description', 'id', 'input_schema', 'instructions', 'knowledge_base_ids', 'max_steps', 'metadata', 'name', 'object', 'run_timeout_seconds', 'signing_secret', 'status', 'tools', 'updated_at'].freeze
+    end
+
+    # CreatedApiKey
+    #
+    # - +created_at+ [String (date-time)] (required)
+    # - +id+ [String] (required)
+    # - +key+ [String] (required) The secret key. Shown in this answer only: only its SHA-256 is stored.
+    # - +last_used_at+ [String (date-time), nil] (required) When a request last authenticated with it (to within about a second); null = never.
+    # - +livemode+ [Boolean] (required) true for a live key (svc_live_, the /v2 base URL), false for a test key (svc_test_, /sandbox/v2).
+    # - +name+ [String, nil] (required)
+    # - +object+ ["api_key"] (required)
+    # - +prefix+ [String] (required) The first 13 characters of the key, to recognise it (`svc_live_AbCd`); the rest is never stored.
+    # - +revoked_at+ [String (date-time), nil] (required)
+    # - +scopes+ [Array<ApiKeyScope (String)>] (required)
+    # - +status+ ["active" | "revoked"] (required)
+    module CreatedApiKey
+      FIELDS = {
+        'created_at' => 'String (date-time)',
+        'id' => 'String',
+        'key' => 'String',
+        'last_used_at' => 'String (date-time), nil',
+        'livemode' => 'Boolean',
+        'name' => 'String, nil',
+        'object' => '"api_key"',
+        'prefix' => 'String',
+        'revoked_at' => 'String (date-time), nil',
+        'scopes' => 'Array<ApiKeyScope (String)>',
+        'status' => '"active" | "revoked"',
+      }.freeze
+      REQUIRED = ['created_at', 'id', 'key', 'last_used_at', 'livemode', 'name', 'object', 'prefix', 'revoked_at', 'scopes', 'status'].freeze
     end
 
     # CreatedSandboxWorkspace
@@ -5338,6 +5418,27 @@ module Svc
         'token' => 'String',
       }.freeze
       REQUIRED = ['capture_id', 'inbox_url', 'object', 'received_at', 'signature', 'token'].freeze
+    end
+
+    # WebhookPlaygroundStreamEvent:
+    #   `ready`: a WebhookPlaygroundStreamReady; `capture`: a WebhookPlaygroundCapture, as the inbox listing
+    #   shows it; `error`: a problem.
+    # Type: WebhookPlaygroundCapture (Hash), WebhookPlaygroundStreamReady (Hash)
+    module WebhookPlaygroundStreamEvent
+    end
+
+    # WebhookPlaygroundStreamReady
+    #
+    # - +inbox_url+ [String] (required) The inbox URL: point an endpoint (or any client) at it.
+    # - +object+ ["webhook_playground_stream"] (required)
+    # - +token+ [String] (required)
+    module WebhookPlaygroundStreamReady
+      FIELDS = {
+        'inbox_url' => 'String',
+        'object' => '"webhook_playground_stream"',
+        'token' => 'String',
+      }.freeze
+      REQUIRED = ['inbox_url', 'object', 'token'].freeze
     end
 
     # WebhookSignatureCheck:

@@ -1,0 +1,83 @@
+import { useLocation } from 'preact-iso'
+import { useState } from 'preact/hooks'
+import { ok } from '../../api/client.js'
+import { Badge, Dialog, Empty, Field, LoadMore, Loading, Page, ProblemView, Table, Time } from '../../ui/components.js'
+import { useAction, usePaged } from '../../ui/hooks.js'
+import { useWorkspace } from '../../ui/workspace.js'
+import { BotStatusBadge, KnowledgeChoice, useKnowledgeBases, type Bot } from './bots-shared.js'
+
+function CreateBot({ onClose }: { onClose: () => void }) {
+  const { api } = useWorkspace()
+  const { route } = useLocation()
+  const bases = useKnowledgeBases()
+  const [name, setName] = useState('')
+  const [instructions, setInstructions] = useState('')
+  const [kbs, setKbs] = useState<string[]>([])
+  const create = useAction(async () => {
+    const bot = await ok(api.client.POST('/bots', { body: { name: name.trim(), instructions: instructions || undefined, knowledge_base_ids: kbs } }))
+    route(`/dashboard/bots/${bot.id}`)
+  })
+  return (
+    <form
+      onSubmit={(e) => {
+        e.preventDefault()
+        void create.run()
+      }}
+    >
+      <Field label="Name">{(id) => <input id={id} required maxLength={100} value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} />}</Field>
+      <Field label="Instructions" hint="What the bot is for and how it should answer.">
+        {(id, d) => <textarea id={id} aria-describedby={d} value={instructions} onInput={(e) => setInstructions((e.target as HTMLTextAreaElement).value)} />}
+      </Field>
+      <KnowledgeChoice bases={bases.data} value={kbs} onChange={setKbs} />
+      {create.error && <ProblemView problem={create.error} />}
+      <div class="form-actions">
+        <button type="submit" class="primary" disabled={create.pending || !name.trim()}>
+          Create bot
+        </button>
+        <button type="button" onClick={onClose}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  )
+}
+
+/** /dashboard/bots: every bot, its status and live version; "New bot" creates a draft. */
+export default function BotList() {
+  const [creating, setCreating] = useState(false)
+  const list = usePaged<Bot>((api, cursor) => ok(api.client.GET('/bots', { params: { query: { limit: 20, cursor } } })))
+  return (
+    <Page
+      title="Bots"
+      actions={
+        <button type="button" class="primary" onClick={() => setCreating(true)}>
+          New bot
+        </button>
+      }
+    >
+      {list.error && <ProblemView problem={list.error} onRetry={list.reload} />}
+      {!list.error && list.loading && list.items.length === 0 && <Loading />}
+      {!list.error && !list.loading && list.items.length === 0 && (
+        <Empty title="No bots yet">Create a bot, give it a knowledge base, test it, then publish it.</Empty>
+      )}
+      {list.items.length > 0 && (
+        <Table
+          caption="Bots"
+          rowKey={(b) => b.id}
+          rows={list.items}
+          columns={[
+            { label: 'Name', render: (b) => <a href={`/dashboard/bots/${b.id}`}>{b.name}</a> },
+            { label: 'Status', render: (b) => <BotStatusBadge bot={b} /> },
+            { label: 'Versions', class: 'num', render: (b) => b.version_count },
+            { label: 'Draft', render: (b) => (b.has_unpublished_changes ? <Badge tone="warn">unpublished changes</Badge> : <span>up to date</span>) },
+            { label: 'Updated', render: (b) => <Time iso={b.updated_at} /> },
+          ]}
+        />
+      )}
+      <LoadMore hasMore={list.hasMore} loading={list.loading} onMore={list.more} />
+      <Dialog open={creating} title="New bot" onClose={() => setCreating(false)}>
+        <CreateBot onClose={() => setCreating(false)} />
+      </Dialog>
+    </Page>
+  )
+}

@@ -1,0 +1,91 @@
+import { useState } from 'preact/hooks'
+import { ok } from '../../api/client.js'
+import { ApiProblem, problemOf } from '../../api/problem.js'
+import { Notice, ProblemView, Time } from '../../ui/components.js'
+import { useAction } from '../../ui/hooks.js'
+import { useWorkspace } from '../../ui/workspace.js'
+import { bytes, type Dsar } from './compliance.shared.js'
+
+/** Saves a blob under `name` through an object URL on a transient <a download>. */
+function save(blob: Blob, name: string) {
+  const url = URL.createObjectURL(blob)
+  const a = document.createElement('a')
+  a.href = url
+  a.download = name
+  a.hidden = true
+  document.body.append(a)
+  a.click()
+  a.remove()
+  setTimeout(() => URL.revokeObjectURL(url), 10_000)
+}
+
+/**
+ * The request's export: build a ZIP of everything about the subject (a job), then download it. The link is
+ * the credential (no API key), served by this origin under /downloads/dsar/….
+ */
+export function DsarExport({ dsar, onChange }: { dsar: Dsar; onChange: (d: Dsar) => void }) {
+  const { api } = useWorkspace()
+  const [saved, setSaved] = useState<string>()
+  const start = useAction(async () => {
+    setSaved(undefined)
+    onChange(await ok(api.client.POST('/compliance/dsar/{id}/export', { params: { path: { id: dsar.id } } })))
+  })
+  const download = useAction(async () => {
+    const link = new URL(dsar.export.url!, location.origin)
+    let res: Response
+    try {
+      res = await fetch(link.pathname + link.search)
+    } catch (err) {
+      throw await problemOf(null, err)
+    }
+    if (!res.ok) throw await problemOf(res)
+    const name = /filename="?([^";]+)"?/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? `${dsar.id}.zip`
+    save(await res.blob(), name)
+    setSaved(name)
+  })
+  const ex = dsar.export
+  const problem: ApiProblem | undefined = start.error ?? download.error
+  return (
+    <section class="panel" aria-labelledby="dsar-export">
+      <h2 id="dsar-export">Export</h2>
+      {ex.status === 'none' && <p>No export yet. An export gathers everything about the subject into a ZIP (JSON per module, recordings, a summary).</p>}
+      {ex.status === 'pending' && (
+        <p role="status" aria-live="polite">
+          <span class="spinner" aria-hidden="true" /> Building the export…
+        </p>
+      )}
+      {ex.status === 'failed' && <p class="notice notice-bad">The export failed{ex.error ? `: ${ex.error}` : '.'}</p>}
+      {ex.status === 'ready' && (
+        <>
+          <Notice tone="good">The export is ready.</Notice>
+          <dl class="facts">
+            <dt>Size</dt>
+            <dd>{bytes(ex.size_bytes)}</dd>
+            <dt>SHA-256</dt>
+            <dd class="wrap">
+              <code>{ex.sha256}</code>
+            </dd>
+            <dt>Link expires</dt>
+            <dd>
+              <Time iso={ex.expires_at} />
+            </dd>
+          </dl>
+        </>
+      )}
+      {problem && <ProblemView problem={problem} />}
+      {saved && <Notice>Saved {saved}.</Notice>}
+      <div class="form-actions">
+        {ex.status === 'ready' && ex.url && (
+          <button type="button" class="primary" onClick={() => void download.run()} disabled={download.pending}>
+            {download.pending ? 'Downloading…' : 'Download export'}
+          </button>
+        )}
+        {dsar.status !== 'rejected' && (
+          <button type="button" onClick={() => void start.run()} disabled={start.pending || ex.status === 'pending'}>
+            {ex.status === 'none' ? 'Export data' : 'Export again'}
+          </button>
+        )}
+      </div>
+    </section>
+  )
+}

@@ -1,0 +1,85 @@
+import { useState } from 'preact/hooks'
+import { ok } from '../../api/client.js'
+import { Empty, Field, LoadMore, Page, ProblemView, Loading } from '../../ui/components.js'
+import { usePaged } from '../../ui/hooks.js'
+import { DeliveriesTable, type DeliveryStatus } from './webhooks-shared.js'
+
+interface Filters {
+  status: '' | DeliveryStatus
+  event_type: string
+  endpoint_id: string
+}
+const NONE: Filters = { status: '', event_type: '', endpoint_id: '' }
+
+/** /dashboard/developers/deliveries: every webhook delivery, filtered by status, event type and endpoint. */
+export default function WebhookDeliveries() {
+  const [draft, setDraft] = useState<Filters>(NONE)
+  const [applied, setApplied] = useState<Filters>(NONE)
+  const list = usePaged(
+    (api, cursor) =>
+      ok(
+        api.client.GET('/webhooks/deliveries', {
+          params: {
+            query: {
+              cursor,
+              limit: 50,
+              ...(applied.status ? { status: applied.status } : {}),
+              ...(applied.event_type.trim() ? { event_type: applied.event_type.trim() } : {}),
+              ...(applied.endpoint_id.trim() ? { endpoint_id: applied.endpoint_id.trim() } : {}),
+            },
+          },
+        }),
+      ),
+    [applied],
+  )
+  const set = (k: keyof Filters) => (e: { currentTarget: { value: string } }) => setDraft({ ...draft, [k]: e.currentTarget.value })
+  const filtered = applied.status || applied.event_type || applied.endpoint_id
+  return (
+    <Page title="Webhook deliveries">
+      <form
+        class="filters"
+        role="search"
+        aria-label="Filter deliveries"
+        onSubmit={(e) => {
+          e.preventDefault()
+          setApplied(draft)
+        }}
+      >
+        <Field label="Status">
+          {(id) => (
+            <select id={id} value={draft.status} onChange={set('status')}>
+              <option value="">Any</option>
+              <option value="pending">Pending</option>
+              <option value="succeeded">Succeeded</option>
+              <option value="failed">Failed</option>
+            </select>
+          )}
+        </Field>
+        <Field label="Event type">{(id) => <input id={id} placeholder="webhook.test" value={draft.event_type} onInput={set('event_type')} />}</Field>
+        <Field label="Endpoint id">{(id) => <input id={id} placeholder="we_…" value={draft.endpoint_id} onInput={set('endpoint_id')} />}</Field>
+        <button type="submit" class="primary">
+          Apply filters
+        </button>
+        {filtered && (
+          <button
+            type="button"
+            onClick={() => {
+              setDraft(NONE)
+              setApplied(NONE)
+            }}
+          >
+            Clear
+          </button>
+        )}
+      </form>
+      {list.error ? (
+        <ProblemView problem={list.error} onRetry={list.reload} />
+      ) : list.items.length === 0 ? (
+        list.loading ? <Loading /> : <Empty title={filtered ? 'No delivery matches these filters' : 'No deliveries yet'} />
+      ) : (
+        <DeliveriesTable caption="Webhook deliveries" rows={list.items} />
+      )}
+      <LoadMore hasMore={list.hasMore} loading={list.loading} onMore={list.more} />
+    </Page>
+  )
+}

@@ -1,0 +1,151 @@
+import { useState } from 'preact/hooks'
+import { ok } from '../../api/client.js'
+import { Async, Badge, Dialog, Empty, Field, LoadMore, Notice, Page, ProblemView, SecretOnce, Table, Time } from '../../ui/components.js'
+import { useAction, usePaged } from '../../ui/hooks.js'
+import { useWorkspace } from '../../ui/workspace.js'
+import type { components } from '../../api/schema.js'
+
+type ApiKey = components['schemas']['ApiKey']
+const BROAD = ['read', 'write', 'admin'] as const
+const GRANULAR = ['conversations', 'messages', 'bots', 'leads', 'webhooks'].flatMap((r) => [`${r}:read`, `${r}:write`])
+
+/**
+ * Developers → API keys: this workspace's keys in the current mode. A new key is shown once, in the
+ * dialog that made it (with a copy button); closing the dialog drops it from memory.
+ */
+export default function KeysPage() {
+  const { membership, api } = useWorkspace()
+  const keys = usePaged((api, cursor) => ok(api.client.GET('/api-keys', { params: { query: { cursor, limit: 50 } } })))
+  const [creating, setCreating] = useState(false)
+  const [notice, setNotice] = useState<string>()
+  const revoke = useAction(async (key: ApiKey) => {
+    const updated = await ok(api.client.POST('/api-keys/{id}/revoke', { params: { path: { id: key.id } } }))
+    keys.setItems((xs) => xs.map((k) => (k.id === updated.id ? updated : k)))
+    setNotice(`Revoked ${key.name ?? key.prefix}…`)
+  })
+  return (
+    <Page
+      title="API keys"
+      actions={
+        <button type="button" class="primary" onClick={() => (setNotice(undefined), setCreating(true))}>
+          Create key
+        </button>
+      }
+    >
+      <p class="hint">
+        {membership.mode === 'test' ? 'Test keys (svc_test_…) work on the sandbox base URL /sandbox/v2.' : 'Live keys (svc_live_…) work on the base URL /v2.'} Keys are stored only as hashes: a
+        key is shown once, when it is made.
+      </p>
+      {notice && <Notice>{notice}</Notice>}
+      {revoke.error && <ProblemView problem={revoke.error} />}
+      <Async
+        loading={keys.loading}
+        error={keys.error}
+        data={keys.loading && keys.items.length === 0 ? undefined : keys.items}
+        onRetry={keys.reload}
+        empty={(d) => d.length === 0}
+        emptyView={<Empty title="No keys in this mode yet">Create one to call the API.</Empty>}
+      >
+        {(rows) => (
+          <Table
+            caption="API keys"
+            rowKey={(k) => k.id}
+            rows={rows}
+            columns={[
+              { label: 'Name', render: (k) => k.name ?? <span class="hint">unnamed</span> },
+              { label: 'Key', render: (k) => <code>{k.prefix}…</code> },
+              { label: 'Scopes', render: (k) => k.scopes.join(' ') },
+              { label: 'Last used', render: (k) => (k.last_used_at ? <Time iso={k.last_used_at} /> : 'never') },
+              { label: 'Created', render: (k) => <Time iso={k.created_at} /> },
+              {
+                label: 'Status',
+                render: (k) =>
+                  k.status === 'active' ? (
+                    <button type="button" class="danger" disabled={revoke.pending} onClick={() => confirm(`Revoke ${k.name ?? k.prefix}? Requests with it fail at once.`) && revoke.run(k)}>
+                      Revoke<span class="visually-hidden"> {k.name ?? k.prefix}</span>
+                    </button>
+                  ) : (
+                    <Badge tone="bad">revoked</Badge>
+                  ),
+              },
+            ]}
+          />
+        )}
+      </Async>
+      <LoadMore hasMore={keys.hasMore} loading={keys.loading} onMore={keys.more} />
+      <CreateKeyDialog
+        open={creating}
+        onClose={() => setCreating(false)}
+        onCreated={(k) => {
+          keys.setItems((xs) => [k, ...xs])
+        }}
+      />
+    </Page>
+  )
+}
+
+function CreateKeyDialog({ open, onClose, onCreated }: { open: boolean; onClose: () => void; onCreated: (k: ApiKey) => void }) {
+  const { api } = useWorkspace()
+  const [name, setName] = useState('')
+  const [scopes, setScopes] = useState<string[]>(['read'])
+  // The secret lives only here, until the dialog closes.
+  const [secret, setSecret] = useState<string | null>(null)
+  const create = useAction(async () => {
+    const made = await ok(api.client.POST('/api-keys', { body: { name: name.trim() || undefined, scopes: scopes as never } }))
+    const { key, ...shown } = made
+    setSecret(key)
+    onCreated(shown)
+  })
+  const close = () => {
+    setSecret(null)
+    setName('')
+    setScopes(['read'])
+    create.clear()
+    onClose()
+  }
+  const toggle = (s: string) => setScopes((xs) => (xs.includes(s) ? xs.filter((x) => x !== s) : [...xs, s]))
+  return (
+    <Dialog open={open} title={secret ? 'Your new API key' : 'Create an API key'} onClose={close}>
+      {secret ? (
+        <>
+          <SecretOnce label="API key" value={secret} />
+          <div class="form-actions">
+            <button type="button" class="primary" onClick={close}>
+              Done
+            </button>
+          </div>
+        </>
+      ) : (
+        <form
+          onSubmit={(e) => {
+            e.preventDefault()
+            void create.run()
+          }}
+        >
+          <Field label="Name" hint="What the key is for, e.g. CRM sync.">
+            {(id, d) => <input id={id} aria-describedby={d} value={name} maxLength={100} onInput={(e) => setName((e.target as HTMLInputElement).value)} />}
+          </Field>
+          <fieldset>
+            <legend>Scopes</legend>
+            <div class="checks">
+              {[...BROAD, ...GRANULAR].map((s) => (
+                <label>
+                  <input type="checkbox" checked={scopes.includes(s)} onChange={() => toggle(s)} /> {s}
+                </label>
+              ))}
+            </div>
+          </fieldset>
+          {create.error && <ProblemView problem={create.error} />}
+          <div class="form-actions">
+            <button type="submit" class="primary" disabled={create.pending || scopes.length === 0}>
+              {create.pending ? 'Creating…' : 'Create key'}
+            </button>
+            <button type="button" onClick={close}>
+              Cancel
+            </button>
+          </div>
+        </form>
+      )}
+    </Dialog>
+  )
+}

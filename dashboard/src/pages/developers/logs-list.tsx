@@ -1,0 +1,134 @@
+import { useLocation } from 'preact-iso'
+import { useState } from 'preact/hooks'
+import { ok } from '../../api/client.js'
+import type { components, operations } from '../../api/schema.js'
+import { Async, Empty, Field, LoadMore, Page, Table, Time, type Column } from '../../ui/components.js'
+import { usePaged } from '../../ui/hooks.js'
+import { formatMs, LOGS_PATH, logHref, StatusBadge } from './logs-format.js'
+
+type ApiLog = components['schemas']['ApiLog']
+type Query = NonNullable<operations['listApiLogs']['parameters']['query']>
+
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const
+const CLASSES = ['1xx', '2xx', '3xx', '4xx', '5xx'] as const
+const FILTERS = ['status_class', 'method', 'operation_id', 'key_id', 'request_id', 'created_gte', 'created_lt'] as const
+type Filters = Partial<Record<(typeof FILTERS)[number], string>>
+
+/** A date-time from a datetime-local value (the browser's zone) for the API, and back. */
+const toIso = (local: string): string | undefined => (local ? new Date(local).toISOString() : undefined)
+const toLocal = (iso: string | undefined): string => {
+  if (!iso) return ''
+  const d = new Date(iso)
+  if (Number.isNaN(d.getTime())) return ''
+  const pad = (n: number) => String(n).padStart(2, '0')
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`
+}
+
+const COLUMNS: Column<ApiLog>[] = [
+  { label: 'Time', render: (l) => <Time iso={l.created_at} /> },
+  { label: 'Request', render: (l) => <a href={logHref(l.request_id)}><code>{l.request_id}</code></a> },
+  { label: 'Method', render: (l) => l.method },
+  { label: 'Path', render: (l) => <code>{l.path}</code> },
+  { label: 'Operation', render: (l) => l.operation_id ?? '—' },
+  { label: 'Status', render: (l) => <StatusBadge status={l.status} /> },
+  { label: 'Duration', class: 'num', render: (l) => formatMs(l.duration_ms) },
+  { label: 'Key', render: (l) => (l.key_id ? <code>{l.key_id}</code> : '—') },
+]
+
+/** /dashboard/developers/logs: the requests made with this workspace's keys, newest first, filtered by the URL's query. */
+export function ApiLogsPage() {
+  const { query, route } = useLocation()
+  const applied: Filters = Object.fromEntries(FILTERS.filter((f) => query[f]).map((f) => [f, query[f]]))
+  const key = JSON.stringify(applied)
+  const list = usePaged(
+    (api, cursor) => ok(api.client.GET('/api-logs', { params: { query: { ...(applied as Query), cursor, limit: 25 } } })),
+    [key],
+  )
+  const [draft, setDraft] = useState<Filters>(applied)
+  const set = (f: keyof Filters) => (e: Event) => setDraft({ ...draft, [f]: (e.target as HTMLInputElement).value })
+  const apply = (e: Event) => {
+    e.preventDefault()
+    const params = new URLSearchParams()
+    for (const f of FILTERS) {
+      const v = f === 'created_gte' || f === 'created_lt' ? draft[f] : draft[f]?.trim()
+      if (v) params.set(f, v)
+    }
+    const qs = params.toString()
+    route(qs ? `${LOGS_PATH}?${qs}` : LOGS_PATH)
+  }
+  const clear = () => {
+    setDraft({})
+    route(LOGS_PATH)
+  }
+  const filtered = Object.keys(applied).length > 0
+  return (
+    <Page
+      title="API logs"
+      actions={
+        <button type="button" onClick={list.reload} disabled={list.loading}>
+          Refresh
+        </button>
+      }
+    >
+      <form class="filters panel" role="search" aria-label="Filter API logs" onSubmit={apply}>
+        <Field label="Status">
+          {(id) => (
+            <select id={id} value={draft.status_class ?? ''} onChange={set('status_class')}>
+              <option value="">Any</option>
+              {CLASSES.map((c) => (
+                <option value={c}>{c}</option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="Method">
+          {(id) => (
+            <select id={id} value={draft.method ?? ''} onChange={set('method')}>
+              <option value="">Any</option>
+              {METHODS.map((m) => (
+                <option value={m}>{m}</option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="Operation">
+          {(id) => <input id={id} value={draft.operation_id ?? ''} onInput={set('operation_id')} placeholder="listBots" />}
+        </Field>
+        <Field label="Key">
+          {(id) => <input id={id} value={draft.key_id ?? ''} onInput={set('key_id')} placeholder="key_…" />}
+        </Field>
+        <Field label="Request id">
+          {(id) => <input id={id} value={draft.request_id ?? ''} onInput={set('request_id')} />}
+        </Field>
+        <Field label="From">
+          {(id) => <input id={id} type="datetime-local" value={toLocal(draft.created_gte)} onInput={(e) => setDraft({ ...draft, created_gte: toIso((e.target as HTMLInputElement).value) })} />}
+        </Field>
+        <Field label="Before">
+          {(id) => <input id={id} type="datetime-local" value={toLocal(draft.created_lt)} onInput={(e) => setDraft({ ...draft, created_lt: toIso((e.target as HTMLInputElement).value) })} />}
+        </Field>
+        <div class="form-actions">
+          <button type="submit" class="primary">
+            Apply filters
+          </button>
+          {filtered && (
+            <button type="button" onClick={clear}>
+              Clear
+            </button>
+          )}
+        </div>
+      </form>
+      <p class="hint">Requests show here within about a second; no bodies, query strings or credentials are kept.</p>
+      <Async
+        loading={list.loading}
+        error={list.error}
+        data={list.loading && list.items.length === 0 ? undefined : list.items}
+        empty={(rows) => rows.length === 0}
+        emptyView={<Empty title={filtered ? 'No request matches these filters' : 'No API requests yet'}>Requests made with this workspace’s keys appear here.</Empty>}
+        onRetry={list.reload}
+      >
+        {(rows) => <Table caption="API requests, newest first" columns={COLUMNS} rows={rows} rowKey={(l) => l.id} />}
+      </Async>
+      <LoadMore hasMore={list.hasMore} loading={list.loading} onMore={list.more} />
+    </Page>
+  )
+}

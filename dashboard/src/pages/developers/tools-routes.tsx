@@ -1,0 +1,27 @@
+import type { ComponentType } from 'preact'
+import { ApiLogDetail } from './logs-detail.js'
+import { ApiLogsPage } from './logs-list.js'
+import { OAuthAppDetail } from './oauth-apps-detail.js'
+import { OAuthAppsPage } from './oauth-apps-list.js'
+import { SnapshotDetail } from './snapshots-detail.js'
+import { SnapshotsPage } from './snapshots-list.js'
+import { UsagePage } from './usage-page.js'
+
+/** Developer tools (API logs, usage, OAuth apps, OpenAPI snapshots), relative to /dashboard/developers. */
+export const TOOLS_ROUTES: { path: string; component: ComponentType }[] = [
+  { path: '/logs', component: ApiLogsPage },
+  { path: '/logs/:requestId', component: ApiLogDetail },
+  { path: '/usage', component: UsagePage },
+  { path: '/oauth-apps', component: OAuthAppsPage },
+  { path: '/oauth-apps/:id', component: OAuthAppDetail },
+  { path: '/snapshots', component: SnapshotsPage },
+  { path: '/snapshots/:id', component: SnapshotDetail },
+]
+
+/** The sub-navigation links of these pages. */
+export const TOOLS_LINKS = [
+  { href: '/dashboard/developers/logs', label: 'API logs' },
+  { href: '/dashboard/developers/usage', label: 'Usage' },
+  { href: '/dashboard/developers/oauth-apps', label: 'OAuth apps' },
+  { href: '/dashboard/developers/snapshots', label: 'OpenAPI snapshots' },
+]

@@ -1,0 +1,135 @@
+import { useLocation } from 'preact-iso'
+import { useEffect, useState } from 'preact/hooks'
+import { ok } from '../../api/client.js'
+import { Async, Dialog, Empty, Field, LoadMore, Notice, Page, ProblemView, SecretOnce, Table, Time } from '../../ui/components.js'
+import { useAction, usePaged } from '../../ui/hooks.js'
+import { useWorkspace } from '../../ui/workspace.js'
+import { DEV, EndpointBadge, type Endpoint } from './webhooks-shared.js'
+
+/** /dashboard/developers/webhooks: the endpoints, and a new one (its secret shown once). */
+export default function WebhookEndpoints() {
+  const { query } = useLocation()
+  const list = usePaged((api, cursor) => ok(api.client.GET('/webhooks/endpoints', { params: { query: { cursor, limit: 50 } } })))
+  // ?new=<url>: the Playground's "Create an endpoint pointing here".
+  const [creating, setCreating] = useState<string | null>(query.new ?? null)
+  return (
+    <Page
+      title="Webhooks"
+      actions={
+        <>
+          <button type="button" class="primary" onClick={() => setCreating('')}>
+            New endpoint
+          </button>
+        </>
+      }
+    >
+      <Async
+        loading={list.loading}
+        error={list.error}
+        data={list.loading && list.items.length === 0 ? undefined : list.items}
+        onRetry={list.reload}
+        empty={(xs) => xs.length === 0}
+        emptyView={
+          <Empty title="No webhook endpoints yet">
+            Create one to receive events, or try the <a href={`${DEV}/playground`}>Playground</a> first.
+          </Empty>
+        }
+      >
+        {(rows) => (
+          <Table
+            caption="Webhook endpoints"
+            rowKey={(e) => e.id}
+            rows={rows}
+            columns={[
+              { label: 'URL', render: (e: Endpoint) => <a href={`${DEV}/webhooks/${e.id}`}>{e.url}</a> },
+              { label: 'Description', render: (e) => e.description ?? '—' },
+              { label: 'Status', render: (e) => <EndpointBadge endpoint={e} /> },
+              { label: 'Events', render: (e) => e.event_types.join(', ') },
+              { label: 'Created', render: (e) => <Time iso={e.created_at} /> },
+            ]}
+          />
+        )}
+      </Async>
+      <LoadMore hasMore={list.hasMore} loading={list.loading} onMore={list.more} />
+      <CreateEndpoint
+        initialUrl={creating}
+        onClose={() => setCreating(null)}
+        onCreated={(e) => list.setItems((xs) => [e, ...xs.filter((x) => x.id !== e.id)])}
+      />
+    </Page>
+  )
+}
+
+function CreateEndpoint({ initialUrl, onClose, onCreated }: { initialUrl: string | null; onClose: () => void; onCreated: (e: Endpoint) => void }) {
+  const { api } = useWorkspace()
+  const [url, setUrl] = useState('')
+  const [description, setDescription] = useState('')
+  const [types, setTypes] = useState('*')
+  const [created, setCreated] = useState<{ id: string; url: string; secret: string } | null>(null)
+  useEffect(() => {
+    if (initialUrl === null) return
+    setUrl(initialUrl)
+    setDescription('')
+    setTypes('*')
+    setCreated(null)
+  }, [initialUrl])
+  const create = useAction(async () => {
+    const eventTypes = types.split(/[\s,]+/).filter(Boolean)
+    const e = await ok(
+      api.client.POST('/webhooks/endpoints', {
+        body: { url: url.trim(), ...(description.trim() ? { description: description.trim() } : {}), event_types: eventTypes.length ? eventTypes : ['*'] },
+      }),
+    )
+    const { secret, previous_secret_expires_at: _, ...endpoint } = e
+    onCreated(endpoint)
+    setCreated({ id: e.id, url: e.url, secret })
+  })
+  const close = () => {
+    // The secret is dropped with the dialog: it is never shown again.
+    setCreated(null)
+    create.clear()
+    onClose()
+  }
+  return (
+    <Dialog open={initialUrl !== null} title={created ? 'Endpoint created' : 'New webhook endpoint'} onClose={close}>
+      {created ? (
+        <>
+          <Notice>Endpoint created for {created.url}.</Notice>
+          <SecretOnce label="Signing secret" value={created.secret} />
+          <div class="form-actions">
+            <a class="button primary" href={`${DEV}/webhooks/${created.id}`} onClick={close}>
+              Open the endpoint
+            </a>
+            <button type="button" onClick={close}>
+              Done
+            </button>
+          </div>
+        </>
+      ) : (
+        <form
+          onSubmit={(e) => {
+            e.preventDefault()
+            void create.run()
+          }}
+        >
+          <Field label="URL" hint="https:// in live mode (http:// also in the sandbox); the service's own Playground URL is always accepted.">
+            {(id, d) => <input id={id} aria-describedby={d} type="url" required value={url} onInput={(e) => setUrl(e.currentTarget.value)} />}
+          </Field>
+          <Field label="Description">{(id) => <input id={id} value={description} onInput={(e) => setDescription(e.currentTarget.value)} />}</Field>
+          <Field label="Event types" hint="Comma-separated catalog types, or * for every type (also future ones).">
+            {(id, d) => <input id={id} aria-describedby={d} value={types} onInput={(e) => setTypes(e.currentTarget.value)} />}
+          </Field>
+          {create.error && <ProblemView problem={create.error} />}
+          <div class="form-actions">
+            <button type="submit" class="primary" disabled={create.pending}>
+              {create.pending ? 'Creating…' : 'Create endpoint'}
+            </button>
+            <button type="button" onClick={close}>
+              Cancel
+            </button>
+          </div>
+        </form>
+      )}
+    </Dialog>
+  )
+}

@@ -1,0 +1,97 @@
+import { useRef, useState } from 'preact/hooks'
+import { ok } from '../../api/client.js'
+import { Badge, Notice, ProblemView } from '../../ui/components.js'
+import { useAction } from '../../ui/hooks.js'
+import { useWorkspace } from '../../ui/workspace.js'
+import type { AiDraft, Conversation, Message } from './inbox-shared.js'
+
+function DraftSources({ draft }: { draft: AiDraft }) {
+  return (
+    <section class="panel" aria-labelledby="draft-sources-title" style={{ marginTop: '0.75rem', background: '#f8f9fb' }}>
+      <h3 id="draft-sources-title" style={{ fontSize: '1rem', marginTop: 0 }}>
+        AI draft sources
+      </h3>
+      <p style={{ margin: '0 0 0.5rem' }}>
+        {draft.grounded ? <Badge tone="good">Grounded</Badge> : <Badge tone="warn">Not grounded: check before sending</Badge>} confidence{' '}
+        {draft.confidence === null ? 'not given' : `${Math.round(draft.confidence * 100)}%`} · {draft.provider} / {draft.model}
+      </p>
+      {draft.sources.length === 0 ? (
+        <p style={{ margin: 0 }}>No sources: nothing in the templates or knowledge matched the customer's question.</p>
+      ) : (
+        <ol aria-label="Sources of the draft" style={{ margin: 0, paddingLeft: '1.3rem' }}>
+          {draft.sources.map((s) => (
+            <li style={{ marginBottom: '0.4rem', overflowWrap: 'anywhere' }}>
+              <Badge>{s.kind}</Badge> <strong>{s.title ?? s.id}</strong> <small>score {s.score.toFixed(2)}</small>
+              <br />
+              <q>{s.excerpt}</q>
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  )
+}
+
+/** The reply box: write (or insert an AI draft and edit it), then send to the customer or as a private note. */
+export function ReplyBox({ conv, onSent }: { conv: Conversation; onSent: (m: Message) => void }) {
+  const { api, membership } = useWorkspace()
+  const [text, setText] = useState('')
+  const [isPrivate, setPrivate] = useState(false)
+  const [draft, setDraft] = useState<AiDraft>()
+  const [notice, setNotice] = useState('')
+  const box = useRef<HTMLTextAreaElement>(null)
+  const path = { params: { path: { id: conv.id } } }
+
+  const insertDraft = useAction(async () => {
+    setNotice('')
+    const d = await ok(api.client.POST('/inbox/conversations/{id}/ai-draft', { ...path, body: {} }))
+    setDraft(d)
+    setText(d.content)
+    setNotice('AI draft inserted into the reply box: edit it before sending. It is not sent until you press Send.')
+    box.current?.focus()
+  })
+  const send = useAction(async () => {
+    const m = await ok(
+      api.client.POST('/inbox/conversations/{id}/messages', {
+        ...path,
+        body: { content: text, direction: 'outbound', private: isPrivate, author: { type: 'member', id: membership.member_id } },
+      }),
+    )
+    setText('')
+    setDraft(undefined)
+    setNotice(isPrivate ? 'Private note added.' : 'Reply sent.')
+    onSent(m)
+  })
+  const problem = insertDraft.error ?? send.error
+
+  return (
+    <form
+      class="reply-box"
+      aria-label="Write a reply"
+      style={{ marginTop: '1rem' }}
+      onSubmit={(e) => {
+        e.preventDefault()
+        if (text.trim()) void send.run()
+      }}
+    >
+      <div class="field">
+        <label for="reply-text">{isPrivate ? 'Private note' : 'Reply'}</label>
+        <textarea id="reply-text" ref={box} value={text} rows={5} maxLength={10000} onInput={(e) => setText((e.target as HTMLTextAreaElement).value)} />
+      </div>
+      <label style={{ display: 'inline-flex', gap: '0.4rem', alignItems: 'center' }}>
+        <input type="checkbox" checked={isPrivate} onChange={(e) => setPrivate((e.target as HTMLInputElement).checked)} /> Private note (only the team sees it)
+      </label>
+      <div class="form-actions">
+        <button type="button" onClick={() => insertDraft.run()} disabled={insertDraft.pending}>
+          {insertDraft.pending ? 'Drafting…' : 'Insert AI draft'}
+        </button>
+        <button type="submit" class="primary" disabled={!text.trim() || send.pending}>
+          {send.pending ? 'Sending…' : isPrivate ? 'Add note' : 'Send reply'}
+        </button>
+      </div>
+      {problem && <ProblemView problem={problem} />}
+      {notice && !problem && <Notice>{notice}</Notice>}
+      {draft && <DraftSources draft={draft} />}
+    </form>
+  )
+}

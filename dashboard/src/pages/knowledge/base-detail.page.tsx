@@ -1,0 +1,140 @@
+import { useRoute } from 'preact-iso'
+import { useState } from 'preact/hooks'
+import { ok } from '../../api/client.js'
+import { Async, Empty, LoadMore, Notice, Page, Table, Time } from '../../ui/components.js'
+import { usePaged, useResource } from '../../ui/hooks.js'
+import { useWorkspace } from '../../ui/workspace.js'
+import type { KnowledgeBase, KnowledgeCrawl, KnowledgeDocument } from './common.js'
+import { formatBytes, StatusBadge, usePoll } from './common.js'
+import { CrawlForm, CrawlProgress } from './crawl.js'
+import { UploadForm } from './upload.js'
+
+const pending = (d: KnowledgeDocument) => d.status === 'queued' || d.status === 'processing'
+
+/** /dashboard/knowledge/bases/:id: a base, its documents with their processing status, upload and crawl. */
+export default function BaseDetail() {
+  const { id } = useRoute().params as { id: string }
+  const { api } = useWorkspace()
+  const base = useResource((a) => ok(a.client.GET('/knowledge/bases/{id}', { params: { path: { id } } })), [id])
+  const [status, setStatus] = useState('')
+  const docs = usePaged<KnowledgeDocument>(
+    (a, cursor) => ok(a.client.GET('/knowledge/bases/{id}/documents', { params: { path: { id }, query: { cursor, ...(status ? { status: status as KnowledgeDocument['status'] } : {}) } } })),
+    [id, status],
+  )
+  const [uploaded, setUploaded] = useState<{ id: string; duplicate: boolean }>()
+
+  // Documents still queued or processing: read each again until it is ready or failed.
+  const waiting = docs.items.filter(pending)
+  usePoll(waiting.length > 0, async () => {
+    const fresh = await Promise.all(waiting.map((d) => ok(api.client.GET('/knowledge/documents/{id}', { params: { path: { id: d.id } } }))))
+    const byId = new Map(fresh.map((d) => [d.id, d as KnowledgeDocument]))
+    docs.setItems((xs) => xs.map((x) => byId.get(x.id) ?? x))
+    if (fresh.some((d) => !pending(d as KnowledgeDocument))) base.reload()
+  })
+
+  // A crawl in progress: follow it on the base's last_crawl.
+  const crawl = base.data?.last_crawl as KnowledgeCrawl | null | undefined
+  const crawling = !!crawl && (crawl.status === 'queued' || crawl.status === 'running')
+  usePoll(crawling, async () => {
+    const b = await ok(api.client.GET('/knowledge/bases/{id}', { params: { path: { id } } }))
+    base.set(b)
+    const c = b.last_crawl as KnowledgeCrawl | null
+    if (c && c.status !== 'queued' && c.status !== 'running') docs.reload()
+  }, 1500)
+
+  const mine = uploaded && docs.items.find((d) => d.id === uploaded.id)
+  return (
+    <Page title={base.data?.name ?? 'Knowledge base'} actions={<a href="/dashboard/knowledge/search">Search</a>}>
+      <Async loading={base.loading} error={base.error} data={base.data} onRetry={base.reload}>
+        {(b: KnowledgeBase) => (
+          <section class="panel" aria-label="About this base">
+            {b.description && <p>{b.description}</p>}
+            <dl class="facts">
+              <dt>ID</dt>
+              <dd>
+                <code>{b.id}</code>
+              </dd>
+              <dt>Language</dt>
+              <dd>{b.language}</dd>
+              <dt>Chunking</dt>
+              <dd>
+                {b.chunking.size} characters, overlap {b.chunking.overlap}
+              </dd>
+              <dt>Documents</dt>
+              <dd>{b.document_count}</dd>
+              <dt>Searchable chunks</dt>
+              <dd>{b.chunk_count}</dd>
+            </dl>
+          </section>
+        )}
+      </Async>
+      {base.data && (
+        <div class="split">
+          <section class="panel" aria-labelledby="upload-title">
+            <h2 id="upload-title">Upload a document</h2>
+            <UploadForm
+              baseId={id}
+              onUploaded={(doc, duplicate) => {
+                setUploaded({ id: doc.id, duplicate })
+                docs.setItems((xs) => [doc, ...xs.filter((x) => x.id !== doc.id)])
+              }}
+            />
+            {mine && (
+              <Notice tone={mine.status === 'failed' ? 'bad' : mine.status === 'ready' ? 'good' : 'info'}>
+                {uploaded?.duplicate ? 'Already in this base: ' : ''}“{mine.title}” is {mine.status}
+                {mine.status === 'ready' ? ` (${mine.chunk_count} chunks): it can be searched now.` : mine.status === 'failed' ? `: ${mine.error}` : '…'}
+              </Notice>
+            )}
+          </section>
+          <section class="panel" aria-labelledby="crawl-title">
+            <h2 id="crawl-title">Crawl a website</h2>
+            <CrawlForm baseId={id} busy={crawling} onStarted={(c) => base.set({ ...base.data!, last_crawl: c as unknown as KnowledgeBase['last_crawl'] })} />
+            {crawl && <CrawlProgress crawl={crawl} />}
+          </section>
+        </div>
+      )}
+      <section aria-labelledby="docs-title">
+        <h2 id="docs-title">Documents</h2>
+        <div class="filters">
+          <div class="field">
+            <label for="doc-status">Status</label>
+            <select id="doc-status" value={status} onChange={(e) => setStatus(e.currentTarget.value)}>
+              <option value="">All</option>
+              <option value="queued">Queued</option>
+              <option value="processing">Processing</option>
+              <option value="ready">Ready</option>
+              <option value="failed">Failed</option>
+            </select>
+          </div>
+        </div>
+        <Async loading={docs.loading} error={docs.error} data={docs.error ? undefined : docs.items} onRetry={docs.reload} empty={(xs) => xs.length === 0} emptyView={<Empty title="No documents">Upload a file or crawl a website.</Empty>}>
+          {(rows) => (
+            <Table
+              caption="Documents"
+              rows={rows}
+              rowKey={(d) => d.id}
+              columns={[
+                { label: 'Title', render: (d) => (d.source_url ? <a href={d.source_url} target="_blank" rel="noopener noreferrer">{d.title}</a> : d.title) },
+                {
+                  label: 'Status',
+                  render: (d) => (
+                    <>
+                      <StatusBadge status={d.status} />
+                      {d.error && <p class="hint">{d.error}</p>}
+                    </>
+                  ),
+                },
+                { label: 'Format', render: (d) => d.format },
+                { label: 'Origin', render: (d) => d.origin },
+                { label: 'Size', class: 'num', render: (d) => formatBytes(d.size_bytes) },
+                { label: 'Chunks', class: 'num', render: (d) => d.chunk_count },
+                { label: 'Added', render: (d) => <Time iso={d.created_at} /> },
+              ]}
+            />
+          )}
+        </Async>
+        <LoadMore hasMore={docs.hasMore} loading={docs.loading} onMore={docs.more} />
+      </section>
+    </Page>
+  )
+}

@@ -1,0 +1,137 @@
+import { useRoute } from 'preact-iso'
+import { useState } from 'preact/hooks'
+import { ok } from '../../api/client.js'
+import { Async, Empty, Field, LoadMore, Notice, Page, ProblemView, Time } from '../../ui/components.js'
+import { useAction, usePaged, useResource } from '../../ui/hooks.js'
+import { useWorkspace } from '../../ui/workspace.js'
+import type { Lead, LeadActivity } from './common.js'
+import { ActivityItem, CrmSync, ScoreFactors, StatusChange } from './lead-panels.js'
+
+type Manual = 'note' | 'email' | 'call' | 'meeting' | 'task'
+
+/** /dashboard/leads/:id: a lead, its score factors, status, CRM sync and activities. */
+export default function LeadPage() {
+  const { id } = useRoute().params as { id: string }
+  const { api } = useWorkspace()
+  const lead = useResource((a) => ok(a.client.GET('/leads/{id}', { params: { path: { id } } })), [id])
+  const acts = usePaged<LeadActivity>((a, cursor) => ok(a.client.GET('/leads/{id}/activities', { params: { path: { id }, query: { cursor } } })), [id])
+  const changed = (l: Lead) => {
+    lead.set(l)
+    acts.reload()
+  }
+  const [type, setType] = useState<Manual>('note')
+  const [subject, setSubject] = useState('')
+  const [body, setBody] = useState('')
+  const [recorded, setRecorded] = useState(false)
+  const record = useAction(async () => {
+    await ok(api.client.POST('/leads/{id}/activities', { params: { path: { id } }, body: { type, ...(subject ? { subject } : {}), ...(body ? { body } : {}) } }))
+    setSubject('')
+    setBody('')
+    setRecorded(true)
+    changed(await ok(api.client.GET('/leads/{id}', { params: { path: { id } } })))
+  })
+  return (
+    <Page title={lead.data ? (lead.data.name ?? lead.data.email ?? lead.data.id) : 'Lead'}>
+      <p>
+        <a href="/dashboard/leads">← All leads</a>
+      </p>
+      <Async loading={lead.loading} error={lead.error} data={lead.data} onRetry={lead.reload}>
+        {(l: Lead) => (
+          <>
+            <section class="panel" aria-label="Contact">
+              <dl class="facts">
+                <dt>Email</dt>
+                <dd>{l.email ?? '—'}</dd>
+                <dt>Phone</dt>
+                <dd>{l.phone ?? '—'}</dd>
+                <dt>Company</dt>
+                <dd>{l.company ?? '—'}</dd>
+                <dt>Title</dt>
+                <dd>{l.title ?? '—'}</dd>
+                <dt>Source</dt>
+                <dd>
+                  {l.source.replace('_', ' ')}
+                  {l.source_id && (
+                    <>
+                      {' '}
+                      <code>{l.source_id}</code>
+                    </>
+                  )}
+                </dd>
+                <dt>Tags</dt>
+                <dd>{l.tags.join(', ') || '—'}</dd>
+                <dt>Created</dt>
+                <dd>
+                  <Time iso={l.created_at} />
+                </dd>
+              </dl>
+            </section>
+            <div class="split">
+              <ScoreFactors lead={l} />
+              <div>
+                <StatusChange lead={l} onChanged={changed} />
+                <CrmSync lead={l} onChanged={changed} />
+              </div>
+            </div>
+            {l.qualification && (
+              <section class="panel" aria-labelledby="bant-title">
+                <h2 id="bant-title">Qualification (BANT): {l.qualification.score}</h2>
+                <ul>
+                  {l.qualification.criteria.map((c) => (
+                    <li>
+                      <strong>{c.name}</strong>: {c.met ? 'met' : 'not met'}
+                      {c.evidence.length > 0 && <> — “{c.evidence.map((e) => e.excerpt).join('”, “')}”</>}
+                    </li>
+                  ))}
+                </ul>
+              </section>
+            )}
+          </>
+        )}
+      </Async>
+      <section aria-labelledby="acts-title">
+        <h2 id="acts-title">Activities</h2>
+        <form
+          class="panel"
+          aria-label="Record an activity"
+          onSubmit={(e) => {
+            e.preventDefault()
+            setRecorded(false)
+            void record.run()
+          }}
+        >
+          <div class="filters">
+            <Field label="Type">
+              {(fid) => (
+                <select id={fid} value={type} onChange={(e) => setType(e.currentTarget.value as Manual)}>
+                  {(['note', 'email', 'call', 'meeting', 'task'] as const).map((t) => (
+                    <option value={t}>{t}</option>
+                  ))}
+                </select>
+              )}
+            </Field>
+            <Field label="Subject">{(fid) => <input id={fid} value={subject} onInput={(e) => setSubject(e.currentTarget.value)} />}</Field>
+          </div>
+          <Field label="Details">{(fid) => <textarea id={fid} value={body} onInput={(e) => setBody(e.currentTarget.value)} />}</Field>
+          {record.error && <ProblemView problem={record.error} />}
+          {recorded && <Notice>Activity recorded.</Notice>}
+          <div class="form-actions">
+            <button type="submit" disabled={record.pending || (!subject.trim() && !body.trim())}>
+              Record activity
+            </button>
+          </div>
+        </form>
+        <Async loading={acts.loading} error={acts.error} data={acts.error ? undefined : acts.items} onRetry={acts.reload} empty={(xs) => xs.length === 0} emptyView={<Empty title="No activity yet" />}>
+          {(rows) => (
+            <ol class="timeline" aria-label="Activities, newest first" style={{ paddingLeft: 0, listStyle: 'none', overflowWrap: 'anywhere' }}>
+              {rows.map((a) => (
+                <ActivityItem key={a.id} a={a} />
+              ))}
+            </ol>
+          )}
+        </Async>
+        <LoadMore hasMore={acts.hasMore} loading={acts.loading} onMore={acts.more} />
+      </section>
+    </Page>
+  )
+}

@@ -1,0 +1,105 @@
+import { useRoute } from 'preact-iso'
+import { useEffect, useRef, useState } from 'preact/hooks'
+import { ok } from '../../api/client.js'
+import { Async, Page, Time } from '../../ui/components.js'
+import { useResource } from '../../ui/hooks.js'
+import { RecordingPlayer } from './recording-player.js'
+import { TranscriptView } from './transcript.js'
+import { CallStatusBadge, callSettling, duration, statusLabel } from './voice.shared.js'
+
+/** /dashboard/voice/calls/:id: the call, its recording (native player) and its timed transcript. */
+export default function CallDetail() {
+  const { id } = useRoute().params
+  const call = useResource((api) => ok(api.client.GET('/voice/calls/{id}', { params: { path: { id } } })), [id])
+  const audioRef = useRef<HTMLAudioElement>(null)
+  const [currentMs, setCurrentMs] = useState(0)
+  // A call still in progress (or its media being made) is looked at again every 2 s.
+  const settling = call.data ? callSettling(call.data) : false
+  useEffect(() => {
+    if (!settling) return
+    const t = setInterval(call.reload, 2000)
+    return () => clearInterval(t)
+  }, [settling])
+  return (
+    <Page title="Call">
+      <p>
+        <a href="/dashboard/voice/calls">← All calls</a>
+      </p>
+      <Async loading={call.loading} error={call.error} data={call.data} onRetry={call.reload}>
+        {(c) => (
+          <>
+            <div class="split">
+              <section class="panel" aria-labelledby="call-facts">
+                <h2 id="call-facts">Details</h2>
+                <dl class="facts">
+                  <dt>Status</dt>
+                  <dd>
+                    <CallStatusBadge status={c.status} />
+                    {c.end_reason && <span class="muted"> ({statusLabel(c.end_reason)})</span>}
+                  </dd>
+                  <dt>Direction</dt>
+                  <dd>{c.direction === 'inbound' ? 'Inbound' : 'Outbound'}</dd>
+                  <dt>From</dt>
+                  <dd class="phone">{c.from}</dd>
+                  <dt>To</dt>
+                  <dd class="phone">{c.to}</dd>
+                  <dt>Duration</dt>
+                  <dd>{duration(c)}</dd>
+                  <dt>Placed</dt>
+                  <dd>
+                    <Time iso={c.created_at} />
+                  </dd>
+                  <dt>Answered</dt>
+                  <dd>
+                    <Time iso={c.answered_at} />
+                  </dd>
+                  <dt>Ended</dt>
+                  <dd>
+                    <Time iso={c.ended_at} />
+                  </dd>
+                  <dt>Answered by</dt>
+                  <dd>
+                    {c.answer.type}
+                    {c.answer.id && <code> {c.answer.id}</code>}
+                  </dd>
+                  <dt>Conversation</dt>
+                  <dd>
+                    <a href={`/dashboard/inbox/${c.conversation_id}`}>
+                      <code>{c.conversation_id}</code>
+                    </a>
+                  </dd>
+                  <dt>Call id</dt>
+                  <dd>
+                    <code>{c.id}</code>
+                  </dd>
+                </dl>
+                {c.transfers.length > 0 && (
+                  <>
+                    <h3>Transfers</h3>
+                    <ul>
+                      {c.transfers.map((t) => (
+                        <li>
+                          <Time iso={t.at} /> {t.mode} transfer
+                        </li>
+                      ))}
+                    </ul>
+                  </>
+                )}
+              </section>
+              <div>
+                <section class="panel" aria-labelledby="call-recording">
+                  <h2 id="call-recording">Recording</h2>
+                  <RecordingPlayer call={c} audioRef={audioRef} onTime={setCurrentMs} />
+                </section>
+                <section class="panel" aria-labelledby="call-transcript">
+                  <h2 id="call-transcript">Transcript</h2>
+                  <TranscriptView call={c} audioRef={audioRef} currentMs={currentMs} hasAudio={c.recording.status === 'ready'} />
+                </section>
+              </div>
+            </div>
+          </>
+        )}
+      </Async>
+    </Page>
+  )
+}
