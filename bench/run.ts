@@ -68,6 +68,9 @@ await botsBench(ENGINES, wanted)
 // API logs (bench/api-logs/README.md): throughput with API_LOGS=on against off, in turns; own block in docs/performance.md.
 const { apiLogsBench } = await import('./api-logs/scenarios.js')
 await apiLogsBench(ENGINES, wanted)
+// Dashboard (bench/dashboard/scenarios.ts): bundle sizes and the inbox's time to interactive in Chromium; own block in docs/performance.md.
+const { dashboardBench } = await import('./dashboard/scenarios.js')
+await dashboardBench(wanted, FULL)
 
 const round2 = (v: number) => Math.round(v * 100) / 100
 const ratio = (row: Row, key: BaselineKey) => {

@@ -39,6 +39,8 @@ describe('dashboard shell in Chromium: sign-in, workspace and mode, session end,
   it('goes to the sign-in page when the session ends, and signing out ends it', async () => {
     const page = await d.open()
     await d.signIn(page)
+    // Settled first: a request still in flight when the cookies go would navigate to /login by itself.
+    await page.getByText('Workspace Acme').waitFor()
     // Signed out elsewhere (another tab): the next API call cannot renew its token and lands on /login.
     await page.context().clearCookies()
     await page.goto('/dashboard/inbox')

@@ -1,4 +1,4 @@
-import { ErrorBoundary, LocationProvider, Route, Router } from 'preact-iso'
+import { ErrorBoundary, LocationProvider, Route, Router, useLocation } from 'preact-iso'
 import { useEffect, useMemo, useState } from 'preact/hooks'
 import { createApi } from './api/client.js'
 import { ApiProblem } from './api/problem.js'
@@ -85,6 +85,7 @@ function SignOut({ csrf }: { csrf: string }) {
 
 function Shell({ ctx }: { ctx: WorkspaceContext }) {
   const { session, membership } = ctx
+  const { path } = useLocation()
   const workspaces = [...new Map(session.memberships.map((m) => [m.workspace_id, m.workspace_name])).entries()]
   const sandbox = membership.mode === 'test'
   const has = (mode: 'live' | 'test') => session.memberships.some((m) => m.workspace_id === membership.workspace_id && m.mode === mode)
@@ -132,11 +133,15 @@ function Shell({ ctx }: { ctx: WorkspaceContext }) {
         <nav class="side" aria-label="Main">
           <ul>
             <li>
-              <a href="/dashboard">Overview</a>
+              <a href="/dashboard" aria-current={path === '/dashboard' ? 'page' : undefined}>
+                Overview
+              </a>
             </li>
             {AREAS.map((a) => (
               <li>
-                <a href={a.path}>{a.label}</a>
+                <a href={a.path} aria-current={path === a.path || path.startsWith(`${a.path}/`) ? 'page' : undefined}>
+                  {a.label}
+                </a>
               </li>
             ))}
           </ul>

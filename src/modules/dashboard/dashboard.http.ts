@@ -56,6 +56,8 @@ export function dashboardHttp(kernel: Kernel, services: Services, tokens: Dashbo
       maxAge: '365d',
       index: false,
       wildcard: true,
+      // dashboard/build.mjs writes .br and .gz beside each script and stylesheet.
+      preCompressed: true,
       setHeaders: (res) => {
         res.header('X-Content-Type-Options', 'nosniff')
       },

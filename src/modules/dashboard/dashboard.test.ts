@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { brotliCompressSync } from 'node:zlib'
 import { after, before, describe, it } from 'node:test'
 import { assertProblem, createTestApp, type TestApp } from '../../../test/helpers.js'
 import { memberWithPassword, PageBrowser } from '../workspaces/sign-in/sign-in.test-support.js'
@@ -18,6 +19,7 @@ describe('dashboard session tokens and pages', () => {
     mkdirSync(join(dir, 'assets'))
     writeFileSync(join(dir, 'index.html'), '<!doctype html><title>Dashboard</title><script type="module" src="/dashboard/assets/app-TEST.js"></script>')
     writeFileSync(join(dir, 'assets', 'app-TEST.js'), 'console.log(1)')
+    writeFileSync(join(dir, 'assets', 'app-TEST.js.br'), brotliCompressSync('console.log(1)'))
     h = await createTestApp({ env: { DASHBOARD_DIR: dir } })
     await h.app.services.signIn.setPassword('owner@acme.example', PASSWORD)
     await memberWithPassword(h, 'mia@example.com', PASSWORD, { role: 'member' })
@@ -55,6 +57,8 @@ describe('dashboard session tokens and pages', () => {
     const asset = await h.http().inject({ method: 'GET', url: '/dashboard/assets/app-TEST.js' })
     assert.equal(asset.statusCode, 200)
     assert.match(String(asset.headers['cache-control']), /immutable/)
+    const compressed = await h.http().inject({ method: 'GET', url: '/dashboard/assets/app-TEST.js', headers: { 'accept-encoding': 'br, gzip' } })
+    assert.equal(compressed.headers['content-encoding'], 'br', 'the build’s precompressed copy')
     assertProblem(await h.http().inject({ method: 'GET', url: '/dashboard/session' }), 401, 'unauthorized')
   })
 

@@ -53,7 +53,7 @@ export default function KeysPage() {
             rows={rows}
             columns={[
               { label: 'Name', render: (k) => k.name ?? <span class="hint">unnamed</span> },
-              { label: 'Key', render: (k) => <code>{k.prefix}…</code> },
+              { label: 'Key', render: (k) => <code class="nowrap">{k.prefix}…</code> },
               { label: 'Scopes', render: (k) => k.scopes.join(' ') },
               { label: 'Last used', render: (k) => (k.last_used_at ? <Time iso={k.last_used_at} /> : 'never') },
               { label: 'Created', render: (k) => <Time iso={k.created_at} /> },
