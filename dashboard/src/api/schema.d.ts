@@ -2019,7 +2019,7 @@ export interface paths {
         };
         /**
          * Webhook Playground: watch the inbox live
-         * @description No API key: the token is the capability. Server-Sent Events: `ready` first, then the captures already in the inbox, oldest first (with `after`, only those after that capture id), then each new capture as it is recorded, on any node (the database is polled about every 300 ms). This request itself is not recorded. The stream ends after 30 minutes; open a new one with `after` set to the last capture id received (Last-Event-ID resumes only on the process that served the stream).
+         * @description No API key: the token is the capability. Server-Sent Events: `ready` first, then the captures already in the inbox, oldest first (with `after`, only those after that capture id), then each new capture as it is recorded, on any node (the database is polled about every 300 ms). This request itself is not recorded. The stream ends after 30 minutes; open a new one with `after` set to the last capture id received (Last-Event-ID resumes only on the process that served the stream). With `follow=false` it sends the captures already there and ends.
          *
          *     Required scope: `webhooks:read`. Reference: https://api.example.com/v2/api-docs/webhooks/streamWebhookPlayground
          */
@@ -13189,6 +13189,8 @@ export interface operations {
             query?: {
                 /** @description Only the captures after this one (the last capture id received): how a client resumes on any node. */
                 after?: string;
+                /** @description `false`: send the captures already there, then end the stream (like `tail` without `-f`). */
+                follow?: boolean;
             };
             header?: {
                 /** @description Resumes an event stream: the id of the last event received (`<stream id>:<n>`). The same request (method and path) then answers the events after it and, while the work runs, the live ones, without starting the work again. Events are kept 60 s after the stream ends, by the process that served it; an unknown, expired or foreign stream → 404 `stream_not_found`. See docs/api-conventions.md "Event streams". */

@@ -107,3 +107,30 @@ export function useAction<A extends unknown[], R>(fn: (...args: A) => Promise<R>
   }
   return { run, pending, error, clear: () => setError(undefined) }
 }
+
+/**
+ * Calls `tick` every `ms` while `active` (a run going on, a document processing, a crawl); stops on unmount.
+ * A failed tick is tried again on the next one: the page keeps showing the last state it has.
+ */
+export function usePoll(active: boolean, tick: () => Promise<unknown> | void, ms = 1000) {
+  const fn = useRef(tick)
+  fn.current = tick
+  useEffect(() => {
+    if (!active) return
+    let stopped = false
+    let timer: ReturnType<typeof setTimeout>
+    const loop = async () => {
+      try {
+        await fn.current()
+      } catch {
+        // the next tick tries again
+      }
+      if (!stopped) timer = setTimeout(loop, ms)
+    }
+    timer = setTimeout(loop, ms)
+    return () => {
+      stopped = true
+      clearTimeout(timer)
+    }
+  }, [active, ms])
+}

@@ -163,6 +163,7 @@ export class PlaygroundService {
     token: string,
     mode: Mode,
     after: string | undefined,
+    follow: boolean,
     send: { ready(r: { object: 'webhook_playground_stream'; token: string; inbox_url: string }): void; capture(c: PlaygroundCaptureT): void },
     signal: AbortSignal,
   ): Promise<void> {
@@ -182,6 +183,7 @@ export class PlaygroundService {
         if (!newest || r.id > newest) newest = r.id
       }
       if (floor) for (const id of seen) if (id <= floor) seen.delete(id)
+      if (!follow) return
       await sleep(PLAYGROUND_STREAM_POLL_MS, undefined, { signal }).catch(() => undefined)
     }
   }

@@ -241,6 +241,9 @@ export const PlaygroundStreamQuery = Type.Object(
     after: Type.Optional(
       Type.String({ pattern: '^whc_[0-9A-Z]{26}$', description: 'Only the captures after this one (the last capture id received): how a client resumes on any node.' }),
     ),
+    follow: Type.Optional(
+      Type.Boolean({ default: true, description: '`false`: send the captures already there, then end the stream (like `tail` without `-f`).' }),
+    ),
   },
   { additionalProperties: false },
 )

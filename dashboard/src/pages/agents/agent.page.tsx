@@ -2,10 +2,10 @@ import { useRoute } from 'preact-iso'
 import { useState } from 'preact/hooks'
 import { ok } from '../../api/client.js'
 import { Async, Empty, Field, LoadMore, Notice, Page, ProblemView, Table, Time } from '../../ui/components.js'
-import { useAction, usePaged, useResource } from '../../ui/hooks.js'
+import { useAction, usePaged, useResource, usePoll } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import type { AgentRun, RunStatus, RunSummary } from './common.js'
-import { AgentNav, StatusBadge, isActive, usePoll } from './common.js'
+import { AgentNav, StatusBadge, isActive } from './common.js'
 
 const STATUSES: RunStatus[] = ['queued', 'running', 'requires_approval', 'succeeded', 'failed', 'cancelled', 'expired']
 const inputText = (r: RunSummary) => r.input.text ?? JSON.stringify(r.input.json)

@@ -3,10 +3,10 @@ import { useState } from 'preact/hooks'
 import { ok } from '../../api/client.js'
 import type { components } from '../../api/schema.js'
 import { Async, Empty, LoadMore, Notice, Page, Time } from '../../ui/components.js'
-import { usePaged, useResource } from '../../ui/hooks.js'
+import { usePaged, useResource, usePoll } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import type { AgentRun, Approval } from './common.js'
-import { AgentNav, DecisionForm, StatusBadge, isActive, json, usePoll } from './common.js'
+import { AgentNav, DecisionForm, StatusBadge, isActive, json } from './common.js'
 
 type Filter = components['schemas']['AgentApprovalStatus'] | ''
 

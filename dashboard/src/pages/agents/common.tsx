@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'preact/hooks'
+import { useState } from 'preact/hooks'
 import { ok } from '../../api/client.js'
 import type { components } from '../../api/schema.js'
 import { Badge, Field, ProblemView, type Tone } from '../../ui/components.js'
@@ -47,29 +47,6 @@ export function AgentNav({ id }: { id: string }) {
   )
 }
 
-/** Calls `tick` every `ms` while `active`; stops on unmount. */
-export function usePoll(active: boolean, tick: () => Promise<unknown> | void, ms = 1000) {
-  const fn = useRef(tick)
-  fn.current = tick
-  useEffect(() => {
-    if (!active) return
-    let stopped = false
-    let timer: ReturnType<typeof setTimeout>
-    const loop = async () => {
-      try {
-        await fn.current()
-      } catch {
-        // tried again on the next tick
-      }
-      if (!stopped) timer = setTimeout(loop, ms)
-    }
-    timer = setTimeout(loop, ms)
-    return () => {
-      stopped = true
-      clearTimeout(timer)
-    }
-  }, [active, ms])
-}
 
 export const json = (v: unknown) => JSON.stringify(v, null, 2)
 

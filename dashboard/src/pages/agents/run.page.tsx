@@ -2,10 +2,10 @@ import { useRoute } from 'preact-iso'
 import { useState } from 'preact/hooks'
 import { ok } from '../../api/client.js'
 import { Async, Notice, Page, Time } from '../../ui/components.js'
-import { useResource } from '../../ui/hooks.js'
+import { useResource, usePoll } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import type { AgentRun } from './common.js'
-import { AgentNav, DecisionForm, StatusBadge, isActive, json, usePoll } from './common.js'
+import { AgentNav, DecisionForm, StatusBadge, isActive, json } from './common.js'
 import { StepTimeline } from './timeline.js'
 
 /** /dashboard/agents/:id/runs/:runId: a run, its step timeline, its pending approval, output and postmortem. */

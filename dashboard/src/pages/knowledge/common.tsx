@@ -1,4 +1,3 @@
-import { useEffect, useRef } from 'preact/hooks'
 import type { components } from '../../api/schema.js'
 import { Badge, type Tone } from '../../ui/components.js'
 
@@ -12,29 +11,6 @@ export function StatusBadge({ status }: { status: string }) {
   return <Badge tone={DOC_TONE[status] ?? 'neutral'}>{status}</Badge>
 }
 
-/** Calls `tick` every `ms` while `active` (a document processing, a crawl running); stops on unmount. */
-export function usePoll(active: boolean, tick: () => Promise<unknown> | void, ms = 1000) {
-  const fn = useRef(tick)
-  fn.current = tick
-  useEffect(() => {
-    if (!active) return
-    let stopped = false
-    let timer: ReturnType<typeof setTimeout>
-    const loop = async () => {
-      try {
-        await fn.current()
-      } catch {
-        // the next tick tries again; the page shows the last state it has
-      }
-      if (!stopped) timer = setTimeout(loop, ms)
-    }
-    timer = setTimeout(loop, ms)
-    return () => {
-      stopped = true
-      clearTimeout(timer)
-    }
-  }, [active, ms])
-}
 
 /** An excerpt whose matched words the API marks «like this»: shown as <mark>. */
 export function Excerpt({ text }: { text: string }) {

@@ -1240,6 +1240,8 @@ export type WebhooksPlaygroundCapturePutParams = Record<string, never>
 export interface WebhooksPlaygroundStreamParams {
   /** Only the captures after this one (the last capture id received): how a client resumes on any node. */
   after?: string
+  /** `false`: send the captures already there, then end the stream (like `tail` without `-f`). */
+  follow?: boolean
 }
 
 /**

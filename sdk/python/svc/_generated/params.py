@@ -1282,6 +1282,8 @@ class StreamWebhookPlaygroundParams(TypedDict, total=False):
 
     #: Only the captures after this one (the last capture id received): how a client resumes on any node.
     after: str
+    #: `false`: send the captures already there, then end the stream (like `tail` without `-f`).
+    follow: bool
 
 
 class SyncLeadToCrmParams(TypedDict, total=False):

@@ -124,6 +124,18 @@ describe('streamWebhookPlayground', () => {
     s.close()
   })
 
+  it('with follow=false, sends what is there and ends', async () => {
+    const token = randomToken()
+    const first = json(await post(token, '{"n":1}')).capture_id
+    const res = await fetch(`${base}/v2/webhooks/playground/${token}/stream?follow=false`, { headers: { accept: 'text/event-stream' } })
+    assert.equal(res.status, 200)
+    const events: Sse[] = []
+    const parser = createParser({ onEvent: (e) => events.push({ event: e.event, id: e.id, data: e.data }) })
+    parser.feed(await res.text()) // resolves: the stream ended by itself
+    assert.deepEqual(events.map((e) => e.event), ['ready', 'capture'])
+    assert.equal(JSON.parse(events[1].data).id, first)
+  })
+
   it('answers a malformed token with 404 and a malformed after with 422, as problems', async () => {
     const bad = await fetch(`${base}/v2/webhooks/playground/short/stream`, { headers: { accept: 'text/event-stream' } })
     assert.equal(bad.status, 404)

@@ -14,7 +14,8 @@ export const streamWebhookPlayground = defineRoute({
     'No API key: the token is the capability. Server-Sent Events: `ready` first, then the captures already in the inbox, oldest first ' +
     '(with `after`, only those after that capture id), then each new capture as it is recorded, on any node (the database is polled about ' +
     'every 300 ms). This request itself is not recorded. The stream ends after 30 minutes; open a new one with `after` set to the last ' +
-    'capture id received (Last-Event-ID resumes only on the process that served the stream).',
+    'capture id received (Last-Event-ID resumes only on the process that served the stream). With `follow=false` it sends the ' +
+    'captures already there and ends.',
   sse: {
     heartbeatMs: (config: Config) => config.sseHeartbeatMs,
     events: {
@@ -30,6 +31,7 @@ export const streamWebhookPlayground = defineRoute({
       params.token,
       mode,
       query.after,
+      query.follow !== false,
       { ready: (r) => stream.send('ready', r), capture: (c) => stream.send('capture', c) },
       stream.signal,
     )

@@ -173,7 +173,7 @@ class WebhooksPlaygroundService extends AbstractService
      * inbox, oldest first (with `after`, only those after that capture id), then each new capture as it is recorded,
      * on any node (the database is polled about every 300 ms). This request itself is not recorded. The stream ends
      * after 30 minutes; open a new one with `after` set to the last capture id received (Last-Event-ID resumes only
-     * on the process that served the stream).
+     * on the process that served the stream). With `follow=false` it sends the captures already there and ends.
      *
      * Required scope: `webhooks:read`. Reference:
      * https://api.example.com/v2/api-docs/webhooks/streamWebhookPlayground
@@ -183,6 +183,7 @@ class WebhooksPlaygroundService extends AbstractService
      * @param string $token 22–64 characters of A–Z a–z 0–9 _ -; generate ≥128 random bits.
      * @param array{
      *     after?: string,
+     *     follow?: bool,
      * }|null $params the query string
      * @param RequestOptions $opts per-request options: idempotency_key, timeout, max_retries, api_version, headers, api_key
      * @return \Generator<int, array{event: string, data: mixed, id: string|null}> the Server-Sent Events as they arrive

@@ -374,7 +374,8 @@ module Svc
         # already in the inbox, oldest first (with `after`, only those after that capture id), then each new
         # capture as it is recorded, on any node (the database is polled about every 300 ms). This request
         # itself is not recorded. The stream ends after 30 minutes; open a new one with `after` set to the
-        # last capture id received (Last-Event-ID resumes only on the process that served the stream).
+        # last capture id received (Last-Event-ID resumes only on the process that served the stream). With
+        # `follow=false` it sends the captures already there and ends.
         #
         # Required scope: `webhooks:read`. Reference:
         # https://api.example.com/v2/api-docs/webhooks/streamWebhookPlayground
@@ -382,6 +383,7 @@ module Svc
         # @param token [String] path parameter +token+: 22–64 characters of A–Z a–z 0–9 _ -; generate ≥128 random bits.
         # @param params [Hash, nil] the query:
         #   - +after+ [String] Only the captures after this one (the last capture id received): how a client resumes on any node.
+        #   - +follow+ [Boolean] `false`: send the captures already there, then end the stream (like `tail` without `-f`).
         # @param opts [Hash] request options: +idempotency_key+, +timeout+, +max_retries+, +api_version+, +headers+; other keywords are added to params
         # @yieldparam event [Svc::SSE::Event] each event as it arrives
         # @return [Enumerator<Svc::SSE::Event>, nil] the events (an Enumerator without a block; nil with one)
