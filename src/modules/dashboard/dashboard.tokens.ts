@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto'
 import type { BearerResolver } from '../../kernel/auth/bearer-tokens.js'
 import type { Clock } from '../../kernel/clock.js'
 import type { Mode, Principal } from '../../kernel/tenant.js'
-import type { SignInService } from '../workspaces/sign-in/sign-in.service.js'
+import type { Services } from '../../kernel/services.js'
 
 export const DASHBOARD_TOKEN_PREFIX = 'svc_dash_'
 /** Short: a token copied out of the browser is useless within minutes; the app asks for a new one as it goes. */
@@ -34,7 +34,7 @@ export class DashboardTokens {
   constructor(
     private readonly key: Buffer,
     private readonly clock: Clock,
-    private readonly signIn: SignInService,
+    private readonly signIn: Services['signIn'],
   ) {}
 
   private mac(body: string): string {
