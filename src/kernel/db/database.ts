@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import SQLite from 'better-sqlite3'
-import { Kysely, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely'
+import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, SqliteDriver, sql, type DatabaseConnection, type Driver, type SqliteDialectConfig, type Transaction } from 'kysely'
 import pg from 'pg'
 import { statementName } from './prepared.js'
 
@@ -133,7 +133,7 @@ export function createDatabase(
   sqlite.pragma(`synchronous = ${opts.sqliteSynchronous ?? 'NORMAL'}`)
   sqlite.pragma('busy_timeout = 5000')
   sqlite.pragma('foreign_keys = ON')
-  const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) })
+  const db = new Kysely<Tables>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) })
   return {
     db,
     engine: 'sqlite',
@@ -143,6 +143,28 @@ export function createDatabase(
     },
     close: () => db.destroy(),
     poolStats: () => ({ total: 1, idle: 1, waiting: 0 }),
+  }
+}
+
+/**
+ * SQLite transactions begin IMMEDIATE: they take the write lock when they start, waiting for it up to
+ * busy_timeout. A deferred BEGIN reads first and asks for the lock at its first write; if another
+ * connection (the API log's writer thread) committed in between, that write fails at once with
+ * SQLITE_BUSY — the busy handler cannot help a transaction whose snapshot is stale — and a job or request
+ * fails for nothing. This process has one connection, so its transactions are serialised anyway; only the
+ * log thread waits a few milliseconds more.
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'))
+  }
+}
+class ImmediateSqliteDialect extends SqliteDialect {
+  constructor(private readonly settings: SqliteDialectConfig) {
+    super(settings)
+  }
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.settings)
   }
 }
 
