@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { newId, ulid } from './ids.js'
+import { idTime, newId, ulid, ulidTime } from './ids.js'
 
 describe('ids', () => {
   it('are prefixed, 26 Crockford base32 characters, and sort by creation time', () => {
@@ -13,5 +13,14 @@ describe('ids', () => {
     const a = ulid(Date.UTC(2100, 0, 1))
     const b = ulid(Date.UTC(2100, 0, 2))
     assert.ok(a.slice(0, 10) < b.slice(0, 10))
+  })
+  it('read back their time (idTime), and ulidTime gives the time part of a moment', () => {
+    const at = Date.UTC(2026, 10, 25, 1, 2, 3, 456)
+    // (newId never goes back in time within a process, and the test above made ids in 2100.)
+    const id = `whc_${ulidTime(at)}${'7'.repeat(16)}`
+    assert.equal(idTime(id), at)
+    const fresh = newId('conv')
+    assert.equal(ulidTime(idTime(fresh)), fresh.slice(5, 15))
+    assert.ok(`whc_${ulidTime(at - 1)}` < id && id < `whc_${ulidTime(at + 1)}`)
   })
 })

@@ -125,8 +125,8 @@ async function loadPrincipal(db: Db, hash: string): Promise<Principal | null> {
 const principalQ = prepared((db, a: { hash: string }) => db.selectFrom('api_keys').select(['id', 'workspace_id', 'mode', 'scopes', 'revoked_at']).where('key_hash', '=', a.hash))
 
 /** Records when keys were last used (the request counter's flush: one statement per key per second at most). */
-export async function touchApiKeys(db: Executor, lastUsed: Map<string, string>): Promise<void> {
-  for (const [id, at] of lastUsed) await db.updateTable('api_keys').set({ last_used_at: at }).where('id', '=', id).execute()
+export async function touchApiKeys(db: Executor, lastUsed: Map<string, number>): Promise<void> {
+  for (const [id, ms] of lastUsed) await db.updateTable('api_keys').set({ last_used_at: new Date(ms).toISOString() }).where('id', '=', id).execute()
 }
 
 /** After a revocation made outside revokeApiKey: this process stops accepting the key at once. */

@@ -4,7 +4,8 @@ import type { Database, Engine, Executor } from '../db/database.js'
 import { scoped } from '../db/scoped.js'
 import type { Tenant } from '../tenant.js'
 import '../db/kernel.tables.js'
-import { apiLogIdBound, latencyBucket, ulidTime, type ApiLogEntry } from './api-log.js'
+import { ULID_ALPHABET, ulidTime } from '../ids.js'
+import { apiLogIdBound, latencyBucket, type ApiLogEntry } from './api-log.js'
 
 // The api_logs writes (one flush of the recorder, as raw multi-row statements) and the retention purge of
 // the rows and rollups.
@@ -75,8 +76,7 @@ function chunked(table: Table, values: unknown[], out: Statement[]): void {
   }
 }
 
-const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ'
-const LETTERS = Buffer.from(ALPHABET, 'latin1')
+const LETTERS = Buffer.from(ULID_ALPHABET, 'latin1')
 
 /** `alog_` + the entry's millisecond + 80 random bits: time ranges are id ranges (apiLogIdBound). */
 function idsFor(entries: ApiLogEntry[]): string[] {

@@ -5,6 +5,7 @@ import type { Database } from '../db/database.js'
 import type { Mode, Principal } from '../tenant.js'
 import { flushStatements, runStatements } from './api-log.store.js'
 import { PartialWriteError, SqliteLogWriter } from './api-log.writer.js'
+import { ulidTime } from '../ids.js'
 
 /**
  * The API request log behind `GET /api-logs` and `GET /usage` (docs/developer-tools.md "API logs and usage").
@@ -207,19 +208,6 @@ function clip(s: string, max: number): string {
 }
 
 // ---- ids and latency buckets, shared with the readers (the developer module, retention) ----
-
-const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ'
-
-/** The 10-character ULID time part of epoch ms. */
-export function ulidTime(ms: number): string {
-  let out = ''
-  let t = Math.max(0, Math.floor(ms))
-  for (let i = 0; i < 10; i++) {
-    out = ALPHABET[t % 32] + out
-    t = Math.floor(t / 32)
-  }
-  return out
-}
 
 /**
  * The smallest id of an entry made at or after `at` (ISO time or epoch ms): an id has the entry's

@@ -13,7 +13,7 @@ import '../db/kernel.tables.js'
 export class RequestCounter {
   private buffer = new Map<string, { tenant: Tenant; day: string; module: string; op: string; count: number; errors: number }>()
   /** API key id → when it was last used (the key list's `last_used_at`). */
-  private lastUsed = new Map<string, string>()
+  private lastUsed = new Map<string, number>()
   private timer: NodeJS.Timeout | null = null
 
   constructor(
@@ -25,20 +25,20 @@ export class RequestCounter {
   private dayStart = 0
   private dayName = ''
 
-  record(tenant: Principal, module: string, operationId: string, status: number, at: Date): void {
-    // Only API keys have a last-used time (other bearer credentials carry an actor).
-    if (!tenant.actor) this.lastUsed.set(tenant.keyId, at.toISOString())
+  record(principal: Principal, module: string, operationId: string, status: number, at: Date): void {
     // The UTC day's name is formatted once per day, not per request.
     const ms = at.getTime()
+    // Only API keys have a last-used time (other bearer credentials carry an actor); formatted at the flush.
+    if (!principal.actor) this.lastUsed.set(principal.keyId, ms)
     if (ms < this.dayStart || ms >= this.dayStart + 86_400_000) {
       this.dayStart = ms - (ms % 86_400_000)
       this.dayName = new Date(this.dayStart).toISOString().slice(0, 10)
     }
     const day = this.dayName
-    const k = `${tenant.workspaceId}|${tenant.mode}|${day}|${module}|${operationId}`
+    const k = `${principal.workspaceId}|${principal.mode}|${day}|${module}|${operationId}`
     let e = this.buffer.get(k)
     if (!e) {
-      e = { tenant, day, module, op: operationId, count: 0, errors: 0 }
+      e = { tenant: principal, day, module, op: operationId, count: 0, errors: 0 }
       this.buffer.set(k, e)
     }
     e.count++

@@ -3,7 +3,7 @@ import { iso } from '../../kernel/clock.js'
 import { toJson } from '../../kernel/db/database.js'
 import { AppError } from '../../kernel/errors.js'
 import type { PageResult } from '../../kernel/http/pagination.js'
-import { newId } from '../../kernel/ids.js'
+import { idTime, newId, ulidTime } from '../../kernel/ids.js'
 import type { Kernel } from '../../kernel/kernel.js'
 import type { Mode, Tenant } from '../../kernel/tenant.js'
 import { PurgeScheduler } from './jobs/purge-playground.job.js'
@@ -26,16 +26,8 @@ export const PLAYGROUND_STREAM_POLL_MS = 300
 export const PLAYGROUND_STREAM_MAX_MS = 30 * 60_000
 /** Ids are minted before their transaction commits: a capture committed up to this long after a newer one still shows. */
 const STREAM_LOOKBACK_MS = 5_000
-const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ'
-/** The smallest capture id of `ms` before the capture `id` (ids are ULIDs: 10 characters of time first). */
-function lookbackFloor(id: string, ms: number): string {
-  let t = 0
-  for (const c of id.slice(4, 14)) t = t * 32 + CROCKFORD.indexOf(c)
-  t = Math.max(0, t - ms)
-  let time = ''
-  for (let i = 0; i < 10; i++, t = Math.floor(t / 32)) time = CROCKFORD[t % 32] + time
-  return `whc_${time}${'0'.repeat(16)}`
-}
+/** The smallest capture id of `ms` before the capture `id` (ids sort by the time they were made). */
+const lookbackFloor = (id: string, ms: number): string => `whc_${ulidTime(idTime(id) - ms)}${'0'.repeat(16)}`
 
 /** Credentials never stored: a Playground URL is shareable. */
 const STRIPPED_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key', 'api-key', 'x-auth-token', 'x-amz-security-token'])

@@ -1,5 +1,4 @@
-import { clearPrincipalCache, createApiKey } from '../../../kernel/auth/api-keys.js'
-import { iso } from '../../../kernel/clock.js'
+import { clearPrincipalCache, createApiKey, revokeApiKey } from '../../../kernel/auth/api-keys.js'
 import type { ApiKeysTable } from '../../../kernel/db/kernel.tables.js'
 import { notFound } from '../../../kernel/errors.js'
 import type { PageResult } from '../../../kernel/http/pagination.js'
@@ -54,9 +53,10 @@ export class ApiKeysService {
     const key = await this.k.transaction(tenant, async (tx) => {
       const row = await repo.findKey(tx, tenant, id)
       if (!row) throw notFound('api_key', id)
-      if (!row.revoked_at) await repo.revokeKey(tx, tenant, id, iso(this.k.clock.now()))
+      if (!row.revoked_at) await revokeApiKey(tx, this.k.clock, id)
       return apiKeyView((await repo.findKey(tx, tenant, id))!)
     })
+    // Again after the commit: a request in between (another connection) may have cached the key as still valid.
     clearPrincipalCache()
     return key
   }

@@ -17,7 +17,3 @@ export function listKeys(db: Executor, tenant: Tenant, q: { status?: 'active' | 
 export function findKey(db: Executor, tenant: Tenant, id: string): Promise<ApiKeysTable | undefined> {
   return scoped(db, tenant).selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst()
 }
-
-export async function revokeKey(db: Executor, tenant: Tenant, id: string, at: string): Promise<void> {
-  await scoped(db, tenant).updateTable('api_keys').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null).execute()
-}
