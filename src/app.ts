@@ -1,7 +1,8 @@
 import { recordAudit } from './kernel/audit/audit.js'
 import type { FastifyInstance } from 'fastify'
 import type { Redis } from 'ioredis'
-import pino, { type Logger } from 'pino'
+import type { Logger } from 'pino'
+import { createLogger } from './logger.js'
 import type { Config } from './config.js'
 import { createAiEngine } from './kernel/ai/ai.js'
 import { LocalBlobStore } from './kernel/blobs/blobs.js'
@@ -26,6 +27,8 @@ import type { Services } from './kernel/services.js'
 import { Metrics } from './kernel/metrics.js'
 import { MODULES } from './modules/index.js'
 
+export { createLogger }
+
 export interface AppDeps {
   config: Config
   clock?: Clock
@@ -47,13 +50,6 @@ export interface App {
   close(): Promise<void>
 }
 
-export function createLogger(config: Config): Logger {
-  return pino({
-    level: config.logLevel,
-    // Credentials never reach the log, whatever a call site passes.
-    redact: { paths: ['req.headers.authorization', 'headers.authorization', 'key', 'secret', '*.key', '*.secret'], censor: '[redacted]' },
-  })
-}
 
 /** Open the database, run every module's migrations, build the kernel and the services. */
 export async function createKernel(deps: AppDeps): Promise<{ kernel: Kernel; services: Services }> {

@@ -1,4 +1,5 @@
 // The only file that reads process.env: everything else receives a Config.
+import { availableParallelism } from 'node:os'
 import { dirname } from 'node:path'
 
 export interface Config {
@@ -15,6 +16,10 @@ export interface Config {
   docsBaseUrl: string
   logLevel: string
   role: 'api' | 'worker' | 'all'
+  /** HTTP processes on this box (WEB_CONCURRENCY, a number or `auto` = one per core): more than 1 forks them with node:cluster. */
+  webConcurrency: number
+  /** Which of those processes this is (0 = the first, which alone runs jobs when the role has them); set by the cluster's primary. */
+  processSlot: number
   bodyLimitBytes: number
   idempotencyRetentionHours: number
   jobPollIntervalMs: number
@@ -140,6 +145,16 @@ function isoDate(env: NodeJS.ProcessEnv, name: string, fallback: string): Date {
   return d
 }
 
+/** WEB_CONCURRENCY: a whole number ≥ 1, or `auto` for one process per core the OS gives this one. */
+function concurrency(env: NodeJS.ProcessEnv): number {
+  const raw = (env.WEB_CONCURRENCY ?? '').trim().toLowerCase()
+  if (raw === '') return 1
+  if (raw === 'auto') return availableParallelism()
+  const n = Number(raw)
+  if (!Number.isInteger(n) || n < 1 || n > 256) throw new Error(`WEB_CONCURRENCY must be a whole number from 1 to 256, or auto, got "${env.WEB_CONCURRENCY}"`)
+  return n
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int(env, 'PORT', 8080)
   const host = env.HOST || '0.0.0.0'
@@ -162,6 +177,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     docsBaseUrl: (env.DOCS_BASE_URL || `${publicUrl}/v2/api-docs`).replace(/\/$/, ''),
     logLevel: env.LOG_LEVEL || 'info',
     role,
+    webConcurrency: concurrency(env),
+    processSlot: int(env, 'SVC_PROCESS_SLOT', 0),
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1024 * 1024),
     idempotencyRetentionHours: int(env, 'IDEMPOTENCY_RETENTION_HOURS', 24),
     jobPollIntervalMs: int(env, 'JOB_POLL_INTERVAL_MS', 250),

@@ -1,10 +1,9 @@
+import cluster from 'node:cluster'
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Logger } from 'pino'
-import { buildApp, createKernel, createLogger } from './app.js'
-import { bootstrapIfEmpty } from './bootstrap.js'
 import { loadConfig, type Config } from './config.js'
-import { scheduleMaintenance } from './kernel/maintenance.js'
+import { createLogger } from './logger.js'
 
 /** Under DATA_DIR: the first start's keys, readable by the owner only. */
 const FIRST_START_FILE = 'first-start-keys.txt'
@@ -12,18 +11,30 @@ const FIRST_START_FILE = 'first-start-keys.txt'
 /**
  * One binary, three roles (SVC_ROLE or --role): `api` serves HTTP, `worker` runs jobs, `all` (default)
  * does both. SIGTERM/SIGINT stop accepting, finish in-flight requests and jobs (bounded), close pools.
+ * WEB_CONCURRENCY > 1 makes this process the primary of that many HTTP processes (kernel/cluster).
  */
 export async function main(argv: string[] = process.argv.slice(2)): Promise<void> {
   const roleArg = argv.find((a) => a.startsWith('--role='))?.split('=')[1] ?? (argv.includes('--role') ? argv[argv.indexOf('--role') + 1] : undefined)
-  const config: Config = loadConfig(roleArg ? { ...process.env, SVC_ROLE: roleArg } : process.env)
+  // A cluster worker's role is the one its primary gave it (SVC_ROLE per slot), not the command line's.
+  const config: Config = loadConfig(roleArg && !cluster.isWorker ? { ...process.env, SVC_ROLE: roleArg } : process.env)
   const log = createLogger(config)
   const serveHttp = config.role !== 'worker'
   const runJobs = config.role !== 'api'
+  if (serveHttp && config.webConcurrency > 1 && cluster.isPrimary) {
+    // The primary serves nothing, so it loads none of the modules.
+    const { runClusterPrimary } = await import('./kernel/cluster/cluster-primary.js')
+    return runClusterPrimary(config, log, { exec: process.argv[1], args: argv })
+  }
+  if (!serveHttp && config.webConcurrency > 1) log.warn({ web_concurrency: config.webConcurrency }, 'WEB_CONCURRENCY applies to HTTP processes; a worker runs JOB_CONCURRENCY jobs at once')
+  const { buildApp, createKernel } = await import('./app.js')
+  const { bootstrapIfEmpty } = await import('./bootstrap.js')
+  const { scheduleMaintenance } = await import('./kernel/maintenance.js')
 
   let closeAll: () => Promise<void>
   if (serveHttp) {
     const app = await buildApp({ config, logger: log })
-    const first = await bootstrapIfEmpty(app.kernel, app.services)
+    // In a cluster, slot 0 starts alone and bootstraps; the others start once it listens.
+    const first = config.processSlot === 0 ? await bootstrapIfEmpty(app.kernel, app.services) : null
     if (first) printFirstStart(config, log, first)
     await app.http.listen({ host: config.host, port: config.port })
     if (runJobs) {

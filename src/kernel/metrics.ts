@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify'
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
+import { primaryChannel } from './cluster/cluster-channel.js'
 import { queueStats } from './jobs/jobs.js'
 import type { Kernel } from './kernel.js'
 import type { Services } from './services.js'
@@ -15,11 +16,17 @@ export interface ModuleGauge {
 /**
  * Prometheus metrics through prom-client: request counts and latency per operationId and status,
  * job queue depth and age, job outcomes, database pool use, plus gauges modules report.
+ *
+ * Two registries: `registry` holds what this process counts (requests, jobs, its pool, its memory), which
+ * the processes of a cluster (WEB_CONCURRENCY > 1) sum through the primary; `shared` holds what is read
+ * from the database at scrape time (queue depth, module gauges), the same whichever process reads it, so
+ * only the process serving the scrape computes it.
  */
 const UNMATCHED = {}
 
 export class Metrics {
   readonly registry = new Registry()
+  private readonly shared = new Registry()
   private readonly requests: Counter<'operation_id' | 'method' | 'status'>
   private readonly latency: Histogram<'operation_id' | 'method' | 'status'>
   private readonly jobs: Counter<'job' | 'outcome'>
@@ -45,7 +52,7 @@ export class Metrics {
       name: 'svc_job_queue_depth',
       help: 'Jobs by status (pending, running, failed)',
       labelNames: ['status'],
-      registers: [this.registry],
+      registers: [this.shared],
       async collect() {
         if (!self.kernel) return
         const s = await queueStats(self.kernel.db, self.kernel.clock)
@@ -55,7 +62,7 @@ export class Metrics {
         ageGauge.set(s.oldestDueAgeSeconds)
       },
     })
-    const ageGauge = new Gauge({ name: 'svc_job_queue_oldest_due_age_seconds', help: 'Age of the oldest due pending job', registers: [this.registry] })
+    const ageGauge = new Gauge({ name: 'svc_job_queue_oldest_due_age_seconds', help: 'Age of the oldest due pending job', registers: [this.shared] })
     // The API request log's buffer (kernel/http/api-log.ts): entries waiting, and those lost while the database was down.
     new Gauge({
       name: 'svc_api_logs_pending',
@@ -93,6 +100,7 @@ export class Metrics {
   attach(kernel: Kernel, services: Services): void {
     this.kernel = kernel
     this.services = services
+    primaryChannel?.handle('metrics:collect', async () => ({ metrics: await this.registry.getMetricsAsJSON() }))
   }
 
   /** Label sets per route and status, made once: a request allocates none. */
@@ -129,7 +137,7 @@ export class Metrics {
         for (const g of gauges) {
           let gauge = this.moduleGauges.get(g.name)
           if (!gauge) {
-            gauge = new Gauge({ name: g.name, help: g.help, labelNames: g.labelNames, registers: [this.registry] })
+            gauge = new Gauge({ name: g.name, help: g.help, labelNames: g.labelNames, registers: [this.shared] })
             this.moduleGauges.set(g.name, gauge)
           }
           gauge.reset()
@@ -137,6 +145,8 @@ export class Metrics {
         }
       }
     }
-    return this.registry.metrics()
+    // In a cluster the primary asks every process (this one too) for its own registry and sums them.
+    const own = primaryChannel ? String((await primaryChannel.request('metrics', {})).text) : await this.registry.metrics()
+    return `${own}\n${await this.shared.metrics()}`
   }
 }

@@ -2,6 +2,8 @@ import { auditScope, type AuditScope } from '../audit/audit.js'
 import { timingSafeEqual } from 'node:crypto'
 import { SerializerSelector, type SerializerFactory } from '@fastify/fast-json-stringify-compiler'
 import rateLimit from '@fastify/rate-limit'
+import { primaryChannel } from '../cluster/cluster-channel.js'
+import { ClusterRateLimitStore } from '../cluster/cluster-rate-limit.store.js'
 import swagger from '@fastify/swagger'
 import { Ajv } from 'ajv'
 import addFormatsModule, { type FormatsPlugin } from 'ajv-formats'
@@ -158,6 +160,8 @@ export async function createHttpServer(kernel: Kernel, services: Services, route
     timeWindow: 60_000,
     hook: 'onRequest',
     redis: opts.redis ?? undefined,
+    // Several processes on one box without Redis count in the cluster's primary (kernel/cluster).
+    ...(primaryChannel && !opts.redis ? { store: ClusterRateLimitStore as never } : {}),
     nameSpace: 'svc-rl:',
     skipOnError: true,
     // A known key has its own bucket; everything else (no key, a malformed, unknown or revoked key, a
