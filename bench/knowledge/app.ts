@@ -1,7 +1,7 @@
 // Shared by the knowledge evaluation and scenarios: the corpus and questions on disk, a service process on
 // a fresh database with a workspace and key, and uploading documents through the HTTP API until ready.
 import type { ChildProcess } from 'node:child_process'
-import { readFileSync, writeFileSync } from 'node:fs'
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { freePort, svc } from '../../test/spawn.js'
 import { apiClient, startProcess, stop, type Api } from '../lib.js'
 
@@ -53,6 +53,8 @@ export interface KnowledgeApp {
   key: string
   api: Api
   child: ChildProcess
+  /** Stops the service and starts it again on the same database with `env` added (e.g. WEB_CONCURRENCY). */
+  restart(env: Record<string, string>): Promise<void>
   close(): Promise<void>
 }
 
@@ -75,18 +77,22 @@ export async function startKnowledgeApp(engine: 'sqlite' | 'postgres', opts: { e
     const ws = JSON.parse(await svc(['workspaces', 'create', '--name', 'Knowledge bench', '--json'], env))
     const key = JSON.parse(await svc(['keys', 'create', '--scopes', 'admin', '--workspace', ws.id, '--json'], env)).key as string
     const url = `http://127.0.0.1:${port}`
-    const child = await startProcess([opts.entry ?? 'src/main.ts'], env, `${url}/livez`)
-    return {
+    const app: KnowledgeApp = {
       engine,
       url,
       key,
       api: apiClient(url, key),
-      child,
+      child: await startProcess([opts.entry ?? 'src/main.ts'], env, `${url}/livez`),
+      async restart(more) {
+        await stop(app.child)
+        app.child = await startProcess([opts.entry ?? 'src/main.ts'], { ...env, ...more }, `${url}/livez`)
+      },
       async close() {
-        await stop(child)
+        await stop(app.child)
         await db.drop()
       },
     }
+    return app
   } catch (err) {
     await db.drop()
     throw err
@@ -179,6 +185,24 @@ export function cpuMs(pid: number): number {
     return 0
   }
 }
+
+/** The processes whose parent is `pid` (a cluster's HTTP processes). */
+export function childPids(pid: number): number[] {
+  const out: number[] = []
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8')
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) out.push(Number(name))
+    } catch {
+      /* gone meanwhile */
+    }
+  }
+  return out
+}
+
+/** The CPU ms of `pid` and of its children. */
+export const treeCpuMs = (pid: number): number => childPids(pid).reduce((ms, c) => ms + cpuMs(c), cpuMs(pid))
 
 export function rssMb(pid: number): { rss: number; peak: number } {
   try {

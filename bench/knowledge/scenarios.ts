@@ -13,7 +13,7 @@
 import { cpus, totalmem } from 'node:os'
 import { DURATION, load, pinning, progress } from '../lib.js'
 import { evaluateQuality, qualityHeader, qualityTable } from './evaluate.js'
-import { cpuMs, loadCorpus, loadQuestions, putDocBlock, rssMb, shuffled, SMALL, startKnowledgeApp, upload, V, waitSettled, type CorpusDocument } from './app.js'
+import { childPids, cpuMs, loadCorpus, loadQuestions, putDocBlock, rssMb, shuffled, SMALL, startKnowledgeApp, upload, V, treeCpuMs, waitSettled, type CorpusDocument } from './app.js'
 
 const TARGET = Number(process.env.BENCH_KNOWLEDGE_CHUNKS ?? (SMALL ? 2000 : 50_000))
 const CONCURRENT = 20
@@ -35,6 +35,8 @@ export interface KnowledgeRow {
   cpuPerSearch?: number
   peak: number
   note?: string
+  /** The same search load with WEB_CONCURRENCY=auto: one HTTP process per core the server may use. */
+  cluster?: { processes: number; rps: number; p50: number; p95: number; p99: number; cpuPerSearch: number }
 }
 
 /** File n: corpus documents in the order of shuffle n, as Markdown sections, up to FILE_CHARS. */
@@ -105,7 +107,16 @@ async function scenario(engine: 'sqlite' | 'postgres', entry: string): Promise<K
     // needs is ≲ 1 ms of it per search at 20 concurrent, whatever the machine's load.
     const cpuPerSearch = Math.round(((cpuMs(app.child.pid!) - cpu0) / Math.max(1, r.rps * DURATION)) * 100) / 100
     rss.push(rssMb(app.child.pid!).rss)
+    const peak = rssMb(app.child.pid!).peak
     progress(`knowledge ${engine} search: ${r.rps} req/s, p95 ${r.p95} ms`)
+    // The same load on one HTTP process per core (WEB_CONCURRENCY=auto; the server's cores when pinned).
+    await app.restart({ WEB_CONCURRENCY: 'auto' })
+    const processes = childPids(app.child.pid!).length
+    await run(2)
+    const cpu1 = treeCpuMs(app.child.pid!)
+    const rc = await run(DURATION)
+    const cluster = { processes, rps: rc.rps, p50: rc.p50, p95: rc.p95, p99: rc.p99, cpuPerSearch: Math.round(((treeCpuMs(app.child.pid!) - cpu1) / Math.max(1, rc.rps * DURATION)) * 100) / 100 }
+    progress(`knowledge ${engine} search, ${processes} processes: ${rc.rps} req/s, p95 ${rc.p95} ms`)
     return {
       engine,
       chunks,
@@ -118,8 +129,9 @@ async function scenario(engine: 'sqlite' | 'postgres', entry: string): Promise<K
       p99: r.p99,
       rss,
       cpuPerSearch,
-      peak: rssMb(app.child.pid!).peak,
-      note: r.errors || r.non2xx ? `${r.errors} errors, ${r.non2xx} non-2xx` : undefined,
+      peak,
+      cluster,
+      note: r.errors || r.non2xx || rc.errors || rc.non2xx ? `${r.errors + rc.errors} errors, ${r.non2xx + rc.non2xx} non-2xx` : undefined,
     }
   } finally {
     await app.close()
@@ -129,10 +141,15 @@ async function scenario(engine: 'sqlite' | 'postgres', entry: string): Promise<K
 export function knowledgeTable(rows: KnowledgeRow[]): string {
   const head =
     '| engine | chunks (files) | indexing chunks/s, 1 worker (goal ≥ 200) | search req/s | p50 ms | p95 ms (goal ≤ 20) | p99 ms | service CPU ms per search | RSS MB: 1 file → half → full → after search | peak RSS MB |\n|---|---:|---:|---:|---:|---:|---:|---:|---|---:|'
-  const body = rows.map((r) =>
+  const body = rows.flatMap((r) =>
     r.note?.startsWith('FAILED')
-      ? `| ${r.engine} | ${r.note} | | | | | | | | |`
-      : `| ${r.engine} | ${r.chunks.toLocaleString('en')} (${r.documents}) | ${r.chunksPerSecond}${r.chunksPerSecond < 200 ? ' ⚠' : ''} | ${r.rps} | ${r.p50} | ${r.p95}${r.p95 > 20 ? ' ⚠' : ''} | ${r.p99} | ${r.cpuPerSearch ?? '—'} | ${r.rss.join(' → ')} | ${r.peak} |${r.note ? ` ${r.note}` : ''}`,
+      ? [`| ${r.engine} | ${r.note} | | | | | | | | |`]
+      : [
+          `| ${r.engine} | ${r.chunks.toLocaleString('en')} (${r.documents}) | ${r.chunksPerSecond}${r.chunksPerSecond < 200 ? ' ⚠' : ''} | ${r.rps} | ${r.p50} | ${r.p95}${r.p95 > 20 ? ' ⚠' : ''} | ${r.p99} | ${r.cpuPerSearch ?? '—'} | ${r.rss.join(' → ')} | ${r.peak} |${r.note ? ` ${r.note}` : ''}`,
+          ...(r.cluster
+            ? [`| ${r.engine}, WEB_CONCURRENCY=auto (${r.cluster.processes} processes) | the same base | — | ${r.cluster.rps} | ${r.cluster.p50} | ${r.cluster.p95}${r.cluster.p95 > 20 ? ' ⚠' : ''} | ${r.cluster.p99} | ${r.cluster.cpuPerSearch} | — | — |`]
+            : []),
+        ],
   )
   return [head, ...body].join('\n')
 }

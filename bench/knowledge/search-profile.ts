@@ -27,7 +27,7 @@ import { PG_URL } from '../../test/helpers.js'
 import { freePort, svc } from '../../test/spawn.js'
 import { apiClient, DURATION, load, startProcess, stop } from '../lib.js'
 import { serviceEnv } from '../service.js'
-import { cpuMs, loadCorpus, loadQuestions, upload, V, waitSettled } from './app.js'
+import { loadCorpus, loadQuestions, treeCpuMs, upload, V, waitSettled } from './app.js'
 import { score } from './evaluate.js'
 import { file } from './scenarios.js'
 
@@ -120,9 +120,9 @@ if (process.env.PROFILE_HTTP === '1') {
         requests: [{ setupRequest: (req: any) => ({ ...req, body: JSON.stringify({ query: queries[n++ % queries.length], knowledge_base_ids: [s.kbId], top_k: 5 }) }) }],
       })
     await run(2)
-    const cpu0 = cpuMs(child.pid!)
+    const cpu0 = treeCpuMs(child.pid!)
     const r = await run(DURATION)
-    const perSearch = (cpuMs(child.pid!) - cpu0) / Math.max(1, r.rps * DURATION)
+    const perSearch = (treeCpuMs(child.pid!) - cpu0) / Math.max(1, r.rps * DURATION)
     process.stdout.write(`${ENGINE} HTTP: ${r.rps} req/s, p50 ${r.p50} ms, p95 ${r.p95} ms, p99 ${r.p99} ms, server CPU ${perSearch.toFixed(2)} ms per search${r.errors || r.non2xx ? `, ${r.errors} errors, ${r.non2xx} non-2xx` : ''}\n`)
   } finally {
     await stop(child)

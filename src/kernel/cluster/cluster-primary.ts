@@ -43,7 +43,8 @@ export async function runClusterPrimary(config: Config, log: Logger, entry: { ex
     w.on('exit', (code, signal) => {
       if (bySlot.get(slot) === w) bySlot.delete(slot)
       if (stopping) {
-        if (code !== 0) failed = true
+        // A process still starting has no handler yet: SIGTERM ends it at once, with nothing acknowledged.
+        if (code !== 0 && signal !== 'SIGTERM') failed = true
         if (bySlot.size === 0) finish()
         return
       }
