@@ -1,20 +1,24 @@
-import { useRoute } from 'preact-iso'
+import { useLocation, useRoute } from 'preact-iso'
 import { useEffect, useState } from 'preact/hooks'
 import { ok } from '../../api/client.js'
 import { Async, Dialog, Empty, Field, LoadMore, Notice, Page, ProblemView, SecretOnce, Time } from '../../ui/components.js'
 import { useAction, usePaged, useResource } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
+import { DeleteEndpointDialog, EditEndpointDialog } from './webhooks-edit.js'
 import { DEV, DeliveriesTable, EndpointBadge, type Endpoint } from './webhooks-shared.js'
 
-/** /dashboard/developers/webhooks/:id: one endpoint: enable/disable, rotate its secret, send a test event, its deliveries. */
+/** /dashboard/developers/webhooks/:id: one endpoint: edit, enable/disable, rotate its secret, send a test event, delete; its deliveries. */
 export default function WebhookEndpointDetail() {
   const { params } = useRoute()
+  const { route } = useLocation()
   const id = params.id
   const { api } = useWorkspace()
   const ep = useResource((a) => ok(a.client.GET('/webhooks/endpoints/{id}', { params: { path: { id } } })), [id])
   const deliveries = usePaged((a, cursor) => ok(a.client.GET('/webhooks/deliveries', { params: { query: { endpoint_id: id, cursor, limit: 25 } } })), [id])
   const [notice, setNotice] = useState<{ text: string; href?: string } | null>(null)
   const [rotating, setRotating] = useState(false)
+  const [editing, setEditing] = useState(false)
+  const [deleting, setDeleting] = useState(false)
 
   // While a delivery is on its way, look again every 2 s.
   const pending = deliveries.items.some((d) => d.status === 'pending')
@@ -56,6 +60,28 @@ export default function WebhookEndpointDetail() {
                 <dd>{e.description ?? '—'}</dd>
                 <dt>Event types</dt>
                 <dd>{e.event_types.join(', ')}</dd>
+                <dt>Metadata</dt>
+                <dd>
+                  {Object.keys(e.metadata).length === 0 ? (
+                    '—'
+                  ) : (
+                    <ul class="uri-list">
+                      {Object.entries(e.metadata).map(([k, v]) => (
+                        <li>
+                          <code class="break-anywhere">
+                            {k}={v}
+                          </code>
+                        </li>
+                      ))}
+                    </ul>
+                  )}
+                </dd>
+                {e.legacy_signature && (
+                  <>
+                    <dt>Legacy signature</dt>
+                    <dd>also sends X-Svc-Signature (deprecated)</dd>
+                  </>
+                )}
                 {e.failing_since && (
                   <>
                     <dt>Failing since</dt>
@@ -70,6 +96,9 @@ export default function WebhookEndpointDetail() {
                 </dd>
               </dl>
               <div class="form-actions">
+                <button type="button" onClick={() => (setNotice(null), setEditing(true))}>
+                  Edit
+                </button>
                 <button type="button" class={e.enabled ? 'danger' : 'primary'} disabled={toggle.pending} onClick={() => void toggle.run(e)}>
                   {e.enabled ? 'Disable endpoint' : 'Enable endpoint'}
                 </button>
@@ -78,6 +107,9 @@ export default function WebhookEndpointDetail() {
                 </button>
                 <button type="button" disabled={test.pending || !e.enabled} onClick={() => void test.run()}>
                   {test.pending ? 'Sending…' : 'Send test event'}
+                </button>
+                <button type="button" class="danger" onClick={() => setDeleting(true)}>
+                  Delete endpoint
                 </button>
               </div>
             </section>
@@ -88,6 +120,17 @@ export default function WebhookEndpointDetail() {
             )}
             {problem && <ProblemView problem={problem} />}
             <RotateSecret endpointId={e.id} open={rotating} onClose={() => setRotating(false)} />
+            <EditEndpointDialog
+              endpoint={e}
+              open={editing}
+              onClose={() => setEditing(false)}
+              onSaved={(next) => {
+                ep.set(next)
+                setEditing(false)
+                setNotice({ text: 'Endpoint saved.' })
+              }}
+            />
+            <DeleteEndpointDialog endpoint={e} open={deleting} onClose={() => setDeleting(false)} onDeleted={() => route(`${DEV}/webhooks?deleted=${encodeURIComponent(e.url)}`)} />
           </>
         )}
       </Async>

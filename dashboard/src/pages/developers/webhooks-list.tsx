@@ -12,6 +12,8 @@ export default function WebhookEndpoints() {
   const list = usePaged((api, cursor) => ok(api.client.GET('/webhooks/endpoints', { params: { query: { cursor, limit: 50 } } })))
   // ?new=<url>: the Playground's "Create an endpoint pointing here".
   const [creating, setCreating] = useState<string | null>(query.new ?? null)
+  // ?deleted=<url>: the endpoint page's Delete came back here.
+  const deleted = query.deleted
   return (
     <Page
       title="Webhooks"
@@ -23,6 +25,7 @@ export default function WebhookEndpoints() {
         </>
       }
     >
+      {deleted && <Notice>Endpoint {deleted} deleted.</Notice>}
       <Async
         loading={list.loading}
         error={list.error}
