@@ -1,27 +1,47 @@
+import { useState } from 'preact/hooks'
 import { ok } from '../../api/client.js'
-import { Async, Badge, Empty, LoadMore, Page, Table, Time } from '../../ui/components.js'
+import { Async, Badge, Dialog, Empty, LoadMore, Notice, Page, Table, Time } from '../../ui/components.js'
 import { usePaged } from '../../ui/hooks.js'
+import { ProvisionNumber } from './provision-number.js'
 import type { VoiceNumber } from './voice.shared.js'
 
-const answerOf = (n: VoiceNumber) => (n.answer.type === 'greeting' ? 'Greeting' : `${n.answer.type === 'bot' ? 'Bot' : 'Agent'} ${n.answer.id ?? ''}`)
+function AnsweredBy({ n }: { n: VoiceNumber }) {
+  const { type, id } = n.answer
+  if (type === 'greeting' || !id) return <>Greeting</>
+  return (
+    <>
+      {type === 'bot' ? 'Bot' : 'Agent'} <a href={`/dashboard/${type === 'bot' ? 'bots' : 'agents'}/${id}`}>{id}</a>
+    </>
+  )
+}
 
-/** /dashboard/voice/numbers: the workspace's phone numbers and what answers them. */
+/** /dashboard/voice/numbers: the workspace's phone numbers and what answers them; "Provision number" gets a new one. */
 export default function NumberList() {
   const nums = usePaged((api, cursor) => ok(api.client.GET('/voice/numbers', { params: { query: { cursor, limit: 20 } } })))
+  const [provisioning, setProvisioning] = useState(false)
+  const [added, setAdded] = useState<VoiceNumber>()
   const first = nums.loading && nums.items.length === 0
   return (
-    <Page title="Phone numbers">
+    <Page
+      title="Phone numbers"
+      actions={
+        <button type="button" class="primary" onClick={() => setProvisioning(true)}>
+          Provision number
+        </button>
+      }
+    >
+      {added && (
+        <Notice>
+          Provisioned <span class="phone">{added.phone_number}</span> ({added.friendly_name}).
+        </Notice>
+      )}
       <Async
         loading={first}
         error={nums.items.length === 0 ? nums.error : undefined}
         data={first ? undefined : nums.items}
         onRetry={nums.reload}
         empty={(xs) => xs.length === 0}
-        emptyView={
-          <Empty title="No numbers yet">
-            Provision one with <code>POST /voice/numbers</code>.
-          </Empty>
-        }
+        emptyView={<Empty title="No numbers yet">Provision one to place calls from it and to answer calls to it.</Empty>}
       >
         {(rows) => (
           <>
@@ -33,7 +53,8 @@ export default function NumberList() {
                 { label: 'Number', render: (n) => <span class="phone">{n.phone_number}</span> },
                 { label: 'Name', render: (n) => n.friendly_name },
                 { label: 'Country', render: (n) => n.country },
-                { label: 'Answered by', render: answerOf },
+                { label: 'Answered by', render: (n) => <AnsweredBy n={n} /> },
+                { label: 'Greeting', render: (n) => <span class="greeting">{n.answer.greeting ?? '—'}</span> },
                 { label: 'Carrier', render: (n) => <Badge tone={n.carrier === 'simulated' ? 'info' : 'neutral'}>{n.carrier}</Badge> },
                 { label: 'Created', render: (n) => <Time iso={n.created_at} /> },
               ]}
@@ -42,6 +63,17 @@ export default function NumberList() {
           </>
         )}
       </Async>
+      <Dialog open={provisioning} title="Provision a number" onClose={() => setProvisioning(false)}>
+        <ProvisionNumber
+          onCancel={() => setProvisioning(false)}
+          onDone={(n) => {
+            // Newest first, like the list itself; the rest of the list is unchanged.
+            nums.setItems((xs) => [n, ...xs.filter((x) => x.id !== n.id)])
+            setAdded(n)
+            setProvisioning(false)
+          }}
+        />
+      </Dialog>
     </Page>
   )
 }
