@@ -153,20 +153,35 @@ export function Dialog({ open, title, onClose, children }: { open: boolean; titl
   )
 }
 
-/** A secret shown once: the value, a copy button, and the warning that it will not be shown again. */
-export function SecretOnce({ label, value }: { label: string; value: string }) {
+/**
+ * A secret shown once: the value, a copy button, and the warning that it will not be shown again; then
+ * `children` (what the secret is for) and, with `onDone`, the button that dismisses it (the caller drops
+ * the value from memory there), after any other `actions`.
+ */
+export function SecretOnce({ label, value, children, onDone, doneLabel = 'Done', actions }: { label: string; value: string; children?: ComponentChildren; onDone?: () => void; doneLabel?: string; actions?: ComponentChildren }) {
   return (
-    <div class="secret-once">
-      <p>
-        <strong>{label}</strong> — copy it now: it is shown only this once.
-      </p>
-      <div class="secret-row">
-        <code class="secret" data-testid="secret-value">
-          {value}
-        </code>
-        <CopyButton text={value} />
+    <>
+      <div class="secret-once">
+        <p>
+          <strong>{label}</strong> — copy it now: it is shown only this once.
+        </p>
+        <div class="secret-row">
+          <code class="secret" data-testid="secret-value">
+            {value}
+          </code>
+          <CopyButton text={value} />
+        </div>
       </div>
-    </div>
+      {children}
+      {onDone && (
+        <div class="form-actions">
+          {actions}
+          <button type="button" class={actions ? undefined : 'primary'} onClick={onDone}>
+            {doneLabel}
+          </button>
+        </div>
+      )}
+    </>
   )
 }
 

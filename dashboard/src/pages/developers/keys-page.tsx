@@ -107,14 +107,7 @@ function CreateKeyDialog({ open, onClose, onCreated }: { open: boolean; onClose:
   return (
     <Dialog open={open} title={secret ? 'Your new API key' : 'Create an API key'} onClose={close}>
       {secret ? (
-        <>
-          <SecretOnce label="API key" value={secret} />
-          <div class="form-actions">
-            <button type="button" class="primary" onClick={close}>
-              Done
-            </button>
-          </div>
-        </>
+        <SecretOnce label="API key" value={secret} onDone={close} />
       ) : (
         <form
           onSubmit={(e) => {

@@ -40,12 +40,7 @@ export function OAuthAppDetail() {
       {notice && <Notice>{notice}</Notice>}
       {secret && (
         <div class="panel" role="region" aria-label="New client secret">
-          <SecretOnce label="New client secret" value={secret} />
-          <div class="form-actions">
-            <button type="button" onClick={() => setSecret(undefined)}>
-              Done, I saved it
-            </button>
-          </div>
+          <SecretOnce label="New client secret" value={secret} onDone={() => setSecret(undefined)} doneLabel="Done, I saved it" />
         </div>
       )}
       <Async loading={app.loading} error={app.error} data={app.data} onRetry={app.reload}>

@@ -34,12 +34,18 @@ export function OAuthAppsPage() {
           <Notice>
             App <strong>{created.app.name}</strong> registered. Client id <code>{created.app.client_id}</code>.
           </Notice>
-          {created.secret ? <SecretOnce label="Client secret" value={created.secret} /> : <p>A public app has no client secret: it uses PKCE.</p>}
-          <div class="form-actions">
-            <button type="button" onClick={() => setCreated(undefined)}>
-              Done, I saved it
-            </button>
-          </div>
+          {created.secret ? (
+            <SecretOnce label="Client secret" value={created.secret} onDone={() => setCreated(undefined)} doneLabel="Done, I saved it" />
+          ) : (
+            <>
+              <p>A public app has no client secret: it uses PKCE.</p>
+              <div class="form-actions">
+                <button type="button" onClick={() => setCreated(undefined)}>
+                  Done
+                </button>
+              </div>
+            </>
+          )}
         </div>
       )}
       <Async

@@ -173,8 +173,7 @@ function RotateSecret({ endpointId, open, onClose }: { endpointId: string; open:
   return (
     <Dialog open={open} title={secret ? 'Secret rotated' : 'Rotate the signing secret'} onClose={close}>
       {secret ? (
-        <>
-          <SecretOnce label="New signing secret" value={secret.value} />
+        <SecretOnce label="New signing secret" value={secret.value} onDone={close}>
           <p>
             {secret.previousUntil ? (
               <>
@@ -184,12 +183,7 @@ function RotateSecret({ endpointId, open, onClose }: { endpointId: string; open:
               'The previous secret no longer signs.'
             )}
           </p>
-          <div class="form-actions">
-            <button type="button" class="primary" onClick={close}>
-              Done
-            </button>
-          </div>
-        </>
+        </SecretOnce>
       ) : (
         <form
           onSubmit={(e) => {

@@ -98,15 +98,16 @@ function CreateEndpoint({ initialUrl, onClose, onCreated }: { initialUrl: string
       {created ? (
         <>
           <Notice>Endpoint created for {created.url}.</Notice>
-          <SecretOnce label="Signing secret" value={created.secret} />
-          <div class="form-actions">
-            <a class="button primary" href={`${DEV}/webhooks/${created.id}`} onClick={close}>
-              Open the endpoint
-            </a>
-            <button type="button" onClick={close}>
-              Done
-            </button>
-          </div>
+          <SecretOnce
+            label="Signing secret"
+            value={created.secret}
+            onDone={close}
+            actions={
+              <a class="button primary" href={`${DEV}/webhooks/${created.id}`} onClick={close}>
+                Open the endpoint
+              </a>
+            }
+          />
         </>
       ) : (
         <form
