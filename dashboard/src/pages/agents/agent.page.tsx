@@ -4,8 +4,8 @@ import { ok } from '../../api/client.js'
 import { Async, Empty, Field, LoadMore, Notice, Page, ProblemView, Table, Time } from '../../ui/components.js'
 import { useAction, usePaged, useResource, usePoll } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
-import type { AgentRun, RunStatus, RunSummary } from './common.js'
-import { AgentNav, StatusBadge, isActive } from './common.js'
+import type { AgentRun, LocalError, RunStatus, RunSummary } from './common.js'
+import { AgentNav, LocalErrors, StatusBadge, isActive, parseJson } from './common.js'
 
 const STATUSES: RunStatus[] = ['queued', 'running', 'requires_approval', 'succeeded', 'failed', 'cancelled', 'expired']
 const inputText = (r: RunSummary) => r.input.text ?? JSON.stringify(r.input.json)
@@ -18,9 +18,17 @@ export default function AgentPage() {
   const [status, setStatus] = useState<RunStatus | ''>('')
   const runs = usePaged<RunSummary>((a, cursor) => ok(a.client.GET('/agents/{id}/runs', { params: { path: { id }, query: { cursor, ...(status ? { status } : {}) } } })), [id, status])
   const [input, setInput] = useState('')
+  const [asJson, setAsJson] = useState(false)
+  const [local, setLocal] = useState<LocalError[]>([])
   const [started, setStarted] = useState<AgentRun>()
   const start = useAction(async () => {
-    const run = await ok(api.client.POST('/agents/{id}/runs', { params: { path: { id } }, body: { input } }))
+    const errors: LocalError[] = []
+    const value = asJson ? parseJson(input, '/input', errors) : input
+    if (asJson && !errors.length && (typeof value !== 'object' || value === null || Array.isArray(value))) errors.push({ pointer: '/input', detail: 'must be a JSON object' })
+    setLocal(errors)
+    if (errors.length) return
+    const body = { input: value as string | Record<string, unknown> }
+    const run = await ok(api.client.POST('/agents/{id}/runs', { params: { path: { id } }, body }))
     setStarted(run)
     setInput('')
     runs.setItems((xs) => [run, ...xs])
@@ -32,7 +40,7 @@ export default function AgentPage() {
       <AgentNav id={id} />
       <Async loading={agent.loading} error={agent.error} data={agent.data} onRetry={agent.reload}>
         {(a) => (
-          <section class="panel" aria-label="About this agent" style={{ overflowWrap: 'anywhere' }}>
+          <section class="panel wrap-any" aria-label="About this agent">
             {a.description && <p>{a.description}</p>}
             <dl class="facts">
               <dt>Status</dt>
@@ -57,9 +65,13 @@ export default function AgentPage() {
             void start.run()
           }}
         >
-          <Field label="Input" hint="What the agent should do, as text.">
-            {(fid, hint) => <textarea id={fid} aria-describedby={hint} required value={input} onInput={(e) => setInput(e.currentTarget.value)} />}
+          <Field label="Input" hint={asJson ? 'A JSON object (an agent with an input schema takes only these).' : 'What the agent should do, as text.'}>
+            {(fid, hint) => <textarea id={fid} aria-describedby={hint} class={asJson ? 'code' : undefined} required value={input} onInput={(e) => setInput(e.currentTarget.value)} />}
           </Field>
+          <label class="check">
+            <input type="checkbox" checked={asJson} onChange={(e) => setAsJson(e.currentTarget.checked)} /> Send the input as JSON
+          </label>
+          <LocalErrors errors={local} />
           {start.error && <ProblemView problem={start.error} />}
           {started && (
             <Notice>

@@ -12,7 +12,14 @@ export default function Agents() {
   const [status, setStatus] = useState<'' | 'active' | 'disabled'>('')
   const list = usePaged<Agent>((a, cursor) => ok(a.client.GET('/agents', { params: { query: { cursor, ...(status ? { status } : {}) } } })), [status])
   return (
-    <Page title="Agents">
+    <Page
+      title="Agents"
+      actions={
+        <a class="button primary" href="/dashboard/agents/new">
+          New agent
+        </a>
+      }
+    >
       <div class="filters">
         <div class="field">
           <label for="agent-status">Status</label>
@@ -23,7 +30,7 @@ export default function Agents() {
           </select>
         </div>
       </div>
-      <Async loading={list.loading} error={list.error} data={list.error ? undefined : list.items} onRetry={list.reload} empty={(xs) => xs.length === 0} emptyView={<Empty title="No agents yet">Create agents through the API (POST /agents); their runs and approvals show here.</Empty>}>
+      <Async loading={list.loading} error={list.error} data={list.error ? undefined : list.items} onRetry={list.reload} empty={(xs) => xs.length === 0} emptyView={<Empty title="No agents yet">Create one with “New agent”; its runs and approvals show here.</Empty>}>
         {(rows) => (
           <Table
             caption="Agents"

@@ -51,7 +51,7 @@ export default function Approvals() {
       </div>
       <Async loading={list.loading} error={list.error} data={list.error ? undefined : list.items} onRetry={list.reload} empty={(xs) => xs.length === 0} emptyView={<Empty title={status === 'pending' ? 'Nothing waits for a decision' : 'No approvals'} />}>
         {(rows) => (
-          <ul class="approvals" style={{ listStyle: 'none', padding: 0, overflowWrap: 'anywhere' }}>
+          <ul class="approvals plain-list">
             {rows.map((a) => (
               <li class="panel" key={a.id}>
                 <h2>

@@ -34,7 +34,7 @@ export function StatusBadge({ status }: { status: string }) {
 
 export const isActive = (s: string) => s === 'queued' || s === 'running'
 
-/** The sub-navigation of one agent: its runs and its approvals. */
+/** The sub-navigation of one agent: its runs, its approvals and its settings. */
 export function AgentNav({ id }: { id: string }) {
   return (
     <SubNav
@@ -42,32 +42,82 @@ export function AgentNav({ id }: { id: string }) {
       links={[
         { href: `/dashboard/agents/${id}`, label: 'Runs' },
         { href: `/dashboard/agents/${id}/approvals`, label: 'Approvals' },
+        { href: `/dashboard/agents/${id}/edit`, label: 'Settings' },
       ]}
     />
   )
 }
 
-
 export const json = (v: unknown) => JSON.stringify(v, null, 2)
 
-/** Approve or reject a pending approval, with an optional comment (kept with the decision). */
+export interface LocalError {
+  pointer: string
+  detail: string
+}
+/** A JSON field as typed: empty is undefined; text that does not parse is reported (nothing is sent). */
+export function parseJson(text: string, pointer: string, errors: LocalError[]): unknown {
+  if (!text.trim()) return undefined
+  try {
+    return JSON.parse(text)
+  } catch (e) {
+    errors.push({ pointer, detail: `is not valid JSON: ${e instanceof Error ? e.message : String(e)}` })
+    return undefined
+  }
+}
+
+/** Mistakes found before sending (JSON that does not parse), worded like the API's field errors. */
+export function LocalErrors({ errors }: { errors: LocalError[] }) {
+  if (errors.length === 0) return null
+  return (
+    <div class="state problem" role="alert">
+      <p class="problem-detail">
+        <strong>Not sent</strong>: fix these first.
+      </p>
+      <ul class="problem-errors">
+        {errors.map((e) => (
+          <li>
+            <code>{e.pointer}</code> {e.detail}
+          </li>
+        ))}
+      </ul>
+    </div>
+  )
+}
+
+/**
+ * Approve or reject a pending approval, with an optional comment (kept with the decision). Before approving,
+ * the reviewer may edit the call's arguments: they must parse as a JSON object here, then the API checks them
+ * against the tool's parameters. Unchanged arguments are not sent, so the call goes as the agent asked.
+ */
 export function DecisionForm({ agentId, approval, onDecided }: { agentId: string; approval: Approval; onDecided: (run: AgentRun, decision: 'approve' | 'reject') => void }) {
   const { api } = useWorkspace()
   const [comment, setComment] = useState('')
+  const original = json(approval.arguments)
+  const [args, setArgs] = useState(original)
+  const [local, setLocal] = useState<LocalError[]>([])
   const decide = useAction(async (decision: 'approve' | 'reject') => {
+    const errors: LocalError[] = []
+    const edited = decision === 'approve' && args.trim() !== original.trim() ? parseJson(args, '/arguments', errors) : undefined
+    if (edited !== undefined && (typeof edited !== 'object' || edited === null || Array.isArray(edited))) errors.push({ pointer: '/arguments', detail: 'must be a JSON object' })
+    setLocal(errors)
+    if (errors.length) return
     const run = await ok(
       api.client.POST('/agents/{id}/runs/{run_id}/approve', {
         params: { path: { id: agentId, run_id: approval.run_id } },
-        body: { decision, ...(comment.trim() ? { comment: comment.trim() } : {}) },
+        body: { decision, ...(comment.trim() ? { comment: comment.trim() } : {}), ...(edited !== undefined ? { arguments: edited as Record<string, unknown> } : {}) },
       }),
     )
     onDecided(run, decision)
   })
   return (
     <form onSubmit={(e) => e.preventDefault()} aria-label={`Decide on ${approval.tool}`}>
+      <Field label="Arguments (JSON)" hint="Edit them to approve the call with other values (checked against the tool's parameters); ignored on reject.">
+        {(id, hint) => <textarea id={id} aria-describedby={hint} class="code" spellcheck={false} value={args} onInput={(e) => setArgs(e.currentTarget.value)} />}
+      </Field>
       <Field label="Comment (optional)" hint="Kept with the decision; a rejected call's comment tells the agent why.">
         {(id, hint) => <textarea id={id} aria-describedby={hint} value={comment} onInput={(e) => setComment(e.currentTarget.value)} />}
       </Field>
+      <LocalErrors errors={local} />
       {decide.error && <ProblemView problem={decide.error} />}
       <div class="form-actions">
         <button type="button" class="primary" disabled={decide.pending} onClick={() => void decide.run('approve')}>

@@ -27,7 +27,7 @@ export default function RunPage() {
         {(r: AgentRun) => (
           <>
             <section class="panel" aria-label="Run">
-              <dl class="facts" style={{ overflowWrap: 'anywhere' }}>
+              <dl class="facts wrap-any">
                 <dt>Run</dt>
                 <dd>
                   <code>{r.id}</code>

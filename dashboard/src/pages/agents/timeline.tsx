@@ -17,7 +17,7 @@ const LABEL: Record<string, string> = {
 export function StepTimeline({ steps }: { steps: Step[] }) {
   const ordered = [...steps].sort((a, b) => a.position - b.position)
   return (
-    <ol class="timeline" aria-label="Steps" style={{ paddingLeft: 0, listStyle: 'none', overflowWrap: 'anywhere' }}>
+    <ol class="timeline plain-list" aria-label="Steps">
       {ordered.map((s) => (
         <li class="panel" key={s.id} data-step-type={s.type}>
           <h3>
