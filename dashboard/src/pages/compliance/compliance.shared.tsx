@@ -28,3 +28,7 @@ export const isoOf = (local: string): string | undefined => (local ? new Date(lo
 
 export const bytes = (n: number | null | undefined) => (n == null ? '—' : n < 1024 ? `${n} B` : n < 1048576 ? `${(n / 1024).toFixed(1)} KB` : `${(n / 1048576).toFixed(1)} MB`)
 
+export type PiiRedaction = components['schemas']['PiiRedaction']
+export type PiiEntity = components['schemas']['PiiEntity']
+export type Evidence = components['schemas']['ComplianceEvidence']
+export type EvidenceKind = Evidence['kind']

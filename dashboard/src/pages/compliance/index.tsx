@@ -5,12 +5,13 @@ import { SubNav } from '../../ui/sub-nav.js'
 import AuditLog from './audit-log.page.js'
 import DsarDetail from './dsar-detail.page.js'
 import DsarList from './dsar-list.page.js'
+import PiiRedaction from './pii-redaction.page.js'
 import Retention from './retention.page.js'
 import './compliance.css'
 
 const AUDIT = '/dashboard/compliance/audit-log'
 
-/** /dashboard/compliance: audit log, data-subject requests, retention policies. */
+/** /dashboard/compliance: audit log, data-subject requests, retention policies, PII redaction, evidence reports. */
 export default function ComplianceArea() {
   return (
     <>
@@ -20,6 +21,7 @@ export default function ComplianceArea() {
           { href: AUDIT, label: 'Audit log' },
           { href: '/dashboard/compliance/dsar', label: 'Data requests' },
           { href: '/dashboard/compliance/retention', label: 'Retention' },
+          { href: '/dashboard/compliance/pii', label: 'PII redaction' },
         ]}
       />
       <Router>
@@ -28,6 +30,7 @@ export default function ComplianceArea() {
         <Route path="/dsar" component={DsarList} />
         <Route path="/dsar/:id" component={DsarDetail} />
         <Route path="/retention" component={Retention} />
+        <Route path="/pii" component={PiiRedaction} />
       </Router>
     </>
   )

@@ -1,0 +1,93 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, it } from 'node:test'
+import { assertFitsPhone, checkA11y, screenshot, skip, startDashboard, type Dashboard } from './harness.js'
+
+const TEXT = 'Mail ada@example.com or call +44 20 7946 0123, card 4242 4242 4242 4242, from 192.168.10.4.'
+
+describe('dashboard compliance tools in Chromium: PII redaction (preview and apply), evidence reports', { skip }, () => {
+  let d: Dashboard
+  const api = async (method: 'GET' | 'POST', url: string, payload?: Record<string, unknown>) => {
+    const res = await d.h.request({ method, url, payload })
+    assert.ok(res.statusCode < 300, `${method} ${url}: ${res.statusCode} ${res.body}`)
+    return JSON.parse(res.body)
+  }
+  before(async () => {
+    d = await startDashboard()
+  })
+  after(() => d?.close())
+
+  it('previews a text’s redaction with the entities the API finds, in mask and in hash mode with one type', async () => {
+    const page = await d.open()
+    await d.signIn(page, '/dashboard/compliance/pii')
+    await page.getByRole('heading', { name: 'PII redaction' }).waitFor()
+    await checkA11y(page, 'pii redaction (empty)')
+    await page.getByLabel('Text to check').fill(TEXT)
+    await page.getByRole('button', { name: 'Preview redaction' }).click()
+    const expected = (await api('POST', '/v2/compliance/pii-redaction', { text: TEXT })).items[0]
+    assert.ok(expected.entities.length >= 4, 'email, phone, card and IP')
+    const redacted = page.getByTestId('pii-redacted')
+    await redacted.waitFor()
+    assert.equal(await redacted.textContent(), expected.redacted)
+    assert.doesNotMatch(expected.redacted, /ada@example\.com/)
+    await page.getByText(`Preview (mask): ${expected.entities.length} entities found; nothing was changed.`).waitFor()
+    const table = page.getByRole('table', { name: 'Entities found in the text' })
+    assert.equal(await table.locator('tbody tr').count(), expected.entities.length)
+    for (const e of expected.entities) {
+      const row = table.locator('tbody tr').filter({ hasText: `${e.start}–${e.end}` })
+      const text = (await row.textContent()) ?? ''
+      assert.ok(text.includes(e.type) && text.includes(e.replacement) && text.includes(TEXT.slice(e.start, e.end)), `row of ${e.type}: ${text}`)
+      assert.ok(text.includes(`${e.redacted_start}–${e.redacted_end}`))
+    }
+    assert.equal(await redacted.locator('mark').count(), expected.entities.length)
+    await checkA11y(page, 'pii redaction preview')
+    await assertFitsPhone(page, 'pii redaction preview')
+    await screenshot(page, 'compliance-pii')
+
+    await page.getByLabel('Mode').selectOption('hash')
+    await page.getByRole('checkbox', { name: 'Email' }).check()
+    await page.getByRole('button', { name: 'Preview redaction' }).click()
+    const hashed = (await api('POST', '/v2/compliance/pii-redaction', { text: TEXT, mode: 'hash', types: ['email'] })).items[0]
+    await page.getByText('Preview (hash): 1 entity found; nothing was changed.').waitFor()
+    assert.equal(await redacted.textContent(), hashed.redacted)
+    assert.match(hashed.redacted, /\[EMAIL:[0-9a-f]{12}\]/)
+    assert.match(hashed.redacted, /\+44 20 7946 0123/, 'only emails were asked for')
+    d.clean(page)
+  })
+
+  it('applies a redaction to a conversation’s stored messages only after confirming; an unknown message is the API’s 404', async () => {
+    const conv = await api('POST', '/v2/inbox/conversations', { contact: { name: 'Ada' }, message: { content: 'Please write to ada@example.com about it.' } })
+    await api('POST', `/v2/inbox/conversations/${conv.id}/messages`, { content: 'We will, Ada. Call +44 20 7946 0123 meanwhile.' })
+    const contents = async () => (await api('GET', `/v2/inbox/conversations/${conv.id}/messages`)).data.map((m: any) => m.content).join('\n')
+    const page = await d.open()
+    await d.signIn(page, '/dashboard/compliance/pii')
+    await page.getByLabel('Source').selectOption('conversation_id')
+    await page.getByLabel('Conversation id').fill(conv.id)
+
+    // Cancel leaves the messages as they were.
+    await page.getByRole('button', { name: 'Apply to stored messages…' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Apply the redaction?' })
+    await dialog.getByText(conv.id).waitFor()
+    await checkA11y(page, 'apply redaction dialog')
+    await dialog.getByRole('button', { name: 'Cancel' }).click()
+    await dialog.waitFor({ state: 'hidden' })
+    assert.match(await contents(), /ada@example\.com/)
+
+    await page.getByRole('button', { name: 'Apply to stored messages…' }).click()
+    await dialog.getByRole('button', { name: 'Apply redaction' }).click()
+    await page.getByText(/^Applied: 2 entities redacted in 2 stored messages\.$/).waitFor()
+    const now = await contents()
+    assert.doesNotMatch(now, /ada@example\.com|7946 0123/)
+    assert.match(now, /write to \[EMAIL\] about/)
+    assert.match(now, /Call \[PHONE\] meanwhile/)
+    assert.equal(await page.getByRole('region', { name: /^Redaction of message msg_/ }).count(), 2)
+    await checkA11y(page, 'pii redaction applied')
+
+    await page.getByLabel('Source').selectOption('message_id')
+    await page.getByLabel('Message id').fill('msg_00000000000000000000000000')
+    await page.getByRole('button', { name: 'Preview redaction' }).click()
+    const problem = page.getByRole('alert')
+    await problem.getByText(/Error 404/).waitFor()
+    assert.match((await problem.textContent()) ?? '', /request_id req_/)
+    d.clean(page)
+  })
+})
