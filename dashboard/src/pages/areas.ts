@@ -13,4 +13,5 @@ export const AREAS = [
   { path: '/dashboard/voice', label: 'Voice', component: lazy(() => import('./voice/index.js')) },
   { path: '/dashboard/compliance', label: 'Compliance', component: lazy(() => import('./compliance/index.js')) },
   { path: '/dashboard/developers', label: 'Developers', component: lazy(() => import('./developers/index.js')) },
+  { path: '/dashboard/settings', label: 'Settings', component: lazy(() => import('./settings/index.js')) },
 ] as const

@@ -1,0 +1,35 @@
+import { ok } from '../../api/client.js'
+import type { components } from '../../api/schema.js'
+import { Async, Page } from '../../ui/components.js'
+import { useResource } from '../../ui/hooks.js'
+import { useWorkspace } from '../../ui/workspace.js'
+import { CrmForm, VoiceForm } from './integration-forms.js'
+
+export type Ws = components['schemas']['Workspace']
+export type Body = components['requestBodies']['UpdateWorkspaceBody']['content']['application/json']
+
+/**
+ * /dashboard/settings/integrations: this mode's CRM (where leads sync) and voice carrier. Their secrets are
+ * write-only: the API says whether one is stored, never what it is.
+ */
+export default function Integrations() {
+  const { api } = useWorkspace()
+  const ws = useResource((a) => ok(a.client.GET('/workspaces/current')))
+  const patch = async (w: Ws, body: Body) => {
+    const next = await ok(api.client.PATCH('/workspaces/{id}', { params: { path: { id: w.id } }, body }))
+    ws.set(next)
+    return next
+  }
+  return (
+    <Page title="Integrations">
+      <Async loading={ws.loading} error={ws.error} data={ws.data} onRetry={ws.reload}>
+        {(w) => (
+          <>
+            <CrmForm ws={w} patch={patch} />
+            <VoiceForm ws={w} patch={patch} />
+          </>
+        )}
+      </Async>
+    </Page>
+  )
+}

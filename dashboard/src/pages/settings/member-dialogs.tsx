@@ -1,0 +1,163 @@
+import { useEffect, useState } from 'preact/hooks'
+import { ok } from '../../api/client.js'
+import type { components } from '../../api/schema.js'
+import { CopyButton, Dialog, Field, ProblemView } from '../../ui/components.js'
+import { useAction } from '../../ui/hooks.js'
+import { useWorkspace } from '../../ui/workspace.js'
+import type { Member } from './members.page.js'
+
+type Role = components['schemas']['WorkspaceMemberRole']
+const ROLES: { value: Role; label: string }[] = [
+  { value: 'member', label: 'member — everything but API keys' },
+  { value: 'admin', label: 'admin — everything, API keys included' },
+  { value: 'owner', label: 'owner — as admin; a workspace keeps at least one' },
+]
+
+function RoleSelect({ value, onChange }: { value: Role; onChange: (r: Role) => void }) {
+  return (
+    <Field label="Role">
+      {(id) => (
+        <select id={id} value={value} onChange={(e) => onChange((e.target as HTMLSelectElement).value as Role)}>
+          {ROLES.map((r) => (
+            <option value={r.value}>{r.label}</option>
+          ))}
+        </select>
+      )}
+    </Field>
+  )
+}
+
+/** Invites by email: the API makes an `invited` member with a link to pass on (it sends no email itself). */
+export function InviteDialog({ open, onClose, onInvited }: { open: boolean; onClose: () => void; onInvited: (m: Member) => void }) {
+  const { api, membership } = useWorkspace()
+  const [email, setEmail] = useState('')
+  const [name, setName] = useState('')
+  const [role, setRole] = useState<Role>('member')
+  const [made, setMade] = useState<Member | null>(null)
+  const invite = useAction(async () => {
+    const m = await ok(api.client.POST('/workspaces/{id}/members', { params: { path: { id: membership.workspace_id } }, body: { email: email.trim(), name: name.trim() || undefined, role } }))
+    setMade(m)
+    onInvited(m)
+  })
+  const close = () => {
+    setEmail('')
+    setName('')
+    setRole('member')
+    setMade(null)
+    invite.clear()
+    onClose()
+  }
+  return (
+    <Dialog open={open} title={made ? 'Invitation created' : 'Invite a member'} onClose={close}>
+      {made ? (
+        <>
+          <p>
+            <strong>{made.email}</strong> is invited as {made.role}. Send them this link to join:
+          </p>
+          {made.invitation_url && (
+            <div class="secret-row">
+              <code class="wrap-anywhere" data-testid="invitation-url">
+                {made.invitation_url}
+              </code>
+              <CopyButton text={made.invitation_url} />
+            </div>
+          )}
+          <div class="form-actions">
+            <button type="button" class="primary" onClick={close}>
+              Done
+            </button>
+          </div>
+        </>
+      ) : (
+        <form
+          onSubmit={(e) => {
+            e.preventDefault()
+            void invite.run()
+          }}
+        >
+          <Field label="Email">
+            {(id) => <input id={id} type="email" required autoComplete="off" value={email} onInput={(e) => setEmail((e.target as HTMLInputElement).value)} />}
+          </Field>
+          <Field label="Name" hint="Optional.">
+            {(id, d) => <input id={id} aria-describedby={d} maxLength={200} value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} />}
+          </Field>
+          <RoleSelect value={role} onChange={setRole} />
+          {invite.error && <ProblemView problem={invite.error} />}
+          <div class="form-actions">
+            <button type="submit" class="primary" disabled={invite.pending}>
+              {invite.pending ? 'Inviting…' : 'Send invitation'}
+            </button>
+            <button type="button" onClick={close}>
+              Cancel
+            </button>
+          </div>
+        </form>
+      )}
+    </Dialog>
+  )
+}
+
+export function RoleDialog({ member, self, onClose, onChanged }: { member: Member | null; self: boolean; onClose: () => void; onChanged: (m: Member) => void }) {
+  const { api, membership } = useWorkspace()
+  const [role, setRole] = useState<Role>('member')
+  useEffect(() => {
+    if (member) setRole(member.role)
+  }, [member])
+  const change = useAction(async (m: Member) => onChanged(await ok(api.client.PATCH('/workspaces/{id}/members/{member_id}', { params: { path: { id: membership.workspace_id, member_id: m.id } }, body: { role } }))))
+  const close = () => (change.clear(), onClose())
+  return (
+    <Dialog open={member !== null} title="Change role" onClose={close}>
+      {member && (
+        <form
+          onSubmit={(e) => {
+            e.preventDefault()
+            void change.run(member)
+          }}
+        >
+          <p>
+            Role of <strong>{member.email}</strong>, now {member.role}.
+          </p>
+          <RoleSelect value={role} onChange={setRole} />
+          {self && <p class="hint">This is you: a lower role takes effect on your next request.</p>}
+          {change.error && <ProblemView problem={change.error} />}
+          <div class="form-actions">
+            <button type="submit" class="primary" disabled={change.pending || role === member.role}>
+              {change.pending ? 'Saving…' : 'Save role'}
+            </button>
+            <button type="button" onClick={close}>
+              Cancel
+            </button>
+          </div>
+        </form>
+      )}
+    </Dialog>
+  )
+}
+
+export function RemoveDialog({ member, self, onClose, onRemoved }: { member: Member | null; self: boolean; onClose: () => void; onRemoved: (m: Member) => void }) {
+  const { api, membership } = useWorkspace()
+  const remove = useAction(async (m: Member) => onRemoved(await ok(api.client.DELETE('/workspaces/{id}/members/{member_id}', { params: { path: { id: membership.workspace_id, member_id: m.id } } }))))
+  const close = () => (remove.clear(), onClose())
+  return (
+    <Dialog open={member !== null} title="Remove member" onClose={close}>
+      {member && (
+        <>
+          <p>
+            Remove <strong>{member.email}</strong> ({member.role}, {member.status}) from this workspace’s {membership.mode === 'test' ? 'sandbox' : 'live'} mode?
+            {member.status === 'invited' ? ' Their invitation link stops working.' : ' They lose access at once.'}
+          </p>
+          {self && <p class="notice notice-warn">This is you: you will lose access to this workspace.</p>}
+          {remove.error && <ProblemView problem={remove.error} />}
+          <div class="form-actions">
+            <button type="button" class="danger" disabled={remove.pending} onClick={() => void remove.run(member)}>
+              {remove.pending ? 'Removing…' : 'Remove member'}
+            </button>
+            <button type="button" onClick={close}>
+              Cancel
+            </button>
+          </div>
+        </>
+      )}
+    </Dialog>
+  )
+}

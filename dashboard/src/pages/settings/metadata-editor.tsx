@@ -1,0 +1,40 @@
+export interface MetaRow {
+  key: string
+  value: string
+}
+
+export const rowsOf = (m: Record<string, string>): MetaRow[] => Object.entries(m).map(([key, value]) => ({ key, value }))
+
+/** Rows without a key are dropped; the API checks the limits (50 pairs, keys ≤ 40, values ≤ 500). */
+export const metadataOf = (rows: MetaRow[]): Record<string, string> => Object.fromEntries(rows.filter((r) => r.key.trim() !== '').map((r) => [r.key.trim(), r.value]))
+
+/** Key/value pairs the API stores as given and returns as given (PATCH replaces them all). */
+export function MetadataEditor({ rows, onChange }: { rows: MetaRow[]; onChange: (rows: MetaRow[]) => void }) {
+  const edit = (i: number, k: keyof MetaRow) => (e: Event) => onChange(rows.map((r, j) => (j === i ? { ...r, [k]: (e.target as HTMLInputElement).value } : r)))
+  return (
+    <fieldset class="metadata">
+      <legend>Metadata</legend>
+      {rows.length === 0 && <p class="hint">No metadata. Up to 50 string pairs for your own integrations.</p>}
+      <ul class="meta-rows">
+        {rows.map((r, i) => (
+          <li class="meta-row">
+            <label class="visually-hidden" for={`meta-k-${i}`}>
+              Metadata key {i + 1}
+            </label>
+            <input id={`meta-k-${i}`} placeholder="key" maxLength={40} value={r.key} onInput={edit(i, 'key')} />
+            <label class="visually-hidden" for={`meta-v-${i}`}>
+              Metadata value {i + 1}
+            </label>
+            <input id={`meta-v-${i}`} placeholder="value" maxLength={500} value={r.value} onInput={edit(i, 'value')} />
+            <button type="button" onClick={() => onChange(rows.filter((_, j) => j !== i))}>
+              Remove<span class="visually-hidden"> metadata pair {i + 1}</span>
+            </button>
+          </li>
+        ))}
+      </ul>
+      <button type="button" disabled={rows.length >= 50} onClick={() => onChange([...rows, { key: '', value: '' }])}>
+        Add pair
+      </button>
+    </fieldset>
+  )
+}
