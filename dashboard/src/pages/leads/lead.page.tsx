@@ -5,11 +5,13 @@ import { Async, Empty, Field, LoadMore, Notice, Page, ProblemView, Time } from '
 import { useAction, usePaged, useResource } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import type { Lead, LeadActivity } from './common.js'
+import { LeadActions } from './lead-actions.js'
 import { ActivityItem, CrmSync, ScoreFactors, StatusChange } from './lead-panels.js'
+import { Qualify } from './qualify.js'
 
 type Manual = 'note' | 'email' | 'call' | 'meeting' | 'task'
 
-/** /dashboard/leads/:id: a lead, its score factors, status, CRM sync and activities. */
+/** /dashboard/leads/:id: a lead (edit, delete), its score factors, status, BANT qualification, CRM sync and activities. */
 export default function LeadPage() {
   const { id } = useRoute().params as { id: string }
   const { api } = useWorkspace()
@@ -31,7 +33,7 @@ export default function LeadPage() {
     changed(await ok(api.client.GET('/leads/{id}', { params: { path: { id } } })))
   })
   return (
-    <Page title={lead.data ? (lead.data.name ?? lead.data.email ?? lead.data.id) : 'Lead'}>
+    <Page title={lead.data ? (lead.data.name ?? lead.data.email ?? lead.data.id) : 'Lead'} actions={lead.data && <LeadActions lead={lead.data} onChanged={changed} />}>
       <p>
         <a href="/dashboard/leads">← All leads</a>
       </p>
@@ -73,19 +75,7 @@ export default function LeadPage() {
                 <CrmSync lead={l} onChanged={changed} />
               </div>
             </div>
-            {l.qualification && (
-              <section class="panel" aria-labelledby="bant-title">
-                <h2 id="bant-title">Qualification (BANT): {l.qualification.score}</h2>
-                <ul>
-                  {l.qualification.criteria.map((c) => (
-                    <li>
-                      <strong>{c.name}</strong>: {c.met ? 'met' : 'not met'}
-                      {c.evidence.length > 0 && <> — “{c.evidence.map((e) => e.excerpt).join('”, “')}”</>}
-                    </li>
-                  ))}
-                </ul>
-              </section>
-            )}
+            <Qualify lead={l} onChanged={changed} />
           </>
         )}
       </Async>
@@ -123,7 +113,7 @@ export default function LeadPage() {
         </form>
         <Async loading={acts.loading} error={acts.error} data={acts.error ? undefined : acts.items} onRetry={acts.reload} empty={(xs) => xs.length === 0} emptyView={<Empty title="No activity yet" />}>
           {(rows) => (
-            <ol class="timeline" aria-label="Activities, newest first" style={{ paddingLeft: 0, listStyle: 'none', overflowWrap: 'anywhere' }}>
+            <ol class="timeline lead-activities" aria-label="Activities, newest first">
               {rows.map((a) => (
                 <ActivityItem key={a.id} a={a} />
               ))}

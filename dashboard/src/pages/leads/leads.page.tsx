@@ -1,10 +1,12 @@
+import { useLocation } from 'preact-iso'
 import { useState } from 'preact/hooks'
 import { ok } from '../../api/client.js'
 import type { components } from '../../api/schema.js'
-import { Async, Empty, Field, LoadMore, Page, Table, Time } from '../../ui/components.js'
+import { Async, Dialog, Empty, Field, LoadMore, Page, Table, Time } from '../../ui/components.js'
 import { usePaged } from '../../ui/hooks.js'
 import type { Lead, LeadStatus } from './common.js'
 import { ScoreBadge, STATUSES, StatusBadge } from './common.js'
+import { LeadForm } from './lead-form.js'
 
 type Source = components['schemas']['LeadSource']
 interface Filters {
@@ -16,7 +18,7 @@ interface Filters {
 }
 const NONE: Filters = { status: '', source: '', min: '', max: '', email: '' }
 
-/** /dashboard/leads: leads, newest first, filtered by status, source, score range and email. */
+/** /dashboard/leads: leads, newest first, filtered by status, source, score range and email; a new lead in a dialog. */
 export default function Leads() {
   const [draft, setDraft] = useState<Filters>(NONE)
   const [filters, setFilters] = useState<Filters>(NONE)
@@ -38,9 +40,26 @@ export default function Leads() {
       ),
     [filters],
   )
+  const { route } = useLocation()
+  const [creating, setCreating] = useState(false)
   const set = (k: keyof Filters) => (e: { currentTarget: { value: string } }) => setDraft((d) => ({ ...d, [k]: e.currentTarget.value }))
   return (
-    <Page title="Leads">
+    <Page
+      title="Leads"
+      actions={
+        <button type="button" class="primary" onClick={() => setCreating(true)}>
+          New lead
+        </button>
+      }
+    >
+      <Dialog open={creating} title="New lead" onClose={() => setCreating(false)}>
+        <LeadForm
+          onSaved={(l) => {
+            setCreating(false)
+            route(`/dashboard/leads/${l.id}`)
+          }}
+        />
+      </Dialog>
       <form
         class="filters"
         aria-label="Filter leads"

@@ -1,0 +1,63 @@
+import { useLocation } from 'preact-iso'
+import { useState } from 'preact/hooks'
+import { ok } from '../../api/client.js'
+import { Dialog, ProblemView } from '../../ui/components.js'
+import { useAction } from '../../ui/hooks.js'
+import { useWorkspace } from '../../ui/workspace.js'
+import type { Lead } from './common.js'
+import { LeadForm } from './lead-form.js'
+
+const label = (l: Lead) => l.name ?? l.email ?? l.id
+
+/** Edit (PATCH, in a dialog) and Delete (after a confirmation: the lead and its activities go for good). */
+export function LeadActions({ lead, onChanged }: { lead: Lead; onChanged: (l: Lead) => void }) {
+  const { api } = useWorkspace()
+  const { route } = useLocation()
+  const [editing, setEditing] = useState(false)
+  const [deleting, setDeleting] = useState(false)
+  const remove = useAction(async () => {
+    await ok(api.client.DELETE('/leads/{id}', { params: { path: { id: lead.id } } }))
+    setDeleting(false)
+    route('/dashboard/leads')
+  })
+  return (
+    <>
+      <button type="button" onClick={() => setEditing(true)}>
+        Edit
+      </button>
+      <button
+        type="button"
+        class="danger"
+        onClick={() => {
+          remove.clear()
+          setDeleting(true)
+        }}
+      >
+        Delete
+      </button>
+      <Dialog open={editing} title={`Edit ${label(lead)}`} onClose={() => setEditing(false)}>
+        <LeadForm
+          lead={lead}
+          onSaved={(l) => {
+            setEditing(false)
+            onChanged(l)
+          }}
+        />
+      </Dialog>
+      <Dialog open={deleting} title="Delete this lead?" onClose={() => setDeleting(false)}>
+        <p>
+          <strong>{label(lead)}</strong> and all its activities are deleted for good. A record already synced to the CRM stays there.
+        </p>
+        {remove.error && <ProblemView problem={remove.error} />}
+        <div class="form-actions">
+          <button type="button" class="danger" disabled={remove.pending} onClick={() => void remove.run()}>
+            {remove.pending ? 'Deleting…' : 'Delete lead'}
+          </button>
+          <button type="button" onClick={() => setDeleting(false)}>
+            Cancel
+          </button>
+        </div>
+      </Dialog>
+    </>
+  )
+}

@@ -1,0 +1,161 @@
+import { useState } from 'preact/hooks'
+import { ok } from '../../api/client.js'
+import type { ApiProblem } from '../../api/problem.js'
+import type { components } from '../../api/schema.js'
+import { Field, ProblemView } from '../../ui/components.js'
+import { useAction, useResource } from '../../ui/hooks.js'
+import { useWorkspace } from '../../ui/workspace.js'
+import type { Lead } from './common.js'
+
+type CreateBody = components['requestBodies']['CreateLeadBody']['content']['application/json']
+type Source = components['schemas']['LeadSource']
+type Properties = NonNullable<CreateBody['properties']>
+const SOURCES: Source[] = ['api', 'conversation', 'bot', 'voice_call', 'import']
+
+interface Draft {
+  name: string
+  email: string
+  phone: string
+  company: string
+  title: string
+  owner: string
+  tags: string
+  properties: string
+  source: Source
+  sourceId: string
+}
+const draftOf = (l?: Lead): Draft => ({
+  name: l?.name ?? '',
+  email: l?.email ?? '',
+  phone: l?.phone ?? '',
+  company: l?.company ?? '',
+  title: l?.title ?? '',
+  owner: l?.owner_id ?? '',
+  tags: l?.tags.join(', ') ?? '',
+  properties: l && Object.keys(l.properties).length ? JSON.stringify(l.properties, null, 2) : '',
+  source: 'api',
+  sourceId: '',
+})
+
+/** Empty text is null: on an edit that clears the field. */
+const text = (s: string) => (s.trim() ? s.trim() : null)
+
+/**
+ * Creates a lead (lead undefined) or edits one. The API checks the email, phone, owner and properties and
+ * its problem is shown as it words it; a duplicate email is 409 with the lead that has it, linked here.
+ */
+export function LeadForm({ lead, onSaved }: { lead?: Lead; onSaved: (l: Lead) => void }) {
+  const { api, membership } = useWorkspace()
+  const [d, setD] = useState<Draft>(() => draftOf(lead))
+  const [jsonError, setJsonError] = useState<string>()
+  const members = useResource((a) => ok(a.client.GET('/workspaces/{id}/members', { params: { path: { id: membership.workspace_id }, query: { limit: 100 } } })), [membership.workspace_id])
+  const set = (k: keyof Draft) => (e: { currentTarget: { value: string } }) => setD((x) => ({ ...x, [k]: e.currentTarget.value }))
+  const save = useAction(async () => {
+    let properties: Properties | undefined
+    setJsonError(undefined)
+    if (d.properties.trim()) {
+      try {
+        properties = JSON.parse(d.properties) as Properties
+      } catch (e) {
+        setJsonError(`Properties are not valid JSON: ${e instanceof Error ? e.message : String(e)}`)
+        return
+      }
+    }
+    const fields = {
+      name: text(d.name),
+      email: text(d.email),
+      phone: text(d.phone),
+      company: text(d.company),
+      title: text(d.title),
+      owner_id: text(d.owner),
+      tags: d.tags
+        .split(',')
+        .map((t) => t.trim())
+        .filter(Boolean),
+      ...(properties ? { properties } : lead ? { properties: {} } : {}),
+    }
+    onSaved(
+      lead
+        ? await ok(api.client.PATCH('/leads/{id}', { params: { path: { id: lead.id } }, body: fields }))
+        : await ok(api.client.POST('/leads', { body: { ...fields, source: d.source, ...(d.sourceId.trim() ? { source_id: d.sourceId.trim() } : {}) } })),
+    )
+  })
+  const existing = save.error?.code === 'lead_already_exists' ? existingId(save.error) : undefined
+  return (
+    <form
+      aria-label={lead ? 'Edit lead' : 'New lead'}
+      onSubmit={(e) => {
+        e.preventDefault()
+        void save.run()
+      }}
+    >
+      <div class="lead-grid">
+        <Field label="Name">{(id) => <input id={id} value={d.name} onInput={set('name')} />}</Field>
+        <Field label="Email" hint="One lead per email.">
+          {(id, hint) => <input id={id} aria-describedby={hint} type="email" value={d.email} onInput={set('email')} />}
+        </Field>
+        <Field label="Phone" hint="With its country code, e.g. +44 20 7946 0958.">
+          {(id, hint) => <input id={id} aria-describedby={hint} type="tel" value={d.phone} onInput={set('phone')} />}
+        </Field>
+        <Field label="Company">{(id) => <input id={id} value={d.company} onInput={set('company')} />}</Field>
+        <Field label="Job title">{(id) => <input id={id} value={d.title} onInput={set('title')} />}</Field>
+        <Field label="Owner">
+          {(id) => (
+            <select id={id} value={d.owner} onChange={set('owner')}>
+              <option value="">Nobody</option>
+              {(members.data?.data ?? [])
+                .filter((m) => m.status === 'active' || m.id === d.owner)
+                .map((m) => (
+                  <option value={m.id}>{m.name ? `${m.name} (${m.email})` : m.email}</option>
+                ))}
+            </select>
+          )}
+        </Field>
+      </div>
+      {members.error && <ProblemView problem={members.error} onRetry={members.reload} />}
+      <Field label="Tags" hint="Comma-separated, up to 20.">
+        {(id, hint) => <input id={id} aria-describedby={hint} value={d.tags} onInput={set('tags')} />}
+      </Field>
+      <Field label="Properties (JSON)" hint='Up to 50 custom properties with snake_case keys, e.g. {"seats": 40, "plan": "pro"}.'>
+        {(id, hint) => <textarea id={id} aria-describedby={hint} class="lead-json" spellcheck={false} value={d.properties} onInput={set('properties')} />}
+      </Field>
+      {!lead && (
+        <div class="lead-grid">
+          <Field label="Source">
+            {(id) => (
+              <select id={id} value={d.source} onChange={set('source')}>
+                {SOURCES.map((s) => (
+                  <option value={s}>{s.replace('_', ' ')}</option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <Field label="Source id" hint="With source conversation: its conv_… id; the contact fills what is left empty.">
+            {(id, hint) => <input id={id} aria-describedby={hint} value={d.sourceId} onInput={set('sourceId')} />}
+          </Field>
+        </div>
+      )}
+      {jsonError && (
+        <p class="state problem" role="alert">
+          <strong>Not sent</strong>: {jsonError}
+        </p>
+      )}
+      {save.error && <ProblemView problem={save.error} />}
+      {existing && (
+        <p>
+          <a href={`/dashboard/leads/${existing}`}>Open the lead that has this email</a>
+        </p>
+      )}
+      <div class="form-actions">
+        <button type="submit" class="primary" disabled={save.pending}>
+          {save.pending ? 'Saving…' : lead ? 'Save lead' : 'Create lead'}
+        </button>
+      </div>
+    </form>
+  )
+}
+
+/** ApiProblem keeps the documented fields only; the id of the lead that has the email is in its detail. */
+function existingId(p: ApiProblem): string | undefined {
+  return /lead_[0-9A-Za-z]+/.exec(p.detail)?.[0]
+}
