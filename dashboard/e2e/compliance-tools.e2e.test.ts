@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict'
+import { createHash } from 'node:crypto'
+import { readFile } from 'node:fs/promises'
 import { after, before, describe, it } from 'node:test'
 import { assertFitsPhone, checkA11y, screenshot, skip, startDashboard, type Dashboard } from './harness.js'
 
@@ -88,6 +90,52 @@ describe('dashboard compliance tools in Chromium: PII redaction (preview and app
     const problem = page.getByRole('alert')
     await problem.getByText(/Error 404/).waitFor()
     assert.match((await problem.textContent()) ?? '', /request_id req_/)
+    d.clean(page)
+  })
+
+  it('lists the evidence reports as the API does, downloads one as JSON (checksum verified) and as PDF with the member token', async () => {
+    const page = await d.open()
+    await d.signIn(page, '/dashboard/compliance/evidence')
+    await page.getByRole('heading', { name: 'Evidence' }).waitFor()
+    const table = page.getByRole('table', { name: 'Evidence reports' })
+    await table.locator('tbody tr').first().waitFor()
+    const listed = (await api('GET', '/v2/compliance/evidence?limit=100')).data
+    assert.equal(listed.length, 4, 'one daily report of each kind')
+    assert.equal(await table.locator('tbody tr').count(), listed.length)
+    const chain = listed.find((e: any) => e.kind === 'audit_chain')
+    const row = table.locator('tbody tr').filter({ hasText: 'Audit chain' })
+    const text = (await row.textContent()) ?? ''
+    assert.ok(text.includes(chain.sha256.slice(0, 12)) && text.includes('schedule'), text)
+    for (const [k, v] of Object.entries(chain.summary)) assert.ok(text.includes(`${k}: ${v}`), `summary ${k}`)
+    await checkA11y(page, 'compliance evidence')
+    await assertFitsPhone(page, 'compliance evidence')
+    await screenshot(page, 'compliance-evidence')
+
+    const fetched = page.waitForResponse((r) => r.url().includes(`/compliance/evidence/${chain.id}/download?format=json`))
+    let downloading = page.waitForEvent('download')
+    await row.getByRole('button', { name: /as JSON$/ }).click()
+    const res = await fetched
+    assert.equal(res.status(), 200)
+    assert.match(res.request().headers()['authorization'] ?? '', /^Bearer /)
+    let download = await downloading
+    const json = await readFile((await download.path())!)
+    assert.equal(createHash('sha256').update(json).digest('hex'), chain.sha256)
+    assert.equal(JSON.parse(json.toString('utf8')).kind, 'audit_chain')
+    const name = download.suggestedFilename()
+    assert.match(name, /^audit_chain-\d{4}-\d\d-\d\d\.json$/)
+    await page.getByText(`Saved ${name}. Its SHA-256 matches the listing.`).waitFor()
+
+    downloading = page.waitForEvent('download')
+    await row.getByRole('button', { name: /as PDF$/ }).click()
+    download = await downloading
+    assert.match(download.suggestedFilename(), /^audit_chain-.*\.pdf$/)
+    assert.equal((await readFile((await download.path())!)).subarray(0, 5).toString('latin1'), '%PDF-')
+    await page.getByText(`Saved ${download.suggestedFilename()}.`).waitFor()
+
+    await page.getByLabel('Kind').selectOption('retention')
+    await table.locator('tbody tr').filter({ hasText: 'Audit chain' }).waitFor({ state: 'detached' })
+    assert.equal(await table.locator('tbody tr').count(), 1)
+    assert.match((await table.locator('tbody tr').textContent()) ?? '', /Retention/)
     d.clean(page)
   })
 })

@@ -32,3 +32,19 @@ export type PiiRedaction = components['schemas']['PiiRedaction']
 export type PiiEntity = components['schemas']['PiiEntity']
 export type Evidence = components['schemas']['ComplianceEvidence']
 export type EvidenceKind = Evidence['kind']
+
+/** Saves a blob under `name` through an object URL on a transient <a download>. */
+export function save(blob: Blob, name: string) {
+  const url = URL.createObjectURL(blob)
+  const a = document.createElement('a')
+  a.href = url
+  a.download = name
+  a.hidden = true
+  document.body.append(a)
+  a.click()
+  a.remove()
+  setTimeout(() => URL.revokeObjectURL(url), 10_000)
+}
+
+/** The file name the server gave in Content-Disposition, else `fallback`. */
+export const fileNameOf = (res: Response, fallback: string) => /filename="?([^";]+)"?/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? fallback

@@ -4,20 +4,7 @@ import { ApiProblem, problemOf } from '../../api/problem.js'
 import { Notice, ProblemView, Time } from '../../ui/components.js'
 import { useAction } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
-import { bytes, type Dsar } from './compliance.shared.js'
-
-/** Saves a blob under `name` through an object URL on a transient <a download>. */
-function save(blob: Blob, name: string) {
-  const url = URL.createObjectURL(blob)
-  const a = document.createElement('a')
-  a.href = url
-  a.download = name
-  a.hidden = true
-  document.body.append(a)
-  a.click()
-  a.remove()
-  setTimeout(() => URL.revokeObjectURL(url), 10_000)
-}
+import { bytes, fileNameOf, save, type Dsar } from './compliance.shared.js'
 
 /**
  * The request's export: build a ZIP of everything about the subject (a job), then download it. The link is
@@ -39,7 +26,7 @@ export function DsarExport({ dsar, onChange }: { dsar: Dsar; onChange: (d: Dsar)
       throw await problemOf(null, err)
     }
     if (!res.ok) throw await problemOf(res)
-    const name = /filename="?([^";]+)"?/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? `${dsar.id}.zip`
+    const name = fileNameOf(res, `${dsar.id}.zip`)
     save(await res.blob(), name)
     setSaved(name)
   })

@@ -5,6 +5,7 @@ import { SubNav } from '../../ui/sub-nav.js'
 import AuditLog from './audit-log.page.js'
 import DsarDetail from './dsar-detail.page.js'
 import DsarList from './dsar-list.page.js'
+import EvidencePage from './evidence.page.js'
 import PiiRedaction from './pii-redaction.page.js'
 import Retention from './retention.page.js'
 import './compliance.css'
@@ -22,6 +23,7 @@ export default function ComplianceArea() {
           { href: '/dashboard/compliance/dsar', label: 'Data requests' },
           { href: '/dashboard/compliance/retention', label: 'Retention' },
           { href: '/dashboard/compliance/pii', label: 'PII redaction' },
+          { href: '/dashboard/compliance/evidence', label: 'Evidence' },
         ]}
       />
       <Router>
@@ -31,6 +33,7 @@ export default function ComplianceArea() {
         <Route path="/dsar/:id" component={DsarDetail} />
         <Route path="/retention" component={Retention} />
         <Route path="/pii" component={PiiRedaction} />
+        <Route path="/evidence" component={EvidencePage} />
       </Router>
     </>
   )
