@@ -78,9 +78,12 @@ export default function Approvals() {
                     </>
                   )}
                 </dl>
-                <pre>
-                  <code>{json(a.edited_arguments ?? a.arguments)}</code>
-                </pre>
+                {a.status !== 'pending' && (
+                  <pre>
+                    <code>{json(a.edited_arguments ?? a.arguments)}</code>
+                  </pre>
+                )}
+                {a.edited_arguments && <p class="hint">Approved with edited arguments.</p>}
                 {a.status === 'pending' && (
                   <DecisionForm
                     agentId={id}

@@ -61,9 +61,6 @@ export default function RunPage() {
                 <p>
                   <code>{r.pending_approval.tool}</code>: {r.pending_approval.reason}. Expires <Time iso={r.pending_approval.expires_at} />.
                 </p>
-                <pre>
-                  <code>{json(r.pending_approval.arguments)}</code>
-                </pre>
                 <DecisionForm
                   agentId={id}
                   approval={r.pending_approval}
