@@ -1,7 +1,7 @@
 import { Route, Router } from 'preact-iso'
 import { SubNav } from '../../ui/sub-nav.js'
 import KeysPage from './keys-page.js'
-import { TOOLS_ROUTES } from './tools-routes.js'
+import { TOOLS_LINKS, TOOLS_ROUTES } from './tools-routes.js'
 import { WEBHOOK_ROUTES } from './webhooks-routes.js'
 
 const LINKS = [
@@ -9,13 +9,10 @@ const LINKS = [
   { href: '/dashboard/developers/webhooks', label: 'Webhooks' },
   { href: '/dashboard/developers/deliveries', label: 'Deliveries' },
   { href: '/dashboard/developers/playground', label: 'Playground' },
-  { href: '/dashboard/developers/logs', label: 'API logs' },
-  { href: '/dashboard/developers/usage', label: 'Usage' },
-  { href: '/dashboard/developers/oauth-apps', label: 'OAuth apps' },
-  { href: '/dashboard/developers/snapshots', label: 'OpenAPI snapshots' },
+  ...TOOLS_LINKS,
 ]
 
-/** The developer area: keys, webhooks (endpoints, deliveries, Playground), API logs, usage, OAuth apps, snapshots. */
+/** The developer area: keys, webhooks (endpoints, deliveries, Playground), API logs, usage, OAuth apps, snapshots, sandboxes, Terraform, SDKs. */
 export default function DevelopersArea() {
   return (
     <>

@@ -3,11 +3,14 @@ import { ApiLogDetail } from './logs-detail.js'
 import { ApiLogsPage } from './logs-list.js'
 import { OAuthAppDetail } from './oauth-apps-detail.js'
 import { OAuthAppsPage } from './oauth-apps-list.js'
+import { SandboxesPage } from './sandboxes-page.js'
+import { SdkGenerationsPage } from './sdk-generations.js'
 import { SnapshotDetail } from './snapshots-detail.js'
 import { SnapshotsPage } from './snapshots-list.js'
+import { TerraformPage } from './terraform-page.js'
 import { UsagePage } from './usage-page.js'
 
-/** Developer tools (API logs, usage, OAuth apps, OpenAPI snapshots), relative to /dashboard/developers. */
+/** Developer tools (API logs, usage, OAuth apps, OpenAPI snapshots, sandboxes, Terraform, SDKs), relative to /dashboard/developers. */
 export const TOOLS_ROUTES: { path: string; component: ComponentType }[] = [
   { path: '/logs', component: ApiLogsPage },
   { path: '/logs/:requestId', component: ApiLogDetail },
@@ -16,6 +19,9 @@ export const TOOLS_ROUTES: { path: string; component: ComponentType }[] = [
   { path: '/oauth-apps/:id', component: OAuthAppDetail },
   { path: '/snapshots', component: SnapshotsPage },
   { path: '/snapshots/:id', component: SnapshotDetail },
+  { path: '/sandboxes', component: SandboxesPage },
+  { path: '/terraform', component: TerraformPage },
+  { path: '/sdks', component: SdkGenerationsPage },
 ]
 
 /** The sub-navigation links of these pages. */
@@ -24,4 +30,7 @@ export const TOOLS_LINKS = [
   { href: '/dashboard/developers/usage', label: 'Usage' },
   { href: '/dashboard/developers/oauth-apps', label: 'OAuth apps' },
   { href: '/dashboard/developers/snapshots', label: 'OpenAPI snapshots' },
+  { href: '/dashboard/developers/sandboxes', label: 'Sandboxes' },
+  { href: '/dashboard/developers/terraform', label: 'Terraform' },
+  { href: '/dashboard/developers/sdks', label: 'SDKs' },
 ]
