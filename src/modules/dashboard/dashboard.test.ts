@@ -23,6 +23,7 @@ describe('dashboard session tokens and pages', () => {
     h = await createTestApp({ env: { DASHBOARD_DIR: dir } })
     await h.app.services.signIn.setPassword('owner@acme.example', PASSWORD)
     await memberWithPassword(h, 'mia@example.com', PASSWORD, { role: 'member' })
+    await memberWithPassword(h, 'adam@example.com', PASSWORD, { role: 'admin' })
   })
   after(async () => {
     await h?.close()
@@ -41,7 +42,7 @@ describe('dashboard session tokens and pages', () => {
     const cookie = [...b.cookies].map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('; ')
     return h.http().inject({ method: 'POST', url: '/dashboard/session/tokens', headers: { cookie, ...(csrf ? { 'x-csrf-token': csrf } : {}) }, payload: body })
   }
-  const api = (t: string, url: string, method: 'GET' | 'POST' = 'GET', payload?: object) => h.http().inject({ method, url, headers: { authorization: `Bearer ${t}` }, ...(payload ? { payload } : {}) })
+  const api = (t: string, url: string, method: 'GET' | 'POST' | 'PATCH' | 'DELETE' = 'GET', payload?: object) => h.http().inject({ method, url, headers: { authorization: `Bearer ${t}` }, ...(payload ? { payload } : {}) })
 
   it('sends a signed-out browser to sign in, and serves the app with a strict CSP once signed in', async () => {
     const anon = await h.http().inject({ method: 'GET', url: '/dashboard/inbox?x=1' })
@@ -91,6 +92,41 @@ describe('dashboard session tokens and pages', () => {
     assert.deepEqual(t.scopes, ['write'])
     assertProblem(await api(t.token, '/v2/api-keys'), 403, 'insufficient_scope')
     assert.equal((await api(t.token, '/v2/inbox/conversations')).statusCode, 200)
+  })
+
+  it('members act within their role: a member manages no one, an admin no owner', async () => {
+    const tokenOf = async (email: string) => {
+      const { b, session } = await signedIn(email)
+      return JSON.parse((await token(b, session.csrf_token, { workspace_id: h.a.workspaceId, mode: 'live' })).body).token as string
+    }
+    const members = `/v2/workspaces/${h.a.workspaceId}/members`
+    const all = JSON.parse((await h.request({ method: 'GET', url: `${members}?limit=100` })).body).data as { id: string; email: string; role: string }[]
+    const idOf = (email: string) => all.find((m) => m.email === email)!.id
+    const owner = idOf('owner@acme.example')
+    const mia = await tokenOf('mia@example.com')
+    const adam = await tokenOf('adam@example.com')
+
+    // A member: not themselves to owner, not others, not the workspace; their own name, yes.
+    assertProblem(await api(mia, `${members}/${idOf('mia@example.com')}`, 'PATCH', { role: 'owner' }), 403, 'insufficient_role')
+    assertProblem(await api(mia, members, 'POST', { email: 'friend@example.com' }), 403, 'insufficient_role')
+    assertProblem(await api(mia, `${members}/${idOf('adam@example.com')}`, 'DELETE'), 403, 'insufficient_role')
+    assertProblem(await api(mia, `/v2/workspaces/${h.a.workspaceId}`, 'PATCH', { name: 'Mine now' }), 403, 'insufficient_role')
+    assert.equal((await api(mia, `${members}/${idOf('mia@example.com')}`, 'PATCH', { name: 'Mia M.' })).statusCode, 200)
+    assertProblem(await api(mia, `${members}/${owner}`, 'PATCH', { name: 'Renamed' }), 403, 'insufficient_role')
+
+    // An admin: members and admins, not owners.
+    assertProblem(await api(adam, members, 'POST', { email: 'boss@example.com', role: 'owner' }), 403, 'insufficient_role')
+    assertProblem(await api(adam, `${members}/${idOf('adam@example.com')}`, 'PATCH', { role: 'owner' }), 403, 'insufficient_role')
+    assertProblem(await api(adam, `${members}/${owner}`, 'DELETE'), 403, 'insufficient_role')
+    const invited = await api(adam, members, 'POST', { email: 'helper@example.com', role: 'admin' })
+    assert.equal(invited.statusCode, 201, invited.body)
+    assert.equal((await api(adam, `${members}/${JSON.parse(invited.body).id}`, 'DELETE')).statusCode, 200)
+
+    // Nothing changed that was refused; API keys keep the scope rules alone.
+    const after = JSON.parse((await h.request({ method: 'GET', url: `${members}?limit=100` })).body).data as { email: string; role: string; name: string | null }[]
+    assert.deepEqual(after.map((m) => `${m.email}:${m.role}`).sort(), ['adam@example.com:admin', 'mia@example.com:member', 'owner@acme.example:owner'])
+    assert.equal(after.find((m) => m.email === 'mia@example.com')!.name, 'Mia M.')
+    assert.equal(JSON.parse((await h.request({ method: 'GET', url: `/v2/workspaces/${h.a.workspaceId}` })).body).name === 'Mine now', false)
   })
 
   it('a token dies with its session (sign-out), and a tampered token is refused', async () => {

@@ -6,6 +6,7 @@ import type { PageResult } from '../../kernel/http/pagination.js'
 import { newId, randomToken } from '../../kernel/ids.js'
 import type { Kernel } from '../../kernel/kernel.js'
 import type { Tenant } from '../../kernel/tenant.js'
+import { assertRoleAllows } from './member-roles.js'
 import * as repo from './workspaces.repository.js'
 import { memberView, workspaceView, type StoredCrm, type StoredVoice } from './workspaces.views.js'
 import type { CrmConnection, CrmSettingsInputT, MemberT, UsageT, VoiceCarrierConnection, VoiceCarrierSettingsInputT, WorkspaceT } from './workspaces.schemas.js'
@@ -153,6 +154,7 @@ export class WorkspacesService {
       throw new AppError('validation_failed', 'The sandbox always uses the simulated carrier; set a voice carrier with a live key.', { errors: [{ pointer: '/body/voice', detail: 'live keys only' }] })
     }
     return this.k.transaction(tenant, async (tx) => {
+      await assertRoleAllows(tx, tenant, { action: 'change the workspace' })
       await repo.updateWorkspace(tx, tenant, {
         ...(patch.name !== undefined ? { name: patch.name } : {}),
         ...(patch.timezone !== undefined ? { timezone: patch.timezone } : {}),
@@ -254,6 +256,7 @@ export class WorkspacesService {
     return uniqueConflict(
       () =>
         this.k.transaction(tenant, async (tx) => {
+          await assertRoleAllows(tx, tenant, { action: 'invite members', grants: row.role })
           await repo.insertMember(tx, row)
           return memberView(this.k.config.publicUrl, row)
         }),
@@ -268,6 +271,8 @@ export class WorkspacesService {
     return this.k.transaction(tenant, async (tx) => {
       const row = await repo.findMember(tx, tenant, memberId)
       if (!row) throw notFound('workspace member', memberId)
+      const nameOnly = patch.role === undefined && patch.status === undefined
+      await assertRoleAllows(tx, tenant, { action: 'change members', target: row, grants: patch.role, nameOnly })
       if (patch.role && patch.role !== 'owner' && row.role === 'owner') await this.assertNotLastOwner(tx, tenant, 'demote')
       const next: Partial<WorkspaceMembersTable> = { updated_at: now }
       if (patch.name !== undefined) next.name = patch.name
@@ -285,6 +290,7 @@ export class WorkspacesService {
     return this.k.transaction(tenant, async (tx) => {
       const row = await repo.findMember(tx, tenant, memberId)
       if (!row) throw notFound('workspace member', memberId)
+      await assertRoleAllows(tx, tenant, { action: 'remove members', target: row })
       if (row.role === 'owner') await this.assertNotLastOwner(tx, tenant, 'remove')
       await repo.deleteMember(tx, tenant, memberId)
       return memberView(this.k.config.publicUrl, row)

@@ -10,6 +10,6 @@ export const inviteWorkspaceMember = defineRoute({
   summary: 'Invite a member by email',
   description: 'Creates the member with status `invited` and an `invitation_url`; role defaults to `member`.',
   schema: { params: WorkspaceIdParams, body: InviteMemberBody, response: { 201: Member } },
-  errors: ['resource_not_found', 'member_already_exists'],
+  errors: ['resource_not_found', 'member_already_exists', 'insufficient_role'],
   handler: ({ params, body, principal, services }) => services.workspaces.invite(principal, params.id, body),
 })

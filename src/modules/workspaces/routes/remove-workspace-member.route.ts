@@ -10,6 +10,6 @@ export const removeWorkspaceMember = defineRoute({
   summary: 'Remove a member',
   description: 'Returns the removed member. The last owner cannot be removed (409 `last_owner`).',
   schema: { params: MemberParams, response: { 200: Member } },
-  errors: ['resource_not_found', 'last_owner'],
+  errors: ['resource_not_found', 'last_owner', 'insufficient_role'],
   handler: ({ params, principal, services }) => services.workspaces.removeMember(principal, params.id, params.member_id),
 })

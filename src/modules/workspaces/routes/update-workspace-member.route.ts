@@ -10,6 +10,6 @@ export const updateWorkspaceMember = defineRoute({
   summary: "Change a member's name or role, or mark an invitation accepted",
   description: 'The last owner cannot be demoted (409 `last_owner`).',
   schema: { params: MemberParams, body: UpdateMemberBody, response: { 200: Member } },
-  errors: ['resource_not_found', 'last_owner'],
+  errors: ['resource_not_found', 'last_owner', 'insufficient_role'],
   handler: ({ params, body, principal, services }) => services.workspaces.updateMember(principal, params.id, params.member_id, body),
 })
