@@ -12,7 +12,8 @@ describe('dashboard voice numbers in Chromium: provision a number answered by a 
   }
 
   before(async () => {
-    d = await startDashboard()
+    // Realistic dialling and ringing times, so a call can be watched before it ends.
+    d = await startDashboard({ env: { VOICE_SIM_SETUP_SCALE: '1' } })
     bot = await api('POST', '/v2/bots', { name: 'Phone helper', instructions: 'Answer callers politely.' })
     await api('POST', `/v2/bots/${bot.id}/publish`, {})
   })
@@ -76,6 +77,26 @@ describe('dashboard voice numbers in Chromium: provision a number answered by a 
     assert.match((await problem.textContent()) ?? '', /country_not_supported[\s\S]*request_id req_/)
     assert.equal((await api('GET', '/v2/voice/numbers')).data.length, before)
     await checkA11y(page, 'provision number problem')
+    d.clean(page)
+  })
+
+  it('follows a call on its page while it is placed (polled, no reload)', async () => {
+    const page = await d.open()
+    await d.signIn(page, '/dashboard/voice/numbers')
+    const from = (await api('GET', '/v2/voice/numbers')).data[0]
+    // A real-looking destination: 1 s of dialling and 4 s of ringing before the answer.
+    const call = await api('POST', '/v2/voice/calls', { from_number_id: from.id, to: '+14155550123', greeting: 'Hello from the test.' })
+    let gets = 0
+    page.on('request', (r) => r.method() === 'GET' && r.url().endsWith(`/voice/calls/${call.id}`) && gets++)
+    await page.goto(`/dashboard/voice/calls/${call.id}`)
+    const status = page.locator('dt:text-is("Status") + dd .badge')
+    await status.waitFor()
+    assert.match((await status.textContent()) ?? '', /^(queued|ringing)$/, 'the call is not answered yet when the page opens')
+    await page.waitForFunction(() => !/^(queued|ringing)$/.test(document.querySelector('dt + dd .badge')?.textContent ?? ''), null, { timeout: 20_000 })
+    const shown = (await status.textContent())!.replace(/ /g, '_')
+    const now = JSON.parse((await d.h.request({ method: 'GET', url: `/v2/voice/calls/${call.id}` })).body)
+    assert.ok(now.history.some((h: any) => h.status === shown), `the page shows ${shown}, a state the call went through`)
+    assert.ok(gets >= 2, `the page asked again (${gets} requests)`)
     d.clean(page)
   })
 })

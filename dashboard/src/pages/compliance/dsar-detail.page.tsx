@@ -1,8 +1,8 @@
 import { useRoute } from 'preact-iso'
-import { useEffect } from 'preact/hooks'
-import { ok } from '../../api/client.js'
+import { ok, type Api } from '../../api/client.js'
 import { Async, Badge, Notice, Page, Table, Time } from '../../ui/components.js'
-import { useResource } from '../../ui/hooks.js'
+import { usePoll, useResource } from '../../ui/hooks.js'
+import { useWorkspace } from '../../ui/workspace.js'
 import { DsarStatusBadge, label, subjectText, title, type Dsar } from './compliance.shared.js'
 import { DsarExport } from './dsar-export.js'
 
@@ -15,13 +15,12 @@ const records = (p: Progress) =>
 /** /dashboard/compliance/dsar/:id: the request's status, progress per module, and its export. */
 export default function DsarDetail() {
   const { params, query } = useRoute()
-  const dsar = useResource((api) => ok(api.client.GET('/compliance/dsar/{id}', { params: { path: { id: params.id } } })), [params.id])
+  const { api } = useWorkspace()
+  const load = (a: Api) => ok(a.client.GET('/compliance/dsar/{id}', { params: { path: { id: params.id } } }))
+  const dsar = useResource(load, [params.id])
   const busy = dsar.data ? dsar.data.status === 'received' || dsar.data.status === 'in_progress' || dsar.data.export.status === 'pending' : false
-  useEffect(() => {
-    if (!busy) return
-    const t = setInterval(dsar.reload, 1500)
-    return () => clearInterval(t)
-  }, [busy])
+  // Followed while the job works on it, 1.5 s after each answer.
+  usePoll(busy, async () => dsar.set(await load(api)), 1500)
   return (
     <Page title="Data-subject request">
       <p>

@@ -1,8 +1,9 @@
 import { useRoute } from 'preact-iso'
-import { useEffect, useRef, useState } from 'preact/hooks'
-import { ok } from '../../api/client.js'
+import { useRef, useState } from 'preact/hooks'
+import { ok, type Api } from '../../api/client.js'
 import { Async, Page, Time } from '../../ui/components.js'
-import { useResource } from '../../ui/hooks.js'
+import { usePoll, useResource } from '../../ui/hooks.js'
+import { useWorkspace } from '../../ui/workspace.js'
 import { RecordingPlayer } from './recording-player.js'
 import { TranscriptView } from './transcript.js'
 import { CallStatusBadge, callSettling, duration, statusLabel } from './voice.shared.js'
@@ -10,16 +11,14 @@ import { CallStatusBadge, callSettling, duration, statusLabel } from './voice.sh
 /** /dashboard/voice/calls/:id: the call, its recording (native player) and its timed transcript. */
 export default function CallDetail() {
   const { id } = useRoute().params
-  const call = useResource((api) => ok(api.client.GET('/voice/calls/{id}', { params: { path: { id } } })), [id])
+  const { api } = useWorkspace()
+  const load = (a: Api) => ok(a.client.GET('/voice/calls/{id}', { params: { path: { id } } }))
+  const call = useResource(load, [id])
   const audioRef = useRef<HTMLAudioElement>(null)
   const [currentMs, setCurrentMs] = useState(0)
-  // A call still in progress (or its media being made) is looked at again every 2 s.
+  // A call still in progress (or its media being made) is looked at again 2 s after each answer.
   const settling = call.data ? callSettling(call.data) : false
-  useEffect(() => {
-    if (!settling) return
-    const t = setInterval(call.reload, 2000)
-    return () => clearInterval(t)
-  }, [settling])
+  usePoll(settling, async () => call.set(await load(api)), 2000)
   return (
     <Page title="Call">
       <p>
