@@ -89,6 +89,10 @@ describe('dashboard agents in Chromium: create, edit, start a run, approve with 
     const page = await d.open()
     await d.signIn(page, `/dashboard/agents/${before.id}/edit`)
     await page.getByRole('heading', { name: 'Settings · Booking agent' }).waitFor()
+    // Only the tab of this page is current (the longest link the path is under, not every prefix).
+    const tabs = page.getByRole('navigation', { name: 'Agent' })
+    assert.equal(await tabs.getByRole('link', { name: 'Settings' }).getAttribute('aria-current'), 'page')
+    assert.equal(await tabs.getByRole('link', { name: 'Runs' }).getAttribute('aria-current'), null)
     assert.equal(await page.getByLabel('Tool 1 approval argument').inputValue(), 'party_size')
     await page.getByLabel('Name', { exact: true }).fill('Booking agent v2')
     await page.getByLabel('Status', { exact: true }).selectOption('disabled')
