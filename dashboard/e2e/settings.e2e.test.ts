@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { assertFitsPhone, checkA11y, OWNER_EMAIL, screenshot, skip, startDashboard, type Dashboard } from './harness.js'
+import { memberWithPassword } from '../../src/modules/workspaces/sign-in/sign-in.test-support.js'
+import { assertFitsPhone, checkA11y, OWNER_EMAIL, PASSWORD, screenshot, skip, startDashboard, type Dashboard } from './harness.js'
 
 const INVITEE = 'new.person@example.com'
 
@@ -49,6 +50,8 @@ describe('dashboard settings in Chromium: workspace, members, integrations', { s
     assert.equal(ws.timezone, 'Europe/Berlin')
     assert.equal(ws.lead_auto_create_score, 70)
     assert.deepEqual(ws.metadata, { region: 'eu-central' })
+    // The header's workspace switcher follows the rename without a reload.
+    await page.waitForFunction(() => document.querySelector('#workspace-select option:checked')?.textContent === 'Acme Renamed')
 
     // Saving again with nothing changed sends nothing (the API refuses an empty PATCH).
     await page.getByRole('button', { name: 'Save settings' }).click()
@@ -171,6 +174,21 @@ describe('dashboard settings in Chromium: workspace, members, integrations', { s
     await page.getByText('CRM removed.').waitFor()
     ws = await api('GET', '/workspaces/current')
     assert.equal(ws.crm, null)
+    d.clean(page)
+  })
+  it('a member (role member) reads the team and the settings but is offered no change the API would refuse', async () => {
+    await memberWithPassword(d.h, 'reader@example.com', PASSWORD, { role: 'member' })
+    const page = await d.open()
+    await d.signIn(page, '/dashboard/settings/members', 'reader@example.com')
+    await page.getByRole('heading', { name: 'Members', level: 1 }).waitFor()
+    await page.getByRole('table').getByText('reader@example.com').waitFor()
+    assert.equal(await page.getByRole('button', { name: 'Invite member' }).count(), 0)
+    assert.equal(await page.getByRole('button', { name: /^Change role/ }).count(), 0)
+    assert.equal(await page.getByRole('button', { name: /^Remove/ }).count(), 0)
+    await page.goto(`${d.url}/dashboard/settings/workspace`)
+    await page.getByText("Only owners and admins change the workspace's settings").waitFor()
+    assert.equal(await page.getByRole('button', { name: 'Save settings' }).isDisabled(), true)
+    await checkA11y(page, 'settings as a member')
     d.clean(page)
   })
 })

@@ -49,6 +49,12 @@ export function App() {
         sessionStorage.setItem(CHOICE, `${workspaceId}:${mode}`)
         setChoice(next)
       },
+      async refreshSession() {
+        const s = await loadSession()
+        setSession(s)
+        const same = s.memberships.find((m) => m.workspace_id === choice.workspace_id && m.mode === choice.mode)
+        setChoice(same ?? initialChoice(s.memberships))
+      },
     }
   }, [session, choice])
 

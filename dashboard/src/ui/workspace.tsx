@@ -10,6 +10,8 @@ export interface WorkspaceContext {
   api: Api
   /** Switches workspace and/or mode (the toggle in the header). */
   switchTo(workspaceId: string, mode: 'live' | 'test'): void
+  /** Reads the session again: after a change to what it shows (the workspace's name, the member's role). */
+  refreshSession(): Promise<void>
 }
 
 export const Workspace = createContext<WorkspaceContext | null>(null)

@@ -1,6 +1,6 @@
 import { ok } from '../../api/client.js'
 import type { components } from '../../api/schema.js'
-import { Async, Page } from '../../ui/components.js'
+import { Async, Notice, Page } from '../../ui/components.js'
 import { useResource } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import { CrmForm, VoiceForm } from './integration-forms.js'
@@ -13,7 +13,8 @@ export type Body = components['requestBodies']['UpdateWorkspaceBody']['content']
  * write-only: the API says whether one is stored, never what it is.
  */
 export default function Integrations() {
-  const { api } = useWorkspace()
+  const { api, membership } = useWorkspace()
+  const readOnly = membership.role === 'member'
   const ws = useResource((a) => ok(a.client.GET('/workspaces/current')))
   const patch = async (w: Ws, body: Body) => {
     const next = await ok(api.client.PATCH('/workspaces/{id}', { params: { path: { id: w.id } }, body }))
@@ -22,12 +23,13 @@ export default function Integrations() {
   }
   return (
     <Page title="Integrations">
+      {readOnly && <Notice tone="neutral">Only owners and admins change the workspace's integrations; you can read them.</Notice>}
       <Async loading={ws.loading} error={ws.error} data={ws.data} onRetry={ws.reload}>
         {(w) => (
-          <>
+          <fieldset class="bare-fieldset" disabled={readOnly}>
             <CrmForm ws={w} patch={patch} />
             <VoiceForm ws={w} patch={patch} />
-          </>
+          </fieldset>
         )}
       </Async>
     </Page>

@@ -8,17 +8,20 @@ import type { Member } from './members.page.js'
 
 type Role = components['schemas']['WorkspaceMemberRole']
 const ROLES: { value: Role; label: string }[] = [
-  { value: 'member', label: 'member — everything but API keys' },
-  { value: 'admin', label: 'admin — everything, API keys included' },
-  { value: 'owner', label: 'owner — as admin; a workspace keeps at least one' },
+  { value: 'member', label: 'member — conversations, bots, knowledge…; not keys, members or settings' },
+  { value: 'admin', label: 'admin — everything, API keys and members included (not owners)' },
+  { value: 'owner', label: 'owner — as admin, owners too; a workspace keeps at least one' },
 ]
 
 function RoleSelect({ value, onChange }: { value: Role; onChange: (r: Role) => void }) {
+  // Only owners make owners (the API answers 403 insufficient_role otherwise).
+  const { membership } = useWorkspace()
+  const offered = ROLES.filter((r) => r.value !== 'owner' || membership.role === 'owner')
   return (
     <Field label="Role">
       {(id) => (
         <select id={id} value={value} onChange={(e) => onChange((e.target as HTMLSelectElement).value as Role)}>
-          {ROLES.map((r) => (
+          {offered.map((r) => (
             <option value={r.value}>{r.label}</option>
           ))}
         </select>
@@ -98,12 +101,16 @@ export function InviteDialog({ open, onClose, onInvited }: { open: boolean; onCl
 }
 
 export function RoleDialog({ member, self, onClose, onChanged }: { member: Member | null; self: boolean; onClose: () => void; onChanged: (m: Member) => void }) {
-  const { api, membership } = useWorkspace()
+  const { api, membership, refreshSession } = useWorkspace()
   const [role, setRole] = useState<Role>('member')
   useEffect(() => {
     if (member) setRole(member.role)
   }, [member])
-  const change = useAction(async (m: Member) => onChanged(await ok(api.client.PATCH('/workspaces/{id}/members/{member_id}', { params: { path: { id: membership.workspace_id, member_id: m.id } }, body: { role } }))))
+  const change = useAction(async (m: Member) => {
+    onChanged(await ok(api.client.PATCH('/workspaces/{id}/members/{member_id}', { params: { path: { id: membership.workspace_id, member_id: m.id } }, body: { role } })))
+    // One's own role decides what the dashboard offers (and the token's scopes): read it again.
+    if (self) await refreshSession().catch(() => undefined)
+  })
   const close = () => (change.clear(), onClose())
   return (
     <Dialog open={member !== null} title="Change role" onClose={close}>

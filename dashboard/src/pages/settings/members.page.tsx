@@ -17,6 +17,9 @@ const ROLE_TONE = { owner: 'info', admin: 'neutral', member: 'neutral' } as cons
  */
 export default function Members() {
   const { membership } = useWorkspace()
+  // What the API lets this member do (docs/workspaces.md "Roles bind people"): offered only then.
+  const manages = membership.role === 'owner' || membership.role === 'admin'
+  const mayTouch = (m: Member) => membership.role === 'owner' || (membership.role === 'admin' && m.role !== 'owner')
   const members = usePaged((api, cursor) => ok(api.client.GET('/workspaces/{id}/members', { params: { path: { id: membership.workspace_id }, query: { cursor, limit: 50 } } })))
   const [open, setOpen] = useState<Open>(null)
   const [notice, setNotice] = useState<string>()
@@ -27,14 +30,16 @@ export default function Members() {
     <Page
       title="Members"
       actions={
-        <button type="button" class="primary" onClick={() => (setNotice(undefined), setOpen({ kind: 'invite' }))}>
-          Invite member
-        </button>
+        manages && (
+          <button type="button" class="primary" onClick={() => (setNotice(undefined), setOpen({ kind: 'invite' }))}>
+            Invite member
+          </button>
+        )
       }
     >
       <p class="hint settings-intro">
-        Members of the {membership.mode === 'test' ? 'sandbox' : 'live'} mode. Owners and admins can do everything (admin scope); members everything but API keys (write scope). The last
-        owner cannot be removed or demoted.
+        Members of the {membership.mode === 'test' ? 'sandbox' : 'live'} mode. Owners manage everyone; admins manage admins and members (and API keys); members work in the
+        workspace and see the team. The last owner cannot be removed or demoted.
       </p>
       {notice && <Notice>{notice}</Notice>}
       <Async
@@ -78,7 +83,8 @@ export default function Members() {
               { label: 'Joined', render: (m) => (m.joined_at ? <Time iso={m.joined_at} /> : '—') },
               {
                 label: 'Actions',
-                render: (m) => (
+                render: (m) =>
+                  mayTouch(m) ? (
                   <span class="row-actions">
                     <button type="button" onClick={() => (setNotice(undefined), setOpen({ kind: 'role', member: m }))}>
                       Change role<span class="visually-hidden"> of {who(m)}</span>
@@ -87,7 +93,9 @@ export default function Members() {
                       Remove<span class="visually-hidden"> {who(m)}</span>
                     </button>
                   </span>
-                ),
+                  ) : (
+                    '—'
+                  ),
               },
             ]}
           />

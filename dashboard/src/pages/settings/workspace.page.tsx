@@ -42,7 +42,7 @@ function changes(w: Ws, f: Form): Body {
 
 /** /dashboard/settings/workspace: the workspace's id, mode and general settings (PATCH /workspaces/{id}). */
 export default function WorkspaceSettings() {
-  const { api, membership } = useWorkspace()
+  const { api, membership, refreshSession } = useWorkspace()
   const ws = useResource((a) => ok(a.client.GET('/workspaces/current')))
   const [form, setForm] = useState<Form>()
   const [notice, setNotice] = useState<string>()
@@ -55,6 +55,8 @@ export default function WorkspaceSettings() {
     const next = await ok(api.client.PATCH('/workspaces/{id}', { params: { path: { id: w.id } }, body }))
     ws.set(next)
     setNotice('Workspace settings saved.')
+    // The header's workspace switcher shows the name the session holds.
+    if (body.name !== undefined) await refreshSession().catch(() => undefined)
   })
   const set = (k: keyof Omit<Form, 'meta'>) => (e: Event) => {
     setNotice(undefined)
@@ -62,6 +64,7 @@ export default function WorkspaceSettings() {
   }
   return (
     <Page title="Workspace">
+      {membership.role === 'member' && <Notice tone="neutral">Only owners and admins change the workspace's settings; you can read them.</Notice>}
       <Async loading={ws.loading} error={ws.error} data={form && ws.data} onRetry={ws.reload}>
         {(w) =>
           form && (
@@ -120,7 +123,7 @@ export default function WorkspaceSettings() {
                 {save.error && <ProblemView problem={save.error} />}
                 {notice && <Notice tone={notice === 'Nothing changed.' ? 'info' : 'good'}>{notice}</Notice>}
                 <div class="form-actions">
-                  <button type="submit" class="primary" disabled={save.pending}>
+                  <button type="submit" class="primary" disabled={save.pending || membership.role === 'member'}>
                     {save.pending ? 'Saving…' : 'Save settings'}
                   </button>
                   <button type="button" disabled={save.pending} onClick={() => (save.clear(), setNotice(undefined), setForm(formOf(w)))}>
