@@ -71,6 +71,49 @@ export function ProblemView({ problem, onRetry }: { problem: ApiProblem; onRetry
 }
 
 /**
+ * The foot of a form or dialog, in one place so every one reads alike: the action's problem (unless
+ * `showProblem` is false, for a form that shows it elsewhere), then the main button, which says
+ * `busyLabel` and is disabled while the action is pending, and a Cancel button when `onCancel` is given.
+ * Without `onConfirm` the main button submits the form; with it, it is a plain button that calls it.
+ * `action` is what useAction returns (only `pending` and `error` are read).
+ */
+export function FormActions({
+  action,
+  label,
+  busyLabel,
+  tone = 'primary',
+  onConfirm,
+  onCancel,
+  cancelLabel = 'Cancel',
+  showProblem = true,
+}: {
+  action: { pending: boolean; error?: ApiProblem }
+  label: string
+  busyLabel: string
+  tone?: 'primary' | 'danger'
+  onConfirm?: () => void
+  onCancel?: () => void
+  cancelLabel?: string
+  showProblem?: boolean
+}) {
+  return (
+    <>
+      {showProblem && action.error && <ProblemView problem={action.error} />}
+      <div class="form-actions">
+        <button type={onConfirm ? 'button' : 'submit'} class={tone} disabled={action.pending} onClick={onConfirm}>
+          {action.pending ? busyLabel : label}
+        </button>
+        {onCancel && (
+          <button type="button" onClick={onCancel}>
+            {cancelLabel}
+          </button>
+        )}
+      </div>
+    </>
+  )
+}
+
+/**
  * The three states every list and detail has: loading (first load), the problem, or empty; otherwise
  * the content.
  */

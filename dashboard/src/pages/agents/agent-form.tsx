@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks'
 import { ok } from '../../api/client.js'
 import type { components } from '../../api/schema.js'
-import { Field, ProblemView } from '../../ui/components.js'
+import { Field, FormActions, ProblemView } from '../../ui/components.js'
 import { useAction, useResource } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import type { Agent, LocalError } from './common.js'
@@ -166,12 +166,7 @@ export function AgentForm({ agent, onSaved }: { agent?: Agent; onSaved: (a: Agen
         </Field>
       </section>
       <LocalErrors errors={local} />
-      {save.error && <ProblemView problem={save.error} />}
-      <div class="form-actions">
-        <button type="submit" class="primary" disabled={save.pending}>
-          {save.pending ? 'Saving…' : agent ? 'Save changes' : 'Create agent'}
-        </button>
-      </div>
+      <FormActions action={save} label={agent ? 'Save changes' : 'Create agent'} busyLabel="Saving…" />
     </form>
   )
 }

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks'
 import { ok } from '../../api/client.js'
-import { Field, ProblemView } from '../../ui/components.js'
+import { Field, FormActions } from '../../ui/components.js'
 import { useAction } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import { KnowledgeChoice, useKnowledgeBases, type Bot } from './bots-shared.js'
@@ -58,12 +58,7 @@ export function DraftForm({ bot, onSaved }: { bot: Bot; onSaved: (b: Bot) => voi
           {(id, d) => <input id={id} aria-describedby={d} type="number" min={0} max={1} step={0.05} value={form.threshold} onInput={set('threshold')} />}
         </Field>
         <KnowledgeChoice bases={bases.data} value={form.kbs} onChange={(kbs) => setForm({ ...form, kbs })} />
-        {save.error && <ProblemView problem={save.error} />}
-        <div class="form-actions">
-          <button type="submit" class="primary" disabled={save.pending}>
-            {save.pending ? 'Saving…' : 'Save draft'}
-          </button>
-        </div>
+        <FormActions action={save} label="Save draft" busyLabel="Saving…" />
       </form>
     </section>
   )

@@ -1,7 +1,7 @@
 import { useLocation } from 'preact-iso'
 import { useState } from 'preact/hooks'
 import { ok } from '../../api/client.js'
-import { Field, ProblemView } from '../../ui/components.js'
+import { Field, FormActions } from '../../ui/components.js'
 import { useAction } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import { DSAR_TYPES, title, type DsarType } from './compliance.shared.js'
@@ -65,12 +65,7 @@ export function DsarForm() {
         </fieldset>
       )}
       <Field label="Notes">{(id) => <textarea id={id} value={f.notes} onInput={set('notes')} />}</Field>
-      {create.error && <ProblemView problem={create.error} />}
-      <div class="form-actions">
-        <button type="submit" class={type === 'erasure' ? 'danger' : 'primary'} disabled={create.pending}>
-          {create.pending ? 'Creating…' : 'Create request'}
-        </button>
-      </div>
+      <FormActions action={create} label="Create request" busyLabel="Creating…" tone={type === 'erasure' ? 'danger' : 'primary'} />
     </form>
   )
 }

@@ -2,7 +2,7 @@ import { useRoute } from 'preact-iso'
 import { useState } from 'preact/hooks'
 import { ok, type Api } from '../../api/client.js'
 import { ApiProblem } from '../../api/problem.js'
-import { Async, Badge, CopyButton, Dialog, Field, Notice, Page, ProblemView, SecretOnce, Time } from '../../ui/components.js'
+import { Async, Badge, CopyButton, Dialog, Field, FormActions, Notice, Page, SecretOnce, Time } from '../../ui/components.js'
 import { useAction, useResource } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import { OAUTH_APPS_PATH, OAuthAppForm, ScopeList, type AppDraft, type OAuthApp } from './oauth-apps-form.js'
@@ -116,15 +116,7 @@ export function OAuthAppDetail() {
                 <Field label="Grace period (hours)" hint="How long the current secret keeps working: 0 to 168 (0 ends it at once).">
                   {(id, d) => <input id={id} aria-describedby={d} type="number" min={0} max={168} required value={grace} onInput={(e) => setGrace((e.target as HTMLInputElement).value)} />}
                 </Field>
-                {rotate.error && <ProblemView problem={rotate.error} />}
-                <div class="form-actions">
-                  <button type="submit" class="danger" disabled={rotate.pending}>
-                    {rotate.pending ? 'Rotating…' : 'Rotate secret'}
-                  </button>
-                  <button type="button" onClick={() => setRotating(false)}>
-                    Cancel
-                  </button>
-                </div>
+                <FormActions action={rotate} label="Rotate secret" busyLabel="Rotating…" tone="danger" onCancel={() => setRotating(false)} />
               </form>
             </Dialog>
           </>

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks'
 import type { components } from '../../api/schema.js'
 import type { ApiProblem } from '../../api/problem.js'
-import { Field, ProblemView } from '../../ui/components.js'
+import { Field, FormActions } from '../../ui/components.js'
 
 export type OAuthScope = components['schemas']['OAuthScope']
 export type OAuthApp = components['schemas']['OAuthApp']
@@ -61,15 +61,7 @@ export function OAuthAppForm(props: { initial: AppDraft; withType: boolean; subm
           ))}
         </div>
       </fieldset>
-      {props.error && <ProblemView problem={props.error} />}
-      <div class="form-actions">
-        <button type="submit" class="primary" disabled={props.pending}>
-          {props.pending ? 'Saving…' : props.submitLabel}
-        </button>
-        <button type="button" onClick={props.onCancel}>
-          Cancel
-        </button>
-      </div>
+      <FormActions action={props} label={props.submitLabel} busyLabel="Saving…" onCancel={props.onCancel} />
     </form>
   )
 }

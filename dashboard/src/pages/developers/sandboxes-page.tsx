@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks'
 import { ok } from '../../api/client.js'
 import type { components } from '../../api/schema.js'
-import { Async, Badge, CopyButton, Dialog, Empty, Field, LoadMore, Notice, Page, ProblemView, SecretOnce, Table, Time, type Tone } from '../../ui/components.js'
+import { Async, Badge, CopyButton, Dialog, Empty, Field, FormActions, LoadMore, Notice, Page, SecretOnce, Table, Time, type Tone } from '../../ui/components.js'
 import { useAction, usePaged, usePoll } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import './tools.css'
@@ -151,15 +151,7 @@ function CreateSandbox({ open, onClose, onCreated }: { open: boolean; onClose: (
           <Field label="Name" hint="Optional. Default: “Sandbox of” this workspace’s name.">
             {(id, d) => <input id={id} aria-describedby={d} value={name} maxLength={200} onInput={(e) => setName(e.currentTarget.value)} />}
           </Field>
-          {create.error && <ProblemView problem={create.error} />}
-          <div class="form-actions">
-            <button type="submit" class="primary" disabled={create.pending}>
-              {create.pending ? 'Creating…' : 'Create sandbox'}
-            </button>
-            <button type="button" onClick={close}>
-              Cancel
-            </button>
-          </div>
+          <FormActions action={create} label="Create sandbox" busyLabel="Creating…" onCancel={close} />
         </form>
       )}
     </Dialog>

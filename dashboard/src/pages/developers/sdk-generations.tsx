@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks'
 import { ok } from '../../api/client.js'
 import type { components } from '../../api/schema.js'
-import { Async, Badge, Empty, Field, LoadMore, Notice, Page, ProblemView, Table, Time, type Tone } from '../../ui/components.js'
+import { Async, Badge, Empty, Field, FormActions, LoadMore, Notice, Page, ProblemView, Table, Time, type Tone } from '../../ui/components.js'
 import { useAction, usePaged, usePoll } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import { fetchLink, formatBytes, saveBlob } from './download.js'
@@ -76,12 +76,7 @@ export function SdkGenerationsPage() {
             {(id, d) => <input id={id} aria-describedby={d} value={version} onInput={(e) => setVersion(e.currentTarget.value)} />}
           </Field>
         </div>
-        {create.error && <ProblemView problem={create.error} />}
-        <div class="form-actions">
-          <button type="submit" class="primary" disabled={create.pending}>
-            {create.pending ? 'Queuing…' : 'Generate'}
-          </button>
-        </div>
+        <FormActions action={create} label="Generate" busyLabel="Queuing…" />
       </form>
       {notice && <Notice>{notice}</Notice>}
       <Async

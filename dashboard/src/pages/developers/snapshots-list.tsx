@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks'
 import { ok } from '../../api/client.js'
 import type { components } from '../../api/schema.js'
-import { Async, Badge, Empty, Field, LoadMore, Notice, Page, ProblemView, Table, Time } from '../../ui/components.js'
+import { Async, Badge, Empty, Field, FormActions, LoadMore, Notice, Page, ProblemView, Table, Time } from '../../ui/components.js'
 import { useAction, usePaged } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import './tools.css'
@@ -42,11 +42,7 @@ export function SnapshotsPage() {
         <Field label="Label (optional)" hint="e.g. a release tag">
           {(id, d) => <input id={id} aria-describedby={d} maxLength={200} value={label} onInput={(e) => setLabel((e.target as HTMLInputElement).value)} />}
         </Field>
-        <div class="form-actions">
-          <button type="submit" class="primary" disabled={take.pending}>
-            {take.pending ? 'Taking…' : 'Take a snapshot'}
-          </button>
-        </div>
+        <FormActions action={take} label="Take a snapshot" busyLabel="Taking…" showProblem={false} />
       </form>
       {take.error && <ProblemView problem={take.error} />}
       {taken && (

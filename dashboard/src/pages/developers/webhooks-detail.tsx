@@ -1,7 +1,7 @@
 import { useLocation, useRoute } from 'preact-iso'
 import { useEffect, useState } from 'preact/hooks'
 import { ok } from '../../api/client.js'
-import { Async, Dialog, Empty, Field, LoadMore, Notice, Page, ProblemView, SecretOnce, Time } from '../../ui/components.js'
+import { Async, Dialog, Empty, Field, FormActions, LoadMore, Notice, Page, ProblemView, SecretOnce, Time } from '../../ui/components.js'
 import { useAction, usePaged, useResource } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import { DeleteEndpointDialog, EditEndpointDialog } from './webhooks-edit.js'
@@ -194,15 +194,7 @@ function RotateSecret({ endpointId, open, onClose }: { endpointId: string; open:
           <Field label="Grace period (hours)" hint="The previous secret keeps signing this long (0 = stop now), so receivers can switch without losing events.">
             {(id, d) => <input id={id} aria-describedby={d} type="number" min="0" max="720" step="1" required value={hours} onInput={(e) => setHours(e.currentTarget.value)} />}
           </Field>
-          {rotate.error && <ProblemView problem={rotate.error} />}
-          <div class="form-actions">
-            <button type="submit" class="primary" disabled={rotate.pending}>
-              {rotate.pending ? 'Rotating…' : 'Rotate secret'}
-            </button>
-            <button type="button" onClick={close}>
-              Cancel
-            </button>
-          </div>
+          <FormActions action={rotate} label="Rotate secret" busyLabel="Rotating…" onCancel={close} />
         </form>
       )}
     </Dialog>

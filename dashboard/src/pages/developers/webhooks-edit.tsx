@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks'
 import { ok } from '../../api/client.js'
-import { Dialog, Field, ProblemView } from '../../ui/components.js'
+import { Dialog, Field, FormActions } from '../../ui/components.js'
 import { useAction } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import type { Endpoint } from './webhooks-shared.js'
@@ -85,15 +85,7 @@ export function EditEndpointDialog({ endpoint, open, onClose, onSaved }: { endpo
             receivers)
           </label>
         </div>
-        {save.error && <ProblemView problem={save.error} />}
-        <div class="form-actions">
-          <button type="submit" class="primary" disabled={save.pending}>
-            {save.pending ? 'Saving…' : 'Save changes'}
-          </button>
-          <button type="button" onClick={close}>
-            Cancel
-          </button>
-        </div>
+        <FormActions action={save} label="Save changes" busyLabel="Saving…" onCancel={close} />
       </form>
     </Dialog>
   )
@@ -116,15 +108,7 @@ export function DeleteEndpointDialog({ endpoint, open, onClose, onDeleted }: { e
         <code class="break-anywhere">{endpoint.url}</code> stops receiving events at once. This cannot be undone; to pause deliveries instead, disable the
         endpoint.
       </p>
-      {remove.error && <ProblemView problem={remove.error} />}
-      <div class="form-actions">
-        <button type="button" class="danger" disabled={remove.pending} onClick={() => void remove.run()}>
-          {remove.pending ? 'Deleting…' : 'Delete endpoint'}
-        </button>
-        <button type="button" onClick={close}>
-          Cancel
-        </button>
-      </div>
+      <FormActions action={remove} label="Delete endpoint" busyLabel="Deleting…" tone="danger" onConfirm={() => void remove.run()} onCancel={close} />
     </Dialog>
   )
 }

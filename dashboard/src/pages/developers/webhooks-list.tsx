@@ -1,7 +1,7 @@
 import { useLocation } from 'preact-iso'
 import { useEffect, useState } from 'preact/hooks'
 import { ok } from '../../api/client.js'
-import { Async, Dialog, Empty, Field, LoadMore, Notice, Page, ProblemView, SecretOnce, Table, Time } from '../../ui/components.js'
+import { Async, Dialog, Empty, Field, FormActions, LoadMore, Notice, Page, SecretOnce, Table, Time } from '../../ui/components.js'
 import { useAction, usePaged } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import { DEV, EndpointBadge, type Endpoint } from './webhooks-shared.js'
@@ -123,15 +123,7 @@ function CreateEndpoint({ initialUrl, onClose, onCreated }: { initialUrl: string
           <Field label="Event types" hint="Comma-separated catalog types, or * for every type (also future ones).">
             {(id, d) => <input id={id} aria-describedby={d} value={types} onInput={(e) => setTypes(e.currentTarget.value)} />}
           </Field>
-          {create.error && <ProblemView problem={create.error} />}
-          <div class="form-actions">
-            <button type="submit" class="primary" disabled={create.pending}>
-              {create.pending ? 'Creating…' : 'Create endpoint'}
-            </button>
-            <button type="button" onClick={close}>
-              Cancel
-            </button>
-          </div>
+          <FormActions action={create} label="Create endpoint" busyLabel="Creating…" onCancel={close} />
         </form>
       )}
     </Dialog>

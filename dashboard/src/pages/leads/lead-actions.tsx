@@ -1,7 +1,7 @@
 import { useLocation } from 'preact-iso'
 import { useState } from 'preact/hooks'
 import { ok } from '../../api/client.js'
-import { Dialog, ProblemView } from '../../ui/components.js'
+import { Dialog, FormActions } from '../../ui/components.js'
 import { useAction } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import type { Lead } from './common.js'
@@ -48,15 +48,7 @@ export function LeadActions({ lead, onChanged }: { lead: Lead; onChanged: (l: Le
         <p>
           <strong>{label(lead)}</strong> and all its activities are deleted for good. A record already synced to the CRM stays there.
         </p>
-        {remove.error && <ProblemView problem={remove.error} />}
-        <div class="form-actions">
-          <button type="button" class="danger" disabled={remove.pending} onClick={() => void remove.run()}>
-            {remove.pending ? 'Deleting…' : 'Delete lead'}
-          </button>
-          <button type="button" onClick={() => setDeleting(false)}>
-            Cancel
-          </button>
-        </div>
+        <FormActions action={remove} label="Delete lead" busyLabel="Deleting…" tone="danger" onConfirm={() => void remove.run()} onCancel={() => setDeleting(false)} />
       </Dialog>
     </>
   )

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks'
 import { ok } from '../../api/client.js'
 import type { ApiProblem } from '../../api/problem.js'
 import type { components } from '../../api/schema.js'
-import { Field, ProblemView } from '../../ui/components.js'
+import { Field, FormActions, ProblemView } from '../../ui/components.js'
 import { useAction, useResource } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import type { Lead } from './common.js'
@@ -146,11 +146,7 @@ export function LeadForm({ lead, onSaved }: { lead?: Lead; onSaved: (l: Lead) =>
           <a href={`/dashboard/leads/${existing}`}>Open the lead that has this email</a>
         </p>
       )}
-      <div class="form-actions">
-        <button type="submit" class="primary" disabled={save.pending}>
-          {save.pending ? 'Saving…' : lead ? 'Save lead' : 'Create lead'}
-        </button>
-      </div>
+      <FormActions action={save} label={lead ? 'Save lead' : 'Create lead'} busyLabel="Saving…" showProblem={false} />
     </form>
   )
 }

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks'
 import { ok } from '../../api/client.js'
-import { Badge, Field, Notice, ProblemView, Time } from '../../ui/components.js'
+import { Badge, Field, FormActions, Notice, ProblemView, Time } from '../../ui/components.js'
 import { useAction } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import type { Lead } from './common.js'
@@ -78,11 +78,7 @@ export function Qualify({ lead, onChanged }: { lead: Lead; onChanged: (l: Lead) 
         </label>
         {qualify.error && <ProblemView problem={qualify.error} />}
         {done && <Notice>{done}</Notice>}
-        <div class="form-actions">
-          <button type="submit" class="primary" disabled={qualify.pending}>
-            {qualify.pending ? 'Evaluating…' : 'Qualify'}
-          </button>
-        </div>
+        <FormActions action={qualify} label="Qualify" busyLabel="Evaluating…" showProblem={false} />
       </form>
     </section>
   )

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks'
-import { Dialog, Field, Notice, ProblemView, Time } from '../../ui/components.js'
+import { Dialog, Field, FormActions, Notice, ProblemView, Time } from '../../ui/components.js'
 import { useAction } from '../../ui/hooks.js'
 import type { Body, Ws } from './integrations.page.js'
 
@@ -13,14 +13,7 @@ function ConfirmRemove({ open, what, onClose, onConfirm, pending }: { open: bool
   return (
     <Dialog open={open} title={`Remove the ${what}`} onClose={onClose}>
       <p>Remove the {what} and its stored secret from this mode? It cannot be undone; you would enter the secret again.</p>
-      <div class="form-actions">
-        <button type="button" class="danger" disabled={pending} onClick={onConfirm}>
-          {pending ? 'Removing…' : `Remove ${what}`}
-        </button>
-        <button type="button" onClick={onClose}>
-          Cancel
-        </button>
-      </div>
+      <FormActions action={{ pending }} label={`Remove ${what}`} busyLabel="Removing…" tone="danger" onConfirm={onConfirm} onCancel={onClose} />
     </Dialog>
   )
 }

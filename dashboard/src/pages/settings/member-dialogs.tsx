@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks'
 import { ok } from '../../api/client.js'
 import type { components } from '../../api/schema.js'
-import { CopyButton, Dialog, Field, ProblemView } from '../../ui/components.js'
+import { CopyButton, Dialog, Field, FormActions, ProblemView } from '../../ui/components.js'
 import { useAction } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import type { Member } from './members.page.js'
@@ -85,15 +85,7 @@ export function InviteDialog({ open, onClose, onInvited }: { open: boolean; onCl
             {(id, d) => <input id={id} aria-describedby={d} maxLength={200} value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} />}
           </Field>
           <RoleSelect value={role} onChange={setRole} />
-          {invite.error && <ProblemView problem={invite.error} />}
-          <div class="form-actions">
-            <button type="submit" class="primary" disabled={invite.pending}>
-              {invite.pending ? 'Inviting…' : 'Send invitation'}
-            </button>
-            <button type="button" onClick={close}>
-              Cancel
-            </button>
-          </div>
+          <FormActions action={invite} label="Send invitation" busyLabel="Inviting…" onCancel={close} />
         </form>
       )}
     </Dialog>
@@ -154,15 +146,7 @@ export function RemoveDialog({ member, self, onClose, onRemoved }: { member: Mem
             {member.status === 'invited' ? ' Their invitation link stops working.' : ' They lose access at once.'}
           </p>
           {self && <p class="notice notice-warn">This is you: you will lose access to this workspace.</p>}
-          {remove.error && <ProblemView problem={remove.error} />}
-          <div class="form-actions">
-            <button type="button" class="danger" disabled={remove.pending} onClick={() => void remove.run(member)}>
-              {remove.pending ? 'Removing…' : 'Remove member'}
-            </button>
-            <button type="button" onClick={close}>
-              Cancel
-            </button>
-          </div>
+          <FormActions action={remove} label="Remove member" busyLabel="Removing…" tone="danger" onConfirm={() => void remove.run(member)} onCancel={close} />
         </>
       )}
     </Dialog>

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks'
 import { ok } from '../../api/client.js'
-import { Field, ProblemView } from '../../ui/components.js'
+import { Field, FormActions } from '../../ui/components.js'
 import { useAction, useResource } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import type { VoiceNumber } from './voice.shared.js'
@@ -89,15 +89,7 @@ export function ProvisionNumber({ onDone, onCancel }: { onDone: (n: VoiceNumber)
       <Field label="Greeting (optional)" hint="The first words spoken when a call is answered (at most 500 characters).">
         {(id, hint) => <textarea id={id} maxLength={500} aria-describedby={hint} value={f.greeting} onInput={set('greeting')} />}
       </Field>
-      {provision.error && <ProblemView problem={provision.error} />}
-      <div class="form-actions">
-        <button type="submit" class="primary" disabled={provision.pending}>
-          {provision.pending ? 'Provisioning…' : 'Provision number'}
-        </button>
-        <button type="button" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
+      <FormActions action={provision} label="Provision number" busyLabel="Provisioning…" onCancel={onCancel} />
     </form>
   )
 }
