@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify'
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
 import { primaryChannel } from './cluster/cluster-channel.js'
+import { AppError } from './errors.js'
 import { queueStats } from './jobs/jobs.js'
 import type { Kernel } from './kernel.js'
 import type { Services } from './services.js'
@@ -146,7 +147,16 @@ export class Metrics {
       }
     }
     // In a cluster the primary asks every process (this one too) for its own registry and sums them.
-    const own = primaryChannel ? String((await primaryChannel.request('metrics', {})).text) : await this.registry.metrics()
+    // A scrape the primary cannot answer fails (503): one process's counters alone would read as a reset.
+    const own = primaryChannel
+      ? String(
+          (
+            await primaryChannel.request('metrics', {}).catch((err: Error) => {
+              throw new AppError('service_unavailable', `The processes' metrics could not be gathered: ${err.message}`)
+            })
+          ).text,
+        )
+      : await this.registry.metrics()
     return `${own}\n${await this.shared.metrics()}`
   }
 }

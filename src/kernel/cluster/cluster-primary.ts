@@ -37,7 +37,12 @@ export async function runClusterPrimary(config: Config, log: Logger, entry: { ex
     w.on('message', (msg: ChannelMessage) => {
       if (!msg || typeof msg.svc !== 'string' || typeof msg.id !== 'number') return
       if (msg.svc === 'rl' || msg.svc === 'rl:read') w.send({ svc: msg.svc, id: msg.id, ...counters.answer(msg) })
-      else if (msg.svc === 'metrics') metrics.gather().then((text) => w.isConnected() && w.send({ svc: 'metrics', id: msg.id, text }))
+      else if (msg.svc === 'metrics')
+        metrics.gather().then(
+          (text) => w.isConnected() && w.send({ svc: 'metrics', id: msg.id, text }),
+          // A scrape that cannot be summed fails that scrape, never the primary.
+          (err: Error) => w.isConnected() && w.send({ svc: 'metrics', id: msg.id, error: err.message }),
+        )
       else if (msg.svc === 'metrics:collect:done') metrics.collected(w, msg)
     })
     w.on('exit', (code, signal) => {
