@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import { readdirSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { request } from 'node:http'
 import { after, before, describe, it } from 'node:test'
 import { loadConfig } from '../src/config.js'
@@ -9,14 +9,18 @@ import { startServer, svc, type ServerProcess } from './spawn.js'
 // WEB_CONCURRENCY: one box, several HTTP processes behind one port (kernel/cluster), on either engine and
 // without Redis: one rate-limit budget, one set of metrics, a dead process replaced, a clean stop.
 
-/** The pids whose parent is `pid` (the cluster's HTTP processes). */
+/**
+ * The cluster's HTTP processes: children of `pid` running the service's entry (tsx, which runs the sources
+ * here, also starts an esbuild service process under the primary when it has a file to compile).
+ */
 function childrenOf(pid: number): number[] {
   const out: number[] = []
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue
     try {
       const stat = readFileSync(`/proc/${name}/stat`, 'utf8')
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) out.push(Number(name))
+      const entry = /\bsrc\/main\.ts\b/.test(readFileSync(`/proc/${name}/cmdline`, 'utf8'))
+      if (entry && Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) out.push(Number(name))
     } catch {
       /* gone meanwhile */
     }
@@ -34,6 +38,7 @@ function getFresh(url: string, headers: Record<string, string>): Promise<{ statu
       res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }))
     })
     req.on('error', reject)
+    req.setTimeout(15_000, () => req.destroy(new Error(`no answer from ${url} within 15 s`)))
     req.end()
   })
 }
@@ -58,7 +63,7 @@ describe(`WEB_CONCURRENCY=2 on ${ENGINE}, no Redis`, () => {
     const ws = JSON.parse(await svc(['workspaces', 'create', '--name', 'Cluster', '--json'], env))
     key = JSON.parse(await svc(['keys', 'create', '--scopes', 'admin', '--workspace', ws.id, '--json'], env)).key
     server = await startServer(env)
-    await until('two HTTP processes', () => childrenOf(server.child.pid!).length === 2, 90_000).catch((e) => { throw new Error(`${e.message}: ${childrenOf(server.child.pid!)} ${server.output()}`) })
+    await until('two HTTP processes', () => childrenOf(server.child.pid!).length === 2, 90_000).catch((e) => { throw new Error(`${e.message}: ${childrenOf(server.child.pid!).map((c) => `${c} ${readFileSync(`/proc/${c}/cmdline`, 'utf8').replace(/\0/g, ' ')}`).join('; ')} ${server.output()}`) })
   })
   after(async () => {
     await server?.stop('SIGKILL')
@@ -101,7 +106,7 @@ describe(`WEB_CONCURRENCY=2 on ${ENGINE}, no Redis`, () => {
     const before = childrenOf(server.child.pid!)
     process.kill(before[1], 'SIGKILL')
     // Reaped by the primary (its /proc entry gone): node:cluster hands no more connections to it.
-    await until('the killed process reaped', () => !childrenOf(server.child.pid!).includes(before[1]))
+    await until('the killed process reaped', () => !existsSync(`/proc/${before[1]}`))
     for (let i = 0; i < 6; i++) assert.equal((await getFresh(`${server.url}/livez`, {})).status, 200)
     const now = await until('a new HTTP process', () => {
       const c = childrenOf(server.child.pid!)
