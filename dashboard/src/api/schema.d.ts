@@ -2019,7 +2019,7 @@ export interface paths {
         };
         /**
          * Webhook Playground: watch the inbox live
-         * @description No API key: the token is the capability. Server-Sent Events: `ready` first, then the captures already in the inbox, oldest first (with `after`, only those after that capture id), then each new capture as it is recorded, on any node (the database is polled about every 300 ms). This request itself is not recorded. The stream ends after 30 minutes; open a new one with `after` set to the last capture id received (Last-Event-ID resumes only on the process that served the stream). With `follow=false` it sends the captures already there and ends.
+         * @description No API key: the token is the capability. Server-Sent Events: `ready` first, then the captures already in the inbox, oldest first (with `after`, only those after that capture id), then each new capture as it is recorded, on any node (the database is polled about every 300 ms). This request itself is not recorded. Each `capture` event's `id` is the capture id (`ready`'s is where the stream starts), so an EventSource resumes by itself on any node (its `Last-Event-ID` works as `after`); the stream ends after 30 minutes, and a new one with `after` set to the last capture id received goes on from there. With `follow=false` it sends the captures already there and ends.
          *
          *     Required scope: `webhooks:read`. Reference: https://api.example.com/v2/api-docs/webhooks/streamWebhookPlayground
          */
@@ -13193,8 +13193,8 @@ export interface operations {
                 follow?: boolean;
             };
             header?: {
-                /** @description Resumes an event stream: the id of the last event received (`<stream id>:<n>`). The same request (method and path) then answers the events after it and, while the work runs, the live ones, without starting the work again. Events are kept 60 s after the stream ends, by the process that served it; an unknown, expired or foreign stream → 404 `stream_not_found`. See docs/api-conventions.md "Event streams". */
-                "Last-Event-ID"?: components["parameters"]["LastEventId"];
+                /** @description Resumes the stream after the event with this id (the `id` of the last event received; this operation names ids after what it stores, see its description). It starts a new stream from there, on any node. */
+                "Last-Event-ID"?: string;
             };
             path: {
                 /** @description 22–64 characters of A–Z a–z 0–9 _ -; generate ≥128 random bits. */
@@ -13204,7 +13204,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A stream of Server-Sent Events (`text/event-stream`). Every event has an `id` (`<stream id>:<n>`, to resume with `Last-Event-ID`), an `event` name and one line of JSON `data`. Events: `ready`: {object: "webhook_playground_stream", token, inbox_url}: the stream is open; `capture`: a WebhookPlaygroundCapture, exactly as the inbox listing shows it; `error`: the work failed after the stream started; the data is a problem (RFC 9457) and the stream ends. A `: ping` comment is sent every 15 s; the response ends when the work is done. See docs/api-conventions.md "Event streams". */
+            /** @description A stream of Server-Sent Events (`text/event-stream`). Events that can be resumed from have an `id` this operation names (see its description; resume with `Last-Event-ID` on any node), an `event` name and one line of JSON `data`. Events: `ready`: {object: "webhook_playground_stream", token, inbox_url}: the stream is open; `capture`: a WebhookPlaygroundCapture, exactly as the inbox listing shows it; `error`: the work failed after the stream started; the data is a problem (RFC 9457) and the stream ends. A `: ping` comment is sent every 15 s; the response ends when the work is done. See docs/api-conventions.md "Event streams". */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -13212,13 +13212,6 @@ export interface operations {
                 content: {
                     "text/event-stream": components["schemas"]["WebhookPlaygroundStreamEvent"] | components["schemas"]["Problem"];
                 };
-            };
-            /** @description A resume (`Last-Event-ID`) of a stream that has ended, with no event left to deliver (EventSource clients stop reconnecting). */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
             };
             /** @description problem details (RFC 9457) */
             default: {

@@ -377,7 +377,17 @@ function parameters(registry: SchemaRegistry, r: AnyRoute): Json[] {
   from(r.schema.querystring, 'query')
   from(r.schema.headers, 'header')
   if (WRITE_METHODS.has(r.method) && !r.sse) out.push(ref('parameters', 'IdempotencyKey'))
-  if (r.sse) out.push(ref('parameters', 'LastEventId'))
+  if (r.sse && (r.sse === true || !r.sse.ownIds)) out.push(ref('parameters', 'LastEventId'))
+  else if (r.sse)
+    out.push({
+      name: 'Last-Event-ID',
+      in: 'header',
+      required: false,
+      description:
+        'Resumes the stream after the event with this id (the `id` of the last event received; this operation names ids after ' +
+        'what it stores, see its description). It starts a new stream from there, on any node.',
+      schema: { type: 'string', maxLength: 128 },
+    })
   return out
 }
 
@@ -404,9 +414,11 @@ function streamResponses(registry: SchemaRegistry, r: AnyRoute, out: Record<stri
   const schema = (r.schema.response as Record<string, TSchema>)[200]
   const names = Object.entries(opts.events ?? {}).map(([name, what]) => `\`${name}\`: ${what}`)
   const heartbeat = typeof opts.heartbeatMs === 'number' ? opts.heartbeatMs : SSE_DEFAULTS.heartbeatMs
+  const ids = opts.ownIds
+    ? 'Events that can be resumed from have an `id` this operation names (see its description; resume with `Last-Event-ID` on any node)'
+    : 'Every event has an `id` (`<stream id>:<n>`, to resume with `Last-Event-ID`)'
   const description =
-    `${r.responseDescription?.[200] ?? 'A stream of Server-Sent Events'} (\`text/event-stream\`). Every event has an \`id\` ` +
-    `(\`<stream id>:<n>\`, to resume with \`Last-Event-ID\`), an \`event\` name and one line of JSON \`data\`. Events: ` +
+    `${r.responseDescription?.[200] ?? 'A stream of Server-Sent Events'} (\`text/event-stream\`). ${ids}, an \`event\` name and one line of JSON \`data\`. Events: ` +
     [...names, `\`${ERROR_EVENT}\`: the work failed after the stream started; the data is a problem (RFC 9457) and the stream ends`].join('; ') +
     `. A \`: ping\` comment is sent every ${heartbeat / 1000} s; the response ends when the work is done. See docs/api-conventions.md "Event streams".`
   out['200'] = {
@@ -414,6 +426,7 @@ function streamResponses(registry: SchemaRegistry, r: AnyRoute, out: Record<stri
     headers: responseHeaders(r, 200),
     content: { 'text/event-stream': { schema: { description: "The `data` of one event: JSON, one line.", anyOf: [registry.use(schema, `${pascal(r.operationId)}Event`), ref('schemas', 'Problem')] } } },
   }
+  if (opts.ownIds) return
   out['204'] = {
     description: 'A resume (`Last-Event-ID`) of a stream that has ended, with no event left to deliver (EventSource clients stop reconnecting).',
     headers: responseHeaders(r, 204),

@@ -27,10 +27,15 @@ declare module '../errors.js' {
 
 /** What an SSE route's handler receives as `stream`. */
 export interface EventStream {
-  /** The stream id (`sse_…`); event ids are `<stream id>:<sequence>`. */
+  /** The stream id (`sse_…`); event ids are `<stream id>:<sequence>` (unless the route has `ownIds`). */
   readonly id: string
-  /** Sends one event; `data` goes out as one line of JSON. The kernel assigns the id. */
-  send(event: string, data: unknown): void
+  /**
+   * Sends one event; `data` goes out as one line of JSON. The kernel assigns the id, or with `ownIds` the
+   * handler gives it (`id`: something the database can resume after; an event without one carries none).
+   */
+  send(event: string, data: unknown, id?: string): void
+  /** With `ownIds`: the request's Last-Event-ID (the client resumes after it), else null. */
+  readonly lastEventId: string | null
   /** Aborted when the work must stop: the client left and did not resume within the grace period, or the server is closing. */
   readonly signal: AbortSignal
 }
@@ -46,6 +51,12 @@ export interface SseOptions {
   maxEvents?: number
   /** The event names and what each means (OpenAPI description); when given, `send` refuses any other name. */
   events?: Record<string, string>
+  /**
+   * The handler names the events' ids after what it reads from the database (a row id), and resumes from
+   * `stream.lastEventId` itself: a resume then works on any process or node. Nothing is kept in memory, so
+   * the work stops as soon as the client leaves.
+   */
+  ownIds?: boolean
 }
 export type SseRoute = true | SseOptions
 
@@ -55,8 +66,10 @@ export const ERROR_EVENT = 'error'
 
 const EVENT_NAME = /^[A-Za-z0-9._-]{1,64}$/
 const LAST_EVENT_ID = /^(sse_[A-Za-z0-9_-]{1,64}):(\d{1,9})$/
+/** A handler-named event id: what EventSource sends back verbatim (no line breaks), short enough for a header. */
+const EVENT_ID = /^[\x21-\x7e]{1,128}$/
 
-type Resolved = Required<Omit<SseOptions, 'heartbeatMs' | 'events'>> & { heartbeatMs: number; events?: Record<string, string> }
+type Resolved = Required<Omit<SseOptions, 'heartbeatMs' | 'events' | 'ownIds'>> & { heartbeatMs: number; events?: Record<string, string>; ownIds: boolean }
 interface Connection { out: PassThrough; reply: FastifyReply; heartbeat: NodeJS.Timeout }
 
 class Stream {
@@ -118,9 +131,10 @@ export class EventStreams {
    * its first event, for the usual problem answer.
    */
   async serve(request: FastifyRequest, reply: FastifyReply, route: SseRoute, work: (stream: EventStream) => unknown): Promise<void> {
-    const lastEventId = request.headers['last-event-id']
-    if (lastEventId !== undefined) return this.resume(request, reply, Array.isArray(lastEventId) ? lastEventId[0] : lastEventId)
+    const header = request.headers['last-event-id']
+    const lastEventId = header === undefined ? null : Array.isArray(header) ? header[0] : header
     const opts = this.resolve(route)
+    if (lastEventId !== null && !opts.ownIds) return this.resume(request, reply, lastEventId)
     const s = new Stream(`sse_${randomToken(16)}`, ownerOf(request), request.method, pathOf(request), opts)
     let closed: Promise<void> | undefined
     let started!: () => void
@@ -128,15 +142,17 @@ export class EventStreams {
     const handle: EventStream = {
       id: s.id,
       signal: s.controller.signal,
-      send: (event, data) => {
+      lastEventId: opts.ownIds ? lastEventId : null,
+      send: (event, data, id) => {
+        if (id !== undefined && (!opts.ownIds || !EVENT_ID.test(id))) throw new Error(`SSE event id ${JSON.stringify(id)}: only routes with ownIds name ids, printable and at most 128 characters`)
         if (!EVENT_NAME.test(event)) throw new Error(`SSE event name ${JSON.stringify(event)} must match ${EVENT_NAME}`)
         if (opts.events && !(event in opts.events) && event !== ERROR_EVENT) throw new Error(`SSE event ${event} is not declared in the route's sse.events`)
         if (s.finished) return
         if (!s.started) {
-          closed = this.start(s, request, reply, true)
+          closed = this.start(s, request, reply, !opts.ownIds)
           started()
         }
-        this.emit(s, event, data)
+        this.emit(s, event, data, id)
       },
     }
     // Before the first event the client has no id to resume with: a lost connection stops the work now.
@@ -186,6 +202,7 @@ export class EventStreams {
       keepMs: o.keepMs ?? SSE_DEFAULTS.keepMs,
       maxEvents: o.maxEvents ?? SSE_DEFAULTS.maxEvents,
       events: o.events,
+      ownIds: o.ownIds === true,
     }
   }
 
@@ -259,7 +276,7 @@ export class EventStreams {
       .header('X-Accel-Buffering', 'no')
       .send(out)
     // Reconnect well within the grace period; the first bytes also flush the headers.
-    out.write(`retry: ${Math.min(SSE_DEFAULTS.retryMs, Math.floor(s.opts.resumeGraceMs / 2))}\n\n`)
+    out.write(`retry: ${s.opts.ownIds ? SSE_DEFAULTS.retryMs : Math.min(SSE_DEFAULTS.retryMs, Math.floor(s.opts.resumeGraceMs / 2))}\n\n`)
     return closed
   }
 
@@ -275,6 +292,8 @@ export class EventStreams {
 
   private awaitResume(s: Stream, request: FastifyRequest): void {
     if (s.grace) clearTimeout(s.grace)
+    // Handler-named ids resume from the database, on any process: nothing here waits for this client.
+    if (s.opts.ownIds) return s.controller.abort(new AppError('stream_abandoned', 'The client disconnected; it resumes with Last-Event-ID.'))
     s.grace = setTimeout(() => {
       s.grace = null
       if (s.conn || s.finished) return
@@ -284,9 +303,10 @@ export class EventStreams {
     s.grace.unref()
   }
 
-  private emit(s: Stream, event: string, data: unknown): void {
+  private emit(s: Stream, event: string, data: unknown, id?: string): void {
     const seq = s.next++
-    const frame = `id: ${s.id}:${seq}\nevent: ${event}\ndata: ${JSON.stringify(data ?? null)}\n\n`
+    const idLine = s.opts.ownIds ? (id === undefined ? '' : `id: ${id}\n`) : `id: ${s.id}:${seq}\n`
+    const frame = `${idLine}event: ${event}\ndata: ${JSON.stringify(data ?? null)}\n\n`
     s.kept.push({ seq, frame })
     s.keptBytes += frame.length
     while (s.kept.length > 1 && (s.kept.length > s.opts.maxEvents || s.keptBytes > SSE_DEFAULTS.maxBytes)) s.keptBytes -= s.kept.shift()!.frame.length

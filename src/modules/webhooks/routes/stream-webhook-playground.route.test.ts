@@ -30,10 +30,10 @@ describe('streamWebhookPlayground', () => {
   })
 
   /** Opens the stream without a key; `events` fills as they arrive. */
-  async function open(path: string) {
+  async function open(path: string, headers: Record<string, string> = {}) {
     const ac = new AbortController()
     aborts.push(ac)
-    const res = await fetch(`${base}${path}`, { headers: { accept: 'text/event-stream' }, signal: ac.signal })
+    const res = await fetch(`${base}${path}`, { headers: { accept: 'text/event-stream', ...headers }, signal: ac.signal })
     const events: Sse[] = []
     if (res.ok && res.body) {
       const parser = createParser({ onEvent: (e) => events.push({ event: e.event, id: e.id, data: e.data }) })
@@ -71,7 +71,10 @@ describe('streamWebhookPlayground', () => {
     assert.deepEqual(list.map((c: { method: string }) => c.method), ['GET', 'POST', 'POST', 'POST'])
     assert.deepEqual(s.captures()[2], list.find((c: { id: string }) => c.id === third))
     await waitFor(() => s.captures().length === 4, 5000, 'the GET capture')
-    assert.match(s.events.at(-1)!.id ?? '', /^sse_[A-Za-z0-9_-]+:\d+$/)
+    // Each capture's event id is the capture id (what Last-Event-ID resumes after, on any node); ready's is
+    // where the stream starts (before every capture here).
+    assert.equal(s.events[0].id, `whc_${'0'.repeat(26)}`)
+    assert.deepEqual(s.events.filter((e) => e.event === 'capture').map((e) => e.id), s.captures().map((c) => c.id))
     s.close()
   })
 
@@ -134,6 +137,28 @@ describe('streamWebhookPlayground', () => {
     parser.feed(await res.text()) // resolves: the stream ended by itself
     assert.deepEqual(events.map((e) => e.event), ['ready', 'capture'])
     assert.equal(JSON.parse(events[1].data).id, first)
+  })
+
+  it('resumes after Last-Event-ID as EventSource sends it: a new stream from that capture, on any node', async () => {
+    const token = randomToken()
+    const first = json(await post(token, '{"n":1}')).capture_id
+    const second = json(await post(token, '{"n":2}')).capture_id
+    // A server that never served a stream for this token: nothing in its memory, the database says where to go on.
+    const s = await open(`/v2/webhooks/playground/${token}/stream`, { 'last-event-id': first })
+    assert.equal(s.res.status, 200)
+    await waitFor(() => s.events.length > 0, 5000, 'ready')
+    assert.equal(s.events[0].id, first, 'ready says where the stream starts')
+    await waitFor(() => s.captures().length === 1, 5000, 'the capture after the last one seen')
+    assert.deepEqual(s.captures().map((c) => c.id), [second])
+    const third = json(await post(token, '{"n":3}')).capture_id
+    await waitFor(() => s.captures().length === 2, 5000, 'the live capture')
+    assert.equal(s.captures()[1].id, third)
+    s.close()
+    const bad = await fetch(`${base}/v2/webhooks/playground/${token}/stream`, { headers: { accept: 'text/event-stream', 'last-event-id': 'sse_abc:3' } })
+    assert.equal(bad.status, 422)
+    const problem = await bad.json()
+    assert.equal(problem.code, 'validation_failed')
+    assert.equal(problem.errors[0].pointer, '/headers/last-event-id')
   })
 
   it('answers a malformed token with 404 and a malformed after with 422, as problems', async () => {
