@@ -26,25 +26,10 @@ export const subjectText = (s: Dsar['subject']) => [s.email, s.phone, s.external
 /** A datetime-local value (the browser's zone) as an ISO instant, or undefined. */
 export const isoOf = (local: string): string | undefined => (local ? new Date(local).toISOString() : undefined)
 
-export const bytes = (n: number | null | undefined) => (n == null ? '—' : n < 1024 ? `${n} B` : n < 1048576 ? `${(n / 1024).toFixed(1)} KB` : `${(n / 1048576).toFixed(1)} MB`)
-
 export type PiiRedaction = components['schemas']['PiiRedaction']
 export type PiiEntity = components['schemas']['PiiEntity']
 export type Evidence = components['schemas']['ComplianceEvidence']
 export type EvidenceKind = Evidence['kind']
-
-/** Saves a blob under `name` through an object URL on a transient <a download>. */
-export function save(blob: Blob, name: string) {
-  const url = URL.createObjectURL(blob)
-  const a = document.createElement('a')
-  a.href = url
-  a.download = name
-  a.hidden = true
-  document.body.append(a)
-  a.click()
-  a.remove()
-  setTimeout(() => URL.revokeObjectURL(url), 10_000)
-}
 
 /** The file name the server gave in Content-Disposition, else `fallback`. */
 export const fileNameOf = (res: Response, fallback: string) => /filename="?([^";]+)"?/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? fallback

@@ -4,7 +4,8 @@ import { ApiProblem, problemOf } from '../../api/problem.js'
 import { Notice, ProblemView, Time } from '../../ui/components.js'
 import { useAction } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
-import { bytes, fileNameOf, save, type Dsar } from './compliance.shared.js'
+import { fileNameOf, type Dsar } from './compliance.shared.js'
+import { formatBytes, saveBlob } from '../../ui/files.js'
 
 /**
  * The request's export: build a ZIP of everything about the subject (a job), then download it. The link is
@@ -27,7 +28,7 @@ export function DsarExport({ dsar, onChange }: { dsar: Dsar; onChange: (d: Dsar)
     }
     if (!res.ok) throw await problemOf(res)
     const name = fileNameOf(res, `${dsar.id}.zip`)
-    save(await res.blob(), name)
+    saveBlob(await res.blob(), name)
     setSaved(name)
   })
   const ex = dsar.export
@@ -47,7 +48,7 @@ export function DsarExport({ dsar, onChange }: { dsar: Dsar; onChange: (d: Dsar)
           <Notice tone="good">The export is ready.</Notice>
           <dl class="facts">
             <dt>Size</dt>
-            <dd>{bytes(ex.size_bytes)}</dd>
+            <dd>{formatBytes(ex.size_bytes)}</dd>
             <dt>SHA-256</dt>
             <dd class="wrap">
               <code>{ex.sha256}</code>

@@ -3,7 +3,8 @@ import { ok } from '../../api/client.js'
 import { Async, Badge, Empty, Field, LoadMore, Notice, Page, ProblemView, Table, Time } from '../../ui/components.js'
 import { useAction, usePaged } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
-import { fileNameOf, save, type Evidence, type EvidenceKind } from './compliance.shared.js'
+import { fileNameOf, type Evidence, type EvidenceKind } from './compliance.shared.js'
+import { saveBlob } from '../../ui/files.js'
 
 const KINDS: Record<EvidenceKind, string> = { audit_chain: 'Audit chain', access_review: 'Access review', retention: 'Retention', dsar_timeliness: 'DSAR timeliness' }
 type Format = 'pdf' | 'json'
@@ -30,7 +31,7 @@ export default function EvidencePage() {
     const name = fileNameOf(res, `${ev.id}.${format}`)
     // The listing's SHA-256 covers the JSON's exact bytes: check it before handing the file over.
     const verified = format === 'json' && crypto.subtle ? hex(await crypto.subtle.digest('SHA-256', await blob.arrayBuffer())) === ev.sha256 : undefined
-    save(blob, name)
+    saveBlob(blob, name)
     setSaved({ name, verified })
   })
   const first = list.loading && list.items.length === 0

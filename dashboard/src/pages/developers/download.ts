@@ -1,18 +1,5 @@
 import { problemOf } from '../../api/problem.js'
 
-/** Saves a blob under `name` through an object URL on a transient <a download> (no inline script: CSP). */
-export function saveBlob(blob: Blob, name: string): void {
-  const url = URL.createObjectURL(blob)
-  const a = document.createElement('a')
-  a.href = url
-  a.download = name
-  a.hidden = true
-  document.body.append(a)
-  a.click()
-  a.remove()
-  setTimeout(() => URL.revokeObjectURL(url), 10_000)
-}
-
 /**
  * Fetches a download link the API handed out (outside the API's base URL, the link itself being the
  * credential) from this origin, and returns the body; a refusal becomes the API's problem.
@@ -28,6 +15,3 @@ export async function fetchLink(link: string): Promise<Blob> {
   if (!res.ok) throw await problemOf(res)
   return res.blob()
 }
-
-export const formatBytes = (n: number | null | undefined): string =>
-  n == null ? '—' : n < 1024 ? `${n} B` : n < 1048576 ? `${(n / 1024).toFixed(1)} KB` : `${(n / 1048576).toFixed(1)} MB`

@@ -4,7 +4,8 @@ import type { components } from '../../api/schema.js'
 import { Async, Badge, Empty, Field, FormActions, LoadMore, Notice, Page, ProblemView, Table, Time, type Tone } from '../../ui/components.js'
 import { useAction, usePaged, usePoll } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
-import { fetchLink, formatBytes, saveBlob } from './download.js'
+import { fetchLink } from './download.js'
+import { formatBytes, saveBlob } from '../../ui/files.js'
 import './tools.css'
 
 type Generation = components['schemas']['SdkGeneration']

@@ -4,7 +4,7 @@ import type { components } from '../../api/schema.js'
 import { Async, Badge, CopyButton, Empty, Field, Loading, LoadMore, Page, ProblemView, Table } from '../../ui/components.js'
 import { usePaged, useResource } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
-import { saveBlob } from './download.js'
+import { saveBlob } from '../../ui/files.js'
 import './tools.css'
 
 type Resource = components['schemas']['TerraformResource']
