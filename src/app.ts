@@ -27,8 +27,6 @@ import type { Services } from './kernel/services.js'
 import { Metrics } from './kernel/metrics.js'
 import { MODULES } from './modules/index.js'
 
-export { createLogger }
-
 export interface AppDeps {
   config: Config
   clock?: Clock
@@ -49,7 +47,6 @@ export interface App {
   redis: Redis | null
   close(): Promise<void>
 }
-
 
 /** Open the database, run every module's migrations, build the kernel and the services. */
 export async function createKernel(deps: AppDeps): Promise<{ kernel: Kernel; services: Services }> {

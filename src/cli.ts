@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util'
-import { createKernel, createLogger } from './app.js'
+import { createKernel } from './app.js'
+import { createLogger } from './logger.js'
 import { createApiKey, listApiKeys, revokeApiKey } from './kernel/auth/api-keys.js'
 import { ALL_SCOPES, isKnownScope } from './kernel/auth/scopes.js'
 import { loadConfig } from './config.js'

@@ -146,17 +146,17 @@ export class Metrics {
         }
       }
     }
-    // In a cluster the primary asks every process (this one too) for its own registry and sums them.
-    // A scrape the primary cannot answer fails (503): one process's counters alone would read as a reset.
-    const own = primaryChannel
-      ? String(
-          (
-            await primaryChannel.request('metrics', {}).catch((err: Error) => {
-              throw new AppError('service_unavailable', `The processes' metrics could not be gathered: ${err.message}`)
-            })
-          ).text,
-        )
-      : await this.registry.metrics()
-    return `${own}\n${await this.shared.metrics()}`
+    return `${await this.counted()}\n${await this.shared.metrics()}`
+  }
+
+  /** What the processes count: this one's registry, or in a cluster every process's summed by the primary. */
+  private async counted(): Promise<string> {
+    if (!primaryChannel) return this.registry.metrics()
+    try {
+      return String((await primaryChannel.request('metrics', {})).text)
+    } catch (err) {
+      // The scrape fails (503): one process's counters alone would read as a reset.
+      throw new AppError('service_unavailable', `The processes' metrics could not be gathered: ${(err as Error).message}`)
+    }
   }
 }

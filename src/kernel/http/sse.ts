@@ -307,6 +307,8 @@ export class EventStreams {
     const seq = s.next++
     const idLine = s.opts.ownIds ? (id === undefined ? '' : `id: ${id}\n`) : `id: ${s.id}:${seq}\n`
     const frame = `${idLine}event: ${event}\ndata: ${JSON.stringify(data ?? null)}\n\n`
+    // Handler-named ids resume from the database: nothing to keep for a resume here.
+    if (s.opts.ownIds) return this.write(s, frame)
     s.kept.push({ seq, frame })
     s.keptBytes += frame.length
     while (s.kept.length > 1 && (s.kept.length > s.opts.maxEvents || s.keptBytes > SSE_DEFAULTS.maxBytes)) s.keptBytes -= s.kept.shift()!.frame.length

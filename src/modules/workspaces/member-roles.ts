@@ -21,9 +21,9 @@ export async function assertRoleAllows(
 ): Promise<void> {
   const actor = (tenant as Partial<Principal>).actor
   if (actor?.type !== 'member') return
+  if (what.nameOnly && what.target?.id === actor.id) return
   const me = await repo.findMember(db, tenant, actor.id)
   const role = me?.status === 'active' ? me.role : null
-  if (what.nameOnly && what.target?.id === actor.id) return
   if (role !== 'owner' && role !== 'admin') {
     throw new AppError('insufficient_role', `Only owners and admins can ${what.action}; your role is ${role ?? 'none'}.`)
   }
