@@ -64,7 +64,8 @@ export async function runClusterPrimary(config: Config, log: Logger, entry: { ex
       const young = Date.now() - started < 10_000
       const delay = young ? Math.min(30_000, 1000 * 2 ** (recent.length - 1)) : 1000
       log.error({ slot, pid: w.process.pid, code, signal, restart_in_ms: delay }, 'an HTTP process exited; starting another')
-      setTimeout(() => !stopping && fork(slot), delay).unref()
+      // Not unref'd: when every process died at once, this timer is all that keeps the primary alive.
+      setTimeout(() => !stopping && fork(slot), delay)
     })
     return w
   }
