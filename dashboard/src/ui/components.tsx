@@ -86,6 +86,7 @@ export function FormActions({
   onCancel,
   cancelLabel = 'Cancel',
   showProblem = true,
+  disabled = false,
 }: {
   action: { pending: boolean; error?: ApiProblem }
   label: string
@@ -95,12 +96,14 @@ export function FormActions({
   onCancel?: () => void
   cancelLabel?: string
   showProblem?: boolean
+  /** Also disabled while the form cannot be sent (nothing chosen, nothing changed). */
+  disabled?: boolean
 }) {
   return (
     <>
       {showProblem && action.error && <ProblemView problem={action.error} />}
       <div class="form-actions">
-        <button type={onConfirm ? 'button' : 'submit'} class={tone} disabled={action.pending} onClick={onConfirm}>
+        <button type={onConfirm ? 'button' : 'submit'} class={tone} disabled={action.pending || disabled} onClick={onConfirm}>
           {action.pending ? busyLabel : label}
         </button>
         {onCancel && (

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks'
 import { ok } from '../../api/client.js'
-import { Async, Badge, Dialog, Empty, Field, LoadMore, Notice, Page, ProblemView, SecretOnce, Table, Time } from '../../ui/components.js'
+import { Async, Badge, Dialog, Empty, Field, FormActions, LoadMore, Notice, Page, ProblemView, SecretOnce, Table, Time } from '../../ui/components.js'
 import { useAction, usePaged } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import type { components } from '../../api/schema.js'
@@ -128,15 +128,7 @@ function CreateKeyDialog({ open, onClose, onCreated }: { open: boolean; onClose:
               ))}
             </div>
           </fieldset>
-          {create.error && <ProblemView problem={create.error} />}
-          <div class="form-actions">
-            <button type="submit" class="primary" disabled={create.pending || scopes.length === 0}>
-              {create.pending ? 'Creating…' : 'Create key'}
-            </button>
-            <button type="button" onClick={close}>
-              Cancel
-            </button>
-          </div>
+          <FormActions action={create} label="Create key" busyLabel="Creating…" disabled={scopes.length === 0} onCancel={close} />
         </form>
       )}
     </Dialog>

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks'
 import { ok } from '../../api/client.js'
 import type { components } from '../../api/schema.js'
-import { CopyButton, Dialog, Field, FormActions, ProblemView } from '../../ui/components.js'
+import { CopyButton, Dialog, Field, FormActions } from '../../ui/components.js'
 import { useAction } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import type { Member } from './members.page.js'
@@ -118,15 +118,7 @@ export function RoleDialog({ member, self, onClose, onChanged }: { member: Membe
           </p>
           <RoleSelect value={role} onChange={setRole} />
           {self && <p class="hint">This is you: a lower role takes effect on your next request.</p>}
-          {change.error && <ProblemView problem={change.error} />}
-          <div class="form-actions">
-            <button type="submit" class="primary" disabled={change.pending || role === member.role}>
-              {change.pending ? 'Saving…' : 'Save role'}
-            </button>
-            <button type="button" onClick={close}>
-              Cancel
-            </button>
-          </div>
+          <FormActions action={change} label="Save role" busyLabel="Saving…" disabled={role === member.role} onCancel={close} />
         </form>
       )}
     </Dialog>
