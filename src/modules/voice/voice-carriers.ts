@@ -6,6 +6,10 @@ import type { CallCarrierTransfer, VoiceCallsTable, VoiceNumbersTable } from './
 export interface RealCarrier {
   /** Buy a number: the row's carrier columns (e164, carrier, carrier_sid, friendly name, capabilities). */
   provision(row: VoiceNumbersTable, country: string, areaCode: string | null): Promise<Partial<VoiceNumbersTable>>
+  /** Rename a number the carrier owns for the workspace. */
+  rename(number: VoiceNumbersTable, friendlyName: string): Promise<void>
+  /** Give a number back to the carrier; one it no longer has counts as given back. */
+  release(number: VoiceNumbersTable): Promise<void>
   /** In the call's creating transaction: queue its placement (the carrier is called after the commit). */
   queuePlacement(tx: Tx, tenant: Tenant, call: VoiceCallsTable): Promise<void>
   /** Redirect a live call: the announcement, then the target (`+E164`, or `client:<identity>`). */

@@ -6,10 +6,11 @@ import { newId } from '../../kernel/ids.js'
 import type { Kernel } from '../../kernel/kernel.js'
 import type { Services } from '../../kernel/services.js'
 import type { Principal, Tenant } from '../../kernel/tenant.js'
-import type { VoiceCarriers } from './voice-carriers.js'
+import type { RealCarrier, VoiceCarriers } from './voice-carriers.js'
 import { checkAnswerer } from './voice-answerer.js'
 import * as repo from './voice.repository.js'
-import type { ListVoiceNumbersQueryT, ProvisionVoiceNumberBodyT, VoiceNumberT } from './voice.schemas.js'
+import type { ListVoiceNumbersQueryT, ProvisionVoiceNumberBodyT, ReleasedVoiceNumberT, UpdateVoiceNumberBodyT, VoiceNumberT } from './voice.schemas.js'
+import { numberOr404 } from './voice.shared.js'
 import { simulatedRange } from './simulated/sim-numbers.js'
 import type { Answerer, VoiceNumbersTable } from './voice.tables.js'
 import { numberView } from './voice.views.js'
@@ -27,6 +28,17 @@ export function answerOf(body: { bot_id?: string; agent_id?: string; greeting?: 
   return { type: 'greeting', id: null, greeting: body.greeting ?? null }
 }
 
+/**
+ * What answers a number after an update: a bot or agent named replaces the other; one set to null leaves
+ * the greeting alone answering; the greeting changes only when given.
+ */
+export function nextAnswer(row: Pick<VoiceNumbersTable, 'answer_type' | 'answer_id' | 'greeting'>, body: UpdateVoiceNumberBodyT): { type: Answerer; id: string | null; greeting: string | null } {
+  const greeting = body.greeting !== undefined ? body.greeting : row.greeting
+  if (body.bot_id || body.agent_id) return { ...answerOf({ bot_id: body.bot_id ?? undefined, agent_id: body.agent_id ?? undefined }), greeting }
+  const dropped = (body.bot_id === null && row.answer_type === 'bot') || (body.agent_id === null && row.answer_type === 'agent')
+  return dropped ? { type: 'greeting', id: null, greeting } : { type: row.answer_type, id: row.answer_id, greeting }
+}
+
 /** Numbers: provisioned from the tenant's carrier (simulated ranges reserved for fiction, or Twilio). */
 export class VoiceNumbersService {
   constructor(
@@ -38,6 +50,51 @@ export class VoiceNumbersService {
   list(tenant: Tenant, q: ListVoiceNumbersQueryT): Promise<PageResult<VoiceNumberT>> {
     const { cursor: _c, limit: _l, ...filters } = q
     return this.k.paginate({ list: 'listVoiceNumbers', tenant, filters, query: q, fetch: (page) => repo.listNumbers(this.k.db, tenant, q, page), key: (r) => r.id, view: numberView })
+  }
+
+  async get(tenant: Tenant, id: string): Promise<VoiceNumberT> {
+    return numberView(await numberOr404(this.k.db, tenant, id))
+  }
+
+  /** Renames a number (at the carrier too) or changes what answers its calls; calls already answered keep theirs. */
+  async update(principal: Principal, id: string, body: UpdateVoiceNumberBodyT): Promise<VoiceNumberT> {
+    const row = await numberOr404(this.k.db, principal, id)
+    const answer = nextAnswer(row, body)
+    const friendlyName = body.friendly_name ?? row.friendly_name
+    const changed = friendlyName !== row.friendly_name || answer.type !== row.answer_type || answer.id !== row.answer_id || answer.greeting !== row.greeting
+    if (!changed) return numberView(row)
+    if (answer.type !== row.answer_type || answer.id !== row.answer_id) await checkAnswerer(this.services, principal, answer.type, answer.id)
+    if (friendlyName !== row.friendly_name && row.carrier === 'twilio') await (await this.carrierOf(principal, row)).rename(row, friendlyName)
+    return this.k.transaction(principal, async (tx) => {
+      const patch = { friendly_name: friendlyName, answer_type: answer.type, answer_id: answer.id, greeting: answer.greeting, updated_at: iso(this.k.clock.now()) }
+      await repo.updateNumber(tx, principal, id, patch)
+      const view = numberView({ ...row, ...patch })
+      await this.k.events.emit(tx, principal, 'voice_number.updated', view)
+      return view
+    })
+  }
+
+  /**
+   * Gives the number back to its carrier, then forgets it; past calls keep their phone numbers. Twilio
+   * first: if the process dies between the two, a retry finds the number gone there and completes here.
+   */
+  async release(principal: Principal, id: string): Promise<ReleasedVoiceNumberT> {
+    const row = await numberOr404(this.k.db, principal, id)
+    const inUse = () => new AppError('number_in_use', `A call from or to ${row.e164} is still queued, ringing or in progress; release the number when it has ended.`)
+    if (await repo.hasLiveCall(this.k.db, principal, id)) throw inUse()
+    if (row.carrier === 'twilio') await (await this.carrierOf(principal, row)).release(row)
+    return this.k.transaction(principal, async (tx) => {
+      if (await repo.hasLiveCall(tx, principal, id)) throw inUse()
+      await repo.deleteNumber(tx, principal, id)
+      await this.k.events.emit(tx, principal, 'voice_number.released', numberView(row))
+      return { id, object: 'voice_number' as const, phone_number: row.e164, deleted: true as const }
+    })
+  }
+
+  private async carrierOf(principal: Principal, row: VoiceNumbersTable): Promise<RealCarrier> {
+    const twilio = await this.carriers.twilio(principal)
+    if (!twilio) throw new AppError('carrier_not_configured', `${row.e164} is a Twilio number and the workspace has no Twilio account configured any more; configure it again (PATCH /workspaces/{id} \`voice\`) to change or release the number.`)
+    return twilio
   }
 
   async provision(principal: Principal, body: ProvisionVoiceNumberBodyT): Promise<VoiceNumberT> {

@@ -6,6 +6,10 @@ export const VOICE_ERRORS = defineErrors('voice', {
   country_not_supported: { status: 422, title: 'Country not supported' },
   // provisionVoiceNumber when the carrier has no free number matching (country, area code).
   number_not_available: { status: 409, title: 'No number available' },
+  // releaseVoiceNumber while a call from or to the number is queued, ringing or in progress.
+  number_in_use: { status: 409, title: 'Number in use' },
+  // releaseVoiceNumber / updateVoiceNumber of a Twilio number when the workspace has no Twilio account configured any more.
+  carrier_not_configured: { status: 409, title: 'Carrier not configured' },
   // transferVoiceCall on a call that is not in progress (queued, ringing, or ended).
   call_not_in_progress: { status: 409, title: 'Call not in progress' },
   // getVoiceRecording for a call that was not recorded, or before its recording exists.

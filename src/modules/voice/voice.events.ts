@@ -45,6 +45,8 @@ const at = (status: VoiceCallT['status'], extra: Partial<VoiceCallT> = {}): Voic
 /** Every event type of the voice module. */
 export const VOICE_EVENTS = defineEvents('voice', {
   'voice_number.provisioned': eventType({ description: 'A number was provisioned for the workspace.', schema: VoiceNumber, example: NUMBER }),
+  'voice_number.updated': eventType({ description: 'A number was renamed or now answers with another bot, agent or greeting.', schema: VoiceNumber, example: { ...NUMBER, friendly_name: 'Sales line' } }),
+  'voice_number.released': eventType({ description: 'A number was released (given back to the carrier); the payload is the number as it was.', schema: VoiceNumber, example: NUMBER }),
   'call.queued': eventType({ description: 'A call was created (outbound) or arrived (inbound) and waits for the carrier.', schema: VoiceCall, example: CALL }),
   'call.ringing': eventType({ description: 'The destination is ringing.', schema: VoiceCall, example: at('ringing', { ringing_at: '2026-11-28T09:00:01.000Z' }) }),
   'call.answered': eventType({ description: 'The call was answered (status in_progress).', schema: VoiceCall, example: at('in_progress', { answered_at: '2026-11-28T09:00:05.000Z' }) }),

@@ -16,6 +16,9 @@ async function call(c: FixtureClient, record = false): Promise<string> {
 
 export const FIXTURES: Record<string, Fixture> = {
   provisionVoiceNumber: async () => ({ params: {}, body: { country: 'US' } }),
+  getVoiceNumber: async (c) => ({ id: await number(c) }),
+  updateVoiceNumber: async (c) => ({ params: { id: await number(c) }, body: { friendly_name: 'Renamed line' } }),
+  releaseVoiceNumber: async (c) => ({ id: await number(c) }),
   createVoiceCall: async (c) => ({ params: {}, body: { from_number_id: await number(c), to: '+15005550006' } }),
   getVoiceCall: async (c) => ({ id: await call(c) }),
   transferVoiceCall: async (c) => ({ params: { id: await call(c) }, body: { to: { phone_number: '+14155550188' } } }),

@@ -2,12 +2,15 @@ import { defineModule } from '../../kernel/module.js'
 import { createVoiceCall } from './routes/create-voice-call.route.js'
 import { createVoiceToken } from './routes/create-voice-token.route.js'
 import { getVoiceCall } from './routes/get-voice-call.route.js'
+import { getVoiceNumber } from './routes/get-voice-number.route.js'
 import { getVoiceRecording } from './routes/get-voice-recording.route.js'
 import { getVoiceTranscript } from './routes/get-voice-transcript.route.js'
 import { listVoiceCalls } from './routes/list-voice-calls.route.js'
 import { listVoiceNumbers } from './routes/list-voice-numbers.route.js'
 import { provisionVoiceNumber } from './routes/provision-voice-number.route.js'
+import { releaseVoiceNumber } from './routes/release-voice-number.route.js'
 import { transferVoiceCall } from './routes/transfer-voice-call.route.js'
+import { updateVoiceNumber } from './routes/update-voice-number.route.js'
 import { twilioCallbacks } from './carriers/twilio-callbacks.js'
 import { TwilioCarriers } from './carriers/twilio-voice.js'
 import { VOICE_ERRORS } from './voice.errors.js'
@@ -23,7 +26,7 @@ export const voiceModule = defineModule({
   fixtures: () => import('./voice.fixtures.js').then((f) => f.FIXTURES),
   errors: VOICE_ERRORS,
   migrations: voiceMigrations,
-  routes: [listVoiceNumbers, provisionVoiceNumber, listVoiceCalls, createVoiceCall, getVoiceCall, transferVoiceCall, getVoiceRecording, getVoiceTranscript, createVoiceToken],
+  routes: [listVoiceNumbers, provisionVoiceNumber, getVoiceNumber, updateVoiceNumber, releaseVoiceNumber, listVoiceCalls, createVoiceCall, getVoiceCall, transferVoiceCall, getVoiceRecording, getVoiceTranscript, createVoiceToken],
   init(kernel, services) {
     kernel.events.declare(VOICE_EVENTS)
     const carriers = new TwilioCarriers(kernel, services)

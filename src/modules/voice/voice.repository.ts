@@ -25,6 +25,20 @@ export function listNumbers(db: Executor, tenant: Tenant, q: { country?: string 
   return s.orderBy('id', 'desc').limit(page.limit + 1).execute()
 }
 
+export async function updateNumber(db: Executor, tenant: Tenant, id: string, patch: Partial<Pick<VoiceNumbersTable, 'friendly_name' | 'answer_type' | 'answer_id' | 'greeting' | 'updated_at'>>): Promise<void> {
+  await scoped(db, tenant).updateTable('voice_numbers').set(patch).where('id', '=', id).execute()
+}
+
+export async function deleteNumber(db: Executor, tenant: Tenant, id: string): Promise<void> {
+  await scoped(db, tenant).deleteFrom('voice_numbers').where('id', '=', id).execute()
+}
+
+/** Whether a call from or to the number is still queued, ringing or in progress. */
+export async function hasLiveCall(db: Executor, tenant: Tenant, numberId: string): Promise<boolean> {
+  const row = await scoped(db, tenant).selectFrom('voice_calls').select('id').where('number_id', '=', numberId).where('status', 'in', ['queued', 'ringing', 'in_progress']).limit(1).executeTakeFirst()
+  return row !== undefined
+}
+
 /** Numbers of a carrier and mode already taken in a range (any workspace): the simulated carrier skips them. */
 export async function takenNumbers(db: Executor, carrier: Carrier, mode: Tenant['mode'], prefix: string): Promise<Set<string>> {
   const rows = await db.selectFrom('voice_numbers').select('e164').where('carrier', '=', carrier).where('mode', '=', mode).where('e164', 'like', `${prefix}%`).execute()

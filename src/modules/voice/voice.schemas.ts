@@ -69,6 +69,23 @@ export const ProvisionVoiceNumberBody = Type.Object(
 )
 export type ProvisionVoiceNumberBodyT = Static<typeof ProvisionVoiceNumberBody>
 
+export const UpdateVoiceNumberBody = Type.Object(
+  {
+    friendly_name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    bot_id: Type.Optional(Nullable(Type.String({ maxLength: 64, description: 'Answer with this bot (the agent is dropped); null: stop answering with the bot.' }))),
+    agent_id: Type.Optional(Nullable(Type.String({ maxLength: 64, description: 'Answer with this agent (the bot is dropped); null: stop answering with the agent.' }))),
+    greeting: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 500, description: 'First words spoken; null: the answerer\'s own.' }))),
+  },
+  { additionalProperties: false },
+)
+export type UpdateVoiceNumberBodyT = Static<typeof UpdateVoiceNumberBody>
+
+export const ReleasedVoiceNumber = Type.Object(
+  { id: Type.String(), object: Type.Literal('voice_number'), phone_number: E164, deleted: Type.Literal(true) },
+  { $id: 'ReleasedVoiceNumber' },
+)
+export type ReleasedVoiceNumberT = Static<typeof ReleasedVoiceNumber>
+
 const Speaker = Type.Union([Type.Literal('bot'), Type.Literal('caller'), Type.Literal('member')], { title: 'VoiceSpeaker' })
 
 const Transfer = Type.Object(

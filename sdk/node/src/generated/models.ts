@@ -2542,6 +2542,14 @@ export interface Problem {
   [key: string]: unknown
 }
 
+export interface ReleasedVoiceNumber {
+  id: string
+  object: 'voice_number'
+  /** E.164, e.g. +14155550123. */
+  phone_number: string
+  deleted: true
+}
+
 export interface ReplyTemplate {
   id: string
   object: 'reply_template'
@@ -2967,6 +2975,38 @@ export interface VoiceNumberProvisionedEvent {
   /** The event id (`evt_…`): the same in every attempt and replay; deduplicate on it. */
   id: string
   type: 'voice_number.provisioned'
+  created_at: string
+  workspace_id: string
+  /** false for events of the sandbox (svc_test_ keys). */
+  livemode: boolean
+  /** The API version of the payload shape. */
+  api_version: string
+  data: {
+    object: VoiceNumber
+  }
+}
+
+/** The `voice_number.released` event (voice): A number was released (given back to the carrier); the payload is the number as it was. */
+export interface VoiceNumberReleasedEvent {
+  /** The event id (`evt_…`): the same in every attempt and replay; deduplicate on it. */
+  id: string
+  type: 'voice_number.released'
+  created_at: string
+  workspace_id: string
+  /** false for events of the sandbox (svc_test_ keys). */
+  livemode: boolean
+  /** The API version of the payload shape. */
+  api_version: string
+  data: {
+    object: VoiceNumber
+  }
+}
+
+/** The `voice_number.updated` event (voice): A number was renamed or now answers with another bot, agent or greeting. */
+export interface VoiceNumberUpdatedEvent {
+  /** The event id (`evt_…`): the same in every attempt and replay; deduplicate on it. */
+  id: string
+  type: 'voice_number.updated'
   created_at: string
   workspace_id: string
   /** false for events of the sandbox (svc_test_ keys). */
@@ -3468,5 +3508,7 @@ export type WebhookEvent =
   | SdkGenerationFailedEvent
   | SdkGenerationSucceededEvent
   | VoiceNumberProvisionedEvent
+  | VoiceNumberReleasedEvent
+  | VoiceNumberUpdatedEvent
   | WebhookEndpointDisabledEvent
   | WebhookTestEvent

@@ -1019,6 +1019,12 @@ export interface VoiceCallsTransferParams {
   announcement?: string
 }
 
+/**
+ * Params of `voice.numbers.get` (operation `getVoiceNumber`): the query string.
+ * The operation takes no query parameters.
+ */
+export type VoiceNumbersGetParams = Record<string, never>
+
 /** Params of `voice.numbers.list` (operation `listVoiceNumbers`): the query string. */
 export interface VoiceNumbersListParams {
   /** Opaque cursor from a previous next_cursor. */
@@ -1038,6 +1044,23 @@ export interface VoiceNumbersProvisionParams {
   bot_id?: string
   agent_id?: string
   greeting?: string
+}
+
+/**
+ * Params of `voice.numbers.release` (operation `releaseVoiceNumber`): the query string.
+ * The operation takes no query parameters.
+ */
+export type VoiceNumbersReleaseParams = Record<string, never>
+
+/** Params of `voice.numbers.update` (operation `updateVoiceNumber`): the JSON body. */
+export interface VoiceNumbersUpdateParams {
+  friendly_name?: string
+  /** Answer with this bot (the agent is dropped); null: stop answering with the bot. */
+  bot_id?: string | null
+  /** Answer with this agent (the bot is dropped); null: stop answering with the agent. */
+  agent_id?: string | null
+  /** First words spoken; null: the answerer's own. */
+  greeting?: string | null
 }
 
 /** Params of `voice.token.create` (operation `createVoiceToken`): the JSON body. */

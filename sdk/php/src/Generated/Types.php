@@ -1926,6 +1926,13 @@ namespace Svc\Generated;
  *     errors?: list<array{pointer: string, detail: string}>,
  * }
  *
+ * @psalm-type ReleasedVoiceNumber array{
+ *     id: string,
+ *     object: 'voice_number',
+ *     phone_number: string,
+ *     deleted: true,
+ * }
+ *
  * @psalm-type ReplyTemplate array{
  *     id: string,
  *     object: 'reply_template',
@@ -2278,6 +2285,28 @@ namespace Svc\Generated;
  * @psalm-type VoiceNumberProvisionedEvent array{
  *     id: string,
  *     type: 'voice_number.provisioned',
+ *     created_at: string,
+ *     workspace_id: string,
+ *     livemode: bool,
+ *     api_version: string,
+ *     data: array{object: VoiceNumber},
+ * }
+ *
+ * VoiceNumberReleasedEvent: The `voice_number.released` event (voice): A number was released (given back to the carrier); the payload is the number as it was.
+ * @psalm-type VoiceNumberReleasedEvent array{
+ *     id: string,
+ *     type: 'voice_number.released',
+ *     created_at: string,
+ *     workspace_id: string,
+ *     livemode: bool,
+ *     api_version: string,
+ *     data: array{object: VoiceNumber},
+ * }
+ *
+ * VoiceNumberUpdatedEvent: The `voice_number.updated` event (voice): A number was renamed or now answers with another bot, agent or greeting.
+ * @psalm-type VoiceNumberUpdatedEvent array{
+ *     id: string,
+ *     type: 'voice_number.updated',
  *     created_at: string,
  *     workspace_id: string,
  *     livemode: bool,

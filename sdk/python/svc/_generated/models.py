@@ -207,6 +207,7 @@ __all__ = [
     "PiiRedaction",
     "PiiRedactionItem",
     "Problem",
+    "ReleasedVoiceNumber",
     "ReplyTemplate",
     "ReplyTemplateList",
     "RetentionClass",
@@ -249,6 +250,8 @@ __all__ = [
     "VoiceNumberCapabilities",
     "VoiceNumberList",
     "VoiceNumberProvisionedEvent",
+    "VoiceNumberReleasedEvent",
+    "VoiceNumberUpdatedEvent",
     "VoiceRecording",
     "VoiceSpeaker",
     "VoiceToken",
@@ -2848,6 +2851,16 @@ class Problem(_ProblemRequired, total=False):
     errors: List[Dict[str, Any]]
 
 
+class ReleasedVoiceNumber(TypedDict):
+    """The ``ReleasedVoiceNumber`` object (components.schemas.ReleasedVoiceNumber)."""
+
+    deleted: Literal[True]
+    id: str
+    object: Literal["voice_number"]
+    #: E.164, e.g. +14155550123.
+    phone_number: str
+
+
 class ReplyTemplate(TypedDict):
     """The ``ReplyTemplate`` object (components.schemas.ReplyTemplate)."""
 
@@ -3317,6 +3330,36 @@ class VoiceNumberProvisionedEvent(TypedDict):
     #: false for events of the sandbox (svc_test_ keys).
     livemode: bool
     type: Literal["voice_number.provisioned"]
+    workspace_id: str
+
+
+class VoiceNumberReleasedEvent(TypedDict):
+    """The `voice_number.released` event (voice): A number was released (given back to the carrier); the payload is the number as it was."""
+
+    #: The API version of the payload shape.
+    api_version: str
+    created_at: str
+    data: Dict[str, Any]
+    #: The event id (`evt_…`): the same in every attempt and replay; deduplicate on it.
+    id: str
+    #: false for events of the sandbox (svc_test_ keys).
+    livemode: bool
+    type: Literal["voice_number.released"]
+    workspace_id: str
+
+
+class VoiceNumberUpdatedEvent(TypedDict):
+    """The `voice_number.updated` event (voice): A number was renamed or now answers with another bot, agent or greeting."""
+
+    #: The API version of the payload shape.
+    api_version: str
+    created_at: str
+    data: Dict[str, Any]
+    #: The event id (`evt_…`): the same in every attempt and replay; deduplicate on it.
+    id: str
+    #: false for events of the sandbox (svc_test_ keys).
+    livemode: bool
+    type: Literal["voice_number.updated"]
     workspace_id: str
 
 

@@ -100,6 +100,7 @@ __all__ = [
     "GetPublicWebhookEndpointParams",
     "GetRetentionPoliciesParams",
     "GetVoiceCallParams",
+    "GetVoiceNumberParams",
     "GetVoiceRecordingParams",
     "GetVoiceTranscriptParams",
     "GetWebhookDeliveryParams",
@@ -145,6 +146,7 @@ __all__ = [
     "PublishBotParams",
     "QualifyLeadParams",
     "RedactPiiParams",
+    "ReleaseVoiceNumberParams",
     "RemoveWorkspaceMemberParams",
     "ReplayWebhookDeliveryParams",
     "ResolveConversationParams",
@@ -169,6 +171,7 @@ __all__ = [
     "UpdateOAuthAppParams",
     "UpdatePublicWebhookEndpointParams",
     "UpdateRetentionPoliciesParams",
+    "UpdateVoiceNumberParams",
     "UpdateWebhookEndpointParams",
     "UpdateWorkspaceMemberParams",
     "UpdateWorkspaceParams",
@@ -720,6 +723,10 @@ class GetVoiceCallParams(TypedDict, total=False):
     """Params of getVoiceCall (GET /voice/calls/{id}): the query string."""
 
 
+class GetVoiceNumberParams(TypedDict, total=False):
+    """Params of getVoiceNumber (GET /voice/numbers/{id}): the query string."""
+
+
 class GetVoiceRecordingParams(TypedDict, total=False):
     """Params of getVoiceRecording (GET /voice/calls/{id}/recording): the query string."""
 
@@ -1191,6 +1198,10 @@ class RedactPiiParams(TypedDict, total=False):
     types: List[str]
 
 
+class ReleaseVoiceNumberParams(TypedDict, total=False):
+    """Params of releaseVoiceNumber (DELETE /voice/numbers/{id}): the query string."""
+
+
 class RemoveWorkspaceMemberParams(TypedDict, total=False):
     """Params of removeWorkspaceMember (DELETE /workspaces/{id}/members/{member_id}): the query string."""
 
@@ -1470,6 +1481,18 @@ class UpdateRetentionPoliciesParams(_UpdateRetentionPoliciesParamsRequired, tota
     """Params of updateRetentionPolicies (PATCH /compliance/retention): the JSON body."""
 
     dry_run: bool
+
+
+class UpdateVoiceNumberParams(TypedDict, total=False):
+    """Params of updateVoiceNumber (PATCH /voice/numbers/{id}): the JSON body."""
+
+    #: Answer with this agent (the bot is dropped); null: stop answering with the agent.
+    agent_id: Optional[str]
+    #: Answer with this bot (the agent is dropped); null: stop answering with the bot.
+    bot_id: Optional[str]
+    friendly_name: str
+    #: First words spoken; null: the answerer's own.
+    greeting: Optional[str]
 
 
 class UpdateWebhookEndpointParams(TypedDict, total=False):

@@ -155,4 +155,40 @@ describe('voice on Twilio (a Twilio-compatible server on 127.0.0.1)', () => {
     const call = await advance(h, created.id, (c) => c.status === 'failed', 5)
     assert.match(call.end_reason, /21215/)
   })
+
+  it('renames and releases a Twilio number at Twilio; one already gone there is released here all the same', async () => {
+    const mine = await ok(post(h, '/voice/numbers', { country: 'US', area_code: '212', friendly_name: 'Night line' }), 201)
+    const sid = (await h.app.kernel.db.selectFrom('voice_numbers').select('carrier_sid').where('id', '=', mine.id).executeTakeFirstOrThrow()).carrier_sid!
+    const long = `Night line for the ${'very '.repeat(12)}late shift`
+    const renamed = await ok(patch(h, `/voice/numbers/${mine.id}`, { friendly_name: long }))
+    assert.equal(renamed.friendly_name, long, 'ours keeps the whole name')
+    assert.equal(tw.numbers.get(sid)!.friendly_name.length, 64, 'Twilio keeps 64 characters')
+    assert.ok(long.startsWith(tw.numbers.get(sid)!.friendly_name.slice(0, 63)))
+
+    tw.failNext(500)
+    assertProblem(await h.request({ method: 'DELETE', url: `/v2/voice/numbers/${mine.id}` }), 502, 'carrier_error')
+    assert.ok(tw.numbers.has(sid), 'still owned at Twilio')
+    await ok(get(h, `/voice/numbers/${mine.id}`))
+    assert.deepEqual(await ok(h.request({ method: 'DELETE', url: `/v2/voice/numbers/${mine.id}` })), { id: mine.id, object: 'voice_number', phone_number: mine.phone_number, deleted: true })
+    assert.ok(!tw.numbers.has(sid), 'released from the account')
+    const deleted = tw.requests.filter((r) => r.method === 'DELETE')
+    assert.equal(deleted.at(-1)!.path, `/2010-04-01/Accounts/${tw.accountSid}/IncomingPhoneNumbers/${sid}.json`)
+
+    const console = await ok(post(h, '/voice/numbers', { country: 'US', area_code: '212' }), 201)
+    const consoleSid = (await h.app.kernel.db.selectFrom('voice_numbers').select('carrier_sid').where('id', '=', console.id).executeTakeFirstOrThrow()).carrier_sid!
+    tw.numbers.delete(consoleSid)
+    await ok(h.request({ method: 'DELETE', url: `/v2/voice/numbers/${console.id}` }))
+    assertProblem(await get(h, `/voice/numbers/${console.id}`), 404, 'resource_not_found')
+
+    const stranded = await ok(post(h, '/voice/numbers', { country: 'US', area_code: '212' }), 201)
+    await ok(patch(h, `/workspaces/${h.a.workspaceId}`, { voice: null }))
+    try {
+      assertProblem(await h.request({ method: 'DELETE', url: `/v2/voice/numbers/${stranded.id}` }), 409, 'carrier_not_configured')
+      assertProblem(await patch(h, `/voice/numbers/${stranded.id}`, { friendly_name: 'Renamed' }), 409, 'carrier_not_configured')
+      assert.equal((await ok(patch(h, `/voice/numbers/${stranded.id}`, { greeting: 'Still here.' }))).answer.greeting, 'Still here.', 'what answers is ours alone')
+    } finally {
+      await ok(patch(h, `/workspaces/${h.a.workspaceId}`, { voice: { provider: 'twilio', account_sid: tw.accountSid, auth_token: tw.authToken, base_url: tw.url } }))
+    }
+    await ok(h.request({ method: 'DELETE', url: `/v2/voice/numbers/${stranded.id}` }))
+  })
 })

@@ -97,6 +97,20 @@ export class TwilioCarriers implements VoiceCarriers {
           throw carrierProblem(err)
         }
       },
+      rename: async (number: VoiceNumbersTable, friendlyName: string) => {
+        try {
+          await adapter.renameNumber(number.carrier_sid!, friendlyName)
+        } catch (err) {
+          throw carrierProblem(err)
+        }
+      },
+      release: async (number: VoiceNumbersTable) => {
+        try {
+          await adapter.releaseNumber(number.carrier_sid!)
+        } catch (err) {
+          throw carrierProblem(err)
+        }
+      },
       queuePlacement: async (tx: Tx, t: Tenant, call: VoiceCallsTable) => {
         await enqueue(tx, this.k.clock, this.placeJob, { workspace_id: t.workspaceId, mode: t.mode, call_id: call.id })
       },

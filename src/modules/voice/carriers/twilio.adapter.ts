@@ -98,7 +98,7 @@ export class TwilioAdapter {
   async buyNumber(phoneNumber: string, req: BuyNumberRequest): Promise<CarrierNumber> {
     const form = new URLSearchParams({
       PhoneNumber: phoneNumber,
-      FriendlyName: req.friendlyName,
+      FriendlyName: twilioFriendlyName(req.friendlyName),
       VoiceUrl: req.voiceUrl,
       VoiceMethod: 'POST',
       StatusCallback: req.statusCallback,
@@ -111,6 +111,26 @@ export class TwilioAdapter {
       friendly_name: String(n.friendly_name ?? n.phone_number),
       capabilities: capabilitiesOf(n.capabilities),
     }
+  }
+
+  /** Renames an owned number at Twilio (its FriendlyName). */
+  async renameNumber(sid: string, friendlyName: string): Promise<void> {
+    await this.json('POST', `/IncomingPhoneNumbers/${encodeURIComponent(sid)}.json`, new URLSearchParams({ FriendlyName: twilioFriendlyName(friendlyName) }))
+  }
+
+  /**
+   * Releases an owned number (Twilio answers 204). A number Twilio no longer has (404: released in its
+   * console, or by an earlier attempt whose answer was lost) counts as released: a retry must not fail.
+   */
+  async releaseNumber(sid: string): Promise<'released' | 'already_gone'> {
+    const res = await sendTwilioRequest(
+      this.k,
+      { method: 'DELETE', url: `${this.account}/IncomingPhoneNumbers/${encodeURIComponent(sid)}.json`, authorization: this.authorization, accept: 'application/json' },
+      { timeoutMs: this.timeoutMs, maxBytes: MAX_JSON_BYTES, peer: 'Twilio' },
+    )
+    if (res.status === 404) return 'already_gone'
+    if (res.status < 200 || res.status >= 300) throw this.errorOf(res)
+    return 'released'
   }
 
   async createCall(req: CreateCallRequest): Promise<CarrierCall> {
@@ -205,6 +225,9 @@ export class TwilioAdapter {
     return new CarrierError(message.length > 1000 ? `${message.slice(0, 999)}…` : message, retryable, res.status, code)
   }
 }
+
+/** Twilio keeps at most 64 characters of a FriendlyName (21401 beyond); ours may be longer, Twilio's copy is cut. */
+const twilioFriendlyName = (name: string) => (name.length > 64 ? `${name.slice(0, 63)}…` : name)
 
 function checkTwimlSize(twiml: string) {
   if (twiml.length > TWIML_MAX_CHARS) {

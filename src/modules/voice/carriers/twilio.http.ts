@@ -12,7 +12,7 @@ const USER_AGENT = 'svc-voice/1'
 const POOL_CONNECTIONS = 16
 
 export interface TwilioHttpRequest {
-  method: 'GET' | 'POST'
+  method: 'GET' | 'POST' | 'DELETE'
   url: string
   /** The Authorization header, or null (a redirect to another host must not carry the credentials). */
   authorization: string | null

@@ -29,6 +29,8 @@
 //        (or Url; neither 21205; over 4000 characters 32018; not well-formed XML 12100), StatusCallback, StatusCallbackEvent (repeated or
 //        space-separated; without it only `completed` is reported), Record, RecordingChannels,
 //        RecordingStatusCallback → 201 status queued
+//   GET / POST / DELETE .../IncomingPhoneNumbers/{PN}.json   the number; FriendlyName (over 64: 21401), VoiceUrl,
+//        StatusCallback → 200; DELETE releases it → 204 (then 404 20404)
 //   GET  .../Calls/{CA}.json; POST .../Calls/{CA}.json  Twiml (an ended call: 21220) or Status=completed|canceled
 //        (canceled ends only a queued or ringing call). No callback is sent by itself: tests call advance().
 //   GET  .../Recordings/{RE}[.wav]   the WAV (audio/x-wav); with `mediaRedirect`, a 302 to a second
@@ -353,6 +355,7 @@ export async function startTwilioServer(opts: TwilioServerOptions = {}) {
       const v = form.get(key)
       if (v !== null && v !== '' && !isUrl(v)) return twilioError(400, 21502, `${key} is not a valid URL: ${v}`)
     }
+    if ((form.get('FriendlyName') ?? '').length > 64) return twilioError(400, 21401, 'FriendlyName is too long')
     const n = putNumber(phone, {
       friendlyName: form.get('FriendlyName'),
       voiceUrl: form.get('VoiceUrl'),
@@ -361,6 +364,19 @@ export async function startTwilioServer(opts: TwilioServerOptions = {}) {
       statusCallbackMethod: form.get('StatusCallbackMethod'),
     })
     return { status: 201, body: numberJson(n) }
+  }
+
+  function updateNumber(n: TwilioNumber, form: URLSearchParams): { status: number; body: unknown } {
+    for (const key of ['VoiceUrl', 'StatusCallback']) {
+      const v = form.get(key)
+      if (v !== null && v !== '' && !isUrl(v)) return twilioError(400, 21502, `${key} is not a valid URL: ${v}`)
+    }
+    const friendly = form.get('FriendlyName')
+    if (friendly !== null && friendly.length > 64) return twilioError(400, 21401, 'FriendlyName is too long')
+    if (friendly !== null) n.friendly_name = friendly || formatted(n.phone_number)
+    if (form.has('VoiceUrl')) n.voice_url = form.get('VoiceUrl') || null
+    if (form.has('StatusCallback')) n.status_callback = form.get('StatusCallback') || null
+    return { status: 200, body: numberJson(n) }
   }
 
   function createCall(form: URLSearchParams): { status: number; body: unknown } {
@@ -431,6 +447,15 @@ export async function startTwilioServer(opts: TwilioServerOptions = {}) {
     if (method === 'GET' && (m = /^\/AvailablePhoneNumbers\/([^/]+)\/Local\.json$/.exec(rest))) return available(decodeURIComponent(m[1]), query)
     if (method === 'POST' && rest === '/IncomingPhoneNumbers.json') return buy(form)
     if (method === 'POST' && rest === '/Calls.json') return createCall(form)
+    if ((m = /^\/IncomingPhoneNumbers\/(PN[0-9a-f]{32})\.json$/.exec(rest)) && numbers.has(m[1])) {
+      const n = numbers.get(m[1])!
+      if (method === 'GET') return { status: 200, body: numberJson(n) }
+      if (method === 'DELETE') {
+        numbers.delete(n.sid)
+        return { status: 204, body: null }
+      }
+      if (method === 'POST') return updateNumber(n, form)
+    }
     if ((m = /^\/Calls\/([^/]+)\.json$/.exec(rest))) {
       const c = calls.get(decodeURIComponent(m[1]))
       if (c && method === 'GET') return { status: 200, body: callJson(c) }
@@ -470,7 +495,9 @@ export async function startTwilioServer(opts: TwilioServerOptions = {}) {
     if (req.headers.authorization !== `Basic ${Buffer.from(`${accountSid}:${authToken}`).toString('base64')}`) return sendJson(res, 401, defaultFailure(401))
     if (!target.pathname.startsWith(`${base()}/`)) return sendJson(res, 401, defaultFailure(401))
     const out = route(method, target.pathname, target.searchParams, form)
-    if (out.location) {
+    if (out.status === 204) {
+      res.writeHead(204, { 'twilio-request-id': sid('RQ') }).end()
+    } else if (out.location) {
       res.writeHead(302, { location: out.location, 'content-type': 'text/plain' }).end('Found')
     } else if (out.wav) {
       res.writeHead(200, { 'content-type': 'audio/x-wav', 'content-length': String(out.wav.length) }).end(out.wav)

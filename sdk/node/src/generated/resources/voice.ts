@@ -4,7 +4,7 @@ import { APIResource } from '../../core.js'
 import type { ApiPromise, BaseClient, RequestOptions } from '../../core.js'
 import type { PagePromise } from '../../pagination.js'
 import type * as M from '../models.js'
-import type { VoiceCallsCreateParams, VoiceCallsGetParams, VoiceCallsListParams, VoiceCallsRecordingGetParams, VoiceCallsTranscriptGetParams, VoiceCallsTransferParams, VoiceNumbersListParams, VoiceNumbersProvisionParams, VoiceTokenCreateParams } from '../params.js'
+import type { VoiceCallsCreateParams, VoiceCallsGetParams, VoiceCallsListParams, VoiceCallsRecordingGetParams, VoiceCallsTranscriptGetParams, VoiceCallsTransferParams, VoiceNumbersGetParams, VoiceNumbersListParams, VoiceNumbersProvisionParams, VoiceNumbersReleaseParams, VoiceNumbersUpdateParams, VoiceTokenCreateParams } from '../params.js'
 
 /** `svc.voice` */
 export class Voice extends APIResource {
@@ -121,6 +121,19 @@ export class VoiceCallsTranscript extends APIResource {
 /** `svc.voice.numbers` */
 export class VoiceNumbers extends APIResource {
   /**
+   * Retrieve a voice number
+   *
+   * The number, its carrier and what answers its calls.
+   *
+   * Required scope: `read`. Reference: https://api.example.com/v2/api-docs/voice/getVoiceNumber
+   *
+   * Operation `getVoiceNumber`: `GET /voice/numbers/{id}`.
+   */
+  get(id: string, params?: VoiceNumbersGetParams, options?: RequestOptions): ApiPromise<M.VoiceNumber> {
+    return this._client._request<M.VoiceNumber>({ operationId: 'getVoiceNumber', method: 'GET', path: '/voice/numbers/{id}', pathParams: { id }, query: params }, options)
+  }
+
+  /**
    * List voice numbers
    *
    * Newest first; filter by `country`.
@@ -145,6 +158,32 @@ export class VoiceNumbers extends APIResource {
    */
   provision(params: VoiceNumbersProvisionParams, options?: RequestOptions): ApiPromise<M.VoiceNumber> {
     return this._client._request<M.VoiceNumber>({ operationId: 'provisionVoiceNumber', method: 'POST', path: '/voice/numbers', body: params ?? {}, idempotent: true }, options)
+  }
+
+  /**
+   * Release a voice number
+   *
+   * Gives the number back to its carrier (Twilio releases it from the account; a simulated number becomes free for anyone) and removes it; past calls keep their record and phone numbers. 409 `number_in_use` while a call from or to it is queued, ringing or in progress. A Twilio number already released in the Twilio console is removed here all the same.
+   *
+   * Required scope: `write`. Reference: https://api.example.com/v2/api-docs/voice/releaseVoiceNumber
+   *
+   * Operation `releaseVoiceNumber`: `DELETE /voice/numbers/{id}`.
+   */
+  release(id: string, params?: VoiceNumbersReleaseParams, options?: RequestOptions): ApiPromise<M.ReleasedVoiceNumber> {
+    return this._client._request<M.ReleasedVoiceNumber>({ operationId: 'releaseVoiceNumber', method: 'DELETE', path: '/voice/numbers/{id}', pathParams: { id }, query: params, idempotent: true }, options)
+  }
+
+  /**
+   * Update a voice number
+   *
+   * Renames the number (at Twilio too, for a Twilio number) or changes what answers the calls that arrive from now on: `bot_id` or `agent_id` replaces the other, either set to null leaves the greeting alone answering, `greeting` null returns to the answerer's own. Calls already answered keep their answerer. 422 for both `bot_id` and `agent_id`; 404 for an unknown bot or agent.
+   *
+   * Required scope: `write`. Reference: https://api.example.com/v2/api-docs/voice/updateVoiceNumber
+   *
+   * Operation `updateVoiceNumber`: `PATCH /voice/numbers/{id}`.
+   */
+  update(id: string, params?: VoiceNumbersUpdateParams, options?: RequestOptions): ApiPromise<M.VoiceNumber> {
+    return this._client._request<M.VoiceNumber>({ operationId: 'updateVoiceNumber', method: 'PATCH', path: '/voice/numbers/{id}', pathParams: { id }, body: params ?? {}, idempotent: true }, options)
   }
 }
 

@@ -9,7 +9,7 @@ namespace Svc\Generated\Services;
 use Svc\AbstractService;
 
 /**
- * `$client->voice->numbers`: 2 operations.
+ * `$client->voice->numbers`: 5 operations.
  *
  * @psalm-import-type RequestOptions from \Svc\Generated\Types
  * @psalm-import-type VoiceAnswer from \Svc\Generated\Types
@@ -19,6 +19,38 @@ use Svc\AbstractService;
  */
 class VoiceNumbersService extends AbstractService
 {
+    /**
+     * Retrieve a voice number
+     *
+     * The number, its carrier and what answers its calls.
+     *
+     * Required scope: `read`. Reference: https://api.example.com/v2/api-docs/voice/getVoiceNumber
+     *
+     * Operation `getVoiceNumber`: GET /voice/numbers/{id}
+     *
+     * @param string $id
+     * @param array<string, mixed>|null $params this operation takes no query parameters; given ones are sent as the query string
+     * @param RequestOptions $opts per-request options: idempotency_key, timeout, max_retries, api_version, headers, api_key
+     * @return array{
+     *     id: string,
+     *     object: 'voice_number',
+     *     phone_number: string,
+     *     country: string,
+     *     area_code: string|null,
+     *     friendly_name: string,
+     *     capabilities: VoiceNumberCapabilities,
+     *     carrier: VoiceCarrier,
+     *     answer: VoiceAnswer,
+     *     created_at: string,
+     *     updated_at: string,
+     * } VoiceNumber
+     * @throws \Svc\Exception\ApiException
+     */
+    public function get(string $id, ?array $params = null, array $opts = []): array
+    {
+        return $this->callOperation('GET', '/voice/numbers/{id}', ['id' => $id], $params, $opts, ['operation' => 'getVoiceNumber']);
+    }
+
     /**
      * List voice numbers
      *
@@ -81,5 +113,73 @@ class VoiceNumbersService extends AbstractService
     public function provision(?array $params = null, array $opts = []): array
     {
         return $this->callOperation('POST', '/voice/numbers', [], $params, $opts, ['body' => true, 'idempotent' => true, 'operation' => 'provisionVoiceNumber']);
+    }
+
+    /**
+     * Release a voice number
+     *
+     * Gives the number back to its carrier (Twilio releases it from the account; a simulated number becomes free for
+     * anyone) and removes it; past calls keep their record and phone numbers. 409 `number_in_use` while a call from
+     * or to it is queued, ringing or in progress. A Twilio number already released in the Twilio console is removed
+     * here all the same.
+     *
+     * Required scope: `write`. Reference: https://api.example.com/v2/api-docs/voice/releaseVoiceNumber
+     *
+     * Operation `releaseVoiceNumber`: DELETE /voice/numbers/{id}
+     *
+     * @param string $id
+     * @param array<string, mixed>|null $params this operation takes no query parameters; given ones are sent as the query string
+     * @param RequestOptions $opts per-request options: idempotency_key, timeout, max_retries, api_version, headers, api_key
+     * @return array{
+     *     id: string,
+     *     object: 'voice_number',
+     *     phone_number: string,
+     *     deleted: true,
+     * } ReleasedVoiceNumber
+     * @throws \Svc\Exception\ApiException
+     */
+    public function release(string $id, ?array $params = null, array $opts = []): array
+    {
+        return $this->callOperation('DELETE', '/voice/numbers/{id}', ['id' => $id], $params, $opts, ['idempotent' => true, 'operation' => 'releaseVoiceNumber']);
+    }
+
+    /**
+     * Update a voice number
+     *
+     * Renames the number (at Twilio too, for a Twilio number) or changes what answers the calls that arrive from now
+     * on: `bot_id` or `agent_id` replaces the other, either set to null leaves the greeting alone answering,
+     * `greeting` null returns to the answerer's own. Calls already answered keep their answerer. 422 for both
+     * `bot_id` and `agent_id`; 404 for an unknown bot or agent.
+     *
+     * Required scope: `write`. Reference: https://api.example.com/v2/api-docs/voice/updateVoiceNumber
+     *
+     * Operation `updateVoiceNumber`: PATCH /voice/numbers/{id}
+     *
+     * @param string $id
+     * @param array{
+     *     friendly_name?: string,
+     *     bot_id?: string|null,
+     *     agent_id?: string|null,
+     *     greeting?: string|null,
+     * }|null $params the JSON body (optional)
+     * @param RequestOptions $opts per-request options: idempotency_key, timeout, max_retries, api_version, headers, api_key
+     * @return array{
+     *     id: string,
+     *     object: 'voice_number',
+     *     phone_number: string,
+     *     country: string,
+     *     area_code: string|null,
+     *     friendly_name: string,
+     *     capabilities: VoiceNumberCapabilities,
+     *     carrier: VoiceCarrier,
+     *     answer: VoiceAnswer,
+     *     created_at: string,
+     *     updated_at: string,
+     * } VoiceNumber
+     * @throws \Svc\Exception\ApiException
+     */
+    public function update(string $id, ?array $params = null, array $opts = []): array
+    {
+        return $this->callOperation('PATCH', '/voice/numbers/{id}', ['id' => $id], $params, $opts, ['body' => true, 'idempotent' => true, 'operation' => 'updateVoiceNumber']);
     }
 }

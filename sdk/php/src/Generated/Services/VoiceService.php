@@ -18,7 +18,7 @@ class VoiceService extends AbstractService
     /** `$client->voice->calls`: create(), get(), list(), transfer(), ->recording, ->transcript */
     public readonly VoiceCallsService $calls;
 
-    /** `$client->voice->numbers`: list(), provision() */
+    /** `$client->voice->numbers`: get(), list(), provision(), release(), update() */
     public readonly VoiceNumbersService $numbers;
 
     /** `$client->voice->token`: create() */

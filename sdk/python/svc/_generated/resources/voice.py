@@ -7,6 +7,7 @@ from typing import Any, Mapping, Optional, Union, cast
 from ..._resource import Resource
 from ...pagination import Page
 from ..models import (
+    ReleasedVoiceNumber,
     VoiceCall,
     VoiceNumber,
     VoiceRecording,
@@ -17,12 +18,15 @@ from ..params import (
     CreateVoiceCallParams,
     CreateVoiceTokenParams,
     GetVoiceCallParams,
+    GetVoiceNumberParams,
     GetVoiceRecordingParams,
     GetVoiceTranscriptParams,
     ListVoiceCallsParams,
     ListVoiceNumbersParams,
     ProvisionVoiceNumberParams,
+    ReleaseVoiceNumberParams,
     TransferVoiceCallParams,
+    UpdateVoiceNumberParams,
 )
 
 
@@ -272,6 +276,42 @@ class VoiceCallsResource(Resource):
 class VoiceNumbersResource(Resource):
     """``client.voice.numbers``"""
 
+    def get(
+        self,
+        id: str,
+        /,
+        params: Optional[GetVoiceNumberParams] = None,
+        *,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        api_version: Optional[str] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+        **kwargs: Any,
+    ) -> VoiceNumber:
+        """Retrieve a voice number
+
+        The number, its carrier and what answers its calls.
+
+        Required scope: `read`. Reference: https://api.example.com/v2/api-docs/voice/getVoiceNumber
+
+        Operation ``getVoiceNumber``: ``GET /voice/numbers/{id}``.
+        ``params`` (and keyword arguments, merged into it) is the query string.
+        """
+        return cast(
+            "VoiceNumber",
+            self._client._request(
+                "GET",
+                "/voice/numbers/{id}",
+                (id,),
+                params,
+                kwargs,
+                timeout=timeout,
+                max_retries=max_retries,
+                api_version=api_version,
+                extra_headers=extra_headers,
+            ),
+        )
+
     def list(
         self,
         params: Optional[ListVoiceNumbersParams] = None,
@@ -334,6 +374,83 @@ class VoiceNumbersResource(Resource):
                 "POST",
                 "/voice/numbers",
                 (),
+                params,
+                kwargs,
+                body=True,
+                idempotency_key=idempotency_key,
+                timeout=timeout,
+                max_retries=max_retries,
+                api_version=api_version,
+                extra_headers=extra_headers,
+            ),
+        )
+
+    def release(
+        self,
+        id: str,
+        /,
+        params: Optional[ReleaseVoiceNumberParams] = None,
+        *,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        api_version: Optional[str] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+        **kwargs: Any,
+    ) -> ReleasedVoiceNumber:
+        """Release a voice number
+
+        Gives the number back to its carrier (Twilio releases it from the account; a simulated number becomes free for anyone) and removes it; past calls keep their record and phone numbers. 409 `number_in_use` while a call from or to it is queued, ringing or in progress. A Twilio number already released in the Twilio console is removed here all the same.
+
+        Required scope: `write`. Reference: https://api.example.com/v2/api-docs/voice/releaseVoiceNumber
+
+        Operation ``releaseVoiceNumber``: ``DELETE /voice/numbers/{id}``.
+        ``params`` (and keyword arguments, merged into it) is the query string.
+        """
+        return cast(
+            "ReleasedVoiceNumber",
+            self._client._request(
+                "DELETE",
+                "/voice/numbers/{id}",
+                (id,),
+                params,
+                kwargs,
+                idempotency_key=idempotency_key,
+                timeout=timeout,
+                max_retries=max_retries,
+                api_version=api_version,
+                extra_headers=extra_headers,
+            ),
+        )
+
+    def update(
+        self,
+        id: str,
+        /,
+        params: Optional[UpdateVoiceNumberParams] = None,
+        *,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        api_version: Optional[str] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+        **kwargs: Any,
+    ) -> VoiceNumber:
+        """Update a voice number
+
+        Renames the number (at Twilio too, for a Twilio number) or changes what answers the calls that arrive from now on: `bot_id` or `agent_id` replaces the other, either set to null leaves the greeting alone answering, `greeting` null returns to the answerer's own. Calls already answered keep their answerer. 422 for both `bot_id` and `agent_id`; 404 for an unknown bot or agent.
+
+        Required scope: `write`. Reference: https://api.example.com/v2/api-docs/voice/updateVoiceNumber
+
+        Operation ``updateVoiceNumber``: ``PATCH /voice/numbers/{id}``.
+        ``params`` (and keyword arguments, merged into it) is the JSON body.
+        """
+        return cast(
+            "VoiceNumber",
+            self._client._request(
+                "PATCH",
+                "/voice/numbers/{id}",
+                (id,),
                 params,
                 kwargs,
                 body=True,

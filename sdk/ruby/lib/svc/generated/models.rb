@@ -4177,6 +4177,22 @@ module Svc
       REQUIRED = ['code', 'detail', 'instance', 'request_id', 'status', 'title', 'type'].freeze
     end
 
+    # ReleasedVoiceNumber
+    #
+    # - +deleted+ [true] (required)
+    # - +id+ [String] (required)
+    # - +object+ ["voice_number"] (required)
+    # - +phone_number+ [String] (required) E.164, e.g. +14155550123.
+    module ReleasedVoiceNumber
+      FIELDS = {
+        'deleted' => 'true',
+        'id' => 'String',
+        'object' => '"voice_number"',
+        'phone_number' => 'String',
+      }.freeze
+      REQUIRED = ['deleted', 'id', 'object', 'phone_number'].freeze
+    end
+
     # ReplyTemplate
     #
     # - +content+ [String] (required)
@@ -4961,6 +4977,54 @@ module Svc
         'id' => 'String',
         'livemode' => 'Boolean',
         'type' => '"voice_number.provisioned"',
+        'workspace_id' => 'String',
+      }.freeze
+      REQUIRED = ['api_version', 'created_at', 'data', 'id', 'livemode', 'type', 'workspace_id'].freeze
+    end
+
+    # VoiceNumberReleasedEvent:
+    #   The `voice_number.released` event (voice): A number was released (given back to the carrier); the
+    #   payload is the number as it was.
+    #
+    # - +api_version+ [String] (required) The API version of the payload shape.
+    # - +created_at+ [String (date-time)] (required)
+    # - +data+ [Hash] (required)
+    # - +id+ [String] (required) The event id (`evt_…`): the same in every attempt and replay; deduplicate on it.
+    # - +livemode+ [Boolean] (required) false for events of the sandbox (svc_test_ keys).
+    # - +type+ ["voice_number.released"] (required)
+    # - +workspace_id+ [String] (required)
+    module VoiceNumberReleasedEvent
+      FIELDS = {
+        'api_version' => 'String',
+        'created_at' => 'String (date-time)',
+        'data' => 'Hash',
+        'id' => 'String',
+        'livemode' => 'Boolean',
+        'type' => '"voice_number.released"',
+        'workspace_id' => 'String',
+      }.freeze
+      REQUIRED = ['api_version', 'created_at', 'data', 'id', 'livemode', 'type', 'workspace_id'].freeze
+    end
+
+    # VoiceNumberUpdatedEvent:
+    #   The `voice_number.updated` event (voice): A number was renamed or now answers with another bot,
+    #   agent or greeting.
+    #
+    # - +api_version+ [String] (required) The API version of the payload shape.
+    # - +created_at+ [String (date-time)] (required)
+    # - +data+ [Hash] (required)
+    # - +id+ [String] (required) The event id (`evt_…`): the same in every attempt and replay; deduplicate on it.
+    # - +livemode+ [Boolean] (required) false for events of the sandbox (svc_test_ keys).
+    # - +type+ ["voice_number.updated"] (required)
+    # - +workspace_id+ [String] (required)
+    module VoiceNumberUpdatedEvent
+      FIELDS = {
+        'api_version' => 'String',
+        'created_at' => 'String (date-time)',
+        'data' => 'Hash',
+        'id' => 'String',
+        'livemode' => 'Boolean',
+        'type' => '"voice_number.updated"',
         'workspace_id' => 'String',
       }.freeze
       REQUIRED = ['api_version', 'created_at', 'data', 'id', 'livemode', 'type', 'workspace_id'].freeze

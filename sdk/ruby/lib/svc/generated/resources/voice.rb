@@ -180,6 +180,23 @@ module Svc
 
       # The +voice.numbers+ namespace: +client.voice.numbers+.
       class Numbers < Svc::Resource
+        # Retrieve a voice number
+        #
+        # Operation +getVoiceNumber+: GET /voice/numbers/{id}
+        #
+        # The number, its carrier and what answers its calls.
+        #
+        # Required scope: `read`. Reference: https://api.example.com/v2/api-docs/voice/getVoiceNumber
+        #
+        # @param id [String] path parameter +id+
+        # @param params [Hash, nil] the query (this operation defines none)
+        # @param opts [Hash] request options: +idempotency_key+, +timeout+, +max_retries+, +api_version+, +headers+; other keywords are added to params
+        # @return [Hash] VoiceNumber
+        # @raise [Svc::APIError] an error answer (a subclass by status); [Svc::ConnectionError] no answer
+        def get(id, params = nil, **opts)
+          _call('getVoiceNumber', [id], params, opts)
+        end
+
         # List voice numbers
         #
         # Operation +listVoiceNumbers+: GET /voice/numbers
@@ -222,6 +239,50 @@ module Svc
         # @raise [Svc::APIError] an error answer (a subclass by status); [Svc::ConnectionError] no answer
         def provision(params = nil, **opts)
           _call('provisionVoiceNumber', [], params, opts)
+        end
+
+        # Release a voice number
+        #
+        # Operation +releaseVoiceNumber+: DELETE /voice/numbers/{id}
+        #
+        # Gives the number back to its carrier (Twilio releases it from the account; a simulated number
+        # becomes free for anyone) and removes it; past calls keep their record and phone numbers. 409
+        # `number_in_use` while a call from or to it is queued, ringing or in progress. A Twilio number
+        # already released in the Twilio console is removed here all the same.
+        #
+        # Required scope: `write`. Reference: https://api.example.com/v2/api-docs/voice/releaseVoiceNumber
+        #
+        # @param id [String] path parameter +id+
+        # @param params [Hash, nil] the query (this operation defines none)
+        # @param opts [Hash] request options: +idempotency_key+, +timeout+, +max_retries+, +api_version+, +headers+; other keywords are added to params
+        # @return [Hash] ReleasedVoiceNumber
+        # @raise [Svc::APIError] an error answer (a subclass by status); [Svc::ConnectionError] no answer
+        def release(id, params = nil, **opts)
+          _call('releaseVoiceNumber', [id], params, opts)
+        end
+
+        # Update a voice number
+        #
+        # Operation +updateVoiceNumber+: PATCH /voice/numbers/{id}
+        #
+        # Renames the number (at Twilio too, for a Twilio number) or changes what answers the calls that
+        # arrive from now on: `bot_id` or `agent_id` replaces the other, either set to null leaves the
+        # greeting alone answering, `greeting` null returns to the answerer's own. Calls already answered keep
+        # their answerer. 422 for both `bot_id` and `agent_id`; 404 for an unknown bot or agent.
+        #
+        # Required scope: `write`. Reference: https://api.example.com/v2/api-docs/voice/updateVoiceNumber
+        #
+        # @param id [String] path parameter +id+
+        # @param params [Hash, nil] the JSON body, optional:
+        #   - +agent_id+ [String, nil] Answer with this agent (the bot is dropped); null: stop answering with the agent.
+        #   - +bot_id+ [String, nil] Answer with this bot (the agent is dropped); null: stop answering with the bot.
+        #   - +friendly_name+ [String]
+        #   - +greeting+ [String, nil] First words spoken; null: the answerer's own.
+        # @param opts [Hash] request options: +idempotency_key+, +timeout+, +max_retries+, +api_version+, +headers+; other keywords are added to params
+        # @return [Hash] VoiceNumber
+        # @raise [Svc::APIError] an error answer (a subclass by status); [Svc::ConnectionError] no answer
+        def update(id, params = nil, **opts)
+          _call('updateVoiceNumber', [id], params, opts)
         end
       end
 
