@@ -7,6 +7,8 @@ export interface ProblemBody {
   code?: string
   request_id?: string
   errors?: { pointer?: string; detail?: string }[]
+  /** Extension members (RFC 9457 §3.2), e.g. a 409's `existing_id`. */
+  [extension: string]: unknown
 }
 
 export class ApiProblem extends Error {
@@ -15,6 +17,8 @@ export class ApiProblem extends Error {
   readonly detail: string
   readonly requestId: string | null
   readonly errors: { pointer?: string; detail?: string }[]
+  /** The problem body as sent, extension members included; null when it was not JSON. */
+  readonly body: ProblemBody | null
   constructor(status: number, body: ProblemBody | null, requestId: string | null) {
     super(body?.detail ?? body?.title ?? `HTTP ${status}`)
     this.status = status
@@ -22,6 +26,13 @@ export class ApiProblem extends Error {
     this.detail = body?.detail ?? body?.title ?? (status === 0 ? 'The service could not be reached.' : `The service answered ${status}.`)
     this.requestId = body?.request_id ?? requestId
     this.errors = body?.errors ?? []
+    this.body = body
+  }
+
+  /** An extension member that is a string (`existing_id`, …), if the problem has it. */
+  extension(name: string): string | undefined {
+    const v = this.body?.[name]
+    return typeof v === 'string' ? v : undefined
   }
 }
 

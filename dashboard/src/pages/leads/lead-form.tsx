@@ -1,6 +1,5 @@
 import { useState } from 'preact/hooks'
 import { ok } from '../../api/client.js'
-import type { ApiProblem } from '../../api/problem.js'
 import type { components } from '../../api/schema.js'
 import { Field, FormActions, ProblemView } from '../../ui/components.js'
 import { useAction, useResource } from '../../ui/hooks.js'
@@ -80,7 +79,7 @@ export function LeadForm({ lead, onSaved }: { lead?: Lead; onSaved: (l: Lead) =>
         : await ok(api.client.POST('/leads', { body: { ...fields, source: d.source, ...(d.sourceId.trim() ? { source_id: d.sourceId.trim() } : {}) } })),
     )
   })
-  const existing = save.error?.code === 'lead_already_exists' ? existingId(save.error) : undefined
+  const existing = save.error?.code === 'lead_already_exists' ? save.error.extension('existing_id') : undefined
   return (
     <form
       aria-label={lead ? 'Edit lead' : 'New lead'}
@@ -149,9 +148,4 @@ export function LeadForm({ lead, onSaved }: { lead?: Lead; onSaved: (l: Lead) =>
       <FormActions action={save} label={lead ? 'Save lead' : 'Create lead'} busyLabel="Saving…" showProblem={false} />
     </form>
   )
-}
-
-/** ApiProblem keeps the documented fields only; the id of the lead that has the email is in its detail. */
-function existingId(p: ApiProblem): string | undefined {
-  return /lead_[0-9A-Za-z]+/.exec(p.detail)?.[0]
 }
