@@ -1676,6 +1676,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/voice/numbers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a voice number
+         * @description The number, its carrier and what answers its calls.
+         *
+         *     Required scope: `read`. Reference: https://api.example.com/v2/api-docs/voice/getVoiceNumber
+         */
+        get: operations["getVoiceNumber"];
+        put?: never;
+        post?: never;
+        /**
+         * Release a voice number
+         * @description Gives the number back to its carrier (Twilio releases it from the account; a simulated number becomes free for anyone) and removes it; past calls keep their record and phone numbers. 409 `number_in_use` while a call from or to it is queued, ringing or in progress. A Twilio number already released in the Twilio console is removed here all the same.
+         *
+         *     Required scope: `write`. Reference: https://api.example.com/v2/api-docs/voice/releaseVoiceNumber
+         */
+        delete: operations["releaseVoiceNumber"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a voice number
+         * @description Renames the number (at Twilio too, for a Twilio number) or changes what answers the calls that arrive from now on: `bot_id` or `agent_id` replaces the other, either set to null leaves the greeting alone answering, `greeting` null returns to the answerer's own. Calls already answered keep their answerer. 422 for both `bot_id` and `agent_id`; 404 for an unknown bot or agent.
+         *
+         *     Required scope: `write`. Reference: https://api.example.com/v2/api-docs/voice/updateVoiceNumber
+         */
+        patch: operations["updateVoiceNumber"];
+        trace?: never;
+    };
     "/voice/token": {
         parameters: {
             query?: never;
@@ -3564,6 +3598,50 @@ export interface webhooks {
          *     Sent as `POST <endpoint url>` to every enabled endpoint of the workspace and mode subscribed to `voice_number.provisioned` (or `*`), at least once: deduplicate on `id` / `webhook-id`. See docs/webhooks.md.
          */
         post: operations["voiceNumberProvisionedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "voice_number.released": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Event voice_number.released
+         * @description A number was released (given back to the carrier); the payload is the number as it was.
+         *
+         *     Sent as `POST <endpoint url>` to every enabled endpoint of the workspace and mode subscribed to `voice_number.released` (or `*`), at least once: deduplicate on `id` / `webhook-id`. See docs/webhooks.md.
+         */
+        post: operations["voiceNumberReleasedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "voice_number.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Event voice_number.updated
+         * @description A number was renamed or now answers with another bot, agent or greeting.
+         *
+         *     Sent as `POST <endpoint url>` to every enabled endpoint of the workspace and mode subscribed to `voice_number.updated` (or `*`), at least once: deduplicate on `id` / `webhook-id`. See docs/webhooks.md.
+         */
+        post: operations["voiceNumberUpdatedEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6856,6 +6934,18 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        ReleasedVoiceNumber: {
+            /** @enum {boolean} */
+            deleted: true;
+            id: string;
+            /** @enum {string} */
+            object: "voice_number";
+            /**
+             * @description E.164, e.g. +14155550123.
+             * @example +14155550123
+             */
+            phone_number: string;
+        };
         ReplyTemplate: {
             content: string;
             /** Format: date-time */
@@ -7433,6 +7523,46 @@ export interface components {
             livemode: boolean;
             /** @enum {string} */
             type: "voice_number.provisioned";
+            workspace_id: string;
+        };
+        /** @description The `voice_number.released` event (voice): A number was released (given back to the carrier); the payload is the number as it was. */
+        VoiceNumberReleasedEvent: {
+            /** @description The API version of the payload shape. */
+            api_version: string;
+            /** Format: date-time */
+            created_at: string;
+            data: {
+                object: components["schemas"]["VoiceNumber"];
+            };
+            /**
+             * @description The event id (`evt_…`): the same in every attempt and replay; deduplicate on it.
+             * @example evt_01JD4M3Q8Y7ZV9S2K5R1X0B6TN
+             */
+            id: string;
+            /** @description false for events of the sandbox (svc_test_ keys). */
+            livemode: boolean;
+            /** @enum {string} */
+            type: "voice_number.released";
+            workspace_id: string;
+        };
+        /** @description The `voice_number.updated` event (voice): A number was renamed or now answers with another bot, agent or greeting. */
+        VoiceNumberUpdatedEvent: {
+            /** @description The API version of the payload shape. */
+            api_version: string;
+            /** Format: date-time */
+            created_at: string;
+            data: {
+                object: components["schemas"]["VoiceNumber"];
+            };
+            /**
+             * @description The event id (`evt_…`): the same in every attempt and replay; deduplicate on it.
+             * @example evt_01JD4M3Q8Y7ZV9S2K5R1X0B6TN
+             */
+            id: string;
+            /** @description false for events of the sandbox (svc_test_ keys). */
+            livemode: boolean;
+            /** @enum {string} */
+            type: "voice_number.updated";
             workspace_id: string;
         };
         VoiceRecording: {
@@ -8827,6 +8957,20 @@ export interface components {
                     policies: {
                         [key: string]: components["schemas"]["RetentionValue"];
                     };
+                };
+            };
+        };
+        /** @description Every field is optional: the body may be omitted. */
+        UpdateVoiceNumberBody: {
+            content: {
+                "application/json": {
+                    /** @description Answer with this agent (the bot is dropped); null: stop answering with the agent. */
+                    agent_id?: string | null;
+                    /** @description Answer with this bot (the agent is dropped); null: stop answering with the bot. */
+                    bot_id?: string | null;
+                    friendly_name?: string;
+                    /** @description First words spoken; null: the answerer's own. */
+                    greeting?: string | null;
                 };
             };
         };
@@ -12388,6 +12532,105 @@ export interface operations {
         responses: {
             /** @description The created voice number */
             201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VoiceNumber"];
+                };
+            };
+            /** @description problem details (RFC 9457) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getVoiceNumber: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The voice number */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VoiceNumber"];
+                };
+            };
+            /** @description problem details (RFC 9457) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    releaseVoiceNumber: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The released voice number */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReleasedVoiceNumber"];
+                };
+            };
+            /** @description problem details (RFC 9457) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateVoiceNumber: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["UpdateVoiceNumberBody"];
+        responses: {
+            /** @description The voice number */
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19244,6 +19487,172 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["VoiceNumberProvisionedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within WEBHOOK_TIMEOUT_MS (default 15 s) ends the delivery as succeeded. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the service disables the endpoint at once (no further attempts). */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else — another status, a timeout, a connection error, a redirect (not followed) — is a failed attempt, retried on WEBHOOK_RETRY_SCHEDULE; `Retry-After` on 429 or 503 replaces the next delay. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    voiceNumberReleasedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery (`whd_…`): one per event and endpoint, the same in every attempt of it. */
+                "Svc-Delivery-Id": components["parameters"]["SvcDeliveryId"];
+                /** @description The event id (`evt_…`). */
+                "Svc-Event-Id": components["parameters"]["SvcEventId"];
+                /** @description The event type. */
+                "Svc-Event-Type": components["parameters"]["SvcEventType"];
+                /** @description `t=<unix seconds>,v1=<hex>[,v1=<hex>…]`: one `v1` per active secret, hex(HMAC-SHA256(key = the whole secret "whsec_…", message = "<t>.<raw body>")). Verify over the raw bytes, in constant time, and refuse a `t` more than 300 s from your clock. */
+                "Svc-Status-Signature": components["parameters"]["SvcStatusSignature"];
+                /** @description Standard Webhooks: the event id (`evt_…`), the same in every attempt and replay; deduplicate on it. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Standard Webhooks: `v1,<base64>[ v1,<base64>…]`, base64 HMAC-SHA256 keyed with the base64-decoded part after `whsec_`, over `<webhook-id>.<webhook-timestamp>.<raw body>`; one per active secret. */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+                /** @description Standard Webhooks: the same `t` as in Svc-Status-Signature (unix seconds), fresh per attempt. */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01JD4M3Q8Y7ZV9S2K5R1X0B6TN",
+                 *       "type": "voice_number.released",
+                 *       "created_at": "2026-01-05T10:00:00.000Z",
+                 *       "workspace_id": "ws_01JD4M0000000000000000000",
+                 *       "livemode": true,
+                 *       "api_version": "2.4.0",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "num_01JD0000000000000000000000",
+                 *           "object": "voice_number",
+                 *           "phone_number": "+14155550123",
+                 *           "country": "US",
+                 *           "area_code": "415",
+                 *           "friendly_name": "Support line",
+                 *           "capabilities": {
+                 *             "voice": true,
+                 *             "sms": true
+                 *           },
+                 *           "carrier": "simulated",
+                 *           "answer": {
+                 *             "type": "bot",
+                 *             "id": "bot_01JD0000000000000000000000",
+                 *             "greeting": null
+                 *           },
+                 *           "created_at": "2026-11-28T09:00:00.000Z",
+                 *           "updated_at": "2026-11-28T09:00:00.000Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["VoiceNumberReleasedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within WEBHOOK_TIMEOUT_MS (default 15 s) ends the delivery as succeeded. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the service disables the endpoint at once (no further attempts). */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else — another status, a timeout, a connection error, a redirect (not followed) — is a failed attempt, retried on WEBHOOK_RETRY_SCHEDULE; `Retry-After` on 429 or 503 replaces the next delay. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    voiceNumberUpdatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery (`whd_…`): one per event and endpoint, the same in every attempt of it. */
+                "Svc-Delivery-Id": components["parameters"]["SvcDeliveryId"];
+                /** @description The event id (`evt_…`). */
+                "Svc-Event-Id": components["parameters"]["SvcEventId"];
+                /** @description The event type. */
+                "Svc-Event-Type": components["parameters"]["SvcEventType"];
+                /** @description `t=<unix seconds>,v1=<hex>[,v1=<hex>…]`: one `v1` per active secret, hex(HMAC-SHA256(key = the whole secret "whsec_…", message = "<t>.<raw body>")). Verify over the raw bytes, in constant time, and refuse a `t` more than 300 s from your clock. */
+                "Svc-Status-Signature": components["parameters"]["SvcStatusSignature"];
+                /** @description Standard Webhooks: the event id (`evt_…`), the same in every attempt and replay; deduplicate on it. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Standard Webhooks: `v1,<base64>[ v1,<base64>…]`, base64 HMAC-SHA256 keyed with the base64-decoded part after `whsec_`, over `<webhook-id>.<webhook-timestamp>.<raw body>`; one per active secret. */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+                /** @description Standard Webhooks: the same `t` as in Svc-Status-Signature (unix seconds), fresh per attempt. */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01JD4M3Q8Y7ZV9S2K5R1X0B6TN",
+                 *       "type": "voice_number.updated",
+                 *       "created_at": "2026-01-05T10:00:00.000Z",
+                 *       "workspace_id": "ws_01JD4M0000000000000000000",
+                 *       "livemode": true,
+                 *       "api_version": "2.4.0",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "num_01JD0000000000000000000000",
+                 *           "object": "voice_number",
+                 *           "phone_number": "+14155550123",
+                 *           "country": "US",
+                 *           "area_code": "415",
+                 *           "friendly_name": "Sales line",
+                 *           "capabilities": {
+                 *             "voice": true,
+                 *             "sms": true
+                 *           },
+                 *           "carrier": "simulated",
+                 *           "answer": {
+                 *             "type": "bot",
+                 *             "id": "bot_01JD0000000000000000000000",
+                 *             "greeting": null
+                 *           },
+                 *           "created_at": "2026-11-28T09:00:00.000Z",
+                 *           "updated_at": "2026-11-28T09:00:00.000Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["VoiceNumberUpdatedEvent"];
             };
         };
         responses: {
