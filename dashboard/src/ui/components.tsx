@@ -173,6 +173,31 @@ export function LoadMore({ hasMore, loading, onMore }: { hasMore: boolean; loadi
   )
 }
 
+/**
+ * A list read page by page (`list` is what usePaged returns): loading while nothing is shown yet, the
+ * problem with "Try again" when nothing could be loaded, `emptyView` when there is nothing; otherwise the
+ * rows as `children` draws them, the problem of a later load below them (a failed "Load more" keeps the
+ * rows already read, and the button stays to try again), and the Load more button.
+ */
+export function PagedList<T>({ list, emptyView, loadingLabel, children }: {
+  list: { items: T[]; error?: ApiProblem; loading: boolean; hasMore: boolean; more: () => void; reload: () => void }
+  emptyView: ComponentChildren
+  loadingLabel?: string
+  children: (rows: T[]) => ComponentChildren
+}) {
+  if (list.items.length === 0) {
+    if (list.error) return <ProblemView problem={list.error} onRetry={list.reload} />
+    return list.loading ? <Loading label={loadingLabel} /> : <>{emptyView}</>
+  }
+  return (
+    <>
+      {children(list.items)}
+      {list.error && <ProblemView problem={list.error} />}
+      <LoadMore hasMore={list.hasMore} loading={list.loading} onMore={list.more} />
+    </>
+  )
+}
+
 /** A modal dialog (the native <dialog>: focus moves in, Escape closes, the page behind is inert). */
 export function Dialog({ open, title, onClose, children }: { open: boolean; title: string; onClose: () => void; children: ComponentChildren }) {
   const ref = useRef<HTMLDialogElement>(null)

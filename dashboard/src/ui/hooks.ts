@@ -72,15 +72,17 @@ export function usePaged<T>(load: (api: Api, cursor: string | undefined) => Prom
     if (!cursor) return
     const mine = generation.current
     setLoading(true)
+    setError(undefined)
     try {
       const p = await load(api, cursor)
       if (mine !== generation.current) return
       setItems((xs) => [...xs, ...p.data])
       setCursor(p.has_more ? (p.next_cursor ?? null) : null)
     } catch (err) {
-      setError(asProblem(err))
+      // A reload started since owns the list (its problem and its loading state) now.
+      if (mine === generation.current) setError(asProblem(err))
     } finally {
-      setLoading(false)
+      if (mine === generation.current) setLoading(false)
     }
   }, [api, cursor])
   return { items, setItems, error, loading, hasMore: cursor !== null, more, reload: useCallback(() => setTick((t) => t + 1), []) }
