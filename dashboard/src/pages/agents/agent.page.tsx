@@ -1,7 +1,7 @@
 import { useRoute } from 'preact-iso'
 import { useState } from 'preact/hooks'
 import { ok } from '../../api/client.js'
-import { Async, Empty, Field, LoadMore, Notice, Page, ProblemView, Table, Time } from '../../ui/components.js'
+import { Async, Empty, Field, Notice, Page, PagedList, ProblemView, Table, Time } from '../../ui/components.js'
 import { useAction, usePaged, useResource, usePoll } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import type { AgentRun, LocalError, RunStatus, RunSummary } from './common.js'
@@ -97,7 +97,7 @@ export default function AgentPage() {
           </select>
         </div>
       </div>
-      <Async loading={runs.loading} error={runs.error} data={runs.error ? undefined : runs.items} onRetry={runs.reload} empty={(xs) => xs.length === 0} emptyView={<Empty title="No runs" />}>
+      <PagedList list={runs} emptyView={<Empty title="No runs" />}>
         {(rows) => (
           <Table
             caption="Runs"
@@ -113,8 +113,7 @@ export default function AgentPage() {
             ]}
           />
         )}
-      </Async>
-      <LoadMore hasMore={runs.hasMore} loading={runs.loading} onMore={runs.more} />
+      </PagedList>
     </Page>
   )
 }

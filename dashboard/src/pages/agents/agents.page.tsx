@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks'
 import { ok } from '../../api/client.js'
-import { Async, Empty, LoadMore, Page, Table, Time } from '../../ui/components.js'
+import { Empty, Page, PagedList, Table, Time } from '../../ui/components.js'
 import { usePaged } from '../../ui/hooks.js'
 import type { Agent } from './common.js'
 import { StatusBadge } from './common.js'
@@ -30,7 +30,7 @@ export default function Agents() {
           </select>
         </div>
       </div>
-      <Async loading={list.loading} error={list.error} data={list.error ? undefined : list.items} onRetry={list.reload} empty={(xs) => xs.length === 0} emptyView={<Empty title="No agents yet">Create one with “New agent”; its runs and approvals show here.</Empty>}>
+      <PagedList list={list} emptyView={<Empty title="No agents yet">Create one with “New agent”; its runs and approvals show here.</Empty>}>
         {(rows) => (
           <Table
             caption="Agents"
@@ -54,8 +54,7 @@ export default function Agents() {
             ]}
           />
         )}
-      </Async>
-      <LoadMore hasMore={list.hasMore} loading={list.loading} onMore={list.more} />
+      </PagedList>
     </Page>
   )
 }

@@ -2,7 +2,7 @@ import { useRoute } from 'preact-iso'
 import { useState } from 'preact/hooks'
 import { ok } from '../../api/client.js'
 import type { components } from '../../api/schema.js'
-import { Async, Empty, LoadMore, Notice, Page, Time } from '../../ui/components.js'
+import { Empty, Notice, Page, PagedList, Time } from '../../ui/components.js'
 import { usePaged, useResource, usePoll } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import type { AgentRun, Approval } from './common.js'
@@ -49,7 +49,7 @@ export default function Approvals() {
           </select>
         </div>
       </div>
-      <Async loading={list.loading} error={list.error} data={list.error ? undefined : list.items} onRetry={list.reload} empty={(xs) => xs.length === 0} emptyView={<Empty title={status === 'pending' ? 'Nothing waits for a decision' : 'No approvals'} />}>
+      <PagedList list={list} emptyView={<Empty title={status === 'pending' ? 'Nothing waits for a decision' : 'No approvals'} />}>
         {(rows) => (
           <ul class="approvals plain-list">
             {rows.map((a) => (
@@ -99,8 +99,7 @@ export default function Approvals() {
             ))}
           </ul>
         )}
-      </Async>
-      <LoadMore hasMore={list.hasMore} loading={list.loading} onMore={list.more} />
+      </PagedList>
     </Page>
   )
 }

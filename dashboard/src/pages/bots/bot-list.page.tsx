@@ -1,7 +1,7 @@
 import { useLocation } from 'preact-iso'
 import { useState } from 'preact/hooks'
 import { ok } from '../../api/client.js'
-import { Badge, Dialog, Empty, Field, LoadMore, Loading, Page, ProblemView, Table, Time } from '../../ui/components.js'
+import { Badge, Dialog, Empty, Field, Page, PagedList, ProblemView, Table, Time } from '../../ui/components.js'
 import { useAction, usePaged } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import { BotStatusBadge, KnowledgeChoice, useKnowledgeBases, type Bot } from './bots-shared.js'
@@ -55,26 +55,22 @@ export default function BotList() {
         </button>
       }
     >
-      {list.error && <ProblemView problem={list.error} onRetry={list.reload} />}
-      {!list.error && list.loading && list.items.length === 0 && <Loading />}
-      {!list.error && !list.loading && list.items.length === 0 && (
-        <Empty title="No bots yet">Create a bot, give it a knowledge base, test it, then publish it.</Empty>
-      )}
-      {list.items.length > 0 && (
-        <Table
-          caption="Bots"
-          rowKey={(b) => b.id}
-          rows={list.items}
-          columns={[
-            { label: 'Name', render: (b) => <a href={`/dashboard/bots/${b.id}`}>{b.name}</a> },
-            { label: 'Status', render: (b) => <BotStatusBadge bot={b} /> },
-            { label: 'Versions', class: 'num', render: (b) => b.version_count },
-            { label: 'Draft', render: (b) => (b.has_unpublished_changes ? <Badge tone="warn">unpublished changes</Badge> : <span>up to date</span>) },
-            { label: 'Updated', render: (b) => <Time iso={b.updated_at} /> },
-          ]}
-        />
-      )}
-      <LoadMore hasMore={list.hasMore} loading={list.loading} onMore={list.more} />
+      <PagedList list={list} emptyView={<Empty title="No bots yet">Create a bot, give it a knowledge base, test it, then publish it.</Empty>}>
+        {(rows) => (
+          <Table
+            caption="Bots"
+            rowKey={(b) => b.id}
+            rows={rows}
+            columns={[
+              { label: 'Name', render: (b) => <a href={`/dashboard/bots/${b.id}`}>{b.name}</a> },
+              { label: 'Status', render: (b) => <BotStatusBadge bot={b} /> },
+              { label: 'Versions', class: 'num', render: (b) => b.version_count },
+              { label: 'Draft', render: (b) => (b.has_unpublished_changes ? <Badge tone="warn">unpublished changes</Badge> : <span>up to date</span>) },
+              { label: 'Updated', render: (b) => <Time iso={b.updated_at} /> },
+            ]}
+          />
+        )}
+      </PagedList>
       <Dialog open={creating} title="New bot" onClose={() => setCreating(false)}>
         <CreateBot onClose={() => setCreating(false)} />
       </Dialog>

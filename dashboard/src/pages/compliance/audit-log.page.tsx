@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks'
 import { ok } from '../../api/client.js'
-import { Async, Badge, Dialog, Empty, Field, LoadMore, Page, Table, Time, formatTime } from '../../ui/components.js'
+import { Badge, Dialog, Empty, Field, Page, PagedList, Table, Time, formatTime } from '../../ui/components.js'
 import { usePaged } from '../../ui/hooks.js'
 import { ACTOR_TYPES, isoOf, label, type ActorType, type AuditEntry } from './compliance.shared.js'
 
@@ -40,7 +40,6 @@ export default function AuditLog() {
     [applied],
   )
   const set = (k: keyof Filters) => (e: Event) => setDraft({ ...draft, [k]: (e.target as HTMLInputElement).value })
-  const first = log.loading && log.items.length === 0
   return (
     <Page title="Audit log">
       <form
@@ -82,51 +81,36 @@ export default function AuditLog() {
           </button>
         </div>
       </form>
-      <Async
-        loading={first}
-        error={log.items.length === 0 ? log.error : undefined}
-        data={first ? undefined : log.items}
-        onRetry={log.reload}
-        empty={(xs) => xs.length === 0}
-        emptyView={<Empty title="No entries">No change matches these filters.</Empty>}
-      >
+      <PagedList list={log} emptyView={<Empty title="No entries">No change matches these filters.</Empty>}>
         {(rows) => (
-          <>
-            <Table<AuditEntry>
-              caption="Audit log entries"
-              rows={rows}
-              rowKey={(a) => a.id}
-              columns={[
-                { label: 'Time', render: (a) => <Time iso={a.occurred_at} /> },
-                {
-                  label: 'Actor',
-                  render: (a) => (
-                    <>
-                      <Badge tone={a.actor.type === 'member' ? 'info' : 'neutral'}>{label(a.actor.type)}</Badge> {a.actor.id && <code>{a.actor.id}</code>}
-                    </>
-                  ),
-                },
-                { label: 'Action', render: (a) => <code>{a.action}</code> },
-                { label: 'Target', render: (a) => (a.target.id ? <code>{a.target.id}</code> : (a.target.type ?? '—')) },
-                {
-                  label: 'Details',
-                  render: (a) => (
-                    <button type="button" onClick={() => setOpen(a)} aria-label={`Details of ${a.action} at ${formatTime(a.occurred_at)}`}>
-                      Details
-                    </button>
-                  ),
-                },
-              ]}
-            />
-            {log.error && log.items.length > 0 && (
-              <p class="notice notice-bad" role="alert">
-                {log.error.detail}
-              </p>
-            )}
-            <LoadMore hasMore={log.hasMore} loading={log.loading} onMore={log.more} />
-          </>
+          <Table<AuditEntry>
+            caption="Audit log entries"
+            rows={rows}
+            rowKey={(a) => a.id}
+            columns={[
+              { label: 'Time', render: (a) => <Time iso={a.occurred_at} /> },
+              {
+                label: 'Actor',
+                render: (a) => (
+                  <>
+                    <Badge tone={a.actor.type === 'member' ? 'info' : 'neutral'}>{label(a.actor.type)}</Badge> {a.actor.id && <code>{a.actor.id}</code>}
+                  </>
+                ),
+              },
+              { label: 'Action', render: (a) => <code>{a.action}</code> },
+              { label: 'Target', render: (a) => (a.target.id ? <code>{a.target.id}</code> : (a.target.type ?? '—')) },
+              {
+                label: 'Details',
+                render: (a) => (
+                  <button type="button" onClick={() => setOpen(a)} aria-label={`Details of ${a.action} at ${formatTime(a.occurred_at)}`}>
+                    Details
+                  </button>
+                ),
+              },
+            ]}
+          />
         )}
-      </Async>
+      </PagedList>
       <Dialog open={!!open} title="Audit entry" onClose={() => setOpen(undefined)}>
         {open && <EntryFacts a={open} />}
       </Dialog>

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks'
 import { ok } from '../../api/client.js'
-import { Async, Badge, Empty, Field, LoadMore, Page, Table, Time } from '../../ui/components.js'
+import { Badge, Empty, Field, Page, PagedList, Table, Time } from '../../ui/components.js'
 import { usePaged } from '../../ui/hooks.js'
 import { DSAR_STATUSES, DSAR_TYPES, DsarStatusBadge, label, subjectText, type Dsar, type DsarStatus, type DsarType } from './compliance.shared.js'
 import { DsarForm } from './dsar-form.js'
@@ -13,7 +13,6 @@ export default function DsarList() {
     (api, cursor) => ok(api.client.GET('/compliance/dsar', { params: { query: { cursor, limit: 20, status: status || undefined, type: type || undefined } } })),
     [status, type],
   )
-  const first = list.loading && list.items.length === 0
   return (
     <Page title="Data-subject requests">
       <div class="split dsar-split">
@@ -44,44 +43,29 @@ export default function DsarList() {
               )}
             </Field>
           </div>
-          <Async
-            loading={first}
-            error={list.items.length === 0 ? list.error : undefined}
-            data={first ? undefined : list.items}
-            onRetry={list.reload}
-            empty={(xs) => xs.length === 0}
-            emptyView={<Empty title="No requests">Requests you create appear here with their progress.</Empty>}
-          >
+          <PagedList list={list} emptyView={<Empty title="No requests">Requests you create appear here with their progress.</Empty>}>
             {(rows) => (
-              <>
-                <Table<Dsar>
-                  caption="Data-subject requests"
-                  rows={rows}
-                  rowKey={(d) => d.id}
-                  columns={[
-                    { label: 'Subject', render: (d) => <a href={`/dashboard/compliance/dsar/${d.id}`}>{subjectText(d.subject)}</a> },
-                    { label: 'Type', render: (d) => label(d.type) },
-                    {
-                      label: 'Status',
-                      render: (d) => (
-                        <>
-                          <DsarStatusBadge status={d.status} /> {d.overdue && <Badge tone="bad">overdue</Badge>}
-                        </>
-                      ),
-                    },
-                    { label: 'Due', render: (d) => <Time iso={d.due_at} /> },
-                    { label: 'Created', render: (d) => <Time iso={d.created_at} /> },
-                  ]}
-                />
-                {list.error && list.items.length > 0 && (
-                  <p class="notice notice-bad" role="alert">
-                    {list.error.detail}
-                  </p>
-                )}
-                <LoadMore hasMore={list.hasMore} loading={list.loading} onMore={list.more} />
-              </>
+              <Table<Dsar>
+                caption="Data-subject requests"
+                rows={rows}
+                rowKey={(d) => d.id}
+                columns={[
+                  { label: 'Subject', render: (d) => <a href={`/dashboard/compliance/dsar/${d.id}`}>{subjectText(d.subject)}</a> },
+                  { label: 'Type', render: (d) => label(d.type) },
+                  {
+                    label: 'Status',
+                    render: (d) => (
+                      <>
+                        <DsarStatusBadge status={d.status} /> {d.overdue && <Badge tone="bad">overdue</Badge>}
+                      </>
+                    ),
+                  },
+                  { label: 'Due', render: (d) => <Time iso={d.due_at} /> },
+                  { label: 'Created', render: (d) => <Time iso={d.created_at} /> },
+                ]}
+              />
             )}
-          </Async>
+          </PagedList>
         </section>
       </div>
     </Page>

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks'
 import { ok } from '../../api/client.js'
-import { Async, Badge, Empty, Field, LoadMore, Notice, Page, ProblemView, Table, Time } from '../../ui/components.js'
+import { Badge, Empty, Field, Notice, Page, PagedList, ProblemView, Table, Time } from '../../ui/components.js'
 import { useAction, usePaged } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import { fileNameOf, type Evidence, type EvidenceKind } from './compliance.shared.js'
@@ -34,7 +34,6 @@ export default function EvidencePage() {
     saveBlob(blob, name)
     setSaved({ name, verified })
   })
-  const first = list.loading && list.items.length === 0
   return (
     <Page title="Evidence">
       <p class="hint evidence-intro">Reports for auditors, made daily for the day before (and on demand with the CLI). The SHA-256 is that of the JSON report; the PDF prints it too.</p>
@@ -57,50 +56,35 @@ export default function EvidencePage() {
           {saved.verified === false && ' Its SHA-256 does NOT match the listing.'}
         </Notice>
       )}
-      <Async
-        loading={first}
-        error={list.items.length === 0 ? list.error : undefined}
-        data={first ? undefined : list.items}
-        onRetry={list.reload}
-        empty={(xs) => xs.length === 0}
-        emptyView={<Empty title="No reports">{kind ? 'No report of this kind yet.' : 'Reports appear after the first day.'}</Empty>}
-      >
+      <PagedList list={list} emptyView={<Empty title="No reports">{kind ? 'No report of this kind yet.' : 'Reports appear after the first day.'}</Empty>}>
         {(rows) => (
-          <>
-            <Table<Evidence>
-              caption="Evidence reports"
-              rows={rows}
-              rowKey={(e) => e.id}
-              columns={[
-                { label: 'Report', render: (e) => KINDS[e.kind] },
-                { label: 'Period', render: (e) => <span class="nowrap">{period(e)}</span> },
-                { label: 'Trigger', render: (e) => <Badge tone={e.trigger === 'manual' ? 'info' : 'neutral'}>{e.trigger}</Badge> },
-                { label: 'Summary', render: (e) => <Summary e={e} /> },
-                { label: 'SHA-256', render: (e) => <code class="sha" title={e.sha256}>{e.sha256.slice(0, 12)}…</code> },
-                { label: 'Generated', render: (e) => <Time iso={e.generated_at} /> },
-                {
-                  label: 'Download',
-                  render: (e) => (
-                    <span class="evidence-actions">
-                      {(['pdf', 'json'] as Format[]).map((f) => (
-                        <button type="button" disabled={download.pending} onClick={() => void download.run(e, f)} aria-label={`Download ${KINDS[e.kind]} report of ${period(e)} as ${f.toUpperCase()}`}>
-                          {f.toUpperCase()}
-                        </button>
-                      ))}
-                    </span>
-                  ),
-                },
-              ]}
-            />
-            {list.error && list.items.length > 0 && (
-              <p class="notice notice-bad" role="alert">
-                {list.error.detail}
-              </p>
-            )}
-            <LoadMore hasMore={list.hasMore} loading={list.loading} onMore={list.more} />
-          </>
+          <Table<Evidence>
+            caption="Evidence reports"
+            rows={rows}
+            rowKey={(e) => e.id}
+            columns={[
+              { label: 'Report', render: (e) => KINDS[e.kind] },
+              { label: 'Period', render: (e) => <span class="nowrap">{period(e)}</span> },
+              { label: 'Trigger', render: (e) => <Badge tone={e.trigger === 'manual' ? 'info' : 'neutral'}>{e.trigger}</Badge> },
+              { label: 'Summary', render: (e) => <Summary e={e} /> },
+              { label: 'SHA-256', render: (e) => <code class="sha" title={e.sha256}>{e.sha256.slice(0, 12)}…</code> },
+              { label: 'Generated', render: (e) => <Time iso={e.generated_at} /> },
+              {
+                label: 'Download',
+                render: (e) => (
+                  <span class="evidence-actions">
+                    {(['pdf', 'json'] as Format[]).map((f) => (
+                      <button type="button" disabled={download.pending} onClick={() => void download.run(e, f)} aria-label={`Download ${KINDS[e.kind]} report of ${period(e)} as ${f.toUpperCase()}`}>
+                        {f.toUpperCase()}
+                      </button>
+                    ))}
+                  </span>
+                ),
+              },
+            ]}
+          />
         )}
-      </Async>
+      </PagedList>
     </Page>
   )
 }

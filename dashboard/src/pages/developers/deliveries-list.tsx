@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks'
 import { ok } from '../../api/client.js'
-import { Empty, Field, LoadMore, Page, ProblemView, Loading } from '../../ui/components.js'
+import { Empty, Field, Page, PagedList } from '../../ui/components.js'
 import { usePaged } from '../../ui/hooks.js'
 import { DeliveriesTable, type DeliveryStatus } from './webhooks-shared.js'
 
@@ -72,14 +72,9 @@ export default function WebhookDeliveries() {
           </button>
         )}
       </form>
-      {list.error ? (
-        <ProblemView problem={list.error} onRetry={list.reload} />
-      ) : list.items.length === 0 ? (
-        list.loading ? <Loading /> : <Empty title={filtered ? 'No delivery matches these filters' : 'No deliveries yet'} />
-      ) : (
-        <DeliveriesTable caption="Webhook deliveries" rows={list.items} />
-      )}
-      <LoadMore hasMore={list.hasMore} loading={list.loading} onMore={list.more} />
+      <PagedList list={list} emptyView={<Empty title={filtered ? 'No delivery matches these filters' : 'No deliveries yet'} />}>
+        {(rows) => <DeliveriesTable caption="Webhook deliveries" rows={rows} />}
+      </PagedList>
     </Page>
   )
 }

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks'
 import { ok } from '../../api/client.js'
-import { Async, Badge, Dialog, Empty, Field, FormActions, LoadMore, Notice, Page, ProblemView, SecretOnce, Table, Time } from '../../ui/components.js'
+import { Badge, Dialog, Empty, Field, FormActions, Notice, Page, PagedList, ProblemView, SecretOnce, Table, Time } from '../../ui/components.js'
 import { useAction, usePaged } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import type { components } from '../../api/schema.js'
@@ -38,14 +38,7 @@ export default function KeysPage() {
       </p>
       {notice && <Notice>{notice}</Notice>}
       {revoke.error && <ProblemView problem={revoke.error} />}
-      <Async
-        loading={keys.loading}
-        error={keys.error}
-        data={keys.loading && keys.items.length === 0 ? undefined : keys.items}
-        onRetry={keys.reload}
-        empty={(d) => d.length === 0}
-        emptyView={<Empty title="No keys in this mode yet">Create one to call the API.</Empty>}
-      >
+      <PagedList list={keys} emptyView={<Empty title="No keys in this mode yet">Create one to call the API.</Empty>}>
         {(rows) => (
           <Table
             caption="API keys"
@@ -71,8 +64,7 @@ export default function KeysPage() {
             ]}
           />
         )}
-      </Async>
-      <LoadMore hasMore={keys.hasMore} loading={keys.loading} onMore={keys.more} />
+      </PagedList>
       <CreateKeyDialog
         open={creating}
         onClose={() => setCreating(false)}

@@ -2,7 +2,7 @@ import { useLocation } from 'preact-iso'
 import { useState } from 'preact/hooks'
 import { ok } from '../../api/client.js'
 import type { components, operations } from '../../api/schema.js'
-import { Async, Empty, Field, LoadMore, Page, Table, Time, type Column } from '../../ui/components.js'
+import { Empty, Field, Page, PagedList, Table, Time, type Column } from '../../ui/components.js'
 import { usePaged } from '../../ui/hooks.js'
 import { formatMs, LOGS_PATH, logHref, StatusBadge } from './logs-format.js'
 
@@ -118,17 +118,9 @@ export function ApiLogsPage() {
         </div>
       </form>
       <p class="hint">Requests show here within about a second; no bodies, query strings or credentials are kept.</p>
-      <Async
-        loading={list.loading}
-        error={list.error}
-        data={list.loading && list.items.length === 0 ? undefined : list.items}
-        empty={(rows) => rows.length === 0}
-        emptyView={<Empty title={filtered ? 'No request matches these filters' : 'No API requests yet'}>Requests made with this workspace’s keys appear here.</Empty>}
-        onRetry={list.reload}
-      >
+      <PagedList list={list} emptyView={<Empty title={filtered ? 'No request matches these filters' : 'No API requests yet'}>Requests made with this workspace’s keys appear here.</Empty>}>
         {(rows) => <Table caption="API requests, newest first" columns={COLUMNS} rows={rows} rowKey={(l) => l.id} />}
-      </Async>
-      <LoadMore hasMore={list.hasMore} loading={list.loading} onMore={list.more} />
+      </PagedList>
     </Page>
   )
 }

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks'
 import { ok } from '../../api/client.js'
-import { Async, Badge, Dialog, Empty, LoadMore, Notice, Page, SecretOnce, Table, Time } from '../../ui/components.js'
+import { Badge, Dialog, Empty, Notice, Page, PagedList, SecretOnce, Table, Time } from '../../ui/components.js'
 import { useAction, usePaged } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import { OAUTH_APPS_PATH, OAuthAppForm, ScopeList, type AppDraft, type OAuthApp } from './oauth-apps-form.js'
@@ -48,14 +48,7 @@ export function OAuthAppsPage() {
           )}
         </div>
       )}
-      <Async
-        loading={list.loading}
-        error={list.error}
-        data={list.loading && list.items.length === 0 ? undefined : list.items}
-        empty={(rows) => rows.length === 0}
-        emptyView={<Empty title="No OAuth apps yet">Register one to let partners act for a workspace with its members’ consent.</Empty>}
-        onRetry={list.reload}
-      >
+      <PagedList list={list} emptyView={<Empty title="No OAuth apps yet">Register one to let partners act for a workspace with its members’ consent.</Empty>}>
         {(rows) => (
           <Table
             caption="OAuth apps, newest first"
@@ -71,8 +64,7 @@ export function OAuthAppsPage() {
             ]}
           />
         )}
-      </Async>
-      <LoadMore hasMore={list.hasMore} loading={list.loading} onMore={list.more} />
+      </PagedList>
       <Dialog open={creating} title="Register an OAuth app" onClose={() => setCreating(false)}>
         <OAuthAppForm
           initial={EMPTY}

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks'
 import { ok } from '../../api/client.js'
 import type { components } from '../../api/schema.js'
-import { Async, Badge, CopyButton, Dialog, Empty, Field, FormActions, LoadMore, Notice, Page, SecretOnce, Table, Time, type Tone } from '../../ui/components.js'
+import { Badge, CopyButton, Dialog, Empty, Field, FormActions, Notice, Page, PagedList, SecretOnce, Table, Time, type Tone } from '../../ui/components.js'
 import { useAction, usePaged, usePoll } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import './tools.css'
@@ -57,14 +57,7 @@ export function SandboxesPage() {
         endpoint delivering to the Playground). It is reached with its own test key on the sandbox base URL; it sees nothing of this workspace.
         {!live && ' Sandboxes are created in live mode: switch to live to create one.'}
       </p>
-      <Async
-        loading={list.loading}
-        error={list.error}
-        data={list.loading && list.items.length === 0 ? undefined : list.items}
-        onRetry={list.reload}
-        empty={(xs) => xs.length === 0}
-        emptyView={<Empty title="No sandbox workspaces yet">Create one to try the API on sample data without touching this workspace.</Empty>}
-      >
+      <PagedList list={list} emptyView={<Empty title="No sandbox workspaces yet">Create one to try the API on sample data without touching this workspace.</Empty>}>
         {(rows) => (
           <Table
             caption="Sandbox workspaces, newest first"
@@ -87,8 +80,7 @@ export function SandboxesPage() {
             ]}
           />
         )}
-      </Async>
-      <LoadMore hasMore={list.hasMore} loading={list.loading} onMore={list.more} />
+      </PagedList>
       <CreateSandbox
         open={creating}
         onClose={() => setCreating(false)}

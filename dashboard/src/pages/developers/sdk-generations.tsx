@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks'
 import { ok } from '../../api/client.js'
 import type { components } from '../../api/schema.js'
-import { Async, Badge, Empty, Field, FormActions, LoadMore, Notice, Page, ProblemView, Table, Time, type Tone } from '../../ui/components.js'
+import { Badge, Empty, Field, FormActions, Notice, Page, PagedList, ProblemView, Table, Time, type Tone } from '../../ui/components.js'
 import { useAction, usePaged, usePoll } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import { fetchLink } from './download.js'
@@ -80,14 +80,7 @@ export function SdkGenerationsPage() {
         <FormActions action={create} label="Generate" busyLabel="Queuing…" />
       </form>
       {notice && <Notice>{notice}</Notice>}
-      <Async
-        loading={list.loading}
-        error={list.error}
-        data={list.loading && list.items.length === 0 ? undefined : list.items}
-        onRetry={list.reload}
-        empty={(xs) => xs.length === 0}
-        emptyView={<Empty title="No SDKs generated yet">Choose a language above and generate one.</Empty>}
-      >
+      <PagedList list={list} emptyView={<Empty title="No SDKs generated yet">Choose a language above and generate one.</Empty>}>
         {(rows) => (
           <Table
             caption="SDK generations, newest first"
@@ -112,8 +105,7 @@ export function SdkGenerationsPage() {
             ]}
           />
         )}
-      </Async>
-      <LoadMore hasMore={list.hasMore} loading={list.loading} onMore={list.more} />
+      </PagedList>
     </Page>
   )
 }

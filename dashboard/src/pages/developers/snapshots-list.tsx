@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks'
 import { ok } from '../../api/client.js'
 import type { components } from '../../api/schema.js'
-import { Async, Badge, Empty, Field, FormActions, LoadMore, Notice, Page, ProblemView, Table, Time } from '../../ui/components.js'
+import { Badge, Empty, Field, FormActions, Notice, Page, PagedList, ProblemView, Table, Time } from '../../ui/components.js'
 import { useAction, usePaged } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import './tools.css'
@@ -50,14 +50,7 @@ export function SnapshotsPage() {
           Snapshot <code>{taken.id}</code> taken{taken.breaking ? ', with breaking changes' : taken.unchanged ? ': unchanged since the previous one' : ''}. <a href={`${SNAPSHOTS_PATH}/${taken.id}`}>View its diff</a>
         </Notice>
       )}
-      <Async
-        loading={list.loading}
-        error={list.error}
-        data={list.loading && list.items.length === 0 ? undefined : list.items}
-        empty={(rows) => rows.length === 0}
-        emptyView={<Empty title="No snapshots yet">Take one at each release to see what changed in the API since the last.</Empty>}
-        onRetry={list.reload}
-      >
+      <PagedList list={list} emptyView={<Empty title="No snapshots yet">Take one at each release to see what changed in the API since the last.</Empty>}>
         {(rows) => (
           <Table
             caption="OpenAPI snapshots, newest first"
@@ -73,8 +66,7 @@ export function SnapshotsPage() {
             ]}
           />
         )}
-      </Async>
-      <LoadMore hasMore={list.hasMore} loading={list.loading} onMore={list.more} />
+      </PagedList>
     </Page>
   )
 }

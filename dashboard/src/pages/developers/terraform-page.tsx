@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks'
 import { ok } from '../../api/client.js'
 import type { components } from '../../api/schema.js'
-import { Async, Badge, CopyButton, Empty, Field, Loading, LoadMore, Page, ProblemView, Table } from '../../ui/components.js'
+import { Badge, CopyButton, Empty, Field, Loading, Page, PagedList, ProblemView, Table } from '../../ui/components.js'
 import { usePaged, useResource } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import { saveBlob } from '../../ui/files.js'
@@ -92,14 +92,7 @@ export function TerraformPage() {
       </section>
       <section aria-labelledby="tf-types">
         <h2 id="tf-types">Resource types</h2>
-        <Async
-          loading={types.loading}
-          error={types.error}
-          data={types.loading && types.items.length === 0 ? undefined : types.items}
-          onRetry={types.reload}
-          empty={(xs) => xs.length === 0}
-          emptyView={<Empty title="No resource types">This server’s API document lists none.</Empty>}
-        >
+        <PagedList list={types} emptyView={<Empty title="No resource types">This server’s API document lists none.</Empty>}>
           {(rows) => (
             <>
               <Table
@@ -124,8 +117,7 @@ export function TerraformPage() {
               ))}
             </>
           )}
-        </Async>
-        <LoadMore hasMore={types.hasMore} loading={types.loading} onMore={types.more} />
+        </PagedList>
       </section>
     </Page>
   )

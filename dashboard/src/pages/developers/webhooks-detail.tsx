@@ -1,7 +1,7 @@
 import { useLocation, useRoute } from 'preact-iso'
 import { useEffect, useState } from 'preact/hooks'
 import { ok } from '../../api/client.js'
-import { Async, Dialog, Empty, Field, FormActions, LoadMore, Notice, Page, ProblemView, SecretOnce, Time } from '../../ui/components.js'
+import { Async, Dialog, Empty, Field, FormActions, Notice, Page, PagedList, ProblemView, SecretOnce, Time } from '../../ui/components.js'
 import { useAction, usePaged, useResource } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import { DeleteEndpointDialog, EditEndpointDialog } from './webhooks-edit.js'
@@ -141,14 +141,9 @@ export default function WebhookEndpointDetail() {
             Refresh
           </button>
         </div>
-        {deliveries.error ? (
-          <ProblemView problem={deliveries.error} onRetry={deliveries.reload} />
-        ) : deliveries.items.length === 0 ? (
-          !deliveries.loading && <Empty title="No deliveries to this endpoint yet">Send a test event to see one.</Empty>
-        ) : (
-          <DeliveriesTable caption="Deliveries to this endpoint" rows={deliveries.items} />
-        )}
-        <LoadMore hasMore={deliveries.hasMore} loading={deliveries.loading} onMore={deliveries.more} />
+        <PagedList list={deliveries} emptyView={<Empty title="No deliveries to this endpoint yet">Send a test event to see one.</Empty>}>
+          {(rows) => <DeliveriesTable caption="Deliveries to this endpoint" rows={rows} />}
+        </PagedList>
       </section>
     </Page>
   )

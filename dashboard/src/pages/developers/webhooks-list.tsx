@@ -1,7 +1,7 @@
 import { useLocation } from 'preact-iso'
 import { useEffect, useState } from 'preact/hooks'
 import { ok } from '../../api/client.js'
-import { Async, Dialog, Empty, Field, FormActions, LoadMore, Notice, Page, SecretOnce, Table, Time } from '../../ui/components.js'
+import { Dialog, Empty, Field, FormActions, Notice, Page, PagedList, SecretOnce, Table, Time } from '../../ui/components.js'
 import { useAction, usePaged } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import { DEV, EndpointBadge, type Endpoint } from './webhooks-shared.js'
@@ -26,12 +26,8 @@ export default function WebhookEndpoints() {
       }
     >
       {deleted && <Notice>Endpoint {deleted} deleted.</Notice>}
-      <Async
-        loading={list.loading}
-        error={list.error}
-        data={list.loading && list.items.length === 0 ? undefined : list.items}
-        onRetry={list.reload}
-        empty={(xs) => xs.length === 0}
+      <PagedList
+        list={list}
         emptyView={
           <Empty title="No webhook endpoints yet">
             Create one to receive events, or try the <a href={`${DEV}/playground`}>Playground</a> first.
@@ -52,8 +48,7 @@ export default function WebhookEndpoints() {
             ]}
           />
         )}
-      </Async>
-      <LoadMore hasMore={list.hasMore} loading={list.loading} onMore={list.more} />
+      </PagedList>
       <CreateEndpoint
         initialUrl={creating}
         onClose={() => setCreating(null)}

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks'
 import type { components } from '../../api/schema.js'
-import { Badge, Empty, Field, LoadMore, Loading, ProblemView, Time } from '../../ui/components.js'
+import { Badge, Empty, Field, PagedList, Time } from '../../ui/components.js'
 import type { usePaged } from '../../ui/hooks.js'
 import { CHANNELS, STATUSES, contactLabel, memberLabel, statusTone, type Conversation, type InboxMeta } from './inbox-shared.js'
 
@@ -90,35 +90,31 @@ export function ConversationList(props: {
           )}
         </Field>
       </form>
-      {list.error && <ProblemView problem={list.error} onRetry={list.reload} />}
-      {!list.error && list.loading && list.items.length === 0 && <Loading />}
-      {!list.error && !list.loading && list.items.length === 0 && (
-        <Empty title="No conversations">Conversations arrive through the API, the chat widget, e-mail, SMS, WhatsApp and voice.</Empty>
-      )}
-      {list.items.length > 0 && (
-        <ul class="conv-items" aria-label="Conversations" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
-          {list.items.map((c) => (
-            <li key={c.id} style={{ marginBottom: '0.5rem' }}>
-              <a
-                class="card"
-                href={`/dashboard/inbox/${c.id}`}
-                aria-current={c.id === selectedId ? 'true' : undefined}
-                style={{ fontWeight: 400, borderColor: c.id === selectedId ? 'var(--accent)' : undefined, borderWidth: c.id === selectedId ? '2px' : undefined, padding: '0.6rem 0.75rem', overflowWrap: 'anywhere' }}
-              >
-                <strong>{contactLabel(c)}</strong> <Badge tone={statusTone(c.status)}>{c.status}</Badge>
-                <br />
-                <span>{c.subject ?? 'No subject'}</span>
-                <br />
-                <small style={{ color: 'var(--muted)' }}>
-                  {c.channel} · {memberName(c.assignee_id)} · <Time iso={c.last_message_at ?? c.updated_at} />
-                  {c.tags.length > 0 && ` · ${c.tags.join(', ')}`}
-                </small>
-              </a>
-            </li>
-          ))}
-        </ul>
-      )}
-      <LoadMore hasMore={list.hasMore} loading={list.loading} onMore={list.more} />
+      <PagedList list={list} emptyView={<Empty title="No conversations">Conversations arrive through the API, the chat widget, e-mail, SMS, WhatsApp and voice.</Empty>}>
+        {(rows) => (
+          <ul class="conv-items" aria-label="Conversations" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+            {rows.map((c) => (
+              <li key={c.id} style={{ marginBottom: '0.5rem' }}>
+                <a
+                  class="card"
+                  href={`/dashboard/inbox/${c.id}`}
+                  aria-current={c.id === selectedId ? 'true' : undefined}
+                  style={{ fontWeight: 400, borderColor: c.id === selectedId ? 'var(--accent)' : undefined, borderWidth: c.id === selectedId ? '2px' : undefined, padding: '0.6rem 0.75rem', overflowWrap: 'anywhere' }}
+                >
+                  <strong>{contactLabel(c)}</strong> <Badge tone={statusTone(c.status)}>{c.status}</Badge>
+                  <br />
+                  <span>{c.subject ?? 'No subject'}</span>
+                  <br />
+                  <small style={{ color: 'var(--muted)' }}>
+                    {c.channel} · {memberName(c.assignee_id)} · <Time iso={c.last_message_at ?? c.updated_at} />
+                    {c.tags.length > 0 && ` · ${c.tags.join(', ')}`}
+                  </small>
+                </a>
+              </li>
+            ))}
+          </ul>
+        )}
+      </PagedList>
     </div>
   )
 }

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'preact/hooks'
 import { ok } from '../../api/client.js'
-import { Async, Badge, Empty, LoadMore, Loading, ProblemView, Time, type Tone } from '../../ui/components.js'
+import { Async, Badge, Empty, PagedList, Time, type Tone } from '../../ui/components.js'
 import { usePaged, useResource } from '../../ui/hooks.js'
 import { ConversationActions } from './conversation-actions.js'
 import { contactLabel, statusTone, type Conversation, type InboxMeta, type Message } from './inbox-shared.js'
@@ -96,17 +96,15 @@ export function Thread({ id, meta, onChanged }: { id: string; meta: InboxMeta; o
             </header>
             <ConversationActions conv={c} meta={meta} onChanged={changed} />
             <h3 style={{ fontSize: '1rem' }}>Messages</h3>
-            {messages.error && <ProblemView problem={messages.error} onRetry={messages.reload} />}
-            {messages.loading && messages.items.length === 0 && <Loading label="Loading messages…" />}
-            {!messages.loading && !messages.error && messages.items.length === 0 && <Empty title="No messages yet" />}
-            {messages.items.length > 0 && (
-              <ol aria-label="Messages" style={{ padding: 0, margin: 0 }}>
-                {messages.items.map((m) => (
-                  <MessageItem key={m.id} m={m} meta={meta} />
-                ))}
-              </ol>
-            )}
-            <LoadMore hasMore={messages.hasMore} loading={messages.loading} onMore={messages.more} />
+            <PagedList list={messages} emptyView={<Empty title="No messages yet" />} loadingLabel="Loading messages…">
+              {(rows) => (
+                <ol aria-label="Messages" style={{ padding: 0, margin: 0 }}>
+                  {rows.map((m) => (
+                    <MessageItem key={m.id} m={m} meta={meta} />
+                  ))}
+                </ol>
+              )}
+            </PagedList>
             <ReplyBox
               conv={c}
               onSent={(m) => {

@@ -1,7 +1,7 @@
 import { useRoute } from 'preact-iso'
 import { useState } from 'preact/hooks'
 import { ok } from '../../api/client.js'
-import { Async, Empty, LoadMore, Notice, Page, Table, Time } from '../../ui/components.js'
+import { Async, Empty, Notice, Page, PagedList, Table, Time } from '../../ui/components.js'
 import { usePaged, useResource, usePoll } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import type { KnowledgeBase, KnowledgeCrawl, KnowledgeDocument } from './common.js'
@@ -107,7 +107,7 @@ export default function BaseDetail() {
             </select>
           </div>
         </div>
-        <Async loading={docs.loading} error={docs.error} data={docs.error ? undefined : docs.items} onRetry={docs.reload} empty={(xs) => xs.length === 0} emptyView={<Empty title="No documents">Upload a file or crawl a website.</Empty>}>
+        <PagedList list={docs} emptyView={<Empty title="No documents">Upload a file or crawl a website.</Empty>}>
           {(rows) => (
             <Table
               caption="Documents"
@@ -132,8 +132,7 @@ export default function BaseDetail() {
               ]}
             />
           )}
-        </Async>
-        <LoadMore hasMore={docs.hasMore} loading={docs.loading} onMore={docs.more} />
+        </PagedList>
       </section>
     </Page>
   )

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks'
 import { ok } from '../../api/client.js'
-import { Async, Empty, Field, LoadMore, Notice, Page, ProblemView, Table, Time } from '../../ui/components.js'
+import { Empty, Field, Notice, Page, PagedList, ProblemView, Table, Time } from '../../ui/components.js'
 import { useAction, usePaged } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import type { KnowledgeBase } from './common.js'
@@ -23,7 +23,7 @@ export default function Bases() {
   })
   return (
     <Page title="Knowledge bases">
-      <Async loading={list.loading} error={list.error} data={list.error ? undefined : list.items} onRetry={list.reload} empty={(xs) => xs.length === 0} emptyView={<Empty title="No knowledge bases yet">Create one below, then upload documents or crawl a website into it.</Empty>}>
+      <PagedList list={list} emptyView={<Empty title="No knowledge bases yet">Create one below, then upload documents or crawl a website into it.</Empty>}>
         {(rows) => (
           <Table
             caption="Knowledge bases"
@@ -39,8 +39,7 @@ export default function Bases() {
             ]}
           />
         )}
-      </Async>
-      <LoadMore hasMore={list.hasMore} loading={list.loading} onMore={list.more} />
+      </PagedList>
       <section class="panel" aria-labelledby="new-base">
         <h2 id="new-base">New knowledge base</h2>
         <form

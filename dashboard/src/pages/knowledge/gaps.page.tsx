@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks'
 import { ok } from '../../api/client.js'
-import { Async, Badge, Empty, LoadMore, Page, Table, Time } from '../../ui/components.js'
+import { Badge, Empty, Page, PagedList, Table, Time } from '../../ui/components.js'
 import { usePaged } from '../../ui/hooks.js'
 import type { components } from '../../api/schema.js'
 
@@ -31,7 +31,7 @@ export default function Gaps() {
           </select>
         </div>
       </div>
-      <Async loading={gaps.loading} error={gaps.error} data={gaps.error ? undefined : gaps.items} onRetry={gaps.reload} empty={(xs) => xs.length === 0} emptyView={<Empty title="No knowledge gaps">Every question asked found a good answer.</Empty>}>
+      <PagedList list={gaps} emptyView={<Empty title="No knowledge gaps">Every question asked found a good answer.</Empty>}>
         {(rows) => (
           <Table
             caption="Knowledge gaps"
@@ -54,8 +54,7 @@ export default function Gaps() {
             ]}
           />
         )}
-      </Async>
-      <LoadMore hasMore={gaps.hasMore} loading={gaps.loading} onMore={gaps.more} />
+      </PagedList>
     </Page>
   )
 }

@@ -1,7 +1,7 @@
 import { useRoute } from 'preact-iso'
 import { useState } from 'preact/hooks'
 import { ok } from '../../api/client.js'
-import { Async, Empty, Field, LoadMore, Notice, Page, ProblemView, Time } from '../../ui/components.js'
+import { Async, Empty, Field, Notice, Page, PagedList, ProblemView, Time } from '../../ui/components.js'
 import { useAction, usePaged, useResource } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import type { Lead, LeadActivity } from './common.js'
@@ -111,7 +111,7 @@ export default function LeadPage() {
             </button>
           </div>
         </form>
-        <Async loading={acts.loading} error={acts.error} data={acts.error ? undefined : acts.items} onRetry={acts.reload} empty={(xs) => xs.length === 0} emptyView={<Empty title="No activity yet" />}>
+        <PagedList list={acts} emptyView={<Empty title="No activity yet" />}>
           {(rows) => (
             <ol class="timeline lead-activities" aria-label="Activities, newest first">
               {rows.map((a) => (
@@ -119,8 +119,7 @@ export default function LeadPage() {
               ))}
             </ol>
           )}
-        </Async>
-        <LoadMore hasMore={acts.hasMore} loading={acts.loading} onMore={acts.more} />
+        </PagedList>
       </section>
     </Page>
   )

@@ -2,7 +2,7 @@ import { useLocation } from 'preact-iso'
 import { useState } from 'preact/hooks'
 import { ok } from '../../api/client.js'
 import type { components } from '../../api/schema.js'
-import { Async, Dialog, Empty, Field, LoadMore, Page, Table, Time } from '../../ui/components.js'
+import { Dialog, Empty, Field, Page, PagedList, Table, Time } from '../../ui/components.js'
 import { usePaged } from '../../ui/hooks.js'
 import type { Lead, LeadStatus } from './common.js'
 import { ScoreBadge, STATUSES, StatusBadge } from './common.js'
@@ -106,7 +106,7 @@ export default function Leads() {
           </button>
         </div>
       </form>
-      <Async loading={list.loading} error={list.error} data={list.error ? undefined : list.items} onRetry={list.reload} empty={(xs) => xs.length === 0} emptyView={<Empty title="No leads match">Leads come from conversations, bots, calls and the API.</Empty>}>
+      <PagedList list={list} emptyView={<Empty title="No leads match">Leads come from conversations, bots, calls and the API.</Empty>}>
         {(rows) => (
           <Table
             caption="Leads"
@@ -131,8 +131,7 @@ export default function Leads() {
             ]}
           />
         )}
-      </Async>
-      <LoadMore hasMore={list.hasMore} loading={list.loading} onMore={list.more} />
+      </PagedList>
     </Page>
   )
 }

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks'
 import { ok } from '../../api/client.js'
 import type { components } from '../../api/schema.js'
-import { Async, Badge, CopyButton, Empty, LoadMore, Notice, Page, Table, Time } from '../../ui/components.js'
+import { Badge, CopyButton, Empty, Notice, Page, PagedList, Table, Time } from '../../ui/components.js'
 import { usePaged } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import { InviteDialog, RemoveDialog, RoleDialog } from './member-dialogs.js'
@@ -42,14 +42,7 @@ export default function Members() {
         workspace and see the team. The last owner cannot be removed or demoted.
       </p>
       {notice && <Notice>{notice}</Notice>}
-      <Async
-        loading={members.loading}
-        error={members.error}
-        data={members.loading && members.items.length === 0 ? undefined : members.items}
-        onRetry={members.reload}
-        empty={(d) => d.length === 0}
-        emptyView={<Empty title="No members in this mode">Invite someone to work here.</Empty>}
-      >
+      <PagedList list={members} emptyView={<Empty title="No members in this mode">Invite someone to work here.</Empty>}>
         {(rows) => (
           <Table
             caption="Workspace members"
@@ -100,8 +93,7 @@ export default function Members() {
             ]}
           />
         )}
-      </Async>
-      <LoadMore hasMore={members.hasMore} loading={members.loading} onMore={members.more} />
+      </PagedList>
       <InviteDialog
         open={open?.kind === 'invite'}
         onClose={close}

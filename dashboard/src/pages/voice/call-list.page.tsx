@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks'
 import { ok } from '../../api/client.js'
-import { Async, Empty, Field, LoadMore, Page, Table, Time, formatTime } from '../../ui/components.js'
+import { Empty, Field, Page, PagedList, Table, Time, formatTime } from '../../ui/components.js'
 import { usePaged } from '../../ui/hooks.js'
 import { CALL_STATUSES, CallStatusBadge, duration, statusLabel, type Call, type CallStatus } from './voice.shared.js'
 
@@ -14,7 +14,6 @@ export default function CallList() {
     (api, cursor) => ok(api.client.GET('/voice/calls', { params: { query: { cursor, limit: 20, status: status || undefined, direction: direction || undefined } } })),
     [status, direction],
   )
-  const first = calls.loading && calls.items.length === 0
   return (
     <Page title="Calls">
       <div class="filters" role="search" aria-label="Filter calls">
@@ -38,12 +37,8 @@ export default function CallList() {
           )}
         </Field>
       </div>
-      <Async
-        loading={first}
-        error={calls.items.length === 0 ? calls.error : undefined}
-        data={first ? undefined : calls.items}
-        onRetry={calls.reload}
-        empty={(xs) => xs.length === 0}
+      <PagedList
+        list={calls}
         emptyView={
           <Empty title="No calls yet">
             Calls placed with <code>POST /voice/calls</code> and calls to your numbers appear here.
@@ -51,25 +46,21 @@ export default function CallList() {
         }
       >
         {(rows) => (
-          <>
-            <Table<Call>
-              caption="Calls"
-              rows={rows}
-              rowKey={(c) => c.id}
-              columns={[
-                { label: 'Time', render: (c) => <a href={`/dashboard/voice/calls/${c.id}`} aria-label={`Call of ${formatTime(c.created_at)} to ${c.to}`}><Time iso={c.created_at} /></a> },
-                { label: 'Direction', render: (c) => (c.direction === 'inbound' ? 'Inbound' : 'Outbound') },
-                { label: 'From', render: (c) => <span class="phone">{c.from}</span> },
-                { label: 'To', render: (c) => <span class="phone">{c.to}</span> },
-                { label: 'Status', render: (c) => <CallStatusBadge status={c.status} /> },
-                { label: 'Duration', class: 'num', render: duration },
-              ]}
-            />
-            {calls.error && calls.items.length > 0 && <p class="notice notice-bad" role="alert">{calls.error.detail}</p>}
-            <LoadMore hasMore={calls.hasMore} loading={calls.loading} onMore={calls.more} />
-          </>
+          <Table<Call>
+            caption="Calls"
+            rows={rows}
+            rowKey={(c) => c.id}
+            columns={[
+              { label: 'Time', render: (c) => <a href={`/dashboard/voice/calls/${c.id}`} aria-label={`Call of ${formatTime(c.created_at)} to ${c.to}`}><Time iso={c.created_at} /></a> },
+              { label: 'Direction', render: (c) => (c.direction === 'inbound' ? 'Inbound' : 'Outbound') },
+              { label: 'From', render: (c) => <span class="phone">{c.from}</span> },
+              { label: 'To', render: (c) => <span class="phone">{c.to}</span> },
+              { label: 'Status', render: (c) => <CallStatusBadge status={c.status} /> },
+              { label: 'Duration', class: 'num', render: duration },
+            ]}
+          />
         )}
-      </Async>
+      </PagedList>
     </Page>
   )
 }

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks'
 import { ok } from '../../api/client.js'
-import { Async, Badge, Dialog, Empty, LoadMore, Notice, Page, Table, Time } from '../../ui/components.js'
+import { Badge, Dialog, Empty, Notice, Page, PagedList, Table, Time } from '../../ui/components.js'
 import { usePaged } from '../../ui/hooks.js'
 import { ProvisionNumber } from './provision-number.js'
 import type { VoiceNumber } from './voice.shared.js'
@@ -20,7 +20,6 @@ export default function NumberList() {
   const nums = usePaged((api, cursor) => ok(api.client.GET('/voice/numbers', { params: { query: { cursor, limit: 20 } } })))
   const [provisioning, setProvisioning] = useState(false)
   const [added, setAdded] = useState<VoiceNumber>()
-  const first = nums.loading && nums.items.length === 0
   return (
     <Page
       title="Phone numbers"
@@ -35,34 +34,24 @@ export default function NumberList() {
           Provisioned <span class="phone">{added.phone_number}</span> ({added.friendly_name}).
         </Notice>
       )}
-      <Async
-        loading={first}
-        error={nums.items.length === 0 ? nums.error : undefined}
-        data={first ? undefined : nums.items}
-        onRetry={nums.reload}
-        empty={(xs) => xs.length === 0}
-        emptyView={<Empty title="No numbers yet">Provision one to place calls from it and to answer calls to it.</Empty>}
-      >
+      <PagedList list={nums} emptyView={<Empty title="No numbers yet">Provision one to place calls from it and to answer calls to it.</Empty>}>
         {(rows) => (
-          <>
-            <Table<VoiceNumber>
-              caption="Phone numbers"
-              rows={rows}
-              rowKey={(n) => n.id}
-              columns={[
-                { label: 'Number', render: (n) => <span class="phone">{n.phone_number}</span> },
-                { label: 'Name', render: (n) => n.friendly_name },
-                { label: 'Country', render: (n) => n.country },
-                { label: 'Answered by', render: (n) => <AnsweredBy n={n} /> },
-                { label: 'Greeting', render: (n) => <span class="greeting">{n.answer.greeting ?? '—'}</span> },
-                { label: 'Carrier', render: (n) => <Badge tone={n.carrier === 'simulated' ? 'info' : 'neutral'}>{n.carrier}</Badge> },
-                { label: 'Created', render: (n) => <Time iso={n.created_at} /> },
-              ]}
-            />
-            <LoadMore hasMore={nums.hasMore} loading={nums.loading} onMore={nums.more} />
-          </>
+          <Table<VoiceNumber>
+            caption="Phone numbers"
+            rows={rows}
+            rowKey={(n) => n.id}
+            columns={[
+              { label: 'Number', render: (n) => <span class="phone">{n.phone_number}</span> },
+              { label: 'Name', render: (n) => n.friendly_name },
+              { label: 'Country', render: (n) => n.country },
+              { label: 'Answered by', render: (n) => <AnsweredBy n={n} /> },
+              { label: 'Greeting', render: (n) => <span class="greeting">{n.answer.greeting ?? '—'}</span> },
+              { label: 'Carrier', render: (n) => <Badge tone={n.carrier === 'simulated' ? 'info' : 'neutral'}>{n.carrier}</Badge> },
+              { label: 'Created', render: (n) => <Time iso={n.created_at} /> },
+            ]}
+          />
         )}
-      </Async>
+      </PagedList>
       <Dialog open={provisioning} title="Provision a number" onClose={() => setProvisioning(false)}>
         <ProvisionNumber
           onCancel={() => setProvisioning(false)}
