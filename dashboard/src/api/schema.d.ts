@@ -669,13 +669,19 @@ export interface paths {
         };
         /**
          * List evidence reports
-         * @description Audit-chain verification, access review, retention runs and DSAR timeliness, generated daily (and on demand with the CLI), newest first.
+         * @description Audit-chain verification, access review, retention runs and DSAR timeliness, generated daily and on demand (createComplianceEvidence, the CLI), newest first.
          *
          *     Required scope: `read`. Reference: https://api.example.com/v2/api-docs/compliance/listComplianceEvidence
          */
         get: operations["listComplianceEvidence"];
         put?: never;
-        post?: never;
+        /**
+         * Generate an evidence report
+         * @description Makes one report of `kind` now, over `from` … `to` (default: the 30 days to now; at most 366 days, not in the future), stored as JSON and PDF like the daily ones, with trigger `manual`. Answers when the report is ready; download it from `download`.
+         *
+         *     Required scope: `write`. Reference: https://api.example.com/v2/api-docs/compliance/createComplianceEvidence
+         */
+        post: operations["createComplianceEvidence"];
         delete?: never;
         options?: never;
         head?: never;
@@ -8308,6 +8314,24 @@ export interface components {
                 };
             };
         };
+        CreateComplianceEvidenceBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description Start of the period (inclusive); default: 30 days before `to`.
+                     */
+                    from?: string;
+                    /** @enum {string} */
+                    kind: "audit_chain" | "access_review" | "retention" | "dsar_timeliness";
+                    /**
+                     * Format: date-time
+                     * @description End of the period (exclusive), not in the future; default: now.
+                     */
+                    to?: string;
+                };
+            };
+        };
         /** @description Every field is optional: the body may be omitted. */
         CreateConversationBody: {
             content: {
@@ -10422,6 +10446,38 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ComplianceEvidenceList"];
+                };
+            };
+            /** @description problem details (RFC 9457) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createComplianceEvidence: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["CreateComplianceEvidenceBody"];
+        responses: {
+            /** @description The created compliance evidence */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ComplianceEvidence"];
                 };
             };
             /** @description problem details (RFC 9457) */

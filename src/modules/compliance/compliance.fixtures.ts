@@ -17,6 +17,7 @@ export const FIXTURES: Record<string, Fixture> = {
   createDsarRequest: async () => ({ params: {}, body: { type: 'access', subject: { email: `create-${Date.now()}-${++n}@example.com` } } }),
   getDsarRequest: async (c) => ({ id: await dsar(c) }),
   exportDsarRequest: async (c) => ({ params: { id: await dsar(c) } }),
+  createComplianceEvidence: async () => ({ params: {}, body: { kind: 'access_review' } }),
   downloadComplianceEvidence: async (c) => ({ id: await evidence(c) }),
   redactPii: async () => ({ params: {}, body: { text: 'Mail ada@example.com' } }),
   updateRetentionPolicies: async () => ({ params: {}, body: { policies: { api_logs: 'keep' } } }),

@@ -5,6 +5,7 @@ import { dsarDownloads } from './compliance.downloads.js'
 import { complianceMigrations } from './compliance.migrations.js'
 import { ComplianceService } from './compliance.service.js'
 import { createDsarRequest } from './routes/create-dsar-request.route.js'
+import { createComplianceEvidence } from './routes/create-compliance-evidence.route.js'
 import { downloadComplianceEvidence } from './routes/download-compliance-evidence.route.js'
 import { exportDsarRequest } from './routes/export-dsar-request.route.js'
 import { getDsarRequest } from './routes/get-dsar-request.route.js'
@@ -21,7 +22,7 @@ export const complianceModule = defineModule({
   fixtures: () => import('./compliance.fixtures.js').then((f) => f.FIXTURES),
   errors: COMPLIANCE_ERRORS,
   migrations: complianceMigrations,
-  routes: [listAuditLog, listDsarRequests, createDsarRequest, getDsarRequest, exportDsarRequest, listComplianceEvidence, downloadComplianceEvidence, redactPii, getRetentionPolicies, updateRetentionPolicies],
+  routes: [listAuditLog, listDsarRequests, createDsarRequest, getDsarRequest, exportDsarRequest, listComplianceEvidence, createComplianceEvidence, downloadComplianceEvidence, redactPii, getRetentionPolicies, updateRetentionPolicies],
   init(kernel, services) {
     kernel.events.declare(COMPLIANCE_EVENTS)
     const compliance = new ComplianceService(kernel, services)

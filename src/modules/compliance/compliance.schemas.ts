@@ -139,6 +139,17 @@ export type EvidenceT = Static<typeof Evidence>
 export const EvidenceList = Page(Evidence, 'ComplianceEvidence')
 export const ListEvidenceQuery = Type.Object({ ...PageQuery, kind: Type.Optional(oneOf(EVIDENCE_KINDS)) }, { additionalProperties: false })
 export type ListEvidenceQueryT = Static<typeof ListEvidenceQuery>
+/** The longest period one report covers (a year and a day: a leap year's audit). */
+export const EVIDENCE_MAX_DAYS = 366
+export const CreateEvidenceBody = Type.Object(
+  {
+    kind: oneOf(EVIDENCE_KINDS),
+    from: Type.Optional({ ...DateTime, description: 'Start of the period (inclusive); default: 30 days before `to`.' }),
+    to: Type.Optional({ ...DateTime, description: 'End of the period (exclusive), not in the future; default: now.' }),
+  },
+  { additionalProperties: false },
+)
+export type CreateEvidenceBodyT = Static<typeof CreateEvidenceBody>
 export const DownloadQuery = Type.Object({ format: Type.Optional(oneOf(['pdf', 'json'] as const, { description: 'Default pdf (or json by Accept: application/json).' })) }, { additionalProperties: false })
 export const EvidenceReportJson = Type.Object({}, { additionalProperties: true, $id: 'ComplianceEvidenceReport', description: 'The report as JSON (kind, period, summary, sections).' })
 

@@ -3,16 +3,16 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import { iso } from '../../kernel/clock.js'
 import { fromJson, toJson } from '../../kernel/db/database.js'
 import { listApiKeys } from '../../kernel/auth/api-keys.js'
-import { notFound } from '../../kernel/errors.js'
+import { AppError, notFound } from '../../kernel/errors.js'
 import type { PageResult } from '../../kernel/http/pagination.js'
 import { sendBlob } from '../../kernel/http/send-blob.js'
 import { newId } from '../../kernel/ids.js'
 import type { Kernel } from '../../kernel/kernel.js'
 import type { Services } from '../../kernel/services.js'
-import type { Tenant } from '../../kernel/tenant.js'
+import type { Principal, Tenant } from '../../kernel/tenant.js'
 import type { AuditLogService } from './audit-log.service.js'
 import * as repo from './compliance.repository.js'
-import { EVIDENCE_KINDS, type EvidenceT, type ListEvidenceQueryT } from './compliance.schemas.js'
+import { EVIDENCE_KINDS, EVIDENCE_MAX_DAYS, type CreateEvidenceBodyT, type EvidenceT, type ListEvidenceQueryT } from './compliance.schemas.js'
 import { apiBase } from './compliance.shared.js'
 import type { ComplianceEvidenceTable, EvidenceKind } from './compliance.tables.js'
 import { evidenceView } from './compliance.views.js'
@@ -31,7 +31,7 @@ const sha256 = (s: string | Buffer) => createHash('sha256').update(s).digest('he
 /**
  * Evidence reports an auditor asks for, each kept as JSON and PDF (blob store) with its SHA-256: the
  * audit chain verified, who has access (keys, scopes, last change made; members and roles), retention runs,
- * DSAR timeliness. Generated daily for the day before (the compliance worker) and on demand (the CLI).
+ * DSAR timeliness. Generated daily for the day before (the compliance worker) and on demand (the API, the CLI).
  */
 export class EvidenceService {
   constructor(
@@ -55,6 +55,19 @@ export class EvidenceService {
     return sendBlob(request, reply, this.k.blobs, pdf ? row.pdf_key : row.json_key, { contentType: pdf ? 'application/pdf' : 'application/json', filename: `${row.kind}-${row.period_from.slice(0, 10)}.${format}` })
   }
 
+  /** A report of `kind` over the period asked (default: the 30 days to now), made now. */
+  async create(principal: Principal, body: CreateEvidenceBodyT): Promise<EvidenceT> {
+    const now = this.k.clock.now().getTime()
+    const to = body.to ? Date.parse(body.to) : now
+    const from = body.from ? Date.parse(body.from) : to - 30 * 86400_000
+    const invalid = (pointer: string, detail: string) => new AppError('validation_failed', `The report's period is invalid: ${detail}.`, { errors: [{ pointer, detail }] })
+    if (to > now) throw invalid('/body/to', 'must not be in the future')
+    if (from >= to) throw invalid('/body/from', 'must be before `to`')
+    if (to - from > EVIDENCE_MAX_DAYS * 86400_000) throw invalid('/body/from', `a report covers at most ${EVIDENCE_MAX_DAYS} days`)
+    const row = await this.generate(principal, body.kind, { from: iso(new Date(from)), to: iso(new Date(to)) }, 'manual', principal)
+    return evidenceView(row, apiBase(this.k, principal))
+  }
+
   /** The scheduled report of `kind` for the UTC day before `now`, unless it exists. */
   async daily(tenant: Tenant, kind: EvidenceKind): Promise<ComplianceEvidenceTable | null> {
     const today = new Date(`${iso(this.k.clock.now()).slice(0, 10)}T00:00:00.000Z`)
@@ -63,7 +76,8 @@ export class EvidenceService {
     return this.generate(tenant, kind, { from, to: iso(today) }, 'schedule')
   }
 
-  async generate(tenant: Tenant, kind: EvidenceKind, period: { from: string; to: string }, trigger: 'schedule' | 'manual'): Promise<ComplianceEvidenceTable> {
+  /** `owner`: the principal of the request that asked (its Idempotency-Key commits with the report), or null. */
+  async generate(tenant: Tenant, kind: EvidenceKind, period: { from: string; to: string }, trigger: 'schedule' | 'manual', owner: Principal | null = null): Promise<ComplianceEvidenceTable> {
     const ws = await this.services.workspaces.getCurrent(tenant)
     const body = await this.report(tenant, kind, period)
     const report: EvidenceReport = { kind, title: TITLES[kind], workspace: { id: ws.id, name: ws.name }, mode: tenant.mode, period, generated_at: iso(this.k.clock.now()), ...body }
@@ -88,9 +102,11 @@ export class EvidenceService {
       sha256: checksum,
       generated_at: report.generated_at,
     }
-    await this.k.transaction(null, async (tx) => {
+    await this.k.transaction(owner, async (tx) => {
       await repo.insertEvidence(tx, row)
-      await this.k.events.emit(tx, tenant, 'evidence.generated', evidenceView(row, apiBase(this.k, tenant)))
+      const view = evidenceView(row, apiBase(this.k, tenant))
+      await this.k.events.emit(tx, tenant, 'evidence.generated', view)
+      return view
     })
     return row
   }

@@ -419,6 +419,15 @@ export interface ComplianceDsarListParams {
   type?: 'access' | 'erasure' | 'rectification'
 }
 
+/** Params of `compliance.evidence.create` (operation `createComplianceEvidence`): the JSON body. */
+export interface ComplianceEvidenceCreateParams {
+  kind: 'audit_chain' | 'access_review' | 'retention' | 'dsar_timeliness'
+  /** Start of the period (inclusive); default: 30 days before `to`. */
+  from?: string
+  /** End of the period (exclusive), not in the future; default: now. */
+  to?: string
+}
+
 /** Params of `compliance.evidence.download` (operation `downloadComplianceEvidence`): the query string. */
 export interface ComplianceEvidenceDownloadParams {
   /** Default pdf (or json by Accept: application/json). */

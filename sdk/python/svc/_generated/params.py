@@ -59,6 +59,7 @@ __all__ = [
     "CreateApiKeyParams",
     "CreateBotParams",
     "CreateBotVersionParams",
+    "CreateComplianceEvidenceParams",
     "CreateConversationParams",
     "CreateDsarRequestParams",
     "CreateInboxTagParams",
@@ -390,6 +391,23 @@ class CreateBotVersionParams(TypedDict, total=False):
 
     #: What changed, for whoever reads the history.
     note: str
+
+
+_CreateComplianceEvidenceParamsRequired = TypedDict("_CreateComplianceEvidenceParamsRequired", {
+    "kind": Literal["audit_chain", "access_review", "retention", "dsar_timeliness"],
+})
+_CreateComplianceEvidenceParamsOptional = TypedDict("_CreateComplianceEvidenceParamsOptional", {
+    #: Start of the period (inclusive); default: 30 days before `to`.
+    "from": str,
+    #: End of the period (exclusive), not in the future; default: now.
+    "to": str,
+}, total=False)
+
+
+class CreateComplianceEvidenceParams(_CreateComplianceEvidenceParamsRequired, _CreateComplianceEvidenceParamsOptional):
+    """Params of createComplianceEvidence (POST /compliance/evidence): the JSON body."""
+
+
 
 
 class CreateConversationParams(TypedDict, total=False):

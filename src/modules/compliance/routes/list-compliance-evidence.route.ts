@@ -8,7 +8,7 @@ export const listComplianceEvidence = defineRoute({
   module: 'compliance',
   scope: 'read',
   summary: 'List evidence reports',
-  description: 'Audit-chain verification, access review, retention runs and DSAR timeliness, generated daily (and on demand with the CLI), newest first.',
+  description: 'Audit-chain verification, access review, retention runs and DSAR timeliness, generated daily and on demand (createComplianceEvidence, the CLI), newest first.',
   schema: { querystring: ListEvidenceQuery, response: { 200: EvidenceList } },
   handler: ({ query, principal, services }) => services.compliance.evidence.list(principal, query),
 })

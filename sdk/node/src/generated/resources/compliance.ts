@@ -4,7 +4,7 @@ import { APIResource } from '../../core.js'
 import type { ApiPromise, BaseClient, RequestOptions } from '../../core.js'
 import type { PagePromise } from '../../pagination.js'
 import type * as M from '../models.js'
-import type { ComplianceAuditLogListParams, ComplianceDsarCreateParams, ComplianceDsarExportParams, ComplianceDsarGetParams, ComplianceDsarListParams, ComplianceEvidenceDownloadParams, ComplianceEvidenceListParams, CompliancePiiRedactionRedactParams, ComplianceRetentionGetParams, ComplianceRetentionUpdateParams } from '../params.js'
+import type { ComplianceAuditLogListParams, ComplianceDsarCreateParams, ComplianceDsarExportParams, ComplianceDsarGetParams, ComplianceDsarListParams, ComplianceEvidenceCreateParams, ComplianceEvidenceDownloadParams, ComplianceEvidenceListParams, CompliancePiiRedactionRedactParams, ComplianceRetentionGetParams, ComplianceRetentionUpdateParams } from '../params.js'
 
 /** `svc.compliance` */
 export class Compliance extends APIResource {
@@ -100,6 +100,19 @@ export class ComplianceDsar extends APIResource {
 /** `svc.compliance.evidence` */
 export class ComplianceEvidence extends APIResource {
   /**
+   * Generate an evidence report
+   *
+   * Makes one report of `kind` now, over `from` … `to` (default: the 30 days to now; at most 366 days, not in the future), stored as JSON and PDF like the daily ones, with trigger `manual`. Answers when the report is ready; download it from `download`.
+   *
+   * Required scope: `write`. Reference: https://api.example.com/v2/api-docs/compliance/createComplianceEvidence
+   *
+   * Operation `createComplianceEvidence`: `POST /compliance/evidence`.
+   */
+  create(params: ComplianceEvidenceCreateParams, options?: RequestOptions): ApiPromise<M.ComplianceEvidence> {
+    return this._client._request<M.ComplianceEvidence>({ operationId: 'createComplianceEvidence', method: 'POST', path: '/compliance/evidence', body: params ?? {}, idempotent: true }, options)
+  }
+
+  /**
    * Download an evidence report
    *
    * The report as PDF (`?format=pdf`, the default, or `Accept: application/pdf`) or as the JSON it was rendered from (`?format=json`), whose SHA-256 the listing shows.
@@ -116,7 +129,7 @@ export class ComplianceEvidence extends APIResource {
   /**
    * List evidence reports
    *
-   * Audit-chain verification, access review, retention runs and DSAR timeliness, generated daily (and on demand with the CLI), newest first.
+   * Audit-chain verification, access review, retention runs and DSAR timeliness, generated daily and on demand (createComplianceEvidence, the CLI), newest first.
    *
    * Required scope: `read`. Reference: https://api.example.com/v2/api-docs/compliance/listComplianceEvidence
    *

@@ -9,14 +9,51 @@ namespace Svc\Generated\Services;
 use Svc\AbstractService;
 
 /**
- * `$client->compliance->evidence`: 2 operations.
+ * `$client->compliance->evidence`: 3 operations.
  *
  * @psalm-import-type ComplianceEvidence from \Svc\Generated\Types
  * @psalm-import-type ComplianceEvidenceReport from \Svc\Generated\Types
+ * @psalm-import-type EvidenceDownloads from \Svc\Generated\Types
+ * @psalm-import-type EvidencePeriod from \Svc\Generated\Types
  * @psalm-import-type RequestOptions from \Svc\Generated\Types
  */
 class ComplianceEvidenceService extends AbstractService
 {
+    /**
+     * Generate an evidence report
+     *
+     * Makes one report of `kind` now, over `from` … `to` (default: the 30 days to now; at most 366 days, not in the
+     * future), stored as JSON and PDF like the daily ones, with trigger `manual`. Answers when the report is ready;
+     * download it from `download`.
+     *
+     * Required scope: `write`. Reference: https://api.example.com/v2/api-docs/compliance/createComplianceEvidence
+     *
+     * Operation `createComplianceEvidence`: POST /compliance/evidence
+     *
+     * @param array{
+     *     kind: 'audit_chain'|'access_review'|'retention'|'dsar_timeliness',
+     *     from?: string,
+     *     to?: string,
+     * }|null $params the JSON body
+     * @param RequestOptions $opts per-request options: idempotency_key, timeout, max_retries, api_version, headers, api_key
+     * @return array{
+     *     id: string,
+     *     object: 'compliance_evidence',
+     *     kind: 'audit_chain'|'access_review'|'retention'|'dsar_timeliness',
+     *     period: EvidencePeriod,
+     *     trigger: 'schedule'|'manual',
+     *     summary: array<string, string>,
+     *     sha256: string,
+     *     generated_at: string,
+     *     download: EvidenceDownloads,
+     * } ComplianceEvidence
+     * @throws \Svc\Exception\ApiException
+     */
+    public function create(?array $params = null, array $opts = []): array
+    {
+        return $this->callOperation('POST', '/compliance/evidence', [], $params, $opts, ['body' => true, 'idempotent' => true, 'operation' => 'createComplianceEvidence']);
+    }
+
     /**
      * Download an evidence report
      *
@@ -43,8 +80,8 @@ class ComplianceEvidenceService extends AbstractService
     /**
      * List evidence reports
      *
-     * Audit-chain verification, access review, retention runs and DSAR timeliness, generated daily (and on demand
-     * with the CLI), newest first.
+     * Audit-chain verification, access review, retention runs and DSAR timeliness, generated daily and on demand
+     * (createComplianceEvidence, the CLI), newest first.
      *
      * Required scope: `read`. Reference: https://api.example.com/v2/api-docs/compliance/listComplianceEvidence
      *

@@ -21,7 +21,7 @@ class ComplianceService extends AbstractService
     /** `$client->compliance->dsar`: create(), export(), get(), list() */
     public readonly ComplianceDsarService $dsar;
 
-    /** `$client->compliance->evidence`: download(), list() */
+    /** `$client->compliance->evidence`: create(), download(), list() */
     public readonly ComplianceEvidenceService $evidence;
 
     /** `$client->compliance->piiRedaction`: redact() */

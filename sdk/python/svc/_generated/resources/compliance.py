@@ -15,6 +15,7 @@ from ..models import (
     RetentionPolicies,
 )
 from ..params import (
+    CreateComplianceEvidenceParams,
     CreateDsarRequestParams,
     DownloadComplianceEvidenceParams,
     ExportDsarRequestParams,
@@ -222,6 +223,43 @@ class ComplianceDsarResource(Resource):
 class ComplianceEvidenceResource(Resource):
     """``client.compliance.evidence``"""
 
+    def create(
+        self,
+        params: Optional[CreateComplianceEvidenceParams] = None,
+        *,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        api_version: Optional[str] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+        **kwargs: Any,
+    ) -> ComplianceEvidence:
+        """Generate an evidence report
+
+        Makes one report of `kind` now, over `from` … `to` (default: the 30 days to now; at most 366 days, not in the future), stored as JSON and PDF like the daily ones, with trigger `manual`. Answers when the report is ready; download it from `download`.
+
+        Required scope: `write`. Reference: https://api.example.com/v2/api-docs/compliance/createComplianceEvidence
+
+        Operation ``createComplianceEvidence``: ``POST /compliance/evidence``.
+        ``params`` (and keyword arguments, merged into it) is the JSON body.
+        """
+        return cast(
+            "ComplianceEvidence",
+            self._client._request(
+                "POST",
+                "/compliance/evidence",
+                (),
+                params,
+                kwargs,
+                body=True,
+                idempotency_key=idempotency_key,
+                timeout=timeout,
+                max_retries=max_retries,
+                api_version=api_version,
+                extra_headers=extra_headers,
+            ),
+        )
+
     def download(
         self,
         id: str,
@@ -273,7 +311,7 @@ class ComplianceEvidenceResource(Resource):
     ) -> Page[ComplianceEvidence]:
         """List evidence reports
 
-        Audit-chain verification, access review, retention runs and DSAR timeliness, generated daily (and on demand with the CLI), newest first.
+        Audit-chain verification, access review, retention runs and DSAR timeliness, generated daily and on demand (createComplianceEvidence, the CLI), newest first.
 
         Required scope: `read`. Reference: https://api.example.com/v2/api-docs/compliance/listComplianceEvidence
 

@@ -193,6 +193,17 @@ module Svc
         idempotent: true,
         public: false,
       ).freeze,
+      'createComplianceEvidence' => Svc::Operation.new(
+        operation_id: 'createComplianceEvidence',
+        http_method: :post,
+        path: '/compliance/evidence',
+        ruby_name: 'compliance.evidence.create',
+        paginated: false,
+        streaming: false,
+        file_media_type: nil,
+        idempotent: true,
+        public: false,
+      ).freeze,
       'createConversation' => Svc::Operation.new(
         operation_id: 'createConversation',
         http_method: :post,

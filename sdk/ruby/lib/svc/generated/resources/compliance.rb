@@ -149,6 +149,28 @@ module Svc
 
       # The +compliance.evidence+ namespace: +client.compliance.evidence+.
       class Evidence < Svc::Resource
+        # Generate an evidence report
+        #
+        # Operation +createComplianceEvidence+: POST /compliance/evidence
+        #
+        # Makes one report of `kind` now, over `from` … `to` (default: the 30 days to now; at most 366 days,
+        # not in the future), stored as JSON and PDF like the daily ones, with trigger `manual`. Answers when
+        # the report is ready; download it from `download`.
+        #
+        # Required scope: `write`. Reference:
+        # https://api.example.com/v2/api-docs/compliance/createComplianceEvidence
+        #
+        # @param params [Hash] the JSON body:
+        #   - +from+ [String (date-time)] Start of the period (inclusive); default: 30 days before `to`.
+        #   - +kind+ ["audit_chain" | "access_review" | "retention" | "dsar_timeliness"] (required)
+        #   - +to+ [String (date-time)] End of the period (exclusive), not in the future; default: now.
+        # @param opts [Hash] request options: +idempotency_key+, +timeout+, +max_retries+, +api_version+, +headers+; other keywords are added to params
+        # @return [Hash] ComplianceEvidence
+        # @raise [Svc::APIError] an error answer (a subclass by status); [Svc::ConnectionError] no answer
+        def create(params = nil, **opts)
+          _call('createComplianceEvidence', [], params, opts)
+        end
+
         # Download an evidence report
         #
         # Operation +downloadComplianceEvidence+: GET /compliance/evidence/{id}/download
@@ -173,8 +195,8 @@ module Svc
         #
         # Operation +listComplianceEvidence+: GET /compliance/evidence
         #
-        # Audit-chain verification, access review, retention runs and DSAR timeliness, generated daily (and on
-        # demand with the CLI), newest first.
+        # Audit-chain verification, access review, retention runs and DSAR timeliness, generated daily and on
+        # demand (createComplianceEvidence, the CLI), newest first.
         #
         # Required scope: `read`. Reference:
         # https://api.example.com/v2/api-docs/compliance/listComplianceEvidence
