@@ -111,6 +111,16 @@ export class EvidenceService {
     return row
   }
 
+  private async allMembers(tenant: Tenant) {
+    const members = []
+    for (let cursor: string | undefined; ; ) {
+      const page = await this.services.workspaces.listMembers(tenant, tenant.workspaceId, { limit: 100, cursor })
+      members.push(...page.data)
+      if (!page.has_more || !page.next_cursor) return members
+      cursor = page.next_cursor
+    }
+  }
+
   private async report(tenant: Tenant, kind: EvidenceKind, period: { from: string; to: string }): Promise<Pick<EvidenceReport, 'summary' | 'sections'>> {
     if (kind === 'audit_chain') {
       const v = await this.audit.verify(tenant)
@@ -134,13 +144,18 @@ export class EvidenceService {
     if (kind === 'access_review') {
       const keys = (await listApiKeys(this.k.db)).filter((key) => key.workspace_id === tenant.workspaceId && key.mode === tenant.mode)
       const last = new Map((await repo.lastWriteByKey(this.k.db, tenant)).map((r) => [r.actor_id, r.last]))
-      const members = (await this.services.workspaces.listMembers(tenant, tenant.workspaceId, { limit: 100 })).data
+      const members = await this.allMembers(tenant)
+      const email = new Map(members.map((m) => [m.id, m.email]))
+      // Deployments may leave developer tools out: then no OAuth app can exist.
+      const oauth = this.services.oauth ? await this.services.oauth.accessReview(tenant) : { apps: [], grants: [] }
+      const status = (g: (typeof oauth.grants)[number]) => (g.revoked_at ? `revoked ${g.revoked_at.slice(0, 10)}` : g.live_until ? `active until ${g.live_until.slice(0, 16).replace('T', ' ')}` : 'expired')
       return {
         summary: [
           { label: 'Active API keys', value: count(keys.filter((key) => !key.revoked_at).length) },
           { label: 'Revoked API keys', value: count(keys.filter((key) => key.revoked_at).length) },
           { label: 'Members', value: count(members.length) },
-          { label: 'OAuth apps', value: '0 (developer tools are not enabled in this build)' },
+          { label: 'OAuth apps owned', value: count(oauth.apps.length) },
+          { label: 'OAuth authorizations active', value: count(oauth.grants.filter((g) => !g.revoked_at && g.live_until).length) },
         ],
         sections: [
           {
@@ -149,6 +164,19 @@ export class EvidenceService {
             table: { columns: ['Key', 'Prefix', 'Scopes', 'Created', 'Revoked', 'Last change'], rows: keys.map((key) => [key.id, key.prefix, key.scopes.join(' '), key.created_at.slice(0, 10), key.revoked_at?.slice(0, 10) ?? '—', last.get(key.id)?.slice(0, 19) ?? 'never']) },
           },
           { heading: 'Members', table: { columns: ['Member', 'Email', 'Role', 'Status', 'Joined'], rows: members.map((m) => [m.id, m.email, m.role, m.status, m.joined_at?.slice(0, 10) ?? '—']) } },
+          {
+            heading: 'OAuth apps owned',
+            text: 'Apps this workspace publishes; other workspaces may authorize them.',
+            table: { columns: ['App', 'Client id', 'Type', 'Allowed scopes', 'Created'], rows: oauth.apps.map((a) => [a.name, a.client_id, a.type, a.allowed_scopes, a.created_at.slice(0, 10)]) },
+          },
+          {
+            heading: 'OAuth authorizations',
+            text: 'Apps a member let act on this workspace, with the scopes granted. Active while one of its tokens is usable; revoking the authorization ends them all.',
+            table: {
+              columns: ['Authorization', 'App', 'Authorized by', 'Scopes', 'Granted', 'Status'],
+              rows: oauth.grants.map((g) => [g.id, g.app_name ? `${g.app_name} (${g.client_id})` : g.client_id, email.get(g.member_id) ?? g.member_id, g.scopes, g.created_at.slice(0, 10), status(g)]),
+            },
+          },
         ],
       }
     }

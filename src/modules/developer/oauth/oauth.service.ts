@@ -1,9 +1,12 @@
+import { iso } from '../../../kernel/clock.js'
 import type { Kernel } from '../../../kernel/kernel.js'
+import type { Tenant } from '../../../kernel/tenant.js'
 import type { Services } from '../../../kernel/services.js'
 import { OAuthAuthorization } from './authorization.service.js'
 import { presentedClient } from './client-auth.js'
 import { OAuthAppsService } from './oauth-apps.service.js'
 import { OAuthError } from './oauth-errors.js'
+import * as repo from './oauth.repository.js'
 import type { OAuthAppsTable } from './oauth.tables.js'
 import { OAuthTokens } from './tokens.service.js'
 
@@ -13,7 +16,10 @@ export class OAuthService {
   readonly authorization: OAuthAuthorization
   readonly tokens: OAuthTokens
 
-  constructor(k: Kernel, services: Services) {
+  constructor(
+    private readonly k: Kernel,
+    services: Services,
+  ) {
     this.apps = new OAuthAppsService(k)
     this.authorization = new OAuthAuthorization(k, this.apps)
     this.tokens = new OAuthTokens(k, services)
@@ -35,6 +41,15 @@ export class OAuthService {
       throw new OAuthError('invalid_client', 'A public client has no secret; send client_id and the PKCE code_verifier.')
     }
     return app
+  }
+
+  /**
+   * Who holds OAuth access for an access review: the apps the tenant owns, and every consent given in it
+   * (by which member, to which app, with which scopes), live while a token of it is usable.
+   */
+  async accessReview(tenant: Tenant): Promise<{ apps: OAuthAppsTable[]; grants: repo.GrantAccess[] }> {
+    const [apps, grants] = await Promise.all([repo.allApps(this.k.db, tenant), repo.grantsWithAccess(this.k.db, tenant, iso(this.k.clock.now()))])
+    return { apps, grants }
   }
 
   purge(): Promise<number> {
