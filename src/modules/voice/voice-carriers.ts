@@ -12,6 +12,8 @@ export interface RealCarrier {
   release(number: VoiceNumbersTable): Promise<void>
   /** In the call's creating transaction: queue its placement (the carrier is called after the commit). */
   queuePlacement(tx: Tx, tenant: Tenant, call: VoiceCallsTable): Promise<void>
+  /** End a call at the carrier, ringing or in progress (its status callback follows). */
+  end(call: VoiceCallsTable): Promise<void>
   /** Redirect a live call: the announcement, then the target (`+E164`, or `client:<identity>`). */
   transfer(call: VoiceCallsTable, transfer: CallCarrierTransfer, dial: string | null): Promise<void>
 }

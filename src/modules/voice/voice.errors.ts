@@ -12,6 +12,8 @@ export const VOICE_ERRORS = defineErrors('voice', {
   carrier_not_configured: { status: 409, title: 'Carrier not configured' },
   // transferVoiceCall on a call that is not in progress (queued, ringing, or ended).
   call_not_in_progress: { status: 409, title: 'Call not in progress' },
+  // hangupVoiceCall on a call that has ended.
+  call_ended: { status: 409, title: 'Call ended' },
   // getVoiceRecording for a call that was not recorded, or before its recording exists.
   recording_not_found: { status: 404, title: 'Recording not found' },
   // The audio of a recording still processing, unavailable (no speech synthesiser) or failed.

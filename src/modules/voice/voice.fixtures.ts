@@ -22,6 +22,7 @@ export const FIXTURES: Record<string, Fixture> = {
   createVoiceCall: async (c) => ({ params: {}, body: { from_number_id: await number(c), to: '+15005550006' } }),
   getVoiceCall: async (c) => ({ id: await call(c) }),
   transferVoiceCall: async (c) => ({ params: { id: await call(c) }, body: { to: { phone_number: '+14155550188' } } }),
+  hangupVoiceCall: async (c) => ({ params: { id: await call(c) } }),
   getVoiceRecording: async (c) => ({ id: await call(c, true) }),
   getVoiceTranscript: async (c) => ({ id: await call(c) }),
   createVoiceToken: async () => ({ params: {}, body: { identity: 'agent-ada' } }),

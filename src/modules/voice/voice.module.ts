@@ -3,6 +3,7 @@ import { createVoiceCall } from './routes/create-voice-call.route.js'
 import { createVoiceToken } from './routes/create-voice-token.route.js'
 import { getVoiceCall } from './routes/get-voice-call.route.js'
 import { getVoiceNumber } from './routes/get-voice-number.route.js'
+import { hangupVoiceCall } from './routes/hangup-voice-call.route.js'
 import { getVoiceRecording } from './routes/get-voice-recording.route.js'
 import { getVoiceTranscript } from './routes/get-voice-transcript.route.js'
 import { listVoiceCalls } from './routes/list-voice-calls.route.js'
@@ -26,7 +27,7 @@ export const voiceModule = defineModule({
   fixtures: () => import('./voice.fixtures.js').then((f) => f.FIXTURES),
   errors: VOICE_ERRORS,
   migrations: voiceMigrations,
-  routes: [listVoiceNumbers, provisionVoiceNumber, getVoiceNumber, updateVoiceNumber, releaseVoiceNumber, listVoiceCalls, createVoiceCall, getVoiceCall, transferVoiceCall, getVoiceRecording, getVoiceTranscript, createVoiceToken],
+  routes: [listVoiceNumbers, provisionVoiceNumber, getVoiceNumber, updateVoiceNumber, releaseVoiceNumber, listVoiceCalls, createVoiceCall, getVoiceCall, transferVoiceCall, hangupVoiceCall, getVoiceRecording, getVoiceTranscript, createVoiceToken],
   init(kernel, services) {
     kernel.events.declare(VOICE_EVENTS)
     const carriers = new TwilioCarriers(kernel, services)

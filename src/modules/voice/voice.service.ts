@@ -5,6 +5,7 @@ import type { ModuleHealth } from '../../kernel/module.js'
 import type { Services } from '../../kernel/services.js'
 import type { Tenant } from '../../kernel/tenant.js'
 import { CallLifecycle, type RenderPayload } from './call-lifecycle.js'
+import { CallHangupService } from './call-hangup.service.js'
 import { CallMediaService } from './call-media.service.js'
 import { CallTransferService } from './call-transfer.service.js'
 import { createTranscriber } from '../../kernel/ai/transcribe.js'
@@ -25,6 +26,7 @@ export class VoiceService {
   readonly numbers: VoiceNumbersService
   readonly calls: VoiceCallsService
   readonly transfers: CallTransferService
+  readonly hangups: CallHangupService
   readonly media: CallMediaService
   readonly tokens: VoiceTokensService
   readonly simStepJob: JobDefinition<SimStepPayload>
@@ -44,6 +46,7 @@ export class VoiceService {
     this.numbers = new VoiceNumbersService(k, services, carriers)
     this.calls = new VoiceCallsService(k, services, carriers, () => this.simStepJob)
     this.transfers = new CallTransferService(k, services, carriers, this.speech, () => this.simStepJob)
+    this.hangups = new CallHangupService(k, carriers, this.lifecycle)
     this.media = new CallMediaService(k)
     this.tokens = new VoiceTokensService(k)
   }

@@ -993,6 +993,12 @@ export interface VoiceCallsCreateParams {
  */
 export type VoiceCallsGetParams = Record<string, never>
 
+/**
+ * Params of `voice.calls.hangup` (operation `hangupVoiceCall`): the JSON body.
+ * The operation takes no body.
+ */
+export type VoiceCallsHangupParams = Record<string, never>
+
 /** Params of `voice.calls.list` (operation `listVoiceCalls`): the query string. */
 export interface VoiceCallsListParams {
   /** Opaque cursor from a previous next_cursor. */

@@ -108,6 +108,7 @@ __all__ = [
     "GetWebhookEndpointParams",
     "GetWorkspaceParams",
     "GetWorkspaceUsageParams",
+    "HangupVoiceCallParams",
     "InviteWorkspaceMemberParams",
     "ListAgentApprovalsParams",
     "ListAgentRunsParams",
@@ -775,6 +776,10 @@ GetWorkspaceUsageParams = TypedDict("GetWorkspaceUsageParams", {
     "to": str,
 }, total=False)
 GetWorkspaceUsageParams.__doc__ = "Params of getWorkspaceUsage (GET /workspaces/{id}/usage): the query string."
+
+
+class HangupVoiceCallParams(TypedDict, total=False):
+    """Params of hangupVoiceCall (POST /voice/calls/{id}/hangup): the query string."""
 
 
 class _InviteWorkspaceMemberParamsRequired(TypedDict):

@@ -8,7 +8,8 @@ import type { Tenant } from '../../../kernel/tenant.js'
 import { estimateMs } from '../call-plan.js'
 import { answererFor } from '../voice-answerer.js'
 import * as repo from '../voice.repository.js'
-import { tenantOf } from '../voice.shared.js'
+import { FINAL_STATUSES, tenantOf } from '../voice.shared.js'
+import { ENDED_BY_API } from '../call-hangup.service.js'
 import type { CallLine, VoiceCallsTable } from '../voice.tables.js'
 import type { TwilioCarriers } from './twilio-voice.js'
 import { callTwiml, CALLBACK_BASE, listen, MAX_TURNS } from './twilio-twiml.js'
@@ -82,6 +83,8 @@ export function twilioCallbacks(k: Kernel, services: Services, carriers: TwilioC
         }
         await services.voice.lifecycle.move(tx, tenant, call, to, at, to === 'completed' ? { end_reason: 'hangup' } : to === 'in_progress' ? {} : { end_reason: to })
       })
+      // Hung up through the API while Twilio was still placing it: it goes on there until ended there too.
+      if (sid && to && !FINAL_STATUSES.has(to) && call.end_reason === ENDED_BY_API) await carriers.endAtTwilio(tenant, sid)
       return reply.code(204).send()
     })
 

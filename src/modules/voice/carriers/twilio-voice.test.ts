@@ -191,4 +191,44 @@ describe('voice on Twilio (a Twilio-compatible server on 127.0.0.1)', () => {
     }
     await ok(h.request({ method: 'DELETE', url: `/v2/voice/numbers/${stranded.id}` }))
   })
+
+  it('hangs up a call in progress at Twilio; the late callback of its end changes nothing', async () => {
+    const created = await ok(post(h, '/voice/calls', { from_number_id: num.id, to: '+14155550181' }), 201)
+    await h.drainJobs()
+    const sid = (await h.app.kernel.db.selectFrom('voice_calls').select('carrier_sid').where('id', '=', created.id).executeTakeFirstOrThrow()).carrier_sid!
+    await tw.advance(sid, 'ringing')
+    await tw.advance(sid, 'in-progress')
+    const ended = await ok(post(h, `/voice/calls/${created.id}/hangup`))
+    assert.equal(ended.status, 'completed')
+    assert.equal(ended.end_reason, 'ended_by_api')
+    const update = tw.requests.filter((r) => r.method === 'POST' && r.path.endsWith(`/Calls/${sid}.json`)).at(-1)!
+    assert.equal(update.form.get('Status'), 'completed')
+    assert.equal(tw.calls.get(sid)!.status, 'completed')
+    assert.equal(await tw.advance(sid, 'completed', { duration: 9 }), 204)
+    const after = await ok(get(h, `/voice/calls/${created.id}`))
+    assert.equal(after.end_reason, 'ended_by_api')
+    assert.equal(after.ended_at, ended.ended_at)
+    assertProblem(await post(h, `/voice/calls/${created.id}/hangup`), 409, 'call_ended')
+  })
+
+  it('a call hung up while Twilio was still placing it is ended there when its first callback names it', async () => {
+    const created = await ok(post(h, '/voice/calls', { from_number_id: num.id, to: '+14155550182' }), 201)
+    // The placement's request is at Twilio and its answer has not come back: the call is only marked.
+    await h.app.kernel.db.updateTable('voice_calls').set({ carrier_sid: `placing:${created.id}` }).where('id', '=', created.id).execute()
+    const ended = await ok(post(h, `/voice/calls/${created.id}/hangup`))
+    assert.equal(ended.status, 'canceled')
+    // Twilio made the call all the same (as our placement asked), and reports it ringing.
+    const auth = `Basic ${Buffer.from(`${tw.accountSid}:${tw.authToken}`).toString('base64')}`
+    const form = new URLSearchParams({ To: '+14155550182', From: num.phone_number, Twiml: '<Response><Say>Hello</Say></Response>', StatusCallback: `${h.config.publicUrl}/carriers/twilio/status?call=${created.id}` })
+    for (const e of ['initiated', 'ringing', 'answered', 'completed']) form.append('StatusCallbackEvent', e)
+    const made = await fetch(`${tw.url}/2010-04-01/Accounts/${tw.accountSid}/Calls.json`, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/x-www-form-urlencoded' }, body: form })
+    const sid = ((await made.json()) as { sid: string }).sid
+    assert.equal(await tw.advance(sid, 'ringing'), 204)
+    assert.equal(tw.calls.get(sid)!.status, 'canceled', 'ended at Twilio')
+    const row = await h.app.kernel.db.selectFrom('voice_calls').select(['carrier_sid', 'status']).where('id', '=', created.id).executeTakeFirstOrThrow()
+    assert.deepEqual(row, { carrier_sid: sid, status: 'canceled' })
+    const placed = tw.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/Calls.json')).length
+    await h.drainJobs()
+    assert.equal(tw.requests.filter((r) => r.method === 'POST' && r.path.endsWith('/Calls.json')).length, placed, 'the placement does not place it')
+  })
 })

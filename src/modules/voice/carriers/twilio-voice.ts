@@ -13,6 +13,7 @@ import { wavInfo } from '../speech/wav.js'
 import { apiBase } from '../voice.shared.js'
 import { recordingView } from '../voice.views.js'
 import { CarrierError } from './carrier.types.js'
+import { ENDED_BY_API } from '../call-hangup.service.js'
 import { TwilioAdapter } from './twilio.adapter.js'
 import { callTwiml, CALLBACK_BASE } from './twilio-twiml.js'
 import { dial, response, say } from './twiml.js'
@@ -114,6 +115,13 @@ export class TwilioCarriers implements VoiceCarriers {
       queuePlacement: async (tx: Tx, t: Tenant, call: VoiceCallsTable) => {
         await enqueue(tx, this.k.clock, this.placeJob, { workspace_id: t.workspaceId, mode: t.mode, call_id: call.id })
       },
+      end: async (call: VoiceCallsTable) => {
+        try {
+          await adapter.updateCall(call.carrier_sid!, { status: 'completed' })
+        } catch (err) {
+          throw carrierProblem(err)
+        }
+      },
       transfer: async (call: VoiceCallsTable, transfer: CallCarrierTransfer, target: string | null) => {
         const announcement = transfer.announcement ?? 'Please hold while I transfer your call.'
         // Warm: Twilio whispers the announcement to the target when it answers; cold: the caller hears it.
@@ -160,7 +168,11 @@ export class TwilioCarriers implements VoiceCarriers {
             record: call.record === 1,
             recordingStatusCallback: `${base}/recording?call=${call.id}`,
           })
-          await repo.updateCallIf(this.k.db, tenant, call.id, { status: 'queued', plan_seq: call.plan_seq }, { carrier_sid: placed.sid })
+          if (await repo.updateCallIf(this.k.db, tenant, call.id, { status: 'queued', plan_seq: call.plan_seq }, { carrier_sid: placed.sid })) return
+          // Hung up through the API while Twilio was placing it: keep its sid, and end it there too.
+          const now = await repo.findCall(this.k.db, tenant, call.id)
+          if (now && now.carrier_sid?.startsWith('placing:')) await repo.updateCallIf(this.k.db, tenant, call.id, now, { carrier_sid: placed.sid })
+          if (now?.end_reason === ENDED_BY_API) await this.endAtTwilio(tenant, placed.sid)
         } catch (err) {
           if (!(err instanceof CarrierError)) throw err
           // Refused before the call existed (4xx, 429): the mark goes; a 5xx or timeout may have placed it.
@@ -206,6 +218,15 @@ export class TwilioCarriers implements VoiceCarriers {
         })
       },
     })
+  }
+
+  /** Ends a call at Twilio that we have ended already; a failure is logged (Twilio ends it at its own time limit). */
+  async endAtTwilio(tenant: Tenant, sid: string): Promise<void> {
+    try {
+      await (await this.adapter(tenant))?.updateCall(sid, { status: 'completed' })
+    } catch (err) {
+      this.k.log.warn({ sid, err: (err as Error).message }, 'a call hung up through the API could not be ended at Twilio')
+    }
   }
 
   private async fail(tenant: Tenant, call: VoiceCallsTable, reason: string): Promise<void> {

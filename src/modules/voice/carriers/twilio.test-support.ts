@@ -32,7 +32,7 @@
 //   GET / POST / DELETE .../IncomingPhoneNumbers/{PN}.json   the number; FriendlyName (over 64: 21401), VoiceUrl,
 //        StatusCallback → 200; DELETE releases it → 204 (then 404 20404)
 //   GET  .../Calls/{CA}.json; POST .../Calls/{CA}.json  Twiml (an ended call: 21220) or Status=completed|canceled
-//        (canceled ends only a queued or ringing call). No callback is sent by itself: tests call advance().
+//        (canceled ends only a queued or ringing call; either ends one of those as canceled). No callback is sent by itself: tests call advance().
 //   GET  .../Recordings/{RE}[.wav]   the WAV (audio/x-wav); with `mediaRedirect`, a 302 to a second
 //        server (another origin, as Twilio's media storage is) that serves it without credentials.
 //   Basic auth AccountSid:AuthToken on everything (401 20003), the path's account must be that one.
@@ -431,9 +431,10 @@ export async function startTwilioServer(opts: TwilioServerOptions = {}) {
       c.twimlUrl = null
     } else if (status === 'completed' || status === 'canceled') {
       if (TERMINAL.has(c.status)) return twilioError(400, 21220, 'Call is not in-progress. Cannot redirect.')
-      // Canceling reaches only calls not yet answered; Twilio ignores it for one in progress.
-      if (status === 'completed') c.status = 'completed'
-      else if (c.status === 'queued' || c.status === 'ringing') c.status = 'canceled'
+      // Canceling reaches only calls not yet answered; Twilio ignores it for one in progress. Completing ends
+      // any call, and one hung up while queued or ringing ends `canceled` (Twilio's meaning of that status).
+      if (c.status === 'queued' || c.status === 'ringing') c.status = 'canceled'
+      else if (status === 'completed') c.status = 'completed'
     } else {
       return twilioError(400, 20001, `Invalid Status: ${status ?? '(none)'}`)
     }

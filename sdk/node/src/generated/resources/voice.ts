@@ -4,7 +4,7 @@ import { APIResource } from '../../core.js'
 import type { ApiPromise, BaseClient, RequestOptions } from '../../core.js'
 import type { PagePromise } from '../../pagination.js'
 import type * as M from '../models.js'
-import type { VoiceCallsCreateParams, VoiceCallsGetParams, VoiceCallsListParams, VoiceCallsRecordingGetParams, VoiceCallsTranscriptGetParams, VoiceCallsTransferParams, VoiceNumbersGetParams, VoiceNumbersListParams, VoiceNumbersProvisionParams, VoiceNumbersReleaseParams, VoiceNumbersUpdateParams, VoiceTokenCreateParams } from '../params.js'
+import type { VoiceCallsCreateParams, VoiceCallsGetParams, VoiceCallsHangupParams, VoiceCallsListParams, VoiceCallsRecordingGetParams, VoiceCallsTranscriptGetParams, VoiceCallsTransferParams, VoiceNumbersGetParams, VoiceNumbersListParams, VoiceNumbersProvisionParams, VoiceNumbersReleaseParams, VoiceNumbersUpdateParams, VoiceTokenCreateParams } from '../params.js'
 
 /** `svc.voice` */
 export class Voice extends APIResource {
@@ -55,6 +55,19 @@ export class VoiceCalls extends APIResource {
    */
   get(id: string, params?: VoiceCallsGetParams, options?: RequestOptions): ApiPromise<M.VoiceCall> {
     return this._client._request<M.VoiceCall>({ operationId: 'getVoiceCall', method: 'GET', path: '/voice/calls/{id}', pathParams: { id }, query: params }, options)
+  }
+
+  /**
+   * Hang up a call
+   *
+   * Ends the call now, with `end_reason` `ended_by_api`: a call queued or ringing is canceled (call.failed), a call in progress completes (call.completed) with its transcript and recording up to this moment. 409 `call_ended` once it has ended. On Twilio the call is ended there first.
+   *
+   * Required scope: `write`. Reference: https://api.example.com/v2/api-docs/voice/hangupVoiceCall
+   *
+   * Operation `hangupVoiceCall`: `POST /voice/calls/{id}/hangup`.
+   */
+  hangup(id: string, params?: VoiceCallsHangupParams, options?: RequestOptions): ApiPromise<M.VoiceCall> {
+    return this._client._request<M.VoiceCall>({ operationId: 'hangupVoiceCall', method: 'POST', path: '/voice/calls/{id}/hangup', pathParams: { id }, idempotent: true }, options)
   }
 
   /**

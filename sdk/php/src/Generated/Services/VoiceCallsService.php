@@ -10,7 +10,7 @@ use Svc\AbstractService;
 use Svc\SvcClient;
 
 /**
- * `$client->voice->calls`: 4 operations, and recording, transcript.
+ * `$client->voice->calls`: 5 operations, and recording, transcript.
  *
  * @psalm-import-type RequestOptions from \Svc\Generated\Types
  * @psalm-import-type VoiceAnswer from \Svc\Generated\Types
@@ -138,6 +138,53 @@ class VoiceCallsService extends AbstractService
     public function get(string $id, ?array $params = null, array $opts = []): array
     {
         return $this->callOperation('GET', '/voice/calls/{id}', ['id' => $id], $params, $opts, ['operation' => 'getVoiceCall']);
+    }
+
+    /**
+     * Hang up a call
+     *
+     * Ends the call now, with `end_reason` `ended_by_api`: a call queued or ringing is canceled (call.failed), a
+     * call in progress completes (call.completed) with its transcript and recording up to this moment. 409
+     * `call_ended` once it has ended. On Twilio the call is ended there first.
+     *
+     * Required scope: `write`. Reference: https://api.example.com/v2/api-docs/voice/hangupVoiceCall
+     *
+     * Operation `hangupVoiceCall`: POST /voice/calls/{id}/hangup
+     *
+     * @param string $id
+     * @param array<string, mixed>|null $params this operation takes no body; given fields are sent as JSON
+     * @param RequestOptions $opts per-request options: idempotency_key, timeout, max_retries, api_version, headers, api_key
+     * @return array{
+     *     id: string,
+     *     object: 'voice_call',
+     *     direction: 'outbound'|'inbound',
+     *     number_id: string,
+     *     from: string,
+     *     to: string,
+     *     status: VoiceCallStatus,
+     *     carrier: VoiceCarrier,
+     *     answer: VoiceAnswer,
+     *     record: bool,
+     *     conversation_id: string,
+     *     queued_at: string,
+     *     ringing_at: string|null,
+     *     answered_at: string|null,
+     *     ended_at: string|null,
+     *     duration_seconds: int|null,
+     *     end_reason: string|null,
+     *     history: list<VoiceCallStep>,
+     *     transfers: list<VoiceTransfer>,
+     *     recording: VoiceCallRecordingLink,
+     *     transcript: VoiceCallTranscriptLink,
+     *     metadata: array<string, string>,
+     *     created_at: string,
+     *     updated_at: string,
+     * } VoiceCall
+     * @throws \Svc\Exception\ApiException
+     */
+    public function hangup(string $id, ?array $params = null, array $opts = []): array
+    {
+        return $this->callOperation('POST', '/voice/calls/{id}/hangup', ['id' => $id], $params, $opts, ['idempotent' => true, 'operation' => 'hangupVoiceCall']);
     }
 
     /**

@@ -15,7 +15,7 @@ use Svc\SvcClient;
  */
 class VoiceService extends AbstractService
 {
-    /** `$client->voice->calls`: create(), get(), list(), transfer(), ->recording, ->transcript */
+    /** `$client->voice->calls`: create(), get(), hangup(), list(), transfer(), ->recording, ->transcript */
     public readonly VoiceCallsService $calls;
 
     /** `$client->voice->numbers`: get(), list(), provision(), release(), update() */

@@ -21,6 +21,7 @@ from ..params import (
     GetVoiceNumberParams,
     GetVoiceRecordingParams,
     GetVoiceTranscriptParams,
+    HangupVoiceCallParams,
     ListVoiceCallsParams,
     ListVoiceNumbersParams,
     ProvisionVoiceNumberParams,
@@ -190,6 +191,44 @@ class VoiceCallsResource(Resource):
                 (id,),
                 params,
                 kwargs,
+                timeout=timeout,
+                max_retries=max_retries,
+                api_version=api_version,
+                extra_headers=extra_headers,
+            ),
+        )
+
+    def hangup(
+        self,
+        id: str,
+        /,
+        params: Optional[HangupVoiceCallParams] = None,
+        *,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        api_version: Optional[str] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+        **kwargs: Any,
+    ) -> VoiceCall:
+        """Hang up a call
+
+        Ends the call now, with `end_reason` `ended_by_api`: a call queued or ringing is canceled (call.failed), a call in progress completes (call.completed) with its transcript and recording up to this moment. 409 `call_ended` once it has ended. On Twilio the call is ended there first.
+
+        Required scope: `write`. Reference: https://api.example.com/v2/api-docs/voice/hangupVoiceCall
+
+        Operation ``hangupVoiceCall``: ``POST /voice/calls/{id}/hangup``.
+        ``params`` (and keyword arguments, merged into it) is the query string.
+        """
+        return cast(
+            "VoiceCall",
+            self._client._request(
+                "POST",
+                "/voice/calls/{id}/hangup",
+                (id,),
+                params,
+                kwargs,
+                idempotency_key=idempotency_key,
                 timeout=timeout,
                 max_retries=max_retries,
                 api_version=api_version,

@@ -732,6 +732,17 @@ module Svc
         idempotent: false,
         public: false,
       ).freeze,
+      'hangupVoiceCall' => Svc::Operation.new(
+        operation_id: 'hangupVoiceCall',
+        http_method: :post,
+        path: '/voice/calls/{id}/hangup',
+        ruby_name: 'voice.calls.hangup',
+        paginated: false,
+        streaming: false,
+        file_media_type: nil,
+        idempotent: true,
+        public: false,
+      ).freeze,
       'inviteWorkspaceMember' => Svc::Operation.new(
         operation_id: 'inviteWorkspaceMember',
         http_method: :post,

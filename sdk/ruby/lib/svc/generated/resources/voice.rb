@@ -87,6 +87,25 @@ module Svc
           _call('getVoiceCall', [id], params, opts)
         end
 
+        # Hang up a call
+        #
+        # Operation +hangupVoiceCall+: POST /voice/calls/{id}/hangup
+        #
+        # Ends the call now, with `end_reason` `ended_by_api`: a call queued or ringing is canceled
+        # (call.failed), a call in progress completes (call.completed) with its transcript and recording up to
+        # this moment. 409 `call_ended` once it has ended. On Twilio the call is ended there first.
+        #
+        # Required scope: `write`. Reference: https://api.example.com/v2/api-docs/voice/hangupVoiceCall
+        #
+        # @param id [String] path parameter +id+
+        # @param params [Hash, String, nil] the body, if any (this operation defines none)
+        # @param opts [Hash] request options: +idempotency_key+, +timeout+, +max_retries+, +api_version+, +headers+; other keywords are added to params
+        # @return [Hash] VoiceCall
+        # @raise [Svc::APIError] an error answer (a subclass by status); [Svc::ConnectionError] no answer
+        def hangup(id, params = nil, **opts)
+          _call('hangupVoiceCall', [id], params, opts)
+        end
+
         # List voice calls
         #
         # Operation +listVoiceCalls+: GET /voice/calls
