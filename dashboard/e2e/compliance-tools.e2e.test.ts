@@ -6,7 +6,7 @@ import { assertFitsPhone, checkA11y, screenshot, skip, startDashboard, type Dash
 
 const TEXT = 'Mail ada@example.com or call +44 20 7946 0123, card 4242 4242 4242 4242, from 192.168.10.4.'
 
-describe('dashboard compliance tools in Chromium: PII redaction (preview and apply), evidence reports', { skip }, () => {
+describe('dashboard compliance tools in Chromium: PII redaction (preview and apply), evidence reports (listed, downloaded, generated)', { skip }, () => {
   let d: Dashboard
   const api = async (method: 'GET' | 'POST', url: string, payload?: Record<string, unknown>) => {
     const res = await d.h.request({ method, url, payload })
@@ -136,6 +136,62 @@ describe('dashboard compliance tools in Chromium: PII redaction (preview and app
     await table.locator('tbody tr').filter({ hasText: 'Audit chain' }).waitFor({ state: 'detached' })
     assert.equal(await table.locator('tbody tr').count(), 1)
     assert.match((await table.locator('tbody tr').textContent()) ?? '', /Retention/)
+    d.clean(page)
+  })
+
+  it('generates a report of one kind over a chosen period: the API has it (trigger manual, that period), shown first with its downloads; a backwards period is the API’s 422 under the form', async () => {
+    const dayOf = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10)
+    const [first, last] = [dayOf(10), dayOf(3)]
+    const page = await d.open()
+    await d.signIn(page, '/dashboard/compliance/evidence')
+    const table = page.getByRole('table', { name: 'Evidence reports' })
+    await table.locator('tbody tr').first().waitFor()
+    const before = (await api('GET', '/v2/compliance/evidence?limit=100')).data.length
+
+    await page.getByRole('button', { name: 'Generate report' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Generate an evidence report' })
+    await dialog.getByLabel('Report kind').selectOption('access_review')
+    // Backwards: the form keeps what was typed and shows the API's problem under it.
+    await dialog.getByLabel('First day (optional)').fill(last)
+    await dialog.getByLabel('Last day (optional)').fill(first)
+    await dialog.getByRole('button', { name: 'Generate report' }).click()
+    const problem = dialog.getByRole('alert')
+    await problem.getByText(/Error 422/).waitFor()
+    assert.match((await problem.textContent()) ?? '', /request_id req_/)
+    assert.equal(await dialog.getByLabel('Report kind').inputValue(), 'access_review')
+    assert.equal(await dialog.getByLabel('First day (optional)').inputValue(), last)
+    await checkA11y(page, 'generate evidence problem')
+    assert.equal((await api('GET', '/v2/compliance/evidence?limit=100')).data.length, before, 'nothing was made')
+
+    await dialog.getByLabel('First day (optional)').fill(first)
+    await dialog.getByLabel('Last day (optional)').fill(last)
+    await dialog.getByRole('button', { name: 'Generate report' }).click()
+    await dialog.waitFor({ state: 'hidden' })
+
+    const listed = (await api('GET', '/v2/compliance/evidence?limit=100')).data
+    assert.equal(listed.length, before + 1)
+    const made = listed[0]
+    assert.equal(made.kind, 'access_review')
+    assert.equal(made.trigger, 'manual')
+    assert.equal(Date.parse(made.period.from), Date.parse(`${first}T00:00:00Z`))
+    assert.equal(Date.parse(made.period.to), Date.parse(`${last}T00:00:00Z`) + 86_400_000, 'the last day is included')
+
+    await page.getByRole('status').getByText(`Generated the Access review report of ${first} – ${last}`).waitFor()
+    const top = table.locator('tbody tr').first()
+    const text = (await top.textContent()) ?? ''
+    assert.ok(text.includes('Access review') && text.includes('manual') && text.includes(`${first} – ${last}`) && text.includes(made.sha256.slice(0, 12)), text)
+    await checkA11y(page, 'compliance evidence generated')
+    await screenshot(page, 'compliance-evidence-generated')
+
+    const downloading = page.waitForEvent('download')
+    await top.getByRole('button', { name: `Download Access review report of ${first} – ${last} as JSON` }).click()
+    const json = await readFile((await (await downloading).path())!)
+    assert.equal(createHash('sha256').update(json).digest('hex'), made.sha256)
+    assert.equal(JSON.parse(json.toString('utf8')).kind, 'access_review')
+
+    // After a reload the list comes from the API: the new report is still first.
+    await page.reload()
+    await table.locator('tbody tr').first().filter({ hasText: 'manual' }).waitFor()
     d.clean(page)
   })
 })

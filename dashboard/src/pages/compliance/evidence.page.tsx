@@ -1,10 +1,11 @@
 import { useState } from 'preact/hooks'
 import { ok } from '../../api/client.js'
-import { Badge, Empty, Field, Notice, Page, PagedList, ProblemView, Table, Time } from '../../ui/components.js'
+import { Badge, Dialog, Empty, Field, Notice, Page, PagedList, ProblemView, Table, Time } from '../../ui/components.js'
 import { useAction, usePaged } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import { fileNameOf, type Evidence, type EvidenceKind } from './compliance.shared.js'
 import { saveBlob } from '../../ui/files.js'
+import { GenerateEvidence } from './evidence-generate.js'
 
 const KINDS: Record<EvidenceKind, string> = { audit_chain: 'Audit chain', access_review: 'Access review', retention: 'Retention', dsar_timeliness: 'DSAR timeliness' }
 type Format = 'pdf' | 'json'
@@ -17,12 +18,22 @@ function period(e: Evidence) {
   return last === day(e.period.from) ? last : `${day(e.period.from)} – ${last}`
 }
 
-/** /dashboard/compliance/evidence: the reports for auditors (daily and on demand), each downloadable as PDF or JSON. */
+/** /dashboard/compliance/evidence: the reports for auditors (daily, and on demand with "Generate report"), each downloadable as PDF or JSON. */
 export default function EvidencePage() {
   const { api } = useWorkspace()
   const [kind, setKind] = useState<EvidenceKind | ''>('')
   const list = usePaged((a, cursor) => ok(a.client.GET('/compliance/evidence', { params: { query: { cursor, limit: 20, kind: kind || undefined } } })), [kind])
   const [saved, setSaved] = useState<{ name: string; verified?: boolean }>()
+  const [generating, setGenerating] = useState(false)
+  const [generated, setGenerated] = useState<Evidence>()
+  const added = (e: Evidence) => {
+    setGenerating(false)
+    setSaved(undefined)
+    setGenerated(e)
+    // Under another kind's filter, show the new report's kind (it comes first: newest first); otherwise put it on top.
+    if (kind && kind !== e.kind) setKind(e.kind)
+    else list.setItems((xs) => [e, ...xs.filter((x) => x.id !== e.id)])
+  }
   // Fetched with the member's token (a plain link could not send it), then saved from a Blob URL.
   const download = useAction(async (ev: Evidence, format: Format) => {
     setSaved(undefined)
@@ -35,8 +46,15 @@ export default function EvidencePage() {
     setSaved({ name, verified })
   })
   return (
-    <Page title="Evidence">
-      <p class="hint evidence-intro">Reports for auditors, made daily for the day before (and on demand with the CLI). The SHA-256 is that of the JSON report; the PDF prints it too.</p>
+    <Page
+      title="Evidence"
+      actions={
+        <button type="button" class="primary" onClick={() => setGenerating(true)}>
+          Generate report
+        </button>
+      }
+    >
+      <p class="hint evidence-intro">Reports for auditors, made daily for the day before, and on demand over a period you choose (here or with the CLI). The SHA-256 is that of the JSON report; the PDF prints it too.</p>
       <div class="filters" role="search" aria-label="Filter evidence">
         <Field label="Kind">
           {(id) => (
@@ -49,6 +67,11 @@ export default function EvidencePage() {
           )}
         </Field>
       </div>
+      {generated && (
+        <Notice>
+          Generated the {KINDS[generated.kind]} report of {period(generated)}; download it from the list below.
+        </Notice>
+      )}
       {download.error && <ProblemView problem={download.error} />}
       {saved && (
         <Notice tone={saved.verified === false ? 'bad' : 'good'}>
@@ -85,6 +108,9 @@ export default function EvidencePage() {
           />
         )}
       </PagedList>
+      <Dialog open={generating} title="Generate an evidence report" onClose={() => setGenerating(false)}>
+        <GenerateEvidence kinds={KINDS} onDone={added} onCancel={() => setGenerating(false)} />
+      </Dialog>
     </Page>
   )
 }

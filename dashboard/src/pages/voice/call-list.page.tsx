@@ -1,8 +1,9 @@
 import { useState } from 'preact/hooks'
 import { ok } from '../../api/client.js'
-import { Empty, Field, Page, PagedList, Table, Time, formatTime } from '../../ui/components.js'
+import { Empty, Field, Page, PagedList } from '../../ui/components.js'
 import { usePaged } from '../../ui/hooks.js'
-import { CALL_STATUSES, CallStatusBadge, duration, statusLabel, type Call, type CallStatus } from './voice.shared.js'
+import { CallsTable } from './calls-table.js'
+import { CALL_STATUSES, statusLabel, type CallStatus } from './voice.shared.js'
 
 type Direction = 'inbound' | 'outbound'
 
@@ -46,19 +47,7 @@ export default function CallList() {
         }
       >
         {(rows) => (
-          <Table<Call>
-            caption="Calls"
-            rows={rows}
-            rowKey={(c) => c.id}
-            columns={[
-              { label: 'Time', render: (c) => <a href={`/dashboard/voice/calls/${c.id}`} aria-label={`Call of ${formatTime(c.created_at)} to ${c.to}`}><Time iso={c.created_at} /></a> },
-              { label: 'Direction', render: (c) => (c.direction === 'inbound' ? 'Inbound' : 'Outbound') },
-              { label: 'From', render: (c) => <span class="phone">{c.from}</span> },
-              { label: 'To', render: (c) => <span class="phone">{c.to}</span> },
-              { label: 'Status', render: (c) => <CallStatusBadge status={c.status} /> },
-              { label: 'Duration', class: 'num', render: duration },
-            ]}
-          />
+          <CallsTable caption="Calls" rows={rows} />
         )}
       </PagedList>
     </Page>

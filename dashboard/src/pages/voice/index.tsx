@@ -4,12 +4,13 @@ import { Loading } from '../../ui/components.js'
 import { SubNav } from '../../ui/sub-nav.js'
 import CallDetail from './call-detail.page.js'
 import CallList from './call-list.page.js'
+import NumberDetail from './number-detail.page.js'
 import NumberList from './number-list.page.js'
 import './voice.css'
 
 export const CALLS = '/dashboard/voice/calls'
 
-/** /dashboard/voice: calls (list, one call with its recording and timed transcript) and phone numbers. */
+/** /dashboard/voice: calls (list, one call with its recording and timed transcript) and phone numbers (list, one number with its calls). */
 export default function VoiceArea() {
   return (
     <>
@@ -25,6 +26,7 @@ export default function VoiceArea() {
         <Route path="/calls" component={CallList} />
         <Route path="/calls/:id" component={CallDetail} />
         <Route path="/numbers" component={NumberList} />
+        <Route path="/numbers/:id" component={NumberDetail} />
       </Router>
     </>
   )

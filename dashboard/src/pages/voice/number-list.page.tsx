@@ -1,22 +1,15 @@
+import { useLocation } from 'preact-iso'
 import { useState } from 'preact/hooks'
 import { ok } from '../../api/client.js'
 import { Badge, Dialog, Empty, Notice, Page, PagedList, Table, Time } from '../../ui/components.js'
 import { usePaged } from '../../ui/hooks.js'
 import { ProvisionNumber } from './provision-number.js'
-import type { VoiceNumber } from './voice.shared.js'
+import { AnsweredBy, type VoiceNumber } from './voice.shared.js'
 
-function AnsweredBy({ n }: { n: VoiceNumber }) {
-  const { type, id } = n.answer
-  if (type === 'greeting' || !id) return <>Greeting</>
-  return (
-    <>
-      {type === 'bot' ? 'Bot' : 'Agent'} <a href={`/dashboard/${type === 'bot' ? 'bots' : 'agents'}/${id}`}>{id}</a>
-    </>
-  )
-}
-
-/** /dashboard/voice/numbers: the workspace's phone numbers and what answers them; "Provision number" gets a new one. */
+/** /dashboard/voice/numbers: the workspace's phone numbers and what answers them (each links to its page); "Provision number" gets a new one. */
 export default function NumberList() {
+  // ?released=<phone number>: the number's page released it and came back here.
+  const released = useLocation().query.released
   const nums = usePaged((api, cursor) => ok(api.client.GET('/voice/numbers', { params: { query: { cursor, limit: 20 } } })))
   const [provisioning, setProvisioning] = useState(false)
   const [added, setAdded] = useState<VoiceNumber>()
@@ -29,6 +22,11 @@ export default function NumberList() {
         </button>
       }
     >
+      {released && !added && (
+        <Notice>
+          Released <span class="phone">{released}</span>: it is back with the carrier. Its past calls stay in the call list.
+        </Notice>
+      )}
       {added && (
         <Notice>
           Provisioned <span class="phone">{added.phone_number}</span> ({added.friendly_name}).
@@ -41,7 +39,7 @@ export default function NumberList() {
             rows={rows}
             rowKey={(n) => n.id}
             columns={[
-              { label: 'Number', render: (n) => <span class="phone">{n.phone_number}</span> },
+              { label: 'Number', render: (n) => <a class="phone" href={`/dashboard/voice/numbers/${n.id}`}>{n.phone_number}</a> },
               { label: 'Name', render: (n) => n.friendly_name },
               { label: 'Country', render: (n) => n.country },
               { label: 'Answered by', render: (n) => <AnsweredBy n={n} /> },

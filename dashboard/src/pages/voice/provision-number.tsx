@@ -1,11 +1,10 @@
 import { useState } from 'preact/hooks'
 import { ok } from '../../api/client.js'
 import { Field, FormActions } from '../../ui/components.js'
-import { useAction, useResource } from '../../ui/hooks.js'
+import { useAction } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
+import { AnswererFields, type Answerer } from './answerer-fields.js'
 import type { VoiceNumber } from './voice.shared.js'
-
-type Answerer = 'greeting' | 'bot' | 'agent'
 
 // The simulated carrier's countries; a live Twilio account may offer more, so the field stays free text.
 const COUNTRIES: [string, string][] = [
@@ -15,20 +14,11 @@ const COUNTRIES: [string, string][] = [
   ['AU', 'Australia'],
 ]
 
-/** Who can answer: published bots and active agents (first page of each; enough for a choice list). */
-function useAnswerers(kind: Answerer) {
-  const bots = useResource((api) => (kind === 'bot' ? ok(api.client.GET('/bots', { params: { query: { status: 'published', limit: 100 } } })) : Promise.resolve(undefined)), [kind])
-  const agents = useResource((api) => (kind === 'agent' ? ok(api.client.GET('/agents', { params: { query: { status: 'active', limit: 100 } } })) : Promise.resolve(undefined)), [kind])
-  const r = kind === 'bot' ? bots : agents
-  return { options: (r.data?.data ?? []).map((x) => ({ id: x.id, name: x.name })), loading: r.loading, error: r.error }
-}
-
 /** The provisioning form: country, optional area code and name, and what answers inbound calls. */
 export function ProvisionNumber({ onDone, onCancel }: { onDone: (n: VoiceNumber) => void; onCancel: () => void }) {
   const { api } = useWorkspace()
   const [f, setF] = useState({ country: 'US', area_code: '', friendly_name: '', greeting: '', answerer: 'greeting' as Answerer, answerer_id: '' })
   const set = (k: keyof typeof f) => (e: Event) => setF({ ...f, [k]: (e.target as HTMLInputElement).value })
-  const answerers = useAnswerers(f.answerer)
   const provision = useAction(async () => {
     const t = (s: string) => s.trim() || undefined
     const id = f.answerer === 'greeting' ? undefined : t(f.answerer_id)
@@ -65,27 +55,7 @@ export function ProvisionNumber({ onDone, onCancel }: { onDone: (n: VoiceNumber)
         {(id, hint) => <input id={id} inputMode="numeric" maxLength={6} aria-describedby={hint} value={f.area_code} onInput={set('area_code')} />}
       </Field>
       <Field label="Friendly name (optional)">{(id) => <input id={id} maxLength={100} value={f.friendly_name} onInput={set('friendly_name')} />}</Field>
-      <Field label="Answered by">
-        {(id) => (
-          <select id={id} value={f.answerer} onChange={(e) => setF({ ...f, answerer: (e.target as HTMLSelectElement).value as Answerer, answerer_id: '' })}>
-            <option value="greeting">The greeting only</option>
-            <option value="bot">A bot (its published version)</option>
-            <option value="agent">An agent</option>
-          </select>
-        )}
-      </Field>
-      {f.answerer !== 'greeting' && (
-        <Field label={f.answerer === 'bot' ? 'Bot' : 'Agent'} hint={answerers.error ? `Could not list them: ${answerers.error.detail}` : answerers.loading ? 'Loading…' : answerers.options.length === 0 ? `No ${f.answerer === 'bot' ? 'published bots' : 'active agents'} yet.` : undefined}>
-          {(id, hint) => (
-            <select id={id} required aria-describedby={hint} value={f.answerer_id} onChange={set('answerer_id')}>
-              <option value="">Choose…</option>
-              {answerers.options.map((o) => (
-                <option value={o.id}>{o.name}</option>
-              ))}
-            </select>
-          )}
-        </Field>
-      )}
+      <AnswererFields answerer={f.answerer} answererId={f.answerer_id} onChange={(answerer, answerer_id) => setF({ ...f, answerer, answerer_id })} />
       <Field label="Greeting (optional)" hint="The first words spoken when a call is answered (at most 500 characters).">
         {(id, hint) => <textarea id={id} maxLength={500} aria-describedby={hint} value={f.greeting} onInput={set('greeting')} />}
       </Field>

@@ -42,3 +42,14 @@ export function clock(seconds: number): string {
 
 export const duration = (c: Call) => (c.duration_seconds == null ? '—' : clock(c.duration_seconds))
 
+
+/** What answers a number: the greeting alone, or a bot or agent linked to its page. */
+export function AnsweredBy({ n }: { n: VoiceNumber }) {
+  const { type, id } = n.answer
+  if (type === 'greeting' || !id) return <>Greeting</>
+  return (
+    <>
+      {type === 'bot' ? 'Bot' : 'Agent'} <a href={`/dashboard/${type === 'bot' ? 'bots' : 'agents'}/${id}`}>{id}</a>
+    </>
+  )
+}
