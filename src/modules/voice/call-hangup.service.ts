@@ -42,7 +42,8 @@ export class CallHangupService {
     if (call.carrier === 'simulated' && to === 'completed') {
       patch.lines = toJson(spokenBy(fromJson<CallLine[]>(call.lines, []), now.getTime() - Date.parse(call.answered_at!)))
     }
-    if (call.carrier === 'twilio' && call.carrier_sid && !call.carrier_sid.startsWith('placing:')) {
+    const atCarrier = call.carrier === 'twilio' && !!call.carrier_sid && !call.carrier_sid.startsWith('placing:')
+    if (atCarrier) {
       const twilio = await this.carriers.twilio(principal)
       if (!twilio) throw new AppError('carrier_not_configured', `Call ${call.id} is on Twilio, and the workspace has no Twilio account configured any more.`)
       await twilio.end(call)
@@ -52,6 +53,8 @@ export class CallHangupService {
       if (moved) return callView(moved, apiBase(this.k, principal))
       // It moved since it was read: ended by the carrier, or answered (then hang up what it is now).
       const fresh = await callOr404(tx, principal, id)
+      // Twilio's status callback of the end we asked for can arrive first: that end is this hang-up's.
+      if (atCarrier && FINAL_STATUSES.has(fresh.status)) return callView(fresh, apiBase(this.k, principal))
       if (FINAL_STATUSES.has(fresh.status)) throw ended(fresh)
       throw new AppError('conflict', `Call ${call.id} changed while it was being hung up; read it and try again.`)
     })
