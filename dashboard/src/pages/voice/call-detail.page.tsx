@@ -1,14 +1,15 @@
 import { useRoute } from 'preact-iso'
 import { useRef, useState } from 'preact/hooks'
 import { ok, type Api } from '../../api/client.js'
-import { Async, Page, Time } from '../../ui/components.js'
+import { Async, Notice, Page, Time } from '../../ui/components.js'
 import { usePoll, useResource } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
+import { HangupCallDialog, TransferCallDialog } from './call-actions.js'
 import { RecordingPlayer } from './recording-player.js'
 import { TranscriptView } from './transcript.js'
-import { CallStatusBadge, callSettling, duration, statusLabel } from './voice.shared.js'
+import { CallStatusBadge, callLive, callSettling, duration, statusLabel, type Call } from './voice.shared.js'
 
-/** /dashboard/voice/calls/:id: the call, its recording (native player) and its timed transcript. */
+/** /dashboard/voice/calls/:id: the call (hang up, transfer while live), its recording (native player) and its timed transcript. */
 export default function CallDetail() {
   const { id } = useRoute().params
   const { api } = useWorkspace()
@@ -16,6 +17,13 @@ export default function CallDetail() {
   const call = useResource(load, [id])
   const audioRef = useRef<HTMLAudioElement>(null)
   const [currentMs, setCurrentMs] = useState(0)
+  const [dialog, setDialog] = useState<'hangup' | 'transfer' | null>(null)
+  const [done, setDone] = useState<string | null>(null)
+  const changed = (next: Call, what: string) => {
+    call.set(next)
+    setDialog(null)
+    setDone(what)
+  }
   // A call still in progress (or its media being made) is looked at again 2 s after each answer.
   const settling = call.data ? callSettling(call.data) : false
   usePoll(settling, async () => call.set(await load(api)), 2000)
@@ -72,6 +80,18 @@ export default function CallDetail() {
                     <code>{c.id}</code>
                   </dd>
                 </dl>
+                {callLive(c) && (
+                  <div class="form-actions">
+                    {c.status === 'in_progress' && (
+                      <button type="button" onClick={() => (setDone(null), setDialog('transfer'))}>
+                        Transfer
+                      </button>
+                    )}
+                    <button type="button" class="danger" onClick={() => (setDone(null), setDialog('hangup'))}>
+                      Hang up
+                    </button>
+                  </div>
+                )}
                 {c.transfers.length > 0 && (
                   <>
                     <h3>Transfers</h3>
@@ -86,6 +106,7 @@ export default function CallDetail() {
                 )}
               </section>
               <div>
+                {done && <Notice>{done}</Notice>}
                 <section class="panel" aria-labelledby="call-recording">
                   <h2 id="call-recording">Recording</h2>
                   <RecordingPlayer call={c} audioRef={audioRef} onTime={setCurrentMs} />
@@ -96,6 +117,9 @@ export default function CallDetail() {
                 </section>
               </div>
             </div>
+            <HangupCallDialog call={c} open={dialog === 'hangup'} onClose={() => setDialog(null)} onEnded={(next) => changed(next, `Call ${next.status === 'canceled' ? 'canceled' : 'ended'}.`)} />
+            {/* Transfer is offered while the call is in progress; the dialog closes by itself if the call ends meanwhile. */}
+            <TransferCallDialog call={c} open={dialog === 'transfer' && c.status === 'in_progress'} onClose={() => setDialog(null)} onTransferred={(next) => changed(next, 'Call transferred.')} />
           </>
         )}
       </Async>

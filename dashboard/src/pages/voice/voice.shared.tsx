@@ -27,6 +27,9 @@ export function CallStatusBadge({ status }: { status: CallStatus }) {
   return <Badge tone={TONE[status]}>{statusLabel(status)}</Badge>
 }
 
+/** Not ended yet: queued, ringing or in progress (it can be hung up). */
+export const callLive = (c: Call) => !FINAL.has(c.status)
+
 /** Still changing: not ended, or its recording or transcript not settled yet. */
 export const callSettling = (c: Call) =>
   !FINAL.has(c.status) || c.recording.status === 'pending' || c.recording.status === 'processing' || c.transcript.status === 'pending' || c.transcript.status === 'processing'
@@ -41,7 +44,6 @@ export function clock(seconds: number): string {
 }
 
 export const duration = (c: Call) => (c.duration_seconds == null ? '—' : clock(c.duration_seconds))
-
 
 /** What answers a number: the greeting alone, or a bot or agent linked to its page. */
 export function AnsweredBy({ n }: { n: VoiceNumber }) {
