@@ -119,6 +119,27 @@ describe('dashboard agents in Chromium: create, edit, start a run, approve with 
     d.clean(page)
   })
 
+  it("shows a built-in tool's parameters when editing, and an untouched field keeps them", async () => {
+    const created = await api('POST', '/agents', { name: 'Knowledge helper', instructions: 'Answer from the knowledge base.', tools: [{ type: 'builtin', name: 'search_knowledge' }] })
+    const stored = created.tools[0].parameters
+    assert.ok(Object.keys(stored.properties ?? {}).length > 0, 'the built-in has parameters of its own')
+    const page = await d.open()
+    await d.signIn(page, `/dashboard/agents/${created.id}/edit`)
+    await page.getByRole('heading', { name: 'Settings · Knowledge helper' }).waitFor()
+    assert.equal(await page.getByLabel('Tool 1 parameters (JSON Schema)').inputValue(), '', 'nothing to send back')
+    await page.getByText("Tool 1's parameters now").click()
+    const shown = JSON.parse((await page.locator('.stored-parameters pre').textContent()) ?? '')
+    assert.deepEqual(shown, stored)
+    await checkA11y(page, 'agent settings with a built-in tool')
+    await page.getByLabel('Name', { exact: true }).fill('Knowledge helper v2')
+    await page.getByRole('button', { name: 'Save changes' }).click()
+    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor()
+    const after = await api('GET', `/agents/${created.id}`)
+    assert.equal(after.name, 'Knowledge helper v2')
+    assert.deepEqual(after.tools[0].parameters, stored)
+    d.clean(page)
+  })
+
   it('starts a run from the agent page, and approves its call with edited arguments checked as JSON and by the API', async () => {
     const agent = await api('POST', '/agents', {
       name: 'Refunds',

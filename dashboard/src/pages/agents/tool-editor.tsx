@@ -20,6 +20,8 @@ export interface ToolDraft {
   method: (typeof METHODS)[number]
   timeout: string
   parameters: string
+  /** A built-in's parameters as stored (shown, not sent back: an empty field keeps them). */
+  storedParameters: string
   /** Empty: the stored header values are kept (they are secrets the API never shows). */
   headers: string
   headerNames: string[]
@@ -30,7 +32,7 @@ export interface ToolDraft {
 }
 
 let seq = 0
-export const blankTool = (): ToolDraft => ({ key: ++seq, type: 'http', name: '', description: '', url: '', method: 'POST', timeout: '', parameters: '', headers: '', headerNames: [], mode: 'never', argument: '', operator: 'gt', value: '' })
+export const blankTool = (): ToolDraft => ({ key: ++seq, type: 'http', name: '', description: '', url: '', method: 'POST', timeout: '', parameters: '', storedParameters: '', headers: '', headerNames: [], mode: 'never', argument: '', operator: 'gt', value: '' })
 
 export function toolDraft(t: Agent['tools'][number]): ToolDraft {
   const w = t.approval.when
@@ -44,12 +46,18 @@ export function toolDraft(t: Agent['tools'][number]): ToolDraft {
     timeout: t.timeout_ms ? String(t.timeout_ms) : '',
     // A built-in brings its own parameters: sending them back is not needed.
     parameters: t.type === 'http' && Object.keys(t.parameters).length ? json(t.parameters) : '',
+    storedParameters: t.type === 'builtin' && Object.keys(t.parameters).length ? json(t.parameters) : '',
     headerNames: t.header_names,
     mode: t.approval.mode,
     argument: w?.argument ?? '',
     operator: w?.operator ?? 'gt',
     value: w?.value === undefined ? '' : typeof w.value === 'string' ? w.value : JSON.stringify(w.value),
   }
+}
+
+function parametersHint(tool: ToolDraft): string {
+  if (tool.type === 'http') return '{"type": "object", "properties": {…}, "required": […]}'
+  return tool.storedParameters ? 'Empty keeps the parameters it has now (below); a JSON Schema typed here replaces them.' : "Leave empty for the built-in's own."
 }
 
 /** A condition's value: JSON when it reads as JSON (100, true, ["a","b"]), else the text itself. */
@@ -126,9 +134,15 @@ export function ToolFields({ tool, index, onChange, onRemove }: { tool: ToolDraf
           </Field>
         </>
       )}
-      <Field label={`Tool ${n} parameters (JSON Schema)`} hint={tool.type === 'builtin' ? "Leave empty for the built-in's own." : '{"type": "object", "properties": {…}, "required": […]}'}>
+      <Field label={`Tool ${n} parameters (JSON Schema)`} hint={parametersHint(tool)}>
         {(id, hint) => <textarea id={id} aria-describedby={hint} class="code" spellcheck={false} value={tool.parameters} onInput={set('parameters')} />}
       </Field>
+      {tool.type === 'builtin' && tool.storedParameters && (
+        <details class="stored-parameters">
+          <summary>Tool {n}'s parameters now</summary>
+          <pre class="code">{tool.storedParameters}</pre>
+        </details>
+      )}
       <div class="grid-fields">
         <Field label={`Tool ${n} approval`}>
           {(id) => (
