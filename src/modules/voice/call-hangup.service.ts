@@ -36,12 +36,6 @@ export class CallHangupService {
   async hangup(principal: Principal, id: string): Promise<VoiceCallT> {
     const call = await callOr404(this.k.db, principal, id)
     if (FINAL_STATUSES.has(call.status)) throw ended(call)
-    const now = this.k.clock.now()
-    const to = call.status === 'in_progress' ? 'completed' : 'canceled'
-    const patch: Partial<VoiceCallsTable> = { end_reason: ENDED_BY_API, plan_seq: Number(call.plan_seq) + 1 }
-    if (call.carrier === 'simulated' && to === 'completed') {
-      patch.lines = toJson(spokenBy(fromJson<CallLine[]>(call.lines, []), now.getTime() - Date.parse(call.answered_at!)))
-    }
     const atCarrier = call.carrier === 'twilio' && !!call.carrier_sid && !call.carrier_sid.startsWith('placing:')
     if (atCarrier) {
       const twilio = await this.carriers.twilio(principal)
@@ -49,14 +43,29 @@ export class CallHangupService {
       await twilio.end(call)
     }
     return this.k.transaction(principal, async (tx) => {
-      const moved = await this.lifecycle.move(tx, principal, call, to, now, patch)
-      if (moved) return callView(moved, apiBase(this.k, principal))
-      // It moved since it was read: ended by the carrier, or answered (then hang up what it is now).
-      const fresh = await callOr404(tx, principal, id)
-      // Twilio's status callback of the end we asked for can arrive first: that end is this hang-up's.
-      if (atCarrier && FINAL_STATUSES.has(fresh.status)) return callView(fresh, apiBase(this.k, principal))
-      if (FINAL_STATUSES.has(fresh.status)) throw ended(fresh)
-      throw new AppError('conflict', `Call ${call.id} changed while it was being hung up; read it and try again.`)
+      // The call may move while it is hung up (the simulation or the carrier rings or answers it): hang up what
+      // it is now, read again in this transaction. A few tries; each loss means another step committed meanwhile.
+      for (let current = call, tries = 0; ; tries++) {
+        const moved = await this.lifecycle.move(tx, principal, current, ...this.ending(current, this.k.clock.now()))
+        if (moved) return callView(moved, apiBase(this.k, principal))
+        current = await callOr404(tx, principal, id)
+        // Twilio's status callback of the end we asked for can arrive first: that end is this hang-up's.
+        if (FINAL_STATUSES.has(current.status)) {
+          if (atCarrier) return callView(current, apiBase(this.k, principal))
+          throw ended(current)
+        }
+        if (tries >= 4) throw new AppError('conflict', `Call ${call.id} kept changing while it was being hung up; read it and try again.`)
+      }
     })
+  }
+
+  /** Where a hang-up takes the call as it is now, and what changes with it. */
+  private ending(call: VoiceCallsTable, now: Date): ['completed' | 'canceled', Date, Partial<VoiceCallsTable>] {
+    const to = call.status === 'in_progress' ? 'completed' : 'canceled'
+    const patch: Partial<VoiceCallsTable> = { end_reason: ENDED_BY_API, plan_seq: Number(call.plan_seq) + 1 }
+    if (call.carrier === 'simulated' && to === 'completed') {
+      patch.lines = toJson(spokenBy(fromJson<CallLine[]>(call.lines, []), now.getTime() - Date.parse(call.answered_at!)))
+    }
+    return [to, now, patch]
   }
 }

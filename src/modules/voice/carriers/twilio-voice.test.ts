@@ -211,6 +211,20 @@ describe('voice on Twilio (a Twilio-compatible server on 127.0.0.1)', () => {
     assertProblem(await post(h, `/voice/calls/${created.id}/hangup`), 409, 'call_ended')
   })
 
+  it('a call answered at Twilio while the hang-up is on its way is completed, not refused', async () => {
+    const created = await ok(post(h, '/voice/calls', { from_number_id: num.id, to: '+14155550183' }), 201)
+    await h.drainJobs()
+    const sid = (await h.app.kernel.db.selectFrom('voice_calls').select('carrier_sid').where('id', '=', created.id).executeTakeFirstOrThrow()).carrier_sid!
+    await tw.advance(sid, 'ringing')
+    // Read ringing by the hang-up; answered (its callback committed here) before Twilio takes the end.
+    tw.beforeNext(() => tw.advance(sid, 'in-progress'))
+    const ended = await ok(post(h, `/voice/calls/${created.id}/hangup`))
+    assert.equal(ended.status, 'completed')
+    assert.equal(ended.end_reason, 'ended_by_api')
+    assert.ok(ended.answered_at)
+    assert.equal(tw.calls.get(sid)!.status, 'completed')
+  })
+
   it('a call hung up while Twilio was still placing it is ended there when its first callback names it', async () => {
     const created = await ok(post(h, '/voice/calls', { from_number_id: num.id, to: '+14155550182' }), 201)
     // The placement's request is at Twilio and its answer has not come back: the call is only marked.

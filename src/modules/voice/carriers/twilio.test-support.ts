@@ -9,6 +9,7 @@
 //   tw.failNext(503)                                            // the next request: 503 with Twilio's error JSON
 //   tw.failNext(429, undefined, 2); tw.failNext('hang')         // the next 2: 429; then one never answered
 //   tw.failNext('hold')                                         // the next one is done (a call created) but never answered
+//   tw.beforeNext(() => tw.advance(sid, 'in-progress'))          // runs (awaited) before the next REST request is handled
 //   tw.seedNumber('+14155550100', { voiceUrl, statusCallback }) // an IncomingPhoneNumber owned before the test
 //   await tw.advance(callSid, 'ringing')                        // status callback → our HTTP status (null: not subscribed)
 //   await tw.advance(callSid, 'completed', { duration: 42 })    // CallDuration 42; { badSignature: true } signs wrongly
@@ -479,12 +480,15 @@ export async function startTwilioServer(opts: TwilioServerOptions = {}) {
     res.end(JSON.stringify(body))
   }
 
+  const beforeHooks: (() => Promise<unknown>)[] = []
   const api = createServer(async (req, res) => {
     const body = await readBody(req)
     const method = req.method ?? ''
     const target = new URL(req.url ?? '/', url)
     const form = method === 'POST' ? new URLSearchParams(body) : new URLSearchParams()
     requests.push({ host: 'api', method, path: req.url ?? '', headers: req.headers, body, form })
+    // Something that happens at Twilio while the request is on its way (a call answered meanwhile).
+    await beforeHooks.shift()?.()
     const s = scripted[0]
     if (s) {
       if (--s.left <= 0) scripted.shift()
@@ -589,6 +593,11 @@ export async function startTwilioServer(opts: TwilioServerOptions = {}) {
     /** The next `times` REST requests get `status` with `body` (default: Twilio's error JSON for it); 'hang' never answers. */
     failNext(status: number | 'hang' | 'hold', body?: unknown, times = 1) {
       scripted.push({ status, body, left: times })
+    },
+
+    /** Runs `fn` (awaited) when the next REST request arrives, before it is handled. */
+    beforeNext(fn: () => Promise<unknown>) {
+      beforeHooks.push(fn)
     },
 
     /** An IncomingPhoneNumber the account owns already; returns it. */
@@ -709,6 +718,7 @@ export async function startTwilioServer(opts: TwilioServerOptions = {}) {
       requests.length = 0
       webhooks.length = 0
       scripted.length = 0
+      beforeHooks.length = 0
     },
 
     close: () =>
