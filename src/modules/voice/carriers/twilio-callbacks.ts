@@ -68,10 +68,12 @@ export function twilioCallbacks(k: Kernel, services: Services, carriers: TwilioC
       const params = await verify(request, tenant)
       const to = twilioStatus(one(params, 'CallStatus'))
       const sid = one(params, 'CallSid')
+      // This callback is the first to name the call (its placement never learned the sid).
+      const naming = !!sid && call.carrier_sid !== sid
       const stamp = Date.parse(one(params, 'Timestamp'))
       const at = Number.isFinite(stamp) ? new Date(stamp) : k.clock.now()
       await k.transaction(null, async (tx) => {
-        if (sid && call.carrier_sid !== sid) {
+        if (naming) {
           // The first callback of a call whose placement did not learn its sid (the worker died mid-request).
           if (await repo.updateCallIf(tx, tenant, call.id, call, { carrier_sid: sid })) call = { ...call, carrier_sid: sid }
         }
@@ -83,8 +85,9 @@ export function twilioCallbacks(k: Kernel, services: Services, carriers: TwilioC
         }
         await services.voice.lifecycle.move(tx, tenant, call, to, at, to === 'completed' ? { end_reason: 'hangup' } : to === 'in_progress' ? {} : { end_reason: to })
       })
-      // Hung up through the API while Twilio was still placing it: it goes on there until ended there too.
-      if (sid && to && !FINAL_STATUSES.has(to) && call.end_reason === ENDED_BY_API) await carriers.endAtTwilio(tenant, sid)
+      // Hung up through the API while Twilio was still placing it: it goes on there until ended there too
+      // (once: later callbacks of that call come after the end was asked for).
+      if (naming && to && !FINAL_STATUSES.has(to) && call.end_reason === ENDED_BY_API) await carriers.endAtTwilio(tenant, sid)
       return reply.code(204).send()
     })
 
