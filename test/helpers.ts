@@ -146,6 +146,7 @@ export function assertProblem(r: LightMyRequestResponse, status: number, code?: 
   assert.equal(r.statusCode, status, r.body)
   assert.match(String(r.headers['content-type']), /application\/problem\+json/)
   assert.ok(json(r).request_id, 'problem carries request_id')
+  assert.equal(json(r).status, status, 'RFC 9457: the problem status is the HTTP status')
   if (code) assert.equal(json(r).code, code, r.body)
 }
 

@@ -34,7 +34,9 @@ export function sendProblem(request: FastifyRequest, reply: FastifyReply, err: A
     code,
     request_id: request.id,
   }
-  for (const [k, v] of Object.entries(err.extra)) if (k !== 'headers' && v !== undefined) body[k] = v
+  // Extension members never replace the RFC 9457 ones: `status` is always the HTTP status (a domain state
+  // travels under its own name, e.g. `call_status`).
+  for (const [k, v] of Object.entries(err.extra)) if (k !== 'headers' && v !== undefined && !(k in body)) body[k] = v
   for (const [k, v] of Object.entries(err.headers)) reply.header(k, v)
   // An error that states its own challenge (RFC 6750 error="invalid_token" for OAuth tokens) keeps it.
   if (status === 401 && !err.headers['WWW-Authenticate']) reply.header('WWW-Authenticate', 'Bearer realm="svc"')

@@ -12,7 +12,7 @@ import { callView } from './voice.views.js'
 /** Why a call ended when the API hung it up (`end_reason`). */
 export const ENDED_BY_API = 'ended_by_api'
 
-const ended = (call: VoiceCallsTable) => new AppError('call_ended', `Call ${call.id} has already ended (${call.status}).`, { status: call.status })
+const ended = (call: VoiceCallsTable) => new AppError('call_ended', `Call ${call.id} has already ended (${call.status}).`, { call_status: call.status })
 
 /** What was said by `atMs` after the answer: lines not begun are dropped, the line being spoken is cut there. */
 export function spokenBy(lines: CallLine[], atMs: number): CallLine[] {

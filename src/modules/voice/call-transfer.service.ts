@@ -17,7 +17,7 @@ import type { CallCarrierTransfer, VoiceCallsTable } from './voice.tables.js'
 import { callView } from './voice.views.js'
 
 const notInProgress = (call: VoiceCallsTable) =>
-  new AppError('call_not_in_progress', `Call ${call.id} is ${call.status}; only a call in progress can be transferred.`, { status: call.status })
+  new AppError('call_not_in_progress', `Call ${call.id} is ${call.status}; only a call in progress can be transferred.`, { call_status: call.status })
 
 /**
  * transferVoiceCall: to a phone number or a member, cold or warm, with an optional announcement; only

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { spokenBy } from '../call-hangup.service.js'
-import { advance, assertProblem, events, get, newNumber, ok, post, voiceApp, type VoiceApp } from '../voice.test-support.js'
+import { advance, assertProblem, events, get, json, newNumber, ok, post, voiceApp, type VoiceApp } from '../voice.test-support.js'
 
 describe('hangupVoiceCall', () => {
   let h: VoiceApp
@@ -55,7 +55,11 @@ describe('hangupVoiceCall', () => {
     const created = await ok(post(h, '/voice/calls', { from_number_id: num.id, to: '+15005550007' }), 201)
     const busy = await advance(h, created.id)
     assert.equal(busy.status, 'busy')
-    assertProblem(await hangup(created.id), 409, 'call_ended')
+    const again = await hangup(created.id)
+    assertProblem(again, 409, 'call_ended')
+    // RFC 9457: `status` is the HTTP status; the call's own state is an extension member of its own.
+    assert.equal(json(again).status, 409)
+    assert.equal(json(again).call_status, 'busy')
     const theirs = await newNumber(h, {}, h.b.live)
     const theirCall = await ok(post(h, '/voice/calls', { from_number_id: theirs.id, to: '+15005550006' }, { key: h.b.live }), 201)
     assertProblem(await hangup(theirCall.id), 404, 'resource_not_found')
