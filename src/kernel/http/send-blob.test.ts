@@ -67,6 +67,21 @@ describe('sendBlob', () => {
     assert.equal(typeof problem.request_id, 'string')
     // RFC 9110 §14.2: an invalid range-set (last before first) is answered 416 like an unsatisfiable one.
     assert.equal((await get({ range: 'bytes=9-2' })).statusCode, 416)
+    // A zero-length suffix selects nothing.
+    assert.equal((await get({ range: 'bytes=-0' })).statusCode, 416)
+  })
+
+  it('answers a suffix longer than the file with the whole file (RFC 9110 §14.1.3), not 416', async () => {
+    for (const range of ['bytes=-1000', 'bytes=-1001', 'bytes=-5000000']) {
+      const res = await get({ range })
+      assert.equal(res.statusCode, 206, range)
+      assert.equal(res.headers['content-range'], 'bytes 0-999/1000', range)
+      assert.equal(res.headers['content-length'], '1000')
+      assert.deepEqual(res.rawPayload, body)
+    }
+    const empty = await get({ range: 'bytes=-10' }, '/files/empty')
+    assert.equal(empty.statusCode, 200)
+    assert.equal(empty.rawPayload.length, 0)
   })
 
   it('answers the whole blob for several disjoint ranges, a malformed Range or another unit', async () => {

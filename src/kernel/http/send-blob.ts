@@ -23,7 +23,8 @@ export interface SendBlobOptions {
 /**
  * Answer a GET (or HEAD) with the blob under `key`, following RFC 9110 ranges:
  * - no or an unusable Range (malformed, not `bytes`, or an If-Range that no longer matches) → 200, whole blob;
- * - one satisfiable range → 206 with Content-Range;
+ * - one satisfiable range → 206 with Content-Range; a suffix longer than the file (`bytes=-5000` of 1000 bytes)
+ *   selects the whole file (§14.1.3), answered 206 `bytes 0-999/1000` (200 when the file is empty);
  * - several ranges → 200 with the whole blob (allowed by §14.2; overlapping or adjacent ones are merged first,
  *   so only truly disjoint requests get there — multipart/byteranges is more machinery than players need);
  * - nothing satisfiable (or only invalid ranges such as `9-2`) → 416 problem+json with `Content-Range: bytes *\/<size>` (the size of the file).
@@ -48,7 +49,7 @@ export async function sendBlob(
 
   const rangeHeader = request.headers.range
   if (rangeHeader && ifRangeHolds(request.headers['if-range'], etag)) {
-    const ranges = rangeParser(size, rangeHeader, { combine: true })
+    const ranges = rangeParser(size, suffixesWithin(rangeHeader, size), { combine: true })
     if (ranges === -1) {
       return sendProblem(
         request,
@@ -70,6 +71,26 @@ export async function sendBlob(
   reply.header('Content-Length', String(size))
   // An empty file has no byte range to read; a stream over it would still be opened for nothing.
   return reply.code(200).send(size === 0 ? '' : store.read(key))
+}
+
+/**
+ * RFC 9110 §14.1.3: "If the selected representation is shorter than the specified suffix-length, the entire
+ * representation is used." range-parser counts such a suffix as unsatisfiable, so clamp it to the size first.
+ * On an empty file there is no byte to select: the header is dropped (200, the empty file).
+ */
+function suffixesWithin(header: string, size: number): string {
+  const eq = header.indexOf('=')
+  if (eq === -1 || header.slice(0, eq).trim().toLowerCase() !== 'bytes') return header
+  let clamped = false
+  const specs = header.slice(eq + 1).split(',').map((spec) => {
+    const m = /^\s*-(\d+)\s*$/.exec(spec)
+    if (!m || Number(m[1]) <= size || Number(m[1]) === 0) return spec
+    clamped = true
+    return `-${size}`
+  })
+  if (!clamped) return header
+  if (size === 0) return ''
+  return `${header.slice(0, eq)}=${specs.join(',')}`
 }
 
 function setEntityHeaders(reply: FastifyReply, storedType: string, options: SendBlobOptions): void {
