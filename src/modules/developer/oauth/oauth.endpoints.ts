@@ -1,7 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { auditScope } from '../../../kernel/audit/audit.js'
 import { ALL_SCOPES } from '../../../kernel/auth/scopes.js'
+import { AppError } from '../../../kernel/errors.js'
 import { acceptForms, formOf, sendPage, sendRedirect } from '../../../kernel/http/html.js'
+import { sendProblem } from '../../../kernel/http/problem.js'
 import type { Services } from '../../../kernel/services.js'
 import { consentPage, errorPage } from './authorize.pages.js'
 import type { Checked } from './authorization.service.js'
@@ -22,6 +24,8 @@ export function oauthEndpoints(services: Services) {
     // The token and revocation endpoints answer OAuth's JSON errors, even for what Fastify refuses itself.
     app.setErrorHandler(async (err: Error & { statusCode?: number }, request, reply) => {
       if (!request.url.startsWith('/oauth/token') && !request.url.startsWith('/oauth/revoke')) throw err
+      // The rate limiter's refusal (a kernel problem) stays what it is: 429 with Retry-After, not a server_error.
+      if (err instanceof AppError && err.status < 500) return sendProblem(request, reply, err)
       if ((err.statusCode ?? 500) >= 500) {
         request.log.error({ err }, 'oauth endpoint failed')
         return sendOAuthError(reply, new OAuthError('server_error', 'The server could not answer; try again.'))
