@@ -15,6 +15,7 @@ import { migrateToLatest } from './kernel/db/migrations.js'
 import { EventBus, loadEvent } from './kernel/events/events.js'
 import { SecretBox } from './kernel/crypto/secret-box.js'
 import { deriveKey, loadServerSecret } from './kernel/crypto/server-secret.js'
+import { checkServerSecret } from './kernel/crypto/secret-verifier.js'
 import { IdempotencyStore, claimFor } from './kernel/http/idempotency.js'
 import { Paginator } from './kernel/http/pagination.js'
 import { RequestCounter } from './kernel/http/request-counter.js'
@@ -70,6 +71,13 @@ export async function createKernel(deps: AppDeps): Promise<{ kernel: Kernel; ser
   )
   const loaded = loadServerSecret({ secret: config.serverSecret, dataDir: config.dataDir })
   if (loaded.source === 'generated') log.info({ path: loaded.path }, 'generated the server secret (set SERVER_SECRET to share one across nodes)')
+  const previousSecrets = config.serverSecretPrevious.map((s) => Buffer.from(s, 'utf8'))
+  // Before anything reads or writes sealed data: a node under another secret stops here, with the setting named.
+  const verified = await checkServerSecret(db, clock, loaded.secret, previousSecrets, { source: loaded.source, path: loaded.path, dataDir: config.dataDir }).catch(async (err) => {
+    if (!deps.database) await database.close()
+    throw err
+  })
+  if (verified === 'rotated') log.warn('the server secret was rotated: the database now records the current SERVER_SECRET (nodes still on the old one will refuse to start)')
   const paginator = new Paginator(deriveKey(loaded.secret, 'cursor'))
   const events = new EventBus(clock, (id) => loadEvent(db, id))
   jobs.register(events.dispatchJob)
@@ -87,7 +95,7 @@ export async function createKernel(deps: AppDeps): Promise<{ kernel: Kernel; ser
     requests: new RequestCounter(db, log),
     apiLogs: new ApiLogRecorder(database, clock, log, { enabled: config.apiLogs, databaseUrl: config.databaseUrl }),
     modules,
-    secrets: new SecretBox(loaded.secret, config.serverSecretPrevious.map((s) => Buffer.from(s, 'utf8'))),
+    secrets: new SecretBox(loaded.secret, previousSecrets),
     deriveKey: (purpose: string) => deriveKey(loaded.secret, purpose),
     blobs: new LocalBlobStore(config.blobs.dir),
     paginate: (spec) => paginator.paginate(spec),

@@ -107,6 +107,7 @@ function printFirstStart(config: Config, log: Logger, keys: { workspaceId: strin
 }
 
 main().catch((err) => {
-  console.error(err)
+  // A refusal to start (e.g. another node's server secret) is the operator's to fix: its message, not a stack.
+  console.error(err instanceof Error && err.name === 'ServerSecretMismatch' ? `svc: refusing to start: ${err.message}` : err)
   process.exit(1)
 })

@@ -14,7 +14,10 @@ describe('CLI and first start', () => {
 
   it('first start on an empty database creates a workspace and prints one live and one test key, once', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'svc-data-'))
-    const s = await startServer({ ...db.env, DATA_DIR: dataDir })
+    // A database of its own: the secret generated in this DATA_DIR seals it, and the CLI tests below use another.
+    const own = await createTestDatabase()
+    after(() => own.drop())
+    const s = await startServer({ ...own.env, DATA_DIR: dataDir })
     // Not in the log stream (stdout, JSON lines): the log says where the keys are.
     assert.doesNotMatch(s.output(), /svc_(live|test)_/)
     const path = join(dataDir, 'first-start-keys.txt')
@@ -31,7 +34,7 @@ describe('CLI and first start', () => {
     assert.equal(sb.status, 200)
     assert.equal(await s.stop(), 0, 'SIGTERM exits 0')
     rmSync(path)
-    const again = await startServer({ ...db.env, DATA_DIR: dataDir })
+    const again = await startServer({ ...own.env, DATA_DIR: dataDir })
     assert.ok(!existsSync(path), 'keys are written only on the first start')
     assert.doesNotMatch(again.output(), /svc_live_/)
     await again.stop()

@@ -195,4 +195,19 @@ export const kernelMigrations: ModuleMigration[] = [
       await db.schema.alterTable('api_keys').addColumn('last_used_at', 'text').execute()
     },
   },
+  {
+    // The server secret's verifier (kernel/crypto/secret-verifier.ts) and the audit chain's keyed scheme:
+    // each row written by the service carries a MAC (entry_mac) so that a row inserted by someone else is
+    // never sealed; chains sealed before are re-sealed once under the key (kernel/audit/audit-upgrade.ts).
+    name: '202612280000_kernel_instance_settings_audit_mac',
+    async up(db) {
+      await db.schema
+        .createTable('instance_settings')
+        .addColumn('key', 'text', (c) => c.primaryKey())
+        .addColumn('value', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute()
+      await db.schema.alterTable('audit_log').addColumn('entry_mac', 'text').execute()
+    },
+  },
 ]

@@ -51,7 +51,16 @@ export interface AuditLogTable {
   /** Position in the workspace's chain; null until sealed. */
   seq: number | null
   prev_hash: string | null
+  /** HMAC-SHA256 under the audit chain key (kernel/audit/audit-chain.ts) of the content, seq and prev_hash. */
   hash: string | null
+  /** HMAC-SHA256 of the content as the service wrote it: only such rows are sealed into the chain. */
+  entry_mac?: string | null
+}
+/** Instance-wide facts every node checks at start (the server secret's verifier, the audit chain scheme). */
+export interface InstanceSettingsTable {
+  key: string
+  value: string
+  updated_at: string
 }
 export interface JobsTable {
   id: string
@@ -137,6 +146,7 @@ declare module './database.js' {
     events: EventsTable
     request_counts: RequestCountsTable
     audit_log: AuditLogTable
+    instance_settings: InstanceSettingsTable
     api_logs: ApiLogsTable
     api_usage_days: ApiUsageDaysTable
     api_latency_days: ApiLatencyDaysTable
