@@ -12,6 +12,9 @@ const KERNEL_ERRORS = {
   wrong_environment: { status: 401, title: 'Key not valid for this base URL' },
   // The key is valid but lacks the scope the operation requires.
   insufficient_scope: { status: 403, title: 'Insufficient scope' },
+  // A member (dashboard session, or an OAuth token they granted) whose role is below the operation's `minRole`,
+  // or whose role does not allow the change to that member (workspaces/member-roles.ts).
+  insufficient_role: { status: 403, title: 'Insufficient role' },
   // The caller may not use this endpoint from where it is (e.g. GET /metrics from a remote address without a token).
   forbidden: { status: 403, title: 'Forbidden' },
   // No route matches the path.

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { Static, TSchema } from 'typebox'
 import type { Config } from '../../config.js'
+import type { Role } from '../auth/roles.js'
 import type { ErrorCode } from '../errors.js'
 import type { MultipartOptions } from './multipart.js'
 import type { WithStatus } from './response-status.js'
@@ -50,6 +51,12 @@ export interface RouteDefinition<S extends RouteSchemas = RouteSchemas, Public e
   module: string
   /** Required scope; the spec names one even for public operations (documentation only there). */
   scope: string
+  /**
+   * The least role a member needs (dashboard sessions and OAuth tokens a member granted; keys go by scope
+   * alone): `member`, `admin` or `owner`. Left out, the default of the scope (kernel/auth/roles.ts): reads
+   * and conversation, message and lead writes are members', every other write admins'. docs/api-conventions.md "Roles".
+   */
+  minRole?: Role
   /** Public operations (the Webhook Playground) skip authentication. */
   public?: Public
   summary: string

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify'
+import { minRoleOf } from '../auth/roles.js'
 import { AppError, allErrors } from '../errors.js'
 import type { Mode } from '../tenant.js'
 import type { AnyRoute } from './define-route.js'
@@ -105,7 +106,7 @@ export function registerDocs(scope: FastifyInstance, getDoc: () => Record<string
     const out = page(
       `${route.operationId} — API reference`,
       `<p><a href="../../api-docs">API reference</a> › ${esc(route.module)}</p><h1>${esc(route.operationId)}</h1><p>${esc(route.summary)}</p>` +
-        `<p><code>${route.method} ${esc(route.url)}</code></p><p>Required scope: <code>${esc(route.scope)}</code>${route.public ? ' (no API key needed)' : ''}</p>` +
+        `<p><code>${route.method} ${esc(route.url)}</code></p><p>Required scope: <code>${esc(route.scope)}</code>${route.public ? ' (no API key needed)' : `; minimum member role: <code>${minRoleOf(route)}</code>`}</p>` +
         (route.description ? `<p>${esc(route.description)}</p>` : '') +
         (params ? `<h2>Parameters</h2><table><tr><th>Name</th><th>In</th><th>Required</th><th>Schema</th><th>Description</th></tr>${params}</table>` : '') +
         body +

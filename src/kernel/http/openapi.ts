@@ -10,7 +10,7 @@ import { ERROR_EVENT, SSE_DEFAULTS } from './sse.js'
 /**
  * The served OpenAPI 3.1 document, finalised once from what @fastify/swagger produces (info, servers,
  * security schemes, and per operation its operationId, summary, description, tags, security and
- * `x-required-scope`) plus the route table and the event catalog, so that client generators
+ * `x-required-scope`, `x-min-role`) plus the route table and the event catalog, so that client generators
  * (openapi-typescript, openapi-fetch, …) get:
  *
  * - every named schema (a TypeBox schema with `$id` or `title`; otherwise `<OperationId>Body`/`Response`)
@@ -584,6 +584,7 @@ export function finaliseOpenApi({ base, routes, events, delivery }: OpenApiSourc
         tags: op.tags,
         security: op.security,
         'x-required-scope': op['x-required-scope'],
+        ...(op['x-min-role'] ? { 'x-min-role': op['x-min-role'] } : {}),
         parameters: parameters(registry, r),
         ...(body ? { requestBody: body } : {}),
         responses: responses(registry, r),

@@ -16,6 +16,7 @@ import type { Logger } from 'pino'
 import type { Config } from '../../config.js'
 import { findPrincipal, hashKey, keyMode } from '../auth/api-keys.js'
 import { resolverFor } from '../auth/bearer-tokens.js'
+import { minRoleOf, roleAtLeast } from '../auth/roles.js'
 import { hasScope } from '../auth/scopes.js'
 import { AppError, errorSpec } from '../errors.js'
 import { API_VERSION } from '../events/events.js'
@@ -357,10 +358,11 @@ export async function createHttpServer(kernel: Kernel, services: Services, route
       schema: {
         operationId: r.operationId,
         summary: r.summary,
-        description: `${r.description ?? r.summary}\n\nRequired scope: \`${r.scope}\`. Reference: ${config.publicUrl}/v2/api-docs/${r.module}/${r.operationId}`,
+        description: `${r.description ?? r.summary}\n\nRequired scope: \`${r.scope}\`.${r.public ? '' : ` Minimum member role: \`${minRoleOf(r)}\`.`} Reference: ${config.publicUrl}/v2/api-docs/${r.module}/${r.operationId}`,
         tags: [r.module],
         ...(r.public ? { security: [] } : { security: [{ bearerAuth: [r.scope] }] }),
         'x-required-scope': r.scope,
+        ...(r.public ? {} : { 'x-min-role': minRoleOf(r) }),
         ...(r.schema.params ? { params: r.schema.params } : {}),
         ...(r.schema.querystring ? { querystring: r.schema.querystring } : {}),
         ...(body && !r.rawBody ? { body } : {}),
@@ -517,6 +519,13 @@ const lazySerializers: SerializerFactory = (externalSchemas, options) => {
         if (!serialize) bySchema.set(route.schema as object, (serialize = build(route)))
       }
       return serialize(data)
+    }
+    // A person's credential (dashboard session, OAuth grant) is bound by their role as well (kernel/auth/roles.ts).
+    const needed = minRoleOf(r)
+    if (principal.role && !roleAtLeast(principal.role, needed)) {
+      throw new AppError('insufficient_role', `This operation needs the role '${needed}' or higher; your role in this workspace is '${principal.role}'.`, {
+        required_role: needed,
+      })
     }
   }
 }

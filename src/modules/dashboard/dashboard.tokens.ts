@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import type { BearerResolver } from '../../kernel/auth/bearer-tokens.js'
+import { isRole } from '../../kernel/auth/roles.js'
 import type { Clock } from '../../kernel/clock.js'
 import type { Mode, Principal } from '../../kernel/tenant.js'
 import type { Services } from '../../kernel/services.js'
@@ -28,7 +29,7 @@ export interface IssuedToken {
  * still lasts (signed out, idle or past its absolute expiry → 401) and the membership is still active,
  * with the role it has now. A bearer header, not the cookie, so a forged cross-site request carries
  * nothing (CSRF cannot reach the API), and the kernel authenticates it like any other bearer credential:
- * mode, scopes, rate limit (per session), audit actor `member`.
+ * mode, scopes, the member's role (each operation's `minRole`), rate limit (per session), audit actor `member`.
  */
 export class DashboardTokens {
   constructor(
@@ -68,7 +69,7 @@ export class DashboardTokens {
         const session = await this.signIn.sessionById(sessionId)
         const membership = session?.memberships.find((m) => m.member_id === memberId)
         if (!session || !membership) return null
-        return { keyId: session.id, workspaceId: membership.workspace_id, mode: membership.mode, scopes: scopesOfRole(membership.role), actor: { type: 'member', id: membership.member_id } }
+        return { keyId: session.id, workspaceId: membership.workspace_id, mode: membership.mode, scopes: scopesOfRole(membership.role), actor: { type: 'member', id: membership.member_id }, role: isRole(membership.role) ? membership.role : 'member' }
       },
     }
   }

@@ -6,8 +6,6 @@ export const WORKSPACES_ERRORS = defineErrors('workspaces', {
   member_already_exists: { status: 409, title: 'Member already exists' },
   // Removing or demoting the only remaining owner.
   last_owner: { status: 409, title: 'Last owner' },
-  // A member signed in to the dashboard whose role does not allow the change (member-roles.ts).
-  insufficient_role: { status: 403, title: 'Insufficient role' },
 })
 
 declare module '../../kernel/errors.js' {

@@ -7,6 +7,7 @@ export const approveAgentRun = defineRoute({
   url: '/agents/{id}/runs/{run_id}/approve',
   module: 'agents',
   scope: 'write',
+  minRole: 'member', // a person in the loop approves; configuring the agent is admins'
   summary: "Decide a run's pending approval",
   description:
     '`decision: approve` (optionally with edited `arguments`, checked against the tool\'s parameters) or `reject`, with an optional ' +

@@ -7,6 +7,7 @@ export const cancelAgentRun = defineRoute({
   url: '/agents/{id}/runs/{run_id}/cancel',
   module: 'agents',
   scope: 'write',
+  minRole: 'member',
   summary: 'Cancel an agent run',
   description:
     'Idempotent: a cancelled run answers as it is. A queued run never starts; a running one is stopped and its tool call in flight ' +

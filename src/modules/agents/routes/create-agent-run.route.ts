@@ -7,6 +7,7 @@ export const createAgentRun = defineRoute({
   url: '/agents/{id}/runs',
   module: 'agents',
   scope: 'write',
+  minRole: 'member', // running an agent is day-to-day; configuring it is not
   summary: 'Start an agent run',
   description:
     'Queues a run on `input` (text, or JSON checked against the agent\'s `input_schema`); a worker executes it as a durable job ' +

@@ -7,6 +7,7 @@ export const dryRunAgent = defineRoute({
   url: '/agents/{id}/dry-run',
   module: 'agents',
   scope: 'write',
+  minRole: 'member', // tries the agent as configured; changes nothing
   summary: 'Dry-run an agent',
   description:
     'Runs the agent on `input` with every tool simulated: no request leaves the service, nothing is stored. Returns the steps a ' +

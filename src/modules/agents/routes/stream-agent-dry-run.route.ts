@@ -8,6 +8,7 @@ export const streamAgentDryRun = defineRoute({
   url: '/agents/{id}/dry-run/stream',
   module: 'agents',
   scope: 'write',
+  minRole: 'member', // tries the agent as configured; changes nothing
   summary: 'Dry-run an agent, streamed',
   description:
     'The dry-run of `POST /agents/{id}/dry-run` as Server-Sent Events, one per step as it happens; the last is `completed` with the ' +

@@ -7,6 +7,7 @@ export const sendBotMessage = defineRoute({
   url: '/bots/{id}/messages',
   module: 'bots',
   scope: 'bots:write',
+  minRole: 'member', // talking to a bot is day-to-day; changing it is not
   summary: 'Send a message to a bot',
   description:
     'The published version (or `version_id`) answers from its knowledge, with citations, calling its tools when needed; ' +

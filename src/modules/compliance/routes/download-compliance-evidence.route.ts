@@ -7,6 +7,7 @@ export const downloadComplianceEvidence = defineRoute({
   url: '/compliance/evidence/{id}/download',
   module: 'compliance',
   scope: 'read',
+  minRole: 'admin', // access reviews and evidence reports
   summary: 'Download an evidence report',
   description: 'The report as PDF (`?format=pdf`, the default, or `Accept: application/pdf`) or as the JSON it was rendered from (`?format=json`), whose SHA-256 the listing shows.',
   media: { type: 'application/pdf', description: 'the default, or `?format=pdf`; Range supported' },

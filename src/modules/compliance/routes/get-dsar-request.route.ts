@@ -7,6 +7,7 @@ export const getDsarRequest = defineRoute({
   url: '/compliance/dsar/{id}',
   module: 'compliance',
   scope: 'read',
+  minRole: 'admin', // data subjects' requests and their exports
   summary: 'Get a data-subject request',
   description: 'Its status, progress per module (records found by kind, deleted / anonymised) and the export link while valid.',
   schema: { params: IdParams, response: { 200: DsarRequest } },

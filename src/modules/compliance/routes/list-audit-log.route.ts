@@ -7,6 +7,7 @@ export const listAuditLog = defineRoute({
   url: '/compliance/audit-log',
   module: 'compliance',
   scope: 'read',
+  minRole: 'admin', // who did what, from where: for those who run the workspace
   summary: 'List the audit log',
   description: 'Every change made through the API, the CLI or the system, newest first, with its hash-chain link. Filters: `actor_type`, `actor_id`, `action`, `target_id`, `from` / `to`.',
   schema: { querystring: ListAuditLogQuery, response: { 200: AuditEntryList } },

@@ -7,6 +7,7 @@ export const listComplianceEvidence = defineRoute({
   url: '/compliance/evidence',
   module: 'compliance',
   scope: 'read',
+  minRole: 'admin', // access reviews and evidence reports
   summary: 'List evidence reports',
   description: 'Audit-chain verification, access review, retention runs and DSAR timeliness, generated daily and on demand (createComplianceEvidence, the CLI), newest first.',
   schema: { querystring: ListEvidenceQuery, response: { 200: EvidenceList } },

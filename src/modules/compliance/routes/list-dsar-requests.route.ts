@@ -7,6 +7,7 @@ export const listDsarRequests = defineRoute({
   url: '/compliance/dsar',
   module: 'compliance',
   scope: 'read',
+  minRole: 'admin', // data subjects' requests and their exports
   summary: 'List data-subject requests',
   description: 'Newest first; filter by `status` and `type`.',
   schema: { querystring: ListDsarQuery, response: { 200: DsarRequestList } },

@@ -7,6 +7,7 @@ export const redactPii = defineRoute({
   url: '/compliance/pii-redaction',
   module: 'compliance',
   scope: 'write',
+  minRole: 'member', // redacting a conversation's personal data is part of handling it
   summary: 'Find and redact personal data',
   description:
     'In a `text`, a stored message (`message_id`) or every message of a conversation (`conversation_id`): emails, phone numbers, card numbers ' +

@@ -7,6 +7,7 @@ export const searchKnowledge = defineRoute({
   url: '/knowledge/search',
   module: 'knowledge',
   scope: 'write',
+  minRole: 'member', // a read sent as POST
   summary: 'Search knowledge bases, with citations and an optional answer',
   description:
     "Ranks the chunks of the workspace's knowledge bases (or those of `knowledge_base_ids`) with the database's " +

@@ -7,6 +7,7 @@ export const createVoiceCall = defineRoute({
   url: '/voice/calls',
   module: 'voice',
   scope: 'write',
+  minRole: 'member', // calling is day-to-day; numbers are admins'
   summary: 'Place an outbound call',
   description:
     'From one of your numbers to `to` (E.164), answered by `bot_id`, `agent_id` or `greeting` (default: what the number is set to), recorded ' +

@@ -7,6 +7,7 @@ export const createVoiceToken = defineRoute({
   url: '/voice/token',
   module: 'voice',
   scope: 'write',
+  minRole: 'member', // a member answers calls in the browser
   summary: 'Create a voice client token',
   description:
     'A signed JWT (HS256) for a browser or mobile client, laid out like a Twilio access token: `grants.identity`, `grants.voice.incoming.allow`, ' +

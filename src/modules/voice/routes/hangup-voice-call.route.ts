@@ -7,6 +7,7 @@ export const hangupVoiceCall = defineRoute({
   url: '/voice/calls/{id}/hangup',
   module: 'voice',
   scope: 'write',
+  minRole: 'member',
   summary: 'Hang up a call',
   description:
     'Ends the call now, with `end_reason` `ended_by_api`: a call queued or ringing is canceled (call.failed), a call in progress completes ' +

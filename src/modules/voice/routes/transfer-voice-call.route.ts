@@ -7,6 +7,7 @@ export const transferVoiceCall = defineRoute({
   url: '/voice/calls/{id}/transfer',
   module: 'voice',
   scope: 'write',
+  minRole: 'member',
   summary: 'Transfer a call in progress',
   description:
     'To `to.phone_number` or `to.member_id`, `cold` (connected at once) or `warm` (the announcement is spoken to the target first), with an ' +

@@ -7,6 +7,7 @@ export const updateWorkspaceMember = defineRoute({
   url: '/workspaces/{id}/members/{member_id}',
   module: 'workspaces',
   scope: 'write',
+  minRole: 'member', // a member may rename themselves; the rest is checked per target in member-roles.ts
   summary: "Change a member's name or role, or mark an invitation accepted",
   description: 'The last owner cannot be demoted (409 `last_owner`).',
   schema: { params: MemberParams, body: UpdateMemberBody, response: { 200: Member } },

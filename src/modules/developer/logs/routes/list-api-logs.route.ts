@@ -7,6 +7,7 @@ export const listApiLogs = defineRoute({
   url: '/api-logs',
   module: 'developer',
   scope: 'read',
+  minRole: 'admin', // every caller's requests, addresses and errors
   summary: 'List API request logs',
   description:
     'The requests made with this workspace’s keys on this base URL, newest first: method, path, operation, status, duration, key, client address, user agent and error code — never bodies, query strings or credentials. ' +
