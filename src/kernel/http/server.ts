@@ -498,6 +498,13 @@ export async function createHttpServer(kernel: Kernel, services: Services, route
         required_scope: r.scope,
       })
     }
+    // A person's credential (dashboard session, OAuth grant) is bound by their role as well (kernel/auth/roles.ts).
+    const needed = minRoleOf(r)
+    if (principal.role && !roleAtLeast(principal.role, needed)) {
+      throw new AppError('insufficient_role', `This operation needs the role '${needed}' or higher; your role in this workspace is '${principal.role}'.`, {
+        required_role: needed,
+      })
+    }
   }
 
   return app
@@ -519,13 +526,6 @@ const lazySerializers: SerializerFactory = (externalSchemas, options) => {
         if (!serialize) bySchema.set(route.schema as object, (serialize = build(route)))
       }
       return serialize(data)
-    }
-    // A person's credential (dashboard session, OAuth grant) is bound by their role as well (kernel/auth/roles.ts).
-    const needed = minRoleOf(r)
-    if (principal.role && !roleAtLeast(principal.role, needed)) {
-      throw new AppError('insufficient_role', `This operation needs the role '${needed}' or higher; your role in this workspace is '${principal.role}'.`, {
-        required_role: needed,
-      })
     }
   }
 }
