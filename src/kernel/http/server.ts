@@ -27,6 +27,7 @@ import type { Mode, Principal } from '../tenant.js'
 import type { AnyRoute } from './define-route.js'
 import { registerDocs } from './docs.js'
 import { IdempotencyStore, bindClaim } from './idempotency.js'
+import { contentEncodingProblem } from './request-body.js'
 import { WithStatus } from './response-status.js'
 import { readMultipartBody, registerMultipart } from './multipart.js'
 import { openApiDocument, problemStatuses } from './openapi.js'
@@ -369,13 +370,18 @@ export async function createHttpServer(kernel: Kernel, services: Services, route
         ...(r.schema.headers ? { headers: r.schema.headers } : {}),
         response,
       } as FastifySchema,
-      preParsing: r.public
-        ? undefined
-        : (request, _reply, payload, done) => {
-            const auth = authenticate(request, r, mode)
-            if (auth) auth.then(() => done(null, payload), done)
-            else done(null, payload)
-          },
+      // Who is asking first (401/403 before anything about the body), then how the body is sent. Raw-body
+      // captures (Playground) keep what they receive, encoded or not.
+      preParsing: (request, _reply, payload, done) => {
+        const read = () => {
+          const encoded = r.rawBody ? null : contentEncodingProblem(request)
+          if (encoded) done(encoded)
+          else done(null, payload)
+        }
+        const auth = r.public ? undefined : authenticate(request, r, mode)
+        if (auth) auth.then(read, done)
+        else read()
+      },
       preValidation: (request, _reply, done) => {
         const checkNul = () => {
           // PostgreSQL TEXT cannot hold U+0000; refuse it up front on both engines (same answer everywhere).
