@@ -15,6 +15,22 @@ export interface JobDefinition<P = any> {
   /** Delay in seconds before attempt n+1 after attempt n failed; length+1 = max attempts. */
   retrySchedule: number[] | (() => number[])
   run(payload: P, ctx: JobContext): Promise<void>
+  /**
+   * Told once the job will not run again: its last attempt failed, or its lease expired on its last attempt
+   * (the process running it died — a file that exhausts memory kills it every time). The module records the
+   * failure where its users see it (a document `failed` with the reason). Runs before the job is marked
+   * failed: a crash in between tells it again on the next takeover, so it must be idempotent and cheap.
+   */
+  onExhausted?(payload: P, info: ExhaustedInfo): Promise<void>
+}
+
+export interface ExhaustedInfo {
+  jobId: string
+  attempts: number
+  /** Why: the last attempt's error, or that the lease expired after the last attempt. */
+  error: string
+  /** True when no attempt finished: the process running the last one died (lease expired). */
+  leaseExpired: boolean
 }
 
 export interface JobContext {
@@ -112,10 +128,18 @@ export interface ClaimedJob {
   locked_until: string | null
 }
 
+/** What a takeover records on the job: the attempt before it never finished. */
+export const LEASE_EXPIRED_ERROR = 'lease expired: the process running the previous attempt died or stalled'
+/** The last error of a job dead-lettered by a takeover. */
+export const leaseExhaustedError = (attempts: number): string => `lease expired after ${attempts} attempts: the process running it died`
+
 /**
  * Claims up to `limit` due jobs: pending ones whose run_at has come, or (with `expired`) running ones
- * whose lease expired because their worker died. On PostgreSQL, SKIP LOCKED lets several workers claim
- * disjoint sets; SQLite has a single writer, so the UPDATE itself is the lock.
+ * whose lease expired because their worker died, while they have attempts left. On PostgreSQL, SKIP
+ * LOCKED lets several workers claim disjoint sets; SQLite has a single writer, so the UPDATE itself is the
+ * lock. A claim never takes `attempts` past `max_attempts`: an expired job that has used them all is left
+ * to claimExhaustedJobs, which dead-letters it instead of running it again (a job that kills its process
+ * would otherwise be re-run at every restart, for ever).
  */
 export async function claimJobs(
   db: Executor,
@@ -129,13 +153,27 @@ export async function claimJobs(
   const now = clock.now()
   const nowIso = iso(now)
   const lease = iso(new Date(now.getTime() + leaseSeconds * 1000))
-  return claimQ.all(db, { workerId, limit, nowIso, lease, expired, pg: engine === 'postgres' })
+  return claimQ.all(db, { workerId, limit, nowIso, lease, expired, exhausted: false, pg: engine === 'postgres' })
 }
-const claimQ = prepared((db, a: { workerId: string; limit: number; nowIso: string; lease: string; expired: boolean; pg: boolean }) => {
+
+/**
+ * Claims running jobs whose lease expired on their last attempt, without counting an attempt: the claim
+ * only lets this worker tell the job's module (onExhausted) and mark the job failed (deadLetterJob). If
+ * this worker dies too, the lease expires again and the next one does it.
+ */
+export async function claimExhaustedJobs(db: Executor, engine: Engine, clock: Clock, workerId: string, limit: number, leaseSeconds: number): Promise<ClaimedJob[]> {
+  const now = clock.now()
+  const nowIso = iso(now)
+  const lease = iso(new Date(now.getTime() + leaseSeconds * 1000))
+  return claimQ.all(db, { workerId, limit, nowIso, lease, expired: true, exhausted: true, pg: engine === 'postgres' })
+}
+
+const claimQ = prepared((db, a: { workerId: string; limit: number; nowIso: string; lease: string; expired: boolean; exhausted: boolean; pg: boolean }) => {
   // Two simple predicates, each served by its partial index, instead of one OR the planners scan for.
   // The status is a literal, not a bound parameter: SQLite only matches partial indexes on literals.
+  const attemptsLeft = sql<boolean>`attempts ${sql.raw(a.exhausted ? '>=' : '<')} max_attempts`
   let due = a.expired
-    ? db.selectFrom('jobs').select('id').where(sql<boolean>`status = 'running'`).where('locked_until', '<', a.nowIso).orderBy('locked_until')
+    ? db.selectFrom('jobs').select('id').where(sql<boolean>`status = 'running'`).where('locked_until', '<', a.nowIso).where(attemptsLeft).orderBy('locked_until')
     : db.selectFrom('jobs').select('id').where(sql<boolean>`status = 'pending'`).where('run_at', '<=', a.nowIso).orderBy('run_at')
   due = due.limit(a.limit)
   if (a.pg) due = due.forUpdate().skipLocked()
@@ -145,14 +183,33 @@ const claimQ = prepared((db, a: { workerId: string; limit: number; nowIso: strin
       status: 'running',
       locked_by: a.workerId,
       locked_until: a.lease,
-      attempts: eb('attempts', '+', 1),
+      // A dead-letter claim runs nothing: it counts no attempt.
+      attempts: a.exhausted ? eb.ref('attempts') : eb('attempts', '+', 1),
+      ...(a.expired && !a.exhausted ? { last_error: LEASE_EXPIRED_ERROR } : {}),
       updated_at: a.nowIso,
     }))
     .where('id', 'in', due)
     // Re-check under the lock: the row may have changed between the sub-select and the update.
-    .where(a.expired ? (eb) => eb.and([eb('status', '=', 'running'), eb('locked_until', '<', a.nowIso)]) : (eb) => eb('status', '=', 'pending'))
+    .where(
+      a.expired
+        ? (eb) => eb.and([eb('status', '=', 'running'), eb('locked_until', '<', a.nowIso), attemptsLeft])
+        : (eb) => eb.and([eb('status', '=', 'pending'), sql<boolean>`attempts < max_attempts`]),
+    )
     .returning(['id', 'name', 'payload', 'attempts', 'max_attempts', 'retry_schedule', 'locked_until'])
 })
+
+/** Marks a job failed for good (its lease expired on its last attempt), only while `lease` still holds it. */
+export async function deadLetterJob(db: Executor, clock: Clock, lease: JobLease, error: string): Promise<boolean> {
+  const r = await db
+    .updateTable('jobs')
+    .set({ status: 'failed', locked_by: null, locked_until: null, last_error: error.slice(0, 2000), updated_at: iso(clock.now()) })
+    .where('id', '=', lease.jobId)
+    .where('locked_by', '=', lease.workerId)
+    .where('locked_until', '=', lease.lockedUntil)
+    .where('status', '=', 'running')
+    .executeTakeFirst()
+  return Number(r.numUpdatedRows) > 0
+}
 
 /** The lease a claim took: what completeJobs needs to finish the job only while this run still holds it. */
 export const leaseOf = (job: ClaimedJob, workerId: string): JobLease => ({ jobId: job.id, workerId, lockedUntil: job.locked_until ?? '' })

@@ -4,7 +4,19 @@ import type { Logger } from 'pino'
 import type { Clock } from '../clock.js'
 import type { Database } from '../db/database.js'
 import { randomToken } from '../ids.js'
-import { claimJobs, completeJob, failJob, leaseOf, releaseJob, type ClaimedJob, type JobContext, type JobDefinition } from './jobs.js'
+import {
+  claimExhaustedJobs,
+  claimJobs,
+  completeJob,
+  deadLetterJob,
+  failJob,
+  leaseExhaustedError,
+  leaseOf,
+  releaseJob,
+  type ClaimedJob,
+  type JobContext,
+  type JobDefinition,
+} from './jobs.js'
 
 export interface RunnerOptions {
   concurrency: number
@@ -120,8 +132,33 @@ export class JobRunner {
     if (jobs.length < n && now - this.lastExpiredScan >= 1000) {
       this.lastExpiredScan = now
       jobs.push(...(await claimJobs(db, engine, this.clock, this.workerId, n - jobs.length, this.opts.leaseSeconds, true)))
+      // Those that died on their last attempt are not run again: dead-lettered (awaited here, they are cheap).
+      for (const job of await claimExhaustedJobs(db, engine, this.clock, this.workerId, 100, this.opts.leaseSeconds)) await this.deadLetter(job)
     }
     return jobs
+  }
+
+  /**
+   * A job whose lease expired on its last attempt: the process running it died (or stalled) every time, so
+   * running it again would only do that again. Its module is told (onExhausted), then the job is failed with
+   * the reason. If telling the module fails, the lease is left to expire and the next takeover tries again.
+   */
+  private async deadLetter(job: ClaimedJob): Promise<void> {
+    const def = this.defs.get(job.name)
+    const error = leaseExhaustedError(job.attempts)
+    const lease = leaseOf(job, this.workerId)
+    try {
+      await auditScope.run({ actor: { type: 'system', id: null }, action: job.name }, () =>
+        def?.onExhausted?.(JSON.parse(job.payload), { jobId: job.id, attempts: job.attempts, error, leaseExpired: true }),
+      )
+    } catch (err) {
+      this.log.error({ err, job: job.name, jobId: job.id }, 'could not report a dead-lettered job to its module; retried after the lease')
+      return
+    }
+    if (await deadLetterJob(this.database.db, this.clock, lease, error)) {
+      this.log.error({ job: job.name, jobId: job.id, attempts: job.attempts }, 'job dead-lettered: its lease expired on its last attempt')
+      this.observer.onJobFinished?.(job.name, 'failed', 0)
+    }
   }
 
   private async poll(): Promise<void> {
@@ -171,6 +208,13 @@ export class JobRunner {
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err)
       try {
+        // The last attempt: the module hears of it before the job is failed (a crash in between: the
+        // takeover dead-letters it and tells the module again).
+        if (job.attempts >= job.max_attempts && def.onExhausted) {
+          await auditScope.run({ actor: { type: 'system', id: null }, action: job.name }, () =>
+            def.onExhausted!(JSON.parse(job.payload), { jobId: job.id, attempts: job.attempts, error: message, leaseExpired: false }),
+          )
+        }
         const outcome = await failJob(this.database.db, this.clock, job, this.workerId, message, ctx.retryAt)
         this.log.warn({ job: job.name, jobId: job.id, attempt: job.attempts, outcome, err: message }, 'job attempt failed')
         finish(outcome)
