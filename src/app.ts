@@ -1,4 +1,6 @@
 import { recordAudit } from './kernel/audit/audit.js'
+import { AuditChain } from './kernel/audit/audit-chain.js'
+import { upgradeAuditChains } from './kernel/audit/audit-upgrade.js'
 import type { FastifyInstance } from 'fastify'
 import type { Redis } from 'ioredis'
 import type { Logger } from 'pino'
@@ -21,6 +23,8 @@ import { Paginator } from './kernel/http/pagination.js'
 import { RequestCounter } from './kernel/http/request-counter.js'
 import { ApiLogRecorder } from './kernel/http/api-log.js'
 import { createHttpServer, type HttpOptions } from './kernel/http/server.js'
+import { SharedCounters } from './kernel/http/rate-limit-store.js'
+import { Dependencies } from './kernel/dependencies.js'
 import { JobRunner, type JobObserver } from './kernel/jobs/runner.js'
 import { enqueuedDuring } from './kernel/jobs/jobs.js'
 import type { Kernel } from './kernel/kernel.js'
@@ -78,6 +82,10 @@ export async function createKernel(deps: AppDeps): Promise<{ kernel: Kernel; ser
     throw err
   })
   if (verified === 'rotated') log.warn('the server secret was rotated: the database now records the current SERVER_SECRET (nodes still on the old one will refuse to start)')
+  const blobs = new LocalBlobStore(config.blobs.dir)
+  const audit = new AuditChain(db, blobs, clock, loaded.secret, previousSecrets)
+  const upgraded = await upgradeAuditChains(db, clock, audit)
+  if (upgraded && upgraded.entries > 0) log.warn(upgraded, 'audit chains re-sealed under the keyed scheme (HMAC-SHA256 of the server secret), once')
   const paginator = new Paginator(deriveKey(loaded.secret, 'cursor'))
   const events = new EventBus(clock, (id) => loadEvent(db, id))
   jobs.register(events.dispatchJob)
@@ -95,9 +103,11 @@ export async function createKernel(deps: AppDeps): Promise<{ kernel: Kernel; ser
     requests: new RequestCounter(db, log),
     apiLogs: new ApiLogRecorder(database, clock, log, { enabled: config.apiLogs, databaseUrl: config.databaseUrl }),
     modules,
+    dependencies: new Dependencies(),
     secrets: new SecretBox(loaded.secret, previousSecrets),
     deriveKey: (purpose: string) => deriveKey(loaded.secret, purpose),
-    blobs: new LocalBlobStore(config.blobs.dir),
+    audit,
+    blobs,
     paginate: (spec) => paginator.paginate(spec),
     async transaction(owner, fn) {
       // An idempotent request's key is marked committed in the same transaction as its effect.
@@ -107,7 +117,7 @@ export async function createKernel(deps: AppDeps): Promise<{ kernel: Kernel; ser
       const result = await db.transaction().execute(async (tx) => {
         const r = await fn(tx)
         if (claim) await IdempotencyStore.commitInTransaction(tx, claim, r)
-        await recordAudit(tx, clock, owner, r)
+        await recordAudit(tx, clock, owner, r, audit.entryMac)
         enqueued = enqueuedDuring(tx)
         return r
       })
@@ -139,12 +149,25 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     },
   })
   metrics.attach(kernel, services)
-  // ioredis (~9 MB resident) is loaded only when REDIS_URL is set.
+  // ioredis (~9 MB resident) is loaded only when REDIS_URL is set. No offline queue and short timeouts: while
+  // Redis is away a request counts its rate limit in this process at once instead of waiting for a reconnect.
+  const { redis: bounds } = deps.config
   const redis = deps.config.redisUrl
-    ? new (await import('ioredis')).Redis(deps.config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: true, lazyConnect: false })
+    ? new (await import('ioredis')).Redis(deps.config.redisUrl, {
+        maxRetriesPerRequest: 0,
+        enableOfflineQueue: false,
+        connectTimeout: bounds.connectTimeoutMs,
+        commandTimeout: bounds.commandTimeoutMs,
+        lazyConnect: false,
+      })
     : null
+  const counters = redis ? new SharedCounters(redis, kernel.log) : null
+  if (counters) {
+    kernel.dependencies.add('redis', () => counters.check())
+    await counters.connected(bounds.connectTimeoutMs)
+  }
   const http = await createHttpServer(kernel, services, kernel.modules.flatMap((m) => m.routes), {
-    redis,
+    counters,
     metrics,
     onResponse(request, status, seconds) {
       metrics.observeRequest(request, status, seconds)
@@ -163,7 +186,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       await http.close()
       await kernel.jobs.stop(kernel.config.shutdownTimeoutMs)
       await kernel.requests.flush()
-      if (redis) await redis.quit().catch(() => {})
+      // QUIT needs a connection; a client still trying to reconnect is stopped instead.
+      if (redis?.status === 'ready') await redis.quit().catch(() => redis.disconnect())
+      else redis?.disconnect()
       await kernel.database.close()
     },
   }

@@ -1,10 +1,12 @@
 import type { Logger } from 'pino'
 import type { Config } from '../config.js'
 import type { AiEngine } from './ai/ai.types.js'
+import type { AuditChain } from './audit/audit-chain.js'
 import type { BlobStore } from './blobs/blobs.js'
 import type { EmbeddingsEngine } from './ai/embeddings.js'
 import type { Clock } from './clock.js'
 import type { Database, Db, Tx } from './db/database.js'
+import type { Dependencies } from './dependencies.js'
 import type { EventBus } from './events/events.js'
 import type { SecretBox } from './crypto/secret-box.js'
 import type { ApiLogRecorder } from './http/api-log.js'
@@ -33,6 +35,8 @@ export interface Kernel {
   requests: RequestCounter
   /** The API request log (API_LOGS): buffered, written at least once a second; `flush()` before reading. */
   apiLogs: ApiLogRecorder
+  /** Outside services the API runs without, degraded (Redis): reported by /readyz and GET /health. */
+  dependencies: Dependencies
   /** Every module of this build, including their health checks and usage counters. */
   modules: readonly ModuleDefinition[]
   /** Seals credentials the service must use later (webhook signing secrets, CRM tokens): AES-256-GCM. */
@@ -42,6 +46,8 @@ export interface Kernel {
    * e.g. voice client tokens. Rotating SERVER_SECRET changes it (tokens made before stop verifying).
    */
   deriveKey(purpose: string): Buffer
+  /** The audit chain: keyed links, sealing, verification and the checkpoints kept outside the database. */
+  audit: AuditChain
   /** Files the service keeps (call recordings): a local directory (BLOB_DIR), atomic puts, ranged reads. */
   blobs: BlobStore
   /** Every list goes through this: signed cursors bound to list, filters and tenant; limit+1; the envelope. */

@@ -1,4 +1,3 @@
-import { sealAuditChain, workspacesToSeal } from './audit/audit.js'
 import { iso } from './clock.js'
 import { purgeFinishedJobs } from './jobs/jobs.js'
 import type { Kernel } from './kernel.js'
@@ -23,7 +22,7 @@ export async function runMaintenance(kernel: Kernel, services?: Services): Promi
 /** Links new audit entries onto their workspaces' chains (kernel/audit): the window before sealing stays seconds. */
 export async function sealAuditChains(kernel: Kernel): Promise<number> {
   let sealed = 0
-  for (const ws of await workspacesToSeal(kernel.db)) sealed += await sealAuditChain(kernel.db, ws)
+  for (const ws of await kernel.audit.workspacesToSeal()) sealed += await kernel.audit.seal(ws)
   return sealed
 }
 

@@ -1,9 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { createHash } from 'node:crypto'
 import { iso, type Clock } from '../clock.js'
-import { isUniqueViolation, toJson, type Executor } from '../db/database.js'
+import { toJson, type Executor } from '../db/database.js'
 import '../db/kernel.tables.js'
-import { workspaceScoped } from '../db/scoped.js'
 import type { AuditLogTable } from '../db/kernel.tables.js'
 import { newId } from '../ids.js'
 import type { Mode, Tenant } from '../tenant.js'
@@ -15,11 +14,9 @@ import type { Mode, Tenant } from '../tenant.js'
  * what changed from the transaction's result and the events it emitted. Entries hold names, never values
  * of personal data: field names of the request body, the target's type and id.
  *
- * Entries are append-only and hash-chained per workspace. Writing an entry does not touch the chain (no
- * per-workspace lock on every write); `sealAuditChain` links unsealed entries in order afterwards: each
- * gets the next `seq`, the previous entry's hash and its own hash over its content. Two sealers cannot
- * both take a seq (a unique index): the loser stops. `verifyAuditChain` recomputes the chain, so an entry
- * modified or deleted after sealing is detected (the window before sealing is a few seconds).
+ * Entries are append-only and chained per workspace under a key of the server secret (audit-chain.ts):
+ * writing an entry does not touch the chain (no per-workspace lock on every write), but it carries a MAC
+ * of what the service wrote (`entry_mac`), so the sealer links only rows the service wrote.
  */
 
 export type ActorType = 'api_key' | 'member' | 'oauth_app' | 'system' | 'cli' | 'anonymous'
@@ -56,7 +53,7 @@ const isTenant = (v: unknown): v is Tenant => typeof (v as Tenant | null)?.works
  * request's principal) or the first event; the target from the result (`object`, `id`), the path id, or
  * the first event. Nothing is written for a transaction outside any scope, or one that names no tenant.
  */
-export async function recordAudit(tx: Executor, clock: Clock, owner: object | null, result: unknown): Promise<void> {
+export async function recordAudit(tx: Executor, clock: Clock, owner: object | null, result: unknown, entryMac: (row: AuditLogTable) => string): Promise<void> {
   const scope = auditScope.getStore()
   if (!scope) return
   const events = emitted.get(tx) ?? []
@@ -87,78 +84,21 @@ export async function recordAudit(tx: Executor, clock: Clock, owner: object | nu
     prev_hash: null,
     hash: null,
   }
+  row.entry_mac = entryMac(row)
   await tx.insertInto('audit_log').values(row).execute()
 }
 
-/** The content an entry's hash covers (everything but the hash itself), in a fixed order. */
-function contentOf(r: AuditLogTable): string {
+/** The content an entry's chain link covers (everything but the link itself), in a fixed order. */
+export function contentOf(r: AuditLogTable): string {
   return JSON.stringify([r.id, r.workspace_id, r.mode, r.actor_type, r.actor_id, r.action, r.target_type, r.target_id, r.fields, r.events, r.ip, r.user_agent, r.request_id, r.occurred_at, Number(r.seq), r.prev_hash])
 }
-export const entryHash = (r: AuditLogTable): string => createHash('sha256').update(contentOf(r)).digest('hex')
+/** What the service wrote (before sealing): its entry MAC covers this, so an inserted row is told apart. */
+export function writtenContentOf(r: AuditLogTable): string {
+  return JSON.stringify([r.id, r.workspace_id, r.mode, r.actor_type, r.actor_id, r.action, r.target_type, r.target_id, r.fields, r.events, r.ip, r.user_agent, r.request_id, r.occurred_at])
+}
+/** The unkeyed link of chains sealed before the keyed scheme (kernel/audit/audit-upgrade.ts re-seals them). */
+export const legacyEntryHash = (r: AuditLogTable): string => createHash('sha256').update(contentOf(r)).digest('hex')
 /** The chain of a workspace starts from this (no previous entry). */
 export const GENESIS = '0'.repeat(64)
-
-/** Links the workspace's unsealed entries onto its chain, oldest first; returns how many were sealed. */
-export async function sealAuditChain(db: Executor, workspaceId: string, batch = 500): Promise<number> {
-  let sealed = 0
-  for (;;) {
-    const head = await workspaceScoped(db, workspaceId).selectFrom('audit_log').select(['seq', 'hash']).where('seq', 'is not', null).orderBy('seq', 'desc').limit(1).executeTakeFirst()
-    const open = await workspaceScoped(db, workspaceId).selectFrom('audit_log').selectAll().where('seq', 'is', null).orderBy('occurred_at').orderBy('id').limit(batch).execute()
-    if (open.length === 0) return sealed
-    let seq = head ? Number(head.seq) : 0
-    let prev = head?.hash ?? GENESIS
-    for (const row of open) {
-      const next: AuditLogTable = { ...row, seq: seq + 1, prev_hash: prev }
-      next.hash = entryHash(next)
-      try {
-        const r = await db.updateTable('audit_log').set({ seq: next.seq, prev_hash: next.prev_hash, hash: next.hash }).where('id', '=', row.id).where('seq', 'is', null).executeTakeFirst()
-        if (Number(r.numUpdatedRows) !== 1) return sealed
-      } catch (err) {
-        // Another sealer took this seq first: it carries on from here.
-        if (isUniqueViolation(err)) return sealed
-        throw err
-      }
-      seq = next.seq!
-      prev = next.hash
-      sealed++
-    }
-  }
-}
-
-/** Workspaces with unsealed entries (the maintenance loop seals them). */
-export async function workspacesToSeal(db: Executor, limit = 100): Promise<string[]> {
-  const rows = await db.selectFrom('audit_log').select('workspace_id').where('seq', 'is', null).groupBy('workspace_id').limit(limit).execute()
-  return rows.map((r) => r.workspace_id)
-}
-
-export interface ChainVerification {
-  intact: boolean
-  entries: number
-  head: { seq: number; hash: string } | null
-  /** The first entry that does not verify, and why. */
-  broken: { seq: number; id: string | null; reason: string } | null
-}
-
-/** Recomputes the workspace's chain from the start (both modes: one chain per workspace). */
-export async function verifyAuditChain(db: Executor, workspaceId: string, page = 1000): Promise<ChainVerification> {
-  let prev = GENESIS
-  let expected = 1
-  let after = 0
-  for (;;) {
-    const rows = await workspaceScoped(db, workspaceId).selectFrom('audit_log').selectAll().where('seq', '>', after).orderBy('seq').limit(page).execute()
-    for (const r of rows) {
-      const seq = Number(r.seq)
-      const fail = (reason: string): ChainVerification => ({ intact: false, entries: expected - 1, head: null, broken: { seq, id: r.id, reason } })
-      if (seq !== expected) return { intact: false, entries: expected - 1, head: null, broken: { seq: expected, id: null, reason: `entry ${expected} is missing (the next is ${seq})` } }
-      if (r.prev_hash !== prev) return fail('its previous-hash does not match the entry before it')
-      if (entryHash(r) !== r.hash) return fail('its content does not match its hash (modified)')
-      prev = r.hash!
-      expected++
-    }
-    if (rows.length < page) break
-    after = Number(rows[rows.length - 1].seq)
-  }
-  return { intact: true, entries: expected - 1, head: expected > 1 ? { seq: expected - 1, hash: prev } : null, broken: null }
-}
 
 export type { Mode }

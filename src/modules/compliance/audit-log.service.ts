@@ -1,4 +1,4 @@
-import { sealAuditChain, verifyAuditChain, type ChainVerification } from '../../kernel/audit/audit.js'
+import type { ChainVerification } from '../../kernel/audit/audit-chain.js'
 import type { PageResult } from '../../kernel/http/pagination.js'
 import type { Kernel } from '../../kernel/kernel.js'
 import type { Tenant } from '../../kernel/tenant.js'
@@ -12,19 +12,19 @@ export class AuditLogService {
 
   async list(tenant: Tenant, q: ListAuditLogQueryT): Promise<PageResult<AuditEntryT>> {
     // Entries written a moment ago get their chain link now rather than at the next sealing tick.
-    await sealAuditChain(this.k.db, tenant.workspaceId)
+    await this.k.audit.seal(tenant.workspaceId)
     const { cursor: _c, limit: _l, ...filters } = q
     return this.k.paginate({ list: 'listAuditLog', tenant, filters, query: q, fetch: (page) => repo.listAudit(this.k.db, tenant, q, page), key: (r) => r.id, view: auditView })
   }
 
   /**
-   * The workspace's whole chain recomputed (both modes share it), then held to the head the last
-   * audit-chain evidence recorded: entries deleted from the end, which no later link covers, show as a
-   * chain shorter than that anchor or with another hash at its position.
+   * The workspace's whole chain recomputed under the chain key (both modes share it) and held to its
+   * latest checkpoint (kept outside the database), then to the head the last audit-chain evidence
+   * recorded: entries deleted from the end show as a chain shorter than either.
    */
   async verify(tenant: Tenant): Promise<ChainVerification> {
-    await sealAuditChain(this.k.db, tenant.workspaceId)
-    const v = await verifyAuditChain(this.k.db, tenant.workspaceId)
+    await this.k.audit.seal(tenant.workspaceId)
+    const v = await this.k.audit.verify(tenant.workspaceId)
     const anchor = await repo.lastChainAnchor(this.k.db, tenant.workspaceId)
     if (!v.intact || !anchor) return v
     const at = await repo.chainEntry(this.k.db, tenant.workspaceId, anchor.seq)

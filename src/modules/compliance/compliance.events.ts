@@ -24,6 +24,19 @@ const RetentionRun = Type.Object(
   { $id: 'RetentionRun', description: 'One enforcement run: what each class deleted.' },
 )
 
+const AuditCheckpoint = Type.Object(
+  {
+    object: Type.Literal('audit_checkpoint'),
+    workspace_id: Type.String(),
+    seq: Type.Integer({ minimum: 1, description: 'The position of the chain head checkpointed.' }),
+    mac: Type.String({ description: 'The chain link (HMAC-SHA256, hex) of that entry.' }),
+    created_at: Type.String({ format: 'date-time' }),
+    key_id: Type.String({ description: 'Names the server secret whose key signed it (not the key).' }),
+    signature: Type.String({ description: 'HMAC-SHA256 under a key of the server secret over workspace_id, seq, mac and created_at.' }),
+  },
+  { $id: 'AuditCheckpoint', description: "A signed checkpoint of the workspace's audit chain head: keep it outside the service; a later chain must still hold this entry (docs/compliance.md)." },
+)
+
 /** Every event type of the compliance module. */
 export const COMPLIANCE_EVENTS = defineEvents('compliance', {
   'dsar.created': eventType({ description: 'A data-subject request was received.', schema: DsarRequest, example: DSAR }),
@@ -36,6 +49,11 @@ export const COMPLIANCE_EVENTS = defineEvents('compliance', {
     description: 'Retention policies were enforced: what each class deleted.',
     schema: RetentionRun,
     example: { object: 'retention_run', id: 'ret_01JD0000000000000000000000', finished_at: '2026-11-29T09:10:00.000Z', deleted: { messages: 120, call_recordings: 3 } },
+  }),
+  'audit.checkpoint': eventType({
+    description: "The audit chain's head was checkpointed (with each audit-chain evidence report): store it where the service's database cannot reach, to detect entries later deleted from the end of the chain.",
+    schema: AuditCheckpoint,
+    example: { object: 'audit_checkpoint', workspace_id: 'ws_01JD0000000000000000000000', seq: 1204, mac: 'b'.repeat(64), created_at: '2026-11-29T00:05:00.000Z', key_id: '1a2b3c4d', signature: 'c'.repeat(64) },
   }),
   'evidence.generated': eventType({
     description: 'An evidence report was generated (PDF and JSON downloadable).',

@@ -10,6 +10,7 @@ import { newId } from '../../kernel/ids.js'
 import type { Kernel } from '../../kernel/kernel.js'
 import type { Services } from '../../kernel/services.js'
 import type { Principal, Tenant } from '../../kernel/tenant.js'
+import type { AuditCheckpoint } from '../../kernel/audit/audit-chain.js'
 import type { AuditLogService } from './audit-log.service.js'
 import * as repo from './compliance.repository.js'
 import { EVIDENCE_KINDS, EVIDENCE_MAX_DAYS, type CreateEvidenceBodyT, type EvidenceT, type ListEvidenceQueryT } from './compliance.schemas.js'
@@ -79,7 +80,7 @@ export class EvidenceService {
   /** `owner`: the principal of the request that asked (its Idempotency-Key commits with the report), or null. */
   async generate(tenant: Tenant, kind: EvidenceKind, period: { from: string; to: string }, trigger: 'schedule' | 'manual', owner: Principal | null = null): Promise<ComplianceEvidenceTable> {
     const ws = await this.services.workspaces.getCurrent(tenant)
-    const body = await this.report(tenant, kind, period)
+    const { checkpoint, ...body } = await this.report(tenant, kind, period)
     const report: EvidenceReport = { kind, title: TITLES[kind], workspace: { id: ws.id, name: ws.name }, mode: tenant.mode, period, generated_at: iso(this.k.clock.now()), ...body }
     const json = JSON.stringify(report, null, 2)
     const checksum = sha256(json)
@@ -106,6 +107,7 @@ export class EvidenceService {
       await repo.insertEvidence(tx, row)
       const view = evidenceView(row, apiBase(this.k, tenant))
       await this.k.events.emit(tx, tenant, 'evidence.generated', view)
+      if (checkpoint) await this.k.events.emit(tx, tenant, 'audit.checkpoint', checkpoint)
       return view
     })
     return row
@@ -121,24 +123,30 @@ export class EvidenceService {
     }
   }
 
-  private async report(tenant: Tenant, kind: EvidenceKind, period: { from: string; to: string }): Promise<Pick<EvidenceReport, 'summary' | 'sections'>> {
+  private async report(tenant: Tenant, kind: EvidenceKind, period: { from: string; to: string }): Promise<Pick<EvidenceReport, 'summary' | 'sections'> & { checkpoint?: AuditCheckpoint }> {
     if (kind === 'audit_chain') {
       const v = await this.audit.verify(tenant)
       const inPeriod = await repo.countAudit(this.k.db, tenant, period.from, period.to)
+      // Only an intact chain moves the checkpoint; a broken one keeps the last good one (and reports it).
+      const checkpoint = v.intact && v.head ? await this.k.audit.writeCheckpoint(tenant.workspaceId, v.head) : v.checkpoint
       return {
         summary: [
           { label: 'Result', value: v.intact ? 'Intact' : 'BROKEN' },
           { label: 'Entries verified', value: count(v.entries) },
           { label: 'Entries in period', value: count(inPeriod.n) },
           { label: 'Chain head', value: v.head ? `#${v.head.seq} ${v.head.hash}` : 'empty' },
+          { label: 'Checkpoint', value: checkpoint ? `#${checkpoint.seq} of ${checkpoint.created_at}` : 'none' },
         ],
         sections: [
           {
             heading: 'Method',
-            text: 'Every entry carries the SHA-256 of its content and of the entry before it. The chain was recomputed from its first entry; a modified, inserted or deleted entry breaks it. The chain head recorded here anchors later verifications.',
+            text:
+              'Every entry carries an HMAC-SHA256, under a key derived from the server secret and never stored in the database, of its content, its position and the link of the entry before it; an entry the service did not write carries no valid entry MAC and is never sealed. The chain was recomputed from its first entry: a modified, inserted or deleted entry, or one rewritten at the head, breaks it. It was then held to the latest signed checkpoint of its head, kept outside the database: entries deleted from the end break that.',
           },
-          ...(v.broken ? [{ heading: 'First broken entry', text: `Entry #${v.broken.seq} (${v.broken.id ?? 'missing'}): ${v.broken.reason}.` }] : []),
+          ...(checkpoint ? [{ heading: 'Signed checkpoint', text: `Keep this outside the service; a later verification must find the same entry at #${checkpoint.seq}. ${Object.entries(checkpoint).map(([k, x]) => `${k}: ${x}`).join('; ')}` }] : []),
+          ...(v.broken ? [{ heading: 'First broken entry', text: `Entry ${v.broken.seq === null ? 'outside the chain' : `#${v.broken.seq}`} (${v.broken.id ?? 'missing'}): ${v.broken.reason}.` }] : []),
         ],
+        ...(checkpoint ? { checkpoint } : {}),
       }
     }
     if (kind === 'access_review') {
