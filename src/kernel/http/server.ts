@@ -27,6 +27,7 @@ import type { Mode, Principal } from '../tenant.js'
 import type { AnyRoute } from './define-route.js'
 import { registerDocs } from './docs.js'
 import { IdempotencyStore, bindClaim } from './idempotency.js'
+import { registerJsonBodyParser } from './json-body.js'
 import { contentEncodingProblem } from './request-body.js'
 import { WithStatus } from './response-status.js'
 import { readMultipartBody, registerMultipart } from './multipart.js'
@@ -115,7 +116,7 @@ export async function createHttpServer(kernel: Kernel, services: Services, route
     // get the same contract as every other answer: problem+json, X-Request-ID, the rate limit.
     frameworkErrors: (err, request, reply) => void routerError(err, request, reply),
     // Errors of the HTTP parser itself (no request object exists): still a problem with a request id.
-    clientErrorHandler: clientError,
+    clientErrorHandler: (err, socket) => (unknownMethod(err, socket) ? undefined : clientError(err, socket)),
     schemaController: { compilersFactory: { buildSerializer: lazySerializers } },
   }).withTypeProvider<TypeBoxTypeProvider>()
   const ajv = compilers()
@@ -267,6 +268,7 @@ export async function createHttpServer(kernel: Kernel, services: Services, route
   for (const { prefix, mode } of BASES) {
     await app.register(
       async (scope) => {
+        registerJsonBodyParser(scope)
         for (const r of routes.filter((x) => !x.rawBody && !x.multipart)) scope.route(routeOptions(r, mode))
         // Upload routes: the only scope with a multipart/form-data parser.
         await scope.register(async (form) => {
@@ -318,15 +320,43 @@ export async function createHttpServer(kernel: Kernel, services: Services, route
     if (m.callbacks) await app.register(async (scope) => m.callbacks!(scope, kernel, services))
   }
 
-  app.setNotFoundHandler({ preHandler: app.rateLimit() }, async (request, reply) => {
+  /** A known path with another method → 405 with Allow; any other path → 404. */
+  function unroutedProblem(request: FastifyRequest): AppError {
     const path = request.url.split('?')[0]
     const allowed = [...new Set(routeIndex.filter((r) => r.pattern.test(path)).map((r) => r.method))]
     if (allowed.length > 0) {
-      reply.header('Allow', allowed.join(', '))
-      return sendProblem(request, reply, new AppError('method_not_allowed', `${request.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}.`))
+      return new AppError('method_not_allowed', `${request.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}.`, { headers: { Allow: allowed.join(', ') } })
     }
-    return sendProblem(request, reply, new AppError('route_not_found', `No operation at ${request.method} ${path}. See ${config.publicUrl}/v2/api-docs.`))
+    return new AppError('route_not_found', `No operation at ${request.method} ${path}. See ${config.publicUrl}/v2/api-docs.`)
+  }
+  // Under the base URLs a 404 or 405 is answered before the body is read (rate-limited, as the not-found
+  // handler is): neither a body nor a missing Content-Type (which Fastify demands of QUERY) turns it into
+  // a 400 or 415. Other paths (v1, the callbacks) keep their own not-found handlers.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!request.is404) return done()
+    const path = request.url.split('?')[0]
+    if (!BASES.some((b) => path === b.prefix || path.startsWith(`${b.prefix}/`))) return done()
+    ;(limiter as unknown as (req: FastifyRequest, rep: FastifyReply) => Promise<void>)
+      .call(app, request, reply)
+      .then(
+        () => sendProblem(request, reply, unroutedProblem(request)),
+        (limited) => sendProblem(request, reply, toAppError(limited)),
+      )
+      .catch(done)
   })
+  app.setNotFoundHandler({ preHandler: app.rateLimit() }, async (request, reply) => sendProblem(request, reply, unroutedProblem(request)))
+  /**
+   * A method the HTTP parser does not know at all (`FOO /v2/…`) fails before any request exists; under
+   * the base URLs it still gets the 405 (with Allow) or 404 its path deserves, not "not valid HTTP".
+   */
+  function unknownMethod(err: Error & { code?: string; rawPacket?: Buffer }, socket: Socket): boolean {
+    if (err.code !== 'HPE_INVALID_METHOD' || !socket.writable || !err.rawPacket) return false
+    const line = /^([!#$%&'*+.^_`|~0-9A-Za-z-]{1,32}) (\/[^\s?]*)\S* HTTP\/1\.[01]\r?\n/.exec(err.rawPacket.subarray(0, 2048).toString('latin1'))
+    if (!line || !BASES.some((b) => line[2] === b.prefix || line[2].startsWith(`${b.prefix}/`))) return false
+    const problem = unroutedProblem({ method: line[1], url: line[2] } as FastifyRequest)
+    writeRawProblem(socket, problem.status, problem.code, problem.detail, problem.headers)
+    return true
+  }
 
   function routeOptions(r: AnyRoute, mode: Mode): RouteOptions {
     const hasBody = r.method === 'POST' || r.method === 'PATCH' || r.method === 'PUT'
@@ -552,6 +582,17 @@ function clientError(err: Error & { code?: string }, socket: Socket): void {
   const body = JSON.stringify({ type: problemTypeUri(code), title: errorSpec(code).title, status, detail, instance: '', code, request_id: requestId })
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+      `X-Request-ID: ${requestId}\r\nSvc-Api-Version: ${API_VERSION}\r\nConnection: close\r\n\r\n${body}`,
+  )
+}
+
+/** A problem written straight to the socket (no request object exists), closing the connection. */
+function writeRawProblem(socket: Socket, status: number, code: string, detail: string, headers: Record<string, string> = {}): void {
+  const requestId = nextRequestId()
+  const body = JSON.stringify({ type: problemTypeUri(code), title: errorSpec(code).title, status, detail, instance: '', code, request_id: requestId })
+  const extra = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra}` +
       `X-Request-ID: ${requestId}\r\nSvc-Api-Version: ${API_VERSION}\r\nConnection: close\r\n\r\n${body}`,
   )
 }
