@@ -1,16 +1,20 @@
-// The dashboard's API types: openapi-typescript over the document the server serves, written to
+// The dashboard's API types: openapi-typescript over the document the server serves (spec/openapi.json,
+// read as data: the dashboard never imports the service's sources), written to
 // dashboard/src/api/schema.d.ts (committed; `npm run sdk:generate` rewrites it with the clients, and
 // dashboard/api-types.test.ts fails when it is stale). The app's openapi-fetch client is typed by it, so
 // a page can only call operations, parameters and bodies that the public API has.
-import { writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript'
-import { loadDocument } from '../sdk/generator/load-document.js'
 
 export const TYPES_FILE = fileURLToPath(new URL('./src/api/schema.d.ts', import.meta.url))
+/** Written by scripts/write-openapi.ts (`npm run sdk:generate` writes it first). */
+export const DOCUMENT_FILE = fileURLToPath(new URL('../spec/openapi.json', import.meta.url))
 
-export async function dashboardTypes(document?: Record<string, any>): Promise<string> {
-  const doc = structuredClone(document ?? (await loadDocument()))
+export const readDocument = (): Record<string, any> => JSON.parse(readFileSync(DOCUMENT_FILE, 'utf8'))
+
+export async function dashboardTypes(document: Record<string, any> = readDocument()): Promise<string> {
+  const doc = structuredClone(document)
   // Response headers (the rate-limit and request-id set on every answer) are most of the document's bulk
   // and nothing the app reads through types: left out, the file is a fraction of the size.
   // The per-status error answers are all the same Problem: one `default` answer stands for them, so

@@ -7,18 +7,21 @@
 import { build } from 'esbuild'
 import { rmSync } from 'node:fs'
 
-rmSync('dist', { recursive: true, force: true })
+// SVC_BUILD_DIR: another folder for the bundle, inside the repository so that the packages left outside
+// it still resolve (a test that boots its own bundle while another test runs dist/).
+const outdir = process.env.SVC_BUILD_DIR ?? 'dist'
+rmSync(outdir, { recursive: true, force: true })
 await build({
   entryPoints: ['src/main.ts'],
-  outfile: 'dist/main.js',
+  outfile: `${outdir}/main.js`,
   bundle: true,
   format: 'esm',
   platform: 'node',
   target: 'node20',
   sourcemap: true,
   // Loaded only when a file of that kind is parsed (dynamic import): kept out of the bundle so start-up and memory do not pay for them.
-  // tsx: loads the SDK generator's TypeScript (sdk/) when a client is generated; it cannot work bundled.
-  external: ['better-sqlite3', 'pg-native', 'ioredis', 'openai', 'unpdf', 'mammoth', 'linkedom', '@mozilla/readability', 'marked', 'jszip', 'pdfkit', 'tsx'],
+  // The SDK generator's pure emitters (sdk/generator/languages.ts) are bundled: no TypeScript loader at run time.
+  external: ['better-sqlite3', 'pg-native', 'ioredis', 'openai', 'unpdf', 'mammoth', 'linkedom', '@mozilla/readability', 'marked', 'jszip', 'pdfkit'],
   // CommonJS dependencies inside an ES module bundle still call require() for Node's built-ins.
   banner: { js: "import { createRequire as __svcCreateRequire } from 'node:module'; const require = __svcCreateRequire(import.meta.url);" },
   logLevel: 'warning',

@@ -1,20 +1,20 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { dirname, join, relative } from 'node:path'
+import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { emitNode } from './emit-node.js'
-import { emitPhp } from './emit-php.js'
-import { emitPython } from './emit-python.js'
-import { emitRuby } from './emit-ruby.js'
-import { readModel, type ApiModel } from './ir.js'
-import { loadDocument } from './load-document.js'
+import { generateAll, LANGUAGES, readModel } from './languages.js'
+
+export { generateAll, LANGUAGES, type Language } from './languages.js'
 
 /** sdk/ */
 export const SDK_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
-export const LANGUAGES = { node: emitNode, python: emitPython, php: emitPhp, ruby: emitRuby } as const
-export type Language = keyof typeof LANGUAGES
+/** The OpenAPI document the committed clients are generated from (written by scripts/write-openapi.ts). */
+export const DOCUMENT_FILE = join(SDK_ROOT, '..', 'spec', 'openapi.json')
+
+/** The generator's input: an OpenAPI document read from a file, as data. */
+export const readDocument = (file: string = DOCUMENT_FILE): Record<string, any> => JSON.parse(readFileSync(file, 'utf8'))
 
 /** The folders the generator owns whole: a file there that it no longer writes is removed (and is stale until then). */
-export const GENERATED_DIRS: Record<Language, string> = { node: 'src/generated', python: 'svc/_generated', php: 'src/Generated', ruby: 'lib/svc/generated' }
+export const GENERATED_DIRS: Record<keyof typeof LANGUAGES, string> = { node: 'src/generated', python: 'svc/_generated', php: 'src/Generated', ruby: 'lib/svc/generated' }
 
 const walk = (dir: string): string[] =>
   existsSync(dir) ? readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)])) : []
@@ -27,25 +27,22 @@ export function orphans(files: Map<string, string>): string[] {
     .sort()
 }
 
-/** Every generated file of every client: `<language>/<path>` → content. */
-export function generateAll(model: ApiModel): Map<string, string> {
-  const out = new Map<string, string>()
-  for (const [lang, emit] of Object.entries(LANGUAGES)) for (const [path, text] of emit(model)) out.set(`${lang}/${path}`, text)
-  return out
-}
-
 /** Generated files whose committed copy differs from what the generator makes now (the freshness test). */
 export function stale(files: Map<string, string>): string[] {
   const changed = [...files].filter(([path, text]) => !existsSync(join(SDK_ROOT, path)) || readFileSync(join(SDK_ROOT, path), 'utf8') !== text).map(([p]) => p)
   return [...changed, ...orphans(files)]
 }
 
-// `npm run sdk:generate [-- <language>…]`: regenerate the clients from the document the server serves now.
+// `npm run sdk:generate [-- <language>…]`: rewrites spec/openapi.json from the app (scripts/write-openapi.ts),
+// then regenerates the clients from it. Alone: `tsx sdk/generator/generate.ts [--document <file>] [<language>…]`.
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const only = process.argv.slice(2)
+  const args = process.argv.slice(2)
+  const at = args.indexOf('--document')
+  const file = at >= 0 ? resolve(args.splice(at, 2)[1] ?? '') : DOCUMENT_FILE
+  const only = args
   const unknown = only.filter((l) => !(l in LANGUAGES))
   if (unknown.length) throw new Error(`unknown language ${unknown.join(', ')}: one of ${Object.keys(LANGUAGES).join(', ')}`)
-  const document = await loadDocument()
+  const document = readDocument(file)
   const model = readModel(document)
   const files = new Map([...generateAll(model)].filter(([path]) => only.length === 0 || only.includes(path.split('/')[0])))
   for (const [path, text] of files) {
@@ -58,5 +55,5 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     const { dashboardTypes, TYPES_FILE } = await import('../../dashboard/generate-types.js')
     writeFileSync(TYPES_FILE, await dashboardTypes(document))
   }
-  process.stdout.write(`generated ${files.size} files for ${(only.length ? only : Object.keys(LANGUAGES)).join(', ')} from API ${model.version} (${model.operations.length} operations)\n`)
+  process.stdout.write(`generated ${files.size} files for ${(only.length ? only : Object.keys(LANGUAGES)).join(', ')} from ${relative(process.cwd(), file)} (API ${model.version}, ${model.operations.length} operations)\n`)
 }

@@ -8,7 +8,7 @@ export const SDK_GENERATIONS_ERRORS = defineErrors('developer', {
   sdk_download_expired: { status: 410, title: 'SDK download link expired' },
   // MAX_PENDING generations of this workspace are still queued or running.
   sdk_generations_busy: { status: 409, title: 'Too many SDK generations in progress' },
-  // The server has no sdk/ folder (generator and client runtimes) next to its code.
+  // The server has no sdk/ folder (the clients' runtimes, packed into every archive) next to its code.
   sdk_generator_unavailable: { status: 503, title: 'SDK generator unavailable' },
 })
 

@@ -73,7 +73,7 @@ export class SdkGenerationsService {
 
   async create(principal: Principal, body: CreateSdkGenerationBodyT, document: () => Promise<string>): Promise<WithStatus<SdkGenerationT>> {
     const root = findSdkRoot()
-    if (!root) throw new AppError('sdk_generator_unavailable', 'This server was deployed without the sdk/ folder (the clients’ generator and runtimes), so it cannot generate clients.')
+    if (!root) throw new AppError('sdk_generator_unavailable', 'This server was deployed without the sdk/ folder (the clients’ hand-written runtimes), so it cannot generate clients.')
     const language: SdkLanguage = body.language
     const rules = PACKAGE_RULES[language]
     const invalid: FieldError[] = []

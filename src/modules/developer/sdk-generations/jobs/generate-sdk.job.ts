@@ -4,8 +4,10 @@ import { iso } from '../../../../kernel/clock.js'
 import { defineJob } from '../../../../kernel/jobs/jobs.js'
 import type { Kernel } from '../../../../kernel/kernel.js'
 import type { Mode, Tenant } from '../../../../kernel/tenant.js'
+// The generator's pure emitters, bundled with the service (the one import from src/ into sdk/: docs/architecture.md).
+import { LANGUAGES, readModel, type ApiModel } from '../../../../../sdk/generator/languages.js'
 import { buildArchive, readRuntime, type BuiltArchive } from '../sdk-archive.js'
-import { findSdkRoot, loadGenerator } from '../sdk-folder.js'
+import { findSdkRoot } from '../sdk-folder.js'
 import * as repo from '../sdk-generations.repository.js'
 import type { SdkGenerationT } from '../sdk-generations.schemas.js'
 import type { DeveloperSdkGenerationsTable } from '../sdk-generations.tables.js'
@@ -26,22 +28,25 @@ const describe = (what: string, err: unknown) => new GenerationFailed(`${what}: 
 
 export const archiveKey = (r: DeveloperSdkGenerationsTable) => `developer/sdk/${r.workspace_id}/${r.mode}/${r.id}.zip`.toLowerCase()
 
-/** Runs the clients' generator on the stored document and packs the result with the language's runtime. */
+/**
+ * Runs the clients' generator on the stored document (the one this server served when asked, as data) and
+ * packs the result with the language's runtime. Pure functions over a parsed document: nothing is loaded per
+ * generation, so memory stays flat however many run (sdk-generations.memory.test.ts).
+ */
 async function generate(k: Kernel, r: DeveloperSdkGenerationsTable): Promise<{ built: BuiltArchive; operations: number }> {
   const root = findSdkRoot()
-  if (!root) throw new GenerationFailed('The server has no sdk/ folder (generator and client runtimes) next to its code.')
-  const generator = await loadGenerator(root).catch((err) => Promise.reject(describe('The generator could not be loaded', err)))
+  if (!root) throw new GenerationFailed('The server has no sdk/ folder (the clients’ runtimes) next to its code.')
   if (!r.document_key || !(await k.blobs.stat(r.document_key))) throw new GenerationFailed('The stored OpenAPI document is gone; create a new generation.')
   const text = Buffer.concat(await k.blobs.read(r.document_key).toArray())
   if (createHash('sha256').update(text).digest('hex') !== r.document_sha256) throw new GenerationFailed('The stored OpenAPI document does not match its SHA-256.')
-  let model: ReturnType<typeof generator.readModel>
+  let model: ApiModel
   let files: Map<string, string>
   try {
-    model = generator.readModel(JSON.parse(text.toString('utf8')))
+    model = readModel(JSON.parse(text.toString('utf8')))
   } catch (err) {
     throw describe('The OpenAPI document could not be read', err)
   }
-  const emit = generator.LANGUAGES[r.language]
+  const emit = LANGUAGES[r.language]
   if (!emit) throw new GenerationFailed(`The generator has no ${r.language} emitter.`)
   try {
     files = emit(model)

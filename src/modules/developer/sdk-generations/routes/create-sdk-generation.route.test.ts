@@ -6,7 +6,8 @@ import { after, before, describe, it } from 'node:test'
 import { stringify } from 'safe-stable-stringify'
 import { assertProblem, events, json, ok } from '../../../../../test/helpers.js'
 import { generatedRoots, readRuntime } from '../sdk-archive.js'
-import { findSdkRoot, loadGenerator } from '../sdk-folder.js'
+import { LANGUAGES, readModel } from '../../../../../sdk/generator/languages.js'
+import { findSdkRoot } from '../sdk-folder.js'
 import { applyVersionConstants } from '../sdk-manifest.js'
 import { download, generated, sdkApp, unpacked, type SdkApp } from '../sdk-generations.test-support.js'
 
@@ -54,9 +55,8 @@ describe('SDK generations: createSdkGeneration, listSdkGenerations and the downl
     try {
       const root = join(dir, 'acme-svc-3.1.0')
       const sdk = findSdkRoot()!
-      const generator = await loadGenerator(sdk)
       // As the generator writes them, with the package version as the client's own version constant.
-      const files = applyVersionConstants(generator.LANGUAGES.python(generator.readModel(JSON.parse(doc))), '3.1.0')
+      const files = applyVersionConstants(LANGUAGES.python(readModel(JSON.parse(doc))), '3.1.0')
       assert.ok(files.size > 5)
       for (const [path, text] of files) assert.equal(readFileSync(join(root, path), 'utf8'), text, path)
       const roots = [...generatedRoots(files.keys())]
