@@ -7,6 +7,7 @@ import { newId, randomToken } from '../../kernel/ids.js'
 import type { Kernel } from '../../kernel/kernel.js'
 import type { Tenant } from '../../kernel/tenant.js'
 import { assertRoleAllows } from './member-roles.js'
+import { checkSettingsUrls } from './check-settings-urls.js'
 import * as repo from './workspaces.repository.js'
 import { memberView, workspaceView, type StoredCrm, type StoredVoice } from './workspaces.views.js'
 import type { CrmConnection, CrmSettingsInputT, MemberT, UsageT, VoiceCarrierConnection, VoiceCarrierSettingsInputT, WorkspaceT } from './workspaces.schemas.js'
@@ -23,8 +24,33 @@ function isTimezone(tz: string): boolean {
   }
 }
 
+const ROLE_RANK: Record<MemberRole, number> = { member: 1, admin: 2, owner: 3 }
+
+/** A member's access shrank: they were removed, or their role was lowered (what it was, what it is now). */
+export interface MemberAccessChange {
+  memberId: string
+  why: 'removed' | 'demoted'
+  from: MemberRole
+  to: MemberRole | null
+}
+
 export class WorkspacesService {
+  private readonly accessReduced: ((tx: Tx, tenant: Tenant, change: MemberAccessChange) => Promise<void>)[] = []
+
   constructor(private readonly k: Kernel) {}
+
+  /**
+   * Modules that hold what a member granted (OAuth authorizations) revoke it here, in the transaction that
+   * removes or demotes the member: it commits with the change or not at all, and every node sees it at once
+   * (the database, not a cache). Registered by the module's init; workspaces knows none of them.
+   */
+  onMemberAccessReduced(fn: (tx: Tx, tenant: Tenant, change: MemberAccessChange) => Promise<void>): void {
+    this.accessReduced.push(fn)
+  }
+
+  private async reduced(tx: Tx, tenant: Tenant, change: MemberAccessChange): Promise<void> {
+    for (const fn of this.accessReduced) await fn(tx, tenant, change)
+  }
 
   /** `{id}` must be the key's own workspace; any other id is indistinguishable from a missing one. */
   private guard(tenant: Tenant, id: string): void {
@@ -153,6 +179,7 @@ export class WorkspacesService {
     if (patch.voice && tenant.mode === 'test') {
       throw new AppError('validation_failed', 'The sandbox always uses the simulated carrier; set a voice carrier with a live key.', { errors: [{ pointer: '/body/voice', detail: 'live keys only' }] })
     }
+    await checkSettingsUrls(this.k, patch)
     return this.k.transaction(tenant, async (tx) => {
       await assertRoleAllows(tx, tenant, { action: 'change the workspace' })
       await repo.updateWorkspace(tx, tenant, {
@@ -281,6 +308,9 @@ export class WorkspacesService {
         Object.assign(next, { status: 'active', joined_at: now, invitation_token: null })
       }
       await repo.updateMember(tx, tenant, memberId, next)
+      if (patch.role !== undefined && ROLE_RANK[patch.role] < ROLE_RANK[row.role]) {
+        await this.reduced(tx, tenant, { memberId, why: 'demoted', from: row.role, to: patch.role })
+      }
       return memberView(this.k.config.publicUrl, { ...row, ...next })
     })
   }
@@ -293,6 +323,7 @@ export class WorkspacesService {
       await assertRoleAllows(tx, tenant, { action: 'remove members', target: row })
       if (row.role === 'owner') await this.assertNotLastOwner(tx, tenant, 'remove')
       await repo.deleteMember(tx, tenant, memberId)
+      await this.reduced(tx, tenant, { memberId, why: 'removed', from: row.role, to: null })
       return memberView(this.k.config.publicUrl, row)
     })
   }
