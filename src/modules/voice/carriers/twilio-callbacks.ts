@@ -24,7 +24,8 @@ const one = (p: TwilioParams, name: string): string => {
 
 /**
  * Twilio's requests to us, each verified with the X-Twilio-Signature of the workspace's auth token over
- * our public URL and the form (403 `carrier_signature_invalid` otherwise):
+ * our public URL and the form (403 `carrier_signature_invalid` otherwise, also for a number or call we do
+ * not have, which has no token to verify with):
  * - POST /carriers/twilio/voice — an inbound call to one of our numbers: answered with TwiML;
  * - POST /carriers/twilio/status — call progress: the call moves through our states;
  * - POST /carriers/twilio/gather — what the caller said: the bot or agent answers with TwiML;
@@ -35,27 +36,28 @@ export function twilioCallbacks(k: Kernel, services: Services, carriers: TwilioC
     app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => done(null, twilioParams(new URLSearchParams(String(body)))))
     const base = `${k.config.publicUrl}${CALLBACK_BASE}`
 
+    // One answer for every callback that is not proven Twilio's: a number or call we do not have is refused
+    // exactly like a bad signature on one we do, so that unsigned requests cannot tell which numbers are ours.
+    const refused = () => new AppError('carrier_signature_invalid', 'The X-Twilio-Signature header does not verify with the workspace’s Twilio auth token.')
     /** The tenant's token verifies the request's signature, or 403. */
     const verify = async (request: FastifyRequest, tenant: Tenant): Promise<TwilioParams> => {
       const params = (request.body ?? {}) as TwilioParams
       const token = await carriers.authToken(tenant)
-      if (!token || !verifyTwilioSignature(token, `${k.config.publicUrl}${request.url}`, params, request.headers['x-twilio-signature'])) {
-        throw new AppError('carrier_signature_invalid', 'The X-Twilio-Signature header does not verify with the workspace’s Twilio auth token.')
-      }
+      if (!token || !verifyTwilioSignature(token, `${k.config.publicUrl}${request.url}`, params, request.headers['x-twilio-signature'])) throw refused()
       return params
     }
     const callOf = async (request: FastifyRequest): Promise<VoiceCallsTable> => {
       const params = (request.body ?? {}) as TwilioParams
       const { call: id } = request.query as { call?: string }
       const call = (one(params, 'CallSid') && (await repo.findCallBySid(k.db, 'twilio', one(params, 'CallSid')))) || (id ? await repo.findCallAnywhere(k.db, id) : undefined)
-      if (!call || call.carrier !== 'twilio') throw new AppError('resource_not_found', 'No call of ours matches this callback.')
+      if (!call || call.carrier !== 'twilio') throw refused()
       return call
     }
 
     app.post(`${CALLBACK_BASE}/voice`, async (request, reply) => {
       const raw = (request.body ?? {}) as TwilioParams
       const number = await repo.findNumberByE164(k.db, 'twilio', 'live', one(raw, 'To'))
-      if (!number) throw new AppError('resource_not_found', `No number of ours is ${one(raw, 'To') || '(no To)'}.`)
+      if (!number) throw refused()
       const tenant = tenantOf(number)
       const params = await verify(request, tenant)
       const call = await services.voice.calls.receive(tenant, number, one(params, 'From'), one(params, 'CallSid'), services.voice.lifecycle)
@@ -83,7 +85,8 @@ export function twilioCallbacks(k: Kernel, services: Services, carriers: TwilioC
           const answered = new Date(at.getTime() - Number(one(params, 'CallDuration') || 0) * 1000)
           call = (await services.voice.lifecycle.move(tx, tenant, call, 'in_progress', answered)) ?? call
         }
-        await services.voice.lifecycle.move(tx, tenant, call, to, at, to === 'completed' ? { end_reason: 'hangup' } : to === 'in_progress' ? {} : { end_reason: to })
+        // Only an end has a reason: `ringing` (or an answer) on a live call leaves end_reason alone.
+        await services.voice.lifecycle.move(tx, tenant, call, to, at, to === 'completed' ? { end_reason: 'hangup' } : FINAL_STATUSES.has(to) ? { end_reason: to } : {})
       })
       // Hung up through the API while Twilio was still placing it: it goes on there until ended there too
       // (once: later callbacks of that call come after the end was asked for).

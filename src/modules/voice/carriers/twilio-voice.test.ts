@@ -148,6 +148,31 @@ describe('voice on Twilio (a Twilio-compatible server on 127.0.0.1)', () => {
     assertProblem(forged, 403, 'carrier_signature_invalid')
   })
 
+  it('an unsigned callback is refused the same for our numbers and calls as for others (no enumeration)', async () => {
+    const form = (to: string) => ({ method: 'POST' as const, key: null, headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': 'AAAA' }, payload: `CallSid=CA${'0'.repeat(32)}&From=%2B14155550100&To=${encodeURIComponent(to)}` })
+    const ours = await h.request({ url: '/carriers/twilio/voice', ...form(num.phone_number) })
+    const other = await h.request({ url: '/carriers/twilio/voice', ...form('+14155550999') })
+    const unsigned = await h.request({ url: '/carriers/twilio/voice', ...form('+14155550999'), headers: { 'content-type': 'application/x-www-form-urlencoded' } })
+    const unknownCall = await h.request({ url: '/carriers/twilio/status?call=call_01JD0000000000000000000000', ...form(num.phone_number) })
+    for (const r of [ours, other, unsigned, unknownCall]) assertProblem(r, 403, 'carrier_signature_invalid')
+    const same = (r: typeof ours) => ({ ...JSON.parse(r.body), request_id: undefined, instance: undefined })
+    assert.deepEqual(same(other), same(ours), 'one answer for a number we have and one we do not')
+    assert.deepEqual(same(unknownCall), same(ours))
+  })
+
+  it('a ringing status callback moves the call to ringing without an end reason', async () => {
+    const created = await ok(post(h, '/voice/calls', { from_number_id: num.id, to: '+14155550177' }), 201)
+    await h.drainJobs()
+    const sid = (await h.app.kernel.db.selectFrom('voice_calls').select('carrier_sid').where('id', '=', created.id).executeTakeFirstOrThrow()).carrier_sid!
+    assert.equal(await tw.advance(sid, 'ringing'), 204)
+    const ringing = await ok(get(h, `/voice/calls/${created.id}`))
+    assert.equal(ringing.status, 'ringing')
+    assert.equal(ringing.end_reason, null, 'a live call has no end reason')
+    assert.equal(await tw.advance(sid, 'in-progress'), 204)
+    assert.equal(await tw.advance(sid, 'completed', { duration: 2 }), 204)
+    assert.equal((await ok(get(h, `/voice/calls/${created.id}`))).end_reason, 'hangup')
+  })
+
   it('a placement Twilio refuses fails the call with Twilio’s message', async () => {
     const created = await ok(post(h, '/voice/calls', { from_number_id: num.id, to: '+14155550179' }), 201)
     tw.failNext(400, { code: 21215, message: 'Geo Permission configuration is not permitting call' })
