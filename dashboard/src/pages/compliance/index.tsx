@@ -1,7 +1,7 @@
 import { Route, Router, useLocation } from 'preact-iso'
 import { useEffect } from 'preact/hooks'
 import { Loading } from '../../ui/components.js'
-import { SubNav } from '../../ui/sub-nav.js'
+import { SubNav, useIsAdmin } from '../../ui/sub-nav.js'
 import AuditLog from './audit-log.page.js'
 import DsarDetail from './dsar-detail.page.js'
 import DsarList from './dsar-list.page.js'
@@ -19,11 +19,11 @@ export default function ComplianceArea() {
       <SubNav
         label="Compliance"
         links={[
-          { href: AUDIT, label: 'Audit log' },
-          { href: '/dashboard/compliance/dsar', label: 'Data requests' },
+          { href: AUDIT, label: 'Audit log', admin: true },
+          { href: '/dashboard/compliance/dsar', label: 'Data requests', admin: true },
           { href: '/dashboard/compliance/retention', label: 'Retention' },
           { href: '/dashboard/compliance/pii', label: 'PII redaction' },
-          { href: '/dashboard/compliance/evidence', label: 'Evidence' },
+          { href: '/dashboard/compliance/evidence', label: 'Evidence', admin: true },
         ]}
       />
       <Router>
@@ -41,6 +41,7 @@ export default function ComplianceArea() {
 
 function ToAuditLog() {
   const { route } = useLocation()
-  useEffect(() => route(AUDIT, true), [])
+  const admin = useIsAdmin()
+  useEffect(() => route(admin ? AUDIT : '/dashboard/compliance/retention', true), [])
   return <Loading />
 }

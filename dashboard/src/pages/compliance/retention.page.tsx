@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks'
 import { ok } from '../../api/client.js'
 import { Async, Field, Notice, Page, ProblemView, Table, Time } from '../../ui/components.js'
 import { useAction, useResource } from '../../ui/hooks.js'
+import { useIsAdmin } from '../../ui/sub-nav.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import { label, title, type RetentionPolicies } from './compliance.shared.js'
 
@@ -14,6 +15,8 @@ const policyText = (v: Policy | undefined) => (v === undefined || v === 'keep' ?
 /** /dashboard/compliance/retention: how long each data class is kept; a dry run shows what a change would delete before it is saved. */
 export default function Retention() {
   const { api } = useWorkspace()
+  // Changing retention (a preview included: it is a PATCH) is for owners and admins; members read it.
+  const readOnly = !useIsAdmin()
   const current = useResource((a) => ok(a.client.GET('/compliance/retention')))
   const [values, setValues] = useState<Values>({})
   const [preview, setPreview] = useState<RetentionPolicies>()
@@ -41,6 +44,7 @@ export default function Retention() {
   const problem = dry.error ?? save.error
   return (
     <Page title="Retention">
+      {readOnly && <Notice tone="neutral">Only owners and admins change retention policies; you can read them.</Notice>}
       <Async loading={current.loading} error={current.error} data={current.data} onRetry={current.reload}>
         {(p) => (
           <>
@@ -71,10 +75,10 @@ export default function Retention() {
               {problem && <ProblemView problem={problem} />}
               {saved && <Notice>Retention policies saved.</Notice>}
               <div class="form-actions">
-                <button type="submit" disabled={dry.pending}>
+                <button type="submit" disabled={dry.pending || readOnly}>
                   {dry.pending ? 'Counting…' : 'Preview deletions'}
                 </button>
-                <button type="button" class="primary" disabled={save.pending} onClick={() => void save.run()}>
+                <button type="button" class="primary" disabled={save.pending || readOnly} onClick={() => void save.run()}>
                   {save.pending ? 'Saving…' : 'Save policies'}
                 </button>
               </div>

@@ -26,7 +26,7 @@ export const TOOLS_ROUTES: { path: string; component: ComponentType }[] = [
 
 /** The sub-navigation links of these pages. */
 export const TOOLS_LINKS = [
-  { href: '/dashboard/developers/logs', label: 'API logs' },
+  { href: '/dashboard/developers/logs', label: 'API logs', admin: true },
   { href: '/dashboard/developers/usage', label: 'Usage' },
   { href: '/dashboard/developers/oauth-apps', label: 'OAuth apps' },
   { href: '/dashboard/developers/snapshots', label: 'OpenAPI snapshots' },

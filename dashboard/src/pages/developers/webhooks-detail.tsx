@@ -3,6 +3,7 @@ import { useEffect, useState } from 'preact/hooks'
 import { ok } from '../../api/client.js'
 import { Async, Dialog, Empty, Field, FormActions, Notice, Page, PagedList, ProblemView, SecretOnce, Time } from '../../ui/components.js'
 import { useAction, usePaged, useResource } from '../../ui/hooks.js'
+import { useIsAdmin } from '../../ui/sub-nav.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import { DeleteEndpointDialog, EditEndpointDialog } from './webhooks-edit.js'
 import { DEV, DeliveriesTable, EndpointBadge, type Endpoint } from './webhooks-shared.js'
@@ -19,6 +20,8 @@ export default function WebhookEndpointDetail() {
   const [rotating, setRotating] = useState(false)
   const [editing, setEditing] = useState(false)
   const [deleting, setDeleting] = useState(false)
+  // Changing an endpoint is for owners and admins (the API refuses members); members see it and its deliveries.
+  const admin = useIsAdmin()
 
   // While a delivery is on its way, look again every 2 s.
   const pending = deliveries.items.some((d) => d.status === 'pending')
@@ -95,23 +98,25 @@ export default function WebhookEndpointDetail() {
                   <Time iso={e.created_at} />
                 </dd>
               </dl>
-              <div class="form-actions">
-                <button type="button" onClick={() => (setNotice(null), setEditing(true))}>
-                  Edit
-                </button>
-                <button type="button" class={e.enabled ? 'danger' : 'primary'} disabled={toggle.pending} onClick={() => void toggle.run(e)}>
-                  {e.enabled ? 'Disable endpoint' : 'Enable endpoint'}
-                </button>
-                <button type="button" onClick={() => setRotating(true)}>
-                  Rotate secret
-                </button>
-                <button type="button" disabled={test.pending || !e.enabled} onClick={() => void test.run()}>
-                  {test.pending ? 'Sending…' : 'Send test event'}
-                </button>
-                <button type="button" class="danger" onClick={() => setDeleting(true)}>
-                  Delete endpoint
-                </button>
-              </div>
+              {admin && (
+                <div class="form-actions">
+                  <button type="button" onClick={() => (setNotice(null), setEditing(true))}>
+                    Edit
+                  </button>
+                  <button type="button" class={e.enabled ? 'danger' : 'primary'} disabled={toggle.pending} onClick={() => void toggle.run(e)}>
+                    {e.enabled ? 'Disable endpoint' : 'Enable endpoint'}
+                  </button>
+                  <button type="button" onClick={() => setRotating(true)}>
+                    Rotate secret
+                  </button>
+                  <button type="button" disabled={test.pending || !e.enabled} onClick={() => void test.run()}>
+                    {test.pending ? 'Sending…' : 'Send test event'}
+                  </button>
+                  <button type="button" class="danger" onClick={() => setDeleting(true)}>
+                    Delete endpoint
+                  </button>
+                </div>
+              )}
             </section>
             {notice && (
               <Notice>

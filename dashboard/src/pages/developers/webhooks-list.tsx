@@ -3,6 +3,7 @@ import { useEffect, useState } from 'preact/hooks'
 import { ok } from '../../api/client.js'
 import { Dialog, Empty, Field, FormActions, Notice, Page, PagedList, SecretOnce, Table, Time } from '../../ui/components.js'
 import { useAction, usePaged } from '../../ui/hooks.js'
+import { useIsAdmin } from '../../ui/sub-nav.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import { DEV, EndpointBadge, type Endpoint } from './webhooks-shared.js'
 
@@ -14,15 +15,19 @@ export default function WebhookEndpoints() {
   const [creating, setCreating] = useState<string | null>(query.new ?? null)
   // ?deleted=<url>: the endpoint page's Delete came back here.
   const deleted = query.deleted
+  // Endpoints are configuration: owners and admins add them (the API refuses members).
+  const admin = useIsAdmin()
   return (
     <Page
       title="Webhooks"
       actions={
-        <>
-          <button type="button" class="primary" onClick={() => setCreating('')}>
-            New endpoint
-          </button>
-        </>
+        admin ? (
+          <>
+            <button type="button" class="primary" onClick={() => setCreating('')}>
+              New endpoint
+            </button>
+          </>
+        ) : undefined
       }
     >
       {deleted && <Notice>Endpoint {deleted} deleted.</Notice>}
