@@ -4,6 +4,7 @@ import { after, before, describe, it } from 'node:test'
 import { minRoleOf, roleAtLeast, type Role } from '../src/kernel/auth/roles.js'
 import type { AnyRoute } from '../src/kernel/http/define-route.js'
 import { MODULES } from '../src/modules/index.js'
+import { authorizeUrl, consent, exchange, registerApp, responseParams } from '../src/modules/developer/oauth/oauth.test-support.js'
 import { memberWithPassword, PageBrowser } from '../src/modules/workspaces/sign-in/sign-in.test-support.js'
 import { assertProblem, createTestApp, json, type TestApp } from './helpers.js'
 
@@ -123,6 +124,27 @@ describe('roles: every operation, as a member of each role', () => {
     const key = await h.key(['write'])
     assert.equal((await h.request({ method: 'PATCH', url: '/v2/compliance/retention', payload: { policies: { messages: 32 } }, key })).statusCode, 200)
     await h.request({ method: 'PATCH', url: `/v2/workspaces/${h.a.workspaceId}/members/${adam}`, payload: { role: 'admin' } })
+  })
+
+  it('an OAuth app acts within the role of the member who authorized it', async () => {
+    const app = await registerApp(h)
+    const grantBy = async (email: string) => {
+      const b = new PageBrowser(h)
+      assert.equal((await b.signIn(email, PASSWORD)).statusCode, 303)
+      const code = responseParams(await consent(b, authorizeUrl(app, { scope: 'write' }), { tenant: `${h.a.workspaceId}:live` })).get('code')!
+      const res = await exchange(h, app, code)
+      assert.equal(res.statusCode, 200, res.body)
+      return json(res).access_token as string
+    }
+    const byMember = await grantBy('mia@example.com')
+    const byAdmin = await grantBy('adam@example.com')
+    const id = json(await h.request({ method: 'POST', url: '/v2/webhooks/endpoints', payload: { url: 'https://hooks.example.com/oauth' } })).id
+    assert.equal((await api(byMember, 'GET', '/v2/inbox/conversations')).statusCode, 200)
+    const refused = await api(byMember, 'DELETE', `/v2/webhooks/endpoints/${id}`)
+    assertProblem(refused, 403, 'insufficient_role')
+    assert.equal(json(refused).required_role, 'admin')
+    assertProblem(await api(byMember, 'PATCH', '/v2/compliance/retention', { policies: { messages: 40 } }), 403, 'insufficient_role')
+    assert.ok((await api(byAdmin, 'DELETE', `/v2/webhooks/endpoints/${id}`)).statusCode < 300)
   })
 
   it('the OpenAPI document and the reference page name each operation’s minimum role', async () => {
