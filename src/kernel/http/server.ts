@@ -223,8 +223,10 @@ export async function createHttpServer(kernel: Kernel, services: Services, route
       if (principal) apiLogs.record(request, reply, principal)
     }
     opts.onResponse?.(request, reply.statusCode, reply.elapsedTime / 1000)
-    if (reply.statusCode >= 500) request.log.error({ status: reply.statusCode, url: request.url }, 'request failed')
-    else if (debug) request.log.debug({ method: request.method, url: request.url, status: reply.statusCode, ms: reply.elapsedTime }, 'request completed')
+    // The route's template, never the URL: paths carry capability tokens (DSAR links, Playground tokens) and
+    // query strings carry personal data and credentials (`?email=`, `access_token`), at every level.
+    if (reply.statusCode >= 500) request.log.error({ method: request.method, route: routeOf(request), status: reply.statusCode }, 'request failed')
+    else if (debug) request.log.debug({ method: request.method, route: routeOf(request), status: reply.statusCode, ms: reply.elapsedTime }, 'request completed')
     done()
   })
 
@@ -641,6 +643,9 @@ function ietfRateLimitHeaders(request: FastifyRequest, reply: import('fastify').
   reply.header('RateLimit', `"${policy}";r=${remaining};t=${secondsLeft}`)
 }
 
+
+/** What a log line names a request by: its route template (`/v2/leads/:id`), or none when no route matched. */
+export const routeOf = (request: FastifyRequest): string => request.routeOptions.url ?? '(no route)'
 
 /** Who changes what in this request, for the audit log: the key, the operation, the client, the body's field names. */
 function auditScopeOf(request: FastifyRequest, r: AnyRoute, principal: Principal | null): AuditScope {
