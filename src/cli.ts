@@ -82,6 +82,14 @@ export async function cli(argv: string[]): Promise<number> {
     if (group === 'secrets' && action === 'reseal') {
       let total = 0
       for (const m of kernel.modules) if (m.reseal) total += await m.reseal(kernel, services)
+      // The audit chains: links and checkpoints re-made under the current secret (a broken chain is left as it is).
+      const broken: string[] = []
+      for (const ws of await kernel.audit.workspaces()) {
+        const n = await kernel.audit.reseal(ws)
+        if (n === null) broken.push(ws)
+        else total += n
+      }
+      if (broken.length) process.stderr.write(`audit chain broken, not re-sealed (keep SERVER_SECRET_PREVIOUS to verify it): ${broken.join(' ')}\n`)
       out({ resealed: total }, rest.includes('--json'), `resealed ${total} row(s) under the current server secret`)
       return 0
     }

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict'
+import { randomBytes } from 'node:crypto'
 import { after, before, describe, it } from 'node:test'
 import { createKernel } from '../../app.js'
 import { complianceApp, events, get, ok, post, type ComplianceApp } from '../../modules/compliance/compliance.test-support.js'
+import { TEST_SERVER_SECRET } from '../../../test/helpers.js'
 import type { AuditLogTable } from '../db/kernel.tables.js'
 import { GENESIS, legacyEntryHash } from './audit.js'
 
@@ -111,5 +113,28 @@ describe('the keyed audit chain', () => {
     await setRow(forged)
     await restart()
     assert.equal((await verifyB()).intact, false)
+  })
+
+  it('after a rotation the chain verifies under the previous secret while it is listed, and `secrets reseal` moves it to the new one', async () => {
+    const ws = await h.app.services.workspaces.create({ name: 'Rotating', ownerEmail: 'owner@rotating.example' })
+    const key = await h.key(['read', 'write'], { workspaceId: ws.id })
+    for (let i = 0; i < 3; i++) await ok(post(h, '/leads', { name: `R ${i}` }, { key }), 201)
+    await h.app.kernel.audit.seal(ws.id)
+    const next = randomBytes(32).toString('base64url')
+    const both = (await createKernel({ config: { ...h.config, serverSecret: next, serverSecretPrevious: [TEST_SERVER_SECRET] }, clock: h.clock })).kernel
+    try {
+      assert.equal((await both.audit.verify(ws.id)).intact, true, 'sealed under the previous secret, verified with it')
+      assert.ok((await both.audit.reseal(ws.id))! > 0)
+    } finally {
+      await both.database.close()
+    }
+    const only = (await createKernel({ config: { ...h.config, serverSecret: next, serverSecretPrevious: [] }, clock: h.clock })).kernel
+    try {
+      const v = await only.audit.verify(ws.id)
+      assert.equal(v.intact, true, JSON.stringify(v.broken))
+      assert.equal(v.entries, 3)
+    } finally {
+      await only.database.close()
+    }
   })
 })

@@ -176,6 +176,51 @@ export class AuditChain {
     return { intact: true, entries, head: entries > 0 ? { seq: entries, hash: prev } : null, broken: null, checkpoint }
   }
 
+  /**
+   * After a rotation (`svc secrets reseal`): an intact chain whose links or entry MACs were made under a
+   * previous secret is re-linked under the current one (same seq, same content) and its checkpoint
+   * re-signed. A broken chain is left as it is (null), still verifiable while the previous secret is listed.
+   */
+  async reseal(workspaceId: string): Promise<number | null> {
+    await this.seal(workspaceId)
+    const v = await this.verify(workspaceId)
+    if (!v.intact) return null
+    let changed = 0
+    let prev = GENESIS
+    for (let after = 0; ; ) {
+      const rows = await workspaceScoped(this.db, workspaceId).selectFrom('audit_log').selectAll().where('seq', '>', after).orderBy('seq').limit(1000).execute()
+      for (const r of rows) {
+        const next = { ...r, prev_hash: prev }
+        const link = this.link(next)
+        const entry = this.entryMac(r)
+        if (link !== r.hash || prev !== r.prev_hash || entry !== r.entry_mac) {
+          await this.db.updateTable('audit_log').set({ prev_hash: prev, hash: link, entry_mac: entry }).where('id', '=', r.id).where('hash', '=', r.hash).execute()
+          changed++
+        }
+        prev = link
+      }
+      if (rows.length < 1000) break
+      after = Number(rows[rows.length - 1].seq)
+    }
+    for (const r of await workspaceScoped(this.db, workspaceId).selectFrom('audit_log').selectAll().where('seq', 'is', null).execute()) {
+      if (r.entry_mac === this.entryMac(r)) continue
+      await this.db.updateTable('audit_log').set({ entry_mac: this.entryMac(r) }).where('id', '=', r.id).execute()
+      changed++
+    }
+    if (changed > 0 && v.head) {
+      const head = await workspaceScoped(this.db, workspaceId).selectFrom('audit_log').select(['seq', 'hash']).where('seq', 'is not', null).orderBy('seq', 'desc').limit(1).executeTakeFirstOrThrow()
+      const body = { workspace_id: workspaceId, seq: Number(head.seq), mac: head.hash!, created_at: iso(this.clock.now()) }
+      const c: AuditCheckpoint = { object: 'audit_checkpoint', ...body, key_id: this.current.id, signature: this.sign(this.current, body) }
+      await this.blobs.put(AuditChain.keyOf(workspaceId), Buffer.from(JSON.stringify(c), 'utf8'), { contentType: 'application/json' })
+    }
+    return changed
+  }
+
+  /** Every workspace with an audit log. */
+  async workspaces(): Promise<string[]> {
+    return (await this.db.selectFrom('audit_log').select('workspace_id').groupBy('workspace_id').execute()).map((r) => r.workspace_id)
+  }
+
   private static keyOf(workspaceId: string): string {
     return `audit/${workspaceId.toLowerCase()}/checkpoint.json`
   }
