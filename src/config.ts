@@ -1,6 +1,7 @@
 // The only file that reads process.env: everything else receives a Config.
 import { availableParallelism } from 'node:os'
 import { dirname } from 'node:path'
+import ipaddr from 'ipaddr.js'
 
 export interface Config {
   host: string
@@ -9,6 +10,31 @@ export interface Config {
   /** PostgreSQL schema to use (search_path); lets tests and several deployments share one database. */
   databaseSchema: string | null
   redisUrl: string | null
+  /**
+   * Redis client bounds (REDIS_CONNECT_TIMEOUT_MS, REDIS_COMMAND_TIMEOUT_MS): past them a request counts its
+   * rate limit in this process instead of waiting (kernel/http/rate-limit-store.ts).
+   */
+  redis: {
+    connectTimeoutMs: number
+    commandTimeoutMs: number
+  }
+  /**
+   * Which peers may set the client address through X-Forwarded-For (TRUST_PROXY): false (default) = the TCP
+   * peer is the client; true = any; a number = that many proxy hops; a list = those addresses/CIDRs. Passed
+   * to Fastify's trustProxy: request.ip, the anonymous rate-limit bucket and the audit log's ip follow it.
+   */
+  trustProxy: boolean | number | string[]
+  /** The HTTP server's limits on slow and idle clients (HTTP_* settings, docs/operations.md). */
+  http: {
+    /** The whole header section must arrive within this (Node's headersTimeout). */
+    headersTimeoutMs: number
+    /** The whole request, body included, must arrive within this (Node's requestTimeout); 408 or closed after. */
+    requestTimeoutMs: number
+    /** An idle keep-alive connection is closed after this. */
+    keepAliveTimeoutMs: number
+    /** Open connections one client address may hold (0 = no cap); trusted proxies are exempt. */
+    maxConnectionsPerIp: number
+  }
   rateLimitPerMinute: number
   replayRateLimitPerMinute: number
   /** Public base of this service, used in links (defaults to http://localhost:PORT). */
@@ -69,6 +95,18 @@ export interface Config {
   knowledge: {
     /** Largest document accepted by uploadKnowledgeDocument (file or JSON text), in bytes; beyond it 413. */
     maxUploadBytes: number
+    /** The most a ZIP-based file (DOCX) may unpack to, checked while unpacking; beyond it the document fails. */
+    maxInflatedBytes: number
+    /** The most characters of text a parsed document may have; beyond it the document fails. */
+    maxTextChars: number
+    /** The most chunks one document may make; beyond it the document fails. */
+    maxChunks: number
+    /** Worker threads that parse and chunk documents (off the event loop). */
+    parseThreads: number
+    /** Heap limit of each parsing thread, in MB: a document needing more fails, the process goes on. */
+    parseMemoryMb: number
+    /** A document whose parsing takes longer fails. */
+    parseTimeoutMs: number
   }
   /**
    * Every fetch made on a user's behalf (webhook deliveries, knowledge crawls): OUTBOUND_ALLOW_PRIVATE_NETWORKS
@@ -155,6 +193,35 @@ function concurrency(env: NodeJS.ProcessEnv): number {
   return n
 }
 
+/** TRUST_PROXY: unset/false, true, a hop count, or comma-separated addresses, CIDRs and proxy-addr's names. */
+export function trustProxy(raw: string | undefined): Config['trustProxy'] {
+  const value = (raw ?? '').trim()
+  if (value === '' || /^(false|off|no|0)$/i.test(value)) return false
+  if (/^(true|on|yes)$/i.test(value)) return true
+  if (/^\d+$/.test(value)) return Number(value)
+  const entries = value.split(',').map((s) => s.trim()).filter(Boolean)
+  const named = new Set(['loopback', 'linklocal', 'uniquelocal'])
+  for (const entry of entries) {
+    const [address, bits, extra] = entry.split('/')
+    const ok = named.has(entry) || (extra === undefined && ipaddr.isValid(address) && (bits === undefined || /^\d{1,3}$/.test(bits)))
+    if (!ok) throw new Error(`TRUST_PROXY must be true, false, a number of hops, or comma-separated IP addresses/CIDRs (or loopback, linklocal, uniquelocal); "${entry}" is none of these`)
+  }
+  return entries
+}
+
+function httpLimits(env: NodeJS.ProcessEnv): Config['http'] {
+  const limits = {
+    headersTimeoutMs: int(env, 'HTTP_HEADERS_TIMEOUT_MS', 10_000),
+    requestTimeoutMs: int(env, 'HTTP_REQUEST_TIMEOUT_MS', 120_000),
+    keepAliveTimeoutMs: int(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 72_000),
+    maxConnectionsPerIp: int(env, 'HTTP_MAX_CONNECTIONS_PER_IP', 100),
+  }
+  // Node refuses a header timeout longer than the request's; 0 would mean "wait forever" (the fault this prevents).
+  if (limits.headersTimeoutMs < 1 || limits.requestTimeoutMs < 1) throw new Error('HTTP_HEADERS_TIMEOUT_MS and HTTP_REQUEST_TIMEOUT_MS must be at least 1')
+  if (limits.headersTimeoutMs > limits.requestTimeoutMs) throw new Error('HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS')
+  return limits
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int(env, 'PORT', 8080)
   const host = env.HOST || '0.0.0.0'
@@ -171,6 +238,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl,
     databaseSchema: env.DATABASE_SCHEMA || null,
     redisUrl: env.REDIS_URL || null,
+    redis: {
+      connectTimeoutMs: int(env, 'REDIS_CONNECT_TIMEOUT_MS', 1000),
+      commandTimeoutMs: int(env, 'REDIS_COMMAND_TIMEOUT_MS', 500),
+    },
+    trustProxy: trustProxy(env.TRUST_PROXY),
+    http: httpLimits(env),
     rateLimitPerMinute: int(env, 'RATE_LIMIT_PER_MINUTE', 600),
     replayRateLimitPerMinute: int(env, 'REPLAY_RATE_LIMIT_PER_MINUTE', 60),
     publicUrl,
@@ -219,6 +292,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     knowledge: {
       maxUploadBytes: int(env, 'KNOWLEDGE_MAX_UPLOAD_BYTES', 20 * 1024 * 1024),
+      maxInflatedBytes: int(env, 'KNOWLEDGE_MAX_INFLATED_BYTES', 64 * 1024 * 1024),
+      maxTextChars: int(env, 'KNOWLEDGE_MAX_TEXT_CHARS', 20_000_000),
+      maxChunks: int(env, 'KNOWLEDGE_MAX_CHUNKS', 50_000),
+      parseThreads: int(env, 'KNOWLEDGE_PARSE_THREADS', 2),
+      parseMemoryMb: int(env, 'KNOWLEDGE_PARSE_MEMORY_MB', 1024),
+      parseTimeoutMs: int(env, 'KNOWLEDGE_PARSE_TIMEOUT_MS', 300_000),
     },
     outbound: {
       allowPrivateNetworks: bool(env, 'OUTBOUND_ALLOW_PRIVATE_NETWORKS') || bool(env, 'WEBHOOK_ALLOW_PRIVATE_NETWORKS'),

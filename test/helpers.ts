@@ -72,7 +72,7 @@ export interface TestApp {
   close(): Promise<void>
 }
 
-export async function createTestApp(opts: { env?: Record<string, string>; clock?: Clock; modules?: AppDeps['modules'] } = {}): Promise<TestApp> {
+export async function createTestApp(opts: { env?: Record<string, string>; clock?: Clock; modules?: AppDeps['modules']; logger?: AppDeps['logger'] } = {}): Promise<TestApp> {
   const database = await createTestDatabase()
   // Files (call recordings) in a folder of their own, removed with the app.
   const blobDir = mkdtempSync(join(tmpdir(), 'svc-blobs-'))
@@ -88,7 +88,7 @@ export async function createTestApp(opts: { env?: Record<string, string>; clock?
     ...database.env,
     ...opts.env,
   })
-  const app = await buildApp({ config, clock: opts.clock, modules: opts.modules })
+  const app = await buildApp({ config, clock: opts.clock, modules: opts.modules, logger: opts.logger })
   const { kernel, services } = app
   const keyring = async (name: string): Promise<Keyring> => {
     const ws = await services.workspaces.create({ name, ownerEmail: `owner@${name.toLowerCase()}.example` })

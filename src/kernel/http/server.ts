@@ -11,7 +11,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifySchema, type FastifySchemaValidationError, type RouteOptions } from 'fastify'
 import { STATUS_CODES } from 'node:http'
 import type { Socket } from 'node:net'
-import type { Redis } from 'ioredis'
+import { capConnectionsPerAddress, checkingInterval, fastifyTrustProxy, trustedPeer } from './connection-limits.js'
+import type { SharedCounters } from './rate-limit-store.js'
 import type { Logger } from 'pino'
 import type { Config } from '../../config.js'
 import { findPrincipal, hashKey, keyMode } from '../auth/api-keys.js'
@@ -60,7 +61,8 @@ declare module 'fastify' {
 }
 
 export interface HttpOptions {
-  redis: Redis | null
+  /** The rate limiter's Redis link (REDIS_URL), with its in-process fallback; null without Redis. */
+  counters: SharedCounters | null
   onResponse?: (request: FastifyRequest, statusCode: number, seconds: number) => void
   /** Serves GET /metrics (Prometheus text), behind METRICS_TOKEN when set. */
   metrics?: { render(): Promise<string> }
@@ -109,6 +111,12 @@ export async function createHttpServer(kernel: Kernel, services: Services, route
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : nextRequestId()
     },
     bodyLimit: config.bodyLimitBytes,
+    // request.ip (rate-limit buckets, audit, logs) from X-Forwarded-For only behind a configured proxy.
+    trustProxy: fastifyTrustProxy(config.trustProxy),
+    // Slow or stalled clients (a body that never finishes) are cut off: 408, or the connection closed.
+    requestTimeout: config.http.requestTimeoutMs,
+    keepAliveTimeout: config.http.keepAliveTimeoutMs,
+    http: { headersTimeout: config.http.headersTimeoutMs, requestTimeout: config.http.requestTimeoutMs, connectionsCheckingInterval: checkingInterval(config.http) },
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true },
@@ -119,6 +127,7 @@ export async function createHttpServer(kernel: Kernel, services: Services, route
     clientErrorHandler: (err, socket) => (unknownMethod(err, socket) ? undefined : clientError(err, socket)),
     schemaController: { compilersFactory: { buildSerializer: lazySerializers } },
   }).withTypeProvider<TypeBoxTypeProvider>()
+  capConnectionsPerAddress(app.server, config.http.maxConnectionsPerIp, trustedPeer(config.trustProxy))
   const ajv = compilers()
   // Validators are compiled on a route's first request, not at start (see lazySerializers).
   app.setValidatorCompiler(({ schema, httpPart }) => {
@@ -162,11 +171,11 @@ export async function createHttpServer(kernel: Kernel, services: Services, route
     max: config.rateLimitPerMinute,
     timeWindow: 60_000,
     hook: 'onRequest',
-    redis: opts.redis ?? undefined,
-    // Several processes on one box without Redis count in the cluster's primary (kernel/cluster).
-    ...(primaryChannel && !opts.redis ? { store: ClusterRateLimitStore as never } : {}),
-    nameSpace: 'svc-rl:',
-    skipOnError: true,
+    // Redis when configured, counted here (or in the cluster's primary) whenever Redis cannot answer at once
+    // (rate-limit-store.ts); without Redis, the processes of one box count in the cluster's primary.
+    ...(opts.counters ? { store: opts.counters.storeClass('svc-rl:') as never } : primaryChannel ? { store: ClusterRateLimitStore as never } : {}),
+    // The stores fall back themselves: a failure left is a fault to see, never a limit silently off.
+    skipOnError: false,
     // A known key has its own bucket; everything else (no key, a malformed, unknown or revoked key, a
     // public operation) shares its client address's bucket, so inventing keys cannot escape the limit.
     keyGenerator: async (request) => {
@@ -295,13 +304,17 @@ export async function createHttpServer(kernel: Kernel, services: Services, route
 
   // ---- orchestrator probes, outside the base URLs and unauthenticated ----
   app.get('/livez', { config: {} }, async () => ({ status: 'ok' }))
+  // Ready while the database answers. A dependency the API runs without (Redis) makes it `degraded`, still
+  // 200: taking every node out of the load balancer because shared counters are away would be an outage.
   app.get('/readyz', async (_request, reply) => {
     try {
       await kernel.database.ping()
-      return { status: 'ok' }
     } catch {
       return reply.code(503).send({ status: 'unavailable' })
     }
+    const dependencies = await kernel.dependencies.check()
+    const degraded = Object.values(dependencies).some((d) => d.status !== 'ok')
+    return { status: degraded ? 'degraded' : 'ok', ...(Object.keys(dependencies).length > 0 ? { dependencies } : {}) }
   })
 
   if (opts.metrics) {

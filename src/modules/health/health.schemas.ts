@@ -31,6 +31,10 @@ export const Health = Type.Object(
   checked_at: Type.String({ format: 'date-time' }),
   database: Component,
   job_queue: Component,
+  dependencies: Type.Record(Type.String(), Component, {
+    description:
+      'Outside services the API keeps working without, degraded: `redis` (REDIS_URL, the shared rate-limit counters; while down each process counts its own). Empty when none is configured.',
+  }),
   modules: Type.Object({
     inbox: Component,
     bots: Component,

@@ -75,7 +75,9 @@ export class HealthService {
         modules[name] = m.health ? await this.timed(() => m.health!(this.k, this.services)) : { status: 'ok' }
       }
     }
-    const parts = [database, jobQueue, ...Object.values(modules).filter((m) => m.status !== 'not_available')]
+    // Down dependencies degrade the report (still 200): the API answers without them.
+    const dependencies = await this.k.dependencies.check()
+    const parts = [database, jobQueue, ...Object.values(dependencies), ...Object.values(modules).filter((m) => m.status !== 'not_available')]
     const status = database.status !== 'ok' ? 'down' : parts.every((p) => p.status === 'ok') ? 'ok' : 'degraded'
     return {
       healthy: database.status === 'ok',
@@ -86,6 +88,7 @@ export class HealthService {
         checked_at: this.k.clock.now().toISOString(),
         database,
         job_queue: jobQueue,
+        dependencies,
         modules,
       },
     }
