@@ -7,7 +7,8 @@ import { newId, randomToken } from '../../../kernel/ids.js'
 import type { Kernel } from '../../../kernel/kernel.js'
 import type { Principal } from '../../../kernel/tenant.js'
 import * as repo from './oauth.repository.js'
-import type { CreateOAuthAppBodyT, OAuthAppT, OAuthAppWithSecretT, UpdateOAuthAppBodyT } from './oauth.schemas.js'
+import { revokeGrantIn } from './grant-revocation.js'
+import type { CreateOAuthAppBodyT, DeletedOAuthAppT, OAuthAppT, OAuthAppWithSecretT, UpdateOAuthAppBodyT } from './oauth.schemas.js'
 import type { OAuthAppsTable } from './oauth.tables.js'
 import { appView } from './oauth.views.js'
 import { redirectUriProblem } from './redirect-uris.js'
@@ -112,6 +113,24 @@ export class OAuthAppsService {
       const view = appView({ ...row, ...patch })
       await this.k.events.emit(tx, principal, 'oauth_app.updated', view)
       return { ...view, client_secret: secret }
+    })
+  }
+
+  /**
+   * deleteOAuthApp: the app of this workspace and mode named by its id or client_id (else 404). Every
+   * authorization of it, in whichever workspace gave it, is revoked with its tokens in the same
+   * transaction (each granting workspace gets `oauth_grant.revoked`), then the app is gone: its client_id
+   * is unknown at the token endpoint and the authorization page from then on.
+   */
+  async delete(principal: Principal, ref: string): Promise<DeletedOAuthAppT> {
+    return this.k.transaction(principal, async (tx) => {
+      const row = await repo.findAppByIdOrClientId(tx, principal, ref)
+      if (!row) throw new AppError('resource_not_found', `No OAuth app '${ref}' exists in this workspace.`)
+      let revoked = 0
+      for (const grant of await repo.liveGrantsOfApp(tx, row.id)) if (await revokeGrantIn(this.k, tx, grant, 'app deleted')) revoked++
+      await repo.deleteApp(tx, row)
+      await this.k.events.emit(tx, principal, 'oauth_app.deleted', appView(row))
+      return { id: row.id, object: 'oauth_app' as const, client_id: row.client_id, deleted: true as const, revoked_authorizations: revoked }
     })
   }
 

@@ -61,4 +61,11 @@ export const oauthMigrations: ModuleMigration[] = [
       await db.schema.createIndex('oauth_tokens_expires').on('oauth_tokens').column('expires_at').execute()
     },
   },
+  {
+    // Deleting an app revokes its grants in every workspace that authorized it: found by app, not by tenant.
+    name: '202612290001_developer_oauth_grants_app',
+    async up(db) {
+      await db.schema.createIndex('oauth_grants_app').on('oauth_grants').column('app_id').execute()
+    },
+  },
 ]

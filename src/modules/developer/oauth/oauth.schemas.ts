@@ -89,3 +89,35 @@ export const OAuthGrant = Type.Object(
   { $id: 'OAuthGrant' },
 )
 export type OAuthGrantT = Static<typeof OAuthGrant>
+
+/** listOAuthAuthorizations / revokeOAuthAuthorization: a consent given in this workspace, as its admins review it. */
+export const OAuthAuthorization = Type.Object(
+  {
+    id: Type.String({ description: 'The grant id (`ogr_…`): the `keyId` its tokens act under.', examples: ['ogr_01JD0000000000000000000000'] }),
+    object: Type.Literal('oauth_authorization'),
+    app_id: Type.String({ examples: ['oapp_01JD0000000000000000000000'] }),
+    client_id: Type.String(),
+    app_name: Nullable(Type.String({ description: 'null once the app was deleted (its authorizations stay listed, revoked).' })),
+    member_id: Type.String({ description: 'The member who consented (`mem_…`).' }),
+    scopes: Type.Array(Type.String()),
+    status: Type.Union([Type.Literal('active'), Type.Literal('expired'), Type.Literal('revoked')], {
+      title: 'OAuthAuthorizationStatus',
+      description: '`active`: a token of it still works; `expired`: not revoked, but its last refresh token expired; `revoked`: see `revoked_reason`.',
+    }),
+    expires_at: Nullable(Type.String({ format: 'date-time', description: 'When its last usable token expires (null unless active).' })),
+    livemode: Type.Boolean(),
+    created_at: DateTime,
+    revoked_at: Nullable(DateTime),
+    revoked_reason: Nullable(Type.String({ description: 'revoked by the workspace, member removed, member demoted, app deleted, revoked by the app, code reused, refresh token replayed…' })),
+  },
+  { $id: 'OAuthAuthorization' },
+)
+export type OAuthAuthorizationT = Static<typeof OAuthAuthorization>
+
+export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false })
+
+export const DeletedOAuthApp = Type.Object(
+  { id: Type.String(), object: Type.Literal('oauth_app'), client_id: Type.String(), deleted: Type.Literal(true), revoked_authorizations: Type.Integer({ minimum: 0, description: 'How many authorizations (in any workspace) the deletion revoked.' }) },
+  { title: 'DeletedOAuthApp' },
+)
+export type DeletedOAuthAppT = Static<typeof DeletedOAuthApp>

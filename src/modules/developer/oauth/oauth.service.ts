@@ -3,6 +3,7 @@ import type { Kernel } from '../../../kernel/kernel.js'
 import type { Tenant } from '../../../kernel/tenant.js'
 import type { Services } from '../../../kernel/services.js'
 import { OAuthAuthorization } from './authorization.service.js'
+import { OAuthAuthorizations } from './authorizations.service.js'
 import { presentedClient } from './client-auth.js'
 import { OAuthAppsService } from './oauth-apps.service.js'
 import { OAuthError } from './oauth-errors.js'
@@ -10,11 +11,12 @@ import * as repo from './oauth.repository.js'
 import type { OAuthAppsTable } from './oauth.tables.js'
 import { OAuthTokens } from './tokens.service.js'
 
-/** services.oauth: OAuth apps (API operations), the authorization server's steps, tokens. */
+/** services.oauth: OAuth apps (API operations), the authorization server's steps, tokens, the authorizations a workspace gave. */
 export class OAuthService {
   readonly apps: OAuthAppsService
   readonly authorization: OAuthAuthorization
   readonly tokens: OAuthTokens
+  readonly authorizations: OAuthAuthorizations
 
   constructor(
     private readonly k: Kernel,
@@ -23,6 +25,7 @@ export class OAuthService {
     this.apps = new OAuthAppsService(k)
     this.authorization = new OAuthAuthorization(k, this.apps)
     this.tokens = new OAuthTokens(k, services)
+    this.authorizations = new OAuthAuthorizations(k)
   }
 
   /**

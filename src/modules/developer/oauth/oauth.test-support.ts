@@ -72,3 +72,49 @@ export function exchange(h: TestApp, app: TestOAuthApp, code: string, extra: Rec
 
 export const api = (h: TestApp, token: string, method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object) =>
   h.http().inject({ method, url, headers: { authorization: `Bearer ${token}` }, ...(payload ? { payload } : {}) })
+
+/** A cookie-keeping browser over inject, for fixtures (tests of this part use the sign-in's PageBrowser). */
+class CookieBrowser implements FormBrowser {
+  private readonly jar = new Map<string, string>()
+  constructor(private readonly h: TestApp) {}
+  private keep(res: LightMyRequestResponse): LightMyRequestResponse {
+    const set = res.headers['set-cookie']
+    for (const c of set === undefined ? [] : Array.isArray(set) ? set : [set]) {
+      const [pair] = c.split(';')
+      const eq = pair.indexOf('=')
+      this.jar.set(pair.slice(0, eq).trim(), decodeURIComponent(pair.slice(eq + 1).trim()))
+    }
+    return res
+  }
+  private cookie(): Record<string, string> {
+    return this.jar.size ? { cookie: [...this.jar].map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('; ') } : {}
+  }
+  async get(url: string) {
+    return this.keep(await this.h.http().inject({ method: 'GET', url, headers: this.cookie() }))
+  }
+  async post(url: string, form: Record<string, string>) {
+    const headers = { ...this.cookie(), 'content-type': 'application/x-www-form-urlencoded' }
+    return this.keep(await this.h.http().inject({ method: 'POST', url, headers, payload: new URLSearchParams(form).toString() }))
+  }
+}
+
+/**
+ * A real authorization given in workspace A (live) through the whole flow — a new admin member signs in,
+ * consents, the app redeems the code — for the shared route-table fixtures. Returns the grant id.
+ */
+export async function authorizationInA(h: TestApp): Promise<{ id: string; app: TestOAuthApp; access_token: string; refresh_token: string }> {
+  const app = await registerApp(h, {}, h.b.live)
+  const email = `grantor-${randomBytes(6).toString('hex')}@example.com`
+  const password = 'fixture password 123'
+  const members = `/v2/workspaces/${h.a.workspaceId}/members`
+  const member = JSON.parse((await h.request({ method: 'POST', url: members, payload: { email, role: 'admin' } })).body)
+  await h.request({ method: 'PATCH', url: `${members}/${member.id}`, payload: { status: 'active' } })
+  await h.app.services.signIn.setPassword(email, password)
+  const b = new CookieBrowser(h)
+  const login = await b.get('/login')
+  await b.post('/login', { email, password, csrf_token: /name="csrf_token" value="([^"]+)"/.exec(login.body)![1] })
+  const code = responseParams(await consent(b, authorizeUrl(app, { scope: 'read' }), { tenant: `${h.a.workspaceId}:live` })).get('code')!
+  const tokens = JSON.parse((await exchange(h, app, code)).body)
+  const grant = await h.app.kernel.db.selectFrom('oauth_grants').select('id').where('client_id', '=', app.client_id).executeTakeFirstOrThrow()
+  return { id: grant.id, app, access_token: tokens.access_token, refresh_token: tokens.refresh_token }
+}

@@ -1,5 +1,6 @@
 import { fromJson } from '../../../kernel/db/database.js'
-import type { OAuthAppT, OAuthGrantT } from './oauth.schemas.js'
+import type { GrantListed } from './oauth.repository.js'
+import type { OAuthAppT, OAuthAuthorizationT, OAuthGrantT } from './oauth.schemas.js'
 import type { OAuthAppsTable, OAuthGrantsTable } from './oauth.tables.js'
 
 export const scopeList = (s: string): string[] => s.split(' ').filter(Boolean)
@@ -29,6 +30,25 @@ export function grantView(row: OAuthGrantsTable): OAuthGrantT {
     client_id: row.client_id,
     member_id: row.member_id,
     scopes: scopeList(row.scopes),
+    created_at: row.created_at,
+    revoked_at: row.revoked_at,
+    revoked_reason: row.revoked_reason,
+  }
+}
+
+export function authorizationView(row: GrantListed): OAuthAuthorizationT {
+  const status = row.revoked_at ? 'revoked' : row.live_until ? 'active' : 'expired'
+  return {
+    id: row.id,
+    object: 'oauth_authorization',
+    app_id: row.app_id,
+    client_id: row.client_id,
+    app_name: row.app_name,
+    member_id: row.member_id,
+    scopes: scopeList(row.scopes),
+    status,
+    expires_at: status === 'active' ? row.live_until : null,
+    livemode: row.mode === 'live',
     created_at: row.created_at,
     revoked_at: row.revoked_at,
     revoked_reason: row.revoked_reason,

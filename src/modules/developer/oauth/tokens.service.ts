@@ -7,7 +7,9 @@ import type { Kernel } from '../../../kernel/kernel.js'
 import type { Services } from '../../../kernel/services.js'
 import type { Principal, Tenant } from '../../../kernel/tenant.js'
 import { sha256 } from './oauth-apps.service.js'
+import { revokeGrantIn } from './grant-revocation.js'
 import { OAuthError } from './oauth-errors.js'
+import { roleMayGrant } from './oauth-scopes.js'
 import * as repo from './oauth.repository.js'
 import type { OAuthAppsTable, OAuthGrantsTable, OAuthTokensTable } from './oauth.tables.js'
 import { grantView, scopeList } from './oauth.views.js'
@@ -173,14 +175,7 @@ export class OAuthTokens {
 
   /** Revokes a grant and its whole token family, once: the granting workspace gets `oauth_grant.revoked`. */
   async revokeFamily(grant: OAuthGrantsTable, reason: string): Promise<void> {
-    const tenant = tenantOf(grant)
-    await this.k.transaction(tenant, async (tx) => {
-      const now = iso(this.now())
-      if (!(await repo.revokeGrant(tx, grant, now, reason))) return null
-      const view = grantView({ ...grant, revoked_at: now, revoked_reason: reason })
-      await this.k.events.emit(tx, tenant, 'oauth_grant.revoked', view)
-      return view
-    })
+    await this.k.transaction(tenantOf(grant), async (tx) => ((await revokeGrantIn(this.k, tx, grant, reason)) ? grantView(grant) : null))
   }
 
   /** How the kernel authenticates `Authorization: Bearer svc_oat_…` (access tokens only; a refresh token is refused). */
@@ -190,9 +185,14 @@ export class OAuthTokens {
       claims: (token) => token.startsWith(ACCESS_PREFIX) || token.startsWith(REFRESH_PREFIX),
       resolve: async (token): Promise<Principal | null> => {
         if (!token.startsWith(ACCESS_PREFIX) || !TOKEN_SHAPE.test(token)) return null
-        const row = await repo.findToken(this.k.db, sha256(token))
-        if (!row || row.kind !== 'access' || row.revoked_at || Date.parse(row.expires_at) <= this.now().getTime()) return null
-        return { keyId: row.grant_id, workspaceId: row.workspace_id, mode: row.mode, scopes: scopeList(row.scopes), actor: { type: 'oauth_app', id: row.app_id } }
+        const row = await repo.findAccessToken(this.k.db, sha256(token))
+        if (!row || row.kind !== 'access' || row.revoked_at || row.grant_revoked_at || Date.parse(row.expires_at) <= this.now().getTime()) return null
+        // Membership is part of the grant: removing or demoting the member revokes it in the same transaction
+        // (workspaces' onMemberAccessReduced); checking the member here too keeps it so for any other way out.
+        const member = await this.services.workspaces.getMember(tenantOf(row), row.member_id)
+        if (!member || member.status !== 'active' || !roleMayGrant(member.role, scopeList(row.scopes))) return null
+        // The member's role now: each operation's minRole binds the app as it binds the member (kernel/auth/roles.ts).
+        return { keyId: row.grant_id, workspaceId: row.workspace_id, mode: row.mode, scopes: scopeList(row.scopes), actor: { type: 'oauth_app', id: row.app_id }, role: member.role }
       },
     }
   }
