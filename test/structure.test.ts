@@ -22,7 +22,49 @@ function offenders(list: { path: string; text: string }[], pattern: RegExp): str
   return list.filter((f) => pattern.test(f.text)).map((f) => f.path)
 }
 
+// A column whose name says it may hold something about a person (its last word): an email, a phone or a number
+// dialled, a name, words written or spoken, an address, free-form data a caller sends.
+const PERSONAL_COLUMN = /(?:^|_)(email|phone|name|number|external_id|subject|content|text|body|transcript|lines|script|question|examples|input|output|notes|data|payload|metadata|query|headers|ip|source_ip|user_agent)$/
+
+/** Every table a module declares in its `*.tables.ts` files (sub-folders included), with its columns. */
+function tablesOf(module: string): { table: string; columns: string[] }[] {
+  const out: { table: string; columns: string[] }[] = []
+  for (const f of source.filter((x) => x.path.startsWith(`src/modules/${module}/`) && x.path.endsWith('.tables.ts'))) {
+    const merged = /interface Tables \{([^}]*)\}/.exec(f.text)
+    if (!merged) continue
+    for (const [, table, iface] of merged[1].matchAll(/(\w+): (\w+)/g)) {
+      const body = new RegExp(`interface ${iface}\\b[^{]*\\{([\\s\\S]*?)\\n\\}`).exec(f.text)
+      assert.ok(body, `${f.path}: interface ${iface} of table ${table}`)
+      out.push({ table, columns: [...body[1].matchAll(/^\s+(\w+)\??:/gm)].map((m) => m[1]) })
+    }
+  }
+  return out
+}
+
 describe('structure', () => {
+  it('every module that stores data declares its privacy hooks, or which of its personal-looking columns are not a data subject’s and why', () => {
+    const problems: string[] = []
+    for (const m of MODULES) {
+      const tables = tablesOf(m.name)
+      if (m.privacy && m.noSubjectData) problems.push(`${m.name}: declares both privacy and noSubjectData`)
+      if (tables.length === 0 || m.privacy) continue
+      if (!m.noSubjectData) {
+        problems.push(`${m.name}: has tables (${tables.map((t) => t.table).join(', ')}) but neither privacy hooks nor noSubjectData`)
+        continue
+      }
+      const personal = tables.flatMap((t) => t.columns.filter((c) => PERSONAL_COLUMN.test(c)).map((c) => `${t.table}.${c}`))
+      for (const col of personal) if (!m.noSubjectData[col]?.trim()) problems.push(`${m.name}: ${col} looks personal; give privacy hooks, or say in noSubjectData why it is no data subject's`)
+      for (const col of Object.keys(m.noSubjectData)) if (!personal.includes(col)) problems.push(`${m.name}: noSubjectData names ${col}, which is not a personal-looking column of its tables`)
+    }
+    assert.deepEqual(problems, [])
+  })
+
+  it('the privacy rule sees a module that stores personal data without hooks', () => {
+    // The check above is only as good as what it parses: the inbox's contacts must look personal to it.
+    const inbox = tablesOf('inbox').find((t) => t.table === 'inbox_conversations')!
+    assert.ok(inbox.columns.includes('contact_email') && PERSONAL_COLUMN.test('contact_email') && PERSONAL_COLUMN.test('from_number') && !PERSONAL_COLUMN.test('body_len'))
+  })
+
   it('no hand-written tenant filter: tenant tables are read through scoped(db, tenant)', () => {
     const hand = /\.where\(\s*['`](?:[a-z_${}]+\.)?workspace_id['`]\s*,/
     assert.deepEqual(offenders(source.filter((f) => f.path !== 'src/kernel/db/scoped.ts'), hand), [])

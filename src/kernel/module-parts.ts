@@ -33,6 +33,7 @@ export function moduleFromParts(name: string, parts: ModuleDefinition[]): Module
     eventDelivery: one('eventDelivery'),
     bearer: one('bearer'),
     privacy: one('privacy'),
+    ...(parts.some((p) => p.noSubjectData) ? { noSubjectData: Object.assign({}, ...parts.map((p) => p.noSubjectData ?? {})) } : {}),
     ...(retention.length ? { retention } : {}),
     ...(withFixtures.length ? { fixtures: async () => Object.assign({}, ...(await Promise.all(withFixtures.map((p) => p.fixtures!())))) } : {}),
     ...(withUsage.length ? { usage: async (k, tenant, from, to) => (await Promise.all(withUsage.map((p) => p.usage!(k, tenant, from, to)))).flat() } : {}),

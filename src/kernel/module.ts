@@ -35,6 +35,12 @@ export interface DataSubject {
   email: string | null
   phone: string | null
   external_id: string | null
+  /**
+   * Full names the person is known by (from their own records: a conversation's contact, a lead), filled
+   * in by the DSAR job through the modules' `names` hooks before any module is searched; a mention of one
+   * in someone else's text counts as a mention of them (kernel/pii/pii.mentions.ts says which names count).
+   */
+  names?: string[]
 }
 
 /** What one module holds about a data subject (a DSAR access request and its export). */
@@ -52,6 +58,8 @@ export interface ModulePrivacy {
   collect(kernel: Kernel, services: Services, tenant: Tenant, subject: DataSubject): Promise<SubjectRecords>
   /** Deletes or anonymises what `collect` finds (documented per module); idempotent: a second run finds nothing. */
   erase(kernel: Kernel, services: Services, tenant: Tenant, subject: DataSubject): Promise<{ deleted: number; anonymised: number }>
+  /** The names the subject's own records give them (a conversation's contact name, a lead's name). */
+  names?(kernel: Kernel, services: Services, tenant: Tenant, subject: DataSubject): Promise<string[]>
   /** Applies corrected identifiers or name to what `collect` finds; returns how many records changed. */
   rectify?(kernel: Kernel, services: Services, tenant: Tenant, subject: DataSubject, changes: { email?: string; phone?: string; name?: string }): Promise<number>
 }
@@ -61,6 +69,12 @@ export interface RetentionClass {
   /** `messages`, `call_recordings`, `transcripts`, `webhook_deliveries`, … */
   name: string
   description: string
+  /**
+   * Event types whose payload copies this class's content (`message.created` carries a message's text):
+   * outbox events of these types older than the same cutoff go with it, with their webhook deliveries, and
+   * a dry run counts them in the class.
+   */
+  events?: string[]
   /** The shortest retention a policy may set, in days. */
   minimumDays: number
   /** How many items older than `before` (ISO time) the tenant has: what a purge with that cutoff deletes. */
@@ -107,6 +121,13 @@ export interface ModuleDefinition {
   maintenance?(kernel: Kernel, services: Services): Promise<void>
   /** Its part in data-subject requests: find, export and erase a person's data. */
   privacy?: ModulePrivacy
+  /**
+   * Instead of `privacy`: the module's tables hold nothing about the people a workspace deals with (the
+   * subjects of data-subject requests). Each column whose name looks personal (test/structure.test.ts), as
+   * `table.column`, with why it is not theirs (a bot's name; a member's own sign-in email, which goes with
+   * the member). A module with tables declares one or the other; the structure test fails otherwise.
+   */
+  noSubjectData?: Record<string, string>
   /** The classes of its data a retention policy can govern. */
   retention?: RetentionClass[]
   /** Gauges reported on GET /metrics at scrape time (names prefixed `svc_<module>_`). */

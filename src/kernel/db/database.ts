@@ -125,6 +125,11 @@ export function createDatabase(
   const path = url.slice('sqlite:'.length) || ':memory:'
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
   const sqlite = new SQLite(path)
+  // Erasure (docs/compliance.md "Erasure on disk"): a deleted row's bytes are zeroed in its page, not left
+  // in free space. Incremental auto-vacuum lets reclaim.ts give free pages back without a full VACUUM; it
+  // takes effect only in a file created with it (an older file keeps its mode until a VACUUM).
+  sqlite.pragma('secure_delete = ON')
+  sqlite.pragma('auto_vacuum = INCREMENTAL')
   // WAL lets readers run beside the single writer. synchronous=NORMAL in WAL mode keeps every committed
   // transaction across a process crash (SIGKILL); only an OS crash or power loss may drop the last few.
   // FULL would fsync on every commit, and better-sqlite3 runs on the event loop, so each fsync would

@@ -4,7 +4,7 @@ import type { Kernel } from '../../kernel/kernel.js'
 import type { Tenant } from '../../kernel/tenant.js'
 import * as repo from './agents.repository.js'
 import { approvalView, runView } from './agents.views.js'
-import { namesSubject } from '../../kernel/pii/pii.mentions.js'
+import { mentionNeedles, namesSubject } from '../../kernel/pii/pii.mentions.js'
 
 // The agents module's part in data-subject requests (docs/compliance.md "What each module does"): runs in
 // the subject's conversations (found through the inbox) and runs whose input names the subject's email or
@@ -16,7 +16,7 @@ const stringsOf = (v: unknown): string[] =>
 
 async function runsOf(k: Kernel, services: Services, tenant: Tenant, s: DataSubject) {
   const conversations = new Set(await services.inbox.subjectConversationIds(tenant, s))
-  const candidates = await repo.runsOfSubject(k.db, tenant, [...conversations], [s.email, s.phone].filter((n): n is string => !!n))
+  const candidates = await repo.runsOfSubject(k.db, tenant, [...conversations], mentionNeedles(s))
   return candidates.filter((r) => (r.conversation_id && conversations.has(r.conversation_id)) || stringsOf(JSON.parse(r.input)).some((t) => namesSubject(t, s)))
 }
 

@@ -4,6 +4,8 @@ import { defineErrors, type ErrorSpec } from '../../kernel/errors.js'
 export const COMPLIANCE_ERRORS = defineErrors('compliance', {
   // A DSAR export link past its expiry (24 h): ask for a new export.
   export_link_expired: { status: 410, title: 'Export link expired' },
+  // A DSAR export link whose archive was deleted (an erasure about the person, or the dsar_exports retention).
+  export_deleted: { status: 410, title: 'Export deleted' },
   // The DSAR export is still being built, or failed.
   export_not_ready: { status: 409, title: 'Export not ready' },
   // exportDsarRequest on a rejected request.

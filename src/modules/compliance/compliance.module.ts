@@ -3,6 +3,7 @@ import { COMPLIANCE_ERRORS } from './compliance.errors.js'
 import { COMPLIANCE_EVENTS } from './compliance.events.js'
 import { dsarDownloads } from './compliance.downloads.js'
 import { complianceMigrations } from './compliance.migrations.js'
+import { compliancePrivacy } from './compliance.privacy.js'
 import { ComplianceService } from './compliance.service.js'
 import { createDsarRequest } from './routes/create-dsar-request.route.js'
 import { createComplianceEvidence } from './routes/create-compliance-evidence.route.js'
@@ -18,7 +19,7 @@ import { updateRetentionPolicies } from './routes/update-retention-policies.rout
 
 export const complianceModule = defineModule({
   name: 'compliance',
-  uses: ['workspaces', 'inbox'],
+  uses: ['workspaces', 'inbox', 'webhooks'],
   fixtures: () => import('./compliance.fixtures.js').then((f) => f.FIXTURES),
   errors: COMPLIANCE_ERRORS,
   migrations: complianceMigrations,
@@ -36,4 +37,5 @@ export const complianceModule = defineModule({
   },
   maintenance: (_kernel, services) => services.compliance.schedule(),
   health: (_kernel, services) => services.compliance.health(),
+  privacy: compliancePrivacy,
 })

@@ -165,3 +165,21 @@ export async function lastChainAnchor(db: Executor, workspaceId: string): Promis
 export function chainEntry(db: Executor, workspaceId: string, seq: number): Promise<AuditLogTable | undefined> {
   return workspaceScoped(db, workspaceId).selectFrom('audit_log').selectAll().where('seq', '=', seq).executeTakeFirst()
 }
+
+/** The tenant's finished (or not yet started) requests about the subject by any identifier (compliance.privacy.ts); one in progress is being worked. */
+export function dsarsOfSubject(db: Executor, tenant: Tenant, s: { email: string | null; phone: string | null; external_id: string | null }): Promise<DsarRequestsTable[]> {
+  if (!s.email && !s.phone && !s.external_id) return Promise.resolve([])
+  return scoped(db, tenant)
+    .selectFrom('dsar_requests')
+    .selectAll()
+    .where('status', '!=', 'in_progress')
+    .where((eb) =>
+      eb.or([
+        ...(s.email ? [eb('subject_email', '=', s.email)] : []),
+        ...(s.phone ? [eb('subject_phone', '=', s.phone)] : []),
+        ...(s.external_id ? [eb('subject_external_id', '=', s.external_id)] : []),
+      ]),
+    )
+    .orderBy('id')
+    .execute()
+}

@@ -1,7 +1,7 @@
-import { iso } from '../../kernel/clock.js'
 import { countApiLogsBefore, purgeApiLogsBefore } from '../../kernel/http/api-log.store.js'
 import type { RetentionClass } from '../../kernel/module.js'
 import * as repo from './compliance.repository.js'
+import { eraseExport } from './compliance.privacy.js'
 import { AUDIT_MINIMUM_DAYS } from './retention.service.js'
 
 /** The compliance module's own classes of data. */
@@ -21,8 +21,7 @@ export const COMPLIANCE_RETENTION: RetentionClass[] = [
     async purge(k, tenant, before, limit) {
       const rows = await repo.exportsBefore(k.db, tenant, before, limit)
       for (const r of rows) {
-        if (r.export_key) await k.blobs.delete(r.export_key)
-        await repo.updateDsar(k.db, tenant, r.id, { export_status: 'none', export_key: null, export_token_hash: null, export_token_sealed: null, export_expires_at: null, export_error: 'deleted by the retention policy', updated_at: iso(k.clock.now()) })
+        await eraseExport(k, tenant, r, 'deleted by the retention policy')
       }
       return rows.length
     },

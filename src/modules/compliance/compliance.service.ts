@@ -30,7 +30,7 @@ export class ComplianceService {
   ) {
     this.audit = new AuditLogService(k)
     this.dsar = new DsarService(k, () => ({ process: this.processJob, exporter: this.exportJob }))
-    this.retention = new RetentionService(k, COMPLIANCE_RETENTION)
+    this.retention = new RetentionService(k, COMPLIANCE_RETENTION, () => services.webhooks?.outbox)
     this.evidence = new EvidenceService(k, services, this.audit)
     this.pii = new PiiRedactionService(k, services)
     this.processJob = processDsarJob(k, services, () => this.dsar)

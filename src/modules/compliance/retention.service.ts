@@ -4,6 +4,7 @@ import { AppError } from '../../kernel/errors.js'
 import { newId } from '../../kernel/ids.js'
 import type { Kernel } from '../../kernel/kernel.js'
 import type { RetentionClass } from '../../kernel/module.js'
+import type { Services } from '../../kernel/services.js'
 import type { Principal, Tenant } from '../../kernel/tenant.js'
 import * as repo from './compliance.repository.js'
 import type { RetentionPoliciesT, UpdateRetentionBodyT } from './compliance.schemas.js'
@@ -28,7 +29,15 @@ export class RetentionService {
   constructor(
     private readonly k: Kernel,
     private readonly own: RetentionClass[],
+    /** The webhooks module's outbox: the events that copy a class's content go with it. */
+    private readonly outbox: () => Pick<Services['webhooks']['outbox'], 'count' | 'purge'> | undefined,
   ) {}
+
+  /** What enforcing a class with this cutoff deletes: its records and the outbox events copying them. */
+  private async count(c: RetentionClass, tenant: Tenant, before: string): Promise<number> {
+    const copies = c.events?.length && this.outbox() ? await this.outbox()!.count(tenant, c.events, before) : 0
+    return (await c.count(this.k, tenant, before)) + copies
+  }
 
   classes(): RetentionClass[] {
     return [...this.k.modules.flatMap((m) => m.retention ?? []), ...this.own]
@@ -70,7 +79,7 @@ export class RetentionService {
       const counts: Record<string, number> = {}
       for (const [name, c] of classes) {
         const days = next[name]
-        counts[name] = days === undefined || days === 'keep' ? 0 : await c.count(this.k, principal, this.cutoff(days))
+        counts[name] = days === undefined || days === 'keep' ? 0 : await this.count(c, principal, this.cutoff(days))
       }
       return this.get(principal, counts, next)
     }
@@ -98,6 +107,14 @@ export class RetentionService {
         const removed = await c.purge(this.k, tenant, cutoff, PURGE_BATCH)
         n += removed
         if (removed < PURGE_BATCH) break
+      }
+      const outbox = this.outbox()
+      if (c.events?.length && outbox) {
+        for (;;) {
+          const removed = await outbox.purge(tenant, c.events, cutoff, PURGE_BATCH)
+          n += removed
+          if (removed < PURGE_BATCH) break
+        }
       }
       deleted[c.name] = { cutoff, deleted: n }
     }

@@ -16,4 +16,12 @@ import { terraformModule } from './terraform/terraform.module.js'
  * terraform/ (listTerraformResources), sandbox/ (listSandboxWorkspaces, createSandboxWorkspace),
  * sdk-generations/ (listSdkGenerations, createSdkGeneration).
  */
-export const developerModule = moduleFromParts('developer', [keysModule, oauthModule, logsModule, snapshotsModule, terraformModule, developerSandboxModule, developerSdkModule])
+export const developerModule = {
+  ...moduleFromParts('developer', [keysModule, oauthModule, logsModule, snapshotsModule, terraformModule, developerSandboxModule, developerSdkModule]),
+  // Developer tooling: apps, tokens, snapshots and generated SDKs, nothing about the people a workspace serves.
+  noSubjectData: {
+    'oauth_apps.name': 'the name a developer gives an OAuth app',
+    'developer_sandbox_workspaces.name': 'the name of a sandbox workspace',
+    'developer_sdk_generations.package_name': 'the package name of a generated SDK',
+  },
+}

@@ -71,6 +71,12 @@ describe('inbox privacy and retention', () => {
     assert.equal(eraseMentions('nada@example.com x.ada@example.com ada@example.community +141555501019', ADA), 'nada@example.com x.ada@example.com ada@example.community +141555501019')
   })
 
+  it('mentions by name: a full name as a whole word, any case; a lone first name is no one in particular', () => {
+    const withNames = { ...ADA, names: ['Ada  Lovelace', 'Ada'] }
+    assert.equal(eraseMentions('ada lovelace called; Ada Lovelaces did not; Ada did.', withNames), '[erased] called; Ada Lovelaces did not; Ada did.')
+    assert.equal(eraseMentions('Ada Lovelace', ADA), 'Ada Lovelace', 'no names given: none found')
+  })
+
   it('retention of messages: conversations inactive since before the cutoff go with their messages; count says how many', async () => {
     const key = h.b.live
     const t = { workspaceId: h.b.workspaceId, mode: 'live' as const }

@@ -2,7 +2,7 @@ import { iso } from '../../kernel/clock.js'
 import type { Executor } from '../../kernel/db/database.js'
 import type { DataSubject, ModulePrivacy } from '../../kernel/module.js'
 import type { Tenant } from '../../kernel/tenant.js'
-import { eraseMentions, mentionSpans } from '../../kernel/pii/pii.mentions.js'
+import { eraseMentions, mentionNeedles, mentionSpans } from '../../kernel/pii/pii.mentions.js'
 import * as repo from './inbox.repository.js'
 import type { InboxConversationsTable } from './inbox.tables.js'
 import { conversationView, draftView, messageView } from './inbox.views.js'
@@ -10,15 +10,18 @@ import { conversationView, draftView, messageView } from './inbox.views.js'
 // The inbox's part in data-subject requests (docs/compliance.md "What each module does"): the subject's
 // conversations go whole; the subject named in someone else's conversation is cut out of those messages.
 
-const needlesOf = (s: DataSubject) => [s.email, s.phone].filter((n): n is string => !!n)
-
 /** Messages of other people's conversations that name the subject (the subject's own are found with their conversation). */
 async function mentionsOf(db: Executor, tenant: Tenant, s: DataSubject, own: Set<string>) {
-  const candidates = await repo.messagesContaining(db, tenant, needlesOf(s))
+  const candidates = await repo.messagesContaining(db, tenant, mentionNeedles(s))
   return candidates.filter((m) => !own.has(m.conversation_id) && mentionSpans(m.content, s).length > 0)
 }
 
 export const inboxPrivacy: ModulePrivacy = {
+  /** The contact names of the subject's conversations. */
+  async names(k, _services, tenant, subject) {
+    return (await repo.conversationsOfSubject(k.db, tenant, subject)).map((c) => c.contact_name).filter((n): n is string => !!n)
+  },
+
   async collect(k, _services, tenant, subject) {
     const conversations = await repo.conversationsOfSubject(k.db, tenant, subject)
     const ids = conversations.map((c) => c.id)

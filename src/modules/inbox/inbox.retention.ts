@@ -5,7 +5,10 @@ import * as repo from './inbox.repository.js'
 export const INBOX_RETENTION: RetentionClass[] = [
   {
     name: 'messages',
-    description: 'Conversations whose last activity (last message, else last update) is older than the policy, deleted with their messages, tag links and AI drafts. Counted in conversations.',
+    description:
+      'Conversations whose last activity (last message, else last update) is older than the policy, deleted with their messages, tag links and AI drafts; and the outbox events older than the policy that copy a conversation, a message or a draft (with their webhook deliveries). Counted in conversations plus those events.',
+    // Their payloads carry the contact and the words (conversation views, message text, draft text).
+    events: ['conversation.created', 'conversation.updated', 'conversation.assigned', 'conversation.resolved', 'conversation.reopened', 'message.created', 'message.updated', 'ai_draft.created'],
     minimumDays: 1,
     count: (k, tenant, before) => repo.countInactiveConversations(k.db, tenant, before),
     async purge(k, tenant, before, limit) {

@@ -38,7 +38,7 @@ describe('knowledge privacy', () => {
     assert.deepEqual((await collect(NADA)).ids, [excel.id])
 
     assert.deepEqual(await privacy().erase(h.app.kernel, h.app.services, tenant(), ADA), { deleted: 2, anonymised: 0 })
-    assert.deepEqual(await collect(ADA), { records: { knowledge_gaps: [] }, files: [], ids: [] })
+    assert.deepEqual(await collect(ADA), { records: { knowledge_gaps: [], knowledge_documents: [] }, files: [], ids: [] })
     const left = (await ok(get(h, '/knowledge/gaps?limit=100'))).data.map((g: any) => g.id)
     assert.deepEqual(left.sort(), [excel.id, plain.id].sort())
     assert.deepEqual((await collect(NADA)).ids, [excel.id])

@@ -9,6 +9,11 @@ import { activityView, leadView } from './leads.views.js'
 // id is the CRM's). Erasure deletes here only: a copy already synced to a CRM is the CRM's to erase.
 
 export const leadsPrivacy: ModulePrivacy = {
+  /** The names on the subject's leads. */
+  async names(k, _services, tenant, subject) {
+    return (await repo.leadsOfSubject(k.db, tenant, subject)).map((l) => l.name).filter((n): n is string => !!n)
+  },
+
   async collect(k, _services, tenant, subject) {
     const leads = await repo.leadsOfSubject(k.db, tenant, subject)
     const activities = await repo.activitiesOfLeads(k.db, tenant, leads.map((l) => l.id))

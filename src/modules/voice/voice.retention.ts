@@ -21,7 +21,8 @@ export const VOICE_RETENTION: RetentionClass[] = [
   },
   {
     name: 'transcripts',
-    description: 'Call transcripts (ready ones, of calls ended before the cutoff): the text and the spoken lines are cleared, the transcript shows status unavailable with reason retention.',
+    description: 'Call transcripts (ready ones, of calls ended before the cutoff): the text and the spoken lines are cleared, the transcript shows status unavailable with reason retention; the call.transcript.ready events older than the cutoff (the text) go too.',
+    events: ['call.transcript.ready'],
     minimumDays: 1,
     count: (k, tenant, before) => repo.countReadyMediaBefore(k.db, tenant, 'transcript', before),
     async purge(k, tenant, before, limit) {

@@ -61,11 +61,15 @@ describe('webhooks privacy and retention', () => {
     assert.ok(!nadaBefore.records.events.some((e: any) => e.data.object.id === byExternal.id), 'crm-ada-2 is not crm-ada')
 
     assert.deepEqual(await webhooks().privacy!.erase(h.app.kernel, h.app.services, tenantOf('a'), ADA), { deleted: events.length + deliveries.length + attempts, anonymised: 0 })
-    assert.deepEqual(await collect(ADA), { records: { events: [], webhook_deliveries: [] }, files: [], ids: [] })
+    assert.deepEqual(await collect(ADA), { records: { events: [], webhook_deliveries: [], playground_captures: [] }, files: [], ids: [] })
     assert.equal((await call('a', 'GET', `/webhooks/deliveries/${deliveries[0].id}`)).statusCode, 404)
     for (const d of deliveries) assert.equal(await attemptsOf(d.id), 0)
     const nadaAfter = await collect(NADA)
-    assert.deepEqual(nadaAfter.ids, nadaBefore.ids)
+    // The mention of Ada in Nada's conversation was both theirs (Nada's conversation, Ada's phone): it went with Ada.
+    const mentionEvent = nadaBefore.records.events.find((e: any) => e.data.object.id === mention.id)
+    assert.ok(mentionEvent, 'an event of Nada’s conversation is Nada’s (found by the conversation’s id)')
+    assert.deepEqual(nadaAfter.ids, nadaBefore.ids.filter((id) => found.ids.includes(id) === false))
+    assert.ok(!nadaAfter.ids.includes(mentionEvent.id))
     for (const d of nadaAfter.records.webhook_deliveries as any[]) assert.equal(await attemptsOf(d.id), 1)
     assert.deepEqual(await webhooks().privacy!.erase(h.app.kernel, h.app.services, tenantOf('a'), ADA), { deleted: 0, anonymised: 0 })
   })

@@ -691,3 +691,42 @@ export async function deliveryIdsBefore(db: Executor, tenant: Tenant, before: st
   const rows = await scoped(db, tenant).selectFrom('webhook_deliveries').select('id').where('created_at', '<', before).orderBy('created_at').orderBy('id').limit(limit).execute()
   return rows.map((r) => r.id)
 }
+
+/** Every endpoint URL of the tenant, enabled or not: the Playground inboxes it delivers to (webhooks.privacy.ts). */
+export async function endpointUrls(db: Executor, tenant: Tenant): Promise<string[]> {
+  return (await scoped(db, tenant).selectFrom('webhook_endpoints').select('url').execute()).map((r) => r.url)
+}
+
+/** Playground captures in `mode` of one of `tokens`, or recording one of `deliveryIds` (any token). */
+export function capturesOf(db: Executor, mode: Mode, tokens: string[], deliveryIds: string[]): Promise<WebhookPlaygroundCapturesTable[]> {
+  if (tokens.length + deliveryIds.length === 0) return Promise.resolve([])
+  return db
+    .selectFrom('webhook_playground_captures')
+    .selectAll()
+    .where('mode', '=', mode)
+    .where((eb) => eb.or([...(tokens.length ? [eb('token', 'in', tokens)] : []), ...(deliveryIds.length ? [eb('delivery_id', 'in', deliveryIds)] : [])]))
+    .orderBy('id')
+    .execute()
+}
+
+export async function deleteCaptures(db: Executor, ids: string[]): Promise<number> {
+  if (ids.length === 0) return 0
+  const r = await db.deleteFrom('webhook_playground_captures').where('id', 'in', ids).executeTakeFirst()
+  return Number(r.numDeletedRows)
+}
+
+/** Outbox events created before `before` (of `types`, or of every type when null): retention of what they copy. */
+export async function countEventsBefore(db: Executor, tenant: Tenant, types: string[] | null, before: string): Promise<number> {
+  if (types?.length === 0) return 0
+  let q = scoped(db, tenant).selectFrom('events').select((eb) => eb.fn.countAll().as('n')).where('created_at', '<', before)
+  if (types) q = q.where('type', 'in', types)
+  return Number((await q.executeTakeFirst())?.n ?? 0)
+}
+
+/** Up to `limit` of those events, oldest first. */
+export async function eventIdsBefore(db: Executor, tenant: Tenant, types: string[] | null, before: string, limit: number): Promise<string[]> {
+  if (types?.length === 0) return []
+  let q = scoped(db, tenant).selectFrom('events').select('id').where('created_at', '<', before)
+  if (types) q = q.where('type', 'in', types)
+  return (await q.orderBy('created_at').orderBy('id').limit(limit).execute()).map((r) => r.id)
+}

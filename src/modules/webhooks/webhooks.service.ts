@@ -8,6 +8,7 @@ import type { WebhookDeliverer } from './jobs/deliver-webhook.job.js'
 import { WebhookDeliveriesService } from './webhook-deliveries.service.js'
 import { WebhookEndpointsService } from './webhook-endpoints.service.js'
 import * as repo from './webhooks.repository.js'
+import { purgeEventsBefore } from './webhooks.retention.js'
 import type { EventTypeViewT } from './webhooks.schemas.js'
 
 /** `resource.action`, e.g. `conversation.created`: the key of the event catalog list. */
@@ -24,6 +25,12 @@ export class WebhooksService {
   ) {
     this.endpoints = new WebhookEndpointsService(k, deliverer)
     this.deliveries = new WebhookDeliveriesService(k, deliverer)
+  }
+
+  /** Outbox events that copy a retention class's content (RetentionClass.events): counted and purged with it. */
+  readonly outbox = {
+    count: (tenant: Tenant, types: string[], before: string): Promise<number> => repo.countEventsBefore(this.k.db, tenant, types, before),
+    purge: (tenant: Tenant, types: string[], before: string, limit: number): Promise<number> => purgeEventsBefore(this.k, tenant, types, before, limit),
   }
 
   // ---- event catalog ----

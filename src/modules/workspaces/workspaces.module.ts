@@ -38,5 +38,16 @@ export const workspacesModule = defineModule({
     await app.register(signInPages(services))
   },
   maintenance: (_kernel, services) => services.signIn.purge(),
+  // Members are the workspace's own users, not the people it serves (docs/compliance.md "Who is a data subject").
+  noSubjectData: {
+    'workspaces.name': 'the workspace’s name',
+    'workspaces.metadata': 'the workspace’s own key-value settings',
+    'workspace_members.email': 'a member’s sign-in address, removed with the member',
+    'workspace_members.name': 'a member’s display name, removed with the member',
+    'member_credentials.email': 'a member’s sign-in address (password hash beside it)',
+    'member_sessions.email': 'the member a dashboard session belongs to; sessions expire',
+    'member_sessions.ip': 'where a member signed in from: session security; sessions expire',
+    'member_sessions.user_agent': 'the browser a member signed in with: session security; sessions expire',
+  },
   reseal: (_kernel, services) => services.workspaces.reseal(),
 })

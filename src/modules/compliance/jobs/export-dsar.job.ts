@@ -7,7 +7,7 @@ import type { Tenant } from '../../../kernel/tenant.js'
 import * as repo from '../compliance.repository.js'
 import { auditView } from '../compliance.views.js'
 import { EXPORT_LINK_HOURS, type DsarJobPayload } from '../dsar.service.js'
-import { subjectOfRow } from './process-dsar.job.js'
+import { subjectOfRow, withNames } from './process-dsar.job.js'
 
 const sha256 = (b: Buffer | string) => createHash('sha256').update(b).digest('hex')
 export const exportKey = (tenant: Tenant, id: string) => `compliance/${tenant.workspaceId}/${tenant.mode}/${id}.zip`.toLowerCase()
@@ -27,7 +27,7 @@ export const exportDsarJob = (k: Kernel, services: Services) =>
       const row = await repo.findDsar(k.db, tenant, p.dsar_id)
       if (!row || row.export_status !== 'pending') return
       try {
-        const subject = subjectOfRow(row)
+        const subject = await withNames(k, services, tenant, subjectOfRow(row))
         // Loaded when an export is made, not in every process (scripts/build.mjs keeps it external).
         const { default: JSZip } = await import('jszip')
         const zip = new JSZip()
