@@ -7,8 +7,8 @@
 import { build } from 'esbuild'
 import { rmSync } from 'node:fs'
 
-// SVC_BUILD_DIR: another folder for the bundle, inside the repository so that the packages left outside
-// it still resolve (a test that boots its own bundle while another test runs dist/).
+// SVC_BUILD_DIR: the service's bundle only, into another folder inside the repository so that the packages
+// left outside it still resolve (a test that boots its own bundle while another test runs dist/).
 const outdir = process.env.SVC_BUILD_DIR ?? 'dist'
 rmSync(outdir, { recursive: true, force: true })
 await build({
@@ -27,6 +27,23 @@ await build({
   logLevel: 'warning',
 })
 
+// The knowledge ingest worker thread (src/modules/knowledge/ingest/ingest-pool.ts): an entry of its own beside
+// main.js, since a thread starts from a module and importing main.js would start the service.
+await build({
+  entryPoints: ['src/modules/knowledge/ingest/ingest.worker.ts'],
+  outfile: `${outdir}/ingest.worker.js`,
+  bundle: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  sourcemap: true,
+  external: ['unpdf', 'mammoth', 'linkedom', '@mozilla/readability', 'marked', 'jszip'],
+  banner: { js: "import { createRequire as __svcCreateRequire } from 'node:module'; const require = __svcCreateRequire(import.meta.url);" },
+  logLevel: 'warning',
+})
+
 // The dashboard (dashboard/build.mjs): skipped when its sources have not changed since the last build.
-const { buildDashboard } = await import('../dashboard/build.mjs')
-await buildDashboard()
+if (!process.env.SVC_BUILD_DIR) {
+  const { buildDashboard } = await import('../dashboard/build.mjs')
+  await buildDashboard()
+}

@@ -1,15 +1,16 @@
 import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
-import { rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { promisify } from 'node:util'
 import { createTestDatabase, ENGINE, type TestDatabase } from '../../../../test/helpers.js'
-import { startServer, svc, type ServerProcess } from '../../../../test/spawn.js'
+import { startServer, type ServerProcess } from '../../../../test/spawn.js'
 
 const run = promisify(execFile)
 const ROOT = new URL('../../../../', import.meta.url).pathname
-/** Its own bundle folder: test/build.test.ts rebuilds dist/ while this file may run. */
+/** Its own bundle folder (the service only): test/build.test.ts rebuilds dist/ while this file may run. */
 const BUILD_DIR = `.tmp/sdk-memory-${process.pid}`
 
 // Memory stays flat across generations, in the production bundle (npm start), where it leaked: each
@@ -20,17 +21,22 @@ describe(`SDK generation memory in the bundle (${ENGINE})`, () => {
   let db: TestDatabase
   let server: ServerProcess
   let key: string
+  const dataDir = mkdtempSync(join(tmpdir(), 'sdk-memory-'))
   before(async () => {
     await run(process.execPath, ['scripts/build.mjs'], { cwd: ROOT, env: { ...process.env, SVC_BUILD_DIR: BUILD_DIR } })
     db = await createTestDatabase()
-    const ws = JSON.parse(await svc(['workspaces', 'create', '--name', 'Sdk memory', '--json'], db.env))
-    key = JSON.parse(await svc(['keys', 'create', '--scopes', 'admin', '--workspace', ws.id, '--json'], db.env)).key
-    server = await startServer({ ...db.env, JOB_POLL_INTERVAL_MS: '20', RATE_LIMIT_PER_MINUTE: '1000000' }, [], `${BUILD_DIR}/main.js`)
+    // The first start on an empty database makes a workspace and its keys (no CLI process to pay for on a busy machine).
+    // test/gc-probe.mjs: a full collection on SIGUSR2, then the memory on stdout (what is live, not garbage).
+    const probe = `--import=${join(ROOT, 'test/gc-probe.mjs')}`
+    const env = { ...db.env, DATA_DIR: dataDir, JOB_POLL_INTERVAL_MS: '20', RATE_LIMIT_PER_MINUTE: '1000000', NODE_OPTIONS: probe }
+    server = await startServer(env, [], `${BUILD_DIR}/main.js`)
+    key = /live key \([^)]*\):\s+(\S+)/.exec(readFileSync(join(dataDir, 'first-start-keys.txt'), 'utf8'))![1]
   })
   after(async () => {
     await server?.stop()
     await db?.drop()
     rmSync(join(ROOT, BUILD_DIR), { recursive: true, force: true })
+    rmSync(dataDir, { recursive: true, force: true })
   })
 
   const headers = () => ({ authorization: `Bearer ${key}`, 'content-type': 'application/json' })
@@ -48,18 +54,22 @@ describe(`SDK generation memory in the bundle (${ENGINE})`, () => {
     }
     assert.fail(`generation ${made.id} did not finish: ${server.output()}`)
   }
-  /** The server's resident set and heap, from its own metrics (prom-client's process collectors). */
+  /** The server's memory right after a full garbage collection (test/gc-probe.mjs). */
   async function memory(): Promise<{ rss: number; heap: number }> {
-    const text = await (await fetch(`${server.url}/metrics`)).text()
-    const metric = (name: string) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\d+(?:\\.\\d+)?(?:e\\+\\d+)?)$`, 'm').exec(text)?.[1])
-    return { rss: metric('svc_process_resident_memory_bytes'), heap: metric('svc_nodejs_heap_size_used_bytes') }
+    const lines = () => server.output().split('\n').filter((l) => l.startsWith('gc-probe '))
+    const before = lines().length
+    server.child.kill('SIGUSR2')
+    for (let i = 0; i < 500 && lines().length === before; i++) await new Promise((r) => setTimeout(r, 20))
+    const m = JSON.parse(lines()[before]?.slice('gc-probe '.length) ?? 'null') as { rss: number; heapUsed: number } | null
+    assert.ok(m, `the probe answered: ${server.output()}`)
+    return { rss: m.rss, heap: m.heapUsed }
   }
 
   it('10 generations in one process grow its memory by less than 50 MB after warm-up', { timeout: 170_000 }, async (t) => {
     const languages = ['node', 'python', 'php', 'ruby']
     for (const language of languages) await generate(language) // warm-up: every emitter and runtime read once
     const start = await memory()
-    assert.ok(start.rss > 0 && start.heap > 0, 'the metrics report memory')
+    assert.ok(start.rss > 0 && start.heap > 0, 'the probe reports memory')
     for (let i = 0; i < 10; i++) await generate(languages[i % languages.length])
     const end = await memory()
     const mb = (n: number) => Math.round(n / 2 ** 20)

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { pathToFileURL } from 'node:url'
 import { startLiveServer, type LiveServer } from '../../../../sdk/test-support/live-server.js'
-import { readDocument } from '../../../../sdk/generator/generate.js'
+import { buildOpenApiDocument } from '../../../../scripts/write-openapi.js'
 import { ENGINE } from '../../../../test/helpers.js'
 import type { CreateSdkGenerationBodyT } from './sdk-generations.schemas.js'
 import { generated, sdkApp, unpacked, type SdkApp } from './sdk-generations.test-support.js'
@@ -15,10 +15,11 @@ import { generated, sdkApp, unpacked, type SdkApp } from './sdk-generations.test
 // request to a live server; the python package's own unittest suite runs from the unpacked folder against it
 // (on SQLite, like sdk/python/python.sdk.test.ts).
 //
-// The archives are generated from the document the committed clients come from (spec/openapi.json: the
-// registered modules, PUBLIC_URL https://api.example.com; test/openapi-document.test.ts holds it to the app), i.e. the live server's operations: the suite
-// checks the client covers exactly the server's operations, and pins the committed default origin. (A
-// server generating for itself uses its own document and PUBLIC_URL: routes/create-sdk-generation.route.test.ts.)
+// The archives are generated from the document the committed clients come from, built as
+// scripts/write-openapi.ts builds spec/openapi.json (the registered modules, PUBLIC_URL https://api.example.com),
+// i.e. the live server's operations: the suite checks the client covers exactly the server's operations, and
+// pins the committed default origin. (A server generating for itself uses its own document and PUBLIC_URL:
+// routes/create-sdk-generation.route.test.ts.)
 
 const has = (cmd: string, args: string[]) => {
   const r = spawnSync(cmd, args, { encoding: 'utf8' })
@@ -56,7 +57,7 @@ describe('generated SDK archives unpack, load and talk to a live server', () => 
   before(async () => {
     h = await sdkApp()
     live = await startLiveServer()
-    document = JSON.stringify(readDocument())
+    document = JSON.stringify(await buildOpenApiDocument())
   })
   after(async () => {
     for (const d of dirs) rmSync(d, { recursive: true, force: true })
