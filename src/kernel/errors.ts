@@ -37,6 +37,8 @@ const KERNEL_ERRORS = {
   payload_too_large: { status: 413, title: 'Payload too large' },
   // Parameters or body fail the operation's schema.
   validation_failed: { status: 422, title: 'Validation failed' },
+  // An id in the request body names nothing in this workspace and mode (a missing path id is a 404); `errors[].pointer` names the field.
+  invalid_reference: { status: 422, title: 'Invalid reference' },
   // The cursor is malformed or belongs to another list.
   invalid_cursor: { status: 422, title: 'Invalid cursor' },
   // The Idempotency-Key header is empty or longer than 255 characters.

@@ -47,7 +47,7 @@ export async function checkServerSecret(db: Executor, clock: Clock, secret: Buff
   const mine = secretVerifier(secret)
   const now = iso(clock.now())
   const inserted = await db.insertInto('instance_settings').values({ key: SETTING, value: mine, updated_at: now }).onConflict((oc) => oc.column('key').doNothing()).executeTakeFirst()
-  if (Number(inserted.numInsertedRows ?? 0n) === 1) return 'recorded'
+  if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1) return 'recorded'
   const row = await db.selectFrom('instance_settings').select('value').where('key', '=', SETTING).executeTakeFirstOrThrow()
   if (same(row.value, mine)) return 'matched'
   if (previous.some((p) => same(row.value, secretVerifier(p)))) {

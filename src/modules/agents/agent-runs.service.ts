@@ -16,6 +16,7 @@ import type { AgentRunSummaryT, AgentRunT, CreateAgentRunBodyT } from './agents.
 import type { AgentApprovalsTable, AgentRunsTable, AgentRunStepsTable, RunStatus } from './agents.tables.js'
 import { approvalView, runSummaryView, runView } from './agents.views.js'
 import type { RunAgentPayload, RunningRuns } from './jobs/run-agent.job.js'
+import { referenced } from '../../kernel/references.js'
 
 /** `include=postmortem` on listAgentRuns: deprecated with 2.4.0's successor (getAgentRun), gone in v3.0. */
 export const POSTMORTEM_DEPRECATED_AT = new Date('2026-11-24T00:00:00Z')
@@ -75,7 +76,8 @@ export class AgentRunsService {
     const agent = await agentOr404(this.k, tenant, agentId)
     if (agent.status !== 'active') throw new AppError('agent_disabled', `Agent ${agent.id} is disabled: enable it (PATCH status: active) to run it.`)
     const input = inputOf(agent.input_schema, body.input as string | Record<string, unknown>)
-    if (body.conversation_id) await this.services.inbox.conversations.get(tenant, body.conversation_id)
+    const conversationId = body.conversation_id
+    if (conversationId) await referenced('/body/conversation_id', () => this.services.inbox.conversations.get(tenant, conversationId))
     const now = this.k.clock.now()
     const row: AgentRunsTable = {
       id: newId('run'),

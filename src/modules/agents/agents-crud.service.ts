@@ -14,6 +14,7 @@ import * as repo from './agents.repository.js'
 import { LIMITS, type AgentT, type CreateAgentBodyT, type UpdateAgentBodyT } from './agents.schemas.js'
 import type { AgentsTable } from './agents.tables.js'
 import { agentView } from './agents.views.js'
+import { invalidReference } from '../../kernel/references.js'
 
 export const DEFAULT_INSTRUCTIONS = 'Use the tools to do what the input asks, then say what was done.'
 
@@ -133,9 +134,7 @@ export class AgentsCrudService {
         await this.services.knowledge.bases.get(tenant, kb)
       } catch (err) {
         if (!(err instanceof AppError) || err.code !== 'resource_not_found') throw err
-        throw new AppError('validation_failed', `No knowledge base with id '${kb}' exists in this workspace.`, {
-          errors: [{ pointer: `/body/knowledge_base_ids/${i}`, detail: 'no such knowledge base' }],
-        })
+        throw invalidReference(`/body/knowledge_base_ids/${i}`, `No knowledge base with id '${kb}' exists in this workspace.`)
       }
     }
     if (body.input_schema) {

@@ -10,6 +10,7 @@ import { findBotOr404 } from './bots.shared.js'
 import type { BotsTable, BotToolsTable } from './bots.tables.js'
 import { versionOr404 } from './bot-versions.service.js'
 import { botView } from './bots.views.js'
+import { referenced } from '../../kernel/references.js'
 
 /**
  * A new draft bot with the configuration, guardrails, knowledge links and tools of a bot's draft or of one
@@ -22,7 +23,7 @@ export class BotCloneService {
   async clone(tenant: Tenant, botId: string, body: { name?: string; version_id?: string }): Promise<BotT> {
     const source = await findBotOr404(this.k.db, tenant, botId)
     const config: BotConfig = body.version_id
-      ? fromJson<BotConfig>((await versionOr404(this.k.db, tenant, botId, body.version_id)).config, null as unknown as BotConfig)
+      ? fromJson<BotConfig>((await referenced('/body/version_id', () => versionOr404(this.k.db, tenant, botId, body.version_id!))).config, null as unknown as BotConfig)
       : draftConfig(source, await repo.toolsOf(this.k.db, tenant, botId))
     const now = iso(this.k.clock.now())
     const id = newId('bot')

@@ -15,6 +15,7 @@ import type { BotReplyT, SendBotMessageBodyT } from './bots.schemas.js'
 import { findBotOr404 } from './bots.shared.js'
 import type { BotRepliesTable, BotVersionsTable } from './bots.tables.js'
 import { replyView } from './bots.views.js'
+import { referenced } from '../../kernel/references.js'
 
 /** Earlier messages of the conversation the engine sees besides the new one. */
 const HISTORY = 10
@@ -40,7 +41,8 @@ export class BotRepliesService {
     if (!id) {
       throw new AppError('bot_not_published', `Bot '${botId}' has no published version; publish one (POST /bots/${botId}/publish) or name one in version_id.`)
     }
-    const version = await versionOr404(this.k.db, tenant, botId, id)
+    // A version named in the body is a reference (422 when it is not this bot's); the published one is ours to find.
+    const version = versionId ? await referenced('/body/version_id', () => versionOr404(this.k.db, tenant, botId, id)) : await versionOr404(this.k.db, tenant, botId, id)
     return { version, config: fromJson<BotConfig>(version.config, null as unknown as BotConfig), name: bot.name }
   }
 
@@ -57,7 +59,8 @@ export class BotRepliesService {
   async send(principal: Principal, botId: string, body: SendBotMessageBodyT): Promise<BotReplyT> {
     const tenant: Tenant = { workspaceId: principal.workspaceId, mode: principal.mode }
     const { version, config } = await this.answering(tenant, botId, body.version_id)
-    const conversation = body.conversation_id ? await this.services.inbox.turns.context(tenant, body.conversation_id, HISTORY) : null
+    const inConversation = body.conversation_id
+    const conversation = inConversation ? await referenced('/body/conversation_id', () => this.services.inbox.turns.context(tenant, inConversation, HISTORY)) : null
     const engine = engineFor(this.k, config.ai.provider)
     const id = newId('brep')
     const claim = claimFor(principal)

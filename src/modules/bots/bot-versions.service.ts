@@ -12,6 +12,7 @@ import type { BotT, BotVersionT } from './bots.schemas.js'
 import { findBotOr404 } from './bots.shared.js'
 import type { BotsTable, BotVersionsTable } from './bots.tables.js'
 import { botView, versionView } from './bots.views.js'
+import { referenced } from '../../kernel/references.js'
 
 /**
  * Immutable, numbered versions of a bot's configuration; publishing makes one live, rolling back makes an
@@ -47,7 +48,8 @@ export class BotVersionsService {
     return this.k.transaction(principal, async (tx) => {
       let bot = await findBotOr404(tx, principal, botId, { forUpdate: true })
       assertNotArchived(bot)
-      let version = body.version_id ? await versionOr404(tx, principal, botId, body.version_id) : await repo.latestVersion(tx, principal, botId)
+      const versionId = body.version_id
+      let version = versionId ? await referenced('/body/version_id', () => versionOr404(tx, principal, botId, versionId)) : await repo.latestVersion(tx, principal, botId)
       if (!version) ({ bot, version } = await this.freeze(tx, principal, bot, 'Published from the draft'))
       // Publishing the live version again changes nothing and emits nothing.
       if (bot.published_version_id === version.id) return botView(bot)

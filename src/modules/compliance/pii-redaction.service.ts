@@ -4,6 +4,7 @@ import { detectPii, PII_TYPES, redactPii, type PiiType } from '../../kernel/pii/
 import type { Services } from '../../kernel/services.js'
 import type { Principal } from '../../kernel/tenant.js'
 import type { PiiRedactionT, RedactPiiBodyT } from './compliance.schemas.js'
+import { referenced } from '../../kernel/references.js'
 
 /**
  * redactPii: the kernel's PII engine on a text, or on a stored message or a conversation's messages.
@@ -27,7 +28,9 @@ export class PiiRedactionService {
     const mode = body.mode ?? 'mask'
     const types = body.types as PiiType[] | undefined
     const texts: { message_id: string | null; original: string }[] =
-      body.text !== undefined ? [{ message_id: null, original: body.text }] : await this.services.inbox.messages.texts(principal, { messageId: body.message_id ?? null, conversationId: body.conversation_id ?? null })
+      body.text !== undefined
+        ? [{ message_id: null, original: body.text }]
+        : await referenced(body.message_id ? '/body/message_id' : '/body/conversation_id', () => this.services.inbox.messages.texts(principal, { messageId: body.message_id ?? null, conversationId: body.conversation_id ?? null }))
     const hashKey = this.k.deriveKey(`pii-hash:${principal.workspaceId}`)
     const items = texts.map((t) => {
       const found = detectPii(t.original, { types })

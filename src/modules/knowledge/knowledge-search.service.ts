@@ -11,6 +11,7 @@ import { answerFrom } from './knowledge.answer.js'
 import type { KnowledgeCitationT, KnowledgeSearchResultT, KnowledgeSearchT, SearchKnowledgeBodyT } from './knowledge.search.schemas.js'
 import { TOP_K } from './knowledge.search.schemas.js'
 import { analyserFor, markedExcerpt, queryTerms, type Analyser } from './knowledge.text.js'
+import { invalidReference } from '../../kernel/references.js'
 
 /** Candidates the engine selects and pre-ranks, scored by BM25F in JS and (hybrid) re-ranked. */
 export const CANDIDATES = 100
@@ -75,7 +76,7 @@ export class KnowledgeSearchService {
   async retrieve(
     tenant: Tenant,
     query: string,
-    opts: { knowledgeBaseIds?: string[]; topK?: number; minScore?: number; filters?: index.MetadataFilter; skipMissingBases?: boolean } = {},
+    opts: { knowledgeBaseIds?: string[]; topK?: number; minScore?: number; filters?: index.MetadataFilter; skipMissingBases?: boolean; basesPointer?: string } = {},
   ): Promise<Retrieval> {
     const termsByLanguage = new Map<string, string[]>()
     const termsIn = (language: string) => {
@@ -88,7 +89,13 @@ export class KnowledgeSearchService {
     const asked = new Set(guessed.flatMap(termsIn))
     const read = await readSearchStats(this.k.db, tenant, opts.knowledgeBaseIds, [...asked])
     const bases = read.bases
-    if (!opts.skipMissingBases) for (const id of opts.knowledgeBaseIds ?? []) if (!bases.some((b) => b.id === id)) throw notFound('knowledge base', id)
+    if (!opts.skipMissingBases) {
+      for (const [i, id] of (opts.knowledgeBaseIds ?? []).entries()) {
+        if (bases.some((b) => b.id === id)) continue
+        // Named in a request body: the request's own error (422 with a pointer), not a missing target.
+        throw opts.basesPointer ? invalidReference(`${opts.basesPointer}/${i}`, `No knowledge base with id '${id}' exists in this workspace.`) : notFound('knowledge base', id)
+      }
+    }
     const kbIds = bases.map((b) => b.id)
     const analysers = new Map(bases.map((b) => [b.id, analyserFor(b.language)]))
     const languages = [...new Set([...analysers.values()].map((a) => a.language))].sort()
@@ -154,6 +161,7 @@ export class KnowledgeSearchService {
     const tenant: Tenant = { workspaceId: owner.workspaceId, mode: owner.mode }
     const r = await this.retrieve(tenant, body.query, {
       knowledgeBaseIds: body.knowledge_base_ids,
+      basesPointer: '/body/knowledge_base_ids',
       topK: body.top_k,
       minScore: body.min_score,
       filters: body.filters?.metadata,

@@ -13,6 +13,7 @@ import * as repo from './leads.repository.js'
 import type { CreateLeadBodyT, LeadT, ListLeadsQueryT, UpdateLeadBodyT } from './leads.schemas.js'
 import type { LeadsTable } from './leads.tables.js'
 import { leadView } from './leads.views.js'
+import { referenced } from '../../kernel/references.js'
 
 /** Leads: create (one per email), read, list with filters, update (score recomputed), delete with their activities. */
 export class LeadsCrudService {
@@ -40,7 +41,8 @@ export class LeadsCrudService {
 
   async create(principal: Principal, body: CreateLeadBodyT): Promise<LeadT> {
     const source = body.source ?? (body.source_id?.startsWith('conv_') ? 'conversation' : 'api')
-    const conversation = source === 'conversation' && body.source_id ? await this.services.inbox.conversations.get(principal, body.source_id) : null
+    const sourceId = body.source_id
+    const conversation = source === 'conversation' && sourceId ? await referenced('/body/source_id', () => this.services.inbox.conversations.get(principal, sourceId)) : null
     const email = normaliseEmail(body.email ?? conversation?.contact?.email ?? null)
     const phone = normalisePhone(body.phone ?? conversation?.contact?.phone ?? null, '/body/phone')
     if (body.owner_id) await this.assertOwner(principal, body.owner_id)
@@ -152,7 +154,7 @@ export class LeadsCrudService {
   private async assertOwner(tenant: Tenant, ownerId: string): Promise<void> {
     const m = await this.services.workspaces.getMember(tenant, ownerId)
     if (!m || m.status !== 'active') {
-      throw new AppError('validation_failed', `No active workspace member with id '${ownerId}'.`, { errors: [{ pointer: '/body/owner_id', detail: 'must be an active member' }] })
+      throw new AppError('invalid_reference', `No active workspace member with id '${ownerId}'.`, { errors: [{ pointer: '/body/owner_id', detail: 'must be an active member' }] })
     }
   }
 

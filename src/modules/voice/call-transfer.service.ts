@@ -86,7 +86,7 @@ export class CallTransferService {
     }
     const member = await this.services.workspaces.getMember(tenant, memberId!)
     if (!member || member.status !== 'active') {
-      throw new AppError('validation_failed', `'${memberId}' is not an active member of this workspace.`, { errors: [{ pointer: '/body/to/member_id', detail: member ? 'the member has not accepted the invitation' : 'no such member' }] })
+      throw new AppError('invalid_reference', `'${memberId}' is not an active member of this workspace.`, { errors: [{ pointer: '/body/to/member_id', detail: member ? 'the member has not accepted the invitation' : 'no such member' }] })
     }
     return { to: { type: 'member', phone_number: null, member_id: member.id }, name: member.name ?? member.email.split('@')[0], dial: `client:${member.id}` }
   }

@@ -4,6 +4,7 @@ import type { Kernel } from '../../kernel/kernel.js'
 import type { Services } from '../../kernel/services.js'
 import type { Tenant } from '../../kernel/tenant.js'
 import type { Answerer } from './voice.tables.js'
+import { referenced } from '../../kernel/references.js'
 
 /** Who speaks for us on a call: the first words, an answer per caller line, the last words. */
 export interface VoiceAnswerer {
@@ -18,10 +19,17 @@ const CLOSING = 'Thanks for calling. Goodbye.'
 const FALLBACK = "I'm sorry, I can't answer that right now. A colleague will follow up with you."
 const PASSAGES = 5
 
-/** The bot or agent a number or call names exists in the tenant (404 otherwise; a bot must be published). */
-export async function checkAnswerer(services: Services, tenant: Tenant, type: Answerer, id: string | null): Promise<void> {
-  if (type === 'bot') await services.bots.replies.answering(tenant, id!)
-  if (type === 'agent') await services.agents.agents.get(tenant, id!)
+/**
+ * The bot or agent a number or call names exists in the tenant (a bot must be published). Named in the
+ * request body (`fromBody`), an unknown one is 422 `invalid_reference` at `/body/bot_id` or `/body/agent_id`;
+ * a number's own answerer that has gone since is a 404.
+ */
+export async function checkAnswerer(services: Services, tenant: Tenant, type: Answerer, id: string | null, fromBody = true): Promise<void> {
+  const lookup = async () => {
+    if (type === 'bot') await services.bots.replies.answering(tenant, id!)
+    if (type === 'agent') await services.agents.agents.get(tenant, id!)
+  }
+  await (fromBody && (type === 'bot' || type === 'agent') ? referenced(`/body/${type}_id`, lookup) : lookup())
 }
 
 /**

@@ -19,6 +19,7 @@ import type { CreateVoiceCallBodyT, ListVoiceCallsQueryT, VoiceCallT } from './v
 import { apiBase, callOr404, numberOr404 } from './voice.shared.js'
 import type { VoiceCallsTable, VoiceNumbersTable } from './voice.tables.js'
 import { callView } from './voice.views.js'
+import { referenced } from '../../kernel/references.js'
 
 /** Calls: placed from one of the workspace's numbers, run by its carrier, read back with their history. */
 export class VoiceCallsService {
@@ -46,9 +47,10 @@ export class VoiceCallsService {
    */
   async create(principal: Principal, body: CreateVoiceCallBodyT): Promise<VoiceCallT> {
     const to = e164Or422(body.to, '/body/to')
-    const number = await numberOr404(this.k.db, principal, body.from_number_id)
-    const answer = body.bot_id || body.agent_id || body.greeting ? answerOf(body) : { type: number.answer_type, id: number.answer_id, greeting: number.greeting }
-    await checkAnswerer(this.services, principal, answer.type, answer.id)
+    const number = await referenced('/body/from_number_id', () => numberOr404(this.k.db, principal, body.from_number_id))
+    const named = !!(body.bot_id || body.agent_id || body.greeting)
+    const answer = named ? answerOf(body) : { type: number.answer_type, id: number.answer_id, greeting: number.greeting }
+    await checkAnswerer(this.services, principal, answer.type, answer.id, named)
     if (to === number.e164) throw new AppError('validation_failed', 'A number cannot call itself.', { errors: [{ pointer: '/body/to', detail: 'the same as the from number' }] })
     const twilio = number.carrier === 'twilio' ? await this.carriers.twilio(principal) : null
     if (number.carrier === 'twilio' && !twilio) throw new AppError('unprocessable', `Number ${number.id} is on Twilio, but the workspace has no Twilio account configured.`)

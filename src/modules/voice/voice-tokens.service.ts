@@ -4,6 +4,7 @@ import type { Kernel } from '../../kernel/kernel.js'
 import type { Principal, Tenant } from '../../kernel/tenant.js'
 import { MAX_TOKEN_TTL_SECONDS, type CreateVoiceTokenBodyT, type VoiceTokenT } from './voice.schemas.js'
 import { numberOr404 } from './voice.shared.js'
+import { referenced } from '../../kernel/references.js'
 
 /** Twilio's content type for its access tokens; ours are laid out the same way. */
 const CTY = 'twilio-fpa;v=1'
@@ -31,7 +32,8 @@ export class VoiceTokensService {
 
   async create(principal: Principal, body: CreateVoiceTokenBodyT): Promise<VoiceTokenT> {
     const ttl = body.ttl_seconds ?? 3600
-    const number = body.outgoing ? await numberOr404(this.k.db, principal, body.outgoing.number_id) : null
+    const outgoing = body.outgoing
+    const number = outgoing ? await referenced('/body/outgoing/number_id', () => numberOr404(this.k.db, principal, outgoing.number_id)) : null
     const iat = Math.floor(this.k.clock.now().getTime() / 1000)
     const grants: VoiceTokenClaims['grants'] = {
       identity: body.identity,

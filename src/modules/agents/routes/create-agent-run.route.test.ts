@@ -73,6 +73,10 @@ describe('createAgentRun', () => {
     assertProblem(await post(h, `/agents/${agent.id}/runs`, { input: 'refund please' }), 422, 'invalid_agent_input')
     const run = await startRun(h, agent.id, { order_id: 'ord_5', amount: 12, request: 'refund order' })
     assert.deepEqual(run.input, { json: { order_id: 'ord_5', amount: 12, request: 'refund order' } })
+    // An unknown (or another workspace's) conversation in the body is the request's own error, pointed at.
+    const unknownConversation = await post(h, `/agents/${agent.id}/runs`, { input: { order_id: 'ord_5', amount: 1, request: 'x' }, conversation_id: 'conv_00000000000000000000000000' })
+    assertProblem(unknownConversation, 422, 'invalid_reference')
+    assert.deepEqual(JSON.parse(unknownConversation.body).errors.map((e: any) => e.pointer), ['/body/conversation_id'])
     await ok(h.request({ method: 'PATCH', url: `/v2/agents/${agent.id}`, payload: { status: 'disabled' } }))
     assertProblem(await post(h, `/agents/${agent.id}/runs`, { input: { order_id: 'ord_5' } }), 409, 'agent_disabled')
     assertProblem(await post(h, '/agents/agt_00000000000000000000000000/runs', { input: 'x' }), 404, 'resource_not_found')

@@ -14,6 +14,6 @@ export const createAgentRun = defineRoute({
     '(docs/agents.md: states, steps, approvals, crash recovery). With `conversation_id` the output is posted to that conversation. ' +
     'With an Idempotency-Key a retry returns the same run instead of starting a second one.',
   schema: { params: IdParams, body: CreateAgentRunBody, response: { 201: AgentRun } },
-  errors: ['resource_not_found', 'agent_disabled', 'invalid_agent_input'],
+  errors: ['resource_not_found', 'invalid_reference', 'agent_disabled', 'invalid_agent_input'],
   handler: ({ params, body, principal, services }) => services.agents.runs.create(principal, params.id, body),
 })

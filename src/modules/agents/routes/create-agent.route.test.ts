@@ -61,7 +61,7 @@ describe('createAgent, getAgent, updateAgent, listAgents', () => {
     const val = await post(h, '/agents', { name: 'x', tools: [refundTool('http://127.0.0.1:9', { approval: { mode: 'when', when: { argument: 'amount', operator: 'gt', value: 'many' } } })] })
     assert.equal(json(val).errors[0].pointer, '/body/tools/0/approval/when/value')
     const kb = await post(h, '/agents', { name: 'x', knowledge_base_ids: ['kb_00000000000000000000000000'] })
-    assertProblem(kb, 422)
+    assertProblem(kb, 422, 'invalid_reference')
     assert.equal(json(kb).errors[0].pointer, '/body/knowledge_base_ids/0')
     assertProblem(await post(h, '/agents', { name: 'x', input_schema: { type: 'string' } }), 422)
     assertProblem(await post(h, '/agents', { name: 'x', max_steps: 0 }), 422)

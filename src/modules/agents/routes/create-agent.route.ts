@@ -13,6 +13,6 @@ export const createAgent = defineRoute({
     'argument meets a condition), knowledge bases, an optional input schema, step and time limits. The answer carries ' +
     '`signing_secret`, which signs every HTTP tool call of the agent; it is shown only here.',
   schema: { body: CreateAgentBody, response: { 201: CreatedAgent } },
-  errors: ['invalid_agent_tools', 'unprocessable'],
+  errors: ['invalid_reference', 'invalid_agent_tools', 'unprocessable'],
   handler: ({ body, principal, services }) => services.agents.agents.create(principal, body),
 })

@@ -12,6 +12,6 @@ export const updateAgent = defineRoute({
     'Changes what is given; `tools` replaces the list (a tool keeps its id, and its stored headers when `headers` is left out, ' +
     'while its name stays). `status: disabled` refuses new runs. Runs already created keep the agent as it was when they were created.',
   schema: { params: IdParams, body: UpdateAgentBody, response: { 200: Agent } },
-  errors: ['resource_not_found', 'invalid_agent_tools', 'unprocessable'],
+  errors: ['resource_not_found', 'invalid_reference', 'invalid_agent_tools', 'unprocessable'],
   handler: ({ params, body, principal, services }) => services.agents.agents.update(principal, params.id, body),
 })

@@ -39,7 +39,7 @@ describe('cloneBot (POST /bots/{id}/clone)', () => {
     assert.equal(copy.instructions, 'Old rules.')
     const other = await newBot(h)
     const foreign = await ok(post(h, `/bots/${other.id}/versions`), 201)
-    assertProblem(await post(h, `/bots/${bot.id}/clone`, { version_id: foreign.id }), 404)
+    assertProblem(await post(h, `/bots/${bot.id}/clone`, { version_id: foreign.id }), 422, 'invalid_reference')
     assertProblem(await post(h, `/bots/${bot.id}/clone`, {}, { key: h.b.live }), 404)
   })
 })

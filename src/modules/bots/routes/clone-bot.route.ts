@@ -12,6 +12,6 @@ export const cloneBot = defineRoute({
     'A new draft bot with the configuration, guardrails, knowledge links and tools of the draft (or of `version_id`): new ids, no ' +
     'versions, no history. Tools keep their headers and signing secret.',
   schema: { params: IdParams, body: CloneBotBody, response: { 201: Bot } },
-  errors: ['resource_not_found'],
+  errors: ['resource_not_found', 'invalid_reference'],
   handler: ({ params, body, principal, services }) => services.bots.clone.clone(principal, params.id, body ?? {}),
 })

@@ -91,7 +91,7 @@ describe('versions: createBotVersion, listBotVersions, publishBot, rollbackBotVe
     const other = await newBot(h)
     const foreign = await ok(post(h, `/bots/${other.id}/versions`), 201)
     assertProblem(await post(h, `/bots/${bot.id}/versions/${foreign.id}/rollback`), 404, 'resource_not_found')
-    assertProblem(await post(h, `/bots/${bot.id}/publish`, { version_id: foreign.id }), 404, 'resource_not_found')
+    assertProblem(await post(h, `/bots/${bot.id}/publish`, { version_id: foreign.id }), 422, 'invalid_reference')
     assertProblem(await post(h, `/bots/${bot.id}/versions/${v1.id}/rollback`, {}, { key: h.b.live }), 404)
   })
 })

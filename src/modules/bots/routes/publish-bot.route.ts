@@ -12,6 +12,6 @@ export const publishBot = defineRoute({
     'Makes a version live: `version_id`, else the latest version; a bot with no version yet gets its first one frozen from the ' +
     'draft. Draft edits made after the latest version are not published until a version freezes them (`POST /bots/{id}/versions`).',
   schema: { params: IdParams, body: PublishBotBody, response: { 200: Bot } },
-  errors: ['resource_not_found', 'bot_archived'],
+  errors: ['resource_not_found', 'invalid_reference', 'bot_archived'],
   handler: ({ params, body, principal, services }) => services.bots.versions.publish(principal, params.id, body ?? {}),
 })

@@ -49,7 +49,7 @@ describe('sendBotMessage (POST /bots/{id}/messages)', () => {
     assert.match(second.content, /14 days/)
     const messages = (await ok(get(h, `/inbox/conversations/${first.conversation_id}/messages`))).data
     assert.equal(messages.length, 4)
-    assertProblem(await say(h, bot.id, 'hello', { conversation_id: 'conv_01JD0000000000000000000000' }), 404)
+    assertProblem(await say(h, bot.id, 'hello', { conversation_id: 'conv_01JD0000000000000000000000' }), 422, 'invalid_reference')
   })
 
   it('hands off when it does not know: fallback message, tagged conversation, bot.handoff, a knowledge gap', async () => {
@@ -83,7 +83,7 @@ describe('sendBotMessage (POST /bots/{id}/messages)', () => {
     assertProblem(await say(h, b.id, 'hello'), 409, 'bot_not_published')
     const r = await ok(say(h, b.id, 'hello', { version_id: v.id }), 201)
     assert.equal(r.version_id, v.id)
-    assertProblem(await say(h, b.id, 'hello', { version_id: 'bver_01JD0000000000000000000000' }), 404)
+    assertProblem(await say(h, b.id, 'hello', { version_id: 'bver_01JD0000000000000000000000' }), 422, 'invalid_reference')
   })
 
   it('skips a knowledge base deleted since the version was frozen', async () => {

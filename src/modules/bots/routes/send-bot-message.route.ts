@@ -15,6 +15,6 @@ export const sendBotMessage = defineRoute({
     '`conversation_id` is given); when the bot is not sure it hands the conversation to a human. With an Idempotency-Key a ' +
     'retry replays the same reply.',
   schema: { params: IdParams, body: SendBotMessageBody, response: { 201: BotReply } },
-  errors: ['resource_not_found', 'bot_not_published', 'bot_archived'],
+  errors: ['resource_not_found', 'invalid_reference', 'bot_not_published', 'bot_archived'],
   handler: ({ params, body, principal, services }) => services.bots.replies.send(principal, params.id, body),
 })

@@ -48,13 +48,13 @@ describe('redactPii', () => {
     assert.equal(one.entity_count, 0, 'already redacted')
   })
 
-  it('bad input: unknown entity types 422, no or two sources 422, apply on a text 422, another workspace’s message 404', async () => {
+  it('bad input: unknown entity types 422, no or two sources 422, apply on a text 422, another workspace’s conversation 422 invalid_reference', async () => {
     assertProblem(await post(h, '/compliance/pii-redaction', { text: 'x', types: ['email', 'shoe_size'] }), 422, 'validation_failed')
     assertProblem(await post(h, '/compliance/pii-redaction', {}), 422, 'validation_failed')
     assertProblem(await post(h, '/compliance/pii-redaction', { text: 'x', conversation_id: 'conv_x' }), 422, 'validation_failed')
     assertProblem(await post(h, '/compliance/pii-redaction', { text: 'x', apply: true }), 422, 'validation_failed')
     assertProblem(await post(h, '/compliance/pii-redaction', { text: 'x', mode: 'shred' }), 422, 'validation_failed')
     const theirs = await ok(post(h, '/inbox/conversations', { message: { content: 'a@b.example' } }, { key: h.b.live }), 201)
-    assertProblem(await post(h, '/compliance/pii-redaction', { conversation_id: theirs.id }), 404, 'resource_not_found')
+    assertProblem(await post(h, '/compliance/pii-redaction', { conversation_id: theirs.id }), 422, 'invalid_reference')
   })
 })

@@ -15,6 +15,6 @@ export const redactPii = defineRoute({
     'entity with its offsets in both texts. `mode` mask (`[EMAIL]`), remove, or hash (a keyed hash: the same value gives the same token). ' +
     'A preview unless `apply: true`, which rewrites the stored messages (message.updated; audited).',
   schema: { body: RedactPiiBody, response: { 200: PiiRedaction } },
-  errors: ['resource_not_found'],
+  errors: ['invalid_reference'],
   handler: ({ body, principal, services }) => services.compliance.pii.redact(principal, body),
 })

@@ -13,6 +13,7 @@ import * as repo from './crawl.repository.js'
 import { CRAWL_LIMITS, type CrawlKnowledgeSourceBodyT, type KnowledgeCrawlT } from './crawl.schemas.js'
 import type { KnowledgeCrawlsTable } from './crawl.tables.js'
 import { crawlView } from './crawl.views.js'
+import { referenced } from '../../../kernel/references.js'
 
 /** What crawls need of the documents service (its crawler seam). */
 export type CrawlDocuments = Pick<KnowledgeDocumentsService, 'upsertFromSource' | 'sourcePages' | 'removeDocuments' | 'setLastCrawl' | 'findBaseOr404'>
@@ -46,7 +47,7 @@ export class KnowledgeCrawlsService {
       same_site: body.same_site ?? true,
     }
     return this.k.transaction(tenant, async (tx) => {
-      await this.docs.findBaseOr404(tx, tenant, body.knowledge_base_id)
+      await referenced('/body/knowledge_base_id', () => this.docs.findBaseOr404(tx, tenant, body.knowledge_base_id))
       const active = await repo.activeCrawlOfBase(tx, tenant, body.knowledge_base_id)
       if (active) {
         throw new AppError('knowledge_crawl_in_progress', `The crawl ${active.id} of this knowledge base is ${active.status}; start another when it has finished.`, {

@@ -123,12 +123,13 @@ describe('POST /knowledge/crawl', () => {
     }
   })
 
-  it('answers 404 for an unknown base and for another workspace’s base', async () => {
-    const unknown = await crawl(h, { knowledge_base_id: 'kb_unknown', url: `${site.origin}/` })
-    assert.equal(unknown.statusCode, 404, unknown.body)
-    const theirs = await createBase(h, h.b.live)
-    const foreign = await crawl(h, { knowledge_base_id: theirs, url: `${site.origin}/` })
-    assert.equal(foreign.statusCode, 404, foreign.body)
+  it('answers 422 invalid_reference at /body/knowledge_base_id for an unknown base and for another workspace’s base (the 404 it answered was not in its OpenAPI entry)', async () => {
+    for (const id of ['kb_unknown', await createBase(h, h.b.live)]) {
+      const res = await crawl(h, { knowledge_base_id: id, url: `${site.origin}/` })
+      assert.equal(res.statusCode, 422, res.body)
+      assert.equal(JSON.parse(res.body).code, 'invalid_reference')
+      assert.deepEqual(JSON.parse(res.body).errors.map((e: { pointer: string }) => e.pointer), ['/body/knowledge_base_id'])
+    }
   })
 
   it('refuses metadata and link-local start URLs at once (422), whatever the operator allows', async () => {

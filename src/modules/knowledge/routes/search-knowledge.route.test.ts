@@ -102,17 +102,19 @@ describe('searchKnowledge (POST /knowledge/search)', () => {
     assert.deepEqual(json(sandbox).results, [])
   })
 
-  it('refuses an empty query (422) and unknown or foreign bases (404), never 5xx', async () => {
+  it('refuses an empty query (422) and unknown or foreign bases (422 invalid_reference at the field), never 5xx', async () => {
     assertProblem(await search(h, { query: '' }), 422, 'validation_failed')
     assertProblem(await search(h, { query: '   ' }), 422, 'validation_failed')
     assertProblem(await search(h, {}), 422, 'validation_failed')
     assertProblem(await search(h, { query: 'refund', top_k: 51 }), 422, 'validation_failed')
-    assertProblem(await search(h, { query: 'refund', knowledge_base_ids: ['kb_01JD0000000000000000000000'] }), 404, 'resource_not_found')
-    assertProblem(await search(h, { query: 'refund', knowledge_base_ids: [kb.id] }, h.b.live), 404, 'resource_not_found')
+    const unknown = await search(h, { query: 'refund', knowledge_base_ids: [kb.id, 'kb_01JD0000000000000000000000'] })
+    assertProblem(unknown, 422, 'invalid_reference')
+    assert.deepEqual(json(unknown).errors.map((e: { pointer: string }) => e.pointer), ['/body/knowledge_base_ids/1'])
+    assertProblem(await search(h, { query: 'refund', knowledge_base_ids: [kb.id] }, h.b.live), 422, 'invalid_reference')
     assertProblem(
       await h.request({ method: 'POST', url: '/sandbox/v2/knowledge/search', payload: { query: 'refund', knowledge_base_ids: [kb.id] }, key: h.a.test }),
-      404,
-      'resource_not_found',
+      422,
+      'invalid_reference',
     )
     // Search syntax of either engine is only text to us.
     const odd = await searchOk(h, { query: `refund" OR kb : * AND 'x' | !(NEAR) -- ;` })

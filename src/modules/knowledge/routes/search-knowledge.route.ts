@@ -14,8 +14,8 @@ export const searchKnowledge = defineRoute({
     'full-text index, re-ranked with embeddings when EMBEDDINGS_* is configured (`ranking: hybrid`, else `keyword`). ' +
     'Each result cites its document, chunk, offsets, heading path and page, with an excerpt whose matched words are ' +
     'marked «like this»; `score` is in [0, 1]. `answer: true` adds a short answer citing results as [n]. A question ' +
-    'whose best score is below 0.5 is recorded as a knowledge gap (`gap`). Unknown or foreign bases answer 404.',
+    'whose best score is below 0.5 is recorded as a knowledge gap (`gap`). An unknown or foreign base in `knowledge_base_ids` is 422 `invalid_reference`.',
   schema: { body: SearchKnowledgeBody, response: { 200: KnowledgeSearch } },
-  errors: ['resource_not_found', 'ai_provider_error', 'ai_provider_unavailable', 'ai_provider_timeout'],
+  errors: ['invalid_reference', 'ai_provider_error', 'ai_provider_unavailable', 'ai_provider_timeout'],
   handler: ({ body, principal, services }) => services.knowledge.search.search(principal, body),
 })

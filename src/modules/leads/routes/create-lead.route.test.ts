@@ -35,7 +35,9 @@ describe('createLead, getLead, updateLead, deleteLead, listLeads', () => {
     assert.ok(lead.score.factors.some((f: string) => f.endsWith('(conversation)')), JSON.stringify(lead.score))
     assert.ok(lead.score.factors.includes('+10 mentioned a budget or an amount'))
     assert.ok(lead.score.factors.includes('+10 mentioned a timeline'))
-    assertProblem(await post(h, '/leads', { source_id: 'conv_00000000000000000000000000' }), 404, 'resource_not_found')
+    const unknownSource = await post(h, '/leads', { source_id: 'conv_00000000000000000000000000' })
+    assertProblem(unknownSource, 422, 'invalid_reference')
+    assert.deepEqual(json(unknownSource).errors.map((e: any) => e.pointer), ['/body/source_id'])
   })
 
   it('updates (score recomputed), filters the list, deletes with the activities', async () => {

@@ -12,6 +12,6 @@ export const createLead = defineRoute({
     'A lead with an explainable score. The phone is stored as E.164; with `source_id` a conversation, its contact fills the fields ' +
     'left out and its messages count in the score. One lead per email: a second is 409 `lead_already_exists` with `existing_id`.',
   schema: { body: CreateLeadBody, response: { 201: Lead } },
-  errors: ['lead_already_exists', 'resource_not_found'],
+  errors: ['lead_already_exists', 'invalid_reference'],
   handler: ({ body, principal, services }) => services.leads.leads.create(principal, body),
 })

@@ -142,7 +142,7 @@ describe('createVoiceCall / getVoiceCall / listVoiceCalls on the simulated carri
       assertProblem(await post(h, '/voice/calls', { from_number_id: num.id, to }), 422, 'validation_failed')
     }
     const theirs = await newNumber(h, {}, h.b.live)
-    assertProblem(await post(h, '/voice/calls', { from_number_id: theirs.id, to: '+15005550006' }), 404, 'resource_not_found')
+    assertProblem(await post(h, '/voice/calls', { from_number_id: theirs.id, to: '+15005550006' }), 422, 'invalid_reference')
     assertProblem(await get(h, `/voice/calls/${(await place({ to: '+15005550006' })).id}`, h.b.live), 404, 'resource_not_found')
   })
 })

@@ -15,6 +15,6 @@ export const createVoiceCall = defineRoute({
     '(call.* events). Sandbox test destinations have fixed outcomes: +15005550006 answers, +15005550007 busy, +15005550008 no answer, ' +
     '+15005550009 fails (docs/voice.md). `script` gives the called party’s lines on the simulated carrier.',
   schema: { body: CreateVoiceCallBody, response: { 201: VoiceCall } },
-  errors: ['resource_not_found', 'bot_not_published'],
+  errors: ['resource_not_found', 'invalid_reference', 'bot_not_published'],
   handler: ({ body, principal, services }) => services.voice.calls.create(principal, body),
 })

@@ -36,6 +36,6 @@ describe('createVoiceToken', () => {
     assertProblem(await post(h, '/voice/token', { identity: 'x', ttl_seconds: 86_401 }), 422, 'validation_failed')
     assertProblem(await post(h, '/voice/token', { identity: 'has spaces' }), 422, 'validation_failed')
     const theirs = await newNumber(h, {}, h.b.live)
-    assertProblem(await post(h, '/voice/token', { identity: 'x', outgoing: { number_id: theirs.id } }), 404, 'resource_not_found')
+    assertProblem(await post(h, '/voice/token', { identity: 'x', outgoing: { number_id: theirs.id } }), 422, 'invalid_reference')
   })
 })

@@ -13,6 +13,6 @@ export const createVoiceToken = defineRoute({
     'A signed JWT (HS256) for a browser or mobile client, laid out like a Twilio access token: `grants.identity`, `grants.voice.incoming.allow`, ' +
     '`grants.voice.outgoing` (a number of yours). `ttl_seconds` 60–86400 (default 3600; above the maximum is 422).',
   schema: { body: CreateVoiceTokenBody, response: { 201: VoiceToken } },
-  errors: ['resource_not_found'],
+  errors: ['invalid_reference'],
   handler: ({ body, principal, services }) => services.voice.tokens.create(principal, body),
 })

@@ -33,12 +33,12 @@ describe('provisionVoiceNumber / listVoiceNumbers', () => {
     assert.ok(!(await ok(get(h, '/voice/numbers'))).data.some((n: any) => n.id === theirs.id))
   })
 
-  it('bad input: unknown country 422, area without a fictional range 422, both bot and agent 422, unknown bot 404', async () => {
+  it('bad input: unknown country 422, area without a fictional range 422, both bot and agent 422, unknown bot 422 invalid_reference', async () => {
     assertProblem(await post(h, '/voice/numbers', { country: 'DE' }), 422, 'country_not_supported')
     assertProblem(await post(h, '/voice/numbers', { country: 'US', area_code: '555' }), 422, 'validation_failed')
     assertProblem(await post(h, '/voice/numbers', { country: 'us' }), 422, 'validation_failed')
     assertProblem(await post(h, '/voice/numbers', { country: 'US', bot_id: 'bot_x', agent_id: 'agt_x' }), 422, 'validation_failed')
-    assertProblem(await post(h, '/voice/numbers', { country: 'US', bot_id: 'bot_01JD0000000000000000000000' }), 404, 'resource_not_found')
+    assertProblem(await post(h, '/voice/numbers', { country: 'US', bot_id: 'bot_01JD0000000000000000000000' }), 422, 'invalid_reference')
   })
 
   it('two at once in one area get two numbers', async () => {

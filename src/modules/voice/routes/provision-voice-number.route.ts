@@ -13,6 +13,6 @@ export const provisionVoiceNumber = defineRoute({
     'without Twilio) hands out numbers only from ranges reserved for fiction (NANP 555-01xx, Ofcom drama numbers, ACMA fictitious ranges); ' +
     'with Twilio configured, live numbers are bought from it. 422 `country_not_supported`, 409 `number_not_available`.',
   schema: { body: ProvisionVoiceNumberBody, response: { 201: VoiceNumber } },
-  errors: ['country_not_supported', 'number_not_available', 'resource_not_found', 'bot_not_published', 'carrier_error'],
+  errors: ['country_not_supported', 'number_not_available', 'invalid_reference', 'bot_not_published', 'carrier_error'],
   handler: ({ body, principal, services }) => services.voice.numbers.provision(principal, body),
 })

@@ -18,7 +18,7 @@ describe('releaseVoiceNumber', () => {
     assertProblem(await get(h, `/voice/numbers/${n.id}`), 404, 'resource_not_found')
     assert.ok(!(await ok(get(h, '/voice/numbers'))).data.some((x: any) => x.id === n.id))
     assertProblem(await release(h, n.id), 404, 'resource_not_found')
-    assertProblem(await post(h, '/voice/calls', { from_number_id: n.id, to: '+15005550006' }), 404, 'resource_not_found')
+    assertProblem(await post(h, '/voice/calls', { from_number_id: n.id, to: '+15005550006' }), 422, 'invalid_reference')
 
     const kept = await ok(get(h, `/voice/calls/${call.id}`))
     assert.equal(kept.from, n.phone_number)

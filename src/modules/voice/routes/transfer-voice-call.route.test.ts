@@ -62,7 +62,7 @@ describe('transferVoiceCall', () => {
     assertProblem(await post(h, `/voice/calls/${live.id}/transfer`, { to: { phone_number: 'nope' } }), 422, 'validation_failed')
     assertProblem(await post(h, `/voice/calls/${live.id}/transfer`, { to: {} }), 422, 'validation_failed')
     assertProblem(await post(h, `/voice/calls/${live.id}/transfer`, { to: { phone_number: '+14155550188', member_id: 'mem_x' } }), 422, 'validation_failed')
-    assertProblem(await post(h, `/voice/calls/${live.id}/transfer`, { to: { member_id: 'mem_01JD0000000000000000000000' } }), 422, 'validation_failed')
+    assertProblem(await post(h, `/voice/calls/${live.id}/transfer`, { to: { member_id: 'mem_01JD0000000000000000000000' } }), 422, 'invalid_reference')
     assertProblem(await post(h, `/voice/calls/${live.id}/transfer`, { to: { phone_number: '+14155550188' } }, { key: h.b.live }), 404, 'resource_not_found')
   })
 })

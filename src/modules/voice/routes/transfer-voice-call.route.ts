@@ -13,6 +13,6 @@ export const transferVoiceCall = defineRoute({
     'To `to.phone_number` or `to.member_id`, `cold` (connected at once) or `warm` (the announcement is spoken to the target first), with an ' +
     'optional `announcement`. Only while the call is in_progress: 409 `call_not_in_progress` otherwise. Emits call.transferred.',
   schema: { params: IdParams, body: TransferVoiceCallBody, response: { 200: VoiceCall } },
-  errors: ['resource_not_found', 'call_not_in_progress', 'carrier_error'],
+  errors: ['resource_not_found', 'invalid_reference', 'call_not_in_progress', 'carrier_error'],
   handler: ({ params, body, principal, services }) => services.voice.transfers.transfer(principal, params.id, body),
 })

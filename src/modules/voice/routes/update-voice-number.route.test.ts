@@ -46,10 +46,10 @@ describe('getVoiceNumber / updateVoiceNumber', () => {
     assert.equal((await events(h, 'voice_number.updated')).length, before)
   })
 
-  it('bad input: both answerers 422, unknown bot 404, unknown field 422, another workspace’s number 404', async () => {
+  it('bad input: both answerers 422, unknown bot 422 invalid_reference, unknown field 422, another workspace’s number 404', async () => {
     const n = await newNumber(h)
     assertProblem(await patch(h, `/voice/numbers/${n.id}`, { bot_id: bot.id, agent_id: 'agt_01JD0000000000000000000000' }), 422, 'validation_failed')
-    assertProblem(await patch(h, `/voice/numbers/${n.id}`, { bot_id: 'bot_01JD0000000000000000000000' }), 404, 'resource_not_found')
+    assertProblem(await patch(h, `/voice/numbers/${n.id}`, { bot_id: 'bot_01JD0000000000000000000000' }), 422, 'invalid_reference')
     assertProblem(await patch(h, `/voice/numbers/${n.id}`, { phone_number: '+14155550100' }), 422, 'validation_failed')
     assertProblem(await patch(h, `/voice/numbers/${n.id}`, { friendly_name: '' }), 422, 'validation_failed')
     assert.deepEqual(await ok(get(h, `/voice/numbers/${n.id}`)), n, 'nothing changed')
