@@ -1,4 +1,4 @@
-import { useRoute } from 'preact-iso'
+import { useLocation, useRoute } from 'preact-iso'
 import { useState } from 'preact/hooks'
 import { ok, type Api } from '../../api/client.js'
 import { ApiProblem } from '../../api/problem.js'
@@ -20,19 +20,25 @@ async function findApp(api: Api, id: string): Promise<OAuthApp> {
   }
 }
 
-/** /dashboard/developers/oauth-apps/:id: one app — client id, redirect URIs, scopes; edit it or rotate its secret. */
+/** /dashboard/developers/oauth-apps/:id: one app — client id, redirect URIs, scopes; edit it, rotate its secret or delete it. */
 export function OAuthAppDetail() {
   const { params } = useRoute()
+  const { route } = useLocation()
   const { api } = useWorkspace()
   const app = useResource((a) => findApp(a, params.id ?? ''), [params.id])
   const [editing, setEditing] = useState(false)
   const [rotating, setRotating] = useState(false)
+  const [deleting, setDeleting] = useState(false)
   const [grace, setGrace] = useState('24')
   const [notice, setNotice] = useState<string>()
   const [secret, setSecret] = useState<string>()
   const save = useAction(async (a: OAuthApp, d: AppDraft) => {
     const { client_secret: _none, ...next } = await ok(api.client.PATCH('/oauth/apps', { body: { client_id: a.client_id, name: d.name, redirect_uris: d.redirect_uris, allowed_scopes: d.allowed_scopes } }))
     return next
+  })
+  const remove = useAction(async (a: OAuthApp) => {
+    await ok(api.client.DELETE('/oauth/apps/{id}', { params: { path: { id: a.id } } }))
+    route(`${OAUTH_APPS_PATH}?deleted=${encodeURIComponent(a.name)}`)
   })
   const rotate = useAction(async (a: OAuthApp) => ok(api.client.PATCH('/oauth/apps', { body: { client_id: a.client_id, rotate_secret: true, secret_grace_hours: Number(grace) } })))
   return (
@@ -81,6 +87,9 @@ export function OAuthAppDetail() {
                     Rotate secret
                   </button>
                 )}
+                <button type="button" class="danger" onClick={() => (remove.clear(), setDeleting(true))}>
+                  Delete app
+                </button>
               </div>
             </section>
             <Dialog open={editing} title={`Edit ${a.name}`} onClose={() => setEditing(false)}>
@@ -99,6 +108,13 @@ export function OAuthAppDetail() {
                   setNotice('Saved.')
                 }}
               />
+            </Dialog>
+            <Dialog open={deleting} title="Delete this app?" onClose={() => setDeleting(false)}>
+              <p>
+                <strong>{a.name}</strong> is deleted, and every authorization of it is revoked in every workspace that gave one: its tokens stop working at once and
+                its client id is refused from then on. This cannot be undone.
+              </p>
+              <FormActions action={remove} label="Delete app" busyLabel="Deleting…" tone="danger" onConfirm={() => void remove.run(a)} onCancel={() => setDeleting(false)} />
             </Dialog>
             <Dialog open={rotating} title="Rotate the client secret" onClose={() => setRotating(false)}>
               <form

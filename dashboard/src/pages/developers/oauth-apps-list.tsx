@@ -1,3 +1,4 @@
+import { useLocation } from 'preact-iso'
 import { useState } from 'preact/hooks'
 import { ok } from '../../api/client.js'
 import { Badge, Dialog, Empty, Notice, Page, PagedList, SecretOnce, Table, Time } from '../../ui/components.js'
@@ -11,6 +12,8 @@ const EMPTY: AppDraft = { name: '', type: 'confidential', redirect_uris: [], all
 /** /dashboard/developers/oauth-apps: the partner apps this workspace registered in this mode; register one. */
 export function OAuthAppsPage() {
   const { api } = useWorkspace()
+  // ?deleted=<name>: the app page's Delete came back here.
+  const { query } = useLocation()
   const list = usePaged((api, cursor) => ok(api.client.GET('/oauth/apps', { params: { query: { cursor, limit: 20 } } })))
   const [creating, setCreating] = useState(false)
   // The new app's secret, shown once: dropped when dismissed, never fetched again.
@@ -29,6 +32,7 @@ export function OAuthAppsPage() {
       }
     >
       <p class="hint">Partner apps that act for a workspace once one of its members consents (OAuth authorization code flow). Client secrets are shown once, when created or rotated.</p>
+      {query.deleted && <Notice>App {query.deleted} deleted; its authorizations are revoked.</Notice>}
       {created && (
         <div class="panel" role="region" aria-label="New app">
           <Notice>

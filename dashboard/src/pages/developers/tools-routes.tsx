@@ -3,6 +3,7 @@ import { ApiLogDetail } from './logs-detail.js'
 import { ApiLogsPage } from './logs-list.js'
 import { OAuthAppDetail } from './oauth-apps-detail.js'
 import { OAuthAppsPage } from './oauth-apps-list.js'
+import { OAuthAuthorizationsPage } from './oauth-authorizations.js'
 import { SandboxesPage } from './sandboxes-page.js'
 import { SdkGenerationsPage } from './sdk-generations.js'
 import { SnapshotDetail } from './snapshots-detail.js'
@@ -10,13 +11,14 @@ import { SnapshotsPage } from './snapshots-list.js'
 import { TerraformPage } from './terraform-page.js'
 import { UsagePage } from './usage-page.js'
 
-/** Developer tools (API logs, usage, OAuth apps, OpenAPI snapshots, sandboxes, Terraform, SDKs), relative to /dashboard/developers. */
+/** Developer tools (API logs, usage, OAuth apps and the apps this workspace authorized, OpenAPI snapshots, sandboxes, Terraform, SDKs), relative to /dashboard/developers. */
 export const TOOLS_ROUTES: { path: string; component: ComponentType }[] = [
   { path: '/logs', component: ApiLogsPage },
   { path: '/logs/:requestId', component: ApiLogDetail },
   { path: '/usage', component: UsagePage },
   { path: '/oauth-apps', component: OAuthAppsPage },
   { path: '/oauth-apps/:id', component: OAuthAppDetail },
+  { path: '/authorized-apps', component: OAuthAuthorizationsPage },
   { path: '/snapshots', component: SnapshotsPage },
   { path: '/snapshots/:id', component: SnapshotDetail },
   { path: '/sandboxes', component: SandboxesPage },
@@ -29,6 +31,7 @@ export const TOOLS_LINKS = [
   { href: '/dashboard/developers/logs', label: 'API logs', admin: true },
   { href: '/dashboard/developers/usage', label: 'Usage' },
   { href: '/dashboard/developers/oauth-apps', label: 'OAuth apps' },
+  { href: '/dashboard/developers/authorized-apps', label: 'Authorized apps' },
   { href: '/dashboard/developers/snapshots', label: 'OpenAPI snapshots' },
   { href: '/dashboard/developers/sandboxes', label: 'Sandboxes' },
   { href: '/dashboard/developers/terraform', label: 'Terraform' },
