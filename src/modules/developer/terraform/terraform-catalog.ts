@@ -54,7 +54,7 @@ export const TERRAFORM_RESOURCES: TerraformResourceDef[] = [
   {
     type: 'svc_oauth_app',
     description: 'An OAuth app. Addressed by its client_id (updateOAuthApp names the app in its body); the client secret is computed, sensitive and shown only at creation.',
-    operations: { create: 'createOAuthApp', read: null, update: 'updateOAuthApp', delete: null, list: 'listOAuthApps' },
+    operations: { create: 'createOAuthApp', read: null, update: 'updateOAuthApp', delete: 'deleteOAuthApp', list: 'listOAuthApps' },
     importBy: 'client_id',
   },
   {
