@@ -8,9 +8,10 @@ import type { Tenant } from '../../kernel/tenant.js'
 import '../../kernel/db/kernel.tables.js'
 import './knowledge.search.tables.js'
 import './knowledge.tables.js'
-import { BM25F, termFrequencies, type FilterPlan } from './knowledge-ranking.js'
+import { BM25F, type FilterPlan } from './knowledge-ranking.js'
+import { analyseChunk, type ChunkTerms } from './knowledge-index.analysis.js'
 import { applyStats, compilable, dropStats, listParam, StatsDelta } from './knowledge-stats.repository.js'
-import { analyserFor, termsOf } from './knowledge.text.js'
+import { analyserFor } from './knowledge.text.js'
 
 // The search index: the only SQL of full-text search and embeddings. Both engines index the same
 // JS-analysed terms (knowledge.text.ts) — FTS5 on SQLite, a GIN-indexed tsvector on PostgreSQL — and
@@ -37,13 +38,13 @@ export interface PreparedIndex {
 export async function prepareIndex(
   k: Kernel,
   base: { language: string },
-  chunks: { id: string; text: string; headingPath: string[]; title: string }[],
+  chunks: { id: string; text: string; headingPath: string[]; title: string; analysed?: ChunkTerms }[],
 ): Promise<PreparedIndex> {
   const a = analyserFor(base.language)
   const rows = chunks.map((c) => {
-    const head = termsOf([c.title, ...c.headingPath].join('\n'), a)
-    const body = termsOf(c.text, a)
-    return { chunkId: c.id, head, body, terms: termFrequencies(head, body), head_len: head.length, body_len: body.length, embedding: null as Buffer | null }
+    // Analysed already where the document was parsed (the ingest worker), off the event loop.
+    const { head, body, terms } = c.analysed ?? analyseChunk(a, c.title, c.headingPath, c.text)
+    return { chunkId: c.id, head, body, terms, head_len: head.length, body_len: body.length, embedding: null as Buffer | null }
   })
   const embeddings = k.embeddings
   if (embeddings && chunks.length > 0) {
@@ -61,6 +62,18 @@ export async function writeIndex(tx: Tx, tenant: Tenant, kbId: string, documentI
   const delta = await removeRows(tx, tenant, documentId)
   for (const r of prepared.rows) delta.add(r, 1)
   if (prepared.rows.length > 0) await insertRows(tx, tenant, kbId, documentId, prepared)
+  await applyStats(tx, tenant, kbId, delta)
+}
+
+/**
+ * Adds index rows for more chunks of a document whose earlier rows stay (a large document is written slice
+ * by slice, each in a short transaction), and adds them to the base's statistics.
+ */
+export async function appendIndex(tx: Tx, tenant: Tenant, kbId: string, documentId: string, prepared: PreparedIndex): Promise<void> {
+  if (prepared.rows.length === 0) return
+  const delta = new StatsDelta()
+  for (const r of prepared.rows) delta.add(r, 1)
+  await insertRows(tx, tenant, kbId, documentId, prepared)
   await applyStats(tx, tenant, kbId, delta)
 }
 

@@ -164,8 +164,13 @@ export async function deleteSource(db: Executor, tenant: Tenant, documentId: str
 /** Replaces a document's chunks; returns how many it had before (for the base's counter). */
 export async function replaceChunks(db: Executor, tenant: Tenant, documentId: string, rows: KnowledgeChunksTable[]): Promise<number> {
   const removed = await scoped(db, tenant).deleteFrom('knowledge_chunks').where('document_id', '=', documentId).executeTakeFirst()
-  for (let i = 0; i < rows.length; i += BATCH) await db.insertInto('knowledge_chunks').values(rows.slice(i, i + BATCH)).execute()
+  await insertChunks(db, rows)
   return Number(removed.numDeletedRows)
+}
+
+/** Adds chunks (a large document is written slice by slice: jobs/process-document.job.ts). */
+export async function insertChunks(db: Executor, rows: KnowledgeChunksTable[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += BATCH) await db.insertInto('knowledge_chunks').values(rows.slice(i, i + BATCH)).execute()
 }
 
 export function listChunks(db: Executor, tenant: Tenant, documentId: string): Promise<KnowledgeChunksTable[]> {

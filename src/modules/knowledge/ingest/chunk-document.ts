@@ -1,4 +1,5 @@
 import type { ParsedDocument, Section } from './document-builder.js'
+import { tooManyChunks } from './ingest-limits.js'
 
 export interface Chunk {
   position: number
@@ -24,13 +25,14 @@ const WORD = 1
  * than `size`. Each chunk after the first of a section repeats up to `overlap` characters of the one
  * before it, starting at a word. Overlap is capped at half the size so that every chunk moves forward.
  */
-export function chunkDocument(doc: ParsedDocument, opts: { size: number; overlap: number }): Chunk[] {
+export function chunkDocument(doc: ParsedDocument, opts: { size: number; overlap: number; maxChunks?: number }): Chunk[] {
   const size = Math.max(1, Math.floor(opts.size))
   const overlap = Math.max(0, Math.min(Math.floor(opts.overlap) || 0, Math.floor(size / 2)))
   const out: Chunk[] = []
   const sections = splitAtPages(coveringSections(doc), doc.pages)
+  const max = opts.maxChunks ?? Infinity
   sections.forEach((section, i) => {
-    if (!isBareParent(doc.text, section, sections[i + 1])) chunkSection(doc.text, section, size, overlap, out)
+    if (!isBareParent(doc.text, section, sections[i + 1])) chunkSection(doc.text, section, size, overlap, out, max)
   })
   const pages = doc.pages
   for (let i = 0; i < out.length; i++) {
@@ -89,7 +91,7 @@ function splitAtPages(sections: Section[], pages: ParsedDocument['pages']): Sect
   return out
 }
 
-function chunkSection(text: string, section: Section, size: number, overlap: number, out: Chunk[]): void {
+function chunkSection(text: string, section: Section, size: number, overlap: number, out: Chunk[], max: number): void {
   let c = skipSpace(text, section.start, section.end)
   let e = section.end
   while (e > c && isSpace(text.charCodeAt(e - 1))) e--
@@ -104,6 +106,8 @@ function chunkSection(text: string, section: Section, size: number, overlap: num
   while (c < e) {
     const o = prevEnd >= 0 && overlap > 0 ? overlapStart(text, prevStart, prevEnd, c, overlap) : c
     const [start, end] = pickEnd(text, o, c, e, size, minFill, headingEnd)
+    // Stop at the limit rather than after: a hostile text would make hundreds of thousands.
+    if (out.length >= max) throw tooManyChunks(max)
     out.push({ position: 0, text: text.slice(start, end), start, end, headingPath: section.headingPath, page: null })
     prevStart = start
     prevEnd = end

@@ -1,5 +1,6 @@
 import type { DocumentFormat } from './document-format.js'
 import type { ParsedDocument } from './document-builder.js'
+import { textTooLong, type IngestLimits } from './ingest-limits.js'
 import { DocumentParseError } from './parse-error.js'
 import { parseText } from './parse-text.js'
 
@@ -10,7 +11,18 @@ import { parseText } from './parse-text.js'
  * each parser imports its library inside the function too, so that this holds in the esbuild bundle as well
  * (where a static import of an external package would be hoisted to the bundle's top).
  */
-export async function parseDocument(input: Buffer | Uint8Array, format: DocumentFormat, opts: { url?: string } = {}): Promise<ParsedDocument> {
+export async function parseDocument(
+  input: Buffer | Uint8Array,
+  format: DocumentFormat,
+  opts: { url?: string; limits?: Pick<IngestLimits, 'maxInflatedBytes' | 'maxTextChars'> } = {},
+): Promise<ParsedDocument> {
+  const doc = await parseFormat(input, format, opts)
+  const max = opts.limits?.maxTextChars
+  if (max !== undefined && doc.text.length > max) throw textTooLong(doc.text.length, max)
+  return doc
+}
+
+async function parseFormat(input: Buffer | Uint8Array, format: DocumentFormat, opts: { url?: string; limits?: Pick<IngestLimits, 'maxInflatedBytes'> }): Promise<ParsedDocument> {
   try {
     switch (format) {
       case 'text':
@@ -22,7 +34,7 @@ export async function parseDocument(input: Buffer | Uint8Array, format: Document
       case 'pdf':
         return await (await import('./parse-pdf.js')).parsePdf(input)
       case 'docx':
-        return await (await import('./parse-docx.js')).parseDocx(input)
+        return await (await import('./parse-docx.js')).parseDocx(input, opts.limits?.maxInflatedBytes)
       default:
         throw new DocumentParseError(`Documents of format ${String(format)} cannot be read.`)
     }

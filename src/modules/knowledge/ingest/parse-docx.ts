@@ -2,6 +2,7 @@ import type JSZip from 'jszip'
 import { DocumentBuilder, type ParsedDocument } from './document-builder.js'
 import { decodeEntities } from './html-entities.js'
 import { htmlToDocument } from './html-to-document.js'
+import { checkZipInflatedSize, DocumentLimitError } from './ingest-limits.js'
 import { DocumentParseError } from './parse-error.js'
 
 /**
@@ -9,14 +10,21 @@ import { DocumentParseError } from './parse-error.js'
  * the layout; the HTML it writes is read like a page. The title is the document's own (File › Properties,
  * docProps/core.xml), else the first level-1 heading.
  */
-export async function parseDocx(input: Uint8Array): Promise<ParsedDocument> {
+export async function parseDocx(input: Uint8Array, maxInflatedBytes = Infinity): Promise<ParsedDocument> {
+  const notZip = (cause?: unknown) => new DocumentParseError('The file is not a valid Word document (.docx): it is not a readable ZIP archive.', { cause })
+  // Before JSZip or mammoth unpack anything: they inflate a whole entry into one string, whatever its size.
+  try {
+    checkZipInflatedSize(input, maxInflatedBytes, 'The Word document')
+  } catch (err) {
+    throw err instanceof DocumentLimitError ? err : notZip(err)
+  }
   const [{ default: JSZipClass }, { default: mammoth }, { parseHTML }] = await Promise.all([import('jszip'), import('mammoth'), import('linkedom')])
   const buffer = Buffer.from(input.buffer, input.byteOffset, input.byteLength)
   let zip: JSZip
   try {
     zip = await JSZipClass.loadAsync(buffer)
   } catch (err) {
-    throw new DocumentParseError('The file is not a valid Word document (.docx): it is not a readable ZIP archive.', { cause: err })
+    throw notZip(err)
   }
   if (!zip.file('word/document.xml')) {
     throw new DocumentParseError('The file is not a Word document (.docx): it has no document body. Older .doc files must be saved as .docx first.')

@@ -1,11 +1,13 @@
 import { iso } from '../../../kernel/clock.js'
-import { fromJson, toJson } from '../../../kernel/db/database.js'
+import { fromJson, toJson, type Tx } from '../../../kernel/db/database.js'
 import { newId } from '../../../kernel/ids.js'
-import { defineJob, enqueue, type JobDefinition } from '../../../kernel/jobs/jobs.js'
+import { defineJob, enqueue, extendLease, type JobDefinition } from '../../../kernel/jobs/jobs.js'
 import type { Kernel } from '../../../kernel/kernel.js'
 import type { Mode, Tenant } from '../../../kernel/tenant.js'
-import { chunkDocument, DocumentParseError, parseDocument, type ParsedDocument } from '../ingest/index.js'
-import { prepareIndex, removeIndex, writeIndex } from '../knowledge-index.repository.js'
+import type { ParsedDocument } from '../ingest/index.js'
+import { ingestPool } from '../ingest/ingest-pool.js'
+import { termList, type IngestOutcome } from '../ingest/ingest-task.js'
+import { appendIndex, prepareIndex, removeIndex, writeIndex, type PreparedIndex } from '../knowledge-index.repository.js'
 import * as repo from '../knowledge.repository.js'
 import type { KnowledgeChunksTable, KnowledgeDocumentsTable } from '../knowledge.tables.js'
 import { documentView } from '../knowledge.views.js'
@@ -21,13 +23,21 @@ export type ReadyFollowUp = JobDefinition<{ workspace_id: string; mode: Mode; kn
 
 const RETRY_SCHEDULE = [5, 30, 120, 600]
 const MAX_ERROR = 500
+/**
+ * Chunks per transaction when a large document is written slice by slice (see run): SQLite's one connection
+ * is held ~0.1 s per 100; PostgreSQL has a pool, so only the event loop's share of each slice counts there.
+ */
+const SLICE = { sqlite: 100, postgres: 500 }
 
 /**
- * Parse → chunk → index one document. Parsing and chunking are deterministic, so a file they refuse ends
- * `failed` at once (no retries); only the index preparation (embeddings, a network call) and the database
- * are retried, and the last attempt fails the document rather than the job. The expensive part runs
- * outside any transaction; one transaction then replaces the chunks and index rows, so a re-run (a lease
- * taken over, a settings change, a re-crawl) writes the same document again instead of adding to it.
+ * Parse → chunk → index one document. Parsing, chunking and term analysis run in a worker thread
+ * (ingest/ingest-pool.ts) under the limits of config.knowledge; they are deterministic, so a file they
+ * refuse ends `failed` at once (no retries); only the index preparation (embeddings, a network call) and
+ * the database are retried, and the last attempt fails the document rather than the job. If every attempt
+ * kills its process, the runner dead-letters the job and onExhausted fails the document. The expensive
+ * part runs outside any transaction; then one transaction (a large new document: one per slice of SLICE
+ * chunks, then one that makes it ready) replaces the chunks and index rows, so a re-run (a lease taken
+ * over, a settings change, a re-crawl) writes the same document again instead of adding to it.
  */
 export function processDocumentJob(k: Kernel, followUp: () => ReadyFollowUp | null): JobDefinition<ProcessDocumentPayload> {
   const fail = async (tenant: Tenant, doc: KnowledgeDocumentsTable, message: string): Promise<void> => {
@@ -46,9 +56,24 @@ export function processDocumentJob(k: Kernel, followUp: () => ReadyFollowUp | nu
     })
   }
 
+  const { maxInflatedBytes, maxTextChars, maxChunks, parseThreads, parseMemoryMb, parseTimeoutMs } = k.config.knowledge
+  const limits = { maxInflatedBytes, maxTextChars, maxChunks }
+  const pool = () => ingestPool({ threads: parseThreads, memoryMb: parseMemoryMb, timeoutMs: parseTimeoutMs })
+
   return defineJob<ProcessDocumentPayload>({
     name: 'knowledge.process-document',
     retrySchedule: RETRY_SCHEDULE,
+    // The job will not run again (its process died on every attempt, or the last attempt threw): the
+    // document says so instead of staying `processing` for ever.
+    async onExhausted(p, info) {
+      const tenant: Tenant = { workspaceId: p.workspace_id, mode: p.mode }
+      const doc = await repo.findDocumentFull(k.db, tenant, p.document_id)
+      if (!doc || doc.status === 'ready' || doc.status === 'failed') return
+      const why = info.leaseExpired
+        ? `Processing stopped after ${info.attempts} attempts: the process running it died each time (the file may be too large or malformed to read).`
+        : `Processing failed after ${info.attempts} attempts: ${info.error}`
+      await fail(tenant, doc, why)
+    },
     async run(p, ctx) {
       const tenant: Tenant = { workspaceId: p.workspace_id, mode: p.mode }
       const doc = await repo.findDocumentFull(k.db, tenant, p.document_id)
@@ -58,65 +83,87 @@ export function processDocumentJob(k: Kernel, followUp: () => ReadyFollowUp | nu
       const source = await repo.findSource(k.db, tenant, doc.id)
       if (doc.status === 'queued') await repo.updateDocument(k.db, tenant, doc.id, { status: 'processing', updated_at: iso(k.clock.now()) })
 
-      let parsed: ParsedDocument
-      if (source) {
-        try {
-          parsed = await parseDocument(source, doc.format, doc.source_url ? { url: doc.source_url } : {})
-        } catch (err) {
-          return fail(tenant, doc, err instanceof DocumentParseError ? err.message : `The ${doc.format.toUpperCase()} file could not be read.`)
-        }
-      } else if (doc.text !== null && doc.structure !== null) {
-        // Re-processing (new chunking or language): the stored text and structure, no original bytes needed.
-        parsed = { title: null, text: doc.text, ...fromJson<Pick<ParsedDocument, 'sections' | 'pages'>>(doc.structure, { sections: [], pages: null }) }
-      } else {
+      // Parse, chunk and analyse in a worker thread (ingest-pool.ts): a large or hostile file costs the
+      // event loop nothing, and one that exhausts the thread's memory fails alone.
+      const stored = !source && doc.text !== null && doc.structure !== null
+      if (!source && !stored) {
+        // Re-processing needs the stored text and structure, or the original bytes.
         if (doc.status !== 'ready') await fail(tenant, doc, 'The document has no content left to process; upload it again.')
         return
       }
+      // The lease is kept while the thread reads: a large file can take longer than JOB_LEASE_SECONDS.
+      const leaseSeconds = k.config.jobLeaseSeconds
+      let beat: Promise<unknown> = Promise.resolve()
+      const keepLease = ctx.lease ? setInterval(() => (beat = beat.then(() => extendLease(k.db, k.clock, ctx.lease!, leaseSeconds)).catch(() => {})), (leaseSeconds * 1000) / 3) : null
+      let outcome: IngestOutcome
+      try {
+        outcome = await pool().run({
+          format: doc.format,
+          source: source ?? null,
+          stored: stored ? { text: doc.text!, ...fromJson<Pick<ParsedDocument, 'sections' | 'pages'>>(doc.structure, { sections: [], pages: null }) } : null,
+          ...(doc.source_url ? { url: doc.source_url } : {}),
+          limits,
+          chunking: { size: base.chunk_size, overlap: base.chunk_overlap },
+          language: base.language,
+          title: { current: doc.title, placeholder: doc.title === doc.filename || (doc.source_url !== null && doc.title === doc.source_url) },
+        })
+      } finally {
+        if (keepLease) clearInterval(keepLease)
+        await beat
+      }
+      // Deterministic: the same file fails the same way again, so no retry.
+      if (!outcome.ok) return fail(tenant, doc, outcome.message)
+      const { parsed, title } = outcome
       if (parsed.text.trim() === '') {
         return fail(tenant, doc, doc.format === 'pdf' ? 'No text could be extracted from the PDF (a scanned PDF needs OCR first).' : 'The document contains no text.')
       }
-
-      let chunks: ReturnType<typeof chunkDocument>
-      try {
-        chunks = chunkDocument(parsed, { size: base.chunk_size, overlap: base.chunk_overlap })
-      } catch {
-        return fail(tenant, doc, 'The document could not be split into passages.')
+      // Rows are built per slice (below), not all at once: 10,000 of them at a time is a pause of the event loop.
+      const chunks = outcome.chunks
+      const rowsOf = (from: number, to: number): KnowledgeChunksTable[] => {
+        const now = iso(k.clock.now())
+        return chunks.slice(from, to).map((c) => ({
+          id: newId('chk'),
+          workspace_id: tenant.workspaceId,
+          mode: tenant.mode,
+          knowledge_base_id: base.id,
+          document_id: doc.id,
+          position: c.position,
+          text: parsed.text.slice(c.start, c.end),
+          start_offset: c.start,
+          end_offset: c.end,
+          heading_path: toJson(c.headingPath),
+          page: c.page,
+          created_at: now,
+        }))
       }
-      const title = newTitle(doc, parsed.title)
-      const now = iso(k.clock.now())
-      const rows: KnowledgeChunksTable[] = chunks.map((c) => ({
-        id: newId('chk'),
-        workspace_id: tenant.workspaceId,
-        mode: tenant.mode,
-        knowledge_base_id: base.id,
-        document_id: doc.id,
-        position: c.position,
-        text: c.text,
-        start_offset: c.start,
-        end_offset: c.end,
-        heading_path: toJson(c.headingPath),
-        page: c.page,
-        created_at: now,
-      }))
-
-      let prepared: Awaited<ReturnType<typeof prepareIndex>>
-      try {
-        prepared = await prepareIndex(k, base, chunks.map((c, i) => ({ id: rows[i].id, text: c.text, headingPath: c.headingPath, title })))
-      } catch (err) {
-        // Worth a retry (provider down); on the last attempt the document fails with the reason.
-        if (ctx.attempt <= RETRY_SCHEDULE.length) throw err
-        return fail(tenant, doc, `Indexing failed after ${ctx.attempt} attempts: ${err instanceof Error ? err.message : String(err)}`)
+      const indexInput = (from: number, rows: KnowledgeChunksTable[]) =>
+        rows.map((row, i) => {
+          const c = chunks[from + i]!
+          return { id: row.id, text: row.text, headingPath: c.headingPath, title, analysed: { head: termList(c.head), body: termList(c.body), terms: c.terms } }
+        })
+      // Index rows (embeddings: a network call) outside any transaction. Worth a retry (provider down); on
+      // the last attempt the document fails with the reason (null: it did).
+      const prepare = async (from: number, rows: KnowledgeChunksTable[]): Promise<PreparedIndex | null> => {
+        try {
+          return await prepareIndex(k, base, indexInput(from, rows))
+        } catch (err) {
+          if (ctx.attempt <= RETRY_SCHEDULE.length) throw err
+          await fail(tenant, doc, `Indexing failed after ${ctx.attempt} attempts: ${err instanceof Error ? err.message : String(err)}`)
+          return null
+        }
       }
-
-      const follow = followUp()
-      await k.transaction(null, async (tx) => {
+      // Deleted, re-uploaded (a newer crawl of the page) or re-configured meanwhile, or this run's lease
+      // taken over: the newer job does it. Locks the document and the base for the transaction.
+      const stillCurrent = async (tx: Tx, slices: boolean): Promise<KnowledgeDocumentsTable | null> => {
         const current = await repo.findDocumentFull(tx, tenant, doc.id, { forUpdate: true })
         const currentBase = await repo.findBase(tx, tenant, base.id, { forUpdate: true })
-        // Deleted, re-uploaded (a newer crawl of the page) or re-configured meanwhile: the newer job does it.
-        if (!current || !currentBase || current.checksum !== doc.checksum) return
-        if (currentBase.chunk_size !== base.chunk_size || currentBase.chunk_overlap !== base.chunk_overlap || currentBase.language !== base.language) return
-        const removed = await repo.replaceChunks(tx, tenant, doc.id, rows)
-        await writeIndex(tx, tenant, base.id, doc.id, prepared)
+        if (!current || !currentBase || current.checksum !== doc.checksum) return null
+        if (currentBase.chunk_size !== base.chunk_size || currentBase.chunk_overlap !== base.chunk_overlap || currentBase.language !== base.language) return null
+        if (slices && ctx.lease && !(await extendLease(tx, k.clock, ctx.lease, leaseSeconds))) return null
+        return current
+      }
+      const follow = followUp()
+      const ready = async (tx: Tx, current: KnowledgeDocumentsTable): Promise<void> => {
         const patch: Partial<KnowledgeDocumentsTable> = {
           title,
           status: 'ready',
@@ -124,23 +171,61 @@ export function processDocumentJob(k: Kernel, followUp: () => ReadyFollowUp | nu
           text: parsed.text,
           structure: toJson({ sections: parsed.sections, pages: parsed.pages }),
           page_count: parsed.pages ? parsed.pages.length : null,
-          chunk_count: rows.length,
+          chunk_count: chunks.length,
           updated_at: iso(k.clock.now()),
         }
         await repo.updateDocument(tx, tenant, doc.id, patch)
         await repo.deleteSource(tx, tenant, doc.id)
-        await repo.adjustBaseCounts(tx, tenant, base.id, { chunks: rows.length - removed }, patch.updated_at!)
         await k.events.emit(tx, tenant, 'knowledge_document.ready', documentView({ ...current, ...patch }))
         if (follow) await enqueue(tx, k.clock, follow, { workspace_id: tenant.workspaceId, mode: tenant.mode, knowledge_base_id: base.id, document_id: doc.id })
+      }
+
+      // A large document not yet ready is written a slice at a time, each slice in its own short
+      // transaction: SQLite has one connection, and one transaction writing 10,000 chunks would hold every
+      // other request for seconds (the per-slice work on the event loop stays small too). Its chunks become
+      // searchable slice by slice while it is `processing`. A document already ready (re-processing) is
+      // replaced in one transaction, so a search never sees it half old, half new.
+      const slice = SLICE[k.database.engine]
+      if (doc.status !== 'ready' && chunks.length > slice) {
+        for (let from = 0; from < chunks.length; from += slice) {
+          const part = rowsOf(from, Math.min(chunks.length, from + slice))
+          const prepared = await prepare(from, part)
+          if (!prepared) return
+          const written = await k.transaction(null, async (tx) => {
+            if (!(await stillCurrent(tx, true))) return false
+            let removed = 0
+            if (from === 0) {
+              // The first slice clears what an earlier, interrupted run left.
+              await removeIndex(tx, tenant, { documentId: doc.id })
+              removed = await repo.replaceChunks(tx, tenant, doc.id, part)
+            } else await repo.insertChunks(tx, part)
+            await appendIndex(tx, tenant, base.id, doc.id, prepared)
+            await repo.adjustBaseCounts(tx, tenant, base.id, { chunks: part.length - removed }, iso(k.clock.now()))
+            return true
+          })
+          if (!written) return
+          // Let the requests waiting for the connection (SQLite has one) have it before the next slice:
+          // without a turn of the event loop this loop would take it back first, slice after slice.
+          await new Promise((resolve) => setImmediate(resolve))
+        }
+        await k.transaction(null, async (tx) => {
+          const current = await stillCurrent(tx, true)
+          if (current) await ready(tx, current)
+        })
+        return
+      }
+
+      const rows = rowsOf(0, chunks.length)
+      const prepared = await prepare(0, rows)
+      if (!prepared) return
+      await k.transaction(null, async (tx) => {
+        const current = await stillCurrent(tx, false)
+        if (!current) return
+        const removed = await repo.replaceChunks(tx, tenant, doc.id, rows)
+        await writeIndex(tx, tenant, base.id, doc.id, prepared)
+        await repo.adjustBaseCounts(tx, tenant, base.id, { chunks: rows.length - removed }, iso(k.clock.now()))
+        await ready(tx, current)
       })
     },
   })
-}
-
-/** A title the uploader did not choose (the file name, the page URL) gives way to the document's own. */
-function newTitle(doc: KnowledgeDocumentsTable, parsed: string | null): string {
-  const own = parsed?.trim()
-  if (!own) return doc.title
-  const placeholder = doc.title === doc.filename || (doc.source_url !== null && doc.title === doc.source_url)
-  return placeholder ? own.slice(0, 500) : doc.title
 }
