@@ -80,8 +80,9 @@ export interface RouteDefinition<S extends RouteSchemas = RouteSchemas, Public e
   multipart?: MultipartOptions
   /**
    * A Server-Sent Events operation (`text/event-stream`, sse.ts): the handler gets `stream`, sends events
-   * and returns when done; `schema.response[200]` is the schema of one event's data. Exempt from
-   * Idempotency-Key; resumable with Last-Event-ID. See docs/api-conventions.md "Event streams".
+   * and returns when done; `schema.response[200]` is the schema of one event's data. A POST's
+   * Idempotency-Key replays the whole stream once it ended well; resumable with Last-Event-ID. See
+   * docs/api-conventions.md "Event streams".
    */
   sse?: Sse
   /**

@@ -217,6 +217,21 @@ export class IdempotencyStore {
     })
   }
 
+  /**
+   * An event stream's outcome under its Idempotency-Key, once its work settled: the whole stream as sent
+   * (replayed as one text/event-stream response), or null — it ended with an `error` event (a failure, the
+   * client gone for good, the server closing) or outgrew what is kept — to release the key so that a retry
+   * runs it again. Streams commit no effects of their own, so there is nothing provisional to keep.
+   */
+  async finishStream(claim: Claim, text: string | null): Promise<void> {
+    const mine = this.db.updateTable('idempotency_keys').where('api_key_id', '=', claim.apiKeyId).where('idem_key', '=', claim.key).where('lock_token', '=', claim.token)
+    if (text === null) {
+      await this.db.deleteFrom('idempotency_keys').where('api_key_id', '=', claim.apiKeyId).where('idem_key', '=', claim.key).where('lock_token', '=', claim.token).execute()
+      return
+    }
+    await mine.set({ status: 'completed', response_status: 200, response_body: claim.seal(text), response_content_type: 'text/event-stream; charset=utf-8' }).execute()
+  }
+
   /** onSend: store the response for replay, or release the key when the request did not take effect. */
   async finish(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<void> {
     const claim = request.idempotency

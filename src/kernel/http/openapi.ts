@@ -18,7 +18,7 @@ import { ERROR_EVENT, SSE_DEFAULTS } from './sse.js'
  * - `enum` instead of `anyOf` lists of one-value `const`s, `type: [T, "null"]` for simple nullables,
  *   `additionalProperties` instead of the catch-all `patternProperties` of `Type.Record`;
  * - parameters from the route's TypeBox schemas, `Idempotency-Key` (a `components.parameters` entry) on
- *   every POST, PATCH, PUT and DELETE, response headers as `components.headers` references;
+ *   every POST, PATCH, PUT and DELETE (event streams included), response headers as `components.headers` references;
  * - `requestBody.required: false` where every field is optional (the server accepts a missing body there),
  *   any content type for raw-body operations (the Playground);
  * - per operation only the error statuses that can happen (see `problemStatuses`), each described with
@@ -56,8 +56,8 @@ export function problemStatuses(r: AnyRoute): Map<number, string[]> {
   }
   const hasPathParams = /\{[a-z_]+\}/.test(r.url)
   const readsBody = BODY_METHODS.has(r.method)
-  // Event streams skip Idempotency-Key (sse.ts) and may be resumed with Last-Event-ID.
-  const write = WRITE_METHODS.has(r.method) && !r.sse
+  // Every write takes Idempotency-Key, event streams included (a repeat replays the stream that ended well).
+  const write = WRITE_METHODS.has(r.method)
   const declared = [...((r.errors ?? []) as string[]), ...(r.sse ? ['stream_not_found'] : [])]
 
   if (readsBody && !r.rawBody) add('malformed_json')
@@ -297,7 +297,9 @@ const PARAMETERS: Record<string, Json> = {
     description:
       'Makes a retried request take effect once: the same key with the same method, path and body answers the first ' +
       'response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the ' +
-      'API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md.',
+      'API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ' +
+      'ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` ' +
+      'instead. See docs/api-conventions.md.',
     schema: { type: 'string', minLength: 1, maxLength: 255 },
   },
   LastEventId: {
@@ -344,7 +346,7 @@ function responseHeaders(r: AnyRoute, status: number): Json {
     RateLimit: ref('headers', 'RateLimit'),
     'RateLimit-Policy': ref('headers', 'RateLimitPolicy'),
   }
-  const write = WRITE_METHODS.has(r.method) && !r.sse
+  const write = WRITE_METHODS.has(r.method)
   if (status === 429 || status === 503 || (status === 409 && write)) h['Retry-After'] = ref('headers', 'RetryAfter')
   if (status >= 200 && status < 300 && write) h['Idempotent-Replayed'] = ref('headers', 'IdempotentReplayed')
   if (status === 401) h['WWW-Authenticate'] = ref('headers', 'WwwAuthenticate')
@@ -376,7 +378,7 @@ function parameters(registry: SchemaRegistry, r: AnyRoute): Json[] {
   from(r.schema.params, 'path')
   from(r.schema.querystring, 'query')
   from(r.schema.headers, 'header')
-  if (WRITE_METHODS.has(r.method) && !r.sse) out.push(ref('parameters', 'IdempotencyKey'))
+  if (WRITE_METHODS.has(r.method)) out.push(ref('parameters', 'IdempotencyKey'))
   if (r.sse && (r.sse === true || !r.sse.ownIds)) out.push(ref('parameters', 'LastEventId'))
   else if (r.sse)
     out.push({
@@ -427,9 +429,11 @@ function streamResponses(registry: SchemaRegistry, r: AnyRoute, out: Record<stri
     content: { 'text/event-stream': { schema: { description: "The `data` of one event: JSON, one line.", anyOf: [registry.use(schema, `${pascal(r.operationId)}Event`), ref('schemas', 'Problem')] } } },
   }
   if (opts.ownIds) return
+  // Only a resume answers 204, and a resume skips Idempotency-Key: never a replay.
+  const { 'Idempotent-Replayed': _never, ...headers } = responseHeaders(r, 204)
   out['204'] = {
     description: 'A resume (`Last-Event-ID`) of a stream that has ended, with no event left to deliver (EventSource clients stop reconnecting).',
-    headers: responseHeaders(r, 204),
+    headers,
   }
 }
 

@@ -216,6 +216,8 @@ export async function createHttpServer(kernel: Kernel, services: Services, route
     ietfRateLimitHeaders(request, reply)
     if (apiLogs && reply.statusCode >= 400) apiLogs.noteProblem(request, reply, payload)
     if (!request.idempotency) return done(null, payload)
+    // An event stream's headers go out at its first event: it is stored when its work settles (finishStream).
+    if (String(reply.getHeader('content-type')).startsWith('text/event-stream')) return done(null, payload)
     idempotency.finish(request, reply, payload).then(() => done(null, payload), done)
   })
 
@@ -452,11 +454,13 @@ export async function createHttpServer(kernel: Kernel, services: Services, route
         if (hasBody && request.body === undefined && r.schema.body && !r.rawBody) request.body = {}
         checkNul()
       },
-      // Idempotency-Key only means something on writes; reads skip the hook altogether, and so do event
-      // streams (a response that is a live stream cannot be stored and replayed; resume with Last-Event-ID).
-      preHandler: isWrite && !r.sse
+      // Idempotency-Key only means something on writes; reads skip the hook altogether. An event stream's
+      // key replays the whole stream once it ended well (sse.ts records it); a resume (Last-Event-ID) is not
+      // a repeat but the same request carried on, so it skips the key.
+      preHandler: isWrite
         ? (request, reply, done) => {
             if (request.headers['idempotency-key'] === undefined) return done()
+            if (r.sse && request.headers['last-event-id'] !== undefined) return done()
             const scopeId = request.principal?.keyId ?? `public:${mode}`
             idempotency.begin(request, reply, scopeId).then(() => done(), done)
           }
@@ -464,10 +468,21 @@ export async function createHttpServer(kernel: Kernel, services: Services, route
       handler: async (request, reply) => {
         if (r.sse) {
           const base = { params: request.params, query: request.query, body: request.body, principal: request.principal ?? null, services, request, reply }
-          return streams.serve(request, reply, r.sse, (stream) => {
-            const ctx = { ...base, stream }
-            return r.handler(ctx)
-          })
+          const streamClaim = request.idempotency
+          // Recorded for the key once the work settles (the response may have ended long before, or been resumed).
+          const record = streamClaim
+            ? (text: string | null) => void idempotency.finishStream(streamClaim, text).catch((err: unknown) => request.log.error({ err }, 'idempotency: storing a stream failed'))
+            : undefined
+          return streams.serve(
+            request,
+            reply,
+            r.sse,
+            (stream) => {
+              const ctx = { ...base, stream }
+              return r.handler(ctx)
+            },
+            record,
+          )
         }
         const claim = request.idempotency
         // An idempotent request gets its own principal object, the owner its services hand to kernel.transaction.

@@ -335,15 +335,57 @@ describe('kernel: Server-Sent Events routes', () => {
     assert.equal(track(id).calls, 1)
   })
 
-  it('is exempt from Idempotency-Key replay (each request runs; no Idempotent-Replayed)', async () => {
+  it('Idempotency-Key: a repeat replays the stream that ended well, without running it again; 409 while it runs or with another body', async () => {
     const id = nextId()
-    for (let i = 0; i < 2; i++) {
-      const res = await post(id, { steps: 1 }, { headers: { 'idempotency-key': `sse-${id}` } })
-      assert.equal(res.status, 200)
-      assert.equal(res.headers.get('idempotent-replayed'), null)
-      await collect(res)
+    const key = { 'idempotency-key': `sse-${id}` }
+    const running = post(id, { steps: 2, delay_ms: 150 }, { headers: key })
+    const first = await running
+    assert.equal(first.status, 200)
+    // While the first runs: in progress (a resume would send Last-Event-ID instead).
+    const meanwhile = await post(id, { steps: 2, delay_ms: 150 }, { headers: key })
+    assert.equal(meanwhile.status, 409)
+    assert.equal(((await meanwhile.json()) as { code: string }).code, 'idempotency_request_in_progress')
+    const original = await collect(first)
+    assert.deepEqual(names(original), ['step.started:1', 'step.completed:1', 'step.started:2', 'step.completed:2', 'completed:2'])
+    let replayed: Collected | undefined
+    for (let i = 0; i < 50 && !replayed; i++) {
+      const res = await post(id, { steps: 2, delay_ms: 150 }, { headers: key })
+      if (res.status === 409) await sleep(20)
+      else replayed = await collect(res)
     }
+    assert.equal(replayed!.status, 200)
+    assert.equal(replayed!.headers.get('idempotent-replayed'), 'true')
+    assert.match(String(replayed!.headers.get('content-type')), /^text\/event-stream/)
+    // The same events with the same ids, and the work ran once.
+    assert.deepEqual(replayed!.events.map((e) => [e.id, e.event, e.data]), original.events.map((e) => [e.id, e.event, e.data]))
+    assert.equal(track(id).calls, 1)
+    const other = await post(id, { steps: 3 }, { headers: key })
+    assert.equal(other.status, 409)
+    assert.equal(((await other.json()) as { code: string }).code, 'idempotency_key_reused')
+  })
+
+  it('Idempotency-Key: a stream that ended with an error event is not kept (a retry runs again), and a resume is not a repeat', async () => {
+    const id = nextId()
+    const key = { 'idempotency-key': `sse-${id}` }
+    const failed = await collect(await post(id, { steps: 2, fail_at: 1 }, { headers: key }))
+    assert.equal(failed.events.at(-1)!.event, 'error')
+    let again: Collected | undefined
+    for (let i = 0; i < 50 && !again; i++) {
+      const res = await post(id, { steps: 2, fail_at: 1 }, { headers: key })
+      if (res.status === 409) await sleep(20)
+      else again = await collect(res)
+    }
+    assert.equal(again!.headers.get('idempotent-replayed'), null)
     assert.equal(track(id).calls, 2)
+    // A client that lost the connection resumes with the key it sent and Last-Event-ID: it gets the rest.
+    const id2 = nextId()
+    const key2 = { 'idempotency-key': `sse-${id2}` }
+    const abort = new AbortController()
+    const part = await collect(await post(id2, { steps: 3, delay_ms: 50 }, { headers: key2, signal: abort.signal }), { after: 1, abort })
+    const rest = await collect(await post(id2, { steps: 3, delay_ms: 50 }, { headers: key2, lastEventId: part.events[0].id }))
+    assert.equal(rest.status, 200)
+    assert.equal(rest.events.at(-1)!.event, 'completed')
+    assert.equal(track(id2).calls, 1)
   })
 
   it('documents the operation as text/event-stream in the OpenAPI document (Redocly-clean) and is callable with openapi-fetch', async () => {
@@ -354,10 +396,11 @@ describe('kernel: Server-Sent Events routes', () => {
     assert.match(op.responses['200'].description, /`error`: /)
     assert.ok(op.responses['204'])
     assert.match(op.responses['404'].description, /stream_not_found/)
-    assert.ok(!op.responses['409'].description.includes('idempotency'), 'no Idempotency-Key conflicts')
+    assert.match(op.responses['409'].description, /idempotency_request_in_progress/)
+    assert.ok(op.responses['200'].headers['Idempotent-Replayed'])
     const params = op.parameters.map((p: { $ref?: string; name?: string }) => p.$ref ?? p.name)
     assert.ok(params.includes('#/components/parameters/LastEventId'))
-    assert.ok(!params.includes('#/components/parameters/IdempotencyKey'))
+    assert.ok(params.includes('#/components/parameters/IdempotencyKey'))
 
     // Each event's data validates against the schema the document declares (as test/generated-client.test.ts checks).
     const ajv = new Ajv2020({ strict: false, allErrors: true })
@@ -377,8 +420,6 @@ describe('kernel: Server-Sent Events routes', () => {
 
     const dir = mkdtempSync(join(tmpdir(), 'svc-sse-lint-'))
     try {
-      // This document has only the SSE operation, so the header of write replays is unused here (not in the real one).
-      delete doc.components.headers.IdempotentReplayed
       writeFileSync(join(dir, 'openapi.json'), JSON.stringify({ ...doc, servers: doc.servers.map((s: { url: string }) => ({ ...s, url: s.url.replace(/^http:\/\/localhost(:\d+)?/, 'https://api.svc.test') })) }))
       const run = spawnSync(process.execPath, [join(ROOT, 'node_modules/@redocly/cli/bin/cli.js'), 'lint', '--extends=recommended-strict', '--format=json', 'openapi.json'], {
         cwd: dir,

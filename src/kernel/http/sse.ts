@@ -84,6 +84,11 @@ class Stream {
   grace: NodeJS.Timeout | null = null
   expiry: NodeJS.Timeout | null = null
   work: Promise<unknown> = Promise.resolve()
+  /** The whole stream as sent, for an Idempotency-Key to replay (null: not recorded, or over the size kept). */
+  transcript: string[] | null = null
+  transcriptBytes = 0
+  /** Told once the work settled: the whole stream text when it ended without an `error` event, else null. */
+  record: ((text: string | null) => void) | null = null
   constructor(
     readonly id: string,
     readonly owner: string,
@@ -92,6 +97,9 @@ class Stream {
     readonly opts: Resolved,
   ) {}
 }
+
+/** The first bytes of every response of a stream: reconnect well within the grace period (they also flush the headers). */
+const retryLine = (s: Stream) => `retry: ${s.opts.ownIds ? SSE_DEFAULTS.retryMs : Math.min(SSE_DEFAULTS.retryMs, Math.floor(s.opts.resumeGraceMs / 2))}\n\n`
 
 const pathOf = (request: FastifyRequest) => (request.raw.url ?? request.url).split('?')[0].replace(/(.)\/+$/, '$1')
 const ownerOf = (request: FastifyRequest) =>
@@ -130,12 +138,16 @@ export class EventStreams {
    * returns, and a streaming reply is not `sent` until it ends); rejects with what `work` threw before
    * its first event, for the usual problem answer.
    */
-  async serve(request: FastifyRequest, reply: FastifyReply, route: SseRoute, work: (stream: EventStream) => unknown): Promise<void> {
+  async serve(request: FastifyRequest, reply: FastifyReply, route: SseRoute, work: (stream: EventStream) => unknown, record?: (text: string | null) => void): Promise<void> {
     const header = request.headers['last-event-id']
     const lastEventId = header === undefined ? null : Array.isArray(header) ? header[0] : header
     const opts = this.resolve(route)
     if (lastEventId !== null && !opts.ownIds) return this.resume(request, reply, lastEventId)
     const s = new Stream(`sse_${randomToken(16)}`, ownerOf(request), request.method, pathOf(request), opts)
+    if (record) {
+      s.transcript = [retryLine(s)]
+      s.record = record
+    }
     let closed: Promise<void> | undefined
     let started!: () => void
     const startedNow = new Promise<void>((resolve) => (started = resolve))
@@ -171,6 +183,7 @@ export class EventStreams {
       await ended
       closed = this.start(s, request, reply, false)
       this.detach(s, false)
+      this.settle(s, true)
     }
     await closed
   }
@@ -276,7 +289,7 @@ export class EventStreams {
       .header('X-Accel-Buffering', 'no')
       .send(out)
     // Reconnect well within the grace period; the first bytes also flush the headers.
-    out.write(`retry: ${s.opts.ownIds ? SSE_DEFAULTS.retryMs : Math.min(SSE_DEFAULTS.retryMs, Math.floor(s.opts.resumeGraceMs / 2))}\n\n`)
+    out.write(retryLine(s))
     return closed
   }
 
@@ -309,6 +322,11 @@ export class EventStreams {
     const frame = `${idLine}event: ${event}\ndata: ${JSON.stringify(data ?? null)}\n\n`
     // Handler-named ids resume from the database: nothing to keep for a resume here.
     if (s.opts.ownIds) return this.write(s, frame)
+    if (s.transcript) {
+      s.transcript.push(frame)
+      s.transcriptBytes += frame.length
+      if (s.transcriptBytes > SSE_DEFAULTS.maxBytes) s.transcript = null
+    }
     s.kept.push({ seq, frame })
     s.keptBytes += frame.length
     while (s.kept.length > 1 && (s.kept.length > s.opts.maxEvents || s.keptBytes > SSE_DEFAULTS.maxBytes)) s.keptBytes -= s.kept.shift()!.frame.length
@@ -340,6 +358,16 @@ export class EventStreams {
     if (failed && !stopped && !(err instanceof AppError)) request.log.error({ err }, 'event stream failed')
     if (failed || stopped) this.emit(s, ERROR_EVENT, problemBody(request, stopped ?? toAppError(err)))
     this.finish(s)
+    this.settle(s, !failed && !stopped)
+  }
+
+  /** Hands the recorded stream to whoever asked (an Idempotency-Key): only one that ended well is worth replaying. */
+  private settle(s: Stream, clean: boolean): void {
+    const record = s.record
+    if (!record) return
+    s.record = null
+    record(clean && s.transcript ? s.transcript.join('') : null)
+    s.transcript = null
   }
 
   private finish(s: Stream): void {

@@ -139,4 +139,32 @@ describe('streamAgentDryRun', () => {
     assert.equal(chat.requests.length, settled, 'no model step after the stream was abandoned')
     assert.equal(tools.requests.length, 0)
   })
+
+  it('takes Idempotency-Key (declared in OpenAPI): a repeat replays the finished stream without a second dry-run', async () => {
+    const send = () =>
+      fetch(`${base}/agents/${agentId}/dry-run/stream`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${h.a.live}`, 'content-type': 'application/json', accept: 'text/event-stream', 'idempotency-key': `dry-${agentId}` },
+        body: JSON.stringify({ input: 'Refund order ord_1, amount 250' }),
+      })
+    const first = await send()
+    assert.equal(first.status, 200)
+    const text = await first.text()
+    assert.match(text, /event: completed/)
+    const callsAfterFirst = chat.requests.length
+    let again = await send()
+    for (let i = 0; i < 50 && again.status === 409; i++) {
+      await again.text()
+      await sleep(20)
+      again = await send()
+    }
+    assert.equal(again.status, 200)
+    assert.equal(again.headers.get('idempotent-replayed'), 'true')
+    // The same bytes, heartbeats aside (they are not events).
+    assert.equal(await again.text(), text.replace(/: ping\n\n/g, ''))
+    assert.equal(chat.requests.length, callsAfterFirst, 'the model was not asked again')
+    const doc = (await (await fetch(`${base}/openapi.json`)).json()) as any
+    const params = doc.paths['/agents/{id}/dry-run/stream'].post.parameters.map((p: { $ref?: string }) => p.$ref)
+    assert.ok(params.includes('#/components/parameters/IdempotencyKey'))
+  })
 })
