@@ -24,10 +24,12 @@ export type ReadyFollowUp = JobDefinition<{ workspace_id: string; mode: Mode; kn
 const RETRY_SCHEDULE = [5, 30, 120, 600]
 const MAX_ERROR = 500
 /**
- * Chunks per transaction when a large document is written slice by slice (see run): SQLite's one connection
- * is held ~0.1 s per 100; PostgreSQL has a pool, so only the event loop's share of each slice counts there.
+ * What one transaction writes when a large document is written slice by slice (see run): at most this many
+ * chunks and characters of text (the statistics' upsert grows with the distinct terms of the text, and on
+ * SQLite every statement runs on the event loop and holds the one connection). PostgreSQL has a pool, so
+ * only the event loop's share of each slice counts there.
  */
-const SLICE = { sqlite: 100, postgres: 500 }
+const SLICE = { sqlite: { chunks: 100, chars: 50_000 }, postgres: { chunks: 500, chars: 250_000 } }
 
 /**
  * Parse → chunk → index one document. Parsing, chunking and term analysis run in a worker thread
@@ -186,9 +188,21 @@ export function processDocumentJob(k: Kernel, followUp: () => ReadyFollowUp | nu
       // searchable slice by slice while it is `processing`. A document already ready (re-processing) is
       // replaced in one transaction, so a search never sees it half old, half new.
       const slice = SLICE[k.database.engine]
-      if (doc.status !== 'ready' && chunks.length > slice) {
-        for (let from = 0; from < chunks.length; from += slice) {
-          const part = rowsOf(from, Math.min(chunks.length, from + slice))
+      const sliceEnd = (from: number): number => {
+        let to = from + 1
+        let chars = chunks[from]!.end - chunks[from]!.start
+        while (to < chunks.length && to - from < slice.chunks) {
+          const length = chunks[to]!.end - chunks[to]!.start
+          if (chars + length > slice.chars) break
+          chars += length
+          to++
+        }
+        return to
+      }
+      if (doc.status !== 'ready' && sliceEnd(0) < chunks.length) {
+        for (let from = 0, to = 0; from < chunks.length; from = to) {
+          to = sliceEnd(from)
+          const part = rowsOf(from, to)
           const prepared = await prepare(from, part)
           if (!prepared) return
           const written = await k.transaction(null, async (tx) => {
