@@ -56,7 +56,7 @@ describe('rate limits while Redis is unreachable', () => {
       cleanup.push(redis.close)
       const sink = logSink()
       const h: TestApp = await createTestApp({
-        env: { REDIS_URL: redis.url, RATE_LIMIT_PER_MINUTE: '30', REDIS_CONNECT_TIMEOUT_MS: '300', REDIS_COMMAND_TIMEOUT_MS: '200' },
+        env: { REDIS_URL: redis.url, RATE_LIMIT_PER_MINUTE: '30', REDIS_CONNECT_TIMEOUT_MS: '300', REDIS_COMMAND_TIMEOUT_MS: '800' },
         logger: sink.logger,
       })
       cleanup.unshift(() => h.close())
@@ -69,9 +69,9 @@ describe('rate limits while Redis is unreachable', () => {
         took.push(performance.now() - t)
       }
       assert.deepEqual(statuses, [...Array(30).fill(200), ...Array(6).fill(429)], 'the limit of 30 holds')
-      // At most one request meets the command timeout (200 ms here); then Redis is left alone for a while.
-      assert.ok(took.filter((ms) => ms > 150).length <= 1, `requests waited for Redis: ${took.map(Math.round).join(' ')}`)
-      assert.ok(Math.max(...took) < 1500, `slowest ${Math.round(Math.max(...took))} ms`)
+      // At most one request meets the command timeout (800 ms here); then Redis is left alone for a while.
+      assert.ok(took.filter((ms) => ms >= 750).length <= 1, `requests waited for Redis: ${took.map(Math.round).join(' ')}`)
+      assert.ok(Math.max(...took) < 3000, `slowest ${Math.round(Math.max(...took))} ms`)
       const warnings = sink.lines.filter((l) => l.level === 40 && /Redis is unreachable/.test(l.msg))
       assert.equal(warnings.length, 1, 'one warning per outage, not per request')
 
