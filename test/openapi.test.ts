@@ -34,6 +34,11 @@ describe('OpenAPI document and reference pages', () => {
     assert.ok(doc.servers.some((s: { url: string }) => s.url.endsWith('/v2')))
     assert.ok(doc.servers.some((s: { url: string }) => s.url.endsWith('/sandbox/v2')))
     assert.equal(doc.components.securitySchemes.bearerAuth.scheme, 'bearer')
+    // The OAuth endpoints, under the live base URL where every operation is (SPEC §4.1).
+    const flow = doc.components.securitySchemes.oauth2.flows.authorizationCode
+    const live = doc.servers.find((s: { url: string }) => s.url.endsWith('/v2') && !s.url.endsWith('/sandbox/v2')).url
+    assert.deepEqual([flow.authorizationUrl, flow.tokenUrl, flow.refreshUrl], [`${live}/oauth/authorize`, `${live}/oauth/token`, `${live}/oauth/token`])
+    assert.ok(flow.scopes.read && flow.scopes.admin)
   })
 
   it('every implemented route is in the operation table with the same method, path, operationId, scope and module', () => {
@@ -67,7 +72,8 @@ describe('OpenAPI document and reference pages', () => {
       if (route.public) {
         assert.deepEqual(op.security, [], `${row.operationId} is public`)
       } else {
-        assert.deepEqual(op.security, [{ bearerAuth: [row.scope] }], row.operationId)
+        // An API key, or an OAuth access token with the same scope (issue 30: the OAuth endpoints are listed under the base URL).
+        assert.deepEqual(op.security, [{ bearerAuth: [row.scope] }, { oauth2: [row.scope] }], row.operationId)
         for (const code of ['401', '403', '422', '429', '500']) assert.ok(op.responses[code], `${row.operationId} lacks ${code}`)
       }
       assert.ok(Object.keys(op.responses).some((c) => c.startsWith('2')), `${row.operationId} has no success response`)

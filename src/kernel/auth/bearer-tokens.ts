@@ -14,6 +14,11 @@ export interface BearerResolver {
   claims(token: string): boolean
   /** The token's principal, or null when it is unknown, expired or revoked. */
   resolve(token: string): Promise<Principal | null>
+  /**
+   * How the OpenAPI document describes these tokens: a security scheme (e.g. `oauth2` with the endpoints
+   * that issue them), listed on every authenticated operation as an alternative to API keys.
+   */
+  openapi?: { name: string; scheme: Record<string, unknown> }
 }
 
 /** The resolver that claims `token`, or null (then it can only be an API key). */

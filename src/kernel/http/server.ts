@@ -94,6 +94,7 @@ export async function createHttpServer(kernel: Kernel, services: Services, route
   const principals = new WeakMap<FastifyRequest, Principal | null>()
   // Bearer credentials the modules issue besides API keys (OAuth access tokens), told apart by shape.
   const resolvers = kernel.modules.flatMap((m) => (m.bearer ? [m.bearer(kernel, services)] : []))
+  const tokenSchemes = resolvers.flatMap((r) => (r.openapi ? [r.openapi] : []))
   async function principalOf(request: FastifyRequest, key: string): Promise<Principal | null> {
     const known = principals.get(request)
     if (known !== undefined) return known
@@ -264,7 +265,11 @@ export async function createHttpServer(kernel: Kernel, services: Services, route
         { url: `${config.publicUrl}/sandbox/v2`, description: 'sandbox (svc_test_ keys)' },
       ],
       components: {
-        securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer svc_live_… or svc_test_…' } },
+        securitySchemes: {
+          bearerAuth: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer svc_live_… or svc_test_…' },
+          // Other bearer tokens the modules issue (OAuth), described by their issuer.
+          ...Object.fromEntries(tokenSchemes.map((t) => [t.name, t.scheme])),
+        },
       },
     },
     refResolver: { buildLocalReference: (json, _base, _frag, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
@@ -408,7 +413,7 @@ export async function createHttpServer(kernel: Kernel, services: Services, route
         summary: r.summary,
         description: `${r.description ?? r.summary}\n\nRequired scope: \`${r.scope}\`.${r.public ? '' : ` Minimum member role: \`${minRoleOf(r)}\`.`} Reference: ${config.publicUrl}/v2/api-docs/${r.module}/${r.operationId}`,
         tags: [r.module],
-        ...(r.public ? { security: [] } : { security: [{ bearerAuth: [r.scope] }] }),
+        ...(r.public ? { security: [] } : { security: [{ bearerAuth: [r.scope] }, ...tokenSchemes.map((t) => ({ [t.name]: [r.scope] }))] }),
         'x-required-scope': r.scope,
         ...(r.public ? {} : { 'x-min-role': minRoleOf(r) }),
         ...(r.schema.params ? { params: r.schema.params } : {}),

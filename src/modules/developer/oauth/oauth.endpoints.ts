@@ -10,11 +10,12 @@ import type { Checked } from './authorization.service.js'
 import { noStore, OAuthError, repeatedParameter, sendOAuthError } from './oauth-errors.js'
 
 /**
- * The authorization server (callbacks: outside the API base URLs, not operations, no API key):
- * GET/POST /oauth/authorize (consent, member session + CSRF), POST /oauth/token, POST /oauth/revoke
- * (RFC 7009) and GET /.well-known/oauth-authorization-server (RFC 8414). docs/oauth.md.
+ * The authorization server (callbacks: not operations, no API key): GET/POST /oauth/authorize (consent,
+ * member session + CSRF), POST /oauth/token, POST /oauth/revoke (RFC 7009), served at the root and under
+ * each base URL (/v2/oauth/…, /sandbox/v2/oauth/…: where the spec puts every operation; see oauth.module.ts),
+ * and GET /.well-known/oauth-authorization-server (RFC 8414, at the issuer's root only). docs/oauth.md.
  */
-export function oauthEndpoints(services: Services) {
+export function oauthEndpoints(services: Services, opts: { metadata?: boolean } = {}) {
   return async (app: FastifyInstance) => {
     acceptForms(app)
     const oauth = services.oauth
@@ -23,7 +24,7 @@ export function oauthEndpoints(services: Services) {
 
     // The token and revocation endpoints answer OAuth's JSON errors, even for what Fastify refuses itself.
     app.setErrorHandler(async (err: Error & { statusCode?: number }, request, reply) => {
-      if (!request.url.startsWith('/oauth/token') && !request.url.startsWith('/oauth/revoke')) throw err
+      if (!/\/oauth\/(token|revoke)$/.test(request.routeOptions.url ?? '')) throw err
       // The rate limiter's refusal (a kernel problem) stays what it is: 429 with Retry-After, not a server_error.
       if (err instanceof AppError && err.status < 500) return sendProblem(request, reply, err)
       if ((err.statusCode ?? 500) >= 500) {
@@ -101,6 +102,8 @@ export function oauthEndpoints(services: Services) {
       }),
     )
 
+    // RFC 8414 §3: the metadata sits at the issuer's root, so only the root registration serves it.
+    if (opts.metadata === false) return
     app.get('/.well-known/oauth-authorization-server', async (_request, reply) => {
       const issuer = authz.issuer
       reply.header('Cache-Control', 'public, max-age=3600')

@@ -2,6 +2,7 @@ import { defineModule } from '../../../kernel/module.js'
 import { OAUTH_EVENTS } from './oauth.events.js'
 import { oauthEndpoints } from './oauth.endpoints.js'
 import { oauthMigrations } from './oauth.migrations.js'
+import { oauthSecurityScheme } from './oauth.openapi.js'
 import { OAuthService } from './oauth.service.js'
 import { createOAuthApp } from './routes/create-oauth-app.route.js'
 import { deleteOAuthApp } from './routes/delete-oauth-app.route.js'
@@ -9,6 +10,7 @@ import { listOAuthApps } from './routes/list-oauth-apps.route.js'
 import { listOAuthAuthorizations } from './routes/list-oauth-authorizations.route.js'
 import { revokeOAuthAuthorization } from './routes/revoke-oauth-authorization.route.js'
 import { updateOAuthApp } from './routes/update-oauth-app.route.js'
+import { BASES } from '../../../kernel/http/server.js'
 
 /**
  * The OAuth part of the developer module (merged into `developer` by the lead): OAuth apps and the
@@ -30,8 +32,10 @@ export const oauthModule = defineModule({
   },
   callbacks: async (app, _kernel, services) => {
     await app.register(oauthEndpoints(services))
+    // Also under each base URL, where the spec puts every operation (§4.1); the root ones stay.
+    for (const { prefix } of BASES) await app.register(oauthEndpoints(services, { metadata: false }), { prefix })
   },
-  bearer: (_kernel, services) => services.oauth.tokens.bearer(),
+  bearer: (kernel, services) => ({ ...services.oauth.tokens.bearer(), openapi: oauthSecurityScheme(kernel.config.publicUrl) }),
   maintenance: async (_kernel, services) => {
     await services.oauth.purge()
   },
