@@ -79,11 +79,14 @@ describe('erasure leaves nothing of the person behind (issue 30, finding 2)', ()
     const columns = await sql<{ table_name: string; column_name: string }>`
       select table_name, column_name from information_schema.columns
       where table_schema = current_schema() and data_type in ('text', 'character varying', 'jsonb', 'json', 'tsvector')`.execute(h.app.kernel.db)
-    for (const c of columns.rows) {
-      for (const n of NEEDLES) {
-        const r = await sql<{ n: number }>`select count(*) as n from ${sql.id(c.table_name)} where position(${n.toLowerCase()} in lower(${sql.id(c.column_name)}::text)) > 0`.execute(h.app.kernel.db)
-        if (Number(r.rows[0].n) > 0) found.push(`${c.table_name}.${c.column_name}: ${n}`)
-      }
+    // One scan per table: its text-like columns joined, each needle counted.
+    const byTable = new Map<string, string[]>()
+    for (const c of columns.rows) byTable.set(c.table_name, [...(byTable.get(c.table_name) ?? []), c.column_name])
+    for (const [table, cols] of byTable) {
+      const all = sql`lower(concat_ws(' ', ${sql.join(cols.map((c) => sql`${sql.id(c)}::text`))}))`
+      const counts = sql.join(NEEDLES.map((n, i) => sql`count(*) filter (where position(${n.toLowerCase()} in ${all}) > 0) as ${sql.id(`n${i}`)}`))
+      const row = (await sql<Record<string, number>>`select ${counts} from ${sql.id(table)}`.execute(h.app.kernel.db)).rows[0]
+      NEEDLES.forEach((n, i) => Number(row[`n${i}`]) > 0 && found.push(`${table}: ${n}`))
     }
     return found
   }
