@@ -23,7 +23,8 @@ const stringsOf = (v: unknown): string[] =>
 async function recordIdsOf(k: Kernel, services: Services, tenant: Tenant, s: DataSubject): Promise<Set<string>> {
   const ids = new Set<string>()
   for (const m of k.modules) {
-    if (!m.privacy || m.privacy === webhooksPrivacy) continue
+    // DSAR events carry the subject masked: they stay as the record of the requests.
+    if (!m.privacy || m.privacy === webhooksPrivacy || m.name === 'compliance') continue
     for (const id of (await m.privacy.collect(k, services, tenant, s)).ids) ids.add(id)
   }
   return ids
