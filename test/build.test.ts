@@ -56,6 +56,20 @@ describe(`the built bundle (npm start, ${ENGINE})`, () => {
     assert.equal((await fetch(`${server.url}/metrics`)).status, 200)
   })
 
+  it('parses a knowledge document in its ingest worker thread (dist/ingest.worker.js)', async () => {
+    const kb = await call('POST', '/sandbox/v2/knowledge/bases', { name: 'Bundle' })
+    assert.equal(kb.status, 201)
+    const doc = await call('POST', `/sandbox/v2/knowledge/bases/${kb.body.id}/documents`, { title: 'Refunds', text: 'Refunds take five days to reach your card.' })
+    assert.equal(doc.status, 202)
+    let got = doc.body
+    for (let i = 0; i < 400 && (got.status === 'queued' || got.status === 'processing'); i++) {
+      await new Promise((r) => setTimeout(r, 50))
+      got = (await call('GET', `/sandbox/v2/knowledge/documents/${doc.body.id}`)).body
+    }
+    assert.equal(got.status, 'ready', got.error)
+    assert.equal(got.chunk_count, 1)
+  })
+
   it('delivers a signed webhook from its worker', async () => {
     const port = (receiver.address() as { port: number }).port
     const endpoint = await call('POST', '/sandbox/v2/webhooks/endpoints', { url: `http://127.0.0.1:${port}/hook` })
