@@ -27,9 +27,13 @@ export async function addText(h: TestApp, kbId: string, payload: Record<string, 
   return processed(h, json(r).id, key)
 }
 
-/** Polls the document until its job is done (the runner works in the background of the test app). */
+/**
+ * Polls the document until its job is done (the runner works in the background of the test app). Generous:
+ * the first document of a test process waits for an ingest worker thread to start (under tsx it compiles
+ * the parsers first), and the test machine is often busy.
+ */
 export async function processed(h: TestApp, id: string, key?: string, include = ''): Promise<any> {
-  const until = Date.now() + 20_000
+  const until = Date.now() + 90_000
   for (;;) {
     const r = await h.request({ method: 'GET', url: `/v2/knowledge/documents/${id}${include ? `?include=${include}` : ''}`, ...(key ? { key } : {}) })
     assert.equal(r.statusCode, 200, r.body)
