@@ -371,8 +371,8 @@ export async function createHttpServer(kernel: Kernel, services: Services, route
    * A method the HTTP parser does not know at all (`FOO /v2/…`) fails before any request exists; under
    * the base URLs it still gets the 405 (with Allow) or 404 its path deserves, not "not valid HTTP".
    */
-  function unknownMethod(err: Error & { code?: string; rawPacket?: Buffer }, socket: Socket): boolean {
-    if (err.code !== 'HPE_INVALID_METHOD' || !socket.writable || !err.rawPacket) return false
+  function unknownMethod(err: Error & { code?: string; rawPacket?: unknown }, socket: Socket): boolean {
+    if (err.code !== 'HPE_INVALID_METHOD' || !socket.writable || !Buffer.isBuffer(err.rawPacket)) return false
     const line = /^([!#$%&'*+.^_`|~0-9A-Za-z-]{1,32}) (\/[^\s?]*)\S* HTTP\/1\.[01]\r?\n/.exec(err.rawPacket.subarray(0, 2048).toString('latin1'))
     if (!line || !BASES.some((b) => line[2] === b.prefix || line[2].startsWith(`${b.prefix}/`))) return false
     const problem = unroutedProblem({ method: line[1], url: line[2] } as FastifyRequest)

@@ -105,7 +105,7 @@ describe('kernel: Server-Sent Events routes', () => {
   const nextId = () => `job-${++seq}`
 
   async function listen(): Promise<{ server: FastifyInstance; base: string }> {
-    const s = await createHttpServer(h.app.kernel, h.app.services, ROUTES, { redis: null })
+    const s = await createHttpServer(h.app.kernel, h.app.services, ROUTES, { counters: null })
     await s.listen({ port: 0, host: '127.0.0.1' })
     return { server: s, base: `http://127.0.0.1:${(s.server.address() as AddressInfo).port}` }
   }
