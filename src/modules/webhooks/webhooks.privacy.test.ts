@@ -66,7 +66,7 @@ describe('webhooks privacy and retention', () => {
     for (const d of deliveries) assert.equal(await attemptsOf(d.id), 0)
     const nadaAfter = await collect(NADA)
     // The mention of Ada in Nada's conversation was both theirs (Nada's conversation, Ada's phone): it went with Ada.
-    const mentionEvent = nadaBefore.records.events.find((e: any) => e.data.object.id === mention.id)
+    const mentionEvent: any = nadaBefore.records.events.find((e: any) => e.data.object.id === mention.id)
     assert.ok(mentionEvent, 'an event of Nada’s conversation is Nada’s (found by the conversation’s id)')
     assert.deepEqual(nadaAfter.ids, nadaBefore.ids.filter((id) => found.ids.includes(id) === false))
     assert.ok(!nadaAfter.ids.includes(mentionEvent.id))
