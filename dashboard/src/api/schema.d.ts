@@ -11,7 +11,7 @@ export interface paths {
          * API root: version and links to both base URLs, the OpenAPI document, the reference and health
          * @description API root: version and links to both base URLs, the OpenAPI document, the reference and health
          *
-         *     Required scope: `read`. Reference: https://api.example.com/v2/api-docs/health/getApiRoot
+         *     Required scope: `read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/health/getApiRoot
          */
         get: operations["getApiRoot"];
         put?: never;
@@ -33,7 +33,7 @@ export interface paths {
          * List agents
          * @description Newest first; `status` filters active or disabled agents.
          *
-         *     Required scope: `read`. Reference: https://api.example.com/v2/api-docs/agents/listAgents
+         *     Required scope: `read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/agents/listAgents
          */
         get: operations["listAgents"];
         put?: never;
@@ -41,7 +41,7 @@ export interface paths {
          * Create an agent
          * @description Instructions, tools (HTTP or built-in, the bots tool model) each with an approval policy (`never`, `always`, or `when` an argument meets a condition), knowledge bases, an optional input schema, step and time limits. The answer carries `signing_secret`, which signs every HTTP tool call of the agent; it is shown only here.
          *
-         *     Required scope: `write`. Reference: https://api.example.com/v2/api-docs/agents/createAgent
+         *     Required scope: `write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/agents/createAgent
          */
         post: operations["createAgent"];
         delete?: never;
@@ -61,7 +61,7 @@ export interface paths {
          * Get an agent
          * @description Get an agent
          *
-         *     Required scope: `read`. Reference: https://api.example.com/v2/api-docs/agents/getAgent
+         *     Required scope: `read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/agents/getAgent
          */
         get: operations["getAgent"];
         put?: never;
@@ -73,7 +73,7 @@ export interface paths {
          * Update an agent
          * @description Changes what is given; `tools` replaces the list (a tool keeps its id, and its stored headers when `headers` is left out, while its name stays). `status: disabled` refuses new runs. Runs already created keep the agent as it was when they were created.
          *
-         *     Required scope: `write`. Reference: https://api.example.com/v2/api-docs/agents/updateAgent
+         *     Required scope: `write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/agents/updateAgent
          */
         patch: operations["updateAgent"];
         trace?: never;
@@ -89,7 +89,7 @@ export interface paths {
          * List an agent's approvals
          * @description Newest first; `status` filters (pending, approved, rejected, expired, cancelled).
          *
-         *     Required scope: `read`. Reference: https://api.example.com/v2/api-docs/agents/listAgentApprovals
+         *     Required scope: `read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/agents/listAgentApprovals
          */
         get: operations["listAgentApprovals"];
         put?: never;
@@ -113,7 +113,7 @@ export interface paths {
          * Dry-run an agent
          * @description Runs the agent on `input` with every tool simulated: no request leaves the service, nothing is stored. Returns the steps a run would take, each tool call with the exact request it would send (header values hidden), and the approvals a run would ask for (the dry-run goes on as if they were given).
          *
-         *     Required scope: `write`. Reference: https://api.example.com/v2/api-docs/agents/dryRunAgent
+         *     Required scope: `write`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/agents/dryRunAgent
          */
         post: operations["dryRunAgent"];
         delete?: never;
@@ -135,7 +135,7 @@ export interface paths {
          * Dry-run an agent, streamed
          * @description The dry-run of `POST /agents/{id}/dry-run` as Server-Sent Events, one per step as it happens; the last is `completed` with the whole dry-run. Resumable with `Last-Event-ID`; a client that leaves stops the work (docs/api-conventions.md, "Event streams").
          *
-         *     Required scope: `write`. Reference: https://api.example.com/v2/api-docs/agents/streamAgentDryRun
+         *     Required scope: `write`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/agents/streamAgentDryRun
          */
         post: operations["streamAgentDryRun"];
         delete?: never;
@@ -155,7 +155,7 @@ export interface paths {
          * List an agent's runs
          * @description Newest first, without their steps; `status` filters. `include=postmortem` is deprecated (removed in v3.0): it still adds each run's postmortem but answers with `Deprecation`, `Sunset` and `Link` headers — read a run's postmortem with getAgentRun.
          *
-         *     Required scope: `read`. Reference: https://api.example.com/v2/api-docs/agents/listAgentRuns
+         *     Required scope: `read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/agents/listAgentRuns
          */
         get: operations["listAgentRuns"];
         put?: never;
@@ -163,7 +163,7 @@ export interface paths {
          * Start an agent run
          * @description Queues a run on `input` (text, or JSON checked against the agent's `input_schema`); a worker executes it as a durable job (docs/agents.md: states, steps, approvals, crash recovery). With `conversation_id` the output is posted to that conversation. With an Idempotency-Key a retry returns the same run instead of starting a second one.
          *
-         *     Required scope: `write`. Reference: https://api.example.com/v2/api-docs/agents/createAgentRun
+         *     Required scope: `write`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/agents/createAgentRun
          */
         post: operations["createAgentRun"];
         delete?: never;
@@ -183,7 +183,7 @@ export interface paths {
          * Get an agent run
          * @description The run with its ordered steps, its pending approval, its usage and, when it ended badly, its postmortem.
          *
-         *     Required scope: `read`. Reference: https://api.example.com/v2/api-docs/agents/getAgentRun
+         *     Required scope: `read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/agents/getAgentRun
          */
         get: operations["getAgentRun"];
         put?: never;
@@ -207,7 +207,7 @@ export interface paths {
          * Decide a run's pending approval
          * @description `decision: approve` (optionally with edited `arguments`, checked against the tool's parameters) or `reject`, with an optional `comment`. The run resumes exactly once: of concurrent decisions one wins, the others get 409 `approval_not_pending`, as does a decision on a run that is not waiting. A rejected call is not made; the agent continues knowing it was refused.
          *
-         *     Required scope: `write`. Reference: https://api.example.com/v2/api-docs/agents/approveAgentRun
+         *     Required scope: `write`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/agents/approveAgentRun
          */
         post: operations["approveAgentRun"];
         delete?: never;
@@ -229,7 +229,7 @@ export interface paths {
          * Cancel an agent run
          * @description Idempotent: a cancelled run answers as it is. A queued run never starts; a running one is stopped and its tool call in flight aborted; a pending approval is closed (`cancelled`). A run that already succeeded, failed or expired → 409 `invalid_run_transition`.
          *
-         *     Required scope: `write`. Reference: https://api.example.com/v2/api-docs/agents/cancelAgentRun
+         *     Required scope: `write`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/agents/cancelAgentRun
          */
         post: operations["cancelAgentRun"];
         delete?: never;
@@ -249,7 +249,7 @@ export interface paths {
          * List API keys
          * @description The keys of this workspace in this mode (live keys on /v2, test keys on /sandbox/v2), newest first: prefix, scopes, when each was last used and whether it is revoked. Never the keys themselves.
          *
-         *     Required scope: `admin`. Reference: https://api.example.com/v2/api-docs/developer/listApiKeys
+         *     Required scope: `admin`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/developer/listApiKeys
          */
         get: operations["listApiKeys"];
         put?: never;
@@ -257,7 +257,7 @@ export interface paths {
          * Create an API key
          * @description Makes a key for this workspace in this mode (`svc_live_…` on /v2, `svc_test_…` on /sandbox/v2) with the chosen scopes. The answer carries the key in `key`, this once: only its SHA-256 is stored. A retried request with the same Idempotency-Key gets the same answer (stored encrypted).
          *
-         *     Required scope: `admin`. Reference: https://api.example.com/v2/api-docs/developer/createApiKey
+         *     Required scope: `admin`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/developer/createApiKey
          */
         post: operations["createApiKey"];
         delete?: never;
@@ -277,7 +277,7 @@ export interface paths {
          * Retrieve an API key
          * @description One key of this workspace and mode, without the key itself.
          *
-         *     Required scope: `admin`. Reference: https://api.example.com/v2/api-docs/developer/getApiKey
+         *     Required scope: `admin`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/developer/getApiKey
          */
         get: operations["getApiKey"];
         put?: never;
@@ -301,7 +301,7 @@ export interface paths {
          * Revoke an API key
          * @description The key stops working: at once on this node, within a second on the others. Revoking a revoked key changes nothing and answers the key. A key may revoke itself (the answer is still sent).
          *
-         *     Required scope: `admin`. Reference: https://api.example.com/v2/api-docs/developer/revokeApiKey
+         *     Required scope: `admin`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/developer/revokeApiKey
          */
         post: operations["revokeApiKey"];
         delete?: never;
@@ -321,7 +321,7 @@ export interface paths {
          * List API request logs
          * @description The requests made with this workspace’s keys on this base URL, newest first: method, path, operation, status, duration, key, client address, user agent and error code — never bodies, query strings or credentials. Filters: `status` or `status_class`, `method`, `operation_id`, `key_id`, `request_id`, `created_gte` / `created_lt`. Entries are written in batches: a request shows here within about a second.
          *
-         *     Required scope: `read`. Reference: https://api.example.com/v2/api-docs/developer/listApiLogs
+         *     Required scope: `read`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/developer/listApiLogs
          */
         get: operations["listApiLogs"];
         put?: never;
@@ -343,7 +343,7 @@ export interface paths {
          * List bots
          * @description Newest first; `status` filters draft, published or archived bots.
          *
-         *     Required scope: `bots:read`. Reference: https://api.example.com/v2/api-docs/bots/listBots
+         *     Required scope: `bots:read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/bots/listBots
          */
         get: operations["listBots"];
         put?: never;
@@ -351,7 +351,7 @@ export interface paths {
          * Create a bot
          * @description A draft: nobody talks to it until a version is published (`POST /bots/{id}/publish`). Knowledge bases must exist in the workspace (422 `unknown_knowledge_base`); a hand-off to a member needs an active member, a hand-off tag an existing inbox tag.
          *
-         *     Required scope: `bots:write`. Reference: https://api.example.com/v2/api-docs/bots/createBot
+         *     Required scope: `bots:write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/bots/createBot
          */
         post: operations["createBot"];
         delete?: never;
@@ -371,7 +371,7 @@ export interface paths {
          * Get a bot
          * @description The draft configuration, the status and the live version; `has_unpublished_changes` says whether the draft differs from it.
          *
-         *     Required scope: `bots:read`. Reference: https://api.example.com/v2/api-docs/bots/getBot
+         *     Required scope: `bots:read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/bots/getBot
          */
         get: operations["getBot"];
         put?: never;
@@ -380,7 +380,7 @@ export interface paths {
          * Delete a bot
          * @description Deletes the bot, its versions and tools; the conversations it took part in stay in the inbox. A published bot answers customers, so it must be archived first (409 `bot_is_live`).
          *
-         *     Required scope: `bots:write`. Reference: https://api.example.com/v2/api-docs/bots/deleteBot
+         *     Required scope: `bots:write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/bots/deleteBot
          */
         delete: operations["deleteBot"];
         options?: never;
@@ -389,7 +389,7 @@ export interface paths {
          * Update a bot
          * @description Edits the draft: customers keep talking to the published version until the next publish. `archived: true` stops the bot answering (versions and history stay); `archived: false` brings it back.
          *
-         *     Required scope: `bots:write`. Reference: https://api.example.com/v2/api-docs/bots/updateBot
+         *     Required scope: `bots:write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/bots/updateBot
          */
         patch: operations["updateBot"];
         trace?: never;
@@ -407,7 +407,7 @@ export interface paths {
          * Clone a bot
          * @description A new draft bot with the configuration, guardrails, knowledge links and tools of the draft (or of `version_id`): new ids, no versions, no history. Tools keep their headers and signing secret.
          *
-         *     Required scope: `bots:write`. Reference: https://api.example.com/v2/api-docs/bots/cloneBot
+         *     Required scope: `bots:write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/bots/cloneBot
          */
         post: operations["cloneBot"];
         delete?: never;
@@ -427,7 +427,7 @@ export interface paths {
          * Get a bot's guardrails
          * @description The draft's guardrails; a version freezes them. See docs/bots.md for what each one does to messages and replies.
          *
-         *     Required scope: `bots:read`. Reference: https://api.example.com/v2/api-docs/bots/getBotGuardrails
+         *     Required scope: `bots:read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/bots/getBotGuardrails
          */
         get: operations["getBotGuardrails"];
         put?: never;
@@ -439,7 +439,7 @@ export interface paths {
          * Update a bot's guardrails
          * @description Fields sent replace those fields (lists whole); values are checked (422 with a pointer to the bad entry).
          *
-         *     Required scope: `bots:write`. Reference: https://api.example.com/v2/api-docs/bots/updateBotGuardrails
+         *     Required scope: `bots:write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/bots/updateBotGuardrails
          */
         patch: operations["updateBotGuardrails"];
         trace?: never;
@@ -457,7 +457,7 @@ export interface paths {
          * Send a message to a bot
          * @description The published version (or `version_id`) answers from its knowledge, with citations, calling its tools when needed; guardrails apply to the message and the reply. Both are written to the inbox conversation (a new one unless `conversation_id` is given); when the bot is not sure it hands the conversation to a human. With an Idempotency-Key a retry replays the same reply.
          *
-         *     Required scope: `bots:write`. Reference: https://api.example.com/v2/api-docs/bots/sendBotMessage
+         *     Required scope: `bots:write`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/bots/sendBotMessage
          */
         post: operations["sendBotMessage"];
         delete?: never;
@@ -479,7 +479,7 @@ export interface paths {
          * Publish a bot version
          * @description Makes a version live: `version_id`, else the latest version; a bot with no version yet gets its first one frozen from the draft. Draft edits made after the latest version are not published until a version freezes them (`POST /bots/{id}/versions`).
          *
-         *     Required scope: `bots:write`. Reference: https://api.example.com/v2/api-docs/bots/publishBot
+         *     Required scope: `bots:write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/bots/publishBot
          */
         post: operations["publishBot"];
         delete?: never;
@@ -499,7 +499,7 @@ export interface paths {
          * List bot tools
          * @description The draft's tools in the order they were attached. Header values and signing secrets are never shown.
          *
-         *     Required scope: `bots:read`. Reference: https://api.example.com/v2/api-docs/bots/listBotTools
+         *     Required scope: `bots:read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/bots/listBotTools
          */
         get: operations["listBotTools"];
         put?: never;
@@ -507,7 +507,7 @@ export interface paths {
          * Attach a tool to a bot
          * @description An HTTP tool (your endpoint, called with JSON arguments, a signature and an Idempotency-Key; see docs/tools.md) or a built-in (`search_knowledge`, `handoff_to_human`). The parameters must be a valid JSON Schema; the URL must pass the outbound address rules. An HTTP tool's `signing_secret` is shown once, in this response.
          *
-         *     Required scope: `bots:write`. Reference: https://api.example.com/v2/api-docs/bots/attachBotTool
+         *     Required scope: `bots:write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/bots/attachBotTool
          */
         post: operations["attachBotTool"];
         delete?: never;
@@ -527,7 +527,7 @@ export interface paths {
          * List bot versions
          * @description Newest first, each with its frozen configuration; `live` marks the one customers talk to.
          *
-         *     Required scope: `bots:read`. Reference: https://api.example.com/v2/api-docs/bots/listBotVersions
+         *     Required scope: `bots:read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/bots/listBotVersions
          */
         get: operations["listBotVersions"];
         put?: never;
@@ -535,7 +535,7 @@ export interface paths {
          * Freeze a bot version
          * @description Freezes the draft — instructions, knowledge links, hand-off, AI settings, guardrails and tools — into the next numbered, immutable version. It is not live until published.
          *
-         *     Required scope: `bots:write`. Reference: https://api.example.com/v2/api-docs/bots/createBotVersion
+         *     Required scope: `bots:write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/bots/createBotVersion
          */
         post: operations["createBotVersion"];
         delete?: never;
@@ -557,7 +557,7 @@ export interface paths {
          * Roll back to an earlier bot version
          * @description Makes an earlier version (`run_id` is the version id, bver_…) live again at once. History is not rewritten: later versions stay and can be published again. A version of another bot is a 404; the live or a later version is a 409.
          *
-         *     Required scope: `bots:write`. Reference: https://api.example.com/v2/api-docs/bots/rollbackBotVersion
+         *     Required scope: `bots:write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/bots/rollbackBotVersion
          */
         post: operations["rollbackBotVersion"];
         delete?: never;
@@ -577,7 +577,7 @@ export interface paths {
          * List the audit log
          * @description Every change made through the API, the CLI or the system, newest first, with its hash-chain link. Filters: `actor_type`, `actor_id`, `action`, `target_id`, `from` / `to`.
          *
-         *     Required scope: `read`. Reference: https://api.example.com/v2/api-docs/compliance/listAuditLog
+         *     Required scope: `read`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/compliance/listAuditLog
          */
         get: operations["listAuditLog"];
         put?: never;
@@ -599,7 +599,7 @@ export interface paths {
          * List data-subject requests
          * @description Newest first; filter by `status` and `type`.
          *
-         *     Required scope: `read`. Reference: https://api.example.com/v2/api-docs/compliance/listDsarRequests
+         *     Required scope: `read`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/compliance/listDsarRequests
          */
         get: operations["listDsarRequests"];
         put?: never;
@@ -607,7 +607,7 @@ export interface paths {
          * Create a data-subject request
          * @description An access, erasure or rectification request for the person identified by `subject.email`, `subject.phone` and/or `subject.external_id` (at least one: 422 otherwise), due in 30 days by default. A job works it through every module (dsar.completed); erasure deletes or anonymises the subject’s data as docs/compliance.md documents per module and keeps the audit trail.
          *
-         *     Required scope: `write`. Reference: https://api.example.com/v2/api-docs/compliance/createDsarRequest
+         *     Required scope: `write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/compliance/createDsarRequest
          */
         post: operations["createDsarRequest"];
         delete?: never;
@@ -627,7 +627,7 @@ export interface paths {
          * Get a data-subject request
          * @description Its status, progress per module (records found by kind, deleted / anonymised) and the export link while valid.
          *
-         *     Required scope: `read`. Reference: https://api.example.com/v2/api-docs/compliance/getDsarRequest
+         *     Required scope: `read`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/compliance/getDsarRequest
          */
         get: operations["getDsarRequest"];
         put?: never;
@@ -651,7 +651,7 @@ export interface paths {
          * Export a data subject’s data
          * @description Starts a job that gathers every record about the subject from every module into a ZIP (one JSON file per module, their call recordings, the audit entries about them, a manifest with the SHA-256 of each file, a summary). 202 with `export.status` pending; when ready, `export.url` is a download link (no key needed) valid 24 hours, then 410. A new export replaces the link.
          *
-         *     Required scope: `write`. Reference: https://api.example.com/v2/api-docs/compliance/exportDsarRequest
+         *     Required scope: `write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/compliance/exportDsarRequest
          */
         post: operations["exportDsarRequest"];
         delete?: never;
@@ -671,7 +671,7 @@ export interface paths {
          * List evidence reports
          * @description Audit-chain verification, access review, retention runs and DSAR timeliness, generated daily and on demand (createComplianceEvidence, the CLI), newest first.
          *
-         *     Required scope: `read`. Reference: https://api.example.com/v2/api-docs/compliance/listComplianceEvidence
+         *     Required scope: `read`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/compliance/listComplianceEvidence
          */
         get: operations["listComplianceEvidence"];
         put?: never;
@@ -679,7 +679,7 @@ export interface paths {
          * Generate an evidence report
          * @description Makes one report of `kind` now, over `from` … `to` (default: the 30 days to now; at most 366 days, not in the future), stored as JSON and PDF like the daily ones, with trigger `manual`. Answers when the report is ready; download it from `download`.
          *
-         *     Required scope: `write`. Reference: https://api.example.com/v2/api-docs/compliance/createComplianceEvidence
+         *     Required scope: `write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/compliance/createComplianceEvidence
          */
         post: operations["createComplianceEvidence"];
         delete?: never;
@@ -699,7 +699,7 @@ export interface paths {
          * Download an evidence report
          * @description The report as PDF (`?format=pdf`, the default, or `Accept: application/pdf`) or as the JSON it was rendered from (`?format=json`), whose SHA-256 the listing shows.
          *
-         *     Required scope: `read`. Reference: https://api.example.com/v2/api-docs/compliance/downloadComplianceEvidence
+         *     Required scope: `read`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/compliance/downloadComplianceEvidence
          */
         get: operations["downloadComplianceEvidence"];
         put?: never;
@@ -723,7 +723,7 @@ export interface paths {
          * Find and redact personal data
          * @description In a `text`, a stored message (`message_id`) or every message of a conversation (`conversation_id`): emails, phone numbers, card numbers (Luhn), IBANs (checksum), IP addresses, URLs, US SSNs and dates of birth (docs/compliance.md). Returns the redacted text and each entity with its offsets in both texts. `mode` mask (`[EMAIL]`), remove, or hash (a keyed hash: the same value gives the same token). A preview unless `apply: true`, which rewrites the stored messages (message.updated; audited).
          *
-         *     Required scope: `write`. Reference: https://api.example.com/v2/api-docs/compliance/redactPii
+         *     Required scope: `write`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/compliance/redactPii
          */
         post: operations["redactPii"];
         delete?: never;
@@ -743,7 +743,7 @@ export interface paths {
          * Get the retention policies
          * @description The policy of each data class (days or `keep`), the classes with their minimums, and the last enforcement run.
          *
-         *     Required scope: `read`. Reference: https://api.example.com/v2/api-docs/compliance/getRetentionPolicies
+         *     Required scope: `read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/compliance/getRetentionPolicies
          */
         get: operations["getRetentionPolicies"];
         put?: never;
@@ -755,7 +755,7 @@ export interface paths {
          * Update the retention policies
          * @description Set any class to a number of days or `keep`. A class’s minimum (the audit log: 365 days), an unknown class or the fixed Playground is 422. With `dry_run: true` nothing is saved and `dry_run` counts what each class would delete now — exactly what enforcement with the same policies deletes. The worker enforces policies continuously in batches (retention.enforced).
          *
-         *     Required scope: `write`. Reference: https://api.example.com/v2/api-docs/compliance/updateRetentionPolicies
+         *     Required scope: `write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/compliance/updateRetentionPolicies
          */
         patch: operations["updateRetentionPolicies"];
         trace?: never;
@@ -773,7 +773,7 @@ export interface paths {
          *
          *     The same operation as `listConversations` (GET /inbox/conversations).
          *
-         *     Required scope: `conversations:read`. Reference: https://api.example.com/v2/api-docs/inbox/listPublicConversations
+         *     Required scope: `conversations:read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/inbox/listPublicConversations
          */
         get: operations["listPublicConversations"];
         put?: never;
@@ -797,7 +797,7 @@ export interface paths {
          *
          *     The same operation as `listWebhookEvents` (GET /webhooks/events).
          *
-         *     Required scope: `webhooks:read`. Reference: https://api.example.com/v2/api-docs/webhooks/listEventCatalog
+         *     Required scope: `webhooks:read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/webhooks/listEventCatalog
          */
         get: operations["listEventCatalog"];
         put?: never;
@@ -819,7 +819,7 @@ export interface paths {
          * Status of the database, the job queue and each module
          * @description Answers 503 (same body) when the database is unreachable. Modules not in this build report `not_available`.
          *
-         *     Required scope: `read`. Reference: https://api.example.com/v2/api-docs/health/getApiHealth
+         *     Required scope: `read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/health/getApiHealth
          */
         get: operations["getApiHealth"];
         put?: never;
@@ -841,7 +841,7 @@ export interface paths {
          * List conversations, newest first, with filters
          * @description Newest first, with cursor pagination. Filters: `status`, `assignee` (a member id or `unassigned`), `tag` (name, case-insensitive), `channel`, `updated_after` (RFC 3339); an invalid value answers 422. A cursor is bound to the filters it was issued for. Send `Svc-Api-Version: 2.3.4` (any version before 2.4.0) to receive `lead_score` as a plain number.
          *
-         *     Required scope: `conversations:read`. Reference: https://api.example.com/v2/api-docs/inbox/listConversations
+         *     Required scope: `conversations:read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/inbox/listConversations
          */
         get: operations["listConversations"];
         put?: never;
@@ -849,7 +849,7 @@ export interface paths {
          * Create a conversation
          * @description Every field is optional: channel defaults to `api`, status to `open`. `tags` name existing tags; `assignee_id` an active member; `message` adds a first message (inbound by default) in the same transaction. Honours Idempotency-Key.
          *
-         *     Required scope: `messages:write`. Reference: https://api.example.com/v2/api-docs/inbox/createConversation
+         *     Required scope: `messages:write`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/inbox/createConversation
          */
         post: operations["createConversation"];
         delete?: never;
@@ -869,7 +869,7 @@ export interface paths {
          * Get a conversation
          * @description Get a conversation
          *
-         *     Required scope: `conversations:read`. Reference: https://api.example.com/v2/api-docs/inbox/getConversation
+         *     Required scope: `conversations:read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/inbox/getConversation
          */
         get: operations["getConversation"];
         put?: never;
@@ -881,7 +881,7 @@ export interface paths {
          * Change status, subject, contact, tags, metadata or the lead score
          * @description Status follows the state machine (a resolved conversation can only be reopened: 409 `invalid_status_transition`). `lead_score` takes `{ score, factors }` or a plain number (the pre-2.4.0 form, until v3.0) as a manual override; null returns to the automatic score. `tags` replaces the set; `contact` fields merge (null clears one).
          *
-         *     Required scope: `messages:write`. Reference: https://api.example.com/v2/api-docs/inbox/updateConversation
+         *     Required scope: `messages:write`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/inbox/updateConversation
          */
         patch: operations["updateConversation"];
         trace?: never;
@@ -899,7 +899,7 @@ export interface paths {
          * Draft a reply with the AI engine (never sent)
          * @description The engine (AI_PROVIDER) reads the latest messages and ranks the reply templates. `builtin` answers with the best matching template, placeholders filled, and says so with confidence 0 when nothing matches; `openai` asks an OpenAI-compatible server. `sources` names the templates and the message used. Provider failures answer 502 `ai_provider_error`, 503 `ai_provider_unavailable` or 504 `ai_provider_timeout` (after AI_TIMEOUT_MS).
          *
-         *     Required scope: `messages:write`. Reference: https://api.example.com/v2/api-docs/inbox/createAiDraft
+         *     Required scope: `messages:write`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/inbox/createAiDraft
          */
         post: operations["createAiDraft"];
         delete?: never;
@@ -921,7 +921,7 @@ export interface paths {
          * Assign a conversation to a member, or unassign it
          * @description `assignee_id` must be an active member of the workspace (else 422 `assignee_not_member`); null unassigns. Assigning to the current assignee changes nothing.
          *
-         *     Required scope: `messages:write`. Reference: https://api.example.com/v2/api-docs/inbox/assignConversation
+         *     Required scope: `messages:write`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/inbox/assignConversation
          */
         post: operations["assignConversation"];
         delete?: never;
@@ -941,7 +941,7 @@ export interface paths {
          * List the messages and private notes of a conversation
          * @description `order=desc` (default) pages newest first; `order=asc` oldest first, like a transcript. A cursor keeps the order it was issued for.
          *
-         *     Required scope: `conversations:read`. Reference: https://api.example.com/v2/api-docs/inbox/listMessages
+         *     Required scope: `conversations:read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/inbox/listMessages
          */
         get: operations["listMessages"];
         put?: never;
@@ -949,7 +949,7 @@ export interface paths {
          * Add a message or a private note to a conversation
          * @description `content` is required: 1–10000 characters, not only whitespace. Direction defaults to outbound (to the contact); an inbound message (from the contact) reopens a resolved conversation and updates the lead score. With Idempotency-Key, a repeat with the same body returns the first response (`Idempotent-Replayed: true`) and creates nothing; a repeat with a different body answers 409 `idempotency_key_reused`.
          *
-         *     Required scope: `messages:write`. Reference: https://api.example.com/v2/api-docs/inbox/sendMessage
+         *     Required scope: `messages:write`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/inbox/sendMessage
          */
         post: operations["sendMessage"];
         delete?: never;
@@ -971,7 +971,7 @@ export interface paths {
          * Resolve a conversation
          * @description Sets status `resolved` and `resolved_at`, from any other status. Resolving a resolved conversation returns it unchanged (the first resolved_at, no new event). An inbound message or status `open` reopens it.
          *
-         *     Required scope: `messages:write`. Reference: https://api.example.com/v2/api-docs/inbox/resolveConversation
+         *     Required scope: `messages:write`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/inbox/resolveConversation
          */
         post: operations["resolveConversation"];
         delete?: never;
@@ -991,7 +991,7 @@ export interface paths {
          * List conversation tags, newest first
          * @description List conversation tags, newest first
          *
-         *     Required scope: `conversations:read`. Reference: https://api.example.com/v2/api-docs/inbox/listInboxTags
+         *     Required scope: `conversations:read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/inbox/listInboxTags
          */
         get: operations["listInboxTags"];
         put?: never;
@@ -999,7 +999,7 @@ export interface paths {
          * Create a conversation tag
          * @description Names are unique in the workspace case-insensitively (409 `tag_already_exists`); `color` is #rrggbb (default #6b7280).
          *
-         *     Required scope: `messages:write`. Reference: https://api.example.com/v2/api-docs/inbox/createInboxTag
+         *     Required scope: `messages:write`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/inbox/createInboxTag
          */
         post: operations["createInboxTag"];
         delete?: never;
@@ -1019,7 +1019,7 @@ export interface paths {
          * List reply templates, newest first
          * @description List reply templates, newest first
          *
-         *     Required scope: `conversations:read`. Reference: https://api.example.com/v2/api-docs/inbox/listReplyTemplates
+         *     Required scope: `conversations:read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/inbox/listReplyTemplates
          */
         get: operations["listReplyTemplates"];
         put?: never;
@@ -1027,7 +1027,7 @@ export interface paths {
          * Create a reply template
          * @description Name unique in the workspace (case-insensitive), optional unique `shortcut` and `language`. Content may use {{contact.name}}, {{contact.email}}, {{contact.phone}}, {{conversation.subject}}; any other placeholder answers 422. AI drafts rank these templates.
          *
-         *     Required scope: `messages:write`. Reference: https://api.example.com/v2/api-docs/inbox/createReplyTemplate
+         *     Required scope: `messages:write`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/inbox/createReplyTemplate
          */
         post: operations["createReplyTemplate"];
         delete?: never;
@@ -1047,7 +1047,7 @@ export interface paths {
          * List knowledge bases
          * @description Newest first, with their document and chunk counts and the summary of their latest crawl.
          *
-         *     Required scope: `read`. Reference: https://api.example.com/v2/api-docs/knowledge/listKnowledgeBases
+         *     Required scope: `read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/knowledge/listKnowledgeBases
          */
         get: operations["listKnowledgeBases"];
         put?: never;
@@ -1055,7 +1055,7 @@ export interface paths {
          * Create a knowledge base
          * @description `language` (default `en`) drives stemming in the search index; `chunking` sets the chunk size (200–8000 characters, default 1000) and overlap (at most half the size, default 150).
          *
-         *     Required scope: `write`. Reference: https://api.example.com/v2/api-docs/knowledge/createKnowledgeBase
+         *     Required scope: `write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/knowledge/createKnowledgeBase
          */
         post: operations["createKnowledgeBase"];
         delete?: never;
@@ -1075,7 +1075,7 @@ export interface paths {
          * Get a knowledge base
          * @description Get a knowledge base
          *
-         *     Required scope: `read`. Reference: https://api.example.com/v2/api-docs/knowledge/getKnowledgeBase
+         *     Required scope: `read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/knowledge/getKnowledgeBase
          */
         get: operations["getKnowledgeBase"];
         put?: never;
@@ -1084,7 +1084,7 @@ export interface paths {
          * Delete a knowledge base
          * @description Deletes the base with its documents, chunks and index entries. The base answers 404 at once; a large base (over 100 documents or 2,000 chunks) is emptied in the background.
          *
-         *     Required scope: `write`. Reference: https://api.example.com/v2/api-docs/knowledge/deleteKnowledgeBase
+         *     Required scope: `write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/knowledge/deleteKnowledgeBase
          */
         delete: operations["deleteKnowledgeBase"];
         options?: never;
@@ -1093,7 +1093,7 @@ export interface paths {
          * Update a knowledge base
          * @description Changing `language` or `chunking` re-processes every ready document in the background with the new settings; until each is done its previous chunks stay searchable.
          *
-         *     Required scope: `write`. Reference: https://api.example.com/v2/api-docs/knowledge/updateKnowledgeBase
+         *     Required scope: `write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/knowledge/updateKnowledgeBase
          */
         patch: operations["updateKnowledgeBase"];
         trace?: never;
@@ -1109,7 +1109,7 @@ export interface paths {
          * List the documents of a knowledge base
          * @description Newest first; `status` filters on queued, processing, ready or failed.
          *
-         *     Required scope: `read`. Reference: https://api.example.com/v2/api-docs/knowledge/listKnowledgeDocuments
+         *     Required scope: `read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/knowledge/listKnowledgeDocuments
          */
         get: operations["listKnowledgeDocuments"];
         put?: never;
@@ -1117,7 +1117,7 @@ export interface paths {
          * Add a document to a knowledge base
          * @description As JSON (`title`, `text`, `content_type` text/plain, text/markdown or text/html) or as multipart/form-data (`file`: text, Markdown, HTML, PDF or DOCX; optional `title`, `source_url`, `metadata` as JSON text). Answers 202 with the document `queued`; it is parsed, chunked and indexed in the background (`ready`, or `failed` with a readable `error`). The same bytes already in the base answer 200 with that document and queue nothing. Beyond KNOWLEDGE_MAX_UPLOAD_BYTES (default 20 MiB) 413; an unsupported file type 415.
          *
-         *     Required scope: `write`. Reference: https://api.example.com/v2/api-docs/knowledge/uploadKnowledgeDocument
+         *     Required scope: `write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/knowledge/uploadKnowledgeDocument
          */
         post: operations["uploadKnowledgeDocument"];
         delete?: never;
@@ -1137,9 +1137,9 @@ export interface paths {
         put?: never;
         /**
          * Crawl a website into a knowledge base
-         * @description Starts a crawl (202) from a page or a sitemap: robots.txt and its Crawl-delay are honoured, sitemaps discovered, only HTML and plain-text pages indexed. Each page becomes a document of the base (origin `crawl`); a re-crawl updates only pages that changed (ETag, Last-Modified, checksum) and removes pages that disappeared. Follow it on the base's `last_crawl`; `knowledge_crawl.completed` is emitted at the end. Start URLs on loopback or private networks are refused (422) unless the operator allows private networks; link-local and cloud metadata addresses always are, and every fetch and redirect of the crawl is checked the same way. One crawl per base at a time (409).
+         * @description Starts a crawl (202) from a page or a sitemap: robots.txt and its Crawl-delay are honoured, sitemaps discovered, only HTML and plain-text pages indexed. Each page becomes a document of the base (origin `crawl`); a re-crawl updates only pages that changed (ETag, Last-Modified, checksum) and removes pages that disappeared. Follow it on the base's `last_crawl`; `knowledge_crawl.completed` is emitted at the end. Start URLs on loopback or private networks are refused (422) unless the operator allows private networks; link-local and cloud metadata addresses always are, and every fetch and redirect of the crawl is checked the same way. One crawl per base at a time (409). An unknown or foreign `knowledge_base_id` is 422 `invalid_reference`.
          *
-         *     Required scope: `write`. Reference: https://api.example.com/v2/api-docs/knowledge/crawlKnowledgeSource
+         *     Required scope: `write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/knowledge/crawlKnowledgeSource
          */
         post: operations["crawlKnowledgeSource"];
         delete?: never;
@@ -1159,7 +1159,7 @@ export interface paths {
          * Get a knowledge document
          * @description `include=chunks` adds its chunks in order, each with `start`/`end` offsets into the extracted text, heading path and page; `include=text` adds that text (`include=chunks,text` both).
          *
-         *     Required scope: `read`. Reference: https://api.example.com/v2/api-docs/knowledge/getKnowledgeDocument
+         *     Required scope: `read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/knowledge/getKnowledgeDocument
          */
         get: operations["getKnowledgeDocument"];
         put?: never;
@@ -1168,7 +1168,7 @@ export interface paths {
          * Delete a knowledge document
          * @description Removes the document with its chunks and index entries at once; search no longer finds it.
          *
-         *     Required scope: `write`. Reference: https://api.example.com/v2/api-docs/knowledge/deleteKnowledgeDocument
+         *     Required scope: `write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/knowledge/deleteKnowledgeDocument
          */
         delete: operations["deleteKnowledgeDocument"];
         options?: never;
@@ -1187,7 +1187,7 @@ export interface paths {
          * List knowledge gaps: questions the knowledge could not answer
          * @description Questions (searches, AI drafts) whose best result scored below 0.5, grouped by similarity. Filter by `status` (open, resolved) and `knowledge_base_id`; `order=recent` (last asked first, default) or `order=count` (most asked first).
          *
-         *     Required scope: `read`. Reference: https://api.example.com/v2/api-docs/knowledge/listKnowledgeGaps
+         *     Required scope: `read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/knowledge/listKnowledgeGaps
          */
         get: operations["listKnowledgeGaps"];
         put?: never;
@@ -1209,9 +1209,9 @@ export interface paths {
         put?: never;
         /**
          * Search knowledge bases, with citations and an optional answer
-         * @description Ranks the chunks of the workspace's knowledge bases (or those of `knowledge_base_ids`) with the database's full-text index, re-ranked with embeddings when EMBEDDINGS_* is configured (`ranking: hybrid`, else `keyword`). Each result cites its document, chunk, offsets, heading path and page, with an excerpt whose matched words are marked «like this»; `score` is in [0, 1]. `answer: true` adds a short answer citing results as [n]. A question whose best score is below 0.5 is recorded as a knowledge gap (`gap`). Unknown or foreign bases answer 404.
+         * @description Ranks the chunks of the workspace's knowledge bases (or those of `knowledge_base_ids`) with the database's full-text index, re-ranked with embeddings when EMBEDDINGS_* is configured (`ranking: hybrid`, else `keyword`). Each result cites its document, chunk, offsets, heading path and page, with an excerpt whose matched words are marked «like this»; `score` is in [0, 1]. `answer: true` adds a short answer citing results as [n]. A question whose best score is below 0.5 is recorded as a knowledge gap (`gap`). An unknown or foreign base in `knowledge_base_ids` is 422 `invalid_reference`.
          *
-         *     Required scope: `write`. Reference: https://api.example.com/v2/api-docs/knowledge/searchKnowledge
+         *     Required scope: `write`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/knowledge/searchKnowledge
          */
         post: operations["searchKnowledge"];
         delete?: never;
@@ -1231,7 +1231,7 @@ export interface paths {
          * List leads
          * @description Newest first. Filters: `status`, `owner_id`, `source`, `email`, `min_score` / `max_score`, `updated_after`.
          *
-         *     Required scope: `leads:read`. Reference: https://api.example.com/v2/api-docs/leads/listLeads
+         *     Required scope: `leads:read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/leads/listLeads
          */
         get: operations["listLeads"];
         put?: never;
@@ -1239,7 +1239,7 @@ export interface paths {
          * Create a lead
          * @description A lead with an explainable score. The phone is stored as E.164; with `source_id` a conversation, its contact fills the fields left out and its messages count in the score. One lead per email: a second is 409 `lead_already_exists` with `existing_id`.
          *
-         *     Required scope: `leads:write`. Reference: https://api.example.com/v2/api-docs/leads/createLead
+         *     Required scope: `leads:write`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/leads/createLead
          */
         post: operations["createLead"];
         delete?: never;
@@ -1259,7 +1259,7 @@ export interface paths {
          * Get a lead
          * @description Get a lead
          *
-         *     Required scope: `leads:read`. Reference: https://api.example.com/v2/api-docs/leads/getLead
+         *     Required scope: `leads:read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/leads/getLead
          */
         get: operations["getLead"];
         put?: never;
@@ -1268,7 +1268,7 @@ export interface paths {
          * Delete a lead
          * @description Removes the lead and its activities. A record already synced to the CRM stays there.
          *
-         *     Required scope: `leads:write`. Reference: https://api.example.com/v2/api-docs/leads/deleteLead
+         *     Required scope: `leads:write`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/leads/deleteLead
          */
         delete: operations["deleteLead"];
         options?: never;
@@ -1277,7 +1277,7 @@ export interface paths {
          * Update a lead
          * @description Changes what is given and recomputes the score. The status changes through `POST /leads/{id}/status` only.
          *
-         *     Required scope: `leads:write`. Reference: https://api.example.com/v2/api-docs/leads/updateLead
+         *     Required scope: `leads:write`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/leads/updateLead
          */
         patch: operations["updateLead"];
         trace?: never;
@@ -1293,7 +1293,7 @@ export interface paths {
          * List a lead's activities
          * @description Newest first: notes, e-mails, calls, meetings and tasks people recorded, and the status changes, qualifications and syncs the service recorded.
          *
-         *     Required scope: `leads:read`. Reference: https://api.example.com/v2/api-docs/leads/listLeadActivities
+         *     Required scope: `leads:read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/leads/listLeadActivities
          */
         get: operations["listLeadActivities"];
         put?: never;
@@ -1301,7 +1301,7 @@ export interface paths {
          * Record a lead activity
          * @description A note, e-mail, call, meeting or task; engagements count in the lead score, which is recomputed.
          *
-         *     Required scope: `leads:write`. Reference: https://api.example.com/v2/api-docs/leads/createLeadActivity
+         *     Required scope: `leads:write`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/leads/createLeadActivity
          */
         post: operations["createLeadActivity"];
         delete?: never;
@@ -1323,7 +1323,7 @@ export interface paths {
          * Qualify a lead (BANT)
          * @description Evaluates budget, authority, need and timeline from the lead's conversation and the `answers` given, each criterion with its evidence (the message that shows it); returns the lead with `qualification` (score, recommended status). With `apply: true` the lead moves to the recommended status when the machine allows it.
          *
-         *     Required scope: `leads:write`. Reference: https://api.example.com/v2/api-docs/leads/qualifyLead
+         *     Required scope: `leads:write`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/leads/qualifyLead
          */
         post: operations["qualifyLead"];
         delete?: never;
@@ -1345,7 +1345,7 @@ export interface paths {
          * Change a lead's status
          * @description new → contacted → qualified → converted, or unqualified / lost (which can be reopened to new or contacted); converted is final. Any other move is 409 `invalid_lead_transition`. The change and its `reason` are recorded as an activity.
          *
-         *     Required scope: `leads:write`. Reference: https://api.example.com/v2/api-docs/leads/updateLeadStatus
+         *     Required scope: `leads:write`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/leads/updateLeadStatus
          */
         post: operations["updateLeadStatus"];
         delete?: never;
@@ -1367,7 +1367,7 @@ export interface paths {
          * Sync a lead to the CRM
          * @description Queues a durable sync to the workspace's CRM (HubSpot or a signed webhook; set with PATCH /workspaces/{id} `crm`) and answers 202 with `crm.sync_status: pending`. The job upserts (never a duplicate record), honours Retry-After on 429 and retries 5xx; `lead.synced` or `lead.sync_failed` tells the outcome. No CRM configured: 422 `crm_not_configured`.
          *
-         *     Required scope: `leads:write`. Reference: https://api.example.com/v2/api-docs/leads/syncLeadToCrm
+         *     Required scope: `leads:write`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/leads/syncLeadToCrm
          */
         post: operations["syncLeadToCrm"];
         delete?: never;
@@ -1387,7 +1387,7 @@ export interface paths {
          * List the OAuth apps of this workspace, newest first
          * @description The apps registered by this workspace in this mode (live or sandbox). Secrets are never shown: `client_secret_prefix` identifies the current one.
          *
-         *     Required scope: `read`. Reference: https://api.example.com/v2/api-docs/developer/listOAuthApps
+         *     Required scope: `read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/developer/listOAuthApps
          */
         get: operations["listOAuthApps"];
         put?: never;
@@ -1395,7 +1395,7 @@ export interface paths {
          * Register an OAuth app
          * @description Registers a partner application for the authorization code flow (docs/oauth.md). `redirect_uris` are matched as exact strings: https, or http only on 127.0.0.1, [::1] or localhost; no wildcards or fragments (422). A `confidential` app (the default) gets its `client_secret` in this answer only — it is stored hashed; a `public` app has none and must use PKCE (S256). An app registered with a sandbox key can be authorized only for sandbox data.
          *
-         *     Required scope: `write`. Reference: https://api.example.com/v2/api-docs/developer/createOAuthApp
+         *     Required scope: `write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/developer/createOAuthApp
          */
         post: operations["createOAuthApp"];
         delete?: never;
@@ -1405,9 +1405,75 @@ export interface paths {
          * Change an OAuth app, or rotate its secret
          * @description The path has no id: the body names the app by `client_id` (an app of this workspace and mode, else 404). Changes name, redirect_uris or allowed_scopes (narrowing the scopes also narrows what existing grants get at their next refresh). `rotate_secret: true` issues a new `client_secret`, shown once in this answer; the old one keeps working for `secret_grace_hours` (default 24, 0 = at once). The type cannot change.
          *
-         *     Required scope: `write`. Reference: https://api.example.com/v2/api-docs/developer/updateOAuthApp
+         *     Required scope: `write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/developer/updateOAuthApp
          */
         patch: operations["updateOAuthApp"];
+        trace?: never;
+    };
+    "/oauth/apps/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete an OAuth app
+         * @description Deletes an app of this workspace and mode, named by its id (`oapp_…`) or its `client_id` (another workspace’s or mode’s app is 404). Every authorization of it, in every workspace that gave one, is revoked with all its tokens in the same transaction; its `client_id` is unknown to /oauth/authorize and /oauth/token from then on. Events `oauth_app.deleted` here and `oauth_grant.revoked` in each granting workspace. An extension of the spec (docs/oauth.md).
+         *
+         *     Required scope: `admin`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/developer/deleteOAuthApp
+         */
+        delete: operations["deleteOAuthApp"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth/authorizations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the OAuth authorizations given in this workspace, newest first
+         * @description Every app a member of this workspace authorized in this mode (live or sandbox), whichever workspace owns the app: who consented, to which scopes, and whether it is `active`, `expired` or `revoked` (with the reason). A member removed or demoted loses every authorization they gave (revoked at once). An extension of the spec (docs/oauth.md "Authorizations in a workspace").
+         *
+         *     Required scope: `admin`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/developer/listOAuthAuthorizations
+         */
+        get: operations["listOAuthAuthorizations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/oauth/authorizations/{id}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke an OAuth authorization
+         * @description The authorization (`ogr_…`, given in this workspace and mode, else 404) and every access and refresh token issued from it stop working at once, on every node; the app must ask a member again. The workspace gets `oauth_grant.revoked`. Revoking a revoked authorization changes nothing and answers it. An extension of the spec (docs/oauth.md).
+         *
+         *     Required scope: `admin`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/developer/revokeOAuthAuthorization
+         */
+        post: operations["revokeOAuthAuthorization"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/openapi-snapshots": {
@@ -1421,7 +1487,7 @@ export interface paths {
          * List OpenAPI snapshots
          * @description Snapshots of the API’s OpenAPI document taken in this workspace and mode, newest first, each with its diff from the one before (added and removed operations, breaking and non-breaking changes). `id` picks one; with `include=document` (only together with `id`, as its `document_url` does) the item carries the stored document.
          *
-         *     Required scope: `read`. Reference: https://api.example.com/v2/api-docs/developer/listOpenApiSnapshots
+         *     Required scope: `read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/developer/listOpenApiSnapshots
          */
         get: operations["listOpenApiSnapshots"];
         put?: never;
@@ -1429,7 +1495,7 @@ export interface paths {
          * Take an OpenAPI snapshot
          * @description Stores the OpenAPI document this server serves now (`/openapi.json`) with its API version, SHA-256 of its canonical JSON and operation count, and the diff from this workspace’s previous snapshot. A document identical to the previous one still makes a snapshot, with `unchanged: true` and an empty diff.
          *
-         *     Required scope: `write`. Reference: https://api.example.com/v2/api-docs/developer/createOpenApiSnapshot
+         *     Required scope: `write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/developer/createOpenApiSnapshot
          */
         post: operations["createOpenApiSnapshot"];
         delete?: never;
@@ -1449,7 +1515,7 @@ export interface paths {
          * List sandbox workspaces
          * @description The sandbox workspaces this workspace made, newest first, with their status (seeding, ready, failed) and how many sample objects of each kind were seeded. Their keys are never shown again; filter by `status`.
          *
-         *     Required scope: `read`. Reference: https://api.example.com/v2/api-docs/developer/listSandboxWorkspaces
+         *     Required scope: `read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/developer/listSandboxWorkspaces
          */
         get: operations["listSandboxWorkspaces"];
         put?: never;
@@ -1457,7 +1523,7 @@ export interface paths {
          * Create a sandbox workspace
          * @description Creates a new workspace for testing and seeds its sandbox (test mode) with sample data: conversations with messages and tags, a knowledge base with documents, a published bot answering from it, an agent, leads, and a webhook endpoint delivering to the Webhook Playground (`playground_url`). 202 with `status` seeding; ready within seconds (event `sandbox_workspace.ready`). `test_key` is the sandbox’s svc_test_ key with your key’s scopes, for `base_url`: it is shown only in this response. Needs a live key; at most 20 per workspace.
          *
-         *     Required scope: `write`. Reference: https://api.example.com/v2/api-docs/developer/createSandboxWorkspace
+         *     Required scope: `write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/developer/createSandboxWorkspace
          */
         post: operations["createSandboxWorkspace"];
         delete?: never;
@@ -1477,7 +1543,7 @@ export interface paths {
          * List SDK generations
          * @description Newest first: each with its status, language, package name and version, the SHA-256 of the OpenAPI document it was generated from, and once succeeded the archive (size, SHA-256, download link valid 24 hours). Filter by `language` and `status`.
          *
-         *     Required scope: `read`. Reference: https://api.example.com/v2/api-docs/developer/listSdkGenerations
+         *     Required scope: `read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/developer/listSdkGenerations
          */
         get: operations["listSdkGenerations"];
         put?: never;
@@ -1485,7 +1551,7 @@ export interface paths {
          * Generate an SDK
          * @description Generates the official client of `language` from the OpenAPI document this server serves now, as a package: the generated code with the hand-written runtime, `package_name` and `version` written into its manifest (package.json, pyproject.toml, composer.json or the gemspec), zipped under one folder with GENERATION.json (what it was made from). 202 with `status` queued; a job runs it (event `sdk_generation.succeeded` or `.failed`), then `archive.url` downloads it without a key for 24 hours (410 after). At most 5 generations queued or running per workspace.
          *
-         *     Required scope: `write`. Reference: https://api.example.com/v2/api-docs/developer/createSdkGeneration
+         *     Required scope: `write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/developer/createSdkGeneration
          */
         post: operations["createSdkGeneration"];
         delete?: never;
@@ -1505,7 +1571,7 @@ export interface paths {
          * List Terraform resource types
          * @description The resource types a Terraform provider for this API manages (svc_bot, svc_knowledge_base, svc_agent, svc_webhook_endpoint, svc_oauth_app, svc_voice_number, svc_reply_template, svc_tag, svc_retention_policy), each with its attributes read from the OpenAPI schemas (type, required, optional, computed, sensitive, force_new), its import id format and the operations behind it. With `format=hcl`: the workspace’s existing objects as `import` and `resource` blocks (text/plain).
          *
-         *     Required scope: `read`. Reference: https://api.example.com/v2/api-docs/developer/listTerraformResources
+         *     Required scope: `read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/developer/listTerraformResources
          */
         get: operations["listTerraformResources"];
         put?: never;
@@ -1527,7 +1593,7 @@ export interface paths {
          * API requests per day by operation, status class and key, with latency per operation
          * @description Period in UTC days, `from`..`to` inclusive, at most 90 days; defaults to the last 7 days. Latency p50/p95 per operation come from 5 %-wide histograms (at most 5 % above the exact value).
          *
-         *     Required scope: `read`. Reference: https://api.example.com/v2/api-docs/developer/getPublicApiUsage
+         *     Required scope: `read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/developer/getPublicApiUsage
          */
         get: operations["getPublicApiUsage"];
         put?: never;
@@ -1549,7 +1615,7 @@ export interface paths {
          * List voice calls
          * @description Newest first. Filters: `status`, `number_id`, `direction`.
          *
-         *     Required scope: `read`. Reference: https://api.example.com/v2/api-docs/voice/listVoiceCalls
+         *     Required scope: `read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/voice/listVoiceCalls
          */
         get: operations["listVoiceCalls"];
         put?: never;
@@ -1557,7 +1623,7 @@ export interface paths {
          * Place an outbound call
          * @description From one of your numbers to `to` (E.164), answered by `bot_id`, `agent_id` or `greeting` (default: what the number is set to), recorded with `record: true`. Answers 201 with the call `queued`; it moves through ringing and in_progress to its end from the worker (call.* events). Sandbox test destinations have fixed outcomes: +15005550006 answers, +15005550007 busy, +15005550008 no answer, +15005550009 fails (docs/voice.md). `script` gives the called party’s lines on the simulated carrier.
          *
-         *     Required scope: `write`. Reference: https://api.example.com/v2/api-docs/voice/createVoiceCall
+         *     Required scope: `write`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/voice/createVoiceCall
          */
         post: operations["createVoiceCall"];
         delete?: never;
@@ -1577,7 +1643,7 @@ export interface paths {
          * Get a voice call
          * @description The call with its status, the time of each step (`history`), its duration, transfers, and links to its recording and transcript.
          *
-         *     Required scope: `read`. Reference: https://api.example.com/v2/api-docs/voice/getVoiceCall
+         *     Required scope: `read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/voice/getVoiceCall
          */
         get: operations["getVoiceCall"];
         put?: never;
@@ -1601,7 +1667,7 @@ export interface paths {
          * Hang up a call
          * @description Ends the call now, with `end_reason` `ended_by_api`: a call queued or ringing is canceled (call.failed), a call in progress completes (call.completed) with its transcript and recording up to this moment. 409 `call_ended` once it has ended. On Twilio the call is ended there first.
          *
-         *     Required scope: `write`. Reference: https://api.example.com/v2/api-docs/voice/hangupVoiceCall
+         *     Required scope: `write`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/voice/hangupVoiceCall
          */
         post: operations["hangupVoiceCall"];
         delete?: never;
@@ -1621,7 +1687,7 @@ export interface paths {
          * Get a call's recording
          * @description JSON metadata (status processing / ready / unavailable / failed, duration, size, `media_url`), or the audio (`audio/wav`, HTTP Range supported) with `?format=wav` or `Accept: audio/wav`. 404 `recording_not_found` when the call was not recorded or before the recording exists; 409 `recording_not_ready` for the audio before it is ready.
          *
-         *     Required scope: `read`. Reference: https://api.example.com/v2/api-docs/voice/getVoiceRecording
+         *     Required scope: `read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/voice/getVoiceRecording
          */
         get: operations["getVoiceRecording"];
         put?: never;
@@ -1643,7 +1709,7 @@ export interface paths {
          * Get a call's transcript
          * @description Segments in time order with `speaker` (bot, caller, member), `start_ms` / `end_ms` from the answer, `text` and `confidence`, and the language. `status` is pending until the call ends; `unavailable` (with `reason`) for a call not answered, or on a real carrier without a transcription endpoint configured.
          *
-         *     Required scope: `read`. Reference: https://api.example.com/v2/api-docs/voice/getVoiceTranscript
+         *     Required scope: `read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/voice/getVoiceTranscript
          */
         get: operations["getVoiceTranscript"];
         put?: never;
@@ -1667,7 +1733,7 @@ export interface paths {
          * Transfer a call in progress
          * @description To `to.phone_number` or `to.member_id`, `cold` (connected at once) or `warm` (the announcement is spoken to the target first), with an optional `announcement`. Only while the call is in_progress: 409 `call_not_in_progress` otherwise. Emits call.transferred.
          *
-         *     Required scope: `write`. Reference: https://api.example.com/v2/api-docs/voice/transferVoiceCall
+         *     Required scope: `write`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/voice/transferVoiceCall
          */
         post: operations["transferVoiceCall"];
         delete?: never;
@@ -1687,7 +1753,7 @@ export interface paths {
          * List voice numbers
          * @description Newest first; filter by `country`.
          *
-         *     Required scope: `read`. Reference: https://api.example.com/v2/api-docs/voice/listVoiceNumbers
+         *     Required scope: `read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/voice/listVoiceNumbers
          */
         get: operations["listVoiceNumbers"];
         put?: never;
@@ -1695,7 +1761,7 @@ export interface paths {
          * Provision a voice number
          * @description A number in `country` (and `area_code`), answered by `bot_id`, `agent_id` or only `greeting`. The simulated carrier (the sandbox, and live without Twilio) hands out numbers only from ranges reserved for fiction (NANP 555-01xx, Ofcom drama numbers, ACMA fictitious ranges); with Twilio configured, live numbers are bought from it. 422 `country_not_supported`, 409 `number_not_available`.
          *
-         *     Required scope: `write`. Reference: https://api.example.com/v2/api-docs/voice/provisionVoiceNumber
+         *     Required scope: `write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/voice/provisionVoiceNumber
          */
         post: operations["provisionVoiceNumber"];
         delete?: never;
@@ -1715,7 +1781,7 @@ export interface paths {
          * Retrieve a voice number
          * @description The number, its carrier and what answers its calls.
          *
-         *     Required scope: `read`. Reference: https://api.example.com/v2/api-docs/voice/getVoiceNumber
+         *     Required scope: `read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/voice/getVoiceNumber
          */
         get: operations["getVoiceNumber"];
         put?: never;
@@ -1724,16 +1790,16 @@ export interface paths {
          * Release a voice number
          * @description Gives the number back to its carrier (Twilio releases it from the account; a simulated number becomes free for anyone) and removes it; past calls keep their record and phone numbers. 409 `number_in_use` while a call from or to it is queued, ringing or in progress. A Twilio number already released in the Twilio console is removed here all the same.
          *
-         *     Required scope: `write`. Reference: https://api.example.com/v2/api-docs/voice/releaseVoiceNumber
+         *     Required scope: `write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/voice/releaseVoiceNumber
          */
         delete: operations["releaseVoiceNumber"];
         options?: never;
         head?: never;
         /**
          * Update a voice number
-         * @description Renames the number (at Twilio too, for a Twilio number) or changes what answers the calls that arrive from now on: `bot_id` or `agent_id` replaces the other, either set to null leaves the greeting alone answering, `greeting` null returns to the answerer's own. Calls already answered keep their answerer. 422 for both `bot_id` and `agent_id`; 404 for an unknown bot or agent.
+         * @description Renames the number (at Twilio too, for a Twilio number) or changes what answers the calls that arrive from now on: `bot_id` or `agent_id` replaces the other, either set to null leaves the greeting alone answering, `greeting` null returns to the answerer's own. Calls already answered keep their answerer. 422 for both `bot_id` and `agent_id`; 422 `invalid_reference` for an unknown bot or agent.
          *
-         *     Required scope: `write`. Reference: https://api.example.com/v2/api-docs/voice/updateVoiceNumber
+         *     Required scope: `write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/voice/updateVoiceNumber
          */
         patch: operations["updateVoiceNumber"];
         trace?: never;
@@ -1751,7 +1817,7 @@ export interface paths {
          * Create a voice client token
          * @description A signed JWT (HS256) for a browser or mobile client, laid out like a Twilio access token: `grants.identity`, `grants.voice.incoming.allow`, `grants.voice.outgoing` (a number of yours). `ttl_seconds` 60–86400 (default 3600; above the maximum is 422).
          *
-         *     Required scope: `write`. Reference: https://api.example.com/v2/api-docs/voice/createVoiceToken
+         *     Required scope: `write`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/voice/createVoiceToken
          */
         post: operations["createVoiceToken"];
         delete?: never;
@@ -1773,7 +1839,7 @@ export interface paths {
          *
          *     The same operation as `listWebhookEndpoints` (GET /webhooks/endpoints).
          *
-         *     Required scope: `webhooks:read`. Reference: https://api.example.com/v2/api-docs/webhooks/listPublicWebhookEndpoints
+         *     Required scope: `webhooks:read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/webhooks/listPublicWebhookEndpoints
          */
         get: operations["listPublicWebhookEndpoints"];
         put?: never;
@@ -1783,7 +1849,7 @@ export interface paths {
          *
          *     The same operation as `createWebhookEndpoint` (POST /webhooks/endpoints).
          *
-         *     Required scope: `webhooks:write`. Reference: https://api.example.com/v2/api-docs/webhooks/createPublicWebhookEndpoint
+         *     Required scope: `webhooks:write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/webhooks/createPublicWebhookEndpoint
          */
         post: operations["createPublicWebhookEndpoint"];
         delete?: never;
@@ -1805,7 +1871,7 @@ export interface paths {
          *
          *     The same operation as `getWebhookEndpoint` (GET /webhooks/endpoints/{id}).
          *
-         *     Required scope: `webhooks:read`. Reference: https://api.example.com/v2/api-docs/webhooks/getPublicWebhookEndpoint
+         *     Required scope: `webhooks:read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/webhooks/getPublicWebhookEndpoint
          */
         get: operations["getPublicWebhookEndpoint"];
         put?: never;
@@ -1816,7 +1882,7 @@ export interface paths {
          *
          *     The same operation as `deleteWebhookEndpoint` (DELETE /webhooks/endpoints/{id}).
          *
-         *     Required scope: `webhooks:write`. Reference: https://api.example.com/v2/api-docs/webhooks/deletePublicWebhookEndpoint
+         *     Required scope: `webhooks:write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/webhooks/deletePublicWebhookEndpoint
          */
         delete: operations["deletePublicWebhookEndpoint"];
         options?: never;
@@ -1827,7 +1893,7 @@ export interface paths {
          *
          *     The same operation as `updateWebhookEndpoint` (PATCH /webhooks/endpoints/{id}).
          *
-         *     Required scope: `webhooks:write`. Reference: https://api.example.com/v2/api-docs/webhooks/updatePublicWebhookEndpoint
+         *     Required scope: `webhooks:write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/webhooks/updatePublicWebhookEndpoint
          */
         patch: operations["updatePublicWebhookEndpoint"];
         trace?: never;
@@ -1843,7 +1909,7 @@ export interface paths {
          * List deliveries, newest first, by endpoint, status or event type
          * @description List deliveries, newest first, by endpoint, status or event type
          *
-         *     Required scope: `webhooks:read`. Reference: https://api.example.com/v2/api-docs/webhooks/listWebhookDeliveries
+         *     Required scope: `webhooks:read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/webhooks/listWebhookDeliveries
          */
         get: operations["listWebhookDeliveries"];
         put?: never;
@@ -1865,7 +1931,7 @@ export interface paths {
          * Get a delivery with every attempt
          * @description Get a delivery with every attempt
          *
-         *     Required scope: `webhooks:read`. Reference: https://api.example.com/v2/api-docs/webhooks/getWebhookDelivery
+         *     Required scope: `webhooks:read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/webhooks/getWebhookDelivery
          */
         get: operations["getWebhookDelivery"];
         put?: never;
@@ -1889,7 +1955,7 @@ export interface paths {
          * Deliver the same event to the same endpoint again
          * @description Queues one new attempt with the same event_id and the same body (a fresh signature timestamp). Answers 202 with the delivery; the attempt appears in getWebhookDelivery. Honours Idempotency-Key; limited to REPLAY_RATE_LIMIT_PER_MINUTE per key (RateLimit headers).
          *
-         *     Required scope: `webhooks:write`. Reference: https://api.example.com/v2/api-docs/webhooks/replayWebhookDelivery
+         *     Required scope: `webhooks:write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/webhooks/replayWebhookDelivery
          */
         post: operations["replayWebhookDelivery"];
         delete?: never;
@@ -1909,7 +1975,7 @@ export interface paths {
          * List webhook endpoints, newest first
          * @description The same endpoints as GET /webhook-endpoints. Secrets are never listed.
          *
-         *     Required scope: `webhooks:read`. Reference: https://api.example.com/v2/api-docs/webhooks/listWebhookEndpoints
+         *     Required scope: `webhooks:read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/webhooks/listWebhookEndpoints
          */
         get: operations["listWebhookEndpoints"];
         put?: never;
@@ -1917,7 +1983,7 @@ export interface paths {
          * Create a webhook endpoint
          * @description Returns the signing secret (whsec_…) once; it is never shown again (rotate to get a new one). https is required on the live URL; destinations resolving to loopback or private addresses are refused (422) unless the operator allows private networks; link-local and cloud metadata addresses always are (every IPv6 form embedding one included). Send an Idempotency-Key to create it exactly once.
          *
-         *     Required scope: `webhooks:write`. Reference: https://api.example.com/v2/api-docs/webhooks/createWebhookEndpoint
+         *     Required scope: `webhooks:write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/webhooks/createWebhookEndpoint
          */
         post: operations["createWebhookEndpoint"];
         delete?: never;
@@ -1937,7 +2003,7 @@ export interface paths {
          * Get a webhook endpoint
          * @description The secret is not included; it was shown when the endpoint was created or its secret rotated.
          *
-         *     Required scope: `webhooks:read`. Reference: https://api.example.com/v2/api-docs/webhooks/getWebhookEndpoint
+         *     Required scope: `webhooks:read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/webhooks/getWebhookEndpoint
          */
         get: operations["getWebhookEndpoint"];
         put?: never;
@@ -1946,7 +2012,7 @@ export interface paths {
          * Delete a webhook endpoint
          * @description Its pending deliveries end as failed; delivery history stays listable.
          *
-         *     Required scope: `webhooks:write`. Reference: https://api.example.com/v2/api-docs/webhooks/deleteWebhookEndpoint
+         *     Required scope: `webhooks:write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/webhooks/deleteWebhookEndpoint
          */
         delete: operations["deleteWebhookEndpoint"];
         options?: never;
@@ -1955,7 +2021,7 @@ export interface paths {
          * Update a webhook endpoint (url, description, event types, enabled, metadata)
          * @description `enabled: true` re-enables an endpoint the service disabled (and resets its failure run). The URL is checked as on create.
          *
-         *     Required scope: `webhooks:write`. Reference: https://api.example.com/v2/api-docs/webhooks/updateWebhookEndpoint
+         *     Required scope: `webhooks:write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/webhooks/updateWebhookEndpoint
          */
         patch: operations["updateWebhookEndpoint"];
         trace?: never;
@@ -1973,7 +2039,7 @@ export interface paths {
          * Rotate the signing secret
          * @description Returns the new secret once. The previous secret keeps signing alongside it for grace_period_seconds (default 24 h; 0 = stop now), so during the grace period Svc-Status-Signature carries one v1= per secret.
          *
-         *     Required scope: `webhooks:write`. Reference: https://api.example.com/v2/api-docs/webhooks/rotateWebhookSecret
+         *     Required scope: `webhooks:write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/webhooks/rotateWebhookSecret
          */
         post: operations["rotateWebhookSecret"];
         delete?: never;
@@ -1995,7 +2061,7 @@ export interface paths {
          * Send a webhook.test event to this endpoint only
          * @description Returns the new delivery (status pending); follow it with getWebhookDelivery. Retries like any delivery.
          *
-         *     Required scope: `webhooks:write`. Reference: https://api.example.com/v2/api-docs/webhooks/testWebhookEndpoint
+         *     Required scope: `webhooks:write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/webhooks/testWebhookEndpoint
          */
         post: operations["testWebhookEndpoint"];
         delete?: never;
@@ -2015,7 +2081,7 @@ export interface paths {
          * The event catalog: every event type, with its module, description, payload JSON Schema and example
          * @description Ordered by type.
          *
-         *     Required scope: `webhooks:read`. Reference: https://api.example.com/v2/api-docs/webhooks/listWebhookEvents
+         *     Required scope: `webhooks:read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/webhooks/listWebhookEvents
          */
         get: operations["listWebhookEvents"];
         put?: never;
@@ -2105,7 +2171,7 @@ export interface paths {
          * Get a workspace by id
          * @description A key sees only its own workspace; any other id answers 404.
          *
-         *     Required scope: `read`. Reference: https://api.example.com/v2/api-docs/workspaces/getWorkspace
+         *     Required scope: `read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/workspaces/getWorkspace
          */
         get: operations["getWorkspace"];
         put?: never;
@@ -2117,7 +2183,7 @@ export interface paths {
          * Update the workspace name, time zone, language, metadata or settings
          * @description Any subset of the fields. `crm` (the CRM leads sync to, docs/leads.md) and `lead_auto_create_score` are per mode: a test key sets the sandbox ones. CRM secrets are sealed at rest and never shown; left out, they are kept while the provider stays.
          *
-         *     Required scope: `write`. Reference: https://api.example.com/v2/api-docs/workspaces/updateWorkspace
+         *     Required scope: `write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/workspaces/updateWorkspace
          */
         patch: operations["updateWorkspace"];
         trace?: never;
@@ -2133,7 +2199,7 @@ export interface paths {
          * List the members of a workspace, newest first
          * @description List the members of a workspace, newest first
          *
-         *     Required scope: `read`. Reference: https://api.example.com/v2/api-docs/workspaces/listWorkspaceMembers
+         *     Required scope: `read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/workspaces/listWorkspaceMembers
          */
         get: operations["listWorkspaceMembers"];
         put?: never;
@@ -2141,7 +2207,7 @@ export interface paths {
          * Invite a member by email
          * @description Creates the member with status `invited` and an `invitation_url`; role defaults to `member`.
          *
-         *     Required scope: `write`. Reference: https://api.example.com/v2/api-docs/workspaces/inviteWorkspaceMember
+         *     Required scope: `write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/workspaces/inviteWorkspaceMember
          */
         post: operations["inviteWorkspaceMember"];
         delete?: never;
@@ -2164,7 +2230,7 @@ export interface paths {
          * Remove a member
          * @description Returns the removed member. The last owner cannot be removed (409 `last_owner`).
          *
-         *     Required scope: `write`. Reference: https://api.example.com/v2/api-docs/workspaces/removeWorkspaceMember
+         *     Required scope: `write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/workspaces/removeWorkspaceMember
          */
         delete: operations["removeWorkspaceMember"];
         options?: never;
@@ -2173,7 +2239,7 @@ export interface paths {
          * Change a member's name or role, or mark an invitation accepted
          * @description The last owner cannot be demoted (409 `last_owner`).
          *
-         *     Required scope: `write`. Reference: https://api.example.com/v2/api-docs/workspaces/updateWorkspaceMember
+         *     Required scope: `write`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/workspaces/updateWorkspaceMember
          */
         patch: operations["updateWorkspaceMember"];
         trace?: never;
@@ -2189,7 +2255,7 @@ export interface paths {
          * API requests per day and module, plus module counters, for a period
          * @description Period in UTC days, `from`..`to` inclusive, at most 366 days; defaults to the last 30 days.
          *
-         *     Required scope: `read`. Reference: https://api.example.com/v2/api-docs/workspaces/getWorkspaceUsage
+         *     Required scope: `read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/workspaces/getWorkspaceUsage
          */
         get: operations["getWorkspaceUsage"];
         put?: never;
@@ -2211,7 +2277,7 @@ export interface paths {
          * Get the workspace of the API key
          * @description Get the workspace of the API key
          *
-         *     Required scope: `read`. Reference: https://api.example.com/v2/api-docs/workspaces/getCurrentWorkspace
+         *     Required scope: `read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/workspaces/getCurrentWorkspace
          */
         get: operations["getCurrentWorkspace"];
         put?: never;
@@ -2482,6 +2548,28 @@ export interface webhooks {
          *     Sent as `POST <endpoint url>` to every enabled endpoint of the workspace and mode subscribed to `ai_draft.created` (or `*`), at least once: deduplicate on `id` / `webhook-id`. See docs/webhooks.md.
          */
         post: operations["aiDraftCreatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "audit.checkpoint": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Event audit.checkpoint
+         * @description The audit chain's head was checkpointed (with each audit-chain evidence report): store it where the service's database cannot reach, to detect entries later deleted from the end of the chain.
+         *
+         *     Sent as `POST <endpoint url>` to every enabled endpoint of the workspace and mode subscribed to `audit.checkpoint` (or `*`), at least once: deduplicate on `id` / `webhook-id`. See docs/webhooks.md.
+         */
+        post: operations["auditCheckpointEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3412,6 +3500,28 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "oauth_app.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Event oauth_app.deleted
+         * @description An OAuth app was deleted; every authorization of it was revoked (each granting workspace gets `oauth_grant.revoked`).
+         *
+         *     Sent as `POST <endpoint url>` to every enabled endpoint of the workspace and mode subscribed to `oauth_app.deleted` (or `*`), at least once: deduplicate on `id` / `webhook-id`. See docs/webhooks.md.
+         */
+        post: operations["oauthAppDeletedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "oauth_app.updated": {
         parameters: {
             query?: never;
@@ -3467,7 +3577,7 @@ export interface webhooks {
         put?: never;
         /**
          * Event oauth_grant.revoked
-         * @description A grant and every token issued from it were revoked: `revoked_reason` says why (revoked by the app, code reused, refresh token replayed).
+         * @description A grant and every token issued from it were revoked: `revoked_reason` says why (revoked by the app, revoked by the workspace, member removed, member demoted, app deleted, code reused, refresh token replayed).
          *
          *     Sent as `POST <endpoint url>` to every enabled endpoint of the workspace and mode subscribed to `oauth_grant.revoked` (or `*`), at least once: deduplicate on `id` / `webhook-id`. See docs/webhooks.md.
          */
@@ -4580,6 +4690,42 @@ export interface components {
             prev_hash: string | null;
             seq: number | null;
         };
+        /** @description A signed checkpoint of the workspace's audit chain head: keep it outside the service; a later chain must still hold this entry (docs/compliance.md). */
+        AuditCheckpoint: {
+            /** Format: date-time */
+            created_at: string;
+            /** @description Names the server secret whose key signed it (not the key). */
+            key_id: string;
+            /** @description The chain link (HMAC-SHA256, hex) of that entry. */
+            mac: string;
+            /** @enum {string} */
+            object: "audit_checkpoint";
+            /** @description The position of the chain head checkpointed. */
+            seq: number;
+            /** @description HMAC-SHA256 under a key of the server secret over workspace_id, seq, mac and created_at. */
+            signature: string;
+            workspace_id: string;
+        };
+        /** @description The `audit.checkpoint` event (compliance): The audit chain's head was checkpointed (with each audit-chain evidence report): store it where the service's database cannot reach, to detect entries later deleted from the end of the chain. */
+        AuditCheckpointEvent: {
+            /** @description The API version of the payload shape. */
+            api_version: string;
+            /** Format: date-time */
+            created_at: string;
+            data: {
+                object: components["schemas"]["AuditCheckpoint"];
+            };
+            /**
+             * @description The event id (`evt_…`): the same in every attempt and replay; deduplicate on it.
+             * @example evt_01JD4M3Q8Y7ZV9S2K5R1X0B6TN
+             */
+            id: string;
+            /** @description false for events of the sandbox (svc_test_ keys). */
+            livemode: boolean;
+            /** @enum {string} */
+            type: "audit.checkpoint";
+            workspace_id: string;
+        };
         AuditEntry: {
             /** @description The operationId, job or CLI command. */
             action: string;
@@ -5569,6 +5715,17 @@ export interface components {
             /** @enum {string} */
             object: "lead";
         };
+        /** DeletedOAuthApp */
+        DeletedOAuthApp: {
+            client_id: string;
+            /** @enum {boolean} */
+            deleted: true;
+            id: string;
+            /** @enum {string} */
+            object: "oauth_app";
+            /** @description How many authorizations (in any workspace) the deletion revoked. */
+            revoked_authorizations: number;
+        };
         DeletedWebhookEndpoint: {
             /** @enum {boolean} */
             deleted: true;
@@ -5772,6 +5929,10 @@ export interface components {
             /** Format: date-time */
             checked_at: string;
             database: components["schemas"]["HealthCheck"];
+            /** @description Outside services the API keeps working without, degraded: `redis` (REDIS_URL, the shared rate-limit counters; while down each process counts its own). Empty when none is configured. */
+            dependencies: {
+                [key: string]: components["schemas"]["HealthCheck"];
+            };
             job_queue: components["schemas"]["HealthCheck"];
             modules: {
                 bots: components["schemas"]["HealthCheck"];
@@ -6692,6 +6853,26 @@ export interface components {
             type: "oauth_app.created";
             workspace_id: string;
         };
+        /** @description The `oauth_app.deleted` event (developer): An OAuth app was deleted; every authorization of it was revoked (each granting workspace gets `oauth_grant.revoked`). */
+        OauthAppDeletedEvent: {
+            /** @description The API version of the payload shape. */
+            api_version: string;
+            /** Format: date-time */
+            created_at: string;
+            data: {
+                object: components["schemas"]["OAuthApp"];
+            };
+            /**
+             * @description The event id (`evt_…`): the same in every attempt and replay; deduplicate on it.
+             * @example evt_01JD4M3Q8Y7ZV9S2K5R1X0B6TN
+             */
+            id: string;
+            /** @description false for events of the sandbox (svc_test_ keys). */
+            livemode: boolean;
+            /** @enum {string} */
+            type: "oauth_app.deleted";
+            workspace_id: string;
+        };
         /** OAuthAppList */
         OAuthAppList: {
             data: components["schemas"]["OAuthApp"][];
@@ -6757,6 +6938,50 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        OAuthAuthorization: {
+            /** @example oapp_01JD0000000000000000000000 */
+            app_id: string;
+            /** @description null once the app was deleted (its authorizations stay listed, revoked). */
+            app_name: string | null;
+            client_id: string;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When its last usable token expires (null unless active).
+             */
+            expires_at: string | null;
+            /**
+             * @description The grant id (`ogr_…`): the `keyId` its tokens act under.
+             * @example ogr_01JD0000000000000000000000
+             */
+            id: string;
+            livemode: boolean;
+            /** @description The member who consented (`mem_…`). */
+            member_id: string;
+            /** @enum {string} */
+            object: "oauth_authorization";
+            /** Format: date-time */
+            revoked_at: string | null;
+            /** @description revoked by the workspace, member removed, member demoted, app deleted, revoked by the app, code reused, refresh token replayed… */
+            revoked_reason: string | null;
+            scopes: string[];
+            status: components["schemas"]["OAuthAuthorizationStatus"];
+        };
+        /** OAuthAuthorizationList */
+        OAuthAuthorizationList: {
+            data: components["schemas"]["OAuthAuthorization"][];
+            has_more: boolean;
+            next_cursor: string | null;
+            /** @enum {string} */
+            object: "list";
+        };
+        /**
+         * OAuthAuthorizationStatus
+         * @description `active`: a token of it still works; `expired`: not revoked, but its last refresh token expired; `revoked`: see `revoked_reason`.
+         * @enum {string}
+         */
+        OAuthAuthorizationStatus: "active" | "expired" | "revoked";
         OAuthGrant: {
             app_id: string;
             client_id: string;
@@ -6792,7 +7017,7 @@ export interface components {
             type: "oauth_grant.created";
             workspace_id: string;
         };
-        /** @description The `oauth_grant.revoked` event (developer): A grant and every token issued from it were revoked: `revoked_reason` says why (revoked by the app, code reused, refresh token replayed). */
+        /** @description The `oauth_grant.revoked` event (developer): A grant and every token issued from it were revoked: `revoked_reason` says why (revoked by the app, revoked by the workspace, member removed, member demoted, app deleted, code reused, refresh token replayed). */
         OauthGrantRevokedEvent: {
             /** @description The API version of the payload shape. */
             api_version: string;
@@ -8141,7 +8366,7 @@ export interface components {
     };
     responses: never;
     parameters: {
-        /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md. */
+        /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
         IdempotencyKey: string;
         /** @description Resumes an event stream: the id of the last event received (`<stream id>:<n>`). The same request (method and path) then answers the events after it and, while the work runs, the live ones, without starting the work again. Events are kept 60 s after the stream ends, by the process that served it; an unknown, expired or foreign stream → 404 `stream_not_found`. See docs/api-conventions.md "Event streams". */
         LastEventId: string;
@@ -9202,7 +9427,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md. */
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -9265,7 +9490,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md. */
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -9336,7 +9561,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md. */
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -9370,6 +9595,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description Resumes an event stream: the id of the last event received (`<stream id>:<n>`). The same request (method and path) then answers the events after it and, while the work runs, the live ones, without starting the work again. Events are kept 60 s after the stream ends, by the process that served it; an unknown, expired or foreign stream → 404 `stream_not_found`. See docs/api-conventions.md "Event streams". */
                 "Last-Event-ID"?: components["parameters"]["LastEventId"];
             };
@@ -9450,7 +9677,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md. */
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -9517,7 +9744,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md. */
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -9553,7 +9780,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md. */
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -9625,7 +9852,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md. */
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -9688,7 +9915,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md. */
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -9803,7 +10030,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md. */
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -9866,7 +10093,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md. */
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -9900,7 +10127,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md. */
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -9934,7 +10161,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md. */
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -9999,7 +10226,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md. */
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -10033,7 +10260,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md. */
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -10067,7 +10294,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md. */
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -10137,7 +10364,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md. */
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -10207,7 +10434,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md. */
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -10241,7 +10468,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md. */
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -10353,7 +10580,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md. */
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -10416,7 +10643,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md. */
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -10485,7 +10712,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md. */
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -10561,7 +10788,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md. */
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -10622,7 +10849,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md. */
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -10807,7 +11034,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md. */
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description Pin the response shape to an API version, e.g. 2.3.4: before 2.4.0 `lead_score` is a plain number. */
                 "svc-api-version"?: string;
@@ -10875,7 +11102,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md. */
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description Pin the response shape to an API version, e.g. 2.3.4: before 2.4.0 `lead_score` is a plain number. */
                 "svc-api-version"?: string;
@@ -10911,7 +11138,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md. */
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -10945,7 +11172,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md. */
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description Pin the response shape to an API version, e.g. 2.3.4: before 2.4.0 `lead_score` is a plain number. */
                 "svc-api-version"?: string;
@@ -11019,7 +11246,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md. */
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -11053,7 +11280,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md. */
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description Pin the response shape to an API version, e.g. 2.3.4: before 2.4.0 `lead_score` is a plain number. */
                 "svc-api-version"?: string;
@@ -11123,7 +11350,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md. */
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -11189,7 +11416,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md. */
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -11255,7 +11482,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md. */
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -11318,7 +11545,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md. */
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -11352,7 +11579,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md. */
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -11423,7 +11650,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md. */
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -11466,7 +11693,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md. */
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -11532,7 +11759,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md. */
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -11604,7 +11831,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md. */
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -11677,7 +11904,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md. */
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -11740,7 +11967,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md. */
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -11774,7 +12001,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md. */
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -11844,7 +12071,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md. */
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -11878,7 +12105,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md. */
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -11912,7 +12139,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md. */
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -11946,7 +12173,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md. */
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -12014,7 +12241,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md. */
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -12046,7 +12273,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md. */
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -12061,6 +12288,108 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OAuthAppWithSecret"];
+                };
+            };
+            /** @description problem details (RFC 9457) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteOAuthApp: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deleted oauth app */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedOAuthApp"];
+                };
+            };
+            /** @description problem details (RFC 9457) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listOAuthAuthorizations: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor from a previous next_cursor. */
+                cursor?: string;
+                /** @description Page size, 1–100 (default 20). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of oauth authorizations */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthAuthorizationList"];
+                };
+            };
+            /** @description problem details (RFC 9457) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    revokeOAuthAuthorization: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The oauth authorization */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthAuthorization"];
                 };
             };
             /** @description problem details (RFC 9457) */
@@ -12116,7 +12445,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md. */
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -12183,7 +12512,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md. */
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -12251,7 +12580,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md. */
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -12393,7 +12722,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md. */
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -12456,7 +12785,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md. */
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -12565,7 +12894,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md. */
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -12634,7 +12963,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md. */
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -12697,7 +13026,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md. */
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -12731,7 +13060,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md. */
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -12765,7 +13094,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md. */
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -12831,7 +13160,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md. */
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -12894,7 +13223,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md. */
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -12928,7 +13257,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md. */
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -13030,7 +13359,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md. */
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -13098,7 +13427,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md. */
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -13161,7 +13490,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md. */
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -13195,7 +13524,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md. */
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -13229,7 +13558,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md. */
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -13263,7 +13592,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md. */
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -13373,7 +13702,7 @@ export interface operations {
                 limit?: number;
             };
             header?: {
-                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md. */
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -13418,7 +13747,7 @@ export interface operations {
                 limit?: number;
             };
             header?: {
-                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md. */
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -13463,7 +13792,7 @@ export interface operations {
                 limit?: number;
             };
             header?: {
-                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md. */
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -13503,7 +13832,7 @@ export interface operations {
                 limit?: number;
             };
             header?: {
-                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md. */
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -13614,7 +13943,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md. */
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -13684,7 +14013,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md. */
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -13718,7 +14047,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md. */
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -13753,7 +14082,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). See docs/api-conventions.md. */
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -14933,6 +15262,78 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["AiDraftCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within WEBHOOK_TIMEOUT_MS (default 15 s) ends the delivery as succeeded. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the service disables the endpoint at once (no further attempts). */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else — another status, a timeout, a connection error, a redirect (not followed) — is a failed attempt, retried on WEBHOOK_RETRY_SCHEDULE; `Retry-After` on 429 or 503 replaces the next delay. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    auditCheckpointEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery (`whd_…`): one per event and endpoint, the same in every attempt of it. */
+                "Svc-Delivery-Id": components["parameters"]["SvcDeliveryId"];
+                /** @description The event id (`evt_…`). */
+                "Svc-Event-Id": components["parameters"]["SvcEventId"];
+                /** @description The event type. */
+                "Svc-Event-Type": components["parameters"]["SvcEventType"];
+                /** @description `t=<unix seconds>,v1=<hex>[,v1=<hex>…]`: one `v1` per active secret, hex(HMAC-SHA256(key = the whole secret "whsec_…", message = "<t>.<raw body>")). Verify over the raw bytes, in constant time, and refuse a `t` more than 300 s from your clock. */
+                "Svc-Status-Signature": components["parameters"]["SvcStatusSignature"];
+                /** @description Standard Webhooks: the event id (`evt_…`), the same in every attempt and replay; deduplicate on it. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Standard Webhooks: `v1,<base64>[ v1,<base64>…]`, base64 HMAC-SHA256 keyed with the base64-decoded part after `whsec_`, over `<webhook-id>.<webhook-timestamp>.<raw body>`; one per active secret. */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+                /** @description Standard Webhooks: the same `t` as in Svc-Status-Signature (unix seconds), fresh per attempt. */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01JD4M3Q8Y7ZV9S2K5R1X0B6TN",
+                 *       "type": "audit.checkpoint",
+                 *       "created_at": "2026-01-05T10:00:00.000Z",
+                 *       "workspace_id": "ws_01JD4M0000000000000000000",
+                 *       "livemode": true,
+                 *       "api_version": "2.4.0",
+                 *       "data": {
+                 *         "object": {
+                 *           "object": "audit_checkpoint",
+                 *           "workspace_id": "ws_01JD0000000000000000000000",
+                 *           "seq": 1204,
+                 *           "mac": "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb",
+                 *           "created_at": "2026-11-29T00:05:00.000Z",
+                 *           "key_id": "1a2b3c4d",
+                 *           "signature": "cccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccc"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["AuditCheckpointEvent"];
             };
         };
         responses: {
@@ -18763,6 +19164,88 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["OauthAppCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within WEBHOOK_TIMEOUT_MS (default 15 s) ends the delivery as succeeded. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the service disables the endpoint at once (no further attempts). */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else — another status, a timeout, a connection error, a redirect (not followed) — is a failed attempt, retried on WEBHOOK_RETRY_SCHEDULE; `Retry-After` on 429 or 503 replaces the next delay. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    oauthAppDeletedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery (`whd_…`): one per event and endpoint, the same in every attempt of it. */
+                "Svc-Delivery-Id": components["parameters"]["SvcDeliveryId"];
+                /** @description The event id (`evt_…`). */
+                "Svc-Event-Id": components["parameters"]["SvcEventId"];
+                /** @description The event type. */
+                "Svc-Event-Type": components["parameters"]["SvcEventType"];
+                /** @description `t=<unix seconds>,v1=<hex>[,v1=<hex>…]`: one `v1` per active secret, hex(HMAC-SHA256(key = the whole secret "whsec_…", message = "<t>.<raw body>")). Verify over the raw bytes, in constant time, and refuse a `t` more than 300 s from your clock. */
+                "Svc-Status-Signature": components["parameters"]["SvcStatusSignature"];
+                /** @description Standard Webhooks: the event id (`evt_…`), the same in every attempt and replay; deduplicate on it. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Standard Webhooks: `v1,<base64>[ v1,<base64>…]`, base64 HMAC-SHA256 keyed with the base64-decoded part after `whsec_`, over `<webhook-id>.<webhook-timestamp>.<raw body>`; one per active secret. */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+                /** @description Standard Webhooks: the same `t` as in Svc-Status-Signature (unix seconds), fresh per attempt. */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01JD4M3Q8Y7ZV9S2K5R1X0B6TN",
+                 *       "type": "oauth_app.deleted",
+                 *       "created_at": "2026-01-05T10:00:00.000Z",
+                 *       "workspace_id": "ws_01JD4M0000000000000000000",
+                 *       "livemode": true,
+                 *       "api_version": "2.4.0",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "oapp_01JD0000000000000000000000",
+                 *           "object": "oauth_app",
+                 *           "client_id": "svc_oci_9f8XbQ2kLm4nP7rS1tUv3w",
+                 *           "name": "Acme CRM connector",
+                 *           "type": "confidential",
+                 *           "redirect_uris": [
+                 *             "https://crm.example.com/oauth/callback"
+                 *           ],
+                 *           "allowed_scopes": [
+                 *             "read",
+                 *             "leads:write"
+                 *           ],
+                 *           "client_secret_prefix": "svc_ocs_Ab3d",
+                 *           "previous_secret_expires_at": null,
+                 *           "livemode": true,
+                 *           "created_at": "2026-12-01T09:00:00.000Z",
+                 *           "updated_at": "2026-12-01T09:00:00.000Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["OauthAppDeletedEvent"];
             };
         };
         responses: {

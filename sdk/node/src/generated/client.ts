@@ -53,7 +53,7 @@ export class SvcResources extends BaseClient {
   /**
    * API root: version and links to both base URLs, the OpenAPI document, the reference and health
    *
-   * Required scope: `read`. Reference: https://api.example.com/v2/api-docs/health/getApiRoot
+   * Required scope: `read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/health/getApiRoot
    *
    * Operation `getApiRoot`: `GET /`.
    */

@@ -672,6 +672,37 @@ export interface AuditChainLink {
   hash: string | null
 }
 
+/** A signed checkpoint of the workspace's audit chain head: keep it outside the service; a later chain must still hold this entry (docs/compliance.md). */
+export interface AuditCheckpoint {
+  object: 'audit_checkpoint'
+  workspace_id: string
+  /** The position of the chain head checkpointed. */
+  seq: number
+  /** The chain link (HMAC-SHA256, hex) of that entry. */
+  mac: string
+  created_at: string
+  /** Names the server secret whose key signed it (not the key). */
+  key_id: string
+  /** HMAC-SHA256 under a key of the server secret over workspace_id, seq, mac and created_at. */
+  signature: string
+}
+
+/** The `audit.checkpoint` event (compliance): The audit chain's head was checkpointed (with each audit-chain evidence report): store it where the service's database cannot reach, to detect entries later deleted from the end of the chain. */
+export interface AuditCheckpointEvent {
+  /** The event id (`evt_…`): the same in every attempt and replay; deduplicate on it. */
+  id: string
+  type: 'audit.checkpoint'
+  created_at: string
+  workspace_id: string
+  /** false for events of the sandbox (svc_test_ keys). */
+  livemode: boolean
+  /** The API version of the payload shape. */
+  api_version: string
+  data: {
+    object: AuditCheckpoint
+  }
+}
+
 export interface AuditEntry {
   id: string
   object: 'audit_entry'
@@ -1429,6 +1460,15 @@ export interface DeletedLead {
   deleted: true
 }
 
+export interface DeletedOAuthApp {
+  id: string
+  object: 'oauth_app'
+  client_id: string
+  deleted: true
+  /** How many authorizations (in any workspace) the deletion revoked. */
+  revoked_authorizations: number
+}
+
 export interface DeletedWebhookEndpoint {
   id: string
   object: 'webhook_endpoint'
@@ -1588,6 +1628,8 @@ export interface HealthReport {
   checked_at: string
   database: HealthCheck
   job_queue: HealthCheck
+  /** Outside services the API keeps working without, degraded: `redis` (REDIS_URL, the shared rate-limit counters; while down each process counts its own). Empty when none is configured. */
+  dependencies: { [key: string]: HealthCheck }
   modules: {
     inbox: HealthCheck
     bots: HealthCheck
@@ -2348,6 +2390,37 @@ export interface OAuthAppWithSecret {
   client_secret: string | null
 }
 
+export interface OAuthAuthorization {
+  /** The grant id (`ogr_…`): the `keyId` its tokens act under. */
+  id: string
+  object: 'oauth_authorization'
+  app_id: string
+  client_id: string
+  /** null once the app was deleted (its authorizations stay listed, revoked). */
+  app_name: string | null
+  /** The member who consented (`mem_…`). */
+  member_id: string
+  scopes: Array<string>
+  status: OAuthAuthorizationStatus
+  /** When its last usable token expires (null unless active). */
+  expires_at: string | null
+  livemode: boolean
+  created_at: string
+  revoked_at: string | null
+  /** revoked by the workspace, member removed, member demoted, app deleted, revoked by the app, code reused, refresh token replayed… */
+  revoked_reason: string | null
+}
+
+export interface OAuthAuthorizationList {
+  object: 'list'
+  data: Array<OAuthAuthorization>
+  has_more: boolean
+  next_cursor: string | null
+}
+
+/** `active`: a token of it still works; `expired`: not revoked, but its last refresh token expired; `revoked`: see `revoked_reason`. */
+export type OAuthAuthorizationStatus = 'active' | 'expired' | 'revoked'
+
 export interface OAuthGrant {
   id: string
   object: 'oauth_grant'
@@ -2368,6 +2441,22 @@ export interface OauthAppCreatedEvent {
   /** The event id (`evt_…`): the same in every attempt and replay; deduplicate on it. */
   id: string
   type: 'oauth_app.created'
+  created_at: string
+  workspace_id: string
+  /** false for events of the sandbox (svc_test_ keys). */
+  livemode: boolean
+  /** The API version of the payload shape. */
+  api_version: string
+  data: {
+    object: OAuthApp
+  }
+}
+
+/** The `oauth_app.deleted` event (developer): An OAuth app was deleted; every authorization of it was revoked (each granting workspace gets `oauth_grant.revoked`). */
+export interface OauthAppDeletedEvent {
+  /** The event id (`evt_…`): the same in every attempt and replay; deduplicate on it. */
+  id: string
+  type: 'oauth_app.deleted'
   created_at: string
   workspace_id: string
   /** false for events of the sandbox (svc_test_ keys). */
@@ -2411,7 +2500,7 @@ export interface OauthGrantCreatedEvent {
   }
 }
 
-/** The `oauth_grant.revoked` event (developer): A grant and every token issued from it were revoked: `revoked_reason` says why (revoked by the app, code reused, refresh token replayed). */
+/** The `oauth_grant.revoked` event (developer): A grant and every token issued from it were revoked: `revoked_reason` says why (revoked by the app, revoked by the workspace, member removed, member demoted, app deleted, code reused, refresh token replayed). */
 export interface OauthGrantRevokedEvent {
   /** The event id (`evt_…`): the same in every attempt and replay; deduplicate on it. */
   id: string
@@ -3456,6 +3545,7 @@ export type WebhookEvent =
   | AgentRunSucceededEvent
   | AgentUpdatedEvent
   | AiDraftCreatedEvent
+  | AuditCheckpointEvent
   | BotCreatedEvent
   | BotDeletedEvent
   | BotHandoffEvent
@@ -3498,6 +3588,7 @@ export type WebhookEvent =
   | MessageCreatedEvent
   | MessageUpdatedEvent
   | OauthAppCreatedEvent
+  | OauthAppDeletedEvent
   | OauthAppUpdatedEvent
   | OauthGrantCreatedEvent
   | OauthGrantRevokedEvent

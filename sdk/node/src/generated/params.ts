@@ -879,6 +879,12 @@ export interface OauthAppsCreateParams {
   allowed_scopes: Array<OAuthScope>
 }
 
+/**
+ * Params of `oauth.apps.delete` (operation `deleteOAuthApp`): the query string.
+ * The operation takes no query parameters.
+ */
+export type OauthAppsDeleteParams = Record<string, never>
+
 /** Params of `oauth.apps.list` (operation `listOAuthApps`): the query string. */
 export interface OauthAppsListParams {
   /** Opaque cursor from a previous next_cursor. */
@@ -899,6 +905,20 @@ export interface OauthAppsUpdateParams {
   /** With rotate_secret: how long the old secret stays valid (0: at once). Default 24. */
   secret_grace_hours?: number
 }
+
+/** Params of `oauth.authorizations.list` (operation `listOAuthAuthorizations`): the query string. */
+export interface OauthAuthorizationsListParams {
+  /** Opaque cursor from a previous next_cursor. */
+  cursor?: string
+  /** Page size, 1–100 (default 20). */
+  limit?: number
+}
+
+/**
+ * Params of `oauth.authorizations.revoke` (operation `revokeOAuthAuthorization`): the JSON body.
+ * The operation takes no body.
+ */
+export type OauthAuthorizationsRevokeParams = Record<string, never>
 
 /** Params of `openapiSnapshots.create` (operation `createOpenApiSnapshot`): the JSON body. */
 export interface OpenapiSnapshotsCreateParams {

@@ -46,7 +46,7 @@ trait ClientServices
     /** `$client->leads`: create(), delete(), get(), list(), qualify(), sync(), update(), ->activities, ->status */
     public readonly Services\LeadsService $leads;
 
-    /** `$client->oauth`: ->apps */
+    /** `$client->oauth`: ->apps, ->authorizations */
     public readonly Services\OauthService $oauth;
 
     /** `$client->openapiSnapshots`: create(), list() */
@@ -105,7 +105,8 @@ trait ClientServices
     /**
      * API root: version and links to both base URLs, the OpenAPI document, the reference and health
      *
-     * Required scope: `read`. Reference: https://api.example.com/v2/api-docs/health/getApiRoot
+     * Required scope: `read`. Minimum member role: `member`. Reference:
+     * https://api.example.com/v2/api-docs/health/getApiRoot
      *
      * Operation `getApiRoot`: GET /
      *

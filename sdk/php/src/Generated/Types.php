@@ -524,6 +524,28 @@ namespace Svc\Generated;
  *     hash: string|null,
  * }
  *
+ * AuditCheckpoint: A signed checkpoint of the workspace's audit chain head: keep it outside the service; a later chain must still hold this entry (docs/compliance.md).
+ * @psalm-type AuditCheckpoint array{
+ *     object: 'audit_checkpoint',
+ *     workspace_id: string,
+ *     seq: int,
+ *     mac: string,
+ *     created_at: string,
+ *     key_id: string,
+ *     signature: string,
+ * }
+ *
+ * AuditCheckpointEvent: The `audit.checkpoint` event (compliance): The audit chain's head was checkpointed (with each audit-chain evidence report): store it where the service's database cannot reach, to detect entries later deleted from the end of the chain.
+ * @psalm-type AuditCheckpointEvent array{
+ *     id: string,
+ *     type: 'audit.checkpoint',
+ *     created_at: string,
+ *     workspace_id: string,
+ *     livemode: bool,
+ *     api_version: string,
+ *     data: array{object: AuditCheckpoint},
+ * }
+ *
  * @psalm-type AuditEntry array{
  *     id: string,
  *     object: 'audit_entry',
@@ -1080,6 +1102,14 @@ namespace Svc\Generated;
  *     deleted: true,
  * }
  *
+ * @psalm-type DeletedOAuthApp array{
+ *     id: string,
+ *     object: 'oauth_app',
+ *     client_id: string,
+ *     deleted: true,
+ *     revoked_authorizations: int,
+ * }
+ *
  * @psalm-type DeletedWebhookEndpoint array{
  *     id: string,
  *     object: 'webhook_endpoint',
@@ -1217,6 +1247,7 @@ namespace Svc\Generated;
  *     checked_at: string,
  *     database: HealthCheck,
  *     job_queue: HealthCheck,
+ *     dependencies: array<string, HealthCheck>,
  *     modules: array{inbox: HealthCheck, bots: HealthCheck, voice: HealthCheck, knowledge: HealthCheck, webhooks: HealthCheck, compliance: HealthCheck},
  * }
  *
@@ -1773,6 +1804,32 @@ namespace Svc\Generated;
  *     client_secret: string|null,
  * }
  *
+ * @psalm-type OAuthAuthorization array{
+ *     id: string,
+ *     object: 'oauth_authorization',
+ *     app_id: string,
+ *     client_id: string,
+ *     app_name: string|null,
+ *     member_id: string,
+ *     scopes: list<string>,
+ *     status: OAuthAuthorizationStatus,
+ *     expires_at: string|null,
+ *     livemode: bool,
+ *     created_at: string,
+ *     revoked_at: string|null,
+ *     revoked_reason: string|null,
+ * }
+ *
+ * @psalm-type OAuthAuthorizationList array{
+ *     object: 'list',
+ *     data: list<OAuthAuthorization>,
+ *     has_more: bool,
+ *     next_cursor: string|null,
+ * }
+ *
+ * OAuthAuthorizationStatus: `active`: a token of it still works; `expired`: not revoked, but its last refresh token expired; `revoked`: see `revoked_reason`.
+ * @psalm-type OAuthAuthorizationStatus 'active'|'expired'|'revoked'
+ *
  * @psalm-type OAuthGrant array{
  *     id: string,
  *     object: 'oauth_grant',
@@ -1792,6 +1849,17 @@ namespace Svc\Generated;
  * @psalm-type OauthAppCreatedEvent array{
  *     id: string,
  *     type: 'oauth_app.created',
+ *     created_at: string,
+ *     workspace_id: string,
+ *     livemode: bool,
+ *     api_version: string,
+ *     data: array{object: OAuthApp},
+ * }
+ *
+ * OauthAppDeletedEvent: The `oauth_app.deleted` event (developer): An OAuth app was deleted; every authorization of it was revoked (each granting workspace gets `oauth_grant.revoked`).
+ * @psalm-type OauthAppDeletedEvent array{
+ *     id: string,
+ *     type: 'oauth_app.deleted',
  *     created_at: string,
  *     workspace_id: string,
  *     livemode: bool,
@@ -1821,7 +1889,7 @@ namespace Svc\Generated;
  *     data: array{object: OAuthGrant},
  * }
  *
- * OauthGrantRevokedEvent: The `oauth_grant.revoked` event (developer): A grant and every token issued from it were revoked: `revoked_reason` says why (revoked by the app, code reused, refresh token replayed).
+ * OauthGrantRevokedEvent: The `oauth_grant.revoked` event (developer): A grant and every token issued from it were revoked: `revoked_reason` says why (revoked by the app, revoked by the workspace, member removed, member demoted, app deleted, code reused, refresh token replayed).
  * @psalm-type OauthGrantRevokedEvent array{
  *     id: string,
  *     type: 'oauth_grant.revoked',

@@ -97,7 +97,7 @@ class GeneratedClient:
     ) -> ApiRoot:
         """API root: version and links to both base URLs, the OpenAPI document, the reference and health
 
-        Required scope: `read`. Reference: https://api.example.com/v2/api-docs/health/getApiRoot
+        Required scope: `read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/health/getApiRoot
 
         Operation ``getApiRoot``: ``GET /``.
         ``params`` (and keyword arguments, merged into it) is the query string.

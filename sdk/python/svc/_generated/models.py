@@ -60,6 +60,8 @@ __all__ = [
     "AttachedBotTool",
     "AuditActor",
     "AuditChainLink",
+    "AuditCheckpoint",
+    "AuditCheckpointEvent",
     "AuditEntry",
     "AuditEntryList",
     "AuditTarget",
@@ -117,6 +119,7 @@ __all__ = [
     "DeletedKnowledgeBase",
     "DeletedKnowledgeDocument",
     "DeletedLead",
+    "DeletedOAuthApp",
     "DeletedWebhookEndpoint",
     "DsarCompletedEvent",
     "DsarCreatedEvent",
@@ -191,9 +194,13 @@ __all__ = [
     "OAuthAppList",
     "OAuthAppType",
     "OAuthAppWithSecret",
+    "OAuthAuthorization",
+    "OAuthAuthorizationList",
+    "OAuthAuthorizationStatus",
     "OAuthGrant",
     "OAuthScope",
     "OauthAppCreatedEvent",
+    "OauthAppDeletedEvent",
     "OauthAppUpdatedEvent",
     "OauthGrantCreatedEvent",
     "OauthGrantRevokedEvent",
@@ -956,6 +963,37 @@ class AuditChainLink(TypedDict):
     hash: Optional[str]
     prev_hash: Optional[str]
     seq: Optional[int]
+
+
+class AuditCheckpoint(TypedDict):
+    """A signed checkpoint of the workspace's audit chain head: keep it outside the service; a later chain must still hold this entry (docs/compliance.md)."""
+
+    created_at: str
+    #: Names the server secret whose key signed it (not the key).
+    key_id: str
+    #: The chain link (HMAC-SHA256, hex) of that entry.
+    mac: str
+    object: Literal["audit_checkpoint"]
+    #: The position of the chain head checkpointed.
+    seq: int
+    #: HMAC-SHA256 under a key of the server secret over workspace_id, seq, mac and created_at.
+    signature: str
+    workspace_id: str
+
+
+class AuditCheckpointEvent(TypedDict):
+    """The `audit.checkpoint` event (compliance): The audit chain's head was checkpointed (with each audit-chain evidence report): store it where the service's database cannot reach, to detect entries later deleted from the end of the chain."""
+
+    #: The API version of the payload shape.
+    api_version: str
+    created_at: str
+    data: Dict[str, Any]
+    #: The event id (`evt_…`): the same in every attempt and replay; deduplicate on it.
+    id: str
+    #: false for events of the sandbox (svc_test_ keys).
+    livemode: bool
+    type: Literal["audit.checkpoint"]
+    workspace_id: str
 
 
 class AuditEntry(TypedDict):
@@ -1724,6 +1762,17 @@ class DeletedLead(TypedDict):
     object: Literal["lead"]
 
 
+class DeletedOAuthApp(TypedDict):
+    """The ``DeletedOAuthApp`` object (components.schemas.DeletedOAuthApp)."""
+
+    client_id: str
+    deleted: Literal[True]
+    id: str
+    object: Literal["oauth_app"]
+    #: How many authorizations (in any workspace) the deletion revoked.
+    revoked_authorizations: int
+
+
 class DeletedWebhookEndpoint(TypedDict):
     """The ``DeletedWebhookEndpoint`` object (components.schemas.DeletedWebhookEndpoint)."""
 
@@ -1901,6 +1950,8 @@ class HealthReport(TypedDict):
     api_version: str
     checked_at: str
     database: HealthCheck
+    #: Outside services the API keeps working without, degraded: `redis` (REDIS_URL, the shared rate-limit counters; while down each process counts its own). Empty when none is configured.
+    dependencies: Dict[str, HealthCheck]
     job_queue: HealthCheck
     modules: Dict[str, Any]
     object: Literal["health"]
@@ -2646,6 +2697,38 @@ class OAuthAppWithSecret(TypedDict):
     updated_at: str
 
 
+class OAuthAuthorization(TypedDict):
+    """The ``OAuthAuthorization`` object (components.schemas.OAuthAuthorization)."""
+
+    app_id: str
+    #: null once the app was deleted (its authorizations stay listed, revoked).
+    app_name: Optional[str]
+    client_id: str
+    created_at: str
+    #: When its last usable token expires (null unless active).
+    expires_at: Optional[str]
+    #: The grant id (`ogr_…`): the `keyId` its tokens act under.
+    id: str
+    livemode: bool
+    #: The member who consented (`mem_…`).
+    member_id: str
+    object: Literal["oauth_authorization"]
+    revoked_at: Optional[str]
+    #: revoked by the workspace, member removed, member demoted, app deleted, revoked by the app, code reused, refresh token replayed…
+    revoked_reason: Optional[str]
+    scopes: List[str]
+    status: OAuthAuthorizationStatus
+
+
+class OAuthAuthorizationList(TypedDict):
+    """The ``OAuthAuthorizationList`` object (components.schemas.OAuthAuthorizationList)."""
+
+    data: List[OAuthAuthorization]
+    has_more: bool
+    next_cursor: Optional[str]
+    object: Literal["list"]
+
+
 class OAuthGrant(TypedDict):
     """The ``OAuthGrant`` object (components.schemas.OAuthGrant)."""
 
@@ -2672,6 +2755,21 @@ class OauthAppCreatedEvent(TypedDict):
     #: false for events of the sandbox (svc_test_ keys).
     livemode: bool
     type: Literal["oauth_app.created"]
+    workspace_id: str
+
+
+class OauthAppDeletedEvent(TypedDict):
+    """The `oauth_app.deleted` event (developer): An OAuth app was deleted; every authorization of it was revoked (each granting workspace gets `oauth_grant.revoked`)."""
+
+    #: The API version of the payload shape.
+    api_version: str
+    created_at: str
+    data: Dict[str, Any]
+    #: The event id (`evt_…`): the same in every attempt and replay; deduplicate on it.
+    id: str
+    #: false for events of the sandbox (svc_test_ keys).
+    livemode: bool
+    type: Literal["oauth_app.deleted"]
     workspace_id: str
 
 
@@ -2706,7 +2804,7 @@ class OauthGrantCreatedEvent(TypedDict):
 
 
 class OauthGrantRevokedEvent(TypedDict):
-    """The `oauth_grant.revoked` event (developer): A grant and every token issued from it were revoked: `revoked_reason` says why (revoked by the app, code reused, refresh token replayed)."""
+    """The `oauth_grant.revoked` event (developer): A grant and every token issued from it were revoked: `revoked_reason` says why (revoked by the app, revoked by the workspace, member removed, member demoted, app deleted, code reused, refresh token replayed)."""
 
     #: The API version of the payload shape.
     api_version: str
@@ -3827,6 +3925,9 @@ LeadSyncStatus = Literal["never", "pending", "synced", "failed"]
 
 #: `confidential`: a server that keeps a client secret. `public`: a browser or native app without one (PKCE S256 required).
 OAuthAppType = Literal["confidential", "public"]
+
+#: `active`: a token of it still works; `expired`: not revoked, but its last refresh token expired; `revoked`: see `revoked_reason`.
+OAuthAuthorizationStatus = Literal["active", "expired", "revoked"]
 
 #: `read`, `write`, `admin` (everything: see docs/oauth.md) or a granular scope.
 OAuthScope = Literal["read", "write", "admin", "conversations:read", "conversations:write", "messages:read", "messages:write", "bots:read", "bots:write", "leads:read", "leads:write", "webhooks:read", "webhooks:write"]

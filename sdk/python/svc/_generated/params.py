@@ -79,6 +79,7 @@ __all__ = [
     "DeleteKnowledgeBaseParams",
     "DeleteKnowledgeDocumentParams",
     "DeleteLeadParams",
+    "DeleteOAuthAppParams",
     "DeletePublicWebhookEndpointParams",
     "DeleteWebhookEndpointParams",
     "DownloadComplianceEvidenceParams",
@@ -131,6 +132,7 @@ __all__ = [
     "ListLeadsParams",
     "ListMessagesParams",
     "ListOAuthAppsParams",
+    "ListOAuthAuthorizationsParams",
     "ListOpenApiSnapshotsParams",
     "ListPublicConversationsParams",
     "ListPublicWebhookEndpointsParams",
@@ -153,6 +155,7 @@ __all__ = [
     "ReplayWebhookDeliveryParams",
     "ResolveConversationParams",
     "RevokeApiKeyParams",
+    "RevokeOAuthAuthorizationParams",
     "RollbackBotVersionParams",
     "RotateWebhookSecretParams",
     "SearchKnowledgeParams",
@@ -640,6 +643,10 @@ class DeleteLeadParams(TypedDict, total=False):
     """Params of deleteLead (DELETE /leads/{id}): the query string."""
 
 
+class DeleteOAuthAppParams(TypedDict, total=False):
+    """Params of deleteOAuthApp (DELETE /oauth/apps/{id}): the query string."""
+
+
 class DeletePublicWebhookEndpointParams(TypedDict, total=False):
     """Params of deletePublicWebhookEndpoint (DELETE /webhook-endpoints/{id}): the query string."""
 
@@ -1033,6 +1040,15 @@ class ListOAuthAppsParams(TypedDict, total=False):
     limit: int
 
 
+class ListOAuthAuthorizationsParams(TypedDict, total=False):
+    """Params of listOAuthAuthorizations (GET /oauth/authorizations): the query string."""
+
+    #: Opaque cursor from a previous next_cursor.
+    cursor: str
+    #: Page size, 1–100 (default 20).
+    limit: int
+
+
 class ListOpenApiSnapshotsParams(TypedDict, total=False):
     """Params of listOpenApiSnapshots (GET /openapi-snapshots): the query string."""
 
@@ -1239,6 +1255,10 @@ class ResolveConversationParams(TypedDict, total=False):
 
 class RevokeApiKeyParams(TypedDict, total=False):
     """Params of revokeApiKey (POST /api-keys/{id}/revoke): the query string."""
+
+
+class RevokeOAuthAuthorizationParams(TypedDict, total=False):
+    """Params of revokeOAuthAuthorization (POST /oauth/authorizations/{id}/revoke): the query string."""
 
 
 class RollbackBotVersionParams(TypedDict, total=False):

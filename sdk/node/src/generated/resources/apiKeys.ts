@@ -13,7 +13,7 @@ export class ApiKeys extends APIResource {
    *
    * Makes a key for this workspace in this mode (`svc_live_…` on /v2, `svc_test_…` on /sandbox/v2) with the chosen scopes. The answer carries the key in `key`, this once: only its SHA-256 is stored. A retried request with the same Idempotency-Key gets the same answer (stored encrypted).
    *
-   * Required scope: `admin`. Reference: https://api.example.com/v2/api-docs/developer/createApiKey
+   * Required scope: `admin`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/developer/createApiKey
    *
    * Operation `createApiKey`: `POST /api-keys`.
    */
@@ -26,7 +26,7 @@ export class ApiKeys extends APIResource {
    *
    * One key of this workspace and mode, without the key itself.
    *
-   * Required scope: `admin`. Reference: https://api.example.com/v2/api-docs/developer/getApiKey
+   * Required scope: `admin`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/developer/getApiKey
    *
    * Operation `getApiKey`: `GET /api-keys/{id}`.
    */
@@ -39,7 +39,7 @@ export class ApiKeys extends APIResource {
    *
    * The keys of this workspace in this mode (live keys on /v2, test keys on /sandbox/v2), newest first: prefix, scopes, when each was last used and whether it is revoked. Never the keys themselves.
    *
-   * Required scope: `admin`. Reference: https://api.example.com/v2/api-docs/developer/listApiKeys
+   * Required scope: `admin`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/developer/listApiKeys
    *
    * Operation `listApiKeys`: `GET /api-keys`.
    * Returns the first page; `for await` over the result walks every item of every page.
@@ -53,7 +53,7 @@ export class ApiKeys extends APIResource {
    *
    * The key stops working: at once on this node, within a second on the others. Revoking a revoked key changes nothing and answers the key. A key may revoke itself (the answer is still sent).
    *
-   * Required scope: `admin`. Reference: https://api.example.com/v2/api-docs/developer/revokeApiKey
+   * Required scope: `admin`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/developer/revokeApiKey
    *
    * Operation `revokeApiKey`: `POST /api-keys/{id}/revoke`.
    */

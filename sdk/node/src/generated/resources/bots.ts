@@ -26,7 +26,7 @@ export class Bots extends APIResource {
    *
    * A new draft bot with the configuration, guardrails, knowledge links and tools of the draft (or of `version_id`): new ids, no versions, no history. Tools keep their headers and signing secret.
    *
-   * Required scope: `bots:write`. Reference: https://api.example.com/v2/api-docs/bots/cloneBot
+   * Required scope: `bots:write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/bots/cloneBot
    *
    * Operation `cloneBot`: `POST /bots/{id}/clone`.
    */
@@ -39,7 +39,7 @@ export class Bots extends APIResource {
    *
    * A draft: nobody talks to it until a version is published (`POST /bots/{id}/publish`). Knowledge bases must exist in the workspace (422 `unknown_knowledge_base`); a hand-off to a member needs an active member, a hand-off tag an existing inbox tag.
    *
-   * Required scope: `bots:write`. Reference: https://api.example.com/v2/api-docs/bots/createBot
+   * Required scope: `bots:write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/bots/createBot
    *
    * Operation `createBot`: `POST /bots`.
    */
@@ -52,7 +52,7 @@ export class Bots extends APIResource {
    *
    * Deletes the bot, its versions and tools; the conversations it took part in stay in the inbox. A published bot answers customers, so it must be archived first (409 `bot_is_live`).
    *
-   * Required scope: `bots:write`. Reference: https://api.example.com/v2/api-docs/bots/deleteBot
+   * Required scope: `bots:write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/bots/deleteBot
    *
    * Operation `deleteBot`: `DELETE /bots/{id}`.
    */
@@ -65,7 +65,7 @@ export class Bots extends APIResource {
    *
    * The draft configuration, the status and the live version; `has_unpublished_changes` says whether the draft differs from it.
    *
-   * Required scope: `bots:read`. Reference: https://api.example.com/v2/api-docs/bots/getBot
+   * Required scope: `bots:read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/bots/getBot
    *
    * Operation `getBot`: `GET /bots/{id}`.
    */
@@ -78,7 +78,7 @@ export class Bots extends APIResource {
    *
    * Newest first; `status` filters draft, published or archived bots.
    *
-   * Required scope: `bots:read`. Reference: https://api.example.com/v2/api-docs/bots/listBots
+   * Required scope: `bots:read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/bots/listBots
    *
    * Operation `listBots`: `GET /bots`.
    * Returns the first page; `for await` over the result walks every item of every page.
@@ -92,7 +92,7 @@ export class Bots extends APIResource {
    *
    * Makes a version live: `version_id`, else the latest version; a bot with no version yet gets its first one frozen from the draft. Draft edits made after the latest version are not published until a version freezes them (`POST /bots/{id}/versions`).
    *
-   * Required scope: `bots:write`. Reference: https://api.example.com/v2/api-docs/bots/publishBot
+   * Required scope: `bots:write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/bots/publishBot
    *
    * Operation `publishBot`: `POST /bots/{id}/publish`.
    */
@@ -105,7 +105,7 @@ export class Bots extends APIResource {
    *
    * Edits the draft: customers keep talking to the published version until the next publish. `archived: true` stops the bot answering (versions and history stay); `archived: false` brings it back.
    *
-   * Required scope: `bots:write`. Reference: https://api.example.com/v2/api-docs/bots/updateBot
+   * Required scope: `bots:write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/bots/updateBot
    *
    * Operation `updateBot`: `PATCH /bots/{id}`.
    */
@@ -121,7 +121,7 @@ export class BotsGuardrails extends APIResource {
    *
    * The draft's guardrails; a version freezes them. See docs/bots.md for what each one does to messages and replies.
    *
-   * Required scope: `bots:read`. Reference: https://api.example.com/v2/api-docs/bots/getBotGuardrails
+   * Required scope: `bots:read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/bots/getBotGuardrails
    *
    * Operation `getBotGuardrails`: `GET /bots/{id}/guardrails`.
    */
@@ -134,7 +134,7 @@ export class BotsGuardrails extends APIResource {
    *
    * Fields sent replace those fields (lists whole); values are checked (422 with a pointer to the bad entry).
    *
-   * Required scope: `bots:write`. Reference: https://api.example.com/v2/api-docs/bots/updateBotGuardrails
+   * Required scope: `bots:write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/bots/updateBotGuardrails
    *
    * Operation `updateBotGuardrails`: `PATCH /bots/{id}/guardrails`.
    */
@@ -150,7 +150,7 @@ export class BotsMessages extends APIResource {
    *
    * The published version (or `version_id`) answers from its knowledge, with citations, calling its tools when needed; guardrails apply to the message and the reply. Both are written to the inbox conversation (a new one unless `conversation_id` is given); when the bot is not sure it hands the conversation to a human. With an Idempotency-Key a retry replays the same reply.
    *
-   * Required scope: `bots:write`. Reference: https://api.example.com/v2/api-docs/bots/sendBotMessage
+   * Required scope: `bots:write`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/bots/sendBotMessage
    *
    * Operation `sendBotMessage`: `POST /bots/{id}/messages`.
    */
@@ -166,7 +166,7 @@ export class BotsTools extends APIResource {
    *
    * An HTTP tool (your endpoint, called with JSON arguments, a signature and an Idempotency-Key; see docs/tools.md) or a built-in (`search_knowledge`, `handoff_to_human`). The parameters must be a valid JSON Schema; the URL must pass the outbound address rules. An HTTP tool's `signing_secret` is shown once, in this response.
    *
-   * Required scope: `bots:write`. Reference: https://api.example.com/v2/api-docs/bots/attachBotTool
+   * Required scope: `bots:write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/bots/attachBotTool
    *
    * Operation `attachBotTool`: `POST /bots/{id}/tools`.
    */
@@ -179,7 +179,7 @@ export class BotsTools extends APIResource {
    *
    * The draft's tools in the order they were attached. Header values and signing secrets are never shown.
    *
-   * Required scope: `bots:read`. Reference: https://api.example.com/v2/api-docs/bots/listBotTools
+   * Required scope: `bots:read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/bots/listBotTools
    *
    * Operation `listBotTools`: `GET /bots/{id}/tools`.
    * Returns the first page; `for await` over the result walks every item of every page.
@@ -196,7 +196,7 @@ export class BotsVersions extends APIResource {
    *
    * Freezes the draft — instructions, knowledge links, hand-off, AI settings, guardrails and tools — into the next numbered, immutable version. It is not live until published.
    *
-   * Required scope: `bots:write`. Reference: https://api.example.com/v2/api-docs/bots/createBotVersion
+   * Required scope: `bots:write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/bots/createBotVersion
    *
    * Operation `createBotVersion`: `POST /bots/{id}/versions`.
    */
@@ -209,7 +209,7 @@ export class BotsVersions extends APIResource {
    *
    * Newest first, each with its frozen configuration; `live` marks the one customers talk to.
    *
-   * Required scope: `bots:read`. Reference: https://api.example.com/v2/api-docs/bots/listBotVersions
+   * Required scope: `bots:read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/bots/listBotVersions
    *
    * Operation `listBotVersions`: `GET /bots/{id}/versions`.
    * Returns the first page; `for await` over the result walks every item of every page.
@@ -223,7 +223,7 @@ export class BotsVersions extends APIResource {
    *
    * Makes an earlier version (`run_id` is the version id, bver_…) live again at once. History is not rewritten: later versions stay and can be published again. A version of another bot is a 404; the live or a later version is a 409.
    *
-   * Required scope: `bots:write`. Reference: https://api.example.com/v2/api-docs/bots/rollbackBotVersion
+   * Required scope: `bots:write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/bots/rollbackBotVersion
    *
    * Operation `rollbackBotVersion`: `POST /bots/{id}/versions/{run_id}/rollback`.
    */

@@ -31,7 +31,7 @@ export class ComplianceAuditLog extends APIResource {
    *
    * Every change made through the API, the CLI or the system, newest first, with its hash-chain link. Filters: `actor_type`, `actor_id`, `action`, `target_id`, `from` / `to`.
    *
-   * Required scope: `read`. Reference: https://api.example.com/v2/api-docs/compliance/listAuditLog
+   * Required scope: `read`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/compliance/listAuditLog
    *
    * Operation `listAuditLog`: `GET /compliance/audit-log`.
    * Returns the first page; `for await` over the result walks every item of every page.
@@ -48,7 +48,7 @@ export class ComplianceDsar extends APIResource {
    *
    * An access, erasure or rectification request for the person identified by `subject.email`, `subject.phone` and/or `subject.external_id` (at least one: 422 otherwise), due in 30 days by default. A job works it through every module (dsar.completed); erasure deletes or anonymises the subject’s data as docs/compliance.md documents per module and keeps the audit trail.
    *
-   * Required scope: `write`. Reference: https://api.example.com/v2/api-docs/compliance/createDsarRequest
+   * Required scope: `write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/compliance/createDsarRequest
    *
    * Operation `createDsarRequest`: `POST /compliance/dsar`.
    */
@@ -61,7 +61,7 @@ export class ComplianceDsar extends APIResource {
    *
    * Starts a job that gathers every record about the subject from every module into a ZIP (one JSON file per module, their call recordings, the audit entries about them, a manifest with the SHA-256 of each file, a summary). 202 with `export.status` pending; when ready, `export.url` is a download link (no key needed) valid 24 hours, then 410. A new export replaces the link.
    *
-   * Required scope: `write`. Reference: https://api.example.com/v2/api-docs/compliance/exportDsarRequest
+   * Required scope: `write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/compliance/exportDsarRequest
    *
    * Operation `exportDsarRequest`: `POST /compliance/dsar/{id}/export`.
    */
@@ -74,7 +74,7 @@ export class ComplianceDsar extends APIResource {
    *
    * Its status, progress per module (records found by kind, deleted / anonymised) and the export link while valid.
    *
-   * Required scope: `read`. Reference: https://api.example.com/v2/api-docs/compliance/getDsarRequest
+   * Required scope: `read`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/compliance/getDsarRequest
    *
    * Operation `getDsarRequest`: `GET /compliance/dsar/{id}`.
    */
@@ -87,7 +87,7 @@ export class ComplianceDsar extends APIResource {
    *
    * Newest first; filter by `status` and `type`.
    *
-   * Required scope: `read`. Reference: https://api.example.com/v2/api-docs/compliance/listDsarRequests
+   * Required scope: `read`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/compliance/listDsarRequests
    *
    * Operation `listDsarRequests`: `GET /compliance/dsar`.
    * Returns the first page; `for await` over the result walks every item of every page.
@@ -104,7 +104,7 @@ export class ComplianceEvidence extends APIResource {
    *
    * Makes one report of `kind` now, over `from` … `to` (default: the 30 days to now; at most 366 days, not in the future), stored as JSON and PDF like the daily ones, with trigger `manual`. Answers when the report is ready; download it from `download`.
    *
-   * Required scope: `write`. Reference: https://api.example.com/v2/api-docs/compliance/createComplianceEvidence
+   * Required scope: `write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/compliance/createComplianceEvidence
    *
    * Operation `createComplianceEvidence`: `POST /compliance/evidence`.
    */
@@ -117,7 +117,7 @@ export class ComplianceEvidence extends APIResource {
    *
    * The report as PDF (`?format=pdf`, the default, or `Accept: application/pdf`) or as the JSON it was rendered from (`?format=json`), whose SHA-256 the listing shows.
    *
-   * Required scope: `read`. Reference: https://api.example.com/v2/api-docs/compliance/downloadComplianceEvidence
+   * Required scope: `read`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/compliance/downloadComplianceEvidence
    *
    * Operation `downloadComplianceEvidence`: `GET /compliance/evidence/{id}/download`.
    * Answers the file (`application/pdf`) as a Buffer, or JSON with `format: 'json'`.
@@ -131,7 +131,7 @@ export class ComplianceEvidence extends APIResource {
    *
    * Audit-chain verification, access review, retention runs and DSAR timeliness, generated daily and on demand (createComplianceEvidence, the CLI), newest first.
    *
-   * Required scope: `read`. Reference: https://api.example.com/v2/api-docs/compliance/listComplianceEvidence
+   * Required scope: `read`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/compliance/listComplianceEvidence
    *
    * Operation `listComplianceEvidence`: `GET /compliance/evidence`.
    * Returns the first page; `for await` over the result walks every item of every page.
@@ -148,7 +148,7 @@ export class CompliancePiiRedaction extends APIResource {
    *
    * In a `text`, a stored message (`message_id`) or every message of a conversation (`conversation_id`): emails, phone numbers, card numbers (Luhn), IBANs (checksum), IP addresses, URLs, US SSNs and dates of birth (docs/compliance.md). Returns the redacted text and each entity with its offsets in both texts. `mode` mask (`[EMAIL]`), remove, or hash (a keyed hash: the same value gives the same token). A preview unless `apply: true`, which rewrites the stored messages (message.updated; audited).
    *
-   * Required scope: `write`. Reference: https://api.example.com/v2/api-docs/compliance/redactPii
+   * Required scope: `write`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/compliance/redactPii
    *
    * Operation `redactPii`: `POST /compliance/pii-redaction`.
    */
@@ -164,7 +164,7 @@ export class ComplianceRetention extends APIResource {
    *
    * The policy of each data class (days or `keep`), the classes with their minimums, and the last enforcement run.
    *
-   * Required scope: `read`. Reference: https://api.example.com/v2/api-docs/compliance/getRetentionPolicies
+   * Required scope: `read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/compliance/getRetentionPolicies
    *
    * Operation `getRetentionPolicies`: `GET /compliance/retention`.
    */
@@ -177,7 +177,7 @@ export class ComplianceRetention extends APIResource {
    *
    * Set any class to a number of days or `keep`. A class’s minimum (the audit log: 365 days), an unknown class or the fixed Playground is 422. With `dry_run: true` nothing is saved and `dry_run` counts what each class would delete now — exactly what enforcement with the same policies deletes. The worker enforces policies continuously in batches (retention.enforced).
    *
-   * Required scope: `write`. Reference: https://api.example.com/v2/api-docs/compliance/updateRetentionPolicies
+   * Required scope: `write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/compliance/updateRetentionPolicies
    *
    * Operation `updateRetentionPolicies`: `PATCH /compliance/retention`.
    */

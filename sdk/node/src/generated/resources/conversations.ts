@@ -15,7 +15,7 @@ export class Conversations extends APIResource {
    *
    * The same operation as `listConversations` (GET /inbox/conversations).
    *
-   * Required scope: `conversations:read`. Reference: https://api.example.com/v2/api-docs/inbox/listPublicConversations
+   * Required scope: `conversations:read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/inbox/listPublicConversations
    *
    * Operation `listPublicConversations`: `GET /conversations`.
    * Returns the first page; `for await` over the result walks every item of every page.

@@ -15,7 +15,7 @@ export class Events extends APIResource {
    *
    * The same operation as `listWebhookEvents` (GET /webhooks/events).
    *
-   * Required scope: `webhooks:read`. Reference: https://api.example.com/v2/api-docs/webhooks/listEventCatalog
+   * Required scope: `webhooks:read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/webhooks/listEventCatalog
    *
    * Operation `listEventCatalog`: `GET /events`.
    * Returns the first page; `for await` over the result walks every item of every page.

@@ -12,7 +12,7 @@ export class Health extends APIResource {
    *
    * Answers 503 (same body) when the database is unreachable. Modules not in this build report `not_available`.
    *
-   * Required scope: `read`. Reference: https://api.example.com/v2/api-docs/health/getApiHealth
+   * Required scope: `read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/health/getApiHealth
    *
    * Operation `getApiHealth`: `GET /health`.
    */

@@ -36,7 +36,7 @@ export class InboxConversations extends APIResource {
    *
    * `assignee_id` must be an active member of the workspace (else 422 `assignee_not_member`); null unassigns. Assigning to the current assignee changes nothing.
    *
-   * Required scope: `messages:write`. Reference: https://api.example.com/v2/api-docs/inbox/assignConversation
+   * Required scope: `messages:write`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/inbox/assignConversation
    *
    * Operation `assignConversation`: `POST /inbox/conversations/{id}/assign`.
    */
@@ -49,7 +49,7 @@ export class InboxConversations extends APIResource {
    *
    * Every field is optional: channel defaults to `api`, status to `open`. `tags` name existing tags; `assignee_id` an active member; `message` adds a first message (inbound by default) in the same transaction. Honours Idempotency-Key.
    *
-   * Required scope: `messages:write`. Reference: https://api.example.com/v2/api-docs/inbox/createConversation
+   * Required scope: `messages:write`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/inbox/createConversation
    *
    * Operation `createConversation`: `POST /inbox/conversations`.
    */
@@ -60,7 +60,7 @@ export class InboxConversations extends APIResource {
   /**
    * Get a conversation
    *
-   * Required scope: `conversations:read`. Reference: https://api.example.com/v2/api-docs/inbox/getConversation
+   * Required scope: `conversations:read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/inbox/getConversation
    *
    * Operation `getConversation`: `GET /inbox/conversations/{id}`.
    */
@@ -73,7 +73,7 @@ export class InboxConversations extends APIResource {
    *
    * Newest first, with cursor pagination. Filters: `status`, `assignee` (a member id or `unassigned`), `tag` (name, case-insensitive), `channel`, `updated_after` (RFC 3339); an invalid value answers 422. A cursor is bound to the filters it was issued for. Send `Svc-Api-Version: 2.3.4` (any version before 2.4.0) to receive `lead_score` as a plain number.
    *
-   * Required scope: `conversations:read`. Reference: https://api.example.com/v2/api-docs/inbox/listConversations
+   * Required scope: `conversations:read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/inbox/listConversations
    *
    * Operation `listConversations`: `GET /inbox/conversations`.
    * Returns the first page; `for await` over the result walks every item of every page.
@@ -87,7 +87,7 @@ export class InboxConversations extends APIResource {
    *
    * Sets status `resolved` and `resolved_at`, from any other status. Resolving a resolved conversation returns it unchanged (the first resolved_at, no new event). An inbound message or status `open` reopens it.
    *
-   * Required scope: `messages:write`. Reference: https://api.example.com/v2/api-docs/inbox/resolveConversation
+   * Required scope: `messages:write`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/inbox/resolveConversation
    *
    * Operation `resolveConversation`: `POST /inbox/conversations/{id}/resolve`.
    */
@@ -100,7 +100,7 @@ export class InboxConversations extends APIResource {
    *
    * Status follows the state machine (a resolved conversation can only be reopened: 409 `invalid_status_transition`). `lead_score` takes `{ score, factors }` or a plain number (the pre-2.4.0 form, until v3.0) as a manual override; null returns to the automatic score. `tags` replaces the set; `contact` fields merge (null clears one).
    *
-   * Required scope: `messages:write`. Reference: https://api.example.com/v2/api-docs/inbox/updateConversation
+   * Required scope: `messages:write`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/inbox/updateConversation
    *
    * Operation `updateConversation`: `PATCH /inbox/conversations/{id}`.
    */
@@ -116,7 +116,7 @@ export class InboxConversationsAiDraft extends APIResource {
    *
    * The engine (AI_PROVIDER) reads the latest messages and ranks the reply templates. `builtin` answers with the best matching template, placeholders filled, and says so with confidence 0 when nothing matches; `openai` asks an OpenAI-compatible server. `sources` names the templates and the message used. Provider failures answer 502 `ai_provider_error`, 503 `ai_provider_unavailable` or 504 `ai_provider_timeout` (after AI_TIMEOUT_MS).
    *
-   * Required scope: `messages:write`. Reference: https://api.example.com/v2/api-docs/inbox/createAiDraft
+   * Required scope: `messages:write`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/inbox/createAiDraft
    *
    * Operation `createAiDraft`: `POST /inbox/conversations/{id}/ai-draft`.
    */
@@ -132,7 +132,7 @@ export class InboxConversationsMessages extends APIResource {
    *
    * `order=desc` (default) pages newest first; `order=asc` oldest first, like a transcript. A cursor keeps the order it was issued for.
    *
-   * Required scope: `conversations:read`. Reference: https://api.example.com/v2/api-docs/inbox/listMessages
+   * Required scope: `conversations:read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/inbox/listMessages
    *
    * Operation `listMessages`: `GET /inbox/conversations/{id}/messages`.
    * Returns the first page; `for await` over the result walks every item of every page.
@@ -146,7 +146,7 @@ export class InboxConversationsMessages extends APIResource {
    *
    * `content` is required: 1–10000 characters, not only whitespace. Direction defaults to outbound (to the contact); an inbound message (from the contact) reopens a resolved conversation and updates the lead score. With Idempotency-Key, a repeat with the same body returns the first response (`Idempotent-Replayed: true`) and creates nothing; a repeat with a different body answers 409 `idempotency_key_reused`.
    *
-   * Required scope: `messages:write`. Reference: https://api.example.com/v2/api-docs/inbox/sendMessage
+   * Required scope: `messages:write`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/inbox/sendMessage
    *
    * Operation `sendMessage`: `POST /inbox/conversations/{id}/messages`.
    */
@@ -162,7 +162,7 @@ export class InboxTags extends APIResource {
    *
    * Names are unique in the workspace case-insensitively (409 `tag_already_exists`); `color` is #rrggbb (default #6b7280).
    *
-   * Required scope: `messages:write`. Reference: https://api.example.com/v2/api-docs/inbox/createInboxTag
+   * Required scope: `messages:write`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/inbox/createInboxTag
    *
    * Operation `createInboxTag`: `POST /inbox/tags`.
    */
@@ -173,7 +173,7 @@ export class InboxTags extends APIResource {
   /**
    * List conversation tags, newest first
    *
-   * Required scope: `conversations:read`. Reference: https://api.example.com/v2/api-docs/inbox/listInboxTags
+   * Required scope: `conversations:read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/inbox/listInboxTags
    *
    * Operation `listInboxTags`: `GET /inbox/tags`.
    * Returns the first page; `for await` over the result walks every item of every page.
@@ -190,7 +190,7 @@ export class InboxTemplates extends APIResource {
    *
    * Name unique in the workspace (case-insensitive), optional unique `shortcut` and `language`. Content may use {{contact.name}}, {{contact.email}}, {{contact.phone}}, {{conversation.subject}}; any other placeholder answers 422. AI drafts rank these templates.
    *
-   * Required scope: `messages:write`. Reference: https://api.example.com/v2/api-docs/inbox/createReplyTemplate
+   * Required scope: `messages:write`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/inbox/createReplyTemplate
    *
    * Operation `createReplyTemplate`: `POST /inbox/templates`.
    */
@@ -201,7 +201,7 @@ export class InboxTemplates extends APIResource {
   /**
    * List reply templates, newest first
    *
-   * Required scope: `conversations:read`. Reference: https://api.example.com/v2/api-docs/inbox/listReplyTemplates
+   * Required scope: `conversations:read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/inbox/listReplyTemplates
    *
    * Operation `listReplyTemplates`: `GET /inbox/templates`.
    * Returns the first page; `for await` over the result walks every item of every page.

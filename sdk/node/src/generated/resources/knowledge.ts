@@ -22,9 +22,9 @@ export class Knowledge extends APIResource {
   /**
    * Crawl a website into a knowledge base
    *
-   * Starts a crawl (202) from a page or a sitemap: robots.txt and its Crawl-delay are honoured, sitemaps discovered, only HTML and plain-text pages indexed. Each page becomes a document of the base (origin `crawl`); a re-crawl updates only pages that changed (ETag, Last-Modified, checksum) and removes pages that disappeared. Follow it on the base's `last_crawl`; `knowledge_crawl.completed` is emitted at the end. Start URLs on loopback or private networks are refused (422) unless the operator allows private networks; link-local and cloud metadata addresses always are, and every fetch and redirect of the crawl is checked the same way. One crawl per base at a time (409).
+   * Starts a crawl (202) from a page or a sitemap: robots.txt and its Crawl-delay are honoured, sitemaps discovered, only HTML and plain-text pages indexed. Each page becomes a document of the base (origin `crawl`); a re-crawl updates only pages that changed (ETag, Last-Modified, checksum) and removes pages that disappeared. Follow it on the base's `last_crawl`; `knowledge_crawl.completed` is emitted at the end. Start URLs on loopback or private networks are refused (422) unless the operator allows private networks; link-local and cloud metadata addresses always are, and every fetch and redirect of the crawl is checked the same way. One crawl per base at a time (409). An unknown or foreign `knowledge_base_id` is 422 `invalid_reference`.
    *
-   * Required scope: `write`. Reference: https://api.example.com/v2/api-docs/knowledge/crawlKnowledgeSource
+   * Required scope: `write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/knowledge/crawlKnowledgeSource
    *
    * Operation `crawlKnowledgeSource`: `POST /knowledge/crawl`.
    */
@@ -35,9 +35,9 @@ export class Knowledge extends APIResource {
   /**
    * Search knowledge bases, with citations and an optional answer
    *
-   * Ranks the chunks of the workspace's knowledge bases (or those of `knowledge_base_ids`) with the database's full-text index, re-ranked with embeddings when EMBEDDINGS_* is configured (`ranking: hybrid`, else `keyword`). Each result cites its document, chunk, offsets, heading path and page, with an excerpt whose matched words are marked «like this»; `score` is in [0, 1]. `answer: true` adds a short answer citing results as [n]. A question whose best score is below 0.5 is recorded as a knowledge gap (`gap`). Unknown or foreign bases answer 404.
+   * Ranks the chunks of the workspace's knowledge bases (or those of `knowledge_base_ids`) with the database's full-text index, re-ranked with embeddings when EMBEDDINGS_* is configured (`ranking: hybrid`, else `keyword`). Each result cites its document, chunk, offsets, heading path and page, with an excerpt whose matched words are marked «like this»; `score` is in [0, 1]. `answer: true` adds a short answer citing results as [n]. A question whose best score is below 0.5 is recorded as a knowledge gap (`gap`). An unknown or foreign base in `knowledge_base_ids` is 422 `invalid_reference`.
    *
-   * Required scope: `write`. Reference: https://api.example.com/v2/api-docs/knowledge/searchKnowledge
+   * Required scope: `write`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/knowledge/searchKnowledge
    *
    * Operation `searchKnowledge`: `POST /knowledge/search`.
    */
@@ -60,7 +60,7 @@ export class KnowledgeBases extends APIResource {
    *
    * `language` (default `en`) drives stemming in the search index; `chunking` sets the chunk size (200–8000 characters, default 1000) and overlap (at most half the size, default 150).
    *
-   * Required scope: `write`. Reference: https://api.example.com/v2/api-docs/knowledge/createKnowledgeBase
+   * Required scope: `write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/knowledge/createKnowledgeBase
    *
    * Operation `createKnowledgeBase`: `POST /knowledge/bases`.
    */
@@ -73,7 +73,7 @@ export class KnowledgeBases extends APIResource {
    *
    * Deletes the base with its documents, chunks and index entries. The base answers 404 at once; a large base (over 100 documents or 2,000 chunks) is emptied in the background.
    *
-   * Required scope: `write`. Reference: https://api.example.com/v2/api-docs/knowledge/deleteKnowledgeBase
+   * Required scope: `write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/knowledge/deleteKnowledgeBase
    *
    * Operation `deleteKnowledgeBase`: `DELETE /knowledge/bases/{id}`.
    */
@@ -84,7 +84,7 @@ export class KnowledgeBases extends APIResource {
   /**
    * Get a knowledge base
    *
-   * Required scope: `read`. Reference: https://api.example.com/v2/api-docs/knowledge/getKnowledgeBase
+   * Required scope: `read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/knowledge/getKnowledgeBase
    *
    * Operation `getKnowledgeBase`: `GET /knowledge/bases/{id}`.
    */
@@ -97,7 +97,7 @@ export class KnowledgeBases extends APIResource {
    *
    * Newest first, with their document and chunk counts and the summary of their latest crawl.
    *
-   * Required scope: `read`. Reference: https://api.example.com/v2/api-docs/knowledge/listKnowledgeBases
+   * Required scope: `read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/knowledge/listKnowledgeBases
    *
    * Operation `listKnowledgeBases`: `GET /knowledge/bases`.
    * Returns the first page; `for await` over the result walks every item of every page.
@@ -111,7 +111,7 @@ export class KnowledgeBases extends APIResource {
    *
    * Changing `language` or `chunking` re-processes every ready document in the background with the new settings; until each is done its previous chunks stay searchable.
    *
-   * Required scope: `write`. Reference: https://api.example.com/v2/api-docs/knowledge/updateKnowledgeBase
+   * Required scope: `write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/knowledge/updateKnowledgeBase
    *
    * Operation `updateKnowledgeBase`: `PATCH /knowledge/bases/{id}`.
    */
@@ -127,7 +127,7 @@ export class KnowledgeBasesDocuments extends APIResource {
    *
    * Newest first; `status` filters on queued, processing, ready or failed.
    *
-   * Required scope: `read`. Reference: https://api.example.com/v2/api-docs/knowledge/listKnowledgeDocuments
+   * Required scope: `read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/knowledge/listKnowledgeDocuments
    *
    * Operation `listKnowledgeDocuments`: `GET /knowledge/bases/{id}/documents`.
    * Returns the first page; `for await` over the result walks every item of every page.
@@ -141,7 +141,7 @@ export class KnowledgeBasesDocuments extends APIResource {
    *
    * As JSON (`title`, `text`, `content_type` text/plain, text/markdown or text/html) or as multipart/form-data (`file`: text, Markdown, HTML, PDF or DOCX; optional `title`, `source_url`, `metadata` as JSON text). Answers 202 with the document `queued`; it is parsed, chunked and indexed in the background (`ready`, or `failed` with a readable `error`). The same bytes already in the base answer 200 with that document and queue nothing. Beyond KNOWLEDGE_MAX_UPLOAD_BYTES (default 20 MiB) 413; an unsupported file type 415.
    *
-   * Required scope: `write`. Reference: https://api.example.com/v2/api-docs/knowledge/uploadKnowledgeDocument
+   * Required scope: `write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/knowledge/uploadKnowledgeDocument
    *
    * Operation `uploadKnowledgeDocument`: `POST /knowledge/bases/{id}/documents`.
    */
@@ -157,7 +157,7 @@ export class KnowledgeDocuments extends APIResource {
    *
    * Removes the document with its chunks and index entries at once; search no longer finds it.
    *
-   * Required scope: `write`. Reference: https://api.example.com/v2/api-docs/knowledge/deleteKnowledgeDocument
+   * Required scope: `write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/knowledge/deleteKnowledgeDocument
    *
    * Operation `deleteKnowledgeDocument`: `DELETE /knowledge/documents/{id}`.
    */
@@ -170,7 +170,7 @@ export class KnowledgeDocuments extends APIResource {
    *
    * `include=chunks` adds its chunks in order, each with `start`/`end` offsets into the extracted text, heading path and page; `include=text` adds that text (`include=chunks,text` both).
    *
-   * Required scope: `read`. Reference: https://api.example.com/v2/api-docs/knowledge/getKnowledgeDocument
+   * Required scope: `read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/knowledge/getKnowledgeDocument
    *
    * Operation `getKnowledgeDocument`: `GET /knowledge/documents/{id}`.
    */
@@ -186,7 +186,7 @@ export class KnowledgeGaps extends APIResource {
    *
    * Questions (searches, AI drafts) whose best result scored below 0.5, grouped by similarity. Filter by `status` (open, resolved) and `knowledge_base_id`; `order=recent` (last asked first, default) or `order=count` (most asked first).
    *
-   * Required scope: `read`. Reference: https://api.example.com/v2/api-docs/knowledge/listKnowledgeGaps
+   * Required scope: `read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/knowledge/listKnowledgeGaps
    *
    * Operation `listKnowledgeGaps`: `GET /knowledge/gaps`.
    * Returns the first page; `for await` over the result walks every item of every page.

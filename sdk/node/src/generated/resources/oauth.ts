@@ -4,15 +4,17 @@ import { APIResource } from '../../core.js'
 import type { ApiPromise, BaseClient, RequestOptions } from '../../core.js'
 import type { PagePromise } from '../../pagination.js'
 import type * as M from '../models.js'
-import type { OauthAppsCreateParams, OauthAppsListParams, OauthAppsUpdateParams } from '../params.js'
+import type { OauthAppsCreateParams, OauthAppsDeleteParams, OauthAppsListParams, OauthAppsUpdateParams, OauthAuthorizationsListParams, OauthAuthorizationsRevokeParams } from '../params.js'
 
 /** `svc.oauth` */
 export class Oauth extends APIResource {
   readonly apps: OauthApps
+  readonly authorizations: OauthAuthorizations
 
   constructor(client: BaseClient) {
     super(client)
     this.apps = new OauthApps(client)
+    this.authorizations = new OauthAuthorizations(client)
   }
 }
 
@@ -23,7 +25,7 @@ export class OauthApps extends APIResource {
    *
    * Registers a partner application for the authorization code flow (docs/oauth.md). `redirect_uris` are matched as exact strings: https, or http only on 127.0.0.1, [::1] or localhost; no wildcards or fragments (422). A `confidential` app (the default) gets its `client_secret` in this answer only — it is stored hashed; a `public` app has none and must use PKCE (S256). An app registered with a sandbox key can be authorized only for sandbox data.
    *
-   * Required scope: `write`. Reference: https://api.example.com/v2/api-docs/developer/createOAuthApp
+   * Required scope: `write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/developer/createOAuthApp
    *
    * Operation `createOAuthApp`: `POST /oauth/apps`.
    */
@@ -32,11 +34,24 @@ export class OauthApps extends APIResource {
   }
 
   /**
+   * Delete an OAuth app
+   *
+   * Deletes an app of this workspace and mode, named by its id (`oapp_…`) or its `client_id` (another workspace’s or mode’s app is 404). Every authorization of it, in every workspace that gave one, is revoked with all its tokens in the same transaction; its `client_id` is unknown to /oauth/authorize and /oauth/token from then on. Events `oauth_app.deleted` here and `oauth_grant.revoked` in each granting workspace. An extension of the spec (docs/oauth.md).
+   *
+   * Required scope: `admin`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/developer/deleteOAuthApp
+   *
+   * Operation `deleteOAuthApp`: `DELETE /oauth/apps/{id}`.
+   */
+  delete(id: string, params?: OauthAppsDeleteParams, options?: RequestOptions): ApiPromise<M.DeletedOAuthApp> {
+    return this._client._request<M.DeletedOAuthApp>({ operationId: 'deleteOAuthApp', method: 'DELETE', path: '/oauth/apps/{id}', pathParams: { id }, query: params, idempotent: true }, options)
+  }
+
+  /**
    * List the OAuth apps of this workspace, newest first
    *
    * The apps registered by this workspace in this mode (live or sandbox). Secrets are never shown: `client_secret_prefix` identifies the current one.
    *
-   * Required scope: `read`. Reference: https://api.example.com/v2/api-docs/developer/listOAuthApps
+   * Required scope: `read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/developer/listOAuthApps
    *
    * Operation `listOAuthApps`: `GET /oauth/apps`.
    * Returns the first page; `for await` over the result walks every item of every page.
@@ -50,11 +65,41 @@ export class OauthApps extends APIResource {
    *
    * The path has no id: the body names the app by `client_id` (an app of this workspace and mode, else 404). Changes name, redirect_uris or allowed_scopes (narrowing the scopes also narrows what existing grants get at their next refresh). `rotate_secret: true` issues a new `client_secret`, shown once in this answer; the old one keeps working for `secret_grace_hours` (default 24, 0 = at once). The type cannot change.
    *
-   * Required scope: `write`. Reference: https://api.example.com/v2/api-docs/developer/updateOAuthApp
+   * Required scope: `write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/developer/updateOAuthApp
    *
    * Operation `updateOAuthApp`: `PATCH /oauth/apps`.
    */
   update(params: OauthAppsUpdateParams, options?: RequestOptions): ApiPromise<M.OAuthAppWithSecret> {
     return this._client._request<M.OAuthAppWithSecret>({ operationId: 'updateOAuthApp', method: 'PATCH', path: '/oauth/apps', body: params ?? {}, idempotent: true }, options)
+  }
+}
+
+/** `svc.oauth.authorizations` */
+export class OauthAuthorizations extends APIResource {
+  /**
+   * List the OAuth authorizations given in this workspace, newest first
+   *
+   * Every app a member of this workspace authorized in this mode (live or sandbox), whichever workspace owns the app: who consented, to which scopes, and whether it is `active`, `expired` or `revoked` (with the reason). A member removed or demoted loses every authorization they gave (revoked at once). An extension of the spec (docs/oauth.md "Authorizations in a workspace").
+   *
+   * Required scope: `admin`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/developer/listOAuthAuthorizations
+   *
+   * Operation `listOAuthAuthorizations`: `GET /oauth/authorizations`.
+   * Returns the first page; `for await` over the result walks every item of every page.
+   */
+  list(params?: OauthAuthorizationsListParams, options?: RequestOptions): PagePromise<M.OAuthAuthorization> {
+    return this._client._requestPage<M.OAuthAuthorization>({ operationId: 'listOAuthAuthorizations', method: 'GET', path: '/oauth/authorizations', query: params }, options)
+  }
+
+  /**
+   * Revoke an OAuth authorization
+   *
+   * The authorization (`ogr_…`, given in this workspace and mode, else 404) and every access and refresh token issued from it stop working at once, on every node; the app must ask a member again. The workspace gets `oauth_grant.revoked`. Revoking a revoked authorization changes nothing and answers it. An extension of the spec (docs/oauth.md).
+   *
+   * Required scope: `admin`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/developer/revokeOAuthAuthorization
+   *
+   * Operation `revokeOAuthAuthorization`: `POST /oauth/authorizations/{id}/revoke`.
+   */
+  revoke(id: string, params?: OauthAuthorizationsRevokeParams, options?: RequestOptions): ApiPromise<M.OAuthAuthorization> {
+    return this._client._request<M.OAuthAuthorization>({ operationId: 'revokeOAuthAuthorization', method: 'POST', path: '/oauth/authorizations/{id}/revoke', pathParams: { id }, idempotent: true }, options)
   }
 }

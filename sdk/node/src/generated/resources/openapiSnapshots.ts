@@ -13,7 +13,7 @@ export class OpenapiSnapshots extends APIResource {
    *
    * Stores the OpenAPI document this server serves now (`/openapi.json`) with its API version, SHA-256 of its canonical JSON and operation count, and the diff from this workspace’s previous snapshot. A document identical to the previous one still makes a snapshot, with `unchanged: true` and an empty diff.
    *
-   * Required scope: `write`. Reference: https://api.example.com/v2/api-docs/developer/createOpenApiSnapshot
+   * Required scope: `write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/developer/createOpenApiSnapshot
    *
    * Operation `createOpenApiSnapshot`: `POST /openapi-snapshots`.
    */
@@ -26,7 +26,7 @@ export class OpenapiSnapshots extends APIResource {
    *
    * Snapshots of the API’s OpenAPI document taken in this workspace and mode, newest first, each with its diff from the one before (added and removed operations, breaking and non-breaking changes). `id` picks one; with `include=document` (only together with `id`, as its `document_url` does) the item carries the stored document.
    *
-   * Required scope: `read`. Reference: https://api.example.com/v2/api-docs/developer/listOpenApiSnapshots
+   * Required scope: `read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/developer/listOpenApiSnapshots
    *
    * Operation `listOpenApiSnapshots`: `GET /openapi-snapshots`.
    * Returns the first page; `for await` over the result walks every item of every page.

@@ -13,7 +13,7 @@ export class SandboxWorkspaces extends APIResource {
    *
    * Creates a new workspace for testing and seeds its sandbox (test mode) with sample data: conversations with messages and tags, a knowledge base with documents, a published bot answering from it, an agent, leads, and a webhook endpoint delivering to the Webhook Playground (`playground_url`). 202 with `status` seeding; ready within seconds (event `sandbox_workspace.ready`). `test_key` is the sandbox’s svc_test_ key with your key’s scopes, for `base_url`: it is shown only in this response. Needs a live key; at most 20 per workspace.
    *
-   * Required scope: `write`. Reference: https://api.example.com/v2/api-docs/developer/createSandboxWorkspace
+   * Required scope: `write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/developer/createSandboxWorkspace
    *
    * Operation `createSandboxWorkspace`: `POST /sandbox-workspaces`.
    */
@@ -26,7 +26,7 @@ export class SandboxWorkspaces extends APIResource {
    *
    * The sandbox workspaces this workspace made, newest first, with their status (seeding, ready, failed) and how many sample objects of each kind were seeded. Their keys are never shown again; filter by `status`.
    *
-   * Required scope: `read`. Reference: https://api.example.com/v2/api-docs/developer/listSandboxWorkspaces
+   * Required scope: `read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/developer/listSandboxWorkspaces
    *
    * Operation `listSandboxWorkspaces`: `GET /sandbox-workspaces`.
    * Returns the first page; `for await` over the result walks every item of every page.

@@ -13,7 +13,7 @@ export class SdkGenerations extends APIResource {
    *
    * Generates the official client of `language` from the OpenAPI document this server serves now, as a package: the generated code with the hand-written runtime, `package_name` and `version` written into its manifest (package.json, pyproject.toml, composer.json or the gemspec), zipped under one folder with GENERATION.json (what it was made from). 202 with `status` queued; a job runs it (event `sdk_generation.succeeded` or `.failed`), then `archive.url` downloads it without a key for 24 hours (410 after). At most 5 generations queued or running per workspace.
    *
-   * Required scope: `write`. Reference: https://api.example.com/v2/api-docs/developer/createSdkGeneration
+   * Required scope: `write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/developer/createSdkGeneration
    *
    * Operation `createSdkGeneration`: `POST /sdk-generations`.
    */
@@ -26,7 +26,7 @@ export class SdkGenerations extends APIResource {
    *
    * Newest first: each with its status, language, package name and version, the SHA-256 of the OpenAPI document it was generated from, and once succeeded the archive (size, SHA-256, download link valid 24 hours). Filter by `language` and `status`.
    *
-   * Required scope: `read`. Reference: https://api.example.com/v2/api-docs/developer/listSdkGenerations
+   * Required scope: `read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/developer/listSdkGenerations
    *
    * Operation `listSdkGenerations`: `GET /sdk-generations`.
    * Returns the first page; `for await` over the result walks every item of every page.

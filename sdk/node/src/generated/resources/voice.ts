@@ -36,7 +36,7 @@ export class VoiceCalls extends APIResource {
    *
    * From one of your numbers to `to` (E.164), answered by `bot_id`, `agent_id` or `greeting` (default: what the number is set to), recorded with `record: true`. Answers 201 with the call `queued`; it moves through ringing and in_progress to its end from the worker (call.* events). Sandbox test destinations have fixed outcomes: +15005550006 answers, +15005550007 busy, +15005550008 no answer, +15005550009 fails (docs/voice.md). `script` gives the called party’s lines on the simulated carrier.
    *
-   * Required scope: `write`. Reference: https://api.example.com/v2/api-docs/voice/createVoiceCall
+   * Required scope: `write`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/voice/createVoiceCall
    *
    * Operation `createVoiceCall`: `POST /voice/calls`.
    */
@@ -49,7 +49,7 @@ export class VoiceCalls extends APIResource {
    *
    * The call with its status, the time of each step (`history`), its duration, transfers, and links to its recording and transcript.
    *
-   * Required scope: `read`. Reference: https://api.example.com/v2/api-docs/voice/getVoiceCall
+   * Required scope: `read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/voice/getVoiceCall
    *
    * Operation `getVoiceCall`: `GET /voice/calls/{id}`.
    */
@@ -62,7 +62,7 @@ export class VoiceCalls extends APIResource {
    *
    * Ends the call now, with `end_reason` `ended_by_api`: a call queued or ringing is canceled (call.failed), a call in progress completes (call.completed) with its transcript and recording up to this moment. 409 `call_ended` once it has ended. On Twilio the call is ended there first.
    *
-   * Required scope: `write`. Reference: https://api.example.com/v2/api-docs/voice/hangupVoiceCall
+   * Required scope: `write`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/voice/hangupVoiceCall
    *
    * Operation `hangupVoiceCall`: `POST /voice/calls/{id}/hangup`.
    */
@@ -75,7 +75,7 @@ export class VoiceCalls extends APIResource {
    *
    * Newest first. Filters: `status`, `number_id`, `direction`.
    *
-   * Required scope: `read`. Reference: https://api.example.com/v2/api-docs/voice/listVoiceCalls
+   * Required scope: `read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/voice/listVoiceCalls
    *
    * Operation `listVoiceCalls`: `GET /voice/calls`.
    * Returns the first page; `for await` over the result walks every item of every page.
@@ -89,7 +89,7 @@ export class VoiceCalls extends APIResource {
    *
    * To `to.phone_number` or `to.member_id`, `cold` (connected at once) or `warm` (the announcement is spoken to the target first), with an optional `announcement`. Only while the call is in_progress: 409 `call_not_in_progress` otherwise. Emits call.transferred.
    *
-   * Required scope: `write`. Reference: https://api.example.com/v2/api-docs/voice/transferVoiceCall
+   * Required scope: `write`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/voice/transferVoiceCall
    *
    * Operation `transferVoiceCall`: `POST /voice/calls/{id}/transfer`.
    */
@@ -105,7 +105,7 @@ export class VoiceCallsRecording extends APIResource {
    *
    * JSON metadata (status processing / ready / unavailable / failed, duration, size, `media_url`), or the audio (`audio/wav`, HTTP Range supported) with `?format=wav` or `Accept: audio/wav`. 404 `recording_not_found` when the call was not recorded or before the recording exists; 409 `recording_not_ready` for the audio before it is ready.
    *
-   * Required scope: `read`. Reference: https://api.example.com/v2/api-docs/voice/getVoiceRecording
+   * Required scope: `read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/voice/getVoiceRecording
    *
    * Operation `getVoiceRecording`: `GET /voice/calls/{id}/recording`.
    * Answers the file (`audio/wav`) as a Buffer, or JSON with `format: 'json'`.
@@ -122,7 +122,7 @@ export class VoiceCallsTranscript extends APIResource {
    *
    * Segments in time order with `speaker` (bot, caller, member), `start_ms` / `end_ms` from the answer, `text` and `confidence`, and the language. `status` is pending until the call ends; `unavailable` (with `reason`) for a call not answered, or on a real carrier without a transcription endpoint configured.
    *
-   * Required scope: `read`. Reference: https://api.example.com/v2/api-docs/voice/getVoiceTranscript
+   * Required scope: `read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/voice/getVoiceTranscript
    *
    * Operation `getVoiceTranscript`: `GET /voice/calls/{id}/transcript`.
    */
@@ -138,7 +138,7 @@ export class VoiceNumbers extends APIResource {
    *
    * The number, its carrier and what answers its calls.
    *
-   * Required scope: `read`. Reference: https://api.example.com/v2/api-docs/voice/getVoiceNumber
+   * Required scope: `read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/voice/getVoiceNumber
    *
    * Operation `getVoiceNumber`: `GET /voice/numbers/{id}`.
    */
@@ -151,7 +151,7 @@ export class VoiceNumbers extends APIResource {
    *
    * Newest first; filter by `country`.
    *
-   * Required scope: `read`. Reference: https://api.example.com/v2/api-docs/voice/listVoiceNumbers
+   * Required scope: `read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/voice/listVoiceNumbers
    *
    * Operation `listVoiceNumbers`: `GET /voice/numbers`.
    * Returns the first page; `for await` over the result walks every item of every page.
@@ -165,7 +165,7 @@ export class VoiceNumbers extends APIResource {
    *
    * A number in `country` (and `area_code`), answered by `bot_id`, `agent_id` or only `greeting`. The simulated carrier (the sandbox, and live without Twilio) hands out numbers only from ranges reserved for fiction (NANP 555-01xx, Ofcom drama numbers, ACMA fictitious ranges); with Twilio configured, live numbers are bought from it. 422 `country_not_supported`, 409 `number_not_available`.
    *
-   * Required scope: `write`. Reference: https://api.example.com/v2/api-docs/voice/provisionVoiceNumber
+   * Required scope: `write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/voice/provisionVoiceNumber
    *
    * Operation `provisionVoiceNumber`: `POST /voice/numbers`.
    */
@@ -178,7 +178,7 @@ export class VoiceNumbers extends APIResource {
    *
    * Gives the number back to its carrier (Twilio releases it from the account; a simulated number becomes free for anyone) and removes it; past calls keep their record and phone numbers. 409 `number_in_use` while a call from or to it is queued, ringing or in progress. A Twilio number already released in the Twilio console is removed here all the same.
    *
-   * Required scope: `write`. Reference: https://api.example.com/v2/api-docs/voice/releaseVoiceNumber
+   * Required scope: `write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/voice/releaseVoiceNumber
    *
    * Operation `releaseVoiceNumber`: `DELETE /voice/numbers/{id}`.
    */
@@ -189,9 +189,9 @@ export class VoiceNumbers extends APIResource {
   /**
    * Update a voice number
    *
-   * Renames the number (at Twilio too, for a Twilio number) or changes what answers the calls that arrive from now on: `bot_id` or `agent_id` replaces the other, either set to null leaves the greeting alone answering, `greeting` null returns to the answerer's own. Calls already answered keep their answerer. 422 for both `bot_id` and `agent_id`; 404 for an unknown bot or agent.
+   * Renames the number (at Twilio too, for a Twilio number) or changes what answers the calls that arrive from now on: `bot_id` or `agent_id` replaces the other, either set to null leaves the greeting alone answering, `greeting` null returns to the answerer's own. Calls already answered keep their answerer. 422 for both `bot_id` and `agent_id`; 422 `invalid_reference` for an unknown bot or agent.
    *
-   * Required scope: `write`. Reference: https://api.example.com/v2/api-docs/voice/updateVoiceNumber
+   * Required scope: `write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/voice/updateVoiceNumber
    *
    * Operation `updateVoiceNumber`: `PATCH /voice/numbers/{id}`.
    */
@@ -207,7 +207,7 @@ export class VoiceToken extends APIResource {
    *
    * A signed JWT (HS256) for a browser or mobile client, laid out like a Twilio access token: `grants.identity`, `grants.voice.incoming.allow`, `grants.voice.outgoing` (a number of yours). `ttl_seconds` 60–86400 (default 3600; above the maximum is 422).
    *
-   * Required scope: `write`. Reference: https://api.example.com/v2/api-docs/voice/createVoiceToken
+   * Required scope: `write`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/voice/createVoiceToken
    *
    * Operation `createVoiceToken`: `POST /voice/token`.
    */

@@ -15,7 +15,7 @@ export class WebhookEndpoints extends APIResource {
    *
    * The same operation as `createWebhookEndpoint` (POST /webhooks/endpoints).
    *
-   * Required scope: `webhooks:write`. Reference: https://api.example.com/v2/api-docs/webhooks/createPublicWebhookEndpoint
+   * Required scope: `webhooks:write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/webhooks/createPublicWebhookEndpoint
    *
    * Operation `createPublicWebhookEndpoint`: `POST /webhook-endpoints`.
    */
@@ -30,7 +30,7 @@ export class WebhookEndpoints extends APIResource {
    *
    * The same operation as `deleteWebhookEndpoint` (DELETE /webhooks/endpoints/{id}).
    *
-   * Required scope: `webhooks:write`. Reference: https://api.example.com/v2/api-docs/webhooks/deletePublicWebhookEndpoint
+   * Required scope: `webhooks:write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/webhooks/deletePublicWebhookEndpoint
    *
    * Operation `deletePublicWebhookEndpoint`: `DELETE /webhook-endpoints/{id}`.
    */
@@ -45,7 +45,7 @@ export class WebhookEndpoints extends APIResource {
    *
    * The same operation as `getWebhookEndpoint` (GET /webhooks/endpoints/{id}).
    *
-   * Required scope: `webhooks:read`. Reference: https://api.example.com/v2/api-docs/webhooks/getPublicWebhookEndpoint
+   * Required scope: `webhooks:read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/webhooks/getPublicWebhookEndpoint
    *
    * Operation `getPublicWebhookEndpoint`: `GET /webhook-endpoints/{id}`.
    */
@@ -60,7 +60,7 @@ export class WebhookEndpoints extends APIResource {
    *
    * The same operation as `listWebhookEndpoints` (GET /webhooks/endpoints).
    *
-   * Required scope: `webhooks:read`. Reference: https://api.example.com/v2/api-docs/webhooks/listPublicWebhookEndpoints
+   * Required scope: `webhooks:read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/webhooks/listPublicWebhookEndpoints
    *
    * Operation `listPublicWebhookEndpoints`: `GET /webhook-endpoints`.
    * Returns the first page; `for await` over the result walks every item of every page.
@@ -76,7 +76,7 @@ export class WebhookEndpoints extends APIResource {
    *
    * The same operation as `updateWebhookEndpoint` (PATCH /webhooks/endpoints/{id}).
    *
-   * Required scope: `webhooks:write`. Reference: https://api.example.com/v2/api-docs/webhooks/updatePublicWebhookEndpoint
+   * Required scope: `webhooks:write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/webhooks/updatePublicWebhookEndpoint
    *
    * Operation `updatePublicWebhookEndpoint`: `PATCH /webhook-endpoints/{id}`.
    */

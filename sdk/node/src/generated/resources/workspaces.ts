@@ -24,7 +24,7 @@ export class Workspaces extends APIResource {
    *
    * A key sees only its own workspace; any other id answers 404.
    *
-   * Required scope: `read`. Reference: https://api.example.com/v2/api-docs/workspaces/getWorkspace
+   * Required scope: `read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/workspaces/getWorkspace
    *
    * Operation `getWorkspace`: `GET /workspaces/{id}`.
    */
@@ -37,7 +37,7 @@ export class Workspaces extends APIResource {
    *
    * Any subset of the fields. `crm` (the CRM leads sync to, docs/leads.md) and `lead_auto_create_score` are per mode: a test key sets the sandbox ones. CRM secrets are sealed at rest and never shown; left out, they are kept while the provider stays.
    *
-   * Required scope: `write`. Reference: https://api.example.com/v2/api-docs/workspaces/updateWorkspace
+   * Required scope: `write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/workspaces/updateWorkspace
    *
    * Operation `updateWorkspace`: `PATCH /workspaces/{id}`.
    */
@@ -51,7 +51,7 @@ export class WorkspacesCurrent extends APIResource {
   /**
    * Get the workspace of the API key
    *
-   * Required scope: `read`. Reference: https://api.example.com/v2/api-docs/workspaces/getCurrentWorkspace
+   * Required scope: `read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/workspaces/getCurrentWorkspace
    *
    * Operation `getCurrentWorkspace`: `GET /workspaces/current`.
    */
@@ -67,7 +67,7 @@ export class WorkspacesMembers extends APIResource {
    *
    * Creates the member with status `invited` and an `invitation_url`; role defaults to `member`.
    *
-   * Required scope: `write`. Reference: https://api.example.com/v2/api-docs/workspaces/inviteWorkspaceMember
+   * Required scope: `write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/workspaces/inviteWorkspaceMember
    *
    * Operation `inviteWorkspaceMember`: `POST /workspaces/{id}/members`.
    */
@@ -78,7 +78,7 @@ export class WorkspacesMembers extends APIResource {
   /**
    * List the members of a workspace, newest first
    *
-   * Required scope: `read`. Reference: https://api.example.com/v2/api-docs/workspaces/listWorkspaceMembers
+   * Required scope: `read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/workspaces/listWorkspaceMembers
    *
    * Operation `listWorkspaceMembers`: `GET /workspaces/{id}/members`.
    * Returns the first page; `for await` over the result walks every item of every page.
@@ -92,7 +92,7 @@ export class WorkspacesMembers extends APIResource {
    *
    * Returns the removed member. The last owner cannot be removed (409 `last_owner`).
    *
-   * Required scope: `write`. Reference: https://api.example.com/v2/api-docs/workspaces/removeWorkspaceMember
+   * Required scope: `write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/workspaces/removeWorkspaceMember
    *
    * Operation `removeWorkspaceMember`: `DELETE /workspaces/{id}/members/{member_id}`.
    */
@@ -105,7 +105,7 @@ export class WorkspacesMembers extends APIResource {
    *
    * The last owner cannot be demoted (409 `last_owner`).
    *
-   * Required scope: `write`. Reference: https://api.example.com/v2/api-docs/workspaces/updateWorkspaceMember
+   * Required scope: `write`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/workspaces/updateWorkspaceMember
    *
    * Operation `updateWorkspaceMember`: `PATCH /workspaces/{id}/members/{member_id}`.
    */
@@ -121,7 +121,7 @@ export class WorkspacesUsage extends APIResource {
    *
    * Period in UTC days, `from`..`to` inclusive, at most 366 days; defaults to the last 30 days.
    *
-   * Required scope: `read`. Reference: https://api.example.com/v2/api-docs/workspaces/getWorkspaceUsage
+   * Required scope: `read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/workspaces/getWorkspaceUsage
    *
    * Operation `getWorkspaceUsage`: `GET /workspaces/{id}/usage`.
    */

@@ -22,7 +22,8 @@ class AgentsApprovalsService extends AbstractService
      *
      * Newest first; `status` filters (pending, approved, rejected, expired, cancelled).
      *
-     * Required scope: `read`. Reference: https://api.example.com/v2/api-docs/agents/listAgentApprovals
+     * Required scope: `read`. Minimum member role: `member`. Reference:
+     * https://api.example.com/v2/api-docs/agents/listAgentApprovals
      *
      * Operation `listAgentApprovals`: GET /agents/{id}/approvals
      *

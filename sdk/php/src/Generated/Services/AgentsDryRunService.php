@@ -22,7 +22,8 @@ class AgentsDryRunService extends AbstractService
      * `completed` with the whole dry-run. Resumable with `Last-Event-ID`; a client that leaves stops the work
      * (docs/api-conventions.md, "Event streams").
      *
-     * Required scope: `write`. Reference: https://api.example.com/v2/api-docs/agents/streamAgentDryRun
+     * Required scope: `write`. Minimum member role: `member`. Reference:
+     * https://api.example.com/v2/api-docs/agents/streamAgentDryRun
      *
      * Operation `streamAgentDryRun`: POST /agents/{id}/dry-run/stream
      *
@@ -36,6 +37,6 @@ class AgentsDryRunService extends AbstractService
      */
     public function stream(string $id, ?array $params = null, array $opts = []): \Generator
     {
-        return $this->callOperation('POST', '/agents/{id}/dry-run/stream', ['id' => $id], $params, $opts, ['stream' => true, 'body' => true, 'operation' => 'streamAgentDryRun']);
+        return $this->callOperation('POST', '/agents/{id}/dry-run/stream', ['id' => $id], $params, $opts, ['stream' => true, 'body' => true, 'idempotent' => true, 'operation' => 'streamAgentDryRun']);
     }
 }

@@ -29,7 +29,8 @@ class AgentsRunsService extends AbstractService
      * `approval_not_pending`, as does a decision on a run that is not waiting. A rejected call is not made; the
      * agent continues knowing it was refused.
      *
-     * Required scope: `write`. Reference: https://api.example.com/v2/api-docs/agents/approveAgentRun
+     * Required scope: `write`. Minimum member role: `member`. Reference:
+     * https://api.example.com/v2/api-docs/agents/approveAgentRun
      *
      * Operation `approveAgentRun`: POST /agents/{id}/runs/{run_id}/approve
      *
@@ -73,7 +74,8 @@ class AgentsRunsService extends AbstractService
      * call in flight aborted; a pending approval is closed (`cancelled`). A run that already succeeded, failed or
      * expired → 409 `invalid_run_transition`.
      *
-     * Required scope: `write`. Reference: https://api.example.com/v2/api-docs/agents/cancelAgentRun
+     * Required scope: `write`. Minimum member role: `member`. Reference:
+     * https://api.example.com/v2/api-docs/agents/cancelAgentRun
      *
      * Operation `cancelAgentRun`: POST /agents/{id}/runs/{run_id}/cancel
      *
@@ -114,7 +116,8 @@ class AgentsRunsService extends AbstractService
      * posted to that conversation. With an Idempotency-Key a retry returns the same run instead of starting a second
      * one.
      *
-     * Required scope: `write`. Reference: https://api.example.com/v2/api-docs/agents/createAgentRun
+     * Required scope: `write`. Minimum member role: `member`. Reference:
+     * https://api.example.com/v2/api-docs/agents/createAgentRun
      *
      * Operation `createAgentRun`: POST /agents/{id}/runs
      *
@@ -155,7 +158,8 @@ class AgentsRunsService extends AbstractService
      *
      * The run with its ordered steps, its pending approval, its usage and, when it ended badly, its postmortem.
      *
-     * Required scope: `read`. Reference: https://api.example.com/v2/api-docs/agents/getAgentRun
+     * Required scope: `read`. Minimum member role: `member`. Reference:
+     * https://api.example.com/v2/api-docs/agents/getAgentRun
      *
      * Operation `getAgentRun`: GET /agents/{id}/runs/{run_id}
      *
@@ -195,7 +199,8 @@ class AgentsRunsService extends AbstractService
      * still adds each run's postmortem but answers with `Deprecation`, `Sunset` and `Link` headers — read a run's
      * postmortem with getAgentRun.
      *
-     * Required scope: `read`. Reference: https://api.example.com/v2/api-docs/agents/listAgentRuns
+     * Required scope: `read`. Minimum member role: `member`. Reference:
+     * https://api.example.com/v2/api-docs/agents/listAgentRuns
      *
      * Operation `listAgentRuns`: GET /agents/{id}/runs
      *

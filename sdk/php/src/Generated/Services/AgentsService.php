@@ -51,7 +51,8 @@ class AgentsService extends AbstractService
      * or `when` an argument meets a condition), knowledge bases, an optional input schema, step and time limits. The
      * answer carries `signing_secret`, which signs every HTTP tool call of the agent; it is shown only here.
      *
-     * Required scope: `write`. Reference: https://api.example.com/v2/api-docs/agents/createAgent
+     * Required scope: `write`. Minimum member role: `admin`. Reference:
+     * https://api.example.com/v2/api-docs/agents/createAgent
      *
      * Operation `createAgent`: POST /agents
      *
@@ -103,7 +104,8 @@ class AgentsService extends AbstractService
      * the steps a run would take, each tool call with the exact request it would send (header values hidden), and
      * the approvals a run would ask for (the dry-run goes on as if they were given).
      *
-     * Required scope: `write`. Reference: https://api.example.com/v2/api-docs/agents/dryRunAgent
+     * Required scope: `write`. Minimum member role: `member`. Reference:
+     * https://api.example.com/v2/api-docs/agents/dryRunAgent
      *
      * Operation `dryRunAgent`: POST /agents/{id}/dry-run
      *
@@ -134,7 +136,8 @@ class AgentsService extends AbstractService
     /**
      * Get an agent
      *
-     * Required scope: `read`. Reference: https://api.example.com/v2/api-docs/agents/getAgent
+     * Required scope: `read`. Minimum member role: `member`. Reference:
+     * https://api.example.com/v2/api-docs/agents/getAgent
      *
      * Operation `getAgent`: GET /agents/{id}
      *
@@ -171,7 +174,8 @@ class AgentsService extends AbstractService
      *
      * Newest first; `status` filters active or disabled agents.
      *
-     * Required scope: `read`. Reference: https://api.example.com/v2/api-docs/agents/listAgents
+     * Required scope: `read`. Minimum member role: `member`. Reference:
+     * https://api.example.com/v2/api-docs/agents/listAgents
      *
      * Operation `listAgents`: GET /agents
      *
@@ -196,7 +200,8 @@ class AgentsService extends AbstractService
      * is left out, while its name stays). `status: disabled` refuses new runs. Runs already created keep the agent
      * as it was when they were created.
      *
-     * Required scope: `write`. Reference: https://api.example.com/v2/api-docs/agents/updateAgent
+     * Required scope: `write`. Minimum member role: `admin`. Reference:
+     * https://api.example.com/v2/api-docs/agents/updateAgent
      *
      * Operation `updateAgent`: PATCH /agents/{id}
      *

@@ -24,7 +24,8 @@ class ApiKeysService extends AbstractService
      * scopes. The answer carries the key in `key`, this once: only its SHA-256 is stored. A retried request with the
      * same Idempotency-Key gets the same answer (stored encrypted).
      *
-     * Required scope: `admin`. Reference: https://api.example.com/v2/api-docs/developer/createApiKey
+     * Required scope: `admin`. Minimum member role: `admin`. Reference:
+     * https://api.example.com/v2/api-docs/developer/createApiKey
      *
      * Operation `createApiKey`: POST /api-keys
      *
@@ -58,7 +59,8 @@ class ApiKeysService extends AbstractService
      *
      * One key of this workspace and mode, without the key itself.
      *
-     * Required scope: `admin`. Reference: https://api.example.com/v2/api-docs/developer/getApiKey
+     * Required scope: `admin`. Minimum member role: `admin`. Reference:
+     * https://api.example.com/v2/api-docs/developer/getApiKey
      *
      * Operation `getApiKey`: GET /api-keys/{id}
      *
@@ -90,7 +92,8 @@ class ApiKeysService extends AbstractService
      * The keys of this workspace in this mode (live keys on /v2, test keys on /sandbox/v2), newest first: prefix,
      * scopes, when each was last used and whether it is revoked. Never the keys themselves.
      *
-     * Required scope: `admin`. Reference: https://api.example.com/v2/api-docs/developer/listApiKeys
+     * Required scope: `admin`. Minimum member role: `admin`. Reference:
+     * https://api.example.com/v2/api-docs/developer/listApiKeys
      *
      * Operation `listApiKeys`: GET /api-keys
      *
@@ -114,7 +117,8 @@ class ApiKeysService extends AbstractService
      * The key stops working: at once on this node, within a second on the others. Revoking a revoked key changes
      * nothing and answers the key. A key may revoke itself (the answer is still sent).
      *
-     * Required scope: `admin`. Reference: https://api.example.com/v2/api-docs/developer/revokeApiKey
+     * Required scope: `admin`. Minimum member role: `admin`. Reference:
+     * https://api.example.com/v2/api-docs/developer/revokeApiKey
      *
      * Operation `revokeApiKey`: POST /api-keys/{id}/revoke
      *

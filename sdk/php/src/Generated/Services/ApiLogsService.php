@@ -24,7 +24,8 @@ class ApiLogsService extends AbstractService
      * Filters: `status` or `status_class`, `method`, `operation_id`, `key_id`, `request_id`, `created_gte` /
      * `created_lt`. Entries are written in batches: a request shows here within about a second.
      *
-     * Required scope: `read`. Reference: https://api.example.com/v2/api-docs/developer/listApiLogs
+     * Required scope: `read`. Minimum member role: `admin`. Reference:
+     * https://api.example.com/v2/api-docs/developer/listApiLogs
      *
      * Operation `listApiLogs`: GET /api-logs
      *

@@ -24,7 +24,8 @@ class BotsGuardrailsService extends AbstractService
      * The draft's guardrails; a version freezes them. See docs/bots.md for what each one does to messages and
      * replies.
      *
-     * Required scope: `bots:read`. Reference: https://api.example.com/v2/api-docs/bots/getBotGuardrails
+     * Required scope: `bots:read`. Minimum member role: `member`. Reference:
+     * https://api.example.com/v2/api-docs/bots/getBotGuardrails
      *
      * Operation `getBotGuardrails`: GET /bots/{id}/guardrails
      *
@@ -57,7 +58,8 @@ class BotsGuardrailsService extends AbstractService
      *
      * Fields sent replace those fields (lists whole); values are checked (422 with a pointer to the bad entry).
      *
-     * Required scope: `bots:write`. Reference: https://api.example.com/v2/api-docs/bots/updateBotGuardrails
+     * Required scope: `bots:write`. Minimum member role: `admin`. Reference:
+     * https://api.example.com/v2/api-docs/bots/updateBotGuardrails
      *
      * Operation `updateBotGuardrails`: PATCH /bots/{id}/guardrails
      *

@@ -28,7 +28,8 @@ class BotsMessagesService extends AbstractService
      * unless `conversation_id` is given); when the bot is not sure it hands the conversation to a human. With an
      * Idempotency-Key a retry replays the same reply.
      *
-     * Required scope: `bots:write`. Reference: https://api.example.com/v2/api-docs/bots/sendBotMessage
+     * Required scope: `bots:write`. Minimum member role: `member`. Reference:
+     * https://api.example.com/v2/api-docs/bots/sendBotMessage
      *
      * Operation `sendBotMessage`: POST /bots/{id}/messages
      *

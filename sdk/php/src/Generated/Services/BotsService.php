@@ -50,7 +50,8 @@ class BotsService extends AbstractService
      * A new draft bot with the configuration, guardrails, knowledge links and tools of the draft (or of
      * `version_id`): new ids, no versions, no history. Tools keep their headers and signing secret.
      *
-     * Required scope: `bots:write`. Reference: https://api.example.com/v2/api-docs/bots/cloneBot
+     * Required scope: `bots:write`. Minimum member role: `admin`. Reference:
+     * https://api.example.com/v2/api-docs/bots/cloneBot
      *
      * Operation `cloneBot`: POST /bots/{id}/clone
      *
@@ -95,7 +96,8 @@ class BotsService extends AbstractService
      * exist in the workspace (422 `unknown_knowledge_base`); a hand-off to a member needs an active member, a
      * hand-off tag an existing inbox tag.
      *
-     * Required scope: `bots:write`. Reference: https://api.example.com/v2/api-docs/bots/createBot
+     * Required scope: `bots:write`. Minimum member role: `admin`. Reference:
+     * https://api.example.com/v2/api-docs/bots/createBot
      *
      * Operation `createBot`: POST /bots
      *
@@ -146,7 +148,8 @@ class BotsService extends AbstractService
      * Deletes the bot, its versions and tools; the conversations it took part in stay in the inbox. A published bot
      * answers customers, so it must be archived first (409 `bot_is_live`).
      *
-     * Required scope: `bots:write`. Reference: https://api.example.com/v2/api-docs/bots/deleteBot
+     * Required scope: `bots:write`. Minimum member role: `admin`. Reference:
+     * https://api.example.com/v2/api-docs/bots/deleteBot
      *
      * Operation `deleteBot`: DELETE /bots/{id}
      *
@@ -171,7 +174,8 @@ class BotsService extends AbstractService
      * The draft configuration, the status and the live version; `has_unpublished_changes` says whether the draft
      * differs from it.
      *
-     * Required scope: `bots:read`. Reference: https://api.example.com/v2/api-docs/bots/getBot
+     * Required scope: `bots:read`. Minimum member role: `member`. Reference:
+     * https://api.example.com/v2/api-docs/bots/getBot
      *
      * Operation `getBot`: GET /bots/{id}
      *
@@ -211,7 +215,8 @@ class BotsService extends AbstractService
      *
      * Newest first; `status` filters draft, published or archived bots.
      *
-     * Required scope: `bots:read`. Reference: https://api.example.com/v2/api-docs/bots/listBots
+     * Required scope: `bots:read`. Minimum member role: `member`. Reference:
+     * https://api.example.com/v2/api-docs/bots/listBots
      *
      * Operation `listBots`: GET /bots
      *
@@ -236,7 +241,8 @@ class BotsService extends AbstractService
      * frozen from the draft. Draft edits made after the latest version are not published until a version freezes
      * them (`POST /bots/{id}/versions`).
      *
-     * Required scope: `bots:write`. Reference: https://api.example.com/v2/api-docs/bots/publishBot
+     * Required scope: `bots:write`. Minimum member role: `admin`. Reference:
+     * https://api.example.com/v2/api-docs/bots/publishBot
      *
      * Operation `publishBot`: POST /bots/{id}/publish
      *
@@ -279,7 +285,8 @@ class BotsService extends AbstractService
      * Edits the draft: customers keep talking to the published version until the next publish. `archived: true`
      * stops the bot answering (versions and history stay); `archived: false` brings it back.
      *
-     * Required scope: `bots:write`. Reference: https://api.example.com/v2/api-docs/bots/updateBot
+     * Required scope: `bots:write`. Minimum member role: `admin`. Reference:
+     * https://api.example.com/v2/api-docs/bots/updateBot
      *
      * Operation `updateBot`: PATCH /bots/{id}
      *

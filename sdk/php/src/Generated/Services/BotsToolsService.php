@@ -26,7 +26,8 @@ class BotsToolsService extends AbstractService
      * Schema; the URL must pass the outbound address rules. An HTTP tool's `signing_secret` is shown once, in this
      * response.
      *
-     * Required scope: `bots:write`. Reference: https://api.example.com/v2/api-docs/bots/attachBotTool
+     * Required scope: `bots:write`. Minimum member role: `admin`. Reference:
+     * https://api.example.com/v2/api-docs/bots/attachBotTool
      *
      * Operation `attachBotTool`: POST /bots/{id}/tools
      *
@@ -60,7 +61,8 @@ class BotsToolsService extends AbstractService
      *
      * The draft's tools in the order they were attached. Header values and signing secrets are never shown.
      *
-     * Required scope: `bots:read`. Reference: https://api.example.com/v2/api-docs/bots/listBotTools
+     * Required scope: `bots:read`. Minimum member role: `member`. Reference:
+     * https://api.example.com/v2/api-docs/bots/listBotTools
      *
      * Operation `listBotTools`: GET /bots/{id}/tools
      *

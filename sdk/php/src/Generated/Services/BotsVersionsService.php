@@ -26,7 +26,8 @@ class BotsVersionsService extends AbstractService
      * Freezes the draft — instructions, knowledge links, hand-off, AI settings, guardrails and tools — into the next
      * numbered, immutable version. It is not live until published.
      *
-     * Required scope: `bots:write`. Reference: https://api.example.com/v2/api-docs/bots/createBotVersion
+     * Required scope: `bots:write`. Minimum member role: `admin`. Reference:
+     * https://api.example.com/v2/api-docs/bots/createBotVersion
      *
      * Operation `createBotVersion`: POST /bots/{id}/versions
      *
@@ -58,7 +59,8 @@ class BotsVersionsService extends AbstractService
      *
      * Newest first, each with its frozen configuration; `live` marks the one customers talk to.
      *
-     * Required scope: `bots:read`. Reference: https://api.example.com/v2/api-docs/bots/listBotVersions
+     * Required scope: `bots:read`. Minimum member role: `member`. Reference:
+     * https://api.example.com/v2/api-docs/bots/listBotVersions
      *
      * Operation `listBotVersions`: GET /bots/{id}/versions
      *
@@ -83,7 +85,8 @@ class BotsVersionsService extends AbstractService
      * later versions stay and can be published again. A version of another bot is a 404; the live or a later version
      * is a 409.
      *
-     * Required scope: `bots:write`. Reference: https://api.example.com/v2/api-docs/bots/rollbackBotVersion
+     * Required scope: `bots:write`. Minimum member role: `admin`. Reference:
+     * https://api.example.com/v2/api-docs/bots/rollbackBotVersion
      *
      * Operation `rollbackBotVersion`: POST /bots/{id}/versions/{run_id}/rollback
      *

@@ -22,7 +22,8 @@ class ComplianceAuditLogService extends AbstractService
      * Every change made through the API, the CLI or the system, newest first, with its hash-chain link. Filters:
      * `actor_type`, `actor_id`, `action`, `target_id`, `from` / `to`.
      *
-     * Required scope: `read`. Reference: https://api.example.com/v2/api-docs/compliance/listAuditLog
+     * Required scope: `read`. Minimum member role: `admin`. Reference:
+     * https://api.example.com/v2/api-docs/compliance/listAuditLog
      *
      * Operation `listAuditLog`: GET /compliance/audit-log
      *

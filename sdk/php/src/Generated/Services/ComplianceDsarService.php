@@ -29,7 +29,8 @@ class ComplianceDsarService extends AbstractService
      * every module (dsar.completed); erasure deletes or anonymises the subject’s data as docs/compliance.md
      * documents per module and keeps the audit trail.
      *
-     * Required scope: `write`. Reference: https://api.example.com/v2/api-docs/compliance/createDsarRequest
+     * Required scope: `write`. Minimum member role: `admin`. Reference:
+     * https://api.example.com/v2/api-docs/compliance/createDsarRequest
      *
      * Operation `createDsarRequest`: POST /compliance/dsar
      *
@@ -73,7 +74,8 @@ class ComplianceDsarService extends AbstractService
      * summary). 202 with `export.status` pending; when ready, `export.url` is a download link (no key needed) valid
      * 24 hours, then 410. A new export replaces the link.
      *
-     * Required scope: `write`. Reference: https://api.example.com/v2/api-docs/compliance/exportDsarRequest
+     * Required scope: `write`. Minimum member role: `admin`. Reference:
+     * https://api.example.com/v2/api-docs/compliance/exportDsarRequest
      *
      * Operation `exportDsarRequest`: POST /compliance/dsar/{id}/export
      *
@@ -109,7 +111,8 @@ class ComplianceDsarService extends AbstractService
      *
      * Its status, progress per module (records found by kind, deleted / anonymised) and the export link while valid.
      *
-     * Required scope: `read`. Reference: https://api.example.com/v2/api-docs/compliance/getDsarRequest
+     * Required scope: `read`. Minimum member role: `admin`. Reference:
+     * https://api.example.com/v2/api-docs/compliance/getDsarRequest
      *
      * Operation `getDsarRequest`: GET /compliance/dsar/{id}
      *
@@ -145,7 +148,8 @@ class ComplianceDsarService extends AbstractService
      *
      * Newest first; filter by `status` and `type`.
      *
-     * Required scope: `read`. Reference: https://api.example.com/v2/api-docs/compliance/listDsarRequests
+     * Required scope: `read`. Minimum member role: `admin`. Reference:
+     * https://api.example.com/v2/api-docs/compliance/listDsarRequests
      *
      * Operation `listDsarRequests`: GET /compliance/dsar
      *

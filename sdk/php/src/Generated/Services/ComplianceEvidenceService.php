@@ -26,7 +26,8 @@ class ComplianceEvidenceService extends AbstractService
      * future), stored as JSON and PDF like the daily ones, with trigger `manual`. Answers when the report is ready;
      * download it from `download`.
      *
-     * Required scope: `write`. Reference: https://api.example.com/v2/api-docs/compliance/createComplianceEvidence
+     * Required scope: `write`. Minimum member role: `admin`. Reference:
+     * https://api.example.com/v2/api-docs/compliance/createComplianceEvidence
      *
      * Operation `createComplianceEvidence`: POST /compliance/evidence
      *
@@ -60,7 +61,8 @@ class ComplianceEvidenceService extends AbstractService
      * The report as PDF (`?format=pdf`, the default, or `Accept: application/pdf`) or as the JSON it was rendered
      * from (`?format=json`), whose SHA-256 the listing shows.
      *
-     * Required scope: `read`. Reference: https://api.example.com/v2/api-docs/compliance/downloadComplianceEvidence
+     * Required scope: `read`. Minimum member role: `admin`. Reference:
+     * https://api.example.com/v2/api-docs/compliance/downloadComplianceEvidence
      *
      * Operation `downloadComplianceEvidence`: GET /compliance/evidence/{id}/download
      *
@@ -83,7 +85,8 @@ class ComplianceEvidenceService extends AbstractService
      * Audit-chain verification, access review, retention runs and DSAR timeliness, generated daily and on demand
      * (createComplianceEvidence, the CLI), newest first.
      *
-     * Required scope: `read`. Reference: https://api.example.com/v2/api-docs/compliance/listComplianceEvidence
+     * Required scope: `read`. Minimum member role: `admin`. Reference:
+     * https://api.example.com/v2/api-docs/compliance/listComplianceEvidence
      *
      * Operation `listComplianceEvidence`: GET /compliance/evidence
      *

@@ -25,7 +25,8 @@ class CompliancePiiRedactionService extends AbstractService
      * (`[EMAIL]`), remove, or hash (a keyed hash: the same value gives the same token). A preview unless `apply:
      * true`, which rewrites the stored messages (message.updated; audited).
      *
-     * Required scope: `write`. Reference: https://api.example.com/v2/api-docs/compliance/redactPii
+     * Required scope: `write`. Minimum member role: `member`. Reference:
+     * https://api.example.com/v2/api-docs/compliance/redactPii
      *
      * Operation `redactPii`: POST /compliance/pii-redaction
      *

@@ -23,7 +23,8 @@ class ComplianceRetentionService extends AbstractService
      *
      * The policy of each data class (days or `keep`), the classes with their minimums, and the last enforcement run.
      *
-     * Required scope: `read`. Reference: https://api.example.com/v2/api-docs/compliance/getRetentionPolicies
+     * Required scope: `read`. Minimum member role: `member`. Reference:
+     * https://api.example.com/v2/api-docs/compliance/getRetentionPolicies
      *
      * Operation `getRetentionPolicies`: GET /compliance/retention
      *
@@ -52,7 +53,8 @@ class ComplianceRetentionService extends AbstractService
      * delete now — exactly what enforcement with the same policies deletes. The worker enforces policies
      * continuously in batches (retention.enforced).
      *
-     * Required scope: `write`. Reference: https://api.example.com/v2/api-docs/compliance/updateRetentionPolicies
+     * Required scope: `write`. Minimum member role: `admin`. Reference:
+     * https://api.example.com/v2/api-docs/compliance/updateRetentionPolicies
      *
      * Operation `updateRetentionPolicies`: PATCH /compliance/retention
      *

@@ -28,7 +28,7 @@ class ConversationsService extends AbstractService
      *
      * The same operation as `listConversations` (GET /inbox/conversations).
      *
-     * Required scope: `conversations:read`. Reference:
+     * Required scope: `conversations:read`. Minimum member role: `member`. Reference:
      * https://api.example.com/v2/api-docs/inbox/listPublicConversations
      *
      * Operation `listPublicConversations`: GET /conversations

@@ -21,7 +21,8 @@ class HealthService extends AbstractService
      *
      * Answers 503 (same body) when the database is unreachable. Modules not in this build report `not_available`.
      *
-     * Required scope: `read`. Reference: https://api.example.com/v2/api-docs/health/getApiHealth
+     * Required scope: `read`. Minimum member role: `member`. Reference:
+     * https://api.example.com/v2/api-docs/health/getApiHealth
      *
      * Operation `getApiHealth`: GET /health
      *
@@ -34,6 +35,7 @@ class HealthService extends AbstractService
      *     checked_at: string,
      *     database: HealthCheck,
      *     job_queue: HealthCheck,
+     *     dependencies: array<string, HealthCheck>,
      *     modules: array{inbox: HealthCheck, bots: HealthCheck, voice: HealthCheck, knowledge: HealthCheck, webhooks: HealthCheck, compliance: HealthCheck},
      * } HealthReport
      * @throws \Svc\Exception\ApiException

@@ -24,7 +24,8 @@ class InboxConversationsAiDraftService extends AbstractService
      * an OpenAI-compatible server. `sources` names the templates and the message used. Provider failures answer 502
      * `ai_provider_error`, 503 `ai_provider_unavailable` or 504 `ai_provider_timeout` (after AI_TIMEOUT_MS).
      *
-     * Required scope: `messages:write`. Reference: https://api.example.com/v2/api-docs/inbox/createAiDraft
+     * Required scope: `messages:write`. Minimum member role: `member`. Reference:
+     * https://api.example.com/v2/api-docs/inbox/createAiDraft
      *
      * Operation `createAiDraft`: POST /inbox/conversations/{id}/ai-draft
      *

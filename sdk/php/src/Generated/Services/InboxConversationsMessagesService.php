@@ -24,7 +24,8 @@ class InboxConversationsMessagesService extends AbstractService
      * `order=desc` (default) pages newest first; `order=asc` oldest first, like a transcript. A cursor keeps the
      * order it was issued for.
      *
-     * Required scope: `conversations:read`. Reference: https://api.example.com/v2/api-docs/inbox/listMessages
+     * Required scope: `conversations:read`. Minimum member role: `member`. Reference:
+     * https://api.example.com/v2/api-docs/inbox/listMessages
      *
      * Operation `listMessages`: GET /inbox/conversations/{id}/messages
      *
@@ -51,7 +52,8 @@ class InboxConversationsMessagesService extends AbstractService
      * With Idempotency-Key, a repeat with the same body returns the first response (`Idempotent-Replayed: true`) and
      * creates nothing; a repeat with a different body answers 409 `idempotency_key_reused`.
      *
-     * Required scope: `messages:write`. Reference: https://api.example.com/v2/api-docs/inbox/sendMessage
+     * Required scope: `messages:write`. Minimum member role: `member`. Reference:
+     * https://api.example.com/v2/api-docs/inbox/sendMessage
      *
      * Operation `sendMessage`: POST /inbox/conversations/{id}/messages
      *

@@ -42,7 +42,8 @@ class InboxConversationsService extends AbstractService
      * `assignee_id` must be an active member of the workspace (else 422 `assignee_not_member`); null unassigns.
      * Assigning to the current assignee changes nothing.
      *
-     * Required scope: `messages:write`. Reference: https://api.example.com/v2/api-docs/inbox/assignConversation
+     * Required scope: `messages:write`. Minimum member role: `member`. Reference:
+     * https://api.example.com/v2/api-docs/inbox/assignConversation
      *
      * Operation `assignConversation`: POST /inbox/conversations/{id}/assign
      *
@@ -82,7 +83,8 @@ class InboxConversationsService extends AbstractService
      * an active member; `message` adds a first message (inbound by default) in the same transaction. Honours
      * Idempotency-Key.
      *
-     * Required scope: `messages:write`. Reference: https://api.example.com/v2/api-docs/inbox/createConversation
+     * Required scope: `messages:write`. Minimum member role: `member`. Reference:
+     * https://api.example.com/v2/api-docs/inbox/createConversation
      *
      * Operation `createConversation`: POST /inbox/conversations
      *
@@ -124,7 +126,8 @@ class InboxConversationsService extends AbstractService
     /**
      * Get a conversation
      *
-     * Required scope: `conversations:read`. Reference: https://api.example.com/v2/api-docs/inbox/getConversation
+     * Required scope: `conversations:read`. Minimum member role: `member`. Reference:
+     * https://api.example.com/v2/api-docs/inbox/getConversation
      *
      * Operation `getConversation`: GET /inbox/conversations/{id}
      *
@@ -163,7 +166,8 @@ class InboxConversationsService extends AbstractService
      * bound to the filters it was issued for. Send `Svc-Api-Version: 2.3.4` (any version before 2.4.0) to receive
      * `lead_score` as a plain number.
      *
-     * Required scope: `conversations:read`. Reference: https://api.example.com/v2/api-docs/inbox/listConversations
+     * Required scope: `conversations:read`. Minimum member role: `member`. Reference:
+     * https://api.example.com/v2/api-docs/inbox/listConversations
      *
      * Operation `listConversations`: GET /inbox/conversations
      *
@@ -191,7 +195,8 @@ class InboxConversationsService extends AbstractService
      * Sets status `resolved` and `resolved_at`, from any other status. Resolving a resolved conversation returns it
      * unchanged (the first resolved_at, no new event). An inbound message or status `open` reopens it.
      *
-     * Required scope: `messages:write`. Reference: https://api.example.com/v2/api-docs/inbox/resolveConversation
+     * Required scope: `messages:write`. Minimum member role: `member`. Reference:
+     * https://api.example.com/v2/api-docs/inbox/resolveConversation
      *
      * Operation `resolveConversation`: POST /inbox/conversations/{id}/resolve
      *
@@ -230,7 +235,8 @@ class InboxConversationsService extends AbstractService
      * until v3.0) as a manual override; null returns to the automatic score. `tags` replaces the set; `contact`
      * fields merge (null clears one).
      *
-     * Required scope: `messages:write`. Reference: https://api.example.com/v2/api-docs/inbox/updateConversation
+     * Required scope: `messages:write`. Minimum member role: `member`. Reference:
+     * https://api.example.com/v2/api-docs/inbox/updateConversation
      *
      * Operation `updateConversation`: PATCH /inbox/conversations/{id}
      *

@@ -22,7 +22,8 @@ class InboxTagsService extends AbstractService
      * Names are unique in the workspace case-insensitively (409 `tag_already_exists`); `color` is #rrggbb (default
      * #6b7280).
      *
-     * Required scope: `messages:write`. Reference: https://api.example.com/v2/api-docs/inbox/createInboxTag
+     * Required scope: `messages:write`. Minimum member role: `member`. Reference:
+     * https://api.example.com/v2/api-docs/inbox/createInboxTag
      *
      * Operation `createInboxTag`: POST /inbox/tags
      *
@@ -48,7 +49,8 @@ class InboxTagsService extends AbstractService
     /**
      * List conversation tags, newest first
      *
-     * Required scope: `conversations:read`. Reference: https://api.example.com/v2/api-docs/inbox/listInboxTags
+     * Required scope: `conversations:read`. Minimum member role: `member`. Reference:
+     * https://api.example.com/v2/api-docs/inbox/listInboxTags
      *
      * Operation `listInboxTags`: GET /inbox/tags
      *

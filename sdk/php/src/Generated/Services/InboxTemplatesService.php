@@ -23,7 +23,8 @@ class InboxTemplatesService extends AbstractService
      * {{contact.name}}, {{contact.email}}, {{contact.phone}}, {{conversation.subject}}; any other placeholder
      * answers 422. AI drafts rank these templates.
      *
-     * Required scope: `messages:write`. Reference: https://api.example.com/v2/api-docs/inbox/createReplyTemplate
+     * Required scope: `messages:write`. Minimum member role: `member`. Reference:
+     * https://api.example.com/v2/api-docs/inbox/createReplyTemplate
      *
      * Operation `createReplyTemplate`: POST /inbox/templates
      *
@@ -55,7 +56,8 @@ class InboxTemplatesService extends AbstractService
     /**
      * List reply templates, newest first
      *
-     * Required scope: `conversations:read`. Reference: https://api.example.com/v2/api-docs/inbox/listReplyTemplates
+     * Required scope: `conversations:read`. Minimum member role: `member`. Reference:
+     * https://api.example.com/v2/api-docs/inbox/listReplyTemplates
      *
      * Operation `listReplyTemplates`: GET /inbox/templates
      *

@@ -21,7 +21,8 @@ class KnowledgeBasesDocumentsService extends AbstractService
      *
      * Newest first; `status` filters on queued, processing, ready or failed.
      *
-     * Required scope: `read`. Reference: https://api.example.com/v2/api-docs/knowledge/listKnowledgeDocuments
+     * Required scope: `read`. Minimum member role: `member`. Reference:
+     * https://api.example.com/v2/api-docs/knowledge/listKnowledgeDocuments
      *
      * Operation `listKnowledgeDocuments`: GET /knowledge/bases/{id}/documents
      *
@@ -49,7 +50,8 @@ class KnowledgeBasesDocumentsService extends AbstractService
      * a readable `error`). The same bytes already in the base answer 200 with that document and queue nothing.
      * Beyond KNOWLEDGE_MAX_UPLOAD_BYTES (default 20 MiB) 413; an unsupported file type 415.
      *
-     * Required scope: `write`. Reference: https://api.example.com/v2/api-docs/knowledge/uploadKnowledgeDocument
+     * Required scope: `write`. Minimum member role: `admin`. Reference:
+     * https://api.example.com/v2/api-docs/knowledge/uploadKnowledgeDocument
      *
      * Operation `uploadKnowledgeDocument`: POST /knowledge/bases/{id}/documents
      *

@@ -33,7 +33,8 @@ class KnowledgeBasesService extends AbstractService
      * `language` (default `en`) drives stemming in the search index; `chunking` sets the chunk size (200–8000
      * characters, default 1000) and overlap (at most half the size, default 150).
      *
-     * Required scope: `write`. Reference: https://api.example.com/v2/api-docs/knowledge/createKnowledgeBase
+     * Required scope: `write`. Minimum member role: `admin`. Reference:
+     * https://api.example.com/v2/api-docs/knowledge/createKnowledgeBase
      *
      * Operation `createKnowledgeBase`: POST /knowledge/bases
      *
@@ -72,7 +73,8 @@ class KnowledgeBasesService extends AbstractService
      * Deletes the base with its documents, chunks and index entries. The base answers 404 at once; a large base
      * (over 100 documents or 2,000 chunks) is emptied in the background.
      *
-     * Required scope: `write`. Reference: https://api.example.com/v2/api-docs/knowledge/deleteKnowledgeBase
+     * Required scope: `write`. Minimum member role: `admin`. Reference:
+     * https://api.example.com/v2/api-docs/knowledge/deleteKnowledgeBase
      *
      * Operation `deleteKnowledgeBase`: DELETE /knowledge/bases/{id}
      *
@@ -94,7 +96,8 @@ class KnowledgeBasesService extends AbstractService
     /**
      * Get a knowledge base
      *
-     * Required scope: `read`. Reference: https://api.example.com/v2/api-docs/knowledge/getKnowledgeBase
+     * Required scope: `read`. Minimum member role: `member`. Reference:
+     * https://api.example.com/v2/api-docs/knowledge/getKnowledgeBase
      *
      * Operation `getKnowledgeBase`: GET /knowledge/bases/{id}
      *
@@ -127,7 +130,8 @@ class KnowledgeBasesService extends AbstractService
      *
      * Newest first, with their document and chunk counts and the summary of their latest crawl.
      *
-     * Required scope: `read`. Reference: https://api.example.com/v2/api-docs/knowledge/listKnowledgeBases
+     * Required scope: `read`. Minimum member role: `member`. Reference:
+     * https://api.example.com/v2/api-docs/knowledge/listKnowledgeBases
      *
      * Operation `listKnowledgeBases`: GET /knowledge/bases
      *
@@ -150,7 +154,8 @@ class KnowledgeBasesService extends AbstractService
      * Changing `language` or `chunking` re-processes every ready document in the background with the new settings;
      * until each is done its previous chunks stay searchable.
      *
-     * Required scope: `write`. Reference: https://api.example.com/v2/api-docs/knowledge/updateKnowledgeBase
+     * Required scope: `write`. Minimum member role: `admin`. Reference:
+     * https://api.example.com/v2/api-docs/knowledge/updateKnowledgeBase
      *
      * Operation `updateKnowledgeBase`: PATCH /knowledge/bases/{id}
      *

@@ -21,7 +21,8 @@ class KnowledgeDocumentsService extends AbstractService
      *
      * Removes the document with its chunks and index entries at once; search no longer finds it.
      *
-     * Required scope: `write`. Reference: https://api.example.com/v2/api-docs/knowledge/deleteKnowledgeDocument
+     * Required scope: `write`. Minimum member role: `admin`. Reference:
+     * https://api.example.com/v2/api-docs/knowledge/deleteKnowledgeDocument
      *
      * Operation `deleteKnowledgeDocument`: DELETE /knowledge/documents/{id}
      *
@@ -46,7 +47,8 @@ class KnowledgeDocumentsService extends AbstractService
      * `include=chunks` adds its chunks in order, each with `start`/`end` offsets into the extracted text, heading
      * path and page; `include=text` adds that text (`include=chunks,text` both).
      *
-     * Required scope: `read`. Reference: https://api.example.com/v2/api-docs/knowledge/getKnowledgeDocument
+     * Required scope: `read`. Minimum member role: `member`. Reference:
+     * https://api.example.com/v2/api-docs/knowledge/getKnowledgeDocument
      *
      * Operation `getKnowledgeDocument`: GET /knowledge/documents/{id}
      *

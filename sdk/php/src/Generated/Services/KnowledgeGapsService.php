@@ -23,7 +23,8 @@ class KnowledgeGapsService extends AbstractService
      * (open, resolved) and `knowledge_base_id`; `order=recent` (last asked first, default) or `order=count` (most
      * asked first).
      *
-     * Required scope: `read`. Reference: https://api.example.com/v2/api-docs/knowledge/listKnowledgeGaps
+     * Required scope: `read`. Minimum member role: `member`. Reference:
+     * https://api.example.com/v2/api-docs/knowledge/listKnowledgeGaps
      *
      * Operation `listKnowledgeGaps`: GET /knowledge/gaps
      *

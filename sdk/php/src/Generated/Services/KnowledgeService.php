@@ -43,9 +43,10 @@ class KnowledgeService extends AbstractService
      * Follow it on the base's `last_crawl`; `knowledge_crawl.completed` is emitted at the end. Start URLs on
      * loopback or private networks are refused (422) unless the operator allows private networks; link-local and
      * cloud metadata addresses always are, and every fetch and redirect of the crawl is checked the same way. One
-     * crawl per base at a time (409).
+     * crawl per base at a time (409). An unknown or foreign `knowledge_base_id` is 422 `invalid_reference`.
      *
-     * Required scope: `write`. Reference: https://api.example.com/v2/api-docs/knowledge/crawlKnowledgeSource
+     * Required scope: `write`. Minimum member role: `admin`. Reference:
+     * https://api.example.com/v2/api-docs/knowledge/crawlKnowledgeSource
      *
      * Operation `crawlKnowledgeSource`: POST /knowledge/crawl
      *
@@ -90,10 +91,11 @@ class KnowledgeService extends AbstractService
      * full-text index, re-ranked with embeddings when EMBEDDINGS_* is configured (`ranking: hybrid`, else
      * `keyword`). Each result cites its document, chunk, offsets, heading path and page, with an excerpt whose
      * matched words are marked «like this»; `score` is in [0, 1]. `answer: true` adds a short answer citing results
-     * as [n]. A question whose best score is below 0.5 is recorded as a knowledge gap (`gap`). Unknown or foreign
-     * bases answer 404.
+     * as [n]. A question whose best score is below 0.5 is recorded as a knowledge gap (`gap`). An unknown or foreign
+     * base in `knowledge_base_ids` is 422 `invalid_reference`.
      *
-     * Required scope: `write`. Reference: https://api.example.com/v2/api-docs/knowledge/searchKnowledge
+     * Required scope: `write`. Minimum member role: `member`. Reference:
+     * https://api.example.com/v2/api-docs/knowledge/searchKnowledge
      *
      * Operation `searchKnowledge`: POST /knowledge/search
      *

@@ -23,7 +23,8 @@ class LeadsActivitiesService extends AbstractService
      *
      * A note, e-mail, call, meeting or task; engagements count in the lead score, which is recomputed.
      *
-     * Required scope: `leads:write`. Reference: https://api.example.com/v2/api-docs/leads/createLeadActivity
+     * Required scope: `leads:write`. Minimum member role: `member`. Reference:
+     * https://api.example.com/v2/api-docs/leads/createLeadActivity
      *
      * Operation `createLeadActivity`: POST /leads/{id}/activities
      *
@@ -61,7 +62,8 @@ class LeadsActivitiesService extends AbstractService
      * Newest first: notes, e-mails, calls, meetings and tasks people recorded, and the status changes,
      * qualifications and syncs the service recorded.
      *
-     * Required scope: `leads:read`. Reference: https://api.example.com/v2/api-docs/leads/listLeadActivities
+     * Required scope: `leads:read`. Minimum member role: `member`. Reference:
+     * https://api.example.com/v2/api-docs/leads/listLeadActivities
      *
      * Operation `listLeadActivities`: GET /leads/{id}/activities
      *

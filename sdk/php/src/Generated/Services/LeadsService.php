@@ -42,7 +42,8 @@ class LeadsService extends AbstractService
      * fills the fields left out and its messages count in the score. One lead per email: a second is 409
      * `lead_already_exists` with `existing_id`.
      *
-     * Required scope: `leads:write`. Reference: https://api.example.com/v2/api-docs/leads/createLead
+     * Required scope: `leads:write`. Minimum member role: `member`. Reference:
+     * https://api.example.com/v2/api-docs/leads/createLead
      *
      * Operation `createLead`: POST /leads
      *
@@ -91,7 +92,8 @@ class LeadsService extends AbstractService
      *
      * Removes the lead and its activities. A record already synced to the CRM stays there.
      *
-     * Required scope: `leads:write`. Reference: https://api.example.com/v2/api-docs/leads/deleteLead
+     * Required scope: `leads:write`. Minimum member role: `member`. Reference:
+     * https://api.example.com/v2/api-docs/leads/deleteLead
      *
      * Operation `deleteLead`: DELETE /leads/{id}
      *
@@ -113,7 +115,8 @@ class LeadsService extends AbstractService
     /**
      * Get a lead
      *
-     * Required scope: `leads:read`. Reference: https://api.example.com/v2/api-docs/leads/getLead
+     * Required scope: `leads:read`. Minimum member role: `member`. Reference:
+     * https://api.example.com/v2/api-docs/leads/getLead
      *
      * Operation `getLead`: GET /leads/{id}
      *
@@ -152,7 +155,8 @@ class LeadsService extends AbstractService
      *
      * Newest first. Filters: `status`, `owner_id`, `source`, `email`, `min_score` / `max_score`, `updated_after`.
      *
-     * Required scope: `leads:read`. Reference: https://api.example.com/v2/api-docs/leads/listLeads
+     * Required scope: `leads:read`. Minimum member role: `member`. Reference:
+     * https://api.example.com/v2/api-docs/leads/listLeads
      *
      * Operation `listLeads`: GET /leads
      *
@@ -183,7 +187,8 @@ class LeadsService extends AbstractService
      * criterion with its evidence (the message that shows it); returns the lead with `qualification` (score,
      * recommended status). With `apply: true` the lead moves to the recommended status when the machine allows it.
      *
-     * Required scope: `leads:write`. Reference: https://api.example.com/v2/api-docs/leads/qualifyLead
+     * Required scope: `leads:write`. Minimum member role: `member`. Reference:
+     * https://api.example.com/v2/api-docs/leads/qualifyLead
      *
      * Operation `qualifyLead`: POST /leads/{id}/qualify
      *
@@ -228,7 +233,8 @@ class LeadsService extends AbstractService
      * Retry-After on 429 and retries 5xx; `lead.synced` or `lead.sync_failed` tells the outcome. No CRM configured:
      * 422 `crm_not_configured`.
      *
-     * Required scope: `leads:write`. Reference: https://api.example.com/v2/api-docs/leads/syncLeadToCrm
+     * Required scope: `leads:write`. Minimum member role: `member`. Reference:
+     * https://api.example.com/v2/api-docs/leads/syncLeadToCrm
      *
      * Operation `syncLeadToCrm`: POST /leads/{id}/sync
      *
@@ -267,7 +273,8 @@ class LeadsService extends AbstractService
      *
      * Changes what is given and recomputes the score. The status changes through `POST /leads/{id}/status` only.
      *
-     * Required scope: `leads:write`. Reference: https://api.example.com/v2/api-docs/leads/updateLead
+     * Required scope: `leads:write`. Minimum member role: `member`. Reference:
+     * https://api.example.com/v2/api-docs/leads/updateLead
      *
      * Operation `updateLead`: PATCH /leads/{id}
      *

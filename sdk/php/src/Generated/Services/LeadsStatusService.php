@@ -27,7 +27,8 @@ class LeadsStatusService extends AbstractService
      * converted is final. Any other move is 409 `invalid_lead_transition`. The change and its `reason` are recorded
      * as an activity.
      *
-     * Required scope: `leads:write`. Reference: https://api.example.com/v2/api-docs/leads/updateLeadStatus
+     * Required scope: `leads:write`. Minimum member role: `member`. Reference:
+     * https://api.example.com/v2/api-docs/leads/updateLeadStatus
      *
      * Operation `updateLeadStatus`: POST /leads/{id}/status
      *

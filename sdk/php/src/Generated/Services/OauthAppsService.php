@@ -9,7 +9,7 @@ namespace Svc\Generated\Services;
 use Svc\AbstractService;
 
 /**
- * `$client->oauth->apps`: 3 operations.
+ * `$client->oauth->apps`: 4 operations.
  *
  * @psalm-import-type OAuthApp from \Svc\Generated\Types
  * @psalm-import-type OAuthAppType from \Svc\Generated\Types
@@ -27,7 +27,8 @@ class OauthAppsService extends AbstractService
      * `public` app has none and must use PKCE (S256). An app registered with a sandbox key can be authorized only
      * for sandbox data.
      *
-     * Required scope: `write`. Reference: https://api.example.com/v2/api-docs/developer/createOAuthApp
+     * Required scope: `write`. Minimum member role: `admin`. Reference:
+     * https://api.example.com/v2/api-docs/developer/createOAuthApp
      *
      * Operation `createOAuthApp`: POST /oauth/apps
      *
@@ -61,12 +62,44 @@ class OauthAppsService extends AbstractService
     }
 
     /**
+     * Delete an OAuth app
+     *
+     * Deletes an app of this workspace and mode, named by its id (`oapp_…`) or its `client_id` (another workspace’s
+     * or mode’s app is 404). Every authorization of it, in every workspace that gave one, is revoked with all its
+     * tokens in the same transaction; its `client_id` is unknown to /oauth/authorize and /oauth/token from then on.
+     * Events `oauth_app.deleted` here and `oauth_grant.revoked` in each granting workspace. An extension of the spec
+     * (docs/oauth.md).
+     *
+     * Required scope: `admin`. Minimum member role: `admin`. Reference:
+     * https://api.example.com/v2/api-docs/developer/deleteOAuthApp
+     *
+     * Operation `deleteOAuthApp`: DELETE /oauth/apps/{id}
+     *
+     * @param string $id
+     * @param array<string, mixed>|null $params this operation takes no query parameters; given ones are sent as the query string
+     * @param RequestOptions $opts per-request options: idempotency_key, timeout, max_retries, api_version, headers, api_key
+     * @return array{
+     *     id: string,
+     *     object: 'oauth_app',
+     *     client_id: string,
+     *     deleted: true,
+     *     revoked_authorizations: int,
+     * } DeletedOAuthApp
+     * @throws \Svc\Exception\ApiException
+     */
+    public function delete(string $id, ?array $params = null, array $opts = []): array
+    {
+        return $this->callOperation('DELETE', '/oauth/apps/{id}', ['id' => $id], $params, $opts, ['idempotent' => true, 'operation' => 'deleteOAuthApp']);
+    }
+
+    /**
      * List the OAuth apps of this workspace, newest first
      *
      * The apps registered by this workspace in this mode (live or sandbox). Secrets are never shown:
      * `client_secret_prefix` identifies the current one.
      *
-     * Required scope: `read`. Reference: https://api.example.com/v2/api-docs/developer/listOAuthApps
+     * Required scope: `read`. Minimum member role: `member`. Reference:
+     * https://api.example.com/v2/api-docs/developer/listOAuthApps
      *
      * Operation `listOAuthApps`: GET /oauth/apps
      *
@@ -91,7 +124,8 @@ class OauthAppsService extends AbstractService
      * their next refresh). `rotate_secret: true` issues a new `client_secret`, shown once in this answer; the old
      * one keeps working for `secret_grace_hours` (default 24, 0 = at once). The type cannot change.
      *
-     * Required scope: `write`. Reference: https://api.example.com/v2/api-docs/developer/updateOAuthApp
+     * Required scope: `write`. Minimum member role: `admin`. Reference:
+     * https://api.example.com/v2/api-docs/developer/updateOAuthApp
      *
      * Operation `updateOAuthApp`: PATCH /oauth/apps
      *

@@ -10,17 +10,21 @@ use Svc\AbstractService;
 use Svc\SvcClient;
 
 /**
- * `$client->oauth`: 0 operations, and apps.
+ * `$client->oauth`: 0 operations, and apps, authorizations.
  *
  */
 class OauthService extends AbstractService
 {
-    /** `$client->oauth->apps`: create(), list(), update() */
+    /** `$client->oauth->apps`: create(), delete(), list(), update() */
     public readonly OauthAppsService $apps;
+
+    /** `$client->oauth->authorizations`: list(), revoke() */
+    public readonly OauthAuthorizationsService $authorizations;
 
     public function __construct(SvcClient $client)
     {
         parent::__construct($client);
         $this->apps = new OauthAppsService($client);
+        $this->authorizations = new OauthAuthorizationsService($client);
     }
 }

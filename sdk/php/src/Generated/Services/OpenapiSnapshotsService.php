@@ -24,7 +24,8 @@ class OpenapiSnapshotsService extends AbstractService
      * canonical JSON and operation count, and the diff from this workspace’s previous snapshot. A document identical
      * to the previous one still makes a snapshot, with `unchanged: true` and an empty diff.
      *
-     * Required scope: `write`. Reference: https://api.example.com/v2/api-docs/developer/createOpenApiSnapshot
+     * Required scope: `write`. Minimum member role: `admin`. Reference:
+     * https://api.example.com/v2/api-docs/developer/createOpenApiSnapshot
      *
      * Operation `createOpenApiSnapshot`: POST /openapi-snapshots
      *
@@ -63,7 +64,8 @@ class OpenapiSnapshotsService extends AbstractService
      * from the one before (added and removed operations, breaking and non-breaking changes). `id` picks one; with
      * `include=document` (only together with `id`, as its `document_url` does) the item carries the stored document.
      *
-     * Required scope: `read`. Reference: https://api.example.com/v2/api-docs/developer/listOpenApiSnapshots
+     * Required scope: `read`. Minimum member role: `member`. Reference:
+     * https://api.example.com/v2/api-docs/developer/listOpenApiSnapshots
      *
      * Operation `listOpenApiSnapshots`: GET /openapi-snapshots
      *

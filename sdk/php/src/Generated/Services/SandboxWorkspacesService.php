@@ -28,7 +28,8 @@ class SandboxWorkspacesService extends AbstractService
      * within seconds (event `sandbox_workspace.ready`). `test_key` is the sandbox’s svc_test_ key with your key’s
      * scopes, for `base_url`: it is shown only in this response. Needs a live key; at most 20 per workspace.
      *
-     * Required scope: `write`. Reference: https://api.example.com/v2/api-docs/developer/createSandboxWorkspace
+     * Required scope: `write`. Minimum member role: `admin`. Reference:
+     * https://api.example.com/v2/api-docs/developer/createSandboxWorkspace
      *
      * Operation `createSandboxWorkspace`: POST /sandbox-workspaces
      *
@@ -64,7 +65,8 @@ class SandboxWorkspacesService extends AbstractService
      * The sandbox workspaces this workspace made, newest first, with their status (seeding, ready, failed) and how
      * many sample objects of each kind were seeded. Their keys are never shown again; filter by `status`.
      *
-     * Required scope: `read`. Reference: https://api.example.com/v2/api-docs/developer/listSandboxWorkspaces
+     * Required scope: `read`. Minimum member role: `member`. Reference:
+     * https://api.example.com/v2/api-docs/developer/listSandboxWorkspaces
      *
      * Operation `listSandboxWorkspaces`: GET /sandbox-workspaces
      *

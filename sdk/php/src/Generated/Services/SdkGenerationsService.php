@@ -29,7 +29,8 @@ class SdkGenerationsService extends AbstractService
      * `.failed`), then `archive.url` downloads it without a key for 24 hours (410 after). At most 5 generations
      * queued or running per workspace.
      *
-     * Required scope: `write`. Reference: https://api.example.com/v2/api-docs/developer/createSdkGeneration
+     * Required scope: `write`. Minimum member role: `admin`. Reference:
+     * https://api.example.com/v2/api-docs/developer/createSdkGeneration
      *
      * Operation `createSdkGeneration`: POST /sdk-generations
      *
@@ -68,7 +69,8 @@ class SdkGenerationsService extends AbstractService
      * was generated from, and once succeeded the archive (size, SHA-256, download link valid 24 hours). Filter by
      * `language` and `status`.
      *
-     * Required scope: `read`. Reference: https://api.example.com/v2/api-docs/developer/listSdkGenerations
+     * Required scope: `read`. Minimum member role: `member`. Reference:
+     * https://api.example.com/v2/api-docs/developer/listSdkGenerations
      *
      * Operation `listSdkGenerations`: GET /sdk-generations
      *

@@ -25,7 +25,8 @@ class TerraformResourcesService extends AbstractService
      * force_new), its import id format and the operations behind it. With `format=hcl`: the workspace’s existing
      * objects as `import` and `resource` blocks (text/plain).
      *
-     * Required scope: `read`. Reference: https://api.example.com/v2/api-docs/developer/listTerraformResources
+     * Required scope: `read`. Minimum member role: `member`. Reference:
+     * https://api.example.com/v2/api-docs/developer/listTerraformResources
      *
      * Operation `listTerraformResources`: GET /terraform-resources
      *

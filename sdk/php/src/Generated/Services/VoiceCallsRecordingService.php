@@ -24,7 +24,8 @@ class VoiceCallsRecordingService extends AbstractService
      * the call was not recorded or before the recording exists; 409 `recording_not_ready` for the audio before it is
      * ready.
      *
-     * Required scope: `read`. Reference: https://api.example.com/v2/api-docs/voice/getVoiceRecording
+     * Required scope: `read`. Minimum member role: `member`. Reference:
+     * https://api.example.com/v2/api-docs/voice/getVoiceRecording
      *
      * Operation `getVoiceRecording`: GET /voice/calls/{id}/recording
      *

@@ -46,7 +46,8 @@ class VoiceCallsService extends AbstractService
      * +15005550006 answers, +15005550007 busy, +15005550008 no answer, +15005550009 fails (docs/voice.md). `script`
      * gives the called party’s lines on the simulated carrier.
      *
-     * Required scope: `write`. Reference: https://api.example.com/v2/api-docs/voice/createVoiceCall
+     * Required scope: `write`. Minimum member role: `member`. Reference:
+     * https://api.example.com/v2/api-docs/voice/createVoiceCall
      *
      * Operation `createVoiceCall`: POST /voice/calls
      *
@@ -100,7 +101,8 @@ class VoiceCallsService extends AbstractService
      * The call with its status, the time of each step (`history`), its duration, transfers, and links to its
      * recording and transcript.
      *
-     * Required scope: `read`. Reference: https://api.example.com/v2/api-docs/voice/getVoiceCall
+     * Required scope: `read`. Minimum member role: `member`. Reference:
+     * https://api.example.com/v2/api-docs/voice/getVoiceCall
      *
      * Operation `getVoiceCall`: GET /voice/calls/{id}
      *
@@ -147,7 +149,8 @@ class VoiceCallsService extends AbstractService
      * call in progress completes (call.completed) with its transcript and recording up to this moment. 409
      * `call_ended` once it has ended. On Twilio the call is ended there first.
      *
-     * Required scope: `write`. Reference: https://api.example.com/v2/api-docs/voice/hangupVoiceCall
+     * Required scope: `write`. Minimum member role: `member`. Reference:
+     * https://api.example.com/v2/api-docs/voice/hangupVoiceCall
      *
      * Operation `hangupVoiceCall`: POST /voice/calls/{id}/hangup
      *
@@ -192,7 +195,8 @@ class VoiceCallsService extends AbstractService
      *
      * Newest first. Filters: `status`, `number_id`, `direction`.
      *
-     * Required scope: `read`. Reference: https://api.example.com/v2/api-docs/voice/listVoiceCalls
+     * Required scope: `read`. Minimum member role: `member`. Reference:
+     * https://api.example.com/v2/api-docs/voice/listVoiceCalls
      *
      * Operation `listVoiceCalls`: GET /voice/calls
      *
@@ -219,7 +223,8 @@ class VoiceCallsService extends AbstractService
      * the target first), with an optional `announcement`. Only while the call is in_progress: 409
      * `call_not_in_progress` otherwise. Emits call.transferred.
      *
-     * Required scope: `write`. Reference: https://api.example.com/v2/api-docs/voice/transferVoiceCall
+     * Required scope: `write`. Minimum member role: `member`. Reference:
+     * https://api.example.com/v2/api-docs/voice/transferVoiceCall
      *
      * Operation `transferVoiceCall`: POST /voice/calls/{id}/transfer
      *

@@ -23,7 +23,8 @@ class VoiceCallsTranscriptService extends AbstractService
      * `confidence`, and the language. `status` is pending until the call ends; `unavailable` (with `reason`) for a
      * call not answered, or on a real carrier without a transcription endpoint configured.
      *
-     * Required scope: `read`. Reference: https://api.example.com/v2/api-docs/voice/getVoiceTranscript
+     * Required scope: `read`. Minimum member role: `member`. Reference:
+     * https://api.example.com/v2/api-docs/voice/getVoiceTranscript
      *
      * Operation `getVoiceTranscript`: GET /voice/calls/{id}/transcript
      *

@@ -24,7 +24,8 @@ class VoiceNumbersService extends AbstractService
      *
      * The number, its carrier and what answers its calls.
      *
-     * Required scope: `read`. Reference: https://api.example.com/v2/api-docs/voice/getVoiceNumber
+     * Required scope: `read`. Minimum member role: `member`. Reference:
+     * https://api.example.com/v2/api-docs/voice/getVoiceNumber
      *
      * Operation `getVoiceNumber`: GET /voice/numbers/{id}
      *
@@ -56,7 +57,8 @@ class VoiceNumbersService extends AbstractService
      *
      * Newest first; filter by `country`.
      *
-     * Required scope: `read`. Reference: https://api.example.com/v2/api-docs/voice/listVoiceNumbers
+     * Required scope: `read`. Minimum member role: `member`. Reference:
+     * https://api.example.com/v2/api-docs/voice/listVoiceNumbers
      *
      * Operation `listVoiceNumbers`: GET /voice/numbers
      *
@@ -82,7 +84,8 @@ class VoiceNumbersService extends AbstractService
      * 555-01xx, Ofcom drama numbers, ACMA fictitious ranges); with Twilio configured, live numbers are bought from
      * it. 422 `country_not_supported`, 409 `number_not_available`.
      *
-     * Required scope: `write`. Reference: https://api.example.com/v2/api-docs/voice/provisionVoiceNumber
+     * Required scope: `write`. Minimum member role: `admin`. Reference:
+     * https://api.example.com/v2/api-docs/voice/provisionVoiceNumber
      *
      * Operation `provisionVoiceNumber`: POST /voice/numbers
      *
@@ -123,7 +126,8 @@ class VoiceNumbersService extends AbstractService
      * or to it is queued, ringing or in progress. A Twilio number already released in the Twilio console is removed
      * here all the same.
      *
-     * Required scope: `write`. Reference: https://api.example.com/v2/api-docs/voice/releaseVoiceNumber
+     * Required scope: `write`. Minimum member role: `admin`. Reference:
+     * https://api.example.com/v2/api-docs/voice/releaseVoiceNumber
      *
      * Operation `releaseVoiceNumber`: DELETE /voice/numbers/{id}
      *
@@ -149,9 +153,10 @@ class VoiceNumbersService extends AbstractService
      * Renames the number (at Twilio too, for a Twilio number) or changes what answers the calls that arrive from now
      * on: `bot_id` or `agent_id` replaces the other, either set to null leaves the greeting alone answering,
      * `greeting` null returns to the answerer's own. Calls already answered keep their answerer. 422 for both
-     * `bot_id` and `agent_id`; 404 for an unknown bot or agent.
+     * `bot_id` and `agent_id`; 422 `invalid_reference` for an unknown bot or agent.
      *
-     * Required scope: `write`. Reference: https://api.example.com/v2/api-docs/voice/updateVoiceNumber
+     * Required scope: `write`. Minimum member role: `admin`. Reference:
+     * https://api.example.com/v2/api-docs/voice/updateVoiceNumber
      *
      * Operation `updateVoiceNumber`: PATCH /voice/numbers/{id}
      *

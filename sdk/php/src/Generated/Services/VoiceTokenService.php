@@ -23,7 +23,8 @@ class VoiceTokenService extends AbstractService
      * `grants.voice.incoming.allow`, `grants.voice.outgoing` (a number of yours). `ttl_seconds` 60–86400 (default
      * 3600; above the maximum is 422).
      *
-     * Required scope: `write`. Reference: https://api.example.com/v2/api-docs/voice/createVoiceToken
+     * Required scope: `write`. Minimum member role: `member`. Reference:
+     * https://api.example.com/v2/api-docs/voice/createVoiceToken
      *
      * Operation `createVoiceToken`: POST /voice/token
      *

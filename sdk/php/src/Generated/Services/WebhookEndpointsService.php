@@ -26,7 +26,7 @@ class WebhookEndpointsService extends AbstractService
      *
      * The same operation as `createWebhookEndpoint` (POST /webhooks/endpoints).
      *
-     * Required scope: `webhooks:write`. Reference:
+     * Required scope: `webhooks:write`. Minimum member role: `admin`. Reference:
      * https://api.example.com/v2/api-docs/webhooks/createPublicWebhookEndpoint
      *
      * Operation `createPublicWebhookEndpoint`: POST /webhook-endpoints
@@ -73,7 +73,7 @@ class WebhookEndpointsService extends AbstractService
      *
      * The same operation as `deleteWebhookEndpoint` (DELETE /webhooks/endpoints/{id}).
      *
-     * Required scope: `webhooks:write`. Reference:
+     * Required scope: `webhooks:write`. Minimum member role: `admin`. Reference:
      * https://api.example.com/v2/api-docs/webhooks/deletePublicWebhookEndpoint
      *
      * Operation `deletePublicWebhookEndpoint`: DELETE /webhook-endpoints/{id}
@@ -100,7 +100,7 @@ class WebhookEndpointsService extends AbstractService
      *
      * The same operation as `getWebhookEndpoint` (GET /webhooks/endpoints/{id}).
      *
-     * Required scope: `webhooks:read`. Reference:
+     * Required scope: `webhooks:read`. Minimum member role: `member`. Reference:
      * https://api.example.com/v2/api-docs/webhooks/getPublicWebhookEndpoint
      *
      * Operation `getPublicWebhookEndpoint`: GET /webhook-endpoints/{id}
@@ -139,7 +139,7 @@ class WebhookEndpointsService extends AbstractService
      *
      * The same operation as `listWebhookEndpoints` (GET /webhooks/endpoints).
      *
-     * Required scope: `webhooks:read`. Reference:
+     * Required scope: `webhooks:read`. Minimum member role: `member`. Reference:
      * https://api.example.com/v2/api-docs/webhooks/listPublicWebhookEndpoints
      *
      * Operation `listPublicWebhookEndpoints`: GET /webhook-endpoints
@@ -166,7 +166,7 @@ class WebhookEndpointsService extends AbstractService
      *
      * The same operation as `updateWebhookEndpoint` (PATCH /webhooks/endpoints/{id}).
      *
-     * Required scope: `webhooks:write`. Reference:
+     * Required scope: `webhooks:write`. Minimum member role: `admin`. Reference:
      * https://api.example.com/v2/api-docs/webhooks/updatePublicWebhookEndpoint
      *
      * Operation `updatePublicWebhookEndpoint`: PATCH /webhook-endpoints/{id}

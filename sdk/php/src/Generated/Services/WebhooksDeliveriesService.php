@@ -21,7 +21,8 @@ class WebhooksDeliveriesService extends AbstractService
     /**
      * Get a delivery with every attempt
      *
-     * Required scope: `webhooks:read`. Reference: https://api.example.com/v2/api-docs/webhooks/getWebhookDelivery
+     * Required scope: `webhooks:read`. Minimum member role: `member`. Reference:
+     * https://api.example.com/v2/api-docs/webhooks/getWebhookDelivery
      *
      * Operation `getWebhookDelivery`: GET /webhooks/deliveries/{id}
      *
@@ -57,7 +58,8 @@ class WebhooksDeliveriesService extends AbstractService
     /**
      * List deliveries, newest first, by endpoint, status or event type
      *
-     * Required scope: `webhooks:read`. Reference: https://api.example.com/v2/api-docs/webhooks/listWebhookDeliveries
+     * Required scope: `webhooks:read`. Minimum member role: `member`. Reference:
+     * https://api.example.com/v2/api-docs/webhooks/listWebhookDeliveries
      *
      * Operation `listWebhookDeliveries`: GET /webhooks/deliveries
      *
@@ -84,7 +86,7 @@ class WebhooksDeliveriesService extends AbstractService
      * with the delivery; the attempt appears in getWebhookDelivery. Honours Idempotency-Key; limited to
      * REPLAY_RATE_LIMIT_PER_MINUTE per key (RateLimit headers).
      *
-     * Required scope: `webhooks:write`. Reference:
+     * Required scope: `webhooks:write`. Minimum member role: `admin`. Reference:
      * https://api.example.com/v2/api-docs/webhooks/replayWebhookDelivery
      *
      * Operation `replayWebhookDelivery`: POST /webhooks/deliveries/{id}/replay

@@ -25,7 +25,7 @@ class WebhooksEndpointsService extends AbstractService
      * operator allows private networks; link-local and cloud metadata addresses always are (every IPv6 form
      * embedding one included). Send an Idempotency-Key to create it exactly once.
      *
-     * Required scope: `webhooks:write`. Reference:
+     * Required scope: `webhooks:write`. Minimum member role: `admin`. Reference:
      * https://api.example.com/v2/api-docs/webhooks/createWebhookEndpoint
      *
      * Operation `createWebhookEndpoint`: POST /webhooks/endpoints
@@ -70,7 +70,7 @@ class WebhooksEndpointsService extends AbstractService
      *
      * Its pending deliveries end as failed; delivery history stays listable.
      *
-     * Required scope: `webhooks:write`. Reference:
+     * Required scope: `webhooks:write`. Minimum member role: `admin`. Reference:
      * https://api.example.com/v2/api-docs/webhooks/deleteWebhookEndpoint
      *
      * Operation `deleteWebhookEndpoint`: DELETE /webhooks/endpoints/{id}
@@ -95,7 +95,8 @@ class WebhooksEndpointsService extends AbstractService
      *
      * The secret is not included; it was shown when the endpoint was created or its secret rotated.
      *
-     * Required scope: `webhooks:read`. Reference: https://api.example.com/v2/api-docs/webhooks/getWebhookEndpoint
+     * Required scope: `webhooks:read`. Minimum member role: `member`. Reference:
+     * https://api.example.com/v2/api-docs/webhooks/getWebhookEndpoint
      *
      * Operation `getWebhookEndpoint`: GET /webhooks/endpoints/{id}
      *
@@ -131,7 +132,8 @@ class WebhooksEndpointsService extends AbstractService
      *
      * The same endpoints as GET /webhook-endpoints. Secrets are never listed.
      *
-     * Required scope: `webhooks:read`. Reference: https://api.example.com/v2/api-docs/webhooks/listWebhookEndpoints
+     * Required scope: `webhooks:read`. Minimum member role: `member`. Reference:
+     * https://api.example.com/v2/api-docs/webhooks/listWebhookEndpoints
      *
      * Operation `listWebhookEndpoints`: GET /webhooks/endpoints
      *
@@ -154,7 +156,8 @@ class WebhooksEndpointsService extends AbstractService
      * Returns the new secret once. The previous secret keeps signing alongside it for grace_period_seconds (default
      * 24 h; 0 = stop now), so during the grace period Svc-Status-Signature carries one v1= per secret.
      *
-     * Required scope: `webhooks:write`. Reference: https://api.example.com/v2/api-docs/webhooks/rotateWebhookSecret
+     * Required scope: `webhooks:write`. Minimum member role: `admin`. Reference:
+     * https://api.example.com/v2/api-docs/webhooks/rotateWebhookSecret
      *
      * Operation `rotateWebhookSecret`: POST /webhooks/endpoints/{id}/rotate-secret
      *
@@ -194,7 +197,8 @@ class WebhooksEndpointsService extends AbstractService
      *
      * Returns the new delivery (status pending); follow it with getWebhookDelivery. Retries like any delivery.
      *
-     * Required scope: `webhooks:write`. Reference: https://api.example.com/v2/api-docs/webhooks/testWebhookEndpoint
+     * Required scope: `webhooks:write`. Minimum member role: `admin`. Reference:
+     * https://api.example.com/v2/api-docs/webhooks/testWebhookEndpoint
      *
      * Operation `testWebhookEndpoint`: POST /webhooks/endpoints/{id}/test
      *
@@ -232,7 +236,7 @@ class WebhooksEndpointsService extends AbstractService
      * `enabled: true` re-enables an endpoint the service disabled (and resets its failure run). The URL is checked
      * as on create.
      *
-     * Required scope: `webhooks:write`. Reference:
+     * Required scope: `webhooks:write`. Minimum member role: `admin`. Reference:
      * https://api.example.com/v2/api-docs/webhooks/updateWebhookEndpoint
      *
      * Operation `updateWebhookEndpoint`: PATCH /webhooks/endpoints/{id}

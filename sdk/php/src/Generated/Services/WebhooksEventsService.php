@@ -21,7 +21,8 @@ class WebhooksEventsService extends AbstractService
      *
      * Ordered by type.
      *
-     * Required scope: `webhooks:read`. Reference: https://api.example.com/v2/api-docs/webhooks/listWebhookEvents
+     * Required scope: `webhooks:read`. Minimum member role: `member`. Reference:
+     * https://api.example.com/v2/api-docs/webhooks/listWebhookEvents
      *
      * Operation `listWebhookEvents`: GET /webhooks/events
      *

@@ -20,7 +20,8 @@ class WorkspacesCurrentService extends AbstractService
     /**
      * Get the workspace of the API key
      *
-     * Required scope: `read`. Reference: https://api.example.com/v2/api-docs/workspaces/getCurrentWorkspace
+     * Required scope: `read`. Minimum member role: `member`. Reference:
+     * https://api.example.com/v2/api-docs/workspaces/getCurrentWorkspace
      *
      * Operation `getCurrentWorkspace`: GET /workspaces/current
      *

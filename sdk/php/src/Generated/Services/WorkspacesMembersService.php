@@ -23,7 +23,8 @@ class WorkspacesMembersService extends AbstractService
      *
      * Creates the member with status `invited` and an `invitation_url`; role defaults to `member`.
      *
-     * Required scope: `write`. Reference: https://api.example.com/v2/api-docs/workspaces/inviteWorkspaceMember
+     * Required scope: `write`. Minimum member role: `admin`. Reference:
+     * https://api.example.com/v2/api-docs/workspaces/inviteWorkspaceMember
      *
      * Operation `inviteWorkspaceMember`: POST /workspaces/{id}/members
      *
@@ -58,7 +59,8 @@ class WorkspacesMembersService extends AbstractService
     /**
      * List the members of a workspace, newest first
      *
-     * Required scope: `read`. Reference: https://api.example.com/v2/api-docs/workspaces/listWorkspaceMembers
+     * Required scope: `read`. Minimum member role: `member`. Reference:
+     * https://api.example.com/v2/api-docs/workspaces/listWorkspaceMembers
      *
      * Operation `listWorkspaceMembers`: GET /workspaces/{id}/members
      *
@@ -81,7 +83,8 @@ class WorkspacesMembersService extends AbstractService
      *
      * Returns the removed member. The last owner cannot be removed (409 `last_owner`).
      *
-     * Required scope: `write`. Reference: https://api.example.com/v2/api-docs/workspaces/removeWorkspaceMember
+     * Required scope: `write`. Minimum member role: `admin`. Reference:
+     * https://api.example.com/v2/api-docs/workspaces/removeWorkspaceMember
      *
      * Operation `removeWorkspaceMember`: DELETE /workspaces/{id}/members/{member_id}
      *
@@ -115,7 +118,8 @@ class WorkspacesMembersService extends AbstractService
      *
      * The last owner cannot be demoted (409 `last_owner`).
      *
-     * Required scope: `write`. Reference: https://api.example.com/v2/api-docs/workspaces/updateWorkspaceMember
+     * Required scope: `write`. Minimum member role: `member`. Reference:
+     * https://api.example.com/v2/api-docs/workspaces/updateWorkspaceMember
      *
      * Operation `updateWorkspaceMember`: PATCH /workspaces/{id}/members/{member_id}
      *

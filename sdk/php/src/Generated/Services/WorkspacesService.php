@@ -42,7 +42,8 @@ class WorkspacesService extends AbstractService
      *
      * A key sees only its own workspace; any other id answers 404.
      *
-     * Required scope: `read`. Reference: https://api.example.com/v2/api-docs/workspaces/getWorkspace
+     * Required scope: `read`. Minimum member role: `member`. Reference:
+     * https://api.example.com/v2/api-docs/workspaces/getWorkspace
      *
      * Operation `getWorkspace`: GET /workspaces/{id}
      *
@@ -77,7 +78,8 @@ class WorkspacesService extends AbstractService
      * mode: a test key sets the sandbox ones. CRM secrets are sealed at rest and never shown; left out, they are
      * kept while the provider stays.
      *
-     * Required scope: `write`. Reference: https://api.example.com/v2/api-docs/workspaces/updateWorkspace
+     * Required scope: `write`. Minimum member role: `admin`. Reference:
+     * https://api.example.com/v2/api-docs/workspaces/updateWorkspace
      *
      * Operation `updateWorkspace`: PATCH /workspaces/{id}
      *

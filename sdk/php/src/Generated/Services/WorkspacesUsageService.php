@@ -20,7 +20,8 @@ class WorkspacesUsageService extends AbstractService
      *
      * Period in UTC days, `from`..`to` inclusive, at most 366 days; defaults to the last 30 days.
      *
-     * Required scope: `read`. Reference: https://api.example.com/v2/api-docs/workspaces/getWorkspaceUsage
+     * Required scope: `read`. Minimum member role: `member`. Reference:
+     * https://api.example.com/v2/api-docs/workspaces/getWorkspaceUsage
      *
      * Operation `getWorkspaceUsage`: GET /workspaces/{id}/usage
      *

@@ -50,7 +50,7 @@ class AgentsApprovalsResource(Resource):
 
         Newest first; `status` filters (pending, approved, rejected, expired, cancelled).
 
-        Required scope: `read`. Reference: https://api.example.com/v2/api-docs/agents/listAgentApprovals
+        Required scope: `read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/agents/listAgentApprovals
 
         Operation ``listAgentApprovals``: ``GET /agents/{id}/approvals``.
         ``params`` (and keyword arguments, merged into it) is the query string.
@@ -93,7 +93,7 @@ class AgentsDryRunResource(Resource):
 
         Runs the agent on `input` with every tool simulated: no request leaves the service, nothing is stored. Returns the steps a run would take, each tool call with the exact request it would send (header values hidden), and the approvals a run would ask for (the dry-run goes on as if they were given).
 
-        Required scope: `write`. Reference: https://api.example.com/v2/api-docs/agents/dryRunAgent
+        Required scope: `write`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/agents/dryRunAgent
 
         Operation ``dryRunAgent``: ``POST /agents/{id}/dry-run``.
         ``params`` (and keyword arguments, merged into it) is the JSON body.
@@ -121,6 +121,7 @@ class AgentsDryRunResource(Resource):
         /,
         params: Optional[StreamAgentDryRunParams] = None,
         *,
+        idempotency_key: Optional[str] = None,
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         api_version: Optional[str] = None,
@@ -131,7 +132,7 @@ class AgentsDryRunResource(Resource):
 
         The dry-run of `POST /agents/{id}/dry-run` as Server-Sent Events, one per step as it happens; the last is `completed` with the whole dry-run. Resumable with `Last-Event-ID`; a client that leaves stops the work (docs/api-conventions.md, "Event streams").
 
-        Required scope: `write`. Reference: https://api.example.com/v2/api-docs/agents/streamAgentDryRun
+        Required scope: `write`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/agents/streamAgentDryRun
 
         Operation ``streamAgentDryRun``: ``POST /agents/{id}/dry-run/stream``.
         ``params`` (and keyword arguments, merged into it) is the JSON body.
@@ -147,6 +148,7 @@ class AgentsDryRunResource(Resource):
                 kwargs,
                 body=True,
                 kind="stream",
+                idempotency_key=idempotency_key,
                 timeout=timeout,
                 max_retries=max_retries,
                 api_version=api_version,
@@ -176,7 +178,7 @@ class AgentsRunsResource(Resource):
 
         `decision: approve` (optionally with edited `arguments`, checked against the tool's parameters) or `reject`, with an optional `comment`. The run resumes exactly once: of concurrent decisions one wins, the others get 409 `approval_not_pending`, as does a decision on a run that is not waiting. A rejected call is not made; the agent continues knowing it was refused.
 
-        Required scope: `write`. Reference: https://api.example.com/v2/api-docs/agents/approveAgentRun
+        Required scope: `write`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/agents/approveAgentRun
 
         Operation ``approveAgentRun``: ``POST /agents/{id}/runs/{run_id}/approve``.
         ``params`` (and keyword arguments, merged into it) is the JSON body.
@@ -216,7 +218,7 @@ class AgentsRunsResource(Resource):
 
         Idempotent: a cancelled run answers as it is. A queued run never starts; a running one is stopped and its tool call in flight aborted; a pending approval is closed (`cancelled`). A run that already succeeded, failed or expired → 409 `invalid_run_transition`.
 
-        Required scope: `write`. Reference: https://api.example.com/v2/api-docs/agents/cancelAgentRun
+        Required scope: `write`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/agents/cancelAgentRun
 
         Operation ``cancelAgentRun``: ``POST /agents/{id}/runs/{run_id}/cancel``.
         ``params`` (and keyword arguments, merged into it) is the query string.
@@ -254,7 +256,7 @@ class AgentsRunsResource(Resource):
 
         Queues a run on `input` (text, or JSON checked against the agent's `input_schema`); a worker executes it as a durable job (docs/agents.md: states, steps, approvals, crash recovery). With `conversation_id` the output is posted to that conversation. With an Idempotency-Key a retry returns the same run instead of starting a second one.
 
-        Required scope: `write`. Reference: https://api.example.com/v2/api-docs/agents/createAgentRun
+        Required scope: `write`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/agents/createAgentRun
 
         Operation ``createAgentRun``: ``POST /agents/{id}/runs``.
         ``params`` (and keyword arguments, merged into it) is the JSON body.
@@ -293,7 +295,7 @@ class AgentsRunsResource(Resource):
 
         The run with its ordered steps, its pending approval, its usage and, when it ended badly, its postmortem.
 
-        Required scope: `read`. Reference: https://api.example.com/v2/api-docs/agents/getAgentRun
+        Required scope: `read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/agents/getAgentRun
 
         Operation ``getAgentRun``: ``GET /agents/{id}/runs/{run_id}``.
         ``params`` (and keyword arguments, merged into it) is the query string.
@@ -329,7 +331,7 @@ class AgentsRunsResource(Resource):
 
         Newest first, without their steps; `status` filters. `include=postmortem` is deprecated (removed in v3.0): it still adds each run's postmortem but answers with `Deprecation`, `Sunset` and `Link` headers — read a run's postmortem with getAgentRun.
 
-        Required scope: `read`. Reference: https://api.example.com/v2/api-docs/agents/listAgentRuns
+        Required scope: `read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/agents/listAgentRuns
 
         Operation ``listAgentRuns``: ``GET /agents/{id}/runs``.
         ``params`` (and keyword arguments, merged into it) is the query string.
@@ -380,7 +382,7 @@ class AgentsResource(Resource):
 
         Instructions, tools (HTTP or built-in, the bots tool model) each with an approval policy (`never`, `always`, or `when` an argument meets a condition), knowledge bases, an optional input schema, step and time limits. The answer carries `signing_secret`, which signs every HTTP tool call of the agent; it is shown only here.
 
-        Required scope: `write`. Reference: https://api.example.com/v2/api-docs/agents/createAgent
+        Required scope: `write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/agents/createAgent
 
         Operation ``createAgent``: ``POST /agents``.
         ``params`` (and keyword arguments, merged into it) is the JSON body.
@@ -416,7 +418,7 @@ class AgentsResource(Resource):
     ) -> Agent:
         """Get an agent
 
-        Required scope: `read`. Reference: https://api.example.com/v2/api-docs/agents/getAgent
+        Required scope: `read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/agents/getAgent
 
         Operation ``getAgent``: ``GET /agents/{id}``.
         ``params`` (and keyword arguments, merged into it) is the query string.
@@ -450,7 +452,7 @@ class AgentsResource(Resource):
 
         Newest first; `status` filters active or disabled agents.
 
-        Required scope: `read`. Reference: https://api.example.com/v2/api-docs/agents/listAgents
+        Required scope: `read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/agents/listAgents
 
         Operation ``listAgents``: ``GET /agents``.
         ``params`` (and keyword arguments, merged into it) is the query string.
@@ -489,7 +491,7 @@ class AgentsResource(Resource):
 
         Changes what is given; `tools` replaces the list (a tool keeps its id, and its stored headers when `headers` is left out, while its name stays). `status: disabled` refuses new runs. Runs already created keep the agent as it was when they were created.
 
-        Required scope: `write`. Reference: https://api.example.com/v2/api-docs/agents/updateAgent
+        Required scope: `write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/agents/updateAgent
 
         Operation ``updateAgent``: ``PATCH /agents/{id}``.
         ``params`` (and keyword arguments, merged into it) is the JSON body.

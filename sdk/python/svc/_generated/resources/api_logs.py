@@ -31,7 +31,7 @@ class ApiLogsResource(Resource):
 
         The requests made with this workspace’s keys on this base URL, newest first: method, path, operation, status, duration, key, client address, user agent and error code — never bodies, query strings or credentials. Filters: `status` or `status_class`, `method`, `operation_id`, `key_id`, `request_id`, `created_gte` / `created_lt`. Entries are written in batches: a request shows here within about a second.
 
-        Required scope: `read`. Reference: https://api.example.com/v2/api-docs/developer/listApiLogs
+        Required scope: `read`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/developer/listApiLogs
 
         Operation ``listApiLogs``: ``GET /api-logs``.
         ``params`` (and keyword arguments, merged into it) is the query string.

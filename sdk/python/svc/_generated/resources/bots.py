@@ -53,7 +53,7 @@ class BotsGuardrailsResource(Resource):
 
         The draft's guardrails; a version freezes them. See docs/bots.md for what each one does to messages and replies.
 
-        Required scope: `bots:read`. Reference: https://api.example.com/v2/api-docs/bots/getBotGuardrails
+        Required scope: `bots:read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/bots/getBotGuardrails
 
         Operation ``getBotGuardrails``: ``GET /bots/{id}/guardrails``.
         ``params`` (and keyword arguments, merged into it) is the query string.
@@ -90,7 +90,7 @@ class BotsGuardrailsResource(Resource):
 
         Fields sent replace those fields (lists whole); values are checked (422 with a pointer to the bad entry).
 
-        Required scope: `bots:write`. Reference: https://api.example.com/v2/api-docs/bots/updateBotGuardrails
+        Required scope: `bots:write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/bots/updateBotGuardrails
 
         Operation ``updateBotGuardrails``: ``PATCH /bots/{id}/guardrails``.
         ``params`` (and keyword arguments, merged into it) is the JSON body.
@@ -133,7 +133,7 @@ class BotsMessagesResource(Resource):
 
         The published version (or `version_id`) answers from its knowledge, with citations, calling its tools when needed; guardrails apply to the message and the reply. Both are written to the inbox conversation (a new one unless `conversation_id` is given); when the bot is not sure it hands the conversation to a human. With an Idempotency-Key a retry replays the same reply.
 
-        Required scope: `bots:write`. Reference: https://api.example.com/v2/api-docs/bots/sendBotMessage
+        Required scope: `bots:write`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/bots/sendBotMessage
 
         Operation ``sendBotMessage``: ``POST /bots/{id}/messages``.
         ``params`` (and keyword arguments, merged into it) is the JSON body.
@@ -176,7 +176,7 @@ class BotsToolsResource(Resource):
 
         An HTTP tool (your endpoint, called with JSON arguments, a signature and an Idempotency-Key; see docs/tools.md) or a built-in (`search_knowledge`, `handoff_to_human`). The parameters must be a valid JSON Schema; the URL must pass the outbound address rules. An HTTP tool's `signing_secret` is shown once, in this response.
 
-        Required scope: `bots:write`. Reference: https://api.example.com/v2/api-docs/bots/attachBotTool
+        Required scope: `bots:write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/bots/attachBotTool
 
         Operation ``attachBotTool``: ``POST /bots/{id}/tools``.
         ``params`` (and keyword arguments, merged into it) is the JSON body.
@@ -214,7 +214,7 @@ class BotsToolsResource(Resource):
 
         The draft's tools in the order they were attached. Header values and signing secrets are never shown.
 
-        Required scope: `bots:read`. Reference: https://api.example.com/v2/api-docs/bots/listBotTools
+        Required scope: `bots:read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/bots/listBotTools
 
         Operation ``listBotTools``: ``GET /bots/{id}/tools``.
         ``params`` (and keyword arguments, merged into it) is the query string.
@@ -257,7 +257,7 @@ class BotsVersionsResource(Resource):
 
         Freezes the draft — instructions, knowledge links, hand-off, AI settings, guardrails and tools — into the next numbered, immutable version. It is not live until published.
 
-        Required scope: `bots:write`. Reference: https://api.example.com/v2/api-docs/bots/createBotVersion
+        Required scope: `bots:write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/bots/createBotVersion
 
         Operation ``createBotVersion``: ``POST /bots/{id}/versions``.
         ``params`` (and keyword arguments, merged into it) is the JSON body.
@@ -295,7 +295,7 @@ class BotsVersionsResource(Resource):
 
         Newest first, each with its frozen configuration; `live` marks the one customers talk to.
 
-        Required scope: `bots:read`. Reference: https://api.example.com/v2/api-docs/bots/listBotVersions
+        Required scope: `bots:read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/bots/listBotVersions
 
         Operation ``listBotVersions``: ``GET /bots/{id}/versions``.
         ``params`` (and keyword arguments, merged into it) is the query string.
@@ -335,7 +335,7 @@ class BotsVersionsResource(Resource):
 
         Makes an earlier version (`run_id` is the version id, bver_…) live again at once. History is not rewritten: later versions stay and can be published again. A version of another bot is a 404; the live or a later version is a 409.
 
-        Required scope: `bots:write`. Reference: https://api.example.com/v2/api-docs/bots/rollbackBotVersion
+        Required scope: `bots:write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/bots/rollbackBotVersion
 
         Operation ``rollbackBotVersion``: ``POST /bots/{id}/versions/{run_id}/rollback``.
         ``params`` (and keyword arguments, merged into it) is the query string.
@@ -389,7 +389,7 @@ class BotsResource(Resource):
 
         A new draft bot with the configuration, guardrails, knowledge links and tools of the draft (or of `version_id`): new ids, no versions, no history. Tools keep their headers and signing secret.
 
-        Required scope: `bots:write`. Reference: https://api.example.com/v2/api-docs/bots/cloneBot
+        Required scope: `bots:write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/bots/cloneBot
 
         Operation ``cloneBot``: ``POST /bots/{id}/clone``.
         ``params`` (and keyword arguments, merged into it) is the JSON body.
@@ -426,7 +426,7 @@ class BotsResource(Resource):
 
         A draft: nobody talks to it until a version is published (`POST /bots/{id}/publish`). Knowledge bases must exist in the workspace (422 `unknown_knowledge_base`); a hand-off to a member needs an active member, a hand-off tag an existing inbox tag.
 
-        Required scope: `bots:write`. Reference: https://api.example.com/v2/api-docs/bots/createBot
+        Required scope: `bots:write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/bots/createBot
 
         Operation ``createBot``: ``POST /bots``.
         ``params`` (and keyword arguments, merged into it) is the JSON body.
@@ -465,7 +465,7 @@ class BotsResource(Resource):
 
         Deletes the bot, its versions and tools; the conversations it took part in stay in the inbox. A published bot answers customers, so it must be archived first (409 `bot_is_live`).
 
-        Required scope: `bots:write`. Reference: https://api.example.com/v2/api-docs/bots/deleteBot
+        Required scope: `bots:write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/bots/deleteBot
 
         Operation ``deleteBot``: ``DELETE /bots/{id}``.
         ``params`` (and keyword arguments, merged into it) is the query string.
@@ -502,7 +502,7 @@ class BotsResource(Resource):
 
         The draft configuration, the status and the live version; `has_unpublished_changes` says whether the draft differs from it.
 
-        Required scope: `bots:read`. Reference: https://api.example.com/v2/api-docs/bots/getBot
+        Required scope: `bots:read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/bots/getBot
 
         Operation ``getBot``: ``GET /bots/{id}``.
         ``params`` (and keyword arguments, merged into it) is the query string.
@@ -536,7 +536,7 @@ class BotsResource(Resource):
 
         Newest first; `status` filters draft, published or archived bots.
 
-        Required scope: `bots:read`. Reference: https://api.example.com/v2/api-docs/bots/listBots
+        Required scope: `bots:read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/bots/listBots
 
         Operation ``listBots``: ``GET /bots``.
         ``params`` (and keyword arguments, merged into it) is the query string.
@@ -575,7 +575,7 @@ class BotsResource(Resource):
 
         Makes a version live: `version_id`, else the latest version; a bot with no version yet gets its first one frozen from the draft. Draft edits made after the latest version are not published until a version freezes them (`POST /bots/{id}/versions`).
 
-        Required scope: `bots:write`. Reference: https://api.example.com/v2/api-docs/bots/publishBot
+        Required scope: `bots:write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/bots/publishBot
 
         Operation ``publishBot``: ``POST /bots/{id}/publish``.
         ``params`` (and keyword arguments, merged into it) is the JSON body.
@@ -614,7 +614,7 @@ class BotsResource(Resource):
 
         Edits the draft: customers keep talking to the published version until the next publish. `archived: true` stops the bot answering (versions and history stay); `archived: false` brings it back.
 
-        Required scope: `bots:write`. Reference: https://api.example.com/v2/api-docs/bots/updateBot
+        Required scope: `bots:write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/bots/updateBot
 
         Operation ``updateBot``: ``PATCH /bots/{id}``.
         ``params`` (and keyword arguments, merged into it) is the JSON body.

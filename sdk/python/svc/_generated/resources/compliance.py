@@ -46,7 +46,7 @@ class ComplianceAuditLogResource(Resource):
 
         Every change made through the API, the CLI or the system, newest first, with its hash-chain link. Filters: `actor_type`, `actor_id`, `action`, `target_id`, `from` / `to`.
 
-        Required scope: `read`. Reference: https://api.example.com/v2/api-docs/compliance/listAuditLog
+        Required scope: `read`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/compliance/listAuditLog
 
         Operation ``listAuditLog``: ``GET /compliance/audit-log``.
         ``params`` (and keyword arguments, merged into it) is the query string.
@@ -87,7 +87,7 @@ class ComplianceDsarResource(Resource):
 
         An access, erasure or rectification request for the person identified by `subject.email`, `subject.phone` and/or `subject.external_id` (at least one: 422 otherwise), due in 30 days by default. A job works it through every module (dsar.completed); erasure deletes or anonymises the subject’s data as docs/compliance.md documents per module and keeps the audit trail.
 
-        Required scope: `write`. Reference: https://api.example.com/v2/api-docs/compliance/createDsarRequest
+        Required scope: `write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/compliance/createDsarRequest
 
         Operation ``createDsarRequest``: ``POST /compliance/dsar``.
         ``params`` (and keyword arguments, merged into it) is the JSON body.
@@ -126,7 +126,7 @@ class ComplianceDsarResource(Resource):
 
         Starts a job that gathers every record about the subject from every module into a ZIP (one JSON file per module, their call recordings, the audit entries about them, a manifest with the SHA-256 of each file, a summary). 202 with `export.status` pending; when ready, `export.url` is a download link (no key needed) valid 24 hours, then 410. A new export replaces the link.
 
-        Required scope: `write`. Reference: https://api.example.com/v2/api-docs/compliance/exportDsarRequest
+        Required scope: `write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/compliance/exportDsarRequest
 
         Operation ``exportDsarRequest``: ``POST /compliance/dsar/{id}/export``.
         ``params`` (and keyword arguments, merged into it) is the query string.
@@ -163,7 +163,7 @@ class ComplianceDsarResource(Resource):
 
         Its status, progress per module (records found by kind, deleted / anonymised) and the export link while valid.
 
-        Required scope: `read`. Reference: https://api.example.com/v2/api-docs/compliance/getDsarRequest
+        Required scope: `read`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/compliance/getDsarRequest
 
         Operation ``getDsarRequest``: ``GET /compliance/dsar/{id}``.
         ``params`` (and keyword arguments, merged into it) is the query string.
@@ -197,7 +197,7 @@ class ComplianceDsarResource(Resource):
 
         Newest first; filter by `status` and `type`.
 
-        Required scope: `read`. Reference: https://api.example.com/v2/api-docs/compliance/listDsarRequests
+        Required scope: `read`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/compliance/listDsarRequests
 
         Operation ``listDsarRequests``: ``GET /compliance/dsar``.
         ``params`` (and keyword arguments, merged into it) is the query string.
@@ -238,7 +238,7 @@ class ComplianceEvidenceResource(Resource):
 
         Makes one report of `kind` now, over `from` … `to` (default: the 30 days to now; at most 366 days, not in the future), stored as JSON and PDF like the daily ones, with trigger `manual`. Answers when the report is ready; download it from `download`.
 
-        Required scope: `write`. Reference: https://api.example.com/v2/api-docs/compliance/createComplianceEvidence
+        Required scope: `write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/compliance/createComplianceEvidence
 
         Operation ``createComplianceEvidence``: ``POST /compliance/evidence``.
         ``params`` (and keyword arguments, merged into it) is the JSON body.
@@ -276,7 +276,7 @@ class ComplianceEvidenceResource(Resource):
 
         The report as PDF (`?format=pdf`, the default, or `Accept: application/pdf`) or as the JSON it was rendered from (`?format=json`), whose SHA-256 the listing shows.
 
-        Required scope: `read`. Reference: https://api.example.com/v2/api-docs/compliance/downloadComplianceEvidence
+        Required scope: `read`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/compliance/downloadComplianceEvidence
 
         Operation ``downloadComplianceEvidence``: ``GET /compliance/evidence/{id}/download``.
         ``params`` (and keyword arguments, merged into it) is the query string.
@@ -313,7 +313,7 @@ class ComplianceEvidenceResource(Resource):
 
         Audit-chain verification, access review, retention runs and DSAR timeliness, generated daily and on demand (createComplianceEvidence, the CLI), newest first.
 
-        Required scope: `read`. Reference: https://api.example.com/v2/api-docs/compliance/listComplianceEvidence
+        Required scope: `read`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/compliance/listComplianceEvidence
 
         Operation ``listComplianceEvidence``: ``GET /compliance/evidence``.
         ``params`` (and keyword arguments, merged into it) is the query string.
@@ -354,7 +354,7 @@ class CompliancePiiRedactionResource(Resource):
 
         In a `text`, a stored message (`message_id`) or every message of a conversation (`conversation_id`): emails, phone numbers, card numbers (Luhn), IBANs (checksum), IP addresses, URLs, US SSNs and dates of birth (docs/compliance.md). Returns the redacted text and each entity with its offsets in both texts. `mode` mask (`[EMAIL]`), remove, or hash (a keyed hash: the same value gives the same token). A preview unless `apply: true`, which rewrites the stored messages (message.updated; audited).
 
-        Required scope: `write`. Reference: https://api.example.com/v2/api-docs/compliance/redactPii
+        Required scope: `write`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/compliance/redactPii
 
         Operation ``redactPii``: ``POST /compliance/pii-redaction``.
         ``params`` (and keyword arguments, merged into it) is the JSON body.
@@ -394,7 +394,7 @@ class ComplianceRetentionResource(Resource):
 
         The policy of each data class (days or `keep`), the classes with their minimums, and the last enforcement run.
 
-        Required scope: `read`. Reference: https://api.example.com/v2/api-docs/compliance/getRetentionPolicies
+        Required scope: `read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/compliance/getRetentionPolicies
 
         Operation ``getRetentionPolicies``: ``GET /compliance/retention``.
         ``params`` (and keyword arguments, merged into it) is the query string.
@@ -429,7 +429,7 @@ class ComplianceRetentionResource(Resource):
 
         Set any class to a number of days or `keep`. A class’s minimum (the audit log: 365 days), an unknown class or the fixed Playground is 422. With `dry_run: true` nothing is saved and `dry_run` counts what each class would delete now — exactly what enforcement with the same policies deletes. The worker enforces policies continuously in batches (retention.enforced).
 
-        Required scope: `write`. Reference: https://api.example.com/v2/api-docs/compliance/updateRetentionPolicies
+        Required scope: `write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/compliance/updateRetentionPolicies
 
         Operation ``updateRetentionPolicies``: ``PATCH /compliance/retention``.
         ``params`` (and keyword arguments, merged into it) is the JSON body.

@@ -33,7 +33,7 @@ class ConversationsResource(Resource):
 
         The same operation as `listConversations` (GET /inbox/conversations).
 
-        Required scope: `conversations:read`. Reference: https://api.example.com/v2/api-docs/inbox/listPublicConversations
+        Required scope: `conversations:read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/inbox/listPublicConversations
 
         Operation ``listPublicConversations``: ``GET /conversations``.
         ``params`` (and keyword arguments, merged into it) is the query string.

@@ -33,7 +33,7 @@ class EventsResource(Resource):
 
         The same operation as `listWebhookEvents` (GET /webhooks/events).
 
-        Required scope: `webhooks:read`. Reference: https://api.example.com/v2/api-docs/webhooks/listEventCatalog
+        Required scope: `webhooks:read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/webhooks/listEventCatalog
 
         Operation ``listEventCatalog``: ``GET /events``.
         ``params`` (and keyword arguments, merged into it) is the query string.

@@ -30,7 +30,7 @@ class HealthResource(Resource):
 
         Answers 503 (same body) when the database is unreachable. Modules not in this build report `not_available`.
 
-        Required scope: `read`. Reference: https://api.example.com/v2/api-docs/health/getApiHealth
+        Required scope: `read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/health/getApiHealth
 
         Operation ``getApiHealth``: ``GET /health``.
         ``params`` (and keyword arguments, merged into it) is the query string.

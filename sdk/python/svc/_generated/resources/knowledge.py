@@ -51,7 +51,7 @@ class KnowledgeBasesDocumentsResource(Resource):
 
         Newest first; `status` filters on queued, processing, ready or failed.
 
-        Required scope: `read`. Reference: https://api.example.com/v2/api-docs/knowledge/listKnowledgeDocuments
+        Required scope: `read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/knowledge/listKnowledgeDocuments
 
         Operation ``listKnowledgeDocuments``: ``GET /knowledge/bases/{id}/documents``.
         ``params`` (and keyword arguments, merged into it) is the query string.
@@ -90,7 +90,7 @@ class KnowledgeBasesDocumentsResource(Resource):
 
         As JSON (`title`, `text`, `content_type` text/plain, text/markdown or text/html) or as multipart/form-data (`file`: text, Markdown, HTML, PDF or DOCX; optional `title`, `source_url`, `metadata` as JSON text). Answers 202 with the document `queued`; it is parsed, chunked and indexed in the background (`ready`, or `failed` with a readable `error`). The same bytes already in the base answer 200 with that document and queue nothing. Beyond KNOWLEDGE_MAX_UPLOAD_BYTES (default 20 MiB) 413; an unsupported file type 415.
 
-        Required scope: `write`. Reference: https://api.example.com/v2/api-docs/knowledge/uploadKnowledgeDocument
+        Required scope: `write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/knowledge/uploadKnowledgeDocument
 
         Operation ``uploadKnowledgeDocument``: ``POST /knowledge/bases/{id}/documents``.
         ``params`` (and keyword arguments, merged into it) is the JSON body.
@@ -137,7 +137,7 @@ class KnowledgeBasesResource(Resource):
 
         `language` (default `en`) drives stemming in the search index; `chunking` sets the chunk size (200–8000 characters, default 1000) and overlap (at most half the size, default 150).
 
-        Required scope: `write`. Reference: https://api.example.com/v2/api-docs/knowledge/createKnowledgeBase
+        Required scope: `write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/knowledge/createKnowledgeBase
 
         Operation ``createKnowledgeBase``: ``POST /knowledge/bases``.
         ``params`` (and keyword arguments, merged into it) is the JSON body.
@@ -176,7 +176,7 @@ class KnowledgeBasesResource(Resource):
 
         Deletes the base with its documents, chunks and index entries. The base answers 404 at once; a large base (over 100 documents or 2,000 chunks) is emptied in the background.
 
-        Required scope: `write`. Reference: https://api.example.com/v2/api-docs/knowledge/deleteKnowledgeBase
+        Required scope: `write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/knowledge/deleteKnowledgeBase
 
         Operation ``deleteKnowledgeBase``: ``DELETE /knowledge/bases/{id}``.
         ``params`` (and keyword arguments, merged into it) is the query string.
@@ -211,7 +211,7 @@ class KnowledgeBasesResource(Resource):
     ) -> KnowledgeBase:
         """Get a knowledge base
 
-        Required scope: `read`. Reference: https://api.example.com/v2/api-docs/knowledge/getKnowledgeBase
+        Required scope: `read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/knowledge/getKnowledgeBase
 
         Operation ``getKnowledgeBase``: ``GET /knowledge/bases/{id}``.
         ``params`` (and keyword arguments, merged into it) is the query string.
@@ -245,7 +245,7 @@ class KnowledgeBasesResource(Resource):
 
         Newest first, with their document and chunk counts and the summary of their latest crawl.
 
-        Required scope: `read`. Reference: https://api.example.com/v2/api-docs/knowledge/listKnowledgeBases
+        Required scope: `read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/knowledge/listKnowledgeBases
 
         Operation ``listKnowledgeBases``: ``GET /knowledge/bases``.
         ``params`` (and keyword arguments, merged into it) is the query string.
@@ -284,7 +284,7 @@ class KnowledgeBasesResource(Resource):
 
         Changing `language` or `chunking` re-processes every ready document in the background with the new settings; until each is done its previous chunks stay searchable.
 
-        Required scope: `write`. Reference: https://api.example.com/v2/api-docs/knowledge/updateKnowledgeBase
+        Required scope: `write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/knowledge/updateKnowledgeBase
 
         Operation ``updateKnowledgeBase``: ``PATCH /knowledge/bases/{id}``.
         ``params`` (and keyword arguments, merged into it) is the JSON body.
@@ -327,7 +327,7 @@ class KnowledgeDocumentsResource(Resource):
 
         Removes the document with its chunks and index entries at once; search no longer finds it.
 
-        Required scope: `write`. Reference: https://api.example.com/v2/api-docs/knowledge/deleteKnowledgeDocument
+        Required scope: `write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/knowledge/deleteKnowledgeDocument
 
         Operation ``deleteKnowledgeDocument``: ``DELETE /knowledge/documents/{id}``.
         ``params`` (and keyword arguments, merged into it) is the query string.
@@ -364,7 +364,7 @@ class KnowledgeDocumentsResource(Resource):
 
         `include=chunks` adds its chunks in order, each with `start`/`end` offsets into the extracted text, heading path and page; `include=text` adds that text (`include=chunks,text` both).
 
-        Required scope: `read`. Reference: https://api.example.com/v2/api-docs/knowledge/getKnowledgeDocument
+        Required scope: `read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/knowledge/getKnowledgeDocument
 
         Operation ``getKnowledgeDocument``: ``GET /knowledge/documents/{id}``.
         ``params`` (and keyword arguments, merged into it) is the query string.
@@ -402,7 +402,7 @@ class KnowledgeGapsResource(Resource):
 
         Questions (searches, AI drafts) whose best result scored below 0.5, grouped by similarity. Filter by `status` (open, resolved) and `knowledge_base_id`; `order=recent` (last asked first, default) or `order=count` (most asked first).
 
-        Required scope: `read`. Reference: https://api.example.com/v2/api-docs/knowledge/listKnowledgeGaps
+        Required scope: `read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/knowledge/listKnowledgeGaps
 
         Operation ``listKnowledgeGaps``: ``GET /knowledge/gaps``.
         ``params`` (and keyword arguments, merged into it) is the query string.
@@ -451,9 +451,9 @@ class KnowledgeResource(Resource):
     ) -> KnowledgeCrawl:
         """Crawl a website into a knowledge base
 
-        Starts a crawl (202) from a page or a sitemap: robots.txt and its Crawl-delay are honoured, sitemaps discovered, only HTML and plain-text pages indexed. Each page becomes a document of the base (origin `crawl`); a re-crawl updates only pages that changed (ETag, Last-Modified, checksum) and removes pages that disappeared. Follow it on the base's `last_crawl`; `knowledge_crawl.completed` is emitted at the end. Start URLs on loopback or private networks are refused (422) unless the operator allows private networks; link-local and cloud metadata addresses always are, and every fetch and redirect of the crawl is checked the same way. One crawl per base at a time (409).
+        Starts a crawl (202) from a page or a sitemap: robots.txt and its Crawl-delay are honoured, sitemaps discovered, only HTML and plain-text pages indexed. Each page becomes a document of the base (origin `crawl`); a re-crawl updates only pages that changed (ETag, Last-Modified, checksum) and removes pages that disappeared. Follow it on the base's `last_crawl`; `knowledge_crawl.completed` is emitted at the end. Start URLs on loopback or private networks are refused (422) unless the operator allows private networks; link-local and cloud metadata addresses always are, and every fetch and redirect of the crawl is checked the same way. One crawl per base at a time (409). An unknown or foreign `knowledge_base_id` is 422 `invalid_reference`.
 
-        Required scope: `write`. Reference: https://api.example.com/v2/api-docs/knowledge/crawlKnowledgeSource
+        Required scope: `write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/knowledge/crawlKnowledgeSource
 
         Operation ``crawlKnowledgeSource``: ``POST /knowledge/crawl``.
         ``params`` (and keyword arguments, merged into it) is the JSON body.
@@ -488,9 +488,9 @@ class KnowledgeResource(Resource):
     ) -> KnowledgeSearch:
         """Search knowledge bases, with citations and an optional answer
 
-        Ranks the chunks of the workspace's knowledge bases (or those of `knowledge_base_ids`) with the database's full-text index, re-ranked with embeddings when EMBEDDINGS_* is configured (`ranking: hybrid`, else `keyword`). Each result cites its document, chunk, offsets, heading path and page, with an excerpt whose matched words are marked «like this»; `score` is in [0, 1]. `answer: true` adds a short answer citing results as [n]. A question whose best score is below 0.5 is recorded as a knowledge gap (`gap`). Unknown or foreign bases answer 404.
+        Ranks the chunks of the workspace's knowledge bases (or those of `knowledge_base_ids`) with the database's full-text index, re-ranked with embeddings when EMBEDDINGS_* is configured (`ranking: hybrid`, else `keyword`). Each result cites its document, chunk, offsets, heading path and page, with an excerpt whose matched words are marked «like this»; `score` is in [0, 1]. `answer: true` adds a short answer citing results as [n]. A question whose best score is below 0.5 is recorded as a knowledge gap (`gap`). An unknown or foreign base in `knowledge_base_ids` is 422 `invalid_reference`.
 
-        Required scope: `write`. Reference: https://api.example.com/v2/api-docs/knowledge/searchKnowledge
+        Required scope: `write`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/knowledge/searchKnowledge
 
         Operation ``searchKnowledge``: ``POST /knowledge/search``.
         ``params`` (and keyword arguments, merged into it) is the JSON body.

@@ -45,7 +45,7 @@ class LeadsActivitiesResource(Resource):
 
         A note, e-mail, call, meeting or task; engagements count in the lead score, which is recomputed.
 
-        Required scope: `leads:write`. Reference: https://api.example.com/v2/api-docs/leads/createLeadActivity
+        Required scope: `leads:write`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/leads/createLeadActivity
 
         Operation ``createLeadActivity``: ``POST /leads/{id}/activities``.
         ``params`` (and keyword arguments, merged into it) is the JSON body.
@@ -83,7 +83,7 @@ class LeadsActivitiesResource(Resource):
 
         Newest first: notes, e-mails, calls, meetings and tasks people recorded, and the status changes, qualifications and syncs the service recorded.
 
-        Required scope: `leads:read`. Reference: https://api.example.com/v2/api-docs/leads/listLeadActivities
+        Required scope: `leads:read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/leads/listLeadActivities
 
         Operation ``listLeadActivities``: ``GET /leads/{id}/activities``.
         ``params`` (and keyword arguments, merged into it) is the query string.
@@ -126,7 +126,7 @@ class LeadsStatusResource(Resource):
 
         new → contacted → qualified → converted, or unqualified / lost (which can be reopened to new or contacted); converted is final. Any other move is 409 `invalid_lead_transition`. The change and its `reason` are recorded as an activity.
 
-        Required scope: `leads:write`. Reference: https://api.example.com/v2/api-docs/leads/updateLeadStatus
+        Required scope: `leads:write`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/leads/updateLeadStatus
 
         Operation ``updateLeadStatus``: ``POST /leads/{id}/status``.
         ``params`` (and keyword arguments, merged into it) is the JSON body.
@@ -175,7 +175,7 @@ class LeadsResource(Resource):
 
         A lead with an explainable score. The phone is stored as E.164; with `source_id` a conversation, its contact fills the fields left out and its messages count in the score. One lead per email: a second is 409 `lead_already_exists` with `existing_id`.
 
-        Required scope: `leads:write`. Reference: https://api.example.com/v2/api-docs/leads/createLead
+        Required scope: `leads:write`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/leads/createLead
 
         Operation ``createLead``: ``POST /leads``.
         ``params`` (and keyword arguments, merged into it) is the JSON body.
@@ -214,7 +214,7 @@ class LeadsResource(Resource):
 
         Removes the lead and its activities. A record already synced to the CRM stays there.
 
-        Required scope: `leads:write`. Reference: https://api.example.com/v2/api-docs/leads/deleteLead
+        Required scope: `leads:write`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/leads/deleteLead
 
         Operation ``deleteLead``: ``DELETE /leads/{id}``.
         ``params`` (and keyword arguments, merged into it) is the query string.
@@ -249,7 +249,7 @@ class LeadsResource(Resource):
     ) -> Lead:
         """Get a lead
 
-        Required scope: `leads:read`. Reference: https://api.example.com/v2/api-docs/leads/getLead
+        Required scope: `leads:read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/leads/getLead
 
         Operation ``getLead``: ``GET /leads/{id}``.
         ``params`` (and keyword arguments, merged into it) is the query string.
@@ -283,7 +283,7 @@ class LeadsResource(Resource):
 
         Newest first. Filters: `status`, `owner_id`, `source`, `email`, `min_score` / `max_score`, `updated_after`.
 
-        Required scope: `leads:read`. Reference: https://api.example.com/v2/api-docs/leads/listLeads
+        Required scope: `leads:read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/leads/listLeads
 
         Operation ``listLeads``: ``GET /leads``.
         ``params`` (and keyword arguments, merged into it) is the query string.
@@ -322,7 +322,7 @@ class LeadsResource(Resource):
 
         Evaluates budget, authority, need and timeline from the lead's conversation and the `answers` given, each criterion with its evidence (the message that shows it); returns the lead with `qualification` (score, recommended status). With `apply: true` the lead moves to the recommended status when the machine allows it.
 
-        Required scope: `leads:write`. Reference: https://api.example.com/v2/api-docs/leads/qualifyLead
+        Required scope: `leads:write`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/leads/qualifyLead
 
         Operation ``qualifyLead``: ``POST /leads/{id}/qualify``.
         ``params`` (and keyword arguments, merged into it) is the JSON body.
@@ -361,7 +361,7 @@ class LeadsResource(Resource):
 
         Queues a durable sync to the workspace's CRM (HubSpot or a signed webhook; set with PATCH /workspaces/{id} `crm`) and answers 202 with `crm.sync_status: pending`. The job upserts (never a duplicate record), honours Retry-After on 429 and retries 5xx; `lead.synced` or `lead.sync_failed` tells the outcome. No CRM configured: 422 `crm_not_configured`.
 
-        Required scope: `leads:write`. Reference: https://api.example.com/v2/api-docs/leads/syncLeadToCrm
+        Required scope: `leads:write`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/leads/syncLeadToCrm
 
         Operation ``syncLeadToCrm``: ``POST /leads/{id}/sync``.
         ``params`` (and keyword arguments, merged into it) is the query string.
@@ -399,7 +399,7 @@ class LeadsResource(Resource):
 
         Changes what is given and recomputes the score. The status changes through `POST /leads/{id}/status` only.
 
-        Required scope: `leads:write`. Reference: https://api.example.com/v2/api-docs/leads/updateLead
+        Required scope: `leads:write`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/leads/updateLead
 
         Operation ``updateLead``: ``PATCH /leads/{id}``.
         ``params`` (and keyword arguments, merged into it) is the JSON body.

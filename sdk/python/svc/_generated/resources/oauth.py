@@ -7,12 +7,17 @@ from typing import Any, Mapping, Optional, cast
 from ..._resource import Resource
 from ...pagination import Page
 from ..models import (
+    DeletedOAuthApp,
     OAuthApp,
     OAuthAppWithSecret,
+    OAuthAuthorization,
 )
 from ..params import (
     CreateOAuthAppParams,
+    DeleteOAuthAppParams,
     ListOAuthAppsParams,
+    ListOAuthAuthorizationsParams,
+    RevokeOAuthAuthorizationParams,
     UpdateOAuthAppParams,
 )
 
@@ -35,7 +40,7 @@ class OauthAppsResource(Resource):
 
         Registers a partner application for the authorization code flow (docs/oauth.md). `redirect_uris` are matched as exact strings: https, or http only on 127.0.0.1, [::1] or localhost; no wildcards or fragments (422). A `confidential` app (the default) gets its `client_secret` in this answer only — it is stored hashed; a `public` app has none and must use PKCE (S256). An app registered with a sandbox key can be authorized only for sandbox data.
 
-        Required scope: `write`. Reference: https://api.example.com/v2/api-docs/developer/createOAuthApp
+        Required scope: `write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/developer/createOAuthApp
 
         Operation ``createOAuthApp``: ``POST /oauth/apps``.
         ``params`` (and keyword arguments, merged into it) is the JSON body.
@@ -49,6 +54,44 @@ class OauthAppsResource(Resource):
                 params,
                 kwargs,
                 body=True,
+                idempotency_key=idempotency_key,
+                timeout=timeout,
+                max_retries=max_retries,
+                api_version=api_version,
+                extra_headers=extra_headers,
+            ),
+        )
+
+    def delete(
+        self,
+        id: str,
+        /,
+        params: Optional[DeleteOAuthAppParams] = None,
+        *,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        api_version: Optional[str] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+        **kwargs: Any,
+    ) -> DeletedOAuthApp:
+        """Delete an OAuth app
+
+        Deletes an app of this workspace and mode, named by its id (`oapp_…`) or its `client_id` (another workspace’s or mode’s app is 404). Every authorization of it, in every workspace that gave one, is revoked with all its tokens in the same transaction; its `client_id` is unknown to /oauth/authorize and /oauth/token from then on. Events `oauth_app.deleted` here and `oauth_grant.revoked` in each granting workspace. An extension of the spec (docs/oauth.md).
+
+        Required scope: `admin`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/developer/deleteOAuthApp
+
+        Operation ``deleteOAuthApp``: ``DELETE /oauth/apps/{id}``.
+        ``params`` (and keyword arguments, merged into it) is the query string.
+        """
+        return cast(
+            "DeletedOAuthApp",
+            self._client._request(
+                "DELETE",
+                "/oauth/apps/{id}",
+                (id,),
+                params,
+                kwargs,
                 idempotency_key=idempotency_key,
                 timeout=timeout,
                 max_retries=max_retries,
@@ -71,7 +114,7 @@ class OauthAppsResource(Resource):
 
         The apps registered by this workspace in this mode (live or sandbox). Secrets are never shown: `client_secret_prefix` identifies the current one.
 
-        Required scope: `read`. Reference: https://api.example.com/v2/api-docs/developer/listOAuthApps
+        Required scope: `read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/developer/listOAuthApps
 
         Operation ``listOAuthApps``: ``GET /oauth/apps``.
         ``params`` (and keyword arguments, merged into it) is the query string.
@@ -108,7 +151,7 @@ class OauthAppsResource(Resource):
 
         The path has no id: the body names the app by `client_id` (an app of this workspace and mode, else 404). Changes name, redirect_uris or allowed_scopes (narrowing the scopes also narrows what existing grants get at their next refresh). `rotate_secret: true` issues a new `client_secret`, shown once in this answer; the old one keeps working for `secret_grace_hours` (default 24, 0 = at once). The type cannot change.
 
-        Required scope: `write`. Reference: https://api.example.com/v2/api-docs/developer/updateOAuthApp
+        Required scope: `write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/developer/updateOAuthApp
 
         Operation ``updateOAuthApp``: ``PATCH /oauth/apps``.
         ``params`` (and keyword arguments, merged into it) is the JSON body.
@@ -131,11 +174,91 @@ class OauthAppsResource(Resource):
         )
 
 
+class OauthAuthorizationsResource(Resource):
+    """``client.oauth.authorizations``"""
+
+    def list(
+        self,
+        params: Optional[ListOAuthAuthorizationsParams] = None,
+        *,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        api_version: Optional[str] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+        **kwargs: Any,
+    ) -> Page[OAuthAuthorization]:
+        """List the OAuth authorizations given in this workspace, newest first
+
+        Every app a member of this workspace authorized in this mode (live or sandbox), whichever workspace owns the app: who consented, to which scopes, and whether it is `active`, `expired` or `revoked` (with the reason). A member removed or demoted loses every authorization they gave (revoked at once). An extension of the spec (docs/oauth.md "Authorizations in a workspace").
+
+        Required scope: `admin`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/developer/listOAuthAuthorizations
+
+        Operation ``listOAuthAuthorizations``: ``GET /oauth/authorizations``.
+        ``params`` (and keyword arguments, merged into it) is the query string.
+        Returns a :class:`svc.Page`; ``.auto_paging_iter()`` walks every page.
+        """
+        return cast(
+            "Page[OAuthAuthorization]",
+            self._client._request(
+                "GET",
+                "/oauth/authorizations",
+                (),
+                params,
+                kwargs,
+                kind="page",
+                timeout=timeout,
+                max_retries=max_retries,
+                api_version=api_version,
+                extra_headers=extra_headers,
+            ),
+        )
+
+    def revoke(
+        self,
+        id: str,
+        /,
+        params: Optional[RevokeOAuthAuthorizationParams] = None,
+        *,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        api_version: Optional[str] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+        **kwargs: Any,
+    ) -> OAuthAuthorization:
+        """Revoke an OAuth authorization
+
+        The authorization (`ogr_…`, given in this workspace and mode, else 404) and every access and refresh token issued from it stop working at once, on every node; the app must ask a member again. The workspace gets `oauth_grant.revoked`. Revoking a revoked authorization changes nothing and answers it. An extension of the spec (docs/oauth.md).
+
+        Required scope: `admin`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/developer/revokeOAuthAuthorization
+
+        Operation ``revokeOAuthAuthorization``: ``POST /oauth/authorizations/{id}/revoke``.
+        ``params`` (and keyword arguments, merged into it) is the query string.
+        """
+        return cast(
+            "OAuthAuthorization",
+            self._client._request(
+                "POST",
+                "/oauth/authorizations/{id}/revoke",
+                (id,),
+                params,
+                kwargs,
+                idempotency_key=idempotency_key,
+                timeout=timeout,
+                max_retries=max_retries,
+                api_version=api_version,
+                extra_headers=extra_headers,
+            ),
+        )
+
+
 class OauthResource(Resource):
     """``client.oauth``"""
 
     apps: OauthAppsResource
+    authorizations: OauthAuthorizationsResource
 
     def __init__(self, client: Any) -> None:
         super().__init__(client)
         self.apps = OauthAppsResource(client)
+        self.authorizations = OauthAuthorizationsResource(client)

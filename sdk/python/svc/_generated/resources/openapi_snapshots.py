@@ -33,7 +33,7 @@ class OpenapiSnapshotsResource(Resource):
 
         Stores the OpenAPI document this server serves now (`/openapi.json`) with its API version, SHA-256 of its canonical JSON and operation count, and the diff from this workspace’s previous snapshot. A document identical to the previous one still makes a snapshot, with `unchanged: true` and an empty diff.
 
-        Required scope: `write`. Reference: https://api.example.com/v2/api-docs/developer/createOpenApiSnapshot
+        Required scope: `write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/developer/createOpenApiSnapshot
 
         Operation ``createOpenApiSnapshot``: ``POST /openapi-snapshots``.
         ``params`` (and keyword arguments, merged into it) is the JSON body.
@@ -69,7 +69,7 @@ class OpenapiSnapshotsResource(Resource):
 
         Snapshots of the API’s OpenAPI document taken in this workspace and mode, newest first, each with its diff from the one before (added and removed operations, breaking and non-breaking changes). `id` picks one; with `include=document` (only together with `id`, as its `document_url` does) the item carries the stored document.
 
-        Required scope: `read`. Reference: https://api.example.com/v2/api-docs/developer/listOpenApiSnapshots
+        Required scope: `read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/developer/listOpenApiSnapshots
 
         Operation ``listOpenApiSnapshots``: ``GET /openapi-snapshots``.
         ``params`` (and keyword arguments, merged into it) is the query string.

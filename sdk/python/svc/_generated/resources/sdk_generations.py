@@ -33,7 +33,7 @@ class SdkGenerationsResource(Resource):
 
         Generates the official client of `language` from the OpenAPI document this server serves now, as a package: the generated code with the hand-written runtime, `package_name` and `version` written into its manifest (package.json, pyproject.toml, composer.json or the gemspec), zipped under one folder with GENERATION.json (what it was made from). 202 with `status` queued; a job runs it (event `sdk_generation.succeeded` or `.failed`), then `archive.url` downloads it without a key for 24 hours (410 after). At most 5 generations queued or running per workspace.
 
-        Required scope: `write`. Reference: https://api.example.com/v2/api-docs/developer/createSdkGeneration
+        Required scope: `write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/developer/createSdkGeneration
 
         Operation ``createSdkGeneration``: ``POST /sdk-generations``.
         ``params`` (and keyword arguments, merged into it) is the JSON body.
@@ -69,7 +69,7 @@ class SdkGenerationsResource(Resource):
 
         Newest first: each with its status, language, package name and version, the SHA-256 of the OpenAPI document it was generated from, and once succeeded the archive (size, SHA-256, download link valid 24 hours). Filter by `language` and `status`.
 
-        Required scope: `read`. Reference: https://api.example.com/v2/api-docs/developer/listSdkGenerations
+        Required scope: `read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/developer/listSdkGenerations
 
         Operation ``listSdkGenerations``: ``GET /sdk-generations``.
         ``params`` (and keyword arguments, merged into it) is the query string.

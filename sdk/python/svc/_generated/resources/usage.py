@@ -30,7 +30,7 @@ class UsageResource(Resource):
 
         Period in UTC days, `from`..`to` inclusive, at most 90 days; defaults to the last 7 days. Latency p50/p95 per operation come from 5 %-wide histograms (at most 5 % above the exact value).
 
-        Required scope: `read`. Reference: https://api.example.com/v2/api-docs/developer/getPublicApiUsage
+        Required scope: `read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/developer/getPublicApiUsage
 
         Operation ``getPublicApiUsage``: ``GET /usage``.
         ``params`` (and keyword arguments, merged into it) is the query string.

@@ -40,7 +40,7 @@ class WebhookEndpointsResource(Resource):
 
         The same operation as `createWebhookEndpoint` (POST /webhooks/endpoints).
 
-        Required scope: `webhooks:write`. Reference: https://api.example.com/v2/api-docs/webhooks/createPublicWebhookEndpoint
+        Required scope: `webhooks:write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/webhooks/createPublicWebhookEndpoint
 
         Operation ``createPublicWebhookEndpoint``: ``POST /webhook-endpoints``.
         ``params`` (and keyword arguments, merged into it) is the JSON body.
@@ -81,7 +81,7 @@ class WebhookEndpointsResource(Resource):
 
         The same operation as `deleteWebhookEndpoint` (DELETE /webhooks/endpoints/{id}).
 
-        Required scope: `webhooks:write`. Reference: https://api.example.com/v2/api-docs/webhooks/deletePublicWebhookEndpoint
+        Required scope: `webhooks:write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/webhooks/deletePublicWebhookEndpoint
 
         Operation ``deletePublicWebhookEndpoint``: ``DELETE /webhook-endpoints/{id}``.
         ``params`` (and keyword arguments, merged into it) is the query string.
@@ -120,7 +120,7 @@ class WebhookEndpointsResource(Resource):
 
         The same operation as `getWebhookEndpoint` (GET /webhooks/endpoints/{id}).
 
-        Required scope: `webhooks:read`. Reference: https://api.example.com/v2/api-docs/webhooks/getPublicWebhookEndpoint
+        Required scope: `webhooks:read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/webhooks/getPublicWebhookEndpoint
 
         Operation ``getPublicWebhookEndpoint``: ``GET /webhook-endpoints/{id}``.
         ``params`` (and keyword arguments, merged into it) is the query string.
@@ -156,7 +156,7 @@ class WebhookEndpointsResource(Resource):
 
         The same operation as `listWebhookEndpoints` (GET /webhooks/endpoints).
 
-        Required scope: `webhooks:read`. Reference: https://api.example.com/v2/api-docs/webhooks/listPublicWebhookEndpoints
+        Required scope: `webhooks:read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/webhooks/listPublicWebhookEndpoints
 
         Operation ``listPublicWebhookEndpoints``: ``GET /webhook-endpoints``.
         ``params`` (and keyword arguments, merged into it) is the query string.
@@ -197,7 +197,7 @@ class WebhookEndpointsResource(Resource):
 
         The same operation as `updateWebhookEndpoint` (PATCH /webhooks/endpoints/{id}).
 
-        Required scope: `webhooks:write`. Reference: https://api.example.com/v2/api-docs/webhooks/updatePublicWebhookEndpoint
+        Required scope: `webhooks:write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/webhooks/updatePublicWebhookEndpoint
 
         Operation ``updatePublicWebhookEndpoint``: ``PATCH /webhook-endpoints/{id}``.
         ``params`` (and keyword arguments, merged into it) is the JSON body.

@@ -55,7 +55,7 @@ class WebhooksDeliveriesResource(Resource):
     ) -> WebhookDeliveryDetail:
         """Get a delivery with every attempt
 
-        Required scope: `webhooks:read`. Reference: https://api.example.com/v2/api-docs/webhooks/getWebhookDelivery
+        Required scope: `webhooks:read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/webhooks/getWebhookDelivery
 
         Operation ``getWebhookDelivery``: ``GET /webhooks/deliveries/{id}``.
         ``params`` (and keyword arguments, merged into it) is the query string.
@@ -87,7 +87,7 @@ class WebhooksDeliveriesResource(Resource):
     ) -> Page[WebhookDelivery]:
         """List deliveries, newest first, by endpoint, status or event type
 
-        Required scope: `webhooks:read`. Reference: https://api.example.com/v2/api-docs/webhooks/listWebhookDeliveries
+        Required scope: `webhooks:read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/webhooks/listWebhookDeliveries
 
         Operation ``listWebhookDeliveries``: ``GET /webhooks/deliveries``.
         ``params`` (and keyword arguments, merged into it) is the query string.
@@ -126,7 +126,7 @@ class WebhooksDeliveriesResource(Resource):
 
         Queues one new attempt with the same event_id and the same body (a fresh signature timestamp). Answers 202 with the delivery; the attempt appears in getWebhookDelivery. Honours Idempotency-Key; limited to REPLAY_RATE_LIMIT_PER_MINUTE per key (RateLimit headers).
 
-        Required scope: `webhooks:write`. Reference: https://api.example.com/v2/api-docs/webhooks/replayWebhookDelivery
+        Required scope: `webhooks:write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/webhooks/replayWebhookDelivery
 
         Operation ``replayWebhookDelivery``: ``POST /webhooks/deliveries/{id}/replay``.
         ``params`` (and keyword arguments, merged into it) is the JSON body.
@@ -167,7 +167,7 @@ class WebhooksEndpointsResource(Resource):
 
         Returns the signing secret (whsec_…) once; it is never shown again (rotate to get a new one). https is required on the live URL; destinations resolving to loopback or private addresses are refused (422) unless the operator allows private networks; link-local and cloud metadata addresses always are (every IPv6 form embedding one included). Send an Idempotency-Key to create it exactly once.
 
-        Required scope: `webhooks:write`. Reference: https://api.example.com/v2/api-docs/webhooks/createWebhookEndpoint
+        Required scope: `webhooks:write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/webhooks/createWebhookEndpoint
 
         Operation ``createWebhookEndpoint``: ``POST /webhooks/endpoints``.
         ``params`` (and keyword arguments, merged into it) is the JSON body.
@@ -206,7 +206,7 @@ class WebhooksEndpointsResource(Resource):
 
         Its pending deliveries end as failed; delivery history stays listable.
 
-        Required scope: `webhooks:write`. Reference: https://api.example.com/v2/api-docs/webhooks/deleteWebhookEndpoint
+        Required scope: `webhooks:write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/webhooks/deleteWebhookEndpoint
 
         Operation ``deleteWebhookEndpoint``: ``DELETE /webhooks/endpoints/{id}``.
         ``params`` (and keyword arguments, merged into it) is the query string.
@@ -243,7 +243,7 @@ class WebhooksEndpointsResource(Resource):
 
         The secret is not included; it was shown when the endpoint was created or its secret rotated.
 
-        Required scope: `webhooks:read`. Reference: https://api.example.com/v2/api-docs/webhooks/getWebhookEndpoint
+        Required scope: `webhooks:read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/webhooks/getWebhookEndpoint
 
         Operation ``getWebhookEndpoint``: ``GET /webhooks/endpoints/{id}``.
         ``params`` (and keyword arguments, merged into it) is the query string.
@@ -277,7 +277,7 @@ class WebhooksEndpointsResource(Resource):
 
         The same endpoints as GET /webhook-endpoints. Secrets are never listed.
 
-        Required scope: `webhooks:read`. Reference: https://api.example.com/v2/api-docs/webhooks/listWebhookEndpoints
+        Required scope: `webhooks:read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/webhooks/listWebhookEndpoints
 
         Operation ``listWebhookEndpoints``: ``GET /webhooks/endpoints``.
         ``params`` (and keyword arguments, merged into it) is the query string.
@@ -316,7 +316,7 @@ class WebhooksEndpointsResource(Resource):
 
         Returns the new secret once. The previous secret keeps signing alongside it for grace_period_seconds (default 24 h; 0 = stop now), so during the grace period Svc-Status-Signature carries one v1= per secret.
 
-        Required scope: `webhooks:write`. Reference: https://api.example.com/v2/api-docs/webhooks/rotateWebhookSecret
+        Required scope: `webhooks:write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/webhooks/rotateWebhookSecret
 
         Operation ``rotateWebhookSecret``: ``POST /webhooks/endpoints/{id}/rotate-secret``.
         ``params`` (and keyword arguments, merged into it) is the JSON body.
@@ -355,7 +355,7 @@ class WebhooksEndpointsResource(Resource):
 
         Returns the new delivery (status pending); follow it with getWebhookDelivery. Retries like any delivery.
 
-        Required scope: `webhooks:write`. Reference: https://api.example.com/v2/api-docs/webhooks/testWebhookEndpoint
+        Required scope: `webhooks:write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/webhooks/testWebhookEndpoint
 
         Operation ``testWebhookEndpoint``: ``POST /webhooks/endpoints/{id}/test``.
         ``params`` (and keyword arguments, merged into it) is the query string.
@@ -393,7 +393,7 @@ class WebhooksEndpointsResource(Resource):
 
         `enabled: true` re-enables an endpoint the service disabled (and resets its failure run). The URL is checked as on create.
 
-        Required scope: `webhooks:write`. Reference: https://api.example.com/v2/api-docs/webhooks/updateWebhookEndpoint
+        Required scope: `webhooks:write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/webhooks/updateWebhookEndpoint
 
         Operation ``updateWebhookEndpoint``: ``PATCH /webhooks/endpoints/{id}``.
         ``params`` (and keyword arguments, merged into it) is the JSON body.
@@ -433,7 +433,7 @@ class WebhooksEventsResource(Resource):
 
         Ordered by type.
 
-        Required scope: `webhooks:read`. Reference: https://api.example.com/v2/api-docs/webhooks/listWebhookEvents
+        Required scope: `webhooks:read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/webhooks/listWebhookEvents
 
         Operation ``listWebhookEvents``: ``GET /webhooks/events``.
         ``params`` (and keyword arguments, merged into it) is the query string.

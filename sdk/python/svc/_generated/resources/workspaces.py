@@ -38,7 +38,7 @@ class WorkspacesCurrentResource(Resource):
     ) -> Workspace:
         """Get the workspace of the API key
 
-        Required scope: `read`. Reference: https://api.example.com/v2/api-docs/workspaces/getCurrentWorkspace
+        Required scope: `read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/workspaces/getCurrentWorkspace
 
         Operation ``getCurrentWorkspace``: ``GET /workspaces/current``.
         ``params`` (and keyword arguments, merged into it) is the query string.
@@ -79,7 +79,7 @@ class WorkspacesMembersResource(Resource):
 
         Creates the member with status `invited` and an `invitation_url`; role defaults to `member`.
 
-        Required scope: `write`. Reference: https://api.example.com/v2/api-docs/workspaces/inviteWorkspaceMember
+        Required scope: `write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/workspaces/inviteWorkspaceMember
 
         Operation ``inviteWorkspaceMember``: ``POST /workspaces/{id}/members``.
         ``params`` (and keyword arguments, merged into it) is the JSON body.
@@ -115,7 +115,7 @@ class WorkspacesMembersResource(Resource):
     ) -> Page[WorkspaceMember]:
         """List the members of a workspace, newest first
 
-        Required scope: `read`. Reference: https://api.example.com/v2/api-docs/workspaces/listWorkspaceMembers
+        Required scope: `read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/workspaces/listWorkspaceMembers
 
         Operation ``listWorkspaceMembers``: ``GET /workspaces/{id}/members``.
         ``params`` (and keyword arguments, merged into it) is the query string.
@@ -155,7 +155,7 @@ class WorkspacesMembersResource(Resource):
 
         Returns the removed member. The last owner cannot be removed (409 `last_owner`).
 
-        Required scope: `write`. Reference: https://api.example.com/v2/api-docs/workspaces/removeWorkspaceMember
+        Required scope: `write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/workspaces/removeWorkspaceMember
 
         Operation ``removeWorkspaceMember``: ``DELETE /workspaces/{id}/members/{member_id}``.
         ``params`` (and keyword arguments, merged into it) is the query string.
@@ -194,7 +194,7 @@ class WorkspacesMembersResource(Resource):
 
         The last owner cannot be demoted (409 `last_owner`).
 
-        Required scope: `write`. Reference: https://api.example.com/v2/api-docs/workspaces/updateWorkspaceMember
+        Required scope: `write`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/workspaces/updateWorkspaceMember
 
         Operation ``updateWorkspaceMember``: ``PATCH /workspaces/{id}/members/{member_id}``.
         ``params`` (and keyword arguments, merged into it) is the JSON body.
@@ -236,7 +236,7 @@ class WorkspacesUsageResource(Resource):
 
         Period in UTC days, `from`..`to` inclusive, at most 366 days; defaults to the last 30 days.
 
-        Required scope: `read`. Reference: https://api.example.com/v2/api-docs/workspaces/getWorkspaceUsage
+        Required scope: `read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/workspaces/getWorkspaceUsage
 
         Operation ``getWorkspaceUsage``: ``GET /workspaces/{id}/usage``.
         ``params`` (and keyword arguments, merged into it) is the query string.
@@ -286,7 +286,7 @@ class WorkspacesResource(Resource):
 
         A key sees only its own workspace; any other id answers 404.
 
-        Required scope: `read`. Reference: https://api.example.com/v2/api-docs/workspaces/getWorkspace
+        Required scope: `read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/workspaces/getWorkspace
 
         Operation ``getWorkspace``: ``GET /workspaces/{id}``.
         ``params`` (and keyword arguments, merged into it) is the query string.
@@ -323,7 +323,7 @@ class WorkspacesResource(Resource):
 
         Any subset of the fields. `crm` (the CRM leads sync to, docs/leads.md) and `lead_auto_create_score` are per mode: a test key sets the sandbox ones. CRM secrets are sealed at rest and never shown; left out, they are kept while the provider stays.
 
-        Required scope: `write`. Reference: https://api.example.com/v2/api-docs/workspaces/updateWorkspace
+        Required scope: `write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/workspaces/updateWorkspace
 
         Operation ``updateWorkspace``: ``PATCH /workspaces/{id}``.
         ``params`` (and keyword arguments, merged into it) is the JSON body.

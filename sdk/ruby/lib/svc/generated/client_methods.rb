@@ -93,7 +93,8 @@ module Svc
       #
       # Operation +getApiRoot+: GET /
       #
-      # Required scope: `read`. Reference: https://api.example.com/v2/api-docs/health/getApiRoot
+      # Required scope: `read`. Minimum member role: `member`. Reference:
+      # https://api.example.com/v2/api-docs/health/getApiRoot
       #
       # @param params [Hash, nil] the query (this operation defines none)
       # @param opts [Hash] request options: +idempotency_key+, +timeout+, +max_retries+, +api_version+, +headers+; other keywords are added to params

@@ -1104,6 +1104,55 @@ module Svc
       REQUIRED = ['hash', 'prev_hash', 'seq'].freeze
     end
 
+    # AuditCheckpoint:
+    #   A signed checkpoint of the workspace's audit chain head: keep it outside the service; a later chain
+    #   must still hold this entry (docs/compliance.md).
+    #
+    # - +created_at+ [String (date-time)] (required)
+    # - +key_id+ [String] (required) Names the server secret whose key signed it (not the key).
+    # - +mac+ [String] (required) The chain link (HMAC-SHA256, hex) of that entry.
+    # - +object+ ["audit_checkpoint"] (required)
+    # - +seq+ [Integer] (required) The position of the chain head checkpointed.
+    # - +signature+ [String] (required) HMAC-SHA256 under a key of the server secret over workspace_id, seq, mac and created_at.
+    # - +workspace_id+ [String] (required)
+    module AuditCheckpoint
+      FIELDS = {
+        'created_at' => 'String (date-time)',
+        'key_id' => 'String',
+        'mac' => 'String',
+        'object' => '"audit_checkpoint"',
+        'seq' => 'Integer',
+        'signature' => 'String',
+        'workspace_id' => 'String',
+      }.freeze
+      REQUIRED = ['created_at', 'key_id', 'mac', 'object', 'seq', 'signature', 'workspace_id'].freeze
+    end
+
+    # AuditCheckpointEvent:
+    #   The `audit.checkpoint` event (compliance): The audit chain's head was checkpointed (with each
+    #   audit-chain evidence report): store it where the service's database cannot reach, to detect entries
+    #   later deleted from the end of the chain.
+    #
+    # - +api_version+ [String] (required) The API version of the payload shape.
+    # - +created_at+ [String (date-time)] (required)
+    # - +data+ [Hash] (required)
+    # - +id+ [String] (required) The event id (`evt_…`): the same in every attempt and replay; deduplicate on it.
+    # - +livemode+ [Boolean] (required) false for events of the sandbox (svc_test_ keys).
+    # - +type+ ["audit.checkpoint"] (required)
+    # - +workspace_id+ [String] (required)
+    module AuditCheckpointEvent
+      FIELDS = {
+        'api_version' => 'String',
+        'created_at' => 'String (date-time)',
+        'data' => 'Hash',
+        'id' => 'String',
+        'livemode' => 'Boolean',
+        'type' => '"audit.checkpoint"',
+        'workspace_id' => 'String',
+      }.freeze
+      REQUIRED = ['api_version', 'created_at', 'data', 'id', 'livemode', 'type', 'workspace_id'].freeze
+    end
+
     # AuditEntry
     #
     # - +action+ [String] (required) The operationId, job or CLI command.
@@ -2321,6 +2370,24 @@ module Svc
       REQUIRED = ['deleted', 'id', 'object'].freeze
     end
 
+    # DeletedOAuthApp
+    #
+    # - +client_id+ [String] (required)
+    # - +deleted+ [true] (required)
+    # - +id+ [String] (required)
+    # - +object+ ["oauth_app"] (required)
+    # - +revoked_authorizations+ [Integer] (required) How many authorizations (in any workspace) the deletion revoked.
+    module DeletedOAuthApp
+      FIELDS = {
+        'client_id' => 'String',
+        'deleted' => 'true',
+        'id' => 'String',
+        'object' => '"oauth_app"',
+        'revoked_authorizations' => 'Integer',
+      }.freeze
+      REQUIRED = ['client_id', 'deleted', 'id', 'object', 'revoked_authorizations'].freeze
+    end
+
     # DeletedWebhookEndpoint
     #
     # - +deleted+ [true] (required)
@@ -2615,6 +2682,7 @@ module Svc
     # - +api_version+ [String] (required)
     # - +checked_at+ [String (date-time)] (required)
     # - +database+ [HealthCheck (Hash)] (required)
+    # - +dependencies+ [Hash] (required) Outside services the API keeps working without, degraded: `redis` (REDIS_URL, the shared rate-limit counters; while down each process counts its own). Empty when none is configured.
     # - +job_queue+ [HealthCheck (Hash)] (required)
     # - +modules+ [Hash] (required)
     # - +object+ ["health"] (required)
@@ -2624,12 +2692,13 @@ module Svc
         'api_version' => 'String',
         'checked_at' => 'String (date-time)',
         'database' => 'HealthCheck (Hash)',
+        'dependencies' => 'Hash',
         'job_queue' => 'HealthCheck (Hash)',
         'modules' => 'Hash',
         'object' => '"health"',
         'status' => '"ok" | "degraded" | "down"',
       }.freeze
-      REQUIRED = ['api_version', 'checked_at', 'database', 'job_queue', 'modules', 'object', 'status'].freeze
+      REQUIRED = ['api_version', 'checked_at', 'database', 'dependencies', 'job_queue', 'modules', 'object', 'status'].freeze
     end
 
     # InboxContact
@@ -3845,6 +3914,64 @@ module Svc
       REQUIRED = ['allowed_scopes', 'client_id', 'client_secret', 'client_secret_prefix', 'created_at', 'id', 'livemode', 'name', 'object', 'previous_secret_expires_at', 'redirect_uris', 'type', 'updated_at'].freeze
     end
 
+    # OAuthAuthorization
+    #
+    # - +app_id+ [String] (required)
+    # - +app_name+ [String, nil] (required) null once the app was deleted (its authorizations stay listed, revoked).
+    # - +client_id+ [String] (required)
+    # - +created_at+ [String (date-time)] (required)
+    # - +expires_at+ [String (date-time), nil] (required) When its last usable token expires (null unless active).
+    # - +id+ [String] (required) The grant id (`ogr_…`): the `keyId` its tokens act under.
+    # - +livemode+ [Boolean] (required)
+    # - +member_id+ [String] (required) The member who consented (`mem_…`).
+    # - +object+ ["oauth_authorization"] (required)
+    # - +revoked_at+ [String (date-time), nil] (required)
+    # - +revoked_reason+ [String, nil] (required) revoked by the workspace, member removed, member demoted, app deleted, revoked by the app, code reused, refresh token replayed…
+    # - +scopes+ [Array<String>] (required)
+    # - +status+ [OAuthAuthorizationStatus (String)] (required)
+    module OAuthAuthorization
+      FIELDS = {
+        'app_id' => 'String',
+        'app_name' => 'String, nil',
+        'client_id' => 'String',
+        'created_at' => 'String (date-time)',
+        'expires_at' => 'String (date-time), nil',
+        'id' => 'String',
+        'livemode' => 'Boolean',
+        'member_id' => 'String',
+        'object' => '"oauth_authorization"',
+        'revoked_at' => 'String (date-time), nil',
+        'revoked_reason' => 'String, nil',
+        'scopes' => 'Array<String>',
+        'status' => 'OAuthAuthorizationStatus (String)',
+      }.freeze
+      REQUIRED = ['app_id', 'app_name', 'client_id', 'created_at', 'expires_at', 'id', 'livemode', 'member_id', 'object', 'revoked_at', 'revoked_reason', 'scopes', 'status'].freeze
+    end
+
+    # OAuthAuthorizationList
+    #
+    # - +data+ [Array<OAuthAuthorization (Hash)>] (required)
+    # - +has_more+ [Boolean] (required)
+    # - +next_cursor+ [String, nil] (required)
+    # - +object+ ["list"] (required)
+    module OAuthAuthorizationList
+      FIELDS = {
+        'data' => 'Array<OAuthAuthorization (Hash)>',
+        'has_more' => 'Boolean',
+        'next_cursor' => 'String, nil',
+        'object' => '"list"',
+      }.freeze
+      REQUIRED = ['data', 'has_more', 'next_cursor', 'object'].freeze
+    end
+
+    # OAuthAuthorizationStatus:
+    #   `active`: a token of it still works; `expired`: not revoked, but its last refresh token expired;
+    #   `revoked`: see `revoked_reason`.
+    # Type: "active" | "expired" | "revoked"
+    module OAuthAuthorizationStatus
+      VALUES = ['active', 'expired', 'revoked'].freeze
+    end
+
     # OAuthGrant
     #
     # - +app_id+ [String] (required)
@@ -3901,6 +4028,30 @@ module Svc
       REQUIRED = ['api_version', 'created_at', 'data', 'id', 'livemode', 'type', 'workspace_id'].freeze
     end
 
+    # OauthAppDeletedEvent:
+    #   The `oauth_app.deleted` event (developer): An OAuth app was deleted; every authorization of it was
+    #   revoked (each granting workspace gets `oauth_grant.revoked`).
+    #
+    # - +api_version+ [String] (required) The API version of the payload shape.
+    # - +created_at+ [String (date-time)] (required)
+    # - +data+ [Hash] (required)
+    # - +id+ [String] (required) The event id (`evt_…`): the same in every attempt and replay; deduplicate on it.
+    # - +livemode+ [Boolean] (required) false for events of the sandbox (svc_test_ keys).
+    # - +type+ ["oauth_app.deleted"] (required)
+    # - +workspace_id+ [String] (required)
+    module OauthAppDeletedEvent
+      FIELDS = {
+        'api_version' => 'String',
+        'created_at' => 'String (date-time)',
+        'data' => 'Hash',
+        'id' => 'String',
+        'livemode' => 'Boolean',
+        'type' => '"oauth_app.deleted"',
+        'workspace_id' => 'String',
+      }.freeze
+      REQUIRED = ['api_version', 'created_at', 'data', 'id', 'livemode', 'type', 'workspace_id'].freeze
+    end
+
     # OauthAppUpdatedEvent:
     #   The `oauth_app.updated` event (developer): An OAuth app was changed, or its secret rotated.
     #
@@ -3950,7 +4101,8 @@ module Svc
 
     # OauthGrantRevokedEvent:
     #   The `oauth_grant.revoked` event (developer): A grant and every token issued from it were revoked:
-    #   `revoked_reason` says why (revoked by the app, code reused, refresh token replayed).
+    #   `revoked_reason` says why (revoked by the app, revoked by the workspace, member removed, member
+    #   demoted, app deleted, code reused, refresh token replayed).
     #
     # - +api_version+ [String] (required) The API version of the payload shape.
     # - +created_at+ [String (date-time)] (required)

@@ -29,7 +29,8 @@ module Svc
       # and time limits. The answer carries `signing_secret`, which signs every HTTP tool call of the agent;
       # it is shown only here.
       #
-      # Required scope: `write`. Reference: https://api.example.com/v2/api-docs/agents/createAgent
+      # Required scope: `write`. Minimum member role: `admin`. Reference:
+      # https://api.example.com/v2/api-docs/agents/createAgent
       #
       # @param params [Hash] the JSON body (CreateAgentBody):
       #   - +ai+ [AgentAiSettingsInput (Hash)]
@@ -60,7 +61,8 @@ module Svc
       # (header values hidden), and the approvals a run would ask for (the dry-run goes on as if they were
       # given).
       #
-      # Required scope: `write`. Reference: https://api.example.com/v2/api-docs/agents/dryRunAgent
+      # Required scope: `write`. Minimum member role: `member`. Reference:
+      # https://api.example.com/v2/api-docs/agents/dryRunAgent
       #
       # Called without arguments it answers the +dry_run+ namespace instead (+dry_run.<method>+).
       #
@@ -80,7 +82,8 @@ module Svc
       #
       # Operation +getAgent+: GET /agents/{id}
       #
-      # Required scope: `read`. Reference: https://api.example.com/v2/api-docs/agents/getAgent
+      # Required scope: `read`. Minimum member role: `member`. Reference:
+      # https://api.example.com/v2/api-docs/agents/getAgent
       #
       # @param id [String] path parameter +id+
       # @param params [Hash, nil] the query (this operation defines none)
@@ -97,7 +100,8 @@ module Svc
       #
       # Newest first; `status` filters active or disabled agents.
       #
-      # Required scope: `read`. Reference: https://api.example.com/v2/api-docs/agents/listAgents
+      # Required scope: `read`. Minimum member role: `member`. Reference:
+      # https://api.example.com/v2/api-docs/agents/listAgents
       #
       # @param params [Hash, nil] the query:
       #   - +cursor+ [String] Opaque cursor from a previous next_cursor.
@@ -118,7 +122,8 @@ module Svc
       # `headers` is left out, while its name stays). `status: disabled` refuses new runs. Runs already
       # created keep the agent as it was when they were created.
       #
-      # Required scope: `write`. Reference: https://api.example.com/v2/api-docs/agents/updateAgent
+      # Required scope: `write`. Minimum member role: `admin`. Reference:
+      # https://api.example.com/v2/api-docs/agents/updateAgent
       #
       # @param id [String] path parameter +id+
       # @param params [Hash] the JSON body (UpdateAgentBody):
@@ -149,7 +154,8 @@ module Svc
         #
         # Newest first; `status` filters (pending, approved, rejected, expired, cancelled).
         #
-        # Required scope: `read`. Reference: https://api.example.com/v2/api-docs/agents/listAgentApprovals
+        # Required scope: `read`. Minimum member role: `member`. Reference:
+        # https://api.example.com/v2/api-docs/agents/listAgentApprovals
         #
         # @param id [String] path parameter +id+
         # @param params [Hash, nil] the query:
@@ -174,7 +180,8 @@ module Svc
         # last is `completed` with the whole dry-run. Resumable with `Last-Event-ID`; a client that leaves
         # stops the work (docs/api-conventions.md, "Event streams").
         #
-        # Required scope: `write`. Reference: https://api.example.com/v2/api-docs/agents/streamAgentDryRun
+        # Required scope: `write`. Minimum member role: `member`. Reference:
+        # https://api.example.com/v2/api-docs/agents/streamAgentDryRun
         #
         # @param id [String] path parameter +id+
         # @param params [Hash] the JSON body (DryRunAgentBody):
@@ -199,7 +206,8 @@ module Svc
         # wins, the others get 409 `approval_not_pending`, as does a decision on a run that is not waiting. A
         # rejected call is not made; the agent continues knowing it was refused.
         #
-        # Required scope: `write`. Reference: https://api.example.com/v2/api-docs/agents/approveAgentRun
+        # Required scope: `write`. Minimum member role: `member`. Reference:
+        # https://api.example.com/v2/api-docs/agents/approveAgentRun
         #
         # @param id [String] path parameter +id+
         # @param run_id [String] path parameter +run_id+: The run id (run_…).
@@ -222,7 +230,8 @@ module Svc
         # and its tool call in flight aborted; a pending approval is closed (`cancelled`). A run that already
         # succeeded, failed or expired → 409 `invalid_run_transition`.
         #
-        # Required scope: `write`. Reference: https://api.example.com/v2/api-docs/agents/cancelAgentRun
+        # Required scope: `write`. Minimum member role: `member`. Reference:
+        # https://api.example.com/v2/api-docs/agents/cancelAgentRun
         #
         # @param id [String] path parameter +id+
         # @param run_id [String] path parameter +run_id+: The run id (run_…).
@@ -243,7 +252,8 @@ module Svc
         # `conversation_id` the output is posted to that conversation. With an Idempotency-Key a retry returns
         # the same run instead of starting a second one.
         #
-        # Required scope: `write`. Reference: https://api.example.com/v2/api-docs/agents/createAgentRun
+        # Required scope: `write`. Minimum member role: `member`. Reference:
+        # https://api.example.com/v2/api-docs/agents/createAgentRun
         #
         # @param id [String] path parameter +id+
         # @param params [Hash] the JSON body (CreateAgentRunBody):
@@ -264,7 +274,8 @@ module Svc
         # The run with its ordered steps, its pending approval, its usage and, when it ended badly, its
         # postmortem.
         #
-        # Required scope: `read`. Reference: https://api.example.com/v2/api-docs/agents/getAgentRun
+        # Required scope: `read`. Minimum member role: `member`. Reference:
+        # https://api.example.com/v2/api-docs/agents/getAgentRun
         #
         # @param id [String] path parameter +id+
         # @param run_id [String] path parameter +run_id+: The run id (run_…).
@@ -284,7 +295,8 @@ module Svc
         # v3.0): it still adds each run's postmortem but answers with `Deprecation`, `Sunset` and `Link`
         # headers — read a run's postmortem with getAgentRun.
         #
-        # Required scope: `read`. Reference: https://api.example.com/v2/api-docs/agents/listAgentRuns
+        # Required scope: `read`. Minimum member role: `member`. Reference:
+        # https://api.example.com/v2/api-docs/agents/listAgentRuns
         #
         # @param id [String] path parameter +id+
         # @param params [Hash, nil] the query:

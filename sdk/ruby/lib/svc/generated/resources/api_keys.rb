@@ -13,7 +13,8 @@ module Svc
       # the chosen scopes. The answer carries the key in `key`, this once: only its SHA-256 is stored. A
       # retried request with the same Idempotency-Key gets the same answer (stored encrypted).
       #
-      # Required scope: `admin`. Reference: https://api.example.com/v2/api-docs/developer/createApiKey
+      # Required scope: `admin`. Minimum member role: `admin`. Reference:
+      # https://api.example.com/v2/api-docs/developer/createApiKey
       #
       # @param params [Hash] the JSON body:
       #   - +name+ [String] What the key is for, to tell keys apart.
@@ -31,7 +32,8 @@ module Svc
       #
       # One key of this workspace and mode, without the key itself.
       #
-      # Required scope: `admin`. Reference: https://api.example.com/v2/api-docs/developer/getApiKey
+      # Required scope: `admin`. Minimum member role: `admin`. Reference:
+      # https://api.example.com/v2/api-docs/developer/getApiKey
       #
       # @param id [String] path parameter +id+
       # @param params [Hash, nil] the query (this operation defines none)
@@ -49,7 +51,8 @@ module Svc
       # The keys of this workspace in this mode (live keys on /v2, test keys on /sandbox/v2), newest first:
       # prefix, scopes, when each was last used and whether it is revoked. Never the keys themselves.
       #
-      # Required scope: `admin`. Reference: https://api.example.com/v2/api-docs/developer/listApiKeys
+      # Required scope: `admin`. Minimum member role: `admin`. Reference:
+      # https://api.example.com/v2/api-docs/developer/listApiKeys
       #
       # @param params [Hash, nil] the query:
       #   - +cursor+ [String] Opaque cursor from a previous next_cursor.
@@ -69,7 +72,8 @@ module Svc
       # The key stops working: at once on this node, within a second on the others. Revoking a revoked key
       # changes nothing and answers the key. A key may revoke itself (the answer is still sent).
       #
-      # Required scope: `admin`. Reference: https://api.example.com/v2/api-docs/developer/revokeApiKey
+      # Required scope: `admin`. Minimum member role: `admin`. Reference:
+      # https://api.example.com/v2/api-docs/developer/revokeApiKey
       #
       # @param id [String] path parameter +id+
       # @param params [Hash, String, nil] the body, if any (this operation defines none)

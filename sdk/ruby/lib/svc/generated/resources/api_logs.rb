@@ -15,7 +15,8 @@ module Svc
       # `request_id`, `created_gte` / `created_lt`. Entries are written in batches: a request shows here
       # within about a second.
       #
-      # Required scope: `read`. Reference: https://api.example.com/v2/api-docs/developer/listApiLogs
+      # Required scope: `read`. Minimum member role: `admin`. Reference:
+      # https://api.example.com/v2/api-docs/developer/listApiLogs
       #
       # @param params [Hash, nil] the query:
       #   - +created_gte+ [String (date-time)] Requests at or after this time.

@@ -36,7 +36,8 @@ module Svc
       # A new draft bot with the configuration, guardrails, knowledge links and tools of the draft (or of
       # `version_id`): new ids, no versions, no history. Tools keep their headers and signing secret.
       #
-      # Required scope: `bots:write`. Reference: https://api.example.com/v2/api-docs/bots/cloneBot
+      # Required scope: `bots:write`. Minimum member role: `admin`. Reference:
+      # https://api.example.com/v2/api-docs/bots/cloneBot
       #
       # @param id [String] path parameter +id+
       # @param params [Hash, nil] the JSON body (CloneBotBody), optional:
@@ -57,7 +58,8 @@ module Svc
       # bases must exist in the workspace (422 `unknown_knowledge_base`); a hand-off to a member needs an
       # active member, a hand-off tag an existing inbox tag.
       #
-      # Required scope: `bots:write`. Reference: https://api.example.com/v2/api-docs/bots/createBot
+      # Required scope: `bots:write`. Minimum member role: `admin`. Reference:
+      # https://api.example.com/v2/api-docs/bots/createBot
       #
       # @param params [Hash] the JSON body (CreateBotBody):
       #   - +ai+ [BotAiSettingsInput (Hash)]
@@ -84,7 +86,8 @@ module Svc
       # Deletes the bot, its versions and tools; the conversations it took part in stay in the inbox. A
       # published bot answers customers, so it must be archived first (409 `bot_is_live`).
       #
-      # Required scope: `bots:write`. Reference: https://api.example.com/v2/api-docs/bots/deleteBot
+      # Required scope: `bots:write`. Minimum member role: `admin`. Reference:
+      # https://api.example.com/v2/api-docs/bots/deleteBot
       #
       # @param id [String] path parameter +id+
       # @param params [Hash, nil] the query (this operation defines none)
@@ -102,7 +105,8 @@ module Svc
       # The draft configuration, the status and the live version; `has_unpublished_changes` says whether the
       # draft differs from it.
       #
-      # Required scope: `bots:read`. Reference: https://api.example.com/v2/api-docs/bots/getBot
+      # Required scope: `bots:read`. Minimum member role: `member`. Reference:
+      # https://api.example.com/v2/api-docs/bots/getBot
       #
       # @param id [String] path parameter +id+
       # @param params [Hash, nil] the query (this operation defines none)
@@ -119,7 +123,8 @@ module Svc
       #
       # Newest first; `status` filters draft, published or archived bots.
       #
-      # Required scope: `bots:read`. Reference: https://api.example.com/v2/api-docs/bots/listBots
+      # Required scope: `bots:read`. Minimum member role: `member`. Reference:
+      # https://api.example.com/v2/api-docs/bots/listBots
       #
       # @param params [Hash, nil] the query:
       #   - +cursor+ [String] Opaque cursor from a previous next_cursor.
@@ -140,7 +145,8 @@ module Svc
       # first one frozen from the draft. Draft edits made after the latest version are not published until a
       # version freezes them (`POST /bots/{id}/versions`).
       #
-      # Required scope: `bots:write`. Reference: https://api.example.com/v2/api-docs/bots/publishBot
+      # Required scope: `bots:write`. Minimum member role: `admin`. Reference:
+      # https://api.example.com/v2/api-docs/bots/publishBot
       #
       # @param id [String] path parameter +id+
       # @param params [Hash, nil] the JSON body (PublishBotBody), optional:
@@ -159,7 +165,8 @@ module Svc
       # Edits the draft: customers keep talking to the published version until the next publish. `archived:
       # true` stops the bot answering (versions and history stay); `archived: false` brings it back.
       #
-      # Required scope: `bots:write`. Reference: https://api.example.com/v2/api-docs/bots/updateBot
+      # Required scope: `bots:write`. Minimum member role: `admin`. Reference:
+      # https://api.example.com/v2/api-docs/bots/updateBot
       #
       # @param id [String] path parameter +id+
       # @param params [Hash] the JSON body (UpdateBotBody):
@@ -190,7 +197,8 @@ module Svc
         # The draft's guardrails; a version freezes them. See docs/bots.md for what each one does to messages
         # and replies.
         #
-        # Required scope: `bots:read`. Reference: https://api.example.com/v2/api-docs/bots/getBotGuardrails
+        # Required scope: `bots:read`. Minimum member role: `member`. Reference:
+        # https://api.example.com/v2/api-docs/bots/getBotGuardrails
         #
         # @param id [String] path parameter +id+
         # @param params [Hash, nil] the query (this operation defines none)
@@ -208,7 +216,7 @@ module Svc
         # Fields sent replace those fields (lists whole); values are checked (422 with a pointer to the bad
         # entry).
         #
-        # Required scope: `bots:write`. Reference:
+        # Required scope: `bots:write`. Minimum member role: `admin`. Reference:
         # https://api.example.com/v2/api-docs/bots/updateBotGuardrails
         #
         # @param id [String] path parameter +id+
@@ -242,7 +250,8 @@ module Svc
         # conversation (a new one unless `conversation_id` is given); when the bot is not sure it hands the
         # conversation to a human. With an Idempotency-Key a retry replays the same reply.
         #
-        # Required scope: `bots:write`. Reference: https://api.example.com/v2/api-docs/bots/sendBotMessage
+        # Required scope: `bots:write`. Minimum member role: `member`. Reference:
+        # https://api.example.com/v2/api-docs/bots/sendBotMessage
         #
         # @param id [String] path parameter +id+
         # @param params [Hash] the JSON body (SendBotMessageBody):
@@ -270,7 +279,8 @@ module Svc
         # valid JSON Schema; the URL must pass the outbound address rules. An HTTP tool's `signing_secret` is
         # shown once, in this response.
         #
-        # Required scope: `bots:write`. Reference: https://api.example.com/v2/api-docs/bots/attachBotTool
+        # Required scope: `bots:write`. Minimum member role: `admin`. Reference:
+        # https://api.example.com/v2/api-docs/bots/attachBotTool
         #
         # @param id [String] path parameter +id+
         # @param params [Hash] the JSON body (ToolInput):
@@ -289,7 +299,8 @@ module Svc
         # The draft's tools in the order they were attached. Header values and signing secrets are never
         # shown.
         #
-        # Required scope: `bots:read`. Reference: https://api.example.com/v2/api-docs/bots/listBotTools
+        # Required scope: `bots:read`. Minimum member role: `member`. Reference:
+        # https://api.example.com/v2/api-docs/bots/listBotTools
         #
         # @param id [String] path parameter +id+
         # @param params [Hash, nil] the query:
@@ -312,7 +323,8 @@ module Svc
         # Freezes the draft — instructions, knowledge links, hand-off, AI settings, guardrails and tools —
         # into the next numbered, immutable version. It is not live until published.
         #
-        # Required scope: `bots:write`. Reference: https://api.example.com/v2/api-docs/bots/createBotVersion
+        # Required scope: `bots:write`. Minimum member role: `admin`. Reference:
+        # https://api.example.com/v2/api-docs/bots/createBotVersion
         #
         # @param id [String] path parameter +id+
         # @param params [Hash, nil] the JSON body (CreateBotVersionBody), optional:
@@ -330,7 +342,8 @@ module Svc
         #
         # Newest first, each with its frozen configuration; `live` marks the one customers talk to.
         #
-        # Required scope: `bots:read`. Reference: https://api.example.com/v2/api-docs/bots/listBotVersions
+        # Required scope: `bots:read`. Minimum member role: `member`. Reference:
+        # https://api.example.com/v2/api-docs/bots/listBotVersions
         #
         # @param id [String] path parameter +id+
         # @param params [Hash, nil] the query:
@@ -351,7 +364,8 @@ module Svc
         # rewritten: later versions stay and can be published again. A version of another bot is a 404; the
         # live or a later version is a 409.
         #
-        # Required scope: `bots:write`. Reference: https://api.example.com/v2/api-docs/bots/rollbackBotVersion
+        # Required scope: `bots:write`. Minimum member role: `admin`. Reference:
+        # https://api.example.com/v2/api-docs/bots/rollbackBotVersion
         #
         # @param id [String] path parameter +id+
         # @param run_id [String] path parameter +run_id+: The version id (bver_…): the spec names this path parameter run_id.

@@ -43,7 +43,8 @@ module Svc
         # Every change made through the API, the CLI or the system, newest first, with its hash-chain link.
         # Filters: `actor_type`, `actor_id`, `action`, `target_id`, `from` / `to`.
         #
-        # Required scope: `read`. Reference: https://api.example.com/v2/api-docs/compliance/listAuditLog
+        # Required scope: `read`. Minimum member role: `admin`. Reference:
+        # https://api.example.com/v2/api-docs/compliance/listAuditLog
         #
         # @param params [Hash, nil] the query:
         #   - +action+ [String]
@@ -73,7 +74,8 @@ module Svc
         # default. A job works it through every module (dsar.completed); erasure deletes or anonymises the
         # subject’s data as docs/compliance.md documents per module and keeps the audit trail.
         #
-        # Required scope: `write`. Reference: https://api.example.com/v2/api-docs/compliance/createDsarRequest
+        # Required scope: `write`. Minimum member role: `admin`. Reference:
+        # https://api.example.com/v2/api-docs/compliance/createDsarRequest
         #
         # @param params [Hash] the JSON body:
         #   - +changes+ [Hash] rectification: the corrected values.
@@ -97,7 +99,8 @@ module Svc
         # file, a summary). 202 with `export.status` pending; when ready, `export.url` is a download link (no
         # key needed) valid 24 hours, then 410. A new export replaces the link.
         #
-        # Required scope: `write`. Reference: https://api.example.com/v2/api-docs/compliance/exportDsarRequest
+        # Required scope: `write`. Minimum member role: `admin`. Reference:
+        # https://api.example.com/v2/api-docs/compliance/exportDsarRequest
         #
         # @param id [String] path parameter +id+
         # @param params [Hash, String, nil] the body, if any (this operation defines none)
@@ -115,7 +118,8 @@ module Svc
         # Its status, progress per module (records found by kind, deleted / anonymised) and the export link
         # while valid.
         #
-        # Required scope: `read`. Reference: https://api.example.com/v2/api-docs/compliance/getDsarRequest
+        # Required scope: `read`. Minimum member role: `admin`. Reference:
+        # https://api.example.com/v2/api-docs/compliance/getDsarRequest
         #
         # @param id [String] path parameter +id+
         # @param params [Hash, nil] the query (this operation defines none)
@@ -132,7 +136,8 @@ module Svc
         #
         # Newest first; filter by `status` and `type`.
         #
-        # Required scope: `read`. Reference: https://api.example.com/v2/api-docs/compliance/listDsarRequests
+        # Required scope: `read`. Minimum member role: `admin`. Reference:
+        # https://api.example.com/v2/api-docs/compliance/listDsarRequests
         #
         # @param params [Hash, nil] the query:
         #   - +cursor+ [String] Opaque cursor from a previous next_cursor.
@@ -157,7 +162,7 @@ module Svc
         # not in the future), stored as JSON and PDF like the daily ones, with trigger `manual`. Answers when
         # the report is ready; download it from `download`.
         #
-        # Required scope: `write`. Reference:
+        # Required scope: `write`. Minimum member role: `admin`. Reference:
         # https://api.example.com/v2/api-docs/compliance/createComplianceEvidence
         #
         # @param params [Hash] the JSON body:
@@ -178,7 +183,7 @@ module Svc
         # The report as PDF (`?format=pdf`, the default, or `Accept: application/pdf`) or as the JSON it was
         # rendered from (`?format=json`), whose SHA-256 the listing shows.
         #
-        # Required scope: `read`. Reference:
+        # Required scope: `read`. Minimum member role: `admin`. Reference:
         # https://api.example.com/v2/api-docs/compliance/downloadComplianceEvidence
         #
         # @param id [String] path parameter +id+
@@ -198,7 +203,7 @@ module Svc
         # Audit-chain verification, access review, retention runs and DSAR timeliness, generated daily and on
         # demand (createComplianceEvidence, the CLI), newest first.
         #
-        # Required scope: `read`. Reference:
+        # Required scope: `read`. Minimum member role: `admin`. Reference:
         # https://api.example.com/v2/api-docs/compliance/listComplianceEvidence
         #
         # @param params [Hash, nil] the query:
@@ -225,7 +230,8 @@ module Svc
         # texts. `mode` mask (`[EMAIL]`), remove, or hash (a keyed hash: the same value gives the same token).
         # A preview unless `apply: true`, which rewrites the stored messages (message.updated; audited).
         #
-        # Required scope: `write`. Reference: https://api.example.com/v2/api-docs/compliance/redactPii
+        # Required scope: `write`. Minimum member role: `member`. Reference:
+        # https://api.example.com/v2/api-docs/compliance/redactPii
         #
         # @param params [Hash, nil] the JSON body, optional:
         #   - +apply+ [Boolean] Write the redacted text back to the stored message(s) (audited). Default: preview.
@@ -251,7 +257,7 @@ module Svc
         # The policy of each data class (days or `keep`), the classes with their minimums, and the last
         # enforcement run.
         #
-        # Required scope: `read`. Reference:
+        # Required scope: `read`. Minimum member role: `member`. Reference:
         # https://api.example.com/v2/api-docs/compliance/getRetentionPolicies
         #
         # @param params [Hash, nil] the query (this operation defines none)
@@ -271,7 +277,7 @@ module Svc
         # what each class would delete now — exactly what enforcement with the same policies deletes. The
         # worker enforces policies continuously in batches (retention.enforced).
         #
-        # Required scope: `write`. Reference:
+        # Required scope: `write`. Minimum member role: `admin`. Reference:
         # https://api.example.com/v2/api-docs/compliance/updateRetentionPolicies
         #
         # @param params [Hash] the JSON body:

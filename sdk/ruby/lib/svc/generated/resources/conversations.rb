@@ -16,7 +16,7 @@ module Svc
       #
       # The same operation as `listConversations` (GET /inbox/conversations).
       #
-      # Required scope: `conversations:read`. Reference:
+      # Required scope: `conversations:read`. Minimum member role: `member`. Reference:
       # https://api.example.com/v2/api-docs/inbox/listPublicConversations
       #
       # @param params [Hash, nil] the query:

@@ -13,7 +13,7 @@ module Svc
       #
       # The same operation as `listWebhookEvents` (GET /webhooks/events).
       #
-      # Required scope: `webhooks:read`. Reference:
+      # Required scope: `webhooks:read`. Minimum member role: `member`. Reference:
       # https://api.example.com/v2/api-docs/webhooks/listEventCatalog
       #
       # @param params [Hash, nil] the query:

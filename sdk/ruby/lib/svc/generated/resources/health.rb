@@ -12,7 +12,8 @@ module Svc
       # Answers 503 (same body) when the database is unreachable. Modules not in this build report
       # `not_available`.
       #
-      # Required scope: `read`. Reference: https://api.example.com/v2/api-docs/health/getApiHealth
+      # Required scope: `read`. Minimum member role: `member`. Reference:
+      # https://api.example.com/v2/api-docs/health/getApiHealth
       #
       # @param params [Hash, nil] the query (this operation defines none)
       # @param opts [Hash] request options: +idempotency_key+, +timeout+, +max_retries+, +api_version+, +headers+; other keywords are added to params

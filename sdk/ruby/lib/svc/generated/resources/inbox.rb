@@ -47,7 +47,7 @@ module Svc
         # `assignee_id` must be an active member of the workspace (else 422 `assignee_not_member`); null
         # unassigns. Assigning to the current assignee changes nothing.
         #
-        # Required scope: `messages:write`. Reference:
+        # Required scope: `messages:write`. Minimum member role: `member`. Reference:
         # https://api.example.com/v2/api-docs/inbox/assignConversation
         #
         # @param id [String] path parameter +id+
@@ -68,7 +68,7 @@ module Svc
         # `assignee_id` an active member; `message` adds a first message (inbound by default) in the same
         # transaction. Honours Idempotency-Key.
         #
-        # Required scope: `messages:write`. Reference:
+        # Required scope: `messages:write`. Minimum member role: `member`. Reference:
         # https://api.example.com/v2/api-docs/inbox/createConversation
         #
         # @param params [Hash, nil] the JSON body (CreateConversationBody), optional:
@@ -91,7 +91,7 @@ module Svc
         #
         # Operation +getConversation+: GET /inbox/conversations/{id}
         #
-        # Required scope: `conversations:read`. Reference:
+        # Required scope: `conversations:read`. Minimum member role: `member`. Reference:
         # https://api.example.com/v2/api-docs/inbox/getConversation
         #
         # @param id [String] path parameter +id+
@@ -112,7 +112,7 @@ module Svc
         # A cursor is bound to the filters it was issued for. Send `Svc-Api-Version: 2.3.4` (any version
         # before 2.4.0) to receive `lead_score` as a plain number.
         #
-        # Required scope: `conversations:read`. Reference:
+        # Required scope: `conversations:read`. Minimum member role: `member`. Reference:
         # https://api.example.com/v2/api-docs/inbox/listConversations
         #
         # @param params [Hash, nil] the query:
@@ -138,7 +138,7 @@ module Svc
         # returns it unchanged (the first resolved_at, no new event). An inbound message or status `open`
         # reopens it.
         #
-        # Required scope: `messages:write`. Reference:
+        # Required scope: `messages:write`. Minimum member role: `member`. Reference:
         # https://api.example.com/v2/api-docs/inbox/resolveConversation
         #
         # @param id [String] path parameter +id+
@@ -159,7 +159,7 @@ module Svc
         # pre-2.4.0 form, until v3.0) as a manual override; null returns to the automatic score. `tags`
         # replaces the set; `contact` fields merge (null clears one).
         #
-        # Required scope: `messages:write`. Reference:
+        # Required scope: `messages:write`. Minimum member role: `member`. Reference:
         # https://api.example.com/v2/api-docs/inbox/updateConversation
         #
         # @param id [String] path parameter +id+
@@ -190,7 +190,8 @@ module Svc
           # used. Provider failures answer 502 `ai_provider_error`, 503 `ai_provider_unavailable` or 504
           # `ai_provider_timeout` (after AI_TIMEOUT_MS).
           #
-          # Required scope: `messages:write`. Reference: https://api.example.com/v2/api-docs/inbox/createAiDraft
+          # Required scope: `messages:write`. Minimum member role: `member`. Reference:
+          # https://api.example.com/v2/api-docs/inbox/createAiDraft
           #
           # @param id [String] path parameter +id+
           # @param params [Hash, nil] the JSON body (CreateAiDraftBody), optional:
@@ -212,7 +213,7 @@ module Svc
           # `order=desc` (default) pages newest first; `order=asc` oldest first, like a transcript. A cursor
           # keeps the order it was issued for.
           #
-          # Required scope: `conversations:read`. Reference:
+          # Required scope: `conversations:read`. Minimum member role: `member`. Reference:
           # https://api.example.com/v2/api-docs/inbox/listMessages
           #
           # @param id [String] path parameter +id+
@@ -237,7 +238,8 @@ module Svc
           # (`Idempotent-Replayed: true`) and creates nothing; a repeat with a different body answers 409
           # `idempotency_key_reused`.
           #
-          # Required scope: `messages:write`. Reference: https://api.example.com/v2/api-docs/inbox/sendMessage
+          # Required scope: `messages:write`. Minimum member role: `member`. Reference:
+          # https://api.example.com/v2/api-docs/inbox/sendMessage
           #
           # @param id [String] path parameter +id+
           # @param params [Hash] the JSON body (SendMessageBody):
@@ -264,7 +266,7 @@ module Svc
         # Names are unique in the workspace case-insensitively (409 `tag_already_exists`); `color` is #rrggbb
         # (default #6b7280).
         #
-        # Required scope: `messages:write`. Reference:
+        # Required scope: `messages:write`. Minimum member role: `member`. Reference:
         # https://api.example.com/v2/api-docs/inbox/createInboxTag
         #
         # @param params [Hash] the JSON body (CreateInboxTagBody):
@@ -281,7 +283,7 @@ module Svc
         #
         # Operation +listInboxTags+: GET /inbox/tags
         #
-        # Required scope: `conversations:read`. Reference:
+        # Required scope: `conversations:read`. Minimum member role: `member`. Reference:
         # https://api.example.com/v2/api-docs/inbox/listInboxTags
         #
         # @param params [Hash, nil] the query:
@@ -305,7 +307,7 @@ module Svc
         # may use {{contact.name}}, {{contact.email}}, {{contact.phone}}, {{conversation.subject}}; any other
         # placeholder answers 422. AI drafts rank these templates.
         #
-        # Required scope: `messages:write`. Reference:
+        # Required scope: `messages:write`. Minimum member role: `member`. Reference:
         # https://api.example.com/v2/api-docs/inbox/createReplyTemplate
         #
         # @param params [Hash] the JSON body (CreateReplyTemplateBody):
@@ -324,7 +326,7 @@ module Svc
         #
         # Operation +listReplyTemplates+: GET /inbox/templates
         #
-        # Required scope: `conversations:read`. Reference:
+        # Required scope: `conversations:read`. Minimum member role: `member`. Reference:
         # https://api.example.com/v2/api-docs/inbox/listReplyTemplates
         #
         # @param params [Hash, nil] the query:

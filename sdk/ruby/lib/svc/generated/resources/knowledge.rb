@@ -34,9 +34,10 @@ module Svc
       # pages that disappeared. Follow it on the base's `last_crawl`; `knowledge_crawl.completed` is emitted
       # at the end. Start URLs on loopback or private networks are refused (422) unless the operator allows
       # private networks; link-local and cloud metadata addresses always are, and every fetch and redirect
-      # of the crawl is checked the same way. One crawl per base at a time (409).
+      # of the crawl is checked the same way. One crawl per base at a time (409). An unknown or foreign
+      # `knowledge_base_id` is 422 `invalid_reference`.
       #
-      # Required scope: `write`. Reference:
+      # Required scope: `write`. Minimum member role: `admin`. Reference:
       # https://api.example.com/v2/api-docs/knowledge/crawlKnowledgeSource
       #
       # @param params [Hash] the JSON body (CrawlKnowledgeSourceBody):
@@ -63,9 +64,11 @@ module Svc
       # hybrid`, else `keyword`). Each result cites its document, chunk, offsets, heading path and page,
       # with an excerpt whose matched words are marked «like this»; `score` is in [0, 1]. `answer: true`
       # adds a short answer citing results as [n]. A question whose best score is below 0.5 is recorded as a
-      # knowledge gap (`gap`). Unknown or foreign bases answer 404.
+      # knowledge gap (`gap`). An unknown or foreign base in `knowledge_base_ids` is 422
+      # `invalid_reference`.
       #
-      # Required scope: `write`. Reference: https://api.example.com/v2/api-docs/knowledge/searchKnowledge
+      # Required scope: `write`. Minimum member role: `member`. Reference:
+      # https://api.example.com/v2/api-docs/knowledge/searchKnowledge
       #
       # @param params [Hash] the JSON body (SearchKnowledgeBody):
       #   - +answer+ [Boolean] Also write a short answer from the returned passages, with [n] markers citing them.
@@ -99,7 +102,7 @@ module Svc
         # `language` (default `en`) drives stemming in the search index; `chunking` sets the chunk size
         # (200–8000 characters, default 1000) and overlap (at most half the size, default 150).
         #
-        # Required scope: `write`. Reference:
+        # Required scope: `write`. Minimum member role: `admin`. Reference:
         # https://api.example.com/v2/api-docs/knowledge/createKnowledgeBase
         #
         # @param params [Hash] the JSON body (CreateKnowledgeBaseBody):
@@ -122,7 +125,7 @@ module Svc
         # Deletes the base with its documents, chunks and index entries. The base answers 404 at once; a large
         # base (over 100 documents or 2,000 chunks) is emptied in the background.
         #
-        # Required scope: `write`. Reference:
+        # Required scope: `write`. Minimum member role: `admin`. Reference:
         # https://api.example.com/v2/api-docs/knowledge/deleteKnowledgeBase
         #
         # @param id [String] path parameter +id+
@@ -138,7 +141,8 @@ module Svc
         #
         # Operation +getKnowledgeBase+: GET /knowledge/bases/{id}
         #
-        # Required scope: `read`. Reference: https://api.example.com/v2/api-docs/knowledge/getKnowledgeBase
+        # Required scope: `read`. Minimum member role: `member`. Reference:
+        # https://api.example.com/v2/api-docs/knowledge/getKnowledgeBase
         #
         # @param id [String] path parameter +id+
         # @param params [Hash, nil] the query (this operation defines none)
@@ -155,7 +159,8 @@ module Svc
         #
         # Newest first, with their document and chunk counts and the summary of their latest crawl.
         #
-        # Required scope: `read`. Reference: https://api.example.com/v2/api-docs/knowledge/listKnowledgeBases
+        # Required scope: `read`. Minimum member role: `member`. Reference:
+        # https://api.example.com/v2/api-docs/knowledge/listKnowledgeBases
         #
         # @param params [Hash, nil] the query:
         #   - +cursor+ [String] Opaque cursor from a previous next_cursor.
@@ -174,7 +179,7 @@ module Svc
         # Changing `language` or `chunking` re-processes every ready document in the background with the new
         # settings; until each is done its previous chunks stay searchable.
         #
-        # Required scope: `write`. Reference:
+        # Required scope: `write`. Minimum member role: `admin`. Reference:
         # https://api.example.com/v2/api-docs/knowledge/updateKnowledgeBase
         #
         # @param id [String] path parameter +id+
@@ -199,7 +204,7 @@ module Svc
           #
           # Newest first; `status` filters on queued, processing, ready or failed.
           #
-          # Required scope: `read`. Reference:
+          # Required scope: `read`. Minimum member role: `member`. Reference:
           # https://api.example.com/v2/api-docs/knowledge/listKnowledgeDocuments
           #
           # @param id [String] path parameter +id+
@@ -225,7 +230,7 @@ module Svc
           # answer 200 with that document and queue nothing. Beyond KNOWLEDGE_MAX_UPLOAD_BYTES (default 20 MiB)
           # 413; an unsupported file type 415.
           #
-          # Required scope: `write`. Reference:
+          # Required scope: `write`. Minimum member role: `admin`. Reference:
           # https://api.example.com/v2/api-docs/knowledge/uploadKnowledgeDocument
           #
           # @param id [String] path parameter +id+
@@ -252,7 +257,7 @@ module Svc
         #
         # Removes the document with its chunks and index entries at once; search no longer finds it.
         #
-        # Required scope: `write`. Reference:
+        # Required scope: `write`. Minimum member role: `admin`. Reference:
         # https://api.example.com/v2/api-docs/knowledge/deleteKnowledgeDocument
         #
         # @param id [String] path parameter +id+
@@ -271,7 +276,7 @@ module Svc
         # `include=chunks` adds its chunks in order, each with `start`/`end` offsets into the extracted text,
         # heading path and page; `include=text` adds that text (`include=chunks,text` both).
         #
-        # Required scope: `read`. Reference:
+        # Required scope: `read`. Minimum member role: `member`. Reference:
         # https://api.example.com/v2/api-docs/knowledge/getKnowledgeDocument
         #
         # @param id [String] path parameter +id+
@@ -295,7 +300,8 @@ module Svc
         # `status` (open, resolved) and `knowledge_base_id`; `order=recent` (last asked first, default) or
         # `order=count` (most asked first).
         #
-        # Required scope: `read`. Reference: https://api.example.com/v2/api-docs/knowledge/listKnowledgeGaps
+        # Required scope: `read`. Minimum member role: `member`. Reference:
+        # https://api.example.com/v2/api-docs/knowledge/listKnowledgeGaps
         #
         # @param params [Hash, nil] the query:
         #   - +cursor+ [String] Opaque cursor from a previous next_cursor.

@@ -27,7 +27,8 @@ module Svc
       # contact fills the fields left out and its messages count in the score. One lead per email: a second
       # is 409 `lead_already_exists` with `existing_id`.
       #
-      # Required scope: `leads:write`. Reference: https://api.example.com/v2/api-docs/leads/createLead
+      # Required scope: `leads:write`. Minimum member role: `member`. Reference:
+      # https://api.example.com/v2/api-docs/leads/createLead
       #
       # @param params [Hash, nil] the JSON body (CreateLeadBody), optional:
       #   - +company+ [String, nil]
@@ -53,7 +54,8 @@ module Svc
       #
       # Removes the lead and its activities. A record already synced to the CRM stays there.
       #
-      # Required scope: `leads:write`. Reference: https://api.example.com/v2/api-docs/leads/deleteLead
+      # Required scope: `leads:write`. Minimum member role: `member`. Reference:
+      # https://api.example.com/v2/api-docs/leads/deleteLead
       #
       # @param id [String] path parameter +id+
       # @param params [Hash, nil] the query (this operation defines none)
@@ -68,7 +70,8 @@ module Svc
       #
       # Operation +getLead+: GET /leads/{id}
       #
-      # Required scope: `leads:read`. Reference: https://api.example.com/v2/api-docs/leads/getLead
+      # Required scope: `leads:read`. Minimum member role: `member`. Reference:
+      # https://api.example.com/v2/api-docs/leads/getLead
       #
       # @param id [String] path parameter +id+
       # @param params [Hash, nil] the query (this operation defines none)
@@ -86,7 +89,8 @@ module Svc
       # Newest first. Filters: `status`, `owner_id`, `source`, `email`, `min_score` / `max_score`,
       # `updated_after`.
       #
-      # Required scope: `leads:read`. Reference: https://api.example.com/v2/api-docs/leads/listLeads
+      # Required scope: `leads:read`. Minimum member role: `member`. Reference:
+      # https://api.example.com/v2/api-docs/leads/listLeads
       #
       # @param params [Hash, nil] the query:
       #   - +cursor+ [String] Opaque cursor from a previous next_cursor.
@@ -114,7 +118,8 @@ module Svc
       # (score, recommended status). With `apply: true` the lead moves to the recommended status when the
       # machine allows it.
       #
-      # Required scope: `leads:write`. Reference: https://api.example.com/v2/api-docs/leads/qualifyLead
+      # Required scope: `leads:write`. Minimum member role: `member`. Reference:
+      # https://api.example.com/v2/api-docs/leads/qualifyLead
       #
       # @param id [String] path parameter +id+
       # @param params [Hash, nil] the JSON body (QualifyLeadBody), optional:
@@ -136,7 +141,8 @@ module Svc
       # duplicate record), honours Retry-After on 429 and retries 5xx; `lead.synced` or `lead.sync_failed`
       # tells the outcome. No CRM configured: 422 `crm_not_configured`.
       #
-      # Required scope: `leads:write`. Reference: https://api.example.com/v2/api-docs/leads/syncLeadToCrm
+      # Required scope: `leads:write`. Minimum member role: `member`. Reference:
+      # https://api.example.com/v2/api-docs/leads/syncLeadToCrm
       #
       # @param id [String] path parameter +id+
       # @param params [Hash, String, nil] the body, if any (this operation defines none)
@@ -154,7 +160,8 @@ module Svc
       # Changes what is given and recomputes the score. The status changes through `POST /leads/{id}/status`
       # only.
       #
-      # Required scope: `leads:write`. Reference: https://api.example.com/v2/api-docs/leads/updateLead
+      # Required scope: `leads:write`. Minimum member role: `member`. Reference:
+      # https://api.example.com/v2/api-docs/leads/updateLead
       #
       # @param id [String] path parameter +id+
       # @param params [Hash] the JSON body (UpdateLeadBody):
@@ -181,7 +188,7 @@ module Svc
         #
         # A note, e-mail, call, meeting or task; engagements count in the lead score, which is recomputed.
         #
-        # Required scope: `leads:write`. Reference:
+        # Required scope: `leads:write`. Minimum member role: `member`. Reference:
         # https://api.example.com/v2/api-docs/leads/createLeadActivity
         #
         # @param id [String] path parameter +id+
@@ -205,7 +212,7 @@ module Svc
         # Newest first: notes, e-mails, calls, meetings and tasks people recorded, and the status changes,
         # qualifications and syncs the service recorded.
         #
-        # Required scope: `leads:read`. Reference:
+        # Required scope: `leads:read`. Minimum member role: `member`. Reference:
         # https://api.example.com/v2/api-docs/leads/listLeadActivities
         #
         # @param id [String] path parameter +id+
@@ -230,7 +237,8 @@ module Svc
         # contacted); converted is final. Any other move is 409 `invalid_lead_transition`. The change and its
         # `reason` are recorded as an activity.
         #
-        # Required scope: `leads:write`. Reference: https://api.example.com/v2/api-docs/leads/updateLeadStatus
+        # Required scope: `leads:write`. Minimum member role: `member`. Reference:
+        # https://api.example.com/v2/api-docs/leads/updateLeadStatus
         #
         # @param id [String] path parameter +id+
         # @param params [Hash] the JSON body (UpdateLeadStatusBody):

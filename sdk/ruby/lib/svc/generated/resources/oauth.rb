@@ -8,11 +8,16 @@ module Svc
       def initialize(client)
         super
         @apps = Apps.new(client)
+        @authorizations = Authorizations.new(client)
       end
 
       # +client.oauth.apps+
       # @return [Svc::Resources::Oauth::Apps]
       attr_reader :apps
+
+      # +client.oauth.authorizations+
+      # @return [Svc::Resources::Oauth::Authorizations]
+      attr_reader :authorizations
 
       # The +oauth.apps+ namespace: +client.oauth.apps+.
       class Apps < Svc::Resource
@@ -26,7 +31,8 @@ module Svc
         # it is stored hashed; a `public` app has none and must use PKCE (S256). An app registered with a
         # sandbox key can be authorized only for sandbox data.
         #
-        # Required scope: `write`. Reference: https://api.example.com/v2/api-docs/developer/createOAuthApp
+        # Required scope: `write`. Minimum member role: `admin`. Reference:
+        # https://api.example.com/v2/api-docs/developer/createOAuthApp
         #
         # @param params [Hash] the JSON body (CreateOAuthAppBody):
         #   - +allowed_scopes+ [Array<OAuthScope (String)>] (required)
@@ -40,6 +46,28 @@ module Svc
           _call('createOAuthApp', [], params, opts)
         end
 
+        # Delete an OAuth app
+        #
+        # Operation +deleteOAuthApp+: DELETE /oauth/apps/{id}
+        #
+        # Deletes an app of this workspace and mode, named by its id (`oapp_…`) or its `client_id` (another
+        # workspace’s or mode’s app is 404). Every authorization of it, in every workspace that gave one, is
+        # revoked with all its tokens in the same transaction; its `client_id` is unknown to /oauth/authorize
+        # and /oauth/token from then on. Events `oauth_app.deleted` here and `oauth_grant.revoked` in each
+        # granting workspace. An extension of the spec (docs/oauth.md).
+        #
+        # Required scope: `admin`. Minimum member role: `admin`. Reference:
+        # https://api.example.com/v2/api-docs/developer/deleteOAuthApp
+        #
+        # @param id [String] path parameter +id+
+        # @param params [Hash, nil] the query (this operation defines none)
+        # @param opts [Hash] request options: +idempotency_key+, +timeout+, +max_retries+, +api_version+, +headers+; other keywords are added to params
+        # @return [Hash] DeletedOAuthApp
+        # @raise [Svc::APIError] an error answer (a subclass by status); [Svc::ConnectionError] no answer
+        def delete(id, params = nil, **opts)
+          _call('deleteOAuthApp', [id], params, opts)
+        end
+
         # List the OAuth apps of this workspace, newest first
         #
         # Operation +listOAuthApps+: GET /oauth/apps
@@ -47,7 +75,8 @@ module Svc
         # The apps registered by this workspace in this mode (live or sandbox). Secrets are never shown:
         # `client_secret_prefix` identifies the current one.
         #
-        # Required scope: `read`. Reference: https://api.example.com/v2/api-docs/developer/listOAuthApps
+        # Required scope: `read`. Minimum member role: `member`. Reference:
+        # https://api.example.com/v2/api-docs/developer/listOAuthApps
         #
         # @param params [Hash, nil] the query:
         #   - +cursor+ [String] Opaque cursor from a previous next_cursor.
@@ -69,7 +98,8 @@ module Svc
         # this answer; the old one keeps working for `secret_grace_hours` (default 24, 0 = at once). The type
         # cannot change.
         #
-        # Required scope: `write`. Reference: https://api.example.com/v2/api-docs/developer/updateOAuthApp
+        # Required scope: `write`. Minimum member role: `admin`. Reference:
+        # https://api.example.com/v2/api-docs/developer/updateOAuthApp
         #
         # @param params [Hash] the JSON body (UpdateOAuthAppBody):
         #   - +allowed_scopes+ [Array<OAuthScope (String)>]
@@ -83,6 +113,52 @@ module Svc
         # @raise [Svc::APIError] an error answer (a subclass by status); [Svc::ConnectionError] no answer
         def update(params = nil, **opts)
           _call('updateOAuthApp', [], params, opts)
+        end
+      end
+
+      # The +oauth.authorizations+ namespace: +client.oauth.authorizations+.
+      class Authorizations < Svc::Resource
+        # List the OAuth authorizations given in this workspace, newest first
+        #
+        # Operation +listOAuthAuthorizations+: GET /oauth/authorizations
+        #
+        # Every app a member of this workspace authorized in this mode (live or sandbox), whichever workspace
+        # owns the app: who consented, to which scopes, and whether it is `active`, `expired` or `revoked`
+        # (with the reason). A member removed or demoted loses every authorization they gave (revoked at
+        # once). An extension of the spec (docs/oauth.md "Authorizations in a workspace").
+        #
+        # Required scope: `admin`. Minimum member role: `admin`. Reference:
+        # https://api.example.com/v2/api-docs/developer/listOAuthAuthorizations
+        #
+        # @param params [Hash, nil] the query:
+        #   - +cursor+ [String] Opaque cursor from a previous next_cursor.
+        #   - +limit+ [Integer] Page size, 1–100 (default 20).
+        # @param opts [Hash] request options: +idempotency_key+, +timeout+, +max_retries+, +api_version+, +headers+; other keywords are added to params
+        # @return [Svc::ListObject] a page (OAuthAuthorizationList); +auto_paging_each+ walks every page
+        # @raise [Svc::APIError] an error answer (a subclass by status); [Svc::ConnectionError] no answer
+        def list(params = nil, **opts)
+          _call('listOAuthAuthorizations', [], params, opts)
+        end
+
+        # Revoke an OAuth authorization
+        #
+        # Operation +revokeOAuthAuthorization+: POST /oauth/authorizations/{id}/revoke
+        #
+        # The authorization (`ogr_…`, given in this workspace and mode, else 404) and every access and refresh
+        # token issued from it stop working at once, on every node; the app must ask a member again. The
+        # workspace gets `oauth_grant.revoked`. Revoking a revoked authorization changes nothing and answers
+        # it. An extension of the spec (docs/oauth.md).
+        #
+        # Required scope: `admin`. Minimum member role: `admin`. Reference:
+        # https://api.example.com/v2/api-docs/developer/revokeOAuthAuthorization
+        #
+        # @param id [String] path parameter +id+
+        # @param params [Hash, String, nil] the body, if any (this operation defines none)
+        # @param opts [Hash] request options: +idempotency_key+, +timeout+, +max_retries+, +api_version+, +headers+; other keywords are added to params
+        # @return [Hash] OAuthAuthorization
+        # @raise [Svc::APIError] an error answer (a subclass by status); [Svc::ConnectionError] no answer
+        def revoke(id, params = nil, **opts)
+          _call('revokeOAuthAuthorization', [id], params, opts)
         end
       end
     end

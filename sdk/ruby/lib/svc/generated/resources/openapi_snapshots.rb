@@ -14,7 +14,7 @@ module Svc
       # document identical to the previous one still makes a snapshot, with `unchanged: true` and an empty
       # diff.
       #
-      # Required scope: `write`. Reference:
+      # Required scope: `write`. Minimum member role: `admin`. Reference:
       # https://api.example.com/v2/api-docs/developer/createOpenApiSnapshot
       #
       # @param params [Hash, nil] the JSON body (CreateOpenApiSnapshotBody), optional:
@@ -35,7 +35,7 @@ module Svc
       # picks one; with `include=document` (only together with `id`, as its `document_url` does) the item
       # carries the stored document.
       #
-      # Required scope: `read`. Reference:
+      # Required scope: `read`. Minimum member role: `member`. Reference:
       # https://api.example.com/v2/api-docs/developer/listOpenApiSnapshots
       #
       # @param params [Hash, nil] the query:

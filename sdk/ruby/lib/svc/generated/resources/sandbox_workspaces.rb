@@ -16,7 +16,7 @@ module Svc
       # `sandbox_workspace.ready`). `test_key` is the sandbox’s svc_test_ key with your key’s scopes, for
       # `base_url`: it is shown only in this response. Needs a live key; at most 20 per workspace.
       #
-      # Required scope: `write`. Reference:
+      # Required scope: `write`. Minimum member role: `admin`. Reference:
       # https://api.example.com/v2/api-docs/developer/createSandboxWorkspace
       #
       # @param params [Hash, nil] the JSON body (CreateSandboxWorkspaceBody), optional:
@@ -36,7 +36,7 @@ module Svc
       # and how many sample objects of each kind were seeded. Their keys are never shown again; filter by
       # `status`.
       #
-      # Required scope: `read`. Reference:
+      # Required scope: `read`. Minimum member role: `member`. Reference:
       # https://api.example.com/v2/api-docs/developer/listSandboxWorkspaces
       #
       # @param params [Hash, nil] the query:

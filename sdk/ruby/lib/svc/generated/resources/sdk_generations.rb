@@ -16,7 +16,7 @@ module Svc
       # `sdk_generation.succeeded` or `.failed`), then `archive.url` downloads it without a key for 24 hours
       # (410 after). At most 5 generations queued or running per workspace.
       #
-      # Required scope: `write`. Reference:
+      # Required scope: `write`. Minimum member role: `admin`. Reference:
       # https://api.example.com/v2/api-docs/developer/createSdkGeneration
       #
       # @param params [Hash] the JSON body (CreateSdkGenerationBody):
@@ -38,7 +38,8 @@ module Svc
       # document it was generated from, and once succeeded the archive (size, SHA-256, download link valid
       # 24 hours). Filter by `language` and `status`.
       #
-      # Required scope: `read`. Reference: https://api.example.com/v2/api-docs/developer/listSdkGenerations
+      # Required scope: `read`. Minimum member role: `member`. Reference:
+      # https://api.example.com/v2/api-docs/developer/listSdkGenerations
       #
       # @param params [Hash, nil] the query:
       #   - +cursor+ [String] Opaque cursor from a previous next_cursor.

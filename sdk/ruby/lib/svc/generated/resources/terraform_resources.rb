@@ -15,7 +15,7 @@ module Svc
       # optional, computed, sensitive, force_new), its import id format and the operations behind it. With
       # `format=hcl`: the workspace’s existing objects as `import` and `resource` blocks (text/plain).
       #
-      # Required scope: `read`. Reference:
+      # Required scope: `read`. Minimum member role: `member`. Reference:
       # https://api.example.com/v2/api-docs/developer/listTerraformResources
       #
       # @param params [Hash, nil] the query:

@@ -12,7 +12,8 @@ module Svc
       # Period in UTC days, `from`..`to` inclusive, at most 90 days; defaults to the last 7 days. Latency
       # p50/p95 per operation come from 5 %-wide histograms (at most 5 % above the exact value).
       #
-      # Required scope: `read`. Reference: https://api.example.com/v2/api-docs/developer/getPublicApiUsage
+      # Required scope: `read`. Minimum member role: `member`. Reference:
+      # https://api.example.com/v2/api-docs/developer/getPublicApiUsage
       #
       # @param params [Hash, nil] the query:
       #   - +from+ [String (date)] First UTC day (YYYY-MM-DD); default 6 days before `to`.

@@ -51,7 +51,8 @@ module Svc
         # +15005550009 fails (docs/voice.md). `script` gives the called party’s lines on the simulated
         # carrier.
         #
-        # Required scope: `write`. Reference: https://api.example.com/v2/api-docs/voice/createVoiceCall
+        # Required scope: `write`. Minimum member role: `member`. Reference:
+        # https://api.example.com/v2/api-docs/voice/createVoiceCall
         #
         # @param params [Hash] the JSON body:
         #   - +agent_id+ [String]
@@ -76,7 +77,8 @@ module Svc
         # The call with its status, the time of each step (`history`), its duration, transfers, and links to
         # its recording and transcript.
         #
-        # Required scope: `read`. Reference: https://api.example.com/v2/api-docs/voice/getVoiceCall
+        # Required scope: `read`. Minimum member role: `member`. Reference:
+        # https://api.example.com/v2/api-docs/voice/getVoiceCall
         #
         # @param id [String] path parameter +id+
         # @param params [Hash, nil] the query (this operation defines none)
@@ -95,7 +97,8 @@ module Svc
         # (call.failed), a call in progress completes (call.completed) with its transcript and recording up to
         # this moment. 409 `call_ended` once it has ended. On Twilio the call is ended there first.
         #
-        # Required scope: `write`. Reference: https://api.example.com/v2/api-docs/voice/hangupVoiceCall
+        # Required scope: `write`. Minimum member role: `member`. Reference:
+        # https://api.example.com/v2/api-docs/voice/hangupVoiceCall
         #
         # @param id [String] path parameter +id+
         # @param params [Hash, String, nil] the body, if any (this operation defines none)
@@ -112,7 +115,8 @@ module Svc
         #
         # Newest first. Filters: `status`, `number_id`, `direction`.
         #
-        # Required scope: `read`. Reference: https://api.example.com/v2/api-docs/voice/listVoiceCalls
+        # Required scope: `read`. Minimum member role: `member`. Reference:
+        # https://api.example.com/v2/api-docs/voice/listVoiceCalls
         #
         # @param params [Hash, nil] the query:
         #   - +cursor+ [String] Opaque cursor from a previous next_cursor.
@@ -135,7 +139,8 @@ module Svc
         # spoken to the target first), with an optional `announcement`. Only while the call is in_progress:
         # 409 `call_not_in_progress` otherwise. Emits call.transferred.
         #
-        # Required scope: `write`. Reference: https://api.example.com/v2/api-docs/voice/transferVoiceCall
+        # Required scope: `write`. Minimum member role: `member`. Reference:
+        # https://api.example.com/v2/api-docs/voice/transferVoiceCall
         #
         # @param id [String] path parameter +id+
         # @param params [Hash] the JSON body:
@@ -160,7 +165,8 @@ module Svc
           # `recording_not_found` when the call was not recorded or before the recording exists; 409
           # `recording_not_ready` for the audio before it is ready.
           #
-          # Required scope: `read`. Reference: https://api.example.com/v2/api-docs/voice/getVoiceRecording
+          # Required scope: `read`. Minimum member role: `member`. Reference:
+          # https://api.example.com/v2/api-docs/voice/getVoiceRecording
           #
           # @param id [String] path parameter +id+
           # @param params [Hash, nil] the query:
@@ -184,7 +190,8 @@ module Svc
           # (with `reason`) for a call not answered, or on a real carrier without a transcription endpoint
           # configured.
           #
-          # Required scope: `read`. Reference: https://api.example.com/v2/api-docs/voice/getVoiceTranscript
+          # Required scope: `read`. Minimum member role: `member`. Reference:
+          # https://api.example.com/v2/api-docs/voice/getVoiceTranscript
           #
           # @param id [String] path parameter +id+
           # @param params [Hash, nil] the query (this operation defines none)
@@ -205,7 +212,8 @@ module Svc
         #
         # The number, its carrier and what answers its calls.
         #
-        # Required scope: `read`. Reference: https://api.example.com/v2/api-docs/voice/getVoiceNumber
+        # Required scope: `read`. Minimum member role: `member`. Reference:
+        # https://api.example.com/v2/api-docs/voice/getVoiceNumber
         #
         # @param id [String] path parameter +id+
         # @param params [Hash, nil] the query (this operation defines none)
@@ -222,7 +230,8 @@ module Svc
         #
         # Newest first; filter by `country`.
         #
-        # Required scope: `read`. Reference: https://api.example.com/v2/api-docs/voice/listVoiceNumbers
+        # Required scope: `read`. Minimum member role: `member`. Reference:
+        # https://api.example.com/v2/api-docs/voice/listVoiceNumbers
         #
         # @param params [Hash, nil] the query:
         #   - +country+ [String]
@@ -244,7 +253,8 @@ module Svc
         # for fiction (NANP 555-01xx, Ofcom drama numbers, ACMA fictitious ranges); with Twilio configured,
         # live numbers are bought from it. 422 `country_not_supported`, 409 `number_not_available`.
         #
-        # Required scope: `write`. Reference: https://api.example.com/v2/api-docs/voice/provisionVoiceNumber
+        # Required scope: `write`. Minimum member role: `admin`. Reference:
+        # https://api.example.com/v2/api-docs/voice/provisionVoiceNumber
         #
         # @param params [Hash] the JSON body:
         #   - +agent_id+ [String]
@@ -269,7 +279,8 @@ module Svc
         # `number_in_use` while a call from or to it is queued, ringing or in progress. A Twilio number
         # already released in the Twilio console is removed here all the same.
         #
-        # Required scope: `write`. Reference: https://api.example.com/v2/api-docs/voice/releaseVoiceNumber
+        # Required scope: `write`. Minimum member role: `admin`. Reference:
+        # https://api.example.com/v2/api-docs/voice/releaseVoiceNumber
         #
         # @param id [String] path parameter +id+
         # @param params [Hash, nil] the query (this operation defines none)
@@ -287,9 +298,11 @@ module Svc
         # Renames the number (at Twilio too, for a Twilio number) or changes what answers the calls that
         # arrive from now on: `bot_id` or `agent_id` replaces the other, either set to null leaves the
         # greeting alone answering, `greeting` null returns to the answerer's own. Calls already answered keep
-        # their answerer. 422 for both `bot_id` and `agent_id`; 404 for an unknown bot or agent.
+        # their answerer. 422 for both `bot_id` and `agent_id`; 422 `invalid_reference` for an unknown bot or
+        # agent.
         #
-        # Required scope: `write`. Reference: https://api.example.com/v2/api-docs/voice/updateVoiceNumber
+        # Required scope: `write`. Minimum member role: `admin`. Reference:
+        # https://api.example.com/v2/api-docs/voice/updateVoiceNumber
         #
         # @param id [String] path parameter +id+
         # @param params [Hash, nil] the JSON body, optional:
@@ -315,7 +328,8 @@ module Svc
         # `grants.identity`, `grants.voice.incoming.allow`, `grants.voice.outgoing` (a number of yours).
         # `ttl_seconds` 60–86400 (default 3600; above the maximum is 422).
         #
-        # Required scope: `write`. Reference: https://api.example.com/v2/api-docs/voice/createVoiceToken
+        # Required scope: `write`. Minimum member role: `member`. Reference:
+        # https://api.example.com/v2/api-docs/voice/createVoiceToken
         #
         # @param params [Hash] the JSON body:
         #   - +identity+ [String] (required) Who the client is (letters, digits, _ . @ -).

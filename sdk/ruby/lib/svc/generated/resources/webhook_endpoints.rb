@@ -16,7 +16,7 @@ module Svc
       #
       # The same operation as `createWebhookEndpoint` (POST /webhooks/endpoints).
       #
-      # Required scope: `webhooks:write`. Reference:
+      # Required scope: `webhooks:write`. Minimum member role: `admin`. Reference:
       # https://api.example.com/v2/api-docs/webhooks/createPublicWebhookEndpoint
       #
       # @param params [Hash] the JSON body (CreateWebhookEndpointBody):
@@ -41,7 +41,7 @@ module Svc
       #
       # The same operation as `deleteWebhookEndpoint` (DELETE /webhooks/endpoints/{id}).
       #
-      # Required scope: `webhooks:write`. Reference:
+      # Required scope: `webhooks:write`. Minimum member role: `admin`. Reference:
       # https://api.example.com/v2/api-docs/webhooks/deletePublicWebhookEndpoint
       #
       # @param id [String] path parameter +id+
@@ -61,7 +61,7 @@ module Svc
       #
       # The same operation as `getWebhookEndpoint` (GET /webhooks/endpoints/{id}).
       #
-      # Required scope: `webhooks:read`. Reference:
+      # Required scope: `webhooks:read`. Minimum member role: `member`. Reference:
       # https://api.example.com/v2/api-docs/webhooks/getPublicWebhookEndpoint
       #
       # @param id [String] path parameter +id+
@@ -81,7 +81,7 @@ module Svc
       #
       # The same operation as `listWebhookEndpoints` (GET /webhooks/endpoints).
       #
-      # Required scope: `webhooks:read`. Reference:
+      # Required scope: `webhooks:read`. Minimum member role: `member`. Reference:
       # https://api.example.com/v2/api-docs/webhooks/listPublicWebhookEndpoints
       #
       # @param params [Hash, nil] the query:
@@ -103,7 +103,7 @@ module Svc
       #
       # The same operation as `updateWebhookEndpoint` (PATCH /webhooks/endpoints/{id}).
       #
-      # Required scope: `webhooks:write`. Reference:
+      # Required scope: `webhooks:write`. Minimum member role: `admin`. Reference:
       # https://api.example.com/v2/api-docs/webhooks/updatePublicWebhookEndpoint
       #
       # @param id [String] path parameter +id+

@@ -35,7 +35,7 @@ module Svc
         #
         # Operation +getWebhookDelivery+: GET /webhooks/deliveries/{id}
         #
-        # Required scope: `webhooks:read`. Reference:
+        # Required scope: `webhooks:read`. Minimum member role: `member`. Reference:
         # https://api.example.com/v2/api-docs/webhooks/getWebhookDelivery
         #
         # @param id [String] path parameter +id+
@@ -51,7 +51,7 @@ module Svc
         #
         # Operation +listWebhookDeliveries+: GET /webhooks/deliveries
         #
-        # Required scope: `webhooks:read`. Reference:
+        # Required scope: `webhooks:read`. Minimum member role: `member`. Reference:
         # https://api.example.com/v2/api-docs/webhooks/listWebhookDeliveries
         #
         # @param params [Hash, nil] the query:
@@ -75,7 +75,7 @@ module Svc
         # Answers 202 with the delivery; the attempt appears in getWebhookDelivery. Honours Idempotency-Key;
         # limited to REPLAY_RATE_LIMIT_PER_MINUTE per key (RateLimit headers).
         #
-        # Required scope: `webhooks:write`. Reference:
+        # Required scope: `webhooks:write`. Minimum member role: `admin`. Reference:
         # https://api.example.com/v2/api-docs/webhooks/replayWebhookDelivery
         #
         # @param id [String] path parameter +id+
@@ -99,7 +99,7 @@ module Svc
         # (422) unless the operator allows private networks; link-local and cloud metadata addresses always
         # are (every IPv6 form embedding one included). Send an Idempotency-Key to create it exactly once.
         #
-        # Required scope: `webhooks:write`. Reference:
+        # Required scope: `webhooks:write`. Minimum member role: `admin`. Reference:
         # https://api.example.com/v2/api-docs/webhooks/createWebhookEndpoint
         #
         # @param params [Hash] the JSON body (CreateWebhookEndpointBody):
@@ -122,7 +122,7 @@ module Svc
         #
         # Its pending deliveries end as failed; delivery history stays listable.
         #
-        # Required scope: `webhooks:write`. Reference:
+        # Required scope: `webhooks:write`. Minimum member role: `admin`. Reference:
         # https://api.example.com/v2/api-docs/webhooks/deleteWebhookEndpoint
         #
         # @param id [String] path parameter +id+
@@ -140,7 +140,7 @@ module Svc
         #
         # The secret is not included; it was shown when the endpoint was created or its secret rotated.
         #
-        # Required scope: `webhooks:read`. Reference:
+        # Required scope: `webhooks:read`. Minimum member role: `member`. Reference:
         # https://api.example.com/v2/api-docs/webhooks/getWebhookEndpoint
         #
         # @param id [String] path parameter +id+
@@ -158,7 +158,7 @@ module Svc
         #
         # The same endpoints as GET /webhook-endpoints. Secrets are never listed.
         #
-        # Required scope: `webhooks:read`. Reference:
+        # Required scope: `webhooks:read`. Minimum member role: `member`. Reference:
         # https://api.example.com/v2/api-docs/webhooks/listWebhookEndpoints
         #
         # @param params [Hash, nil] the query:
@@ -179,7 +179,7 @@ module Svc
         # (default 24 h; 0 = stop now), so during the grace period Svc-Status-Signature carries one v1= per
         # secret.
         #
-        # Required scope: `webhooks:write`. Reference:
+        # Required scope: `webhooks:write`. Minimum member role: `admin`. Reference:
         # https://api.example.com/v2/api-docs/webhooks/rotateWebhookSecret
         #
         # @param id [String] path parameter +id+
@@ -199,7 +199,7 @@ module Svc
         # Returns the new delivery (status pending); follow it with getWebhookDelivery. Retries like any
         # delivery.
         #
-        # Required scope: `webhooks:write`. Reference:
+        # Required scope: `webhooks:write`. Minimum member role: `admin`. Reference:
         # https://api.example.com/v2/api-docs/webhooks/testWebhookEndpoint
         #
         # @param id [String] path parameter +id+
@@ -218,7 +218,7 @@ module Svc
         # `enabled: true` re-enables an endpoint the service disabled (and resets its failure run). The URL is
         # checked as on create.
         #
-        # Required scope: `webhooks:write`. Reference:
+        # Required scope: `webhooks:write`. Minimum member role: `admin`. Reference:
         # https://api.example.com/v2/api-docs/webhooks/updateWebhookEndpoint
         #
         # @param id [String] path parameter +id+
@@ -245,7 +245,7 @@ module Svc
         #
         # Ordered by type.
         #
-        # Required scope: `webhooks:read`. Reference:
+        # Required scope: `webhooks:read`. Minimum member role: `member`. Reference:
         # https://api.example.com/v2/api-docs/webhooks/listWebhookEvents
         #
         # @param params [Hash, nil] the query:

@@ -30,7 +30,8 @@ module Svc
       #
       # A key sees only its own workspace; any other id answers 404.
       #
-      # Required scope: `read`. Reference: https://api.example.com/v2/api-docs/workspaces/getWorkspace
+      # Required scope: `read`. Minimum member role: `member`. Reference:
+      # https://api.example.com/v2/api-docs/workspaces/getWorkspace
       #
       # @param id [String] path parameter +id+
       # @param params [Hash, nil] the query (this operation defines none)
@@ -49,7 +50,8 @@ module Svc
       # are per mode: a test key sets the sandbox ones. CRM secrets are sealed at rest and never shown; left
       # out, they are kept while the provider stays.
       #
-      # Required scope: `write`. Reference: https://api.example.com/v2/api-docs/workspaces/updateWorkspace
+      # Required scope: `write`. Minimum member role: `admin`. Reference:
+      # https://api.example.com/v2/api-docs/workspaces/updateWorkspace
       #
       # @param id [String] path parameter +id+
       # @param params [Hash] the JSON body (UpdateWorkspaceBody):
@@ -73,7 +75,7 @@ module Svc
         #
         # Operation +getCurrentWorkspace+: GET /workspaces/current
         #
-        # Required scope: `read`. Reference:
+        # Required scope: `read`. Minimum member role: `member`. Reference:
         # https://api.example.com/v2/api-docs/workspaces/getCurrentWorkspace
         #
         # @param params [Hash, nil] the query (this operation defines none)
@@ -93,7 +95,7 @@ module Svc
         #
         # Creates the member with status `invited` and an `invitation_url`; role defaults to `member`.
         #
-        # Required scope: `write`. Reference:
+        # Required scope: `write`. Minimum member role: `admin`. Reference:
         # https://api.example.com/v2/api-docs/workspaces/inviteWorkspaceMember
         #
         # @param id [String] path parameter +id+
@@ -112,7 +114,7 @@ module Svc
         #
         # Operation +listWorkspaceMembers+: GET /workspaces/{id}/members
         #
-        # Required scope: `read`. Reference:
+        # Required scope: `read`. Minimum member role: `member`. Reference:
         # https://api.example.com/v2/api-docs/workspaces/listWorkspaceMembers
         #
         # @param id [String] path parameter +id+
@@ -132,7 +134,7 @@ module Svc
         #
         # Returns the removed member. The last owner cannot be removed (409 `last_owner`).
         #
-        # Required scope: `write`. Reference:
+        # Required scope: `write`. Minimum member role: `admin`. Reference:
         # https://api.example.com/v2/api-docs/workspaces/removeWorkspaceMember
         #
         # @param id [String] path parameter +id+
@@ -151,7 +153,7 @@ module Svc
         #
         # The last owner cannot be demoted (409 `last_owner`).
         #
-        # Required scope: `write`. Reference:
+        # Required scope: `write`. Minimum member role: `member`. Reference:
         # https://api.example.com/v2/api-docs/workspaces/updateWorkspaceMember
         #
         # @param id [String] path parameter +id+
@@ -176,7 +178,8 @@ module Svc
         #
         # Period in UTC days, `from`..`to` inclusive, at most 366 days; defaults to the last 30 days.
         #
-        # Required scope: `read`. Reference: https://api.example.com/v2/api-docs/workspaces/getWorkspaceUsage
+        # Required scope: `read`. Minimum member role: `member`. Reference:
+        # https://api.example.com/v2/api-docs/workspaces/getWorkspaceUsage
         #
         # @param id [String] path parameter +id+
         # @param params [Hash, nil] the query:
