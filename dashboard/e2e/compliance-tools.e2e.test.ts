@@ -56,7 +56,7 @@ describe('dashboard compliance tools in Chromium: PII redaction (preview and app
     d.clean(page)
   })
 
-  it('applies a redaction to a conversation’s stored messages only after confirming; an unknown message is the API’s 404', async () => {
+  it('applies a redaction to a conversation’s stored messages only after confirming; an unknown message is the API’s 422 invalid_reference', async () => {
     const conv = await api('POST', '/v2/inbox/conversations', { contact: { name: 'Ada' }, message: { content: 'Please write to ada@example.com about it.' } })
     await api('POST', `/v2/inbox/conversations/${conv.id}/messages`, { content: 'We will, Ada. Call +44 20 7946 0123 meanwhile.' })
     const contents = async () => (await api('GET', `/v2/inbox/conversations/${conv.id}/messages`)).data.map((m: any) => m.content).join('\n')
@@ -88,7 +88,7 @@ describe('dashboard compliance tools in Chromium: PII redaction (preview and app
     await page.getByLabel('Message id').fill('msg_00000000000000000000000000')
     await page.getByRole('button', { name: 'Preview redaction' }).click()
     const problem = page.getByRole('alert')
-    await problem.getByText(/Error 404/).waitFor()
+    await problem.getByText(/Error 422/).waitFor()
     assert.match((await problem.textContent()) ?? '', /request_id req_/)
     d.clean(page)
   })
