@@ -68,30 +68,7 @@ export interface GrantAccess {
 
 /** The consents given in a tenant (codes exchanged for tokens), newest first, with their app, whichever workspace owns it. */
 export function grantsWithAccess(db: Executor, tenant: Tenant, now: string): Promise<GrantAccess[]> {
-  return scoped(db, tenant)
-    .selectFrom('oauth_grants')
-    .leftJoin('oauth_apps', 'oauth_apps.id', 'oauth_grants.app_id')
-    .select((eb) => [
-      'oauth_grants.id',
-      'oauth_grants.client_id',
-      'oauth_apps.name as app_name',
-      'oauth_grants.member_id',
-      'oauth_grants.scopes',
-      'oauth_grants.created_at',
-      'oauth_grants.revoked_at',
-      eb
-        .selectFrom('oauth_tokens')
-        .select((t) => t.fn.max('oauth_tokens.expires_at').as('until'))
-        .whereRef('oauth_tokens.grant_id', '=', 'oauth_grants.id')
-        .where('oauth_tokens.revoked_at', 'is', null)
-        .where('oauth_tokens.rotated_at', 'is', null)
-        .where('oauth_tokens.expires_at', '>', now)
-        .as('live_until'),
-    ])
-    .where('oauth_grants.code_used_at', 'is not', null)
-    .orderBy('oauth_grants.created_at', 'desc')
-    .orderBy('oauth_grants.id', 'desc')
-    .execute() as Promise<GrantAccess[]>
+  return grantsListed(db, tenant, now).orderBy('oauth_grants.created_at', 'desc').orderBy('oauth_grants.id', 'desc').execute()
 }
 
 export interface GrantListed extends OAuthGrantsTable {
