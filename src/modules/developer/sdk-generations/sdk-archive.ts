@@ -96,8 +96,9 @@ export async function buildArchive(input: ArchiveInput): Promise<BuiltArchive> {
   const zip = new JSZip()
   const folder = archiveFolder(input.packageName, input.version)
   const paths = [...files.keys()].sort()
-  for (const path of paths) zip.file(`${folder}/${path}`, files.get(path)!.data, { date: input.date, unixPermissions: 0o100000 | files.get(path)!.mode })
-  zip.file(`${folder}/GENERATION.json`, JSON.stringify({ ...input.provenance, manifest, files: paths }, null, 2) + '\n', { date: input.date, unixPermissions: 0o100644 })
+  // No implicit folder entries: JSZip dates them now, so two packings a second apart differed (unzip makes the folders).
+  for (const path of paths) zip.file(`${folder}/${path}`, files.get(path)!.data, { date: input.date, unixPermissions: 0o100000 | files.get(path)!.mode, createFolders: false })
+  zip.file(`${folder}/GENERATION.json`, JSON.stringify({ ...input.provenance, manifest, files: paths }, null, 2) + '\n', { date: input.date, unixPermissions: 0o100644, createFolders: false })
   const archive = await zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE', platform: 'UNIX' })
   return { archive, folder, files: paths.length + 1, manifest }
 }
