@@ -2,8 +2,9 @@
 // Runs the whole suite twice: on SQLite, then on PostgreSQL (127.0.0.1:5432/test, a fresh schema per
 // test app) with Redis (127.0.0.1:6379). TEST_DB=sqlite|postgres runs one engine; extra args filter files.
 import { spawnSync } from 'node:child_process'
-import { existsSync, readdirSync, statSync } from 'node:fs'
-import { join } from 'node:path'
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
 
 function find(dir, out = []) {
   if (!existsSync(dir)) return out
@@ -20,6 +21,35 @@ const filters = process.argv.slice(2)
 const files = [...find('src'), ...find('test'), ...find('sdk'), ...find('dashboard')].filter((f) => filters.length === 0 || filters.some((x) => f.includes(x))).sort()
 // The browser tests load the built dashboard: build it once (skipped when its sources have not changed).
 if (files.some((f) => f.startsWith('dashboard'))) await (await import('../dashboard/build.mjs')).buildDashboard()
+// Each test file is a process that loads the whole app graph through tsx first (~3.5 s of CPU, more than most
+// route tests take to run). A module's route tests only call the app in process, so they share one process: one
+// entry file per module imports them all and runs them one after another. TEST_GROUP=0 runs every file alone.
+const GROUP_DIR = '.tmp/test-groups'
+function grouped(list) {
+  if (process.env.TEST_GROUP === '0') return list
+  rmSync(GROUP_DIR, { recursive: true, force: true })
+  const groups = new Map()
+  const alone = []
+  for (const f of list) {
+    const m = /^src\/modules\/([^/]+)\/routes\/[^/]+\.route\.test\.ts$/.exec(f.split('\\').join('/'))
+    if (m) groups.set(m[1], [...(groups.get(m[1]) ?? []), f])
+    else alone.push(f)
+  }
+  const entries = []
+  for (const [module, members] of groups) {
+    if (members.length === 1) {
+      alone.push(members[0])
+      continue
+    }
+    mkdirSync(GROUP_DIR, { recursive: true })
+    const entry = join(GROUP_DIR, `${module}.routes.test.mjs`)
+    writeFileSync(entry, `// ${module}: its route tests in one process (scripts/test.mjs)\n` + members.map((f) => `import ${JSON.stringify(pathToFileURL(resolve(f)).href)}\n`).join(''))
+    entries.push(entry)
+  }
+  // The groups run longest: start them first.
+  return [...entries, ...alone]
+}
+const runFiles = grouped(files)
 const engines = process.env.TEST_DB ? [process.env.TEST_DB] : ['sqlite', 'postgres']
 let failed = false
 for (const engine of engines) {
@@ -42,7 +72,7 @@ for (const engine of engines) {
       // A test that hangs fails after 3 minutes, and a file whose handles stay open still ends.
       '--test-timeout=180000',
       '--test-force-exit',
-      ...files,
+      ...runFiles,
     ],
     { stdio: 'inherit', env },
   )
