@@ -3,6 +3,7 @@ import { useEffect, useMemo, useState } from 'preact/hooks'
 import { createApi } from './api/client.js'
 import { ApiProblem } from './api/problem.js'
 import { loadSession, type Membership, type SessionInfo } from './api/session.js'
+import { onLocaleChange, locale, t } from './i18n/index.js'
 import { AREAS } from './pages/areas.js'
 import NotFound from './pages/not-found.js'
 import Overview from './pages/overview.js'
@@ -21,6 +22,9 @@ export function App() {
   const [session, setSession] = useState<SessionInfo>()
   const [problem, setProblem] = useState<ApiProblem>()
   const [choice, setChoice] = useState<Membership>()
+  // A language chosen in Settings re-renders everything under the shell (state below it is dropped: it is a rare act).
+  const [lang, setLang] = useState(locale())
+  useEffect(() => onLocaleChange(setLang), [])
   useEffect(() => {
     loadSession().then(
       (s) => {
@@ -59,12 +63,12 @@ export function App() {
   }, [session, choice])
 
   if (problem) return <ProblemView problem={problem} onRetry={() => location.reload()} />
-  if (!session) return <Loading label="Signing you in…" />
+  if (!session) return <Loading label={t('shell.signingIn')} />
   if (!ctx) return <NoWorkspace session={session} />
   return (
     <LocationProvider>
       <Workspace.Provider value={ctx}>
-        <Shell ctx={ctx} />
+        <Shell key={lang} ctx={ctx} />
       </Workspace.Provider>
     </LocationProvider>
   )
@@ -73,8 +77,8 @@ export function App() {
 function NoWorkspace({ session }: { session: SessionInfo }) {
   return (
     <main id="main" class="main">
-      <h1>No workspace</h1>
-      <p>{session.email} is not an active member of any workspace. Ask an owner to invite you.</p>
+      <h1>{t('shell.noWorkspace.title')}</h1>
+      <p>{t('shell.noWorkspace.text', { email: session.email })}</p>
       <SignOut csrf={session.csrf_token} />
     </main>
   )
@@ -84,7 +88,7 @@ function SignOut({ csrf }: { csrf: string }) {
   return (
     <form method="post" action="/logout" class="sign-out">
       <input type="hidden" name="csrf_token" value={csrf} />
-      <button type="submit">Sign out</button>
+      <button type="submit">{t('shell.signOut')}</button>
     </form>
   )
 }
@@ -101,32 +105,32 @@ function Shell({ ctx }: { ctx: WorkspaceContext }) {
   return (
     <>
       <a class="skip-link" href="#main">
-        Skip to content
+        {t('shell.skipToContent')}
       </a>
       {sandbox && (
         <div class="sandbox-banner" role="note" data-testid="sandbox-banner">
-          Sandbox — test data and svc_test_ keys. Nothing here reaches real customers.
+          {t('shell.sandboxBanner')}
         </div>
       )}
       <header class="top">
         <a class="brand" href="/dashboard">
-          Conversational Automation
+          {t('shell.brand')}
         </a>
         <div class="switcher">
           <label for="workspace-select" class="visually-hidden">
-            Workspace
+            {t('shell.workspace')}
           </label>
           <select id="workspace-select" value={membership.workspace_id} onChange={(e) => ctx.switchTo((e.target as HTMLSelectElement).value, has(membership.mode) ? membership.mode : 'live')}>
             {workspaces.map(([id, name]) => (
               <option value={id}>{name}</option>
             ))}
           </select>
-          <div class="mode-toggle" role="group" aria-label="Environment">
+          <div class="mode-toggle" role="group" aria-label={t('shell.environment')}>
             <button type="button" aria-pressed={!sandbox} disabled={!has('live')} onClick={() => ctx.switchTo(membership.workspace_id, 'live')}>
-              Live
+              {t('shell.live')}
             </button>
             <button type="button" aria-pressed={sandbox} disabled={!has('test')} onClick={() => ctx.switchTo(membership.workspace_id, 'test')} data-testid="mode-sandbox">
-              Sandbox
+              {t('shell.sandbox')}
             </button>
           </div>
         </div>
@@ -136,17 +140,17 @@ function Shell({ ctx }: { ctx: WorkspaceContext }) {
         </div>
       </header>
       <div class="layout">
-        <nav class="side" aria-label="Main">
+        <nav class="side" aria-label={t('shell.mainNav')}>
           <ul>
             <li>
               <a href="/dashboard" aria-current={path === '/dashboard' ? 'page' : undefined}>
-                Overview
+                {t('nav.overview')}
               </a>
             </li>
             {AREAS.map((a) => (
               <li>
                 <a href={a.path} aria-current={path === a.path || path.startsWith(`${a.path}/`) ? 'page' : undefined}>
-                  {a.label}
+                  {t(a.label)}
                 </a>
               </li>
             ))}

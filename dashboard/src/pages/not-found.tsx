@@ -1,10 +1,11 @@
+import { t } from '../i18n/index.js'
 import { Empty, Page } from '../ui/components.js'
 
 export default function NotFound() {
   return (
-    <Page title="Page not found">
-      <Empty title="There is no dashboard page at this address.">
-        <a href="/dashboard">Back to the overview</a>
+    <Page title={t('notFound.title')}>
+      <Empty title={t('notFound.text')}>
+        <a href="/dashboard">{t('notFound.back')}</a>
       </Empty>
     </Page>
   )

@@ -1,11 +1,12 @@
 import type { ComponentChildren, JSX } from 'preact'
 import { useEffect, useRef, useState } from 'preact/hooks'
 import type { ApiProblem } from '../api/problem.js'
+import { formatDate, t } from '../i18n/index.js'
 
 /** A page: its title (also the document's), optional actions beside it, and its content. */
 export function Page({ title, actions, children }: { title: string; actions?: ComponentChildren; children: ComponentChildren }) {
   useEffect(() => {
-    document.title = `${title} · Dashboard`
+    document.title = t('shell.documentTitle', { title })
   }, [title])
   return (
     <section class="page" aria-labelledby="page-title">
@@ -20,7 +21,7 @@ export function Page({ title, actions, children }: { title: string; actions?: Co
   )
 }
 
-export function Loading({ label = 'Loading…' }: { label?: string }) {
+export function Loading({ label = t('ui.loading') }: { label?: string }) {
   return (
     <p class="state loading" role="status" aria-live="polite">
       <span class="spinner" aria-hidden="true" /> {label}
@@ -42,7 +43,7 @@ export function ProblemView({ problem, onRetry }: { problem: ApiProblem; onRetry
   return (
     <div class="state problem" role="alert">
       <p class="problem-detail">
-        <strong>{problem.status ? `Error ${problem.status}` : 'Network error'}</strong>: {problem.detail}
+        <strong>{problem.status ? t('ui.error', { status: String(problem.status) }) : t('ui.networkError')}</strong>: {problem.detail}
       </p>
       {problem.errors.length > 0 && (
         <ul class="problem-errors">
@@ -54,7 +55,7 @@ export function ProblemView({ problem, onRetry }: { problem: ApiProblem; onRetry
         </ul>
       )}
       <p class="problem-meta">
-        {problem.code && <span>code <code>{problem.code}</code></span>}
+        {problem.code && <span>{t('ui.code')} <code>{problem.code}</code></span>}
         {problem.requestId && (
           <span>
             request_id <code class="request-id">{problem.requestId}</code>
@@ -63,7 +64,7 @@ export function ProblemView({ problem, onRetry }: { problem: ApiProblem; onRetry
       </p>
       {onRetry && (
         <button type="button" onClick={onRetry}>
-          Try again
+          {t('ui.tryAgain')}
         </button>
       )}
     </div>
@@ -84,7 +85,7 @@ export function FormActions({
   tone = 'primary',
   onConfirm,
   onCancel,
-  cancelLabel = 'Cancel',
+  cancelLabel = t('ui.cancel'),
   showProblem = true,
   disabled = false,
 }: {
@@ -123,7 +124,7 @@ export function FormActions({
 export function Async<T>(props: { loading: boolean; error?: ApiProblem; data: T | undefined; empty?: (d: T) => boolean; emptyView?: ComponentChildren; onRetry?: () => void; children: (d: T) => ComponentChildren }) {
   if (props.error) return <ProblemView problem={props.error} onRetry={props.onRetry} />
   if (props.data === undefined) return props.loading ? <Loading /> : null
-  if (props.empty?.(props.data)) return <>{props.emptyView ?? <Empty title="Nothing here yet" />}</>
+  if (props.empty?.(props.data)) return <>{props.emptyView ?? <Empty title={t('ui.nothingYet')} />}</>
   return <>{props.children(props.data)}</>
 }
 
@@ -167,7 +168,7 @@ export function LoadMore({ hasMore, loading, onMore }: { hasMore: boolean; loadi
   return (
     <p class="load-more">
       <button type="button" onClick={onMore} disabled={loading}>
-        {loading ? 'Loading…' : 'Load more'}
+        {loading ? t('ui.loading') : t('ui.loadMore')}
       </button>
     </p>
   )
@@ -213,7 +214,7 @@ export function Dialog({ open, title, onClose, children }: { open: boolean; titl
         <>
           <header class="dialog-head">
             <h2 id="dialog-title">{title}</h2>
-            <button type="button" class="icon" aria-label="Close" onClick={onClose}>
+            <button type="button" class="icon" aria-label={t('ui.close')} onClick={onClose}>
               ×
             </button>
           </header>
@@ -229,12 +230,12 @@ export function Dialog({ open, title, onClose, children }: { open: boolean; titl
  * `children` (what the secret is for) and, with `onDone`, the button that dismisses it (the caller drops
  * the value from memory there), after any other `actions`.
  */
-export function SecretOnce({ label, value, children, onDone, doneLabel = 'Done', actions }: { label: string; value: string; children?: ComponentChildren; onDone?: () => void; doneLabel?: string; actions?: ComponentChildren }) {
+export function SecretOnce({ label, value, children, onDone, doneLabel = t('ui.done'), actions }: { label: string; value: string; children?: ComponentChildren; onDone?: () => void; doneLabel?: string; actions?: ComponentChildren }) {
   return (
     <>
       <div class="secret-once">
         <p>
-          <strong>{label}</strong> — copy it now: it is shown only this once.
+          <strong>{label}</strong> {t('ui.secretOnce')}
         </p>
         <div class="secret-row">
           <code class="secret" data-testid="secret-value">
@@ -256,7 +257,7 @@ export function SecretOnce({ label, value, children, onDone, doneLabel = 'Done',
   )
 }
 
-export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
+export function CopyButton({ text, label = t('ui.copy') }: { text: string; label?: string }) {
   const [copied, setCopied] = useState(false)
   return (
     <button
@@ -271,9 +272,9 @@ export function CopyButton({ text, label = 'Copy' }: { text: string; label?: str
         }
       }}
     >
-      {copied ? 'Copied' : label}
+      {copied ? t('ui.copied') : label}
       <span class="visually-hidden" aria-live="polite">
-        {copied ? ' to the clipboard' : ''}
+        {copied ? t('ui.toClipboard') : ''}
       </span>
     </button>
   )
@@ -310,7 +311,8 @@ export function Notice({ tone = 'good', children }: { tone?: Tone; children: Com
   )
 }
 
-export const formatTime = (iso: string | null | undefined): string => (iso ? new Date(iso).toLocaleString() : '—')
+/** A time as the reader's language writes it (formatDate). */
+export const formatTime = (iso: string | null | undefined): string => formatDate(iso)
 
 export function Time({ iso }: { iso: string | null | undefined }) {
   if (!iso) return <span>—</span>

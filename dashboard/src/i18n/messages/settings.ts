@@ -1,0 +1,7 @@
+import { defineMessages } from '../types.js'
+
+/** The settings area's text (keys `settings.…`). */
+export default defineMessages({
+  en: {},
+  de: {},
+})
