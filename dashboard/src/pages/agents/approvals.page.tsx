@@ -4,6 +4,7 @@ import { ok } from '../../api/client.js'
 import type { components } from '../../api/schema.js'
 import { Empty, Notice, Page, PagedList, Time } from '../../ui/components.js'
 import { usePaged, useResource, usePoll } from '../../ui/hooks.js'
+import { useLiveRows } from '../../ui/live.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import type { AgentRun, Approval } from './common.js'
 import { AgentNav, DecisionForm, StatusBadge, isActive, json } from './common.js'
@@ -30,6 +31,13 @@ export default function Approvals() {
   const [status, setStatus] = useState<Filter>('pending')
   const list = usePaged<Approval>((a, cursor) => ok(a.client.GET('/agents/{id}/approvals', { params: { path: { id }, query: { cursor, ...(status ? { status } : {}) } } })), [id, status])
   const [followed, setFollowed] = useState<AgentRun[]>([])
+  // Live: approvals asked for and decided (here, by someone else, or expired) come and go as they happen.
+  useLiveRows(
+    list,
+    ['agent_approval.*'],
+    (e) => ((e.data.object as unknown as Approval).agent_id === id ? (e.data.object as unknown as Approval) : undefined),
+    (a) => !status || a.status === status,
+  )
   return (
     <Page title={`Approvals${agent.data ? ` · ${agent.data.name}` : ''}`}>
       <AgentNav id={id} />

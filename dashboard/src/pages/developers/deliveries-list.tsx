@@ -1,7 +1,9 @@
 import { useState } from 'preact/hooks'
 import { ok } from '../../api/client.js'
 import { Empty, Field, Page, PagedList } from '../../ui/components.js'
-import { usePaged } from '../../ui/hooks.js'
+import { usePaged, usePoll } from '../../ui/hooks.js'
+import { mergeFirstPage, useLiveEvents, useThrottled } from '../../ui/live.js'
+import { useWorkspace } from '../../ui/workspace.js'
 import { DeliveriesTable, type DeliveryStatus } from './webhooks-shared.js'
 
 interface Filters {
@@ -15,23 +17,27 @@ const NONE: Filters = { status: '', event_type: '', endpoint_id: '' }
 export default function WebhookDeliveries() {
   const [draft, setDraft] = useState<Filters>(NONE)
   const [applied, setApplied] = useState<Filters>(NONE)
-  const list = usePaged(
-    (api, cursor) =>
-      ok(
-        api.client.GET('/webhooks/deliveries', {
-          params: {
-            query: {
-              cursor,
-              limit: 50,
-              ...(applied.status ? { status: applied.status } : {}),
-              ...(applied.event_type.trim() ? { event_type: applied.event_type.trim() } : {}),
-              ...(applied.endpoint_id.trim() ? { endpoint_id: applied.endpoint_id.trim() } : {}),
-            },
+  const { api } = useWorkspace()
+  const load = (a: typeof api, cursor: string | undefined) =>
+    ok(
+      a.client.GET('/webhooks/deliveries', {
+        params: {
+          query: {
+            cursor,
+            limit: 50,
+            ...(applied.status ? { status: applied.status } : {}),
+            ...(applied.event_type.trim() ? { event_type: applied.event_type.trim() } : {}),
+            ...(applied.endpoint_id.trim() ? { endpoint_id: applied.endpoint_id.trim() } : {}),
           },
-        }),
-      ),
-    [applied],
-  )
+        },
+      }),
+    )
+  const list = usePaged(load, [applied])
+  // Live: every event may have made deliveries, and a pending one changes as it is attempted (no event of
+  // its own): the first page is read again on each event and every second while one shown is pending.
+  const refresh = useThrottled(() => void load(api, undefined).then((p) => list.setItems((xs) => mergeFirstPage(xs, p.data)), () => undefined), 500)
+  useLiveEvents(['*'], refresh, list.reload)
+  usePoll(list.items.some((d) => d.status === 'pending'), refresh, 1000)
   const set = (k: keyof Filters) => (e: { currentTarget: { value: string } }) => setDraft({ ...draft, [k]: e.currentTarget.value })
   const filtered = applied.status || applied.event_type || applied.endpoint_id
   return (

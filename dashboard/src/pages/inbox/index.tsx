@@ -1,10 +1,15 @@
-import { useLocation } from 'preact-iso'
 import { useState } from 'preact/hooks'
 import { ok } from '../../api/client.js'
 import { Empty, Page } from '../../ui/components.js'
 import { usePaged } from '../../ui/hooks.js'
-import { ConversationList, NO_FILTERS, toQuery, type Filters } from './conversation-list.js'
+import { BulkBar, useSelection } from './bulk.js'
+import { ConversationList, toQuery } from './conversation-list.js'
 import { useInboxMeta, type Conversation } from './inbox-shared.js'
+import { useInboxKeys, useInboxView } from './inbox-view.js'
+import { replaceIn, useInboxCounts, useLiveConversationList, useUnreadTitle } from './live-list.js'
+import { NotifyToggle, useNotifier } from './live-notify.js'
+import { SearchBox, SearchResults, type SearchHit } from './search.js'
+import { ShortcutsHelp } from './shortcuts-help.js'
 import { Thread } from './thread.js'
 
 /**
@@ -13,20 +18,57 @@ import { Thread } from './thread.js'
  * it is while conversations are opened.
  */
 export default function InboxArea() {
-  const { path } = useLocation()
-  const id = path.replace(/^\/dashboard\/inbox\/?/, '').split('/')[0] || undefined
+  const view = useInboxView()
+  const { id, filters, q } = view
   const meta = useInboxMeta()
-  const [filters, setFilters] = useState<Filters>(NO_FILTERS)
+  const query = toQuery(filters)
   const list = usePaged<Conversation>(
-    (api, cursor) => ok(api.client.GET('/inbox/conversations', { params: { query: { ...toQuery(filters), limit: 20, cursor } } })),
+    (api, cursor) => ok(api.client.GET('/inbox/conversations', { params: { query: { ...query, limit: 20, cursor } } })),
     [filters.status, filters.assignee, filters.tag, filters.channel],
   )
-  const changed = (c: Conversation) => list.setItems((xs) => xs.map((x) => (x.id === c.id ? c : x)))
+  // Live: the list follows the event stream, the title counts unread conversations, notifications (opt-in).
+  useLiveConversationList(list, query, id, useNotifier(id))
+  useUnreadTitle('Inbox', useInboxCounts()?.unread)
+  const changed = (c: Conversation) => replaceIn(list, c)
+  // Search, selection for bulk actions, keyboard (inbox-view.ts, bulk.tsx, search.tsx).
+  const results = usePaged<SearchHit>(
+    async (api, cursor) =>
+      q ? ((await api.fetch(`/inbox/search?${new URLSearchParams({ q, limit: '20', ...(cursor ? { cursor } : {}) })}`)).json() as Promise<{ data: SearchHit[]; has_more: boolean; next_cursor: string | null }>) : { data: [], has_more: false },
+    [q],
+  )
+  const sel = useSelection()
+  const [help, setHelp] = useState(false)
+  const order = () => (q ? [...new Set(results.items.map((h) => h.conversation.id))] : list.items.map((c) => c.id))
+  useInboxKeys(view, order, () => setHelp(true))
   return (
-    <Page title="Inbox">
-      <div class="split">
-        <ConversationList filters={filters} onFilters={setFilters} list={list} meta={meta} selectedId={id} />
-        <div style={{ minWidth: 0 }}>
+    <Page
+      title="Inbox"
+      actions={
+        <button type="button" onClick={() => setHelp(true)} aria-keyshortcuts="?">
+          Shortcuts <kbd>?</kbd>
+        </button>
+      }
+    >
+      <NotifyToggle />
+      <ShortcutsHelp open={help} onClose={() => setHelp(false)} />
+      <div class={id ? 'split inbox has-thread' : 'split inbox'}>
+        <div class="inbox-list">
+          <SearchBox q={q} onSearch={view.setQ} />
+          {q ? (
+            <SearchResults q={q} list={results} selectedId={id} hrefFor={(to) => view.href(to)} />
+          ) : (
+            <>
+              <BulkBar sel={sel} items={list.items} meta={meta} onChanged={changed} />
+              <ConversationList filters={filters} onFilters={view.setFilters} list={list} meta={meta} selectedId={id} hrefFor={(to) => view.href(to)} selection={sel} />
+            </>
+          )}
+        </div>
+        <div class="inbox-thread" style={{ minWidth: 0 }}>
+          {id && (
+            <a class="back-to-list" href={view.href(undefined)}>
+              ← All conversations
+            </a>
+          )}
           {id ? (
             <Thread key={id} id={id} meta={meta} onChanged={changed} />
           ) : (

@@ -33,7 +33,14 @@ function DraftSources({ draft }: { draft: AiDraft }) {
 }
 
 /** The reply box: write (or insert an AI draft and edit it), then send to the customer or as a private note. */
-export function ReplyBox({ conv, onSent }: { conv: Conversation; onSent: (m: Message) => void }) {
+export function ReplyBox({ conv, onSent, onSending, onFailed }: {
+  conv: Conversation
+  onSent: (m: Message, temp?: string) => void
+  /** Called as a reply goes out (the thread shows it at once); returns its temporary id. */
+  onSending?: (content: string, isPrivate: boolean) => string
+  /** The reply `onSending` announced was not stored. */
+  onFailed?: (temp: string) => void
+}) {
   const { api, membership } = useWorkspace()
   const [text, setText] = useState('')
   const [isPrivate, setPrivate] = useState(false)
@@ -51,16 +58,20 @@ export function ReplyBox({ conv, onSent }: { conv: Conversation; onSent: (m: Mes
     box.current?.focus()
   })
   const send = useAction(async () => {
+    const temp = onSending?.(text, isPrivate)
     const m = await ok(
       api.client.POST('/inbox/conversations/{id}/messages', {
         ...path,
         body: { content: text, direction: 'outbound', private: isPrivate, author: { type: 'member', id: membership.member_id } },
       }),
-    )
+    ).catch((err: unknown) => {
+      if (temp) onFailed?.(temp)
+      throw err
+    })
     setText('')
     setDraft(undefined)
     setNotice(isPrivate ? 'Private note added.' : 'Reply sent.')
-    onSent(m)
+    onSent(m, temp)
   })
   const problem = insertDraft.error ?? send.error
 

@@ -1,10 +1,13 @@
-import { useEffect, useRef } from 'preact/hooks'
+import { useEffect, useRef, useState } from 'preact/hooks'
 import { ok } from '../../api/client.js'
-import { Async, Badge, Empty, PagedList, Time, type Tone } from '../../ui/components.js'
-import { usePaged, useResource } from '../../ui/hooks.js'
+import { Async, Badge, Time, type Tone } from '../../ui/components.js'
+import { useResource } from '../../ui/hooks.js'
 import { ConversationActions } from './conversation-actions.js'
 import { contactLabel, statusTone, type Conversation, type InboxMeta, type Message } from './inbox-shared.js'
+import { PresenceBar, usePresence } from './live-presence.js'
+import { MessageScroller, useLiveConversation, useMarkRead, useThreadMessages, type ThreadMessage } from './live-thread.js'
 import { ReplyBox } from './reply-box.js'
+import { ThreadTools } from './thread-tools.js'
 
 /** Who wrote a message: the customer, a person of the team, a bot, an AI agent or an API key. */
 function author(m: Message, meta: InboxMeta): { label: string; tone: Tone } {
@@ -24,7 +27,7 @@ function author(m: Message, meta: InboxMeta): { label: string; tone: Tone } {
   }
 }
 
-function MessageItem({ m, meta }: { m: Message; meta: InboxMeta }) {
+function MessageItem({ m, meta }: { m: ThreadMessage; meta: InboxMeta }) {
   const a = author(m, meta)
   const inbound = m.direction === 'inbound'
   return (
@@ -42,9 +45,7 @@ function MessageItem({ m, meta }: { m: Message; meta: InboxMeta }) {
       <p style={{ margin: '0 0 0.25rem', display: 'flex', flexWrap: 'wrap', gap: '0.5rem', alignItems: 'center', fontSize: '0.87rem' }}>
         <Badge tone={a.tone}>{a.label}</Badge>
         {m.private && <Badge tone="warn">Private note</Badge>}
-        <span style={{ color: 'var(--muted)' }}>
-          <Time iso={m.created_at} />
-        </span>
+        <span style={{ color: 'var(--muted)' }}>{m.sending === 'sending' ? 'Sending…' : m.sending === 'failed' ? 'Not sent' : <Time iso={m.created_at} />}</span>
       </p>
       <p class="message-content" style={{ margin: 0, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
         {m.content}
@@ -64,13 +65,20 @@ function MessageItem({ m, meta }: { m: Message; meta: InboxMeta }) {
   )
 }
 
-/** One conversation: who it is with, its actions, its messages oldest first, and the reply box. */
+/**
+ * One conversation: who it is with, its actions, its messages (the newest in view, earlier ones above),
+ * who else is here, and the reply box. Kept current by the event stream.
+ */
 export function Thread({ id, meta, onChanged }: { id: string; meta: InboxMeta; onChanged: (c: Conversation) => void }) {
   const conv = useResource((api) => ok(api.client.GET('/inbox/conversations/{id}', { params: { path: { id } } })), [id])
-  const messages = usePaged(
-    (api, cursor) => ok(api.client.GET('/inbox/conversations/{id}/messages', { params: { path: { id }, query: { order: 'asc', limit: 50, cursor } } })),
-    [id],
-  )
+  const messages = useThreadMessages(id)
+  const presence = usePresence(id)
+  const [replying, setReplying] = useState(false)
+  useLiveConversation(id, (c) => {
+    conv.set(c)
+    onChanged(c)
+  })
+  useMarkRead(conv.data, messages, onChanged)
   const heading = useRef<HTMLHeadingElement>(null)
   useEffect(() => {
     if (conv.data?.id === id) heading.current?.focus()
@@ -94,9 +102,10 @@ export function Thread({ id, meta, onChanged }: { id: string; meta: InboxMeta; o
                 {c.contact.phone && ` · ${c.contact.phone}`} · lead score {typeof c.lead_score === 'number' ? c.lead_score : c.lead_score.score}
               </p>
             </header>
-            <ConversationActions conv={c} meta={meta} onChanged={changed} />
+            <ConversationActions key={c.assignee_id ?? ''} conv={c} meta={meta} onChanged={changed} />
+            <ThreadTools conv={c} onChanged={changed} />
             <h3 style={{ fontSize: '1rem' }}>Messages</h3>
-            <PagedList list={messages} emptyView={<Empty title="No messages yet" />} loadingLabel="Loading messages…">
+            <MessageScroller thread={messages}>
               {(rows) => (
                 <ol aria-label="Messages" style={{ padding: 0, margin: 0 }}>
                   {rows.map((m) => (
@@ -104,15 +113,27 @@ export function Thread({ id, meta, onChanged }: { id: string; meta: InboxMeta; o
                   ))}
                 </ol>
               )}
-            </PagedList>
-            <ReplyBox
-              conv={c}
-              onSent={(m) => {
-                // Oldest first: a new message belongs at the end once every page is loaded.
-                if (!messages.hasMore) messages.setItems((xs) => [...xs, m])
-                conv.reload()
+            </MessageScroller>
+            <PresenceBar others={presence.others} replying={replying} />
+            {/* Keystrokes bubble up here: presence (typing) without the reply box knowing of it. */}
+            <div
+              onInput={(e) => {
+                const box = e.target as HTMLElement
+                if (box.tagName !== 'TEXTAREA') return
+                presence.typed()
+                setReplying((box as HTMLTextAreaElement).value.trim() !== '')
               }}
-            />
+            >
+              <ReplyBox
+                conv={c}
+                onSending={(content, isPrivate) => messages.addPending(content, isPrivate)}
+                onFailed={(temp) => messages.discard(temp)}
+                onSent={(m, temp) => {
+                  messages.upsert(m, temp)
+                  setReplying(false)
+                }}
+              />
+            </div>
           </>
         )}
       </Async>

@@ -1,0 +1,117 @@
+import { useEffect, useState } from 'preact/hooks'
+import { ok } from '../../api/client.js'
+import { useLiveEvents, useThrottled, type LiveEvent } from '../../ui/live.js'
+import { useWorkspace } from '../../ui/workspace.js'
+import type { Conversation } from './inbox-shared.js'
+
+/** A conversation with the fields the live inbox reads (issue 31's API additions; optional until every server has them). */
+export type LiveConversation = Conversation & { unread_count?: number | null; last_activity_at?: string; last_message?: { preview: string; direction: string } | null }
+
+/** When a conversation last saw activity: the list's order, newest first. */
+export const activityOf = (c: LiveConversation): string => c.last_activity_at ?? c.last_message_at ?? c.created_at
+
+export const byActivity = (a: LiveConversation, b: LiveConversation): number => (activityOf(a) < activityOf(b) ? 1 : activityOf(a) > activityOf(b) ? -1 : a.id < b.id ? 1 : -1)
+
+/**
+ * Whether a conversation belongs in a list asked for with `query` (the listConversations query): true,
+ * false, or undefined when the query has a condition this cannot judge in the browser (a search), and the
+ * list then only updates what it shows already.
+ */
+export function matchesQuery(c: LiveConversation, query: Record<string, unknown>, me: string): boolean | undefined {
+  let known = true
+  for (const [k, v] of Object.entries(query)) {
+    if (v === undefined || v === '' || k === 'limit' || k === 'cursor' || k === 'order') continue
+    if (k === 'status' && c.status !== v) return false
+    else if (k === 'channel' && c.channel !== v) return false
+    else if (k === 'tag' && !c.tags.some((t) => t.toLowerCase() === String(v).toLowerCase())) return false
+    else if (k === 'assignee') {
+      const want = v === 'me' ? me : v === 'unassigned' ? null : v
+      if ((c.assignee_id ?? null) !== want) return false
+    } else if (k === 'unread') {
+      if ((v === true || v === 'true') && !(c.unread_count ?? 0)) return false
+    } else if (k !== 'status' && k !== 'channel' && k !== 'tag') known = false
+  }
+  return known ? true : undefined
+}
+
+type ListLike = { items: LiveConversation[]; setItems: (f: (xs: LiveConversation[]) => LiveConversation[]) => void; reload: () => void }
+
+const conversationOf = (e: LiveEvent): string | undefined =>
+  e.type.startsWith('conversation.') ? (e.data.object as { id?: string }).id : (e.data.object as { conversation_id?: string }).conversation_id
+
+/**
+ * Keeps the conversation list current from the event stream: a conversation created, changed, assigned,
+ * resolved or written in is read again (with this member's unread count) and put where it belongs in the
+ * list (newest activity first), or taken out when it no longer matches the filters. Also tells `onActivity`
+ * (browser notifications) what happened. `list` and `query` are what the page shows now; `openId` the
+ * conversation open beside the list.
+ */
+export function useLiveConversationList(
+  list: ListLike,
+  query: Record<string, unknown>,
+  openId: string | undefined,
+  onActivity?: (e: LiveEvent, c: LiveConversation) => void,
+): void {
+  const { api, membership } = useWorkspace()
+  useLiveEvents(
+    ['conversation.*', 'message.created'],
+    (e) => {
+      const id = conversationOf(e)
+      if (!id) return
+      void ok(api.client.GET('/inbox/conversations/{id}', { params: { path: { id } } })).then(
+        (fresh) => {
+          let c = fresh as LiveConversation
+          onActivity?.(e, c)
+          // The open conversation in a visible tab is being read (the thread marks it so): no unread marker flashing up.
+          if (c.id === openId && document.visibilityState === 'visible' && c.unread_count) c = { ...c, unread_count: 0 }
+          const fits = matchesQuery(c, query, membership.member_id)
+          list.setItems((xs) => {
+            const had = xs.some((x) => x.id === c.id)
+            if (fits === false) return had ? xs.filter((x) => x.id !== c.id) : xs
+            if (!had && fits === undefined) return xs
+            return [c, ...xs.filter((x) => x.id !== c.id)].sort(byActivity)
+          })
+        },
+        () => undefined, // deleted or no longer ours: the next reload shows it
+      )
+    },
+    list.reload,
+  )
+}
+
+/** A conversation read in another way (opened, marked read, changed in the thread): the same one in the list follows. */
+export const replaceIn = (list: ListLike, c: LiveConversation) => list.setItems((xs) => xs.map((x) => (x.id === c.id ? { ...x, ...c } : x)))
+
+/**
+ * GET /inbox/counts, read again (at most twice a second) on every inbox event and each time this member
+ * reads a conversation (`svc:inbox-read`, not an event: read state is per member). Its `unread` is the
+ * number in the tab title.
+ */
+export function useInboxCounts(): { unread: number; mine: number } | undefined {
+  const { api } = useWorkspace()
+  const [counts, setCounts] = useState<{ unread: number; mine: number }>()
+  const load = useThrottled(() => {
+    void api
+      .fetch('/inbox/counts')
+      .then((r) => r.json())
+      .then((c: { unread: number; mine: number }) => setCounts(c))
+      .catch(() => undefined)
+  }, 500)
+  useEffect(() => {
+    load()
+    window.addEventListener('svc:inbox-read', load)
+    return () => window.removeEventListener('svc:inbox-read', load)
+  }, [api])
+  useLiveEvents(['conversation.*', 'message.created'], load, load)
+  return counts
+}
+
+/** "(3) Inbox · Dashboard": the unread conversations in the tab's title, for an agent working in another tab. */
+export function useUnreadTitle(title: string, unread: number | undefined): void {
+  useEffect(() => {
+    document.title = `${unread ? `(${unread}) ` : ''}${title} · Dashboard`
+  }, [title, unread])
+}
+
+/** Says that this member read a conversation (the counts and the title follow). */
+export const announceRead = () => window.dispatchEvent(new Event('svc:inbox-read'))
