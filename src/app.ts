@@ -14,7 +14,9 @@ import { systemClock, type Clock } from './kernel/clock.js'
 import { createDatabase, ensureSchema, type Database } from './kernel/db/database.js'
 import { kernelMigrations } from './kernel/db/kernel.migrations.js'
 import { migrateToLatest } from './kernel/db/migrations.js'
-import { EventBus, loadEvent } from './kernel/events/events.js'
+import { EventBus, emittedDuring, loadEvent } from './kernel/events/events.js'
+import { EventFeed } from './kernel/events/event-feed.js'
+import { feedBusFor } from './kernel/events/feed-bus.js'
 import { SecretBox } from './kernel/crypto/secret-box.js'
 import { deriveKey, loadServerSecret } from './kernel/crypto/server-secret.js'
 import { checkServerSecret } from './kernel/crypto/secret-verifier.js'
@@ -89,6 +91,7 @@ export async function createKernel(deps: AppDeps): Promise<{ kernel: Kernel; ser
   const paginator = new Paginator(deriveKey(loaded.secret, 'cursor'))
   const events = new EventBus(clock, (id) => loadEvent(db, id))
   jobs.register(events.dispatchJob)
+  const feed = new EventFeed(db, log, config.eventFeed)
   const kernel: Kernel = {
     config,
     database,
@@ -96,6 +99,7 @@ export async function createKernel(deps: AppDeps): Promise<{ kernel: Kernel; ser
     clock,
     log,
     events,
+    feed,
     jobs,
     ai: createAiEngine(config.ai, log),
     embeddings: createEmbeddings(config.embeddings, log),
@@ -114,14 +118,17 @@ export async function createKernel(deps: AppDeps): Promise<{ kernel: Kernel; ser
       const claim = claimFor(owner)
       // Only a transaction that enqueued a job wakes the runner: a wake is a claim query, and most writes queue nothing.
       let enqueued = false
+      let emitted = false
       const result = await db.transaction().execute(async (tx) => {
         const r = await fn(tx)
         if (claim) await IdempotencyStore.commitInTransaction(tx, claim, r)
         await recordAudit(tx, clock, owner, r, audit.entryMac)
         enqueued = enqueuedDuring(tx)
+        emitted = emittedDuring(tx)
         return r
       })
       if (enqueued) jobs.wake()
+      if (emitted) feed.committed()
       return result
     },
   }
@@ -166,6 +173,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     kernel.dependencies.add('redis', () => counters.check())
     await counters.connected(bounds.connectTimeoutMs)
   }
+  await kernel.feed.connect(feedBusFor(kernel.config, kernel.database, redis, kernel.log))
   const http = await createHttpServer(kernel, services, kernel.modules.flatMap((m) => m.routes), {
     counters,
     metrics,
@@ -184,6 +192,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     /** Graceful: stop accepting and finish in-flight requests, then let jobs finish or hand leases back. */
     async close() {
       await http.close()
+      await kernel.feed.close()
       await kernel.jobs.stop(kernel.config.shutdownTimeoutMs)
       await kernel.requests.flush()
       // QUIT needs a connection; a client still trying to reconnect is stopped instead.

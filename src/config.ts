@@ -55,6 +55,15 @@ export interface Config {
   shutdownTimeoutMs: number
   /** Interval of the `: ping` comment on event streams (SSE_HEARTBEAT_MS). */
   sseHeartbeatMs: number
+  /** The live event stream (GET /events/stream, kernel/events/event-feed.ts). */
+  eventFeed: {
+    /** How nodes wake each other and carry presence: postgres (LISTEN/NOTIFY), redis (pub/sub), none (polling only); auto picks. */
+    bus: 'auto' | 'postgres' | 'redis' | 'none'
+    pollMs: number
+    lookbackMs: number
+    /** How often a connected stream checks that its credential is still valid (revoked keys, removed members). */
+    recheckMs: number
+  }
   metricsToken: string | null
   /** Record every API request for GET /api-logs and GET /usage (API_LOGS=on|off, default on). */
   apiLogs: boolean
@@ -209,6 +218,15 @@ export function trustProxy(raw: string | undefined): Config['trustProxy'] {
   return entries
 }
 
+function eventFeed(env: NodeJS.ProcessEnv): Config['eventFeed'] {
+  const bus = (env.EVENT_FEED_BUS || 'auto').toLowerCase() as Config['eventFeed']['bus']
+  if (!['auto', 'postgres', 'redis', 'none'].includes(bus)) throw new Error(`EVENT_FEED_BUS must be auto, postgres, redis or none, got "${env.EVENT_FEED_BUS}"`)
+  const feed = { bus, pollMs: int(env, 'EVENT_FEED_POLL_MS', 250), lookbackMs: int(env, 'EVENT_FEED_LOOKBACK_MS', 2000), recheckMs: int(env, 'EVENT_STREAM_RECHECK_MS', 30_000) }
+  if (feed.pollMs < 10) throw new Error('EVENT_FEED_POLL_MS must be at least 10')
+  if (feed.recheckMs < 100) throw new Error('EVENT_STREAM_RECHECK_MS must be at least 100')
+  return feed
+}
+
 function httpLimits(env: NodeJS.ProcessEnv): Config['http'] {
   const limits = {
     headersTimeoutMs: int(env, 'HTTP_HEADERS_TIMEOUT_MS', 10_000),
@@ -259,6 +277,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobLeaseSeconds: int(env, 'JOB_LEASE_SECONDS', 60),
     shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000),
     sseHeartbeatMs: int(env, 'SSE_HEARTBEAT_MS', 15_000),
+    eventFeed: eventFeed(env),
     metricsToken: env.METRICS_TOKEN || null,
     apiLogs: onOff(env, 'API_LOGS', true),
     metricsPublic: bool(env, 'METRICS_PUBLIC'),

@@ -7,6 +7,7 @@ import type { EmbeddingsEngine } from './ai/embeddings.js'
 import type { Clock } from './clock.js'
 import type { Database, Db, Tx } from './db/database.js'
 import type { Dependencies } from './dependencies.js'
+import type { EventFeed } from './events/event-feed.js'
 import type { EventBus } from './events/events.js'
 import type { SecretBox } from './crypto/secret-box.js'
 import type { ApiLogRecorder } from './http/api-log.js'
@@ -24,6 +25,8 @@ export interface Kernel {
   clock: Clock
   log: Logger
   events: EventBus
+  /** The live feed of committed events and ephemeral signals to the event streams connected to this process. */
+  feed: EventFeed
   jobs: JobRunner
   /** The text-generation engine of AI_PROVIDER, built once (modules never build their own). */
   ai: AiEngine

@@ -3,6 +3,7 @@ import { healthModule } from './health/health.module.js'
 import { workspacesModule } from './workspaces/workspaces.module.js'
 import { knowledgeModule } from './knowledge/knowledge.module.js'
 import { inboxModule } from './inbox/inbox.module.js'
+import { liveModule } from './live/live.module.js'
 import { webhooksModule } from './webhooks/webhooks.module.js'
 import { botsModule } from './bots/bots.module.js'
 import { agentsModule } from './agents/agents.module.js'
@@ -14,4 +15,4 @@ import { v1Module } from './v1/v1.module.js'
 import { dashboardModule } from './dashboard/dashboard.module.js'
 
 /** Every module of this build, in init order (a module may use the services of those before it). */
-export const MODULES: ModuleDefinition[] = [healthModule, workspacesModule, knowledgeModule, inboxModule, botsModule, agentsModule, leadsModule, voiceModule, webhooksModule, complianceModule, developerModule, v1Module, dashboardModule]
+export const MODULES: ModuleDefinition[] = [healthModule, workspacesModule, knowledgeModule, inboxModule, botsModule, agentsModule, leadsModule, voiceModule, webhooksModule, liveModule, complianceModule, developerModule, v1Module, dashboardModule]

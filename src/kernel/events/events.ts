@@ -8,6 +8,11 @@ import { newId } from '../ids.js'
 import { defineJob, enqueue, type JobDefinition } from '../jobs/jobs.js'
 import type { Mode, Tenant } from '../tenant.js'
 import '../db/kernel.tables.js'
+import type { Role } from '../auth/roles.js'
+
+/** Transactions that emitted an event: after they commit, the live feed reads at once (kernel.transaction). */
+const emittedIn = new WeakSet<object>()
+export const emittedDuring = (tx: Executor): boolean => emittedIn.has(tx)
 
 export const API_VERSION = '2.4.0'
 
@@ -19,6 +24,16 @@ export interface EventType {
   /** JSON Schema of `data.object`. */
   schema: TSchema
   example: Record<string, unknown>
+  /** Who may read it on the live stream: the scope of the module's reads, and the least role of a member. */
+  scope: string
+  minRole: Role
+}
+
+/** Who may read a module's events on the live stream (GET /events/stream); webhooks are the admins' choice. */
+export interface EventAccess {
+  scope: string
+  /** Default `member`. */
+  minRole?: Role
 }
 
 /** How a module declares one of its event types; `defineEvents` adds the type and module. */
@@ -42,8 +57,16 @@ export type PayloadsOf<T extends Record<string, EventDefinition>> = { [K in keyo
 export const eventType = <S extends TSchema>(d: EventDefinition<S>): EventDefinition<S> => d
 
 /** A module's event types, declared once: the catalog endpoints, the OpenAPI `webhooks` and `emit()` all read them. */
-export function defineEvents<T extends Record<string, EventDefinition>>(module: string, defs: T): T & { [catalogOf]: EventType[] } {
-  const types = Object.entries(defs).map(([type, d]) => ({ type, module, description: d.description, schema: d.schema, example: d.example as Record<string, unknown> }))
+export function defineEvents<T extends Record<string, EventDefinition>>(module: string, access: EventAccess, defs: T): T & { [catalogOf]: EventType[] } {
+  const types = Object.entries(defs).map(([type, d]) => ({
+    type,
+    module,
+    description: d.description,
+    schema: d.schema,
+    example: d.example as Record<string, unknown>,
+    scope: access.scope,
+    minRole: access.minRole ?? 'member',
+  }))
   return Object.assign(defs, { [catalogOf]: types })
 }
 const catalogOf = Symbol('event catalog')
@@ -134,6 +157,7 @@ export class EventBus {
       created_at: event.created_at,
     })
     noteEmitted(tx, tenant, type, object)
+    emittedIn.add(tx)
     for (const s of this.inTransaction) await s.fn(tx, event)
     if (this.subscribers.length > 0) await enqueue(tx, this.clock, this.dispatchJob, { event_id: event.id })
     return event

@@ -38,6 +38,8 @@ export interface HandlerContext<S extends RouteSchemas, P extends Principal | nu
 export interface StreamContext {
   /** Send events with `stream.send(event, data)`; stop when `stream.signal` aborts; return when the work is done. */
   stream: EventStream
+  /** The request's credential looked up again, as it admits this operation now (a long stream re-checks it), or null. */
+  reauthenticate(): Promise<Principal | null>
 }
 type ContextOf<S extends RouteSchemas, Public extends boolean, Sse> = HandlerContext<S, Public extends true ? Principal | null : Principal> &
   (Sse extends SseRoute ? StreamContext : unknown)
@@ -57,6 +59,8 @@ export interface RouteDefinition<S extends RouteSchemas = RouteSchemas, Public e
    * and conversation, message and lead writes are members', every other write admins'. docs/api-conventions.md "Roles".
    */
   minRole?: Role
+  /** Admitted with any one of these scopes instead of `scope` (the event stream, where each event then needs its own). */
+  anyScope?: readonly string[]
   /** Public operations (the Webhook Playground) skip authentication. */
   public?: Public
   summary: string

@@ -413,7 +413,9 @@ export async function createHttpServer(kernel: Kernel, services: Services, route
         summary: r.summary,
         description: `${r.description ?? r.summary}\n\nRequired scope: \`${r.scope}\`.${r.public ? '' : ` Minimum member role: \`${minRoleOf(r)}\`.`} Reference: ${config.publicUrl}/v2/api-docs/${r.module}/${r.operationId}`,
         tags: [r.module],
-        ...(r.public ? { security: [] } : { security: [{ bearerAuth: [r.scope] }, ...tokenSchemes.map((t) => ({ [t.name]: [r.scope] }))] }),
+        ...(r.public
+          ? { security: [] }
+          : { security: ((r.anyScope ?? [r.scope]) as string[]).flatMap((sc) => [{ bearerAuth: [sc] }, ...tokenSchemes.map((t) => ({ [t.name]: [sc] }))]) }),
         'x-required-scope': r.scope,
         ...(r.public ? {} : { 'x-min-role': minRoleOf(r) }),
         ...(r.schema.params ? { params: r.schema.params } : {}),
@@ -483,7 +485,7 @@ export async function createHttpServer(kernel: Kernel, services: Services, route
             reply,
             r.sse,
             (stream) => {
-              const ctx = { ...base, stream }
+              const ctx = { ...base, stream, reauthenticate: () => reauthenticate(request, r, mode) }
               return r.handler(ctx)
             },
             record,
@@ -561,11 +563,32 @@ export async function createHttpServer(kernel: Kernel, services: Services, route
     }
   }
 
+  /**
+   * A long-lived request (an event stream) asks again whether its credential still admits it: the key or
+   * token looked up afresh (revoked, expired, a member removed or demoted), with the same checks. The
+   * principal as it is now, or null.
+   */
+  async function reauthenticate(request: FastifyRequest, r: AnyRoute, mode: Mode): Promise<Principal | null> {
+    const key = bearer(request)
+    if (!key) return null
+    const resolver = keyMode(key) ? null : resolverFor(resolvers, key)
+    if (!keyMode(key) && !resolver) return null
+    const principal = resolver ? await resolver.resolve(key) : await findPrincipal(kernel.db, key)
+    if (!principal || principal.mode !== mode) return null
+    try {
+      admit({} as FastifyRequest, r, principal)
+      return principal
+    } catch {
+      return null
+    }
+  }
+
   function admit(request: FastifyRequest, r: AnyRoute, principal: Principal | null): void {
     if (!principal) throw new AppError('unauthorized', 'The API key is unknown or has been revoked.')
     request.principal = principal
-    if (!hasScope(principal.scopes, r.scope)) {
-      throw new AppError('insufficient_scope', `This operation requires the scope '${r.scope}'; the ${principal.actor ? 'token' : 'key'} has: ${principal.scopes.join(' ') || '(none)'}.`, {
+    if (r.anyScope ? !r.anyScope.some((s: string) => hasScope(principal.scopes, s)) : !hasScope(principal.scopes, r.scope)) {
+      const wanted = r.anyScope ? `one of the scopes ${(r.anyScope as string[]).map((s) => `'${s}'`).join(', ')}` : `the scope '${r.scope}'`
+      throw new AppError('insufficient_scope', `This operation requires ${wanted}; the ${principal.actor ? 'token' : 'key'} has: ${principal.scopes.join(' ') || '(none)'}.`, {
         required_scope: r.scope,
       })
     }

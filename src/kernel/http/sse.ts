@@ -34,6 +34,10 @@ export interface EventStream {
    * handler gives it (`id`: something the database can resume after; an event without one carries none).
    */
   send(event: string, data: unknown, id?: string): void
+  /** `send` with `data` already serialized to one line of JSON (one event fanned out to many streams is serialized once). */
+  sendJson(event: string, json: string, id?: string): void
+  /** Resolves once what was sent has mostly gone out to the client: a handler sending a backlog waits for it between batches. */
+  drain(): Promise<void>
   /** With `ownIds`: the request's Last-Event-ID (the client resumes after it), else null. */
   readonly lastEventId: string | null
   /** Aborted when the work must stop: the client left and did not resume within the grace period, or the server is closing. */
@@ -64,6 +68,8 @@ export const SSE_DEFAULTS = { heartbeatMs: 15_000, resumeGraceMs: 5_000, keepMs:
 /** The event the kernel sends when the handler throws after the stream started; its data is a problem. */
 export const ERROR_EVENT = 'error'
 
+/** Below this much buffered output a stream counts as drained (`drain()`). */
+const DRAINED_BYTES = 64 * 1024
 const EVENT_NAME = /^[A-Za-z0-9._-]{1,64}$/
 const LAST_EVENT_ID = /^(sse_[A-Za-z0-9_-]{1,64}):(\d{1,9})$/
 /** A handler-named event id: what EventSource sends back verbatim (no line breaks), short enough for a header. */
@@ -155,7 +161,23 @@ export class EventStreams {
       id: s.id,
       signal: s.controller.signal,
       lastEventId: opts.ownIds ? lastEventId : null,
-      send: (event, data, id) => {
+      send: (event, data, id) => handle.sendJson(event, JSON.stringify(data ?? null), id),
+      drain: () => {
+        const out = s.conn?.out
+        if (!out || out.writableLength < DRAINED_BYTES) return Promise.resolve()
+        return new Promise<void>((resolve) => {
+          const done = () => {
+            out.off('drain', done)
+            out.off('close', done)
+            s.controller.signal.removeEventListener('abort', done)
+            resolve()
+          }
+          out.on('drain', done)
+          out.on('close', done)
+          s.controller.signal.addEventListener('abort', done)
+        })
+      },
+      sendJson: (event, json, id) => {
         if (id !== undefined && (!opts.ownIds || !EVENT_ID.test(id))) throw new Error(`SSE event id ${JSON.stringify(id)}: only routes with ownIds name ids, printable and at most 128 characters`)
         if (!EVENT_NAME.test(event)) throw new Error(`SSE event name ${JSON.stringify(event)} must match ${EVENT_NAME}`)
         if (opts.events && !(event in opts.events) && event !== ERROR_EVENT) throw new Error(`SSE event ${event} is not declared in the route's sse.events`)
@@ -164,7 +186,7 @@ export class EventStreams {
           closed = this.start(s, request, reply, !opts.ownIds)
           started()
         }
-        this.emit(s, event, data, id)
+        this.emit(s, event, json, id)
       },
     }
     // Before the first event the client has no id to resume with: a lost connection stops the work now.
@@ -316,10 +338,10 @@ export class EventStreams {
     s.grace.unref()
   }
 
-  private emit(s: Stream, event: string, data: unknown, id?: string): void {
+  private emit(s: Stream, event: string, json: string, id?: string): void {
     const seq = s.next++
     const idLine = s.opts.ownIds ? (id === undefined ? '' : `id: ${id}\n`) : `id: ${s.id}:${seq}\n`
-    const frame = `${idLine}event: ${event}\ndata: ${JSON.stringify(data ?? null)}\n\n`
+    const frame = `${idLine}event: ${event}\ndata: ${json}\n\n`
     // Handler-named ids resume from the database: nothing to keep for a resume here.
     if (s.opts.ownIds) return this.write(s, frame)
     if (s.transcript) {
@@ -356,7 +378,7 @@ export class EventStreams {
     const reason: unknown = s.controller.signal.reason
     const stopped = s.controller.signal.aborted && reason instanceof AppError ? reason : null
     if (failed && !stopped && !(err instanceof AppError)) request.log.error({ err }, 'event stream failed')
-    if (failed || stopped) this.emit(s, ERROR_EVENT, problemBody(request, stopped ?? toAppError(err)))
+    if (failed || stopped) this.emit(s, ERROR_EVENT, JSON.stringify(problemBody(request, stopped ?? toAppError(err))))
     this.finish(s)
     this.settle(s, !failed && !stopped)
   }

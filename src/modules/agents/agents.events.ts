@@ -70,7 +70,7 @@ const APPROVAL_EXAMPLE: ApprovalT = {
 const run = (status: AgentRunSummaryT['status'], extra: Partial<AgentRunSummaryT> = {}): AgentRunSummaryT => ({ ...RUN_EXAMPLE, status, ...extra })
 
 /** Every event type of the agents module. */
-export const AGENTS_EVENTS = defineEvents('agents', {
+export const AGENTS_EVENTS = defineEvents('agents', { scope: 'read' }, {
   'agent.created': eventType({ description: 'An agent was created.', schema: Agent, example: AGENT_EXAMPLE }),
   'agent.updated': eventType({ description: 'An agent changed (instructions, tools, limits, status); runs already created keep the agent as it was.', schema: Agent, example: AGENT_EXAMPLE }),
   'agent_run.created': eventType({ description: 'A run was queued.', schema: AgentRunSummary, example: run('queued', { output: null, started_at: null, finished_at: null }) }),

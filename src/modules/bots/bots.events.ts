@@ -82,7 +82,7 @@ const REPLY_EXAMPLE: BotReplyT = {
 }
 
 /** Every event type of the bots module. */
-export const BOTS_EVENTS = defineEvents('bots', {
+export const BOTS_EVENTS = defineEvents('bots', { scope: 'bots:read' }, {
   'bot.created': eventType({ description: 'A bot was created (or cloned): a draft nobody talks to yet.', schema: Bot, example: { ...BOT_EXAMPLE, status: 'draft', published_version_id: null, published_at: null, version_count: 0 } }),
   'bot.updated': eventType({ description: "A bot's draft, name or archived state changed (customers keep the published version).", schema: Bot, example: { ...BOT_EXAMPLE, has_unpublished_changes: true } }),
   'bot.deleted': eventType({

@@ -38,7 +38,7 @@ const AuditCheckpoint = Type.Object(
 )
 
 /** Every event type of the compliance module. */
-export const COMPLIANCE_EVENTS = defineEvents('compliance', {
+export const COMPLIANCE_EVENTS = defineEvents('compliance', { scope: 'read', minRole: 'admin' }, {
   'dsar.created': eventType({ description: 'A data-subject request was received.', schema: DsarRequest, example: DSAR }),
   'dsar.completed': eventType({
     description: 'A data-subject request was worked through every module (`progress` says what each found and did).',

@@ -47,7 +47,7 @@ const draft: AiDraftT = {
 
 const conv = (description: string, example: ConversationT = conversation) => ({ description, schema: Conversation, example })
 
-export const INBOX_EVENTS = defineEvents('inbox', {
+export const INBOX_EVENTS = defineEvents('inbox', { scope: 'conversations:read' }, {
   'conversation.created': conv('A conversation was created (createConversation).'),
   'conversation.updated': conv('A conversation was changed by updateConversation, woken from snoozed by an inbound message, or its contact corrected by a rectification request.'),
   'conversation.assigned': conv('The assignee changed (assignConversation); assignee_id null means unassigned.'),

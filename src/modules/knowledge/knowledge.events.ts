@@ -45,7 +45,7 @@ const DELETED = <O extends 'knowledge_base' | 'knowledge_document'>(object: O) =
   Type.Object({ id: Type.String(), object: Type.Literal(object), deleted: Type.Literal(true) })
 
 /** Every event type of the knowledge module, declared once (bases, documents, crawls, gaps). */
-export const KNOWLEDGE_EVENTS = defineEvents('knowledge', {
+export const KNOWLEDGE_EVENTS = defineEvents('knowledge', { scope: 'read' }, {
   'knowledge_base.created': eventType({ description: 'A knowledge base was created.', schema: KnowledgeBase, example: BASE_EXAMPLE }),
   'knowledge_base.updated': eventType({
     description: 'A knowledge base was renamed or its settings changed (a chunking or language change re-processes its documents).',

@@ -24,7 +24,7 @@ const LEAD_EXAMPLE: LeadT = {
 const synced: LeadT = { ...LEAD_EXAMPLE, crm: { provider: 'hubspot', external_id: '51', last_synced_at: '2026-11-27T09:01:00.000Z', sync_status: 'synced', last_error: null } }
 
 /** Every event type of the leads module. */
-export const LEADS_EVENTS = defineEvents('leads', {
+export const LEADS_EVENTS = defineEvents('leads', { scope: 'leads:read' }, {
   'lead.created': eventType({ description: 'A lead was created (through the API or from a conversation).', schema: Lead, example: LEAD_EXAMPLE }),
   'lead.updated': eventType({ description: 'A lead changed (fields, owner, score).', schema: Lead, example: LEAD_EXAMPLE }),
   'lead.deleted': eventType({ description: 'A lead and its activities were deleted.', schema: DeletedLead, example: { id: LEAD_EXAMPLE.id, object: 'lead', deleted: true } }),

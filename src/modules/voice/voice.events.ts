@@ -43,7 +43,7 @@ const CALL: VoiceCallT = {
 const at = (status: VoiceCallT['status'], extra: Partial<VoiceCallT> = {}): VoiceCallT => ({ ...CALL, status, ...extra })
 
 /** Every event type of the voice module. */
-export const VOICE_EVENTS = defineEvents('voice', {
+export const VOICE_EVENTS = defineEvents('voice', { scope: 'read' }, {
   'voice_number.provisioned': eventType({ description: 'A number was provisioned for the workspace.', schema: VoiceNumber, example: NUMBER }),
   'voice_number.updated': eventType({ description: 'A number was renamed or now answers with another bot, agent or greeting.', schema: VoiceNumber, example: { ...NUMBER, friendly_name: 'Sales line' } }),
   'voice_number.released': eventType({ description: 'A number was released (given back to the carrier); the payload is the number as it was.', schema: VoiceNumber, example: NUMBER }),

@@ -14,7 +14,7 @@ const EndpointObject = Type.Object({
 })
 
 /** The event types this module emits; every `events.emit` of the module names one of these. */
-export const WEBHOOK_EVENTS = defineEvents('webhooks', {
+export const WEBHOOK_EVENTS = defineEvents('webhooks', { scope: 'webhooks:read' }, {
   'webhook.test': eventType({
     description: 'Sent by testWebhookEndpoint to that one endpoint, to check reachability and signature verification.',
     schema: Type.Object({

@@ -28,7 +28,7 @@ const GRANT: OAuthGrantT = {
 }
 
 /** The OAuth part's events: app changes in the app's workspace, grants in the granting workspace. */
-export const OAUTH_EVENTS = defineEvents('developer', {
+export const OAUTH_EVENTS = defineEvents('developer', { scope: 'read' }, {
   'oauth_app.created': eventType({ description: 'An OAuth app was registered (never carries the secret).', schema: OAuthApp, example: APP }),
   'oauth_app.updated': eventType({ description: 'An OAuth app was changed, or its secret rotated.', schema: OAuthApp, example: { ...APP, client_secret_prefix: 'svc_ocs_Zx9q', previous_secret_expires_at: '2026-12-02T09:00:00.000Z' } }),
   'oauth_app.deleted': eventType({ description: 'An OAuth app was deleted; every authorization of it was revoked (each granting workspace gets `oauth_grant.revoked`).', schema: OAuthApp, example: APP }),

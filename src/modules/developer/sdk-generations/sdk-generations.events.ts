@@ -18,7 +18,7 @@ const EXAMPLE: SdkGenerationT = {
 }
 
 /** Event types of the SDK generations (developer module). Events never carry the download link. */
-export const SDK_GENERATIONS_EVENTS = defineEvents('developer', {
+export const SDK_GENERATIONS_EVENTS = defineEvents('developer', { scope: 'read' }, {
   'sdk_generation.succeeded': eventType({ description: 'An SDK archive is ready (its download link is in listSdkGenerations).', schema: SdkGeneration, example: EXAMPLE }),
   'sdk_generation.failed': eventType({
     description: 'An SDK generation failed (`error`).',

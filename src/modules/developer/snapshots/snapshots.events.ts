@@ -2,7 +2,7 @@ import { defineEvents, eventType, type PayloadsOf } from '../../../kernel/events
 import { OpenApiSnapshot } from './snapshots.schemas.js'
 
 /** The event types of the snapshots part of the developer module. */
-export const SNAPSHOT_EVENTS = defineEvents('developer', {
+export const SNAPSHOT_EVENTS = defineEvents('developer', { scope: 'read' }, {
   'openapi_snapshot.created': eventType({
     description: 'An OpenAPI snapshot was taken, with its diff from the previous one (a CI job can watch `breaking`).',
     schema: OpenApiSnapshot,
