@@ -5,6 +5,7 @@ import { newId } from '../../kernel/ids.js'
 import type { Kernel } from '../../kernel/kernel.js'
 import type { Services } from '../../kernel/services.js'
 import type { Tenant } from '../../kernel/tenant.js'
+import { activityOf } from './inbox.activity.js'
 import * as repo from './inbox.repository.js'
 import { applyInbound, assertActiveMember, conversationOr404, newConversationRow, resolveTags, type ContactInput } from './inbox.shared.js'
 import type { Channel, InboxConversationsTable, InboxMessagesTable, InboxTagsTable } from './inbox.tables.js'
@@ -98,7 +99,7 @@ export class ConversationTurnsService {
       await this.k.events.emit(tx, tenant, 'message.created', messageView(p.inbound))
       row = await applyInbound(this.k, tx, tenant, current, p.inbound)
     }
-    const patch: Partial<InboxConversationsTable> = { last_message_at: p.outbound.created_at, updated_at: p.outbound.created_at }
+    const patch: Partial<InboxConversationsTable> = { ...activityOf(p.outbound), updated_at: p.outbound.created_at }
     const handoff = p.input.handoff
     const assign = handoff?.assigneeId && row.assignee_id !== handoff.assigneeId ? handoff.assigneeId : null
     if (assign) patch.assignee_id = assign
@@ -144,7 +145,7 @@ export class ConversationTurnsService {
     }
     await repo.insertMessage(tx, message)
     await this.k.events.emit(tx, tenant, 'message.created', messageView(message))
-    await repo.touchConversation(tx, tenant, conversationId, message.created_at)
+    await repo.touchConversation(tx, tenant, message)
     return { messageId: message.id }
   }
 
@@ -190,7 +191,7 @@ export class ConversationTurnsService {
       await repo.insertMessage(tx, message)
       await this.k.events.emit(tx, tenant, 'message.created', messageView(message))
       if (line.direction === 'inbound') row = await applyInbound(this.k, tx, tenant, row, message)
-      else await repo.touchConversation(tx, tenant, conversationId, message.created_at)
+      else await repo.touchConversation(tx, tenant, message)
       ids.push(message.id)
     }
     return { messageIds: ids }

@@ -8,7 +8,9 @@ import type { Services } from '../../kernel/services.js'
 import type { Principal, Tenant } from '../../kernel/tenant.js'
 import { manualLeadScore } from './inbox.lead-score.js'
 import * as repo from './inbox.repository.js'
+import type { InboxWorkingService } from './inbox-working.service.js'
 import type { ConversationT, CreateConversationBodyT, ListConversationsQueryT, UpdateConversationBodyT } from './inbox.schemas.js'
+import { memberIdOf, memberOnly, unreadOf } from './inbox.member.js'
 import { assertActiveMember, autoLead, buildMessage, conversationOr404, newConversationRow, normaliseContact, resolveTags } from './inbox.shared.js'
 import { assertTransition } from './inbox.status.js'
 import type { ConversationStatus, InboxConversationsTable } from './inbox.tables.js'
@@ -19,9 +21,10 @@ export class ConversationsService {
   constructor(
     private readonly k: Kernel,
     private readonly services: Services,
+    private readonly working: () => InboxWorkingService,
   ) {}
 
-  async list(tenant: Tenant, q: ListConversationsQueryT): Promise<PageResult<ConversationT>> {
+  async list(principal: Principal, q: ListConversationsQueryT): Promise<PageResult<ConversationT>> {
     let updatedAfter: string | undefined
     if (q.updated_after !== undefined) {
       const t = Date.parse(q.updated_after)
@@ -32,26 +35,55 @@ export class ConversationsService {
       }
       updatedAfter = iso(new Date(t))
     }
+    const memberId = memberIdOf(principal)
+    if (q.assignee === 'me' && !memberId) throw memberOnly('/query/assignee', '`assignee=me`')
+    if (q.unread !== undefined && !memberId) throw memberOnly('/query/unread', '`unread`')
+    const assignee = q.assignee === 'me' ? memberId! : q.assignee
     const filters: repo.ConversationFilters = {
       status: q.status,
-      assignee: q.assignee === undefined ? undefined : q.assignee === 'unassigned' ? null : q.assignee,
+      assignee: assignee === undefined ? undefined : assignee === 'unassigned' ? null : assignee,
       tagKey: q.tag?.toLowerCase(),
       channel: q.channel,
       updatedAfter,
+      memberId: memberId ?? undefined,
+      unread: q.unread === true ? true : undefined,
     }
+    const order = q.order ?? 'created'
+    const activity = order === 'last_activity'
     return this.k.paginate({
       list: 'listConversations',
-      tenant,
-      filters: { status: q.status, assignee: q.assignee, tag: filters.tagKey, channel: q.channel, updated_after: updatedAfter },
+      tenant: principal,
+      // The cursor is bound to the order and, with `unread`, to the member whose marks it read.
+      filters: {
+        status: q.status,
+        assignee,
+        tag: filters.tagKey,
+        channel: q.channel,
+        updated_after: updatedAfter,
+        order: activity ? order : undefined,
+        unread: filters.unread,
+        member: filters.unread ? memberId ?? undefined : undefined,
+      },
       query: q,
-      fetch: (page) => repo.listConversations(this.k.db, tenant, filters, page),
-      key: (r) => r.id,
-      view: conversationView,
+      keyShape: activity ? repo.ACTIVITY_KEY_SHAPE : undefined,
+      fetch: (page) => repo.listConversations(this.k.db, principal, filters, page, order),
+      key: (r) => (activity ? repo.activityKey(r) : r.id),
+      view: (r) => conversationView(r, memberId ? unreadOf(r.inbound_count, r.read_inbound_count) : null),
     })
   }
 
+  /** One conversation; for a member's credential with its unread_count. */
   async get(tenant: Tenant, id: string): Promise<ConversationT> {
-    return conversationView(await conversationOr404(this.k, this.k.db, tenant, id))
+    const row = await conversationOr404(this.k, this.k.db, tenant, id)
+    return this.withUnread(tenant, row)
+  }
+
+  /** The view of a row for the credential: unread_count from the member's read mark (a key lookup), else null. */
+  async withUnread(tenant: Tenant, row: InboxConversationsTable): Promise<ConversationT> {
+    const memberId = memberIdOf(tenant)
+    if (!memberId) return conversationView(row)
+    const mark = await repo.findReadMark(this.k.db, tenant, row.id, memberId)
+    return conversationView(row, unreadOf(row.inbound_count, mark?.read_inbound_count ?? null))
   }
 
   async create(principal: Principal, body: CreateConversationBodyT): Promise<ConversationT> {
@@ -127,6 +159,7 @@ export class ConversationsService {
       const next = { ...row, ...patch }
       if (next.lead_score_manual === 0) Object.assign(next, autoLead(next))
       await repo.updateConversation(tx, tenant, id, { ...patch, lead_score: next.lead_score, lead_factors: next.lead_factors })
+      if (patch.snoozed_until) await this.working().scheduleWake(tx, tenant, id, patch.snoozed_until)
       const view = conversationView(next)
       await this.k.events.emit(tx, tenant, 'conversation.updated', view)
       if (status !== row.status && status === 'resolved') await this.k.events.emit(tx, tenant, 'conversation.resolved', view)

@@ -14,6 +14,8 @@ export const INBOX_ERRORS = defineErrors('inbox', {
   template_already_exists: { status: 409, title: 'Reply template already exists' },
   // sendMessage whose direction, author and private flag disagree (inbound comes from the contact; notes are outbound).
   invalid_message_author: { status: 422, title: 'Invalid message author' },
+  // assignee=me, unread=true, markConversationRead or getInboxCounts with an API key: read state and "me" belong to a member (a dashboard session).
+  member_credential_required: { status: 422, title: 'Member credential required' },
 })
 
 declare module '../../kernel/errors.js' {

@@ -16,6 +16,10 @@ import { listReplyTemplates } from './routes/list-reply-templates.route.js'
 import { resolveConversation } from './routes/resolve-conversation.route.js'
 import { sendMessage } from './routes/send-message.route.js'
 import { updateConversation } from './routes/update-conversation.route.js'
+import { markConversationRead } from './routes/mark-conversation-read.route.js'
+import { getInboxCounts } from './routes/get-inbox-counts.route.js'
+import { searchInbox } from './routes/search-inbox.route.js'
+import { snoozeConversation } from './routes/snooze-conversation.route.js'
 import { INBOX_ERRORS } from './inbox.errors.js'
 import { inboxPrivacy } from './inbox.privacy.js'
 import { INBOX_RETENTION } from './inbox.retention.js'
@@ -41,10 +45,15 @@ export const inboxModule = defineModule({
     listInboxTags,
     createInboxTag,
     listPublicConversations,
+    markConversationRead,
+    getInboxCounts,
+    searchInbox,
+    snoozeConversation,
   ],
   init(kernel, services) {
     services.inbox = new InboxService(kernel, services)
     kernel.events.declare(INBOX_EVENTS)
+    kernel.jobs.register(services.inbox.jobs.wake)
   },
   health: inboxHealth,
   usage: inboxUsage,

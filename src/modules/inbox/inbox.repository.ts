@@ -5,10 +5,10 @@ import { scoped } from '../../kernel/db/scoped.js'
 import type { DataSubject } from '../../kernel/module.js'
 import type { Tenant } from '../../kernel/tenant.js'
 import './inbox.tables.js'
-import { CONVERSATION_VIEW_COLUMNS, type ConversationViewRow } from './inbox.views.js'
+import * as search from './inbox-search.repository.js'
+import { activityOf, previewOf } from './inbox.activity.js'
+import { conversationText } from './inbox.search-text.js'
 import type {
-  Channel,
-  ConversationStatus,
   InboxAiDraftsTable,
   InboxConversationsTable,
   InboxMessagesTable,
@@ -18,17 +18,13 @@ import type {
 
 // The only SQL of the module. Every function takes the tenant first; another workspace's row is not found.
 
-export interface ConversationFilters {
-  status?: ConversationStatus
-  /** A member id, or null for unassigned. */
-  assignee?: string | null
-  tagKey?: string
-  channel?: Channel
-  updatedAfter?: string
-}
+export { countOpen, deleteReadMarksOfMember, findReadMark, inboundUpTo, readMarksOfMember, upsertReadMark } from './inbox-read.repository.js'
+export { activityKey, ACTIVITY_KEY_SHAPE, listConversations, listConversationsByIds, messagesByIds, type ConversationFilters, type ListedConversation, type ListOrder } from './inbox-list.repository.js'
 
+/** The row and its search document, in the caller's transaction. */
 export async function insertConversation(db: Executor, row: InboxConversationsTable): Promise<void> {
   await insertConversationQ.run(db, row)
+  await search.indexConversation(db, row)
 }
 const insertConversationQ = prepared((db, row: InboxConversationsTable) => db.insertInto('inbox_conversations').values(row))
 
@@ -41,48 +37,13 @@ const findConversationQ = prepared((db, a: Tenant & { id: string; forUpdate: boo
   return a.forUpdate ? q.forUpdate() : q
 })
 
-export function listConversations(
-  db: Executor,
-  tenant: Tenant,
-  f: ConversationFilters,
-  page: { after: string | null; limit: number },
-): Promise<ConversationViewRow[]> {
-  return listConversationsQ.all(db, {
-    workspaceId: tenant.workspaceId,
-    mode: tenant.mode,
-    ...f,
-    after: page.after ?? undefined,
-    take: page.limit + 1,
-  })
-}
-const listConversationsQ = prepared((db, a: Tenant & ConversationFilters & { after?: string; take: number }) => {
-  // A tag filter walks the tag index (tenant, tag, conversation id) in id order and joins each hit: an
-  // `id in (tagged ids)` sub-select made SQLite read every tagged id on every page (a million-row table:
-  // 640 ms a page, against 0.5 ms this way). Ids are unique, so the join needs no tenant columns.
-  if (a.tagKey) {
-    let q = scoped(db, a)
-      .selectFrom('inbox_conversation_tags')
-      .innerJoin('inbox_conversations', 'inbox_conversations.id', 'inbox_conversation_tags.conversation_id')
-      .select(CONVERSATION_VIEW_COLUMNS.map((c) => `inbox_conversations.${c}` as const))
-      .where('inbox_conversation_tags.tag_key', '=', a.tagKey)
-    if (a.status) q = q.where('inbox_conversations.status', '=', a.status)
-    if (a.assignee !== undefined) q = a.assignee === null ? q.where('inbox_conversations.assignee_id', 'is', null) : q.where('inbox_conversations.assignee_id', '=', a.assignee)
-    if (a.channel) q = q.where('inbox_conversations.channel', '=', a.channel)
-    if (a.updatedAfter) q = q.where('inbox_conversations.updated_at', '>', a.updatedAfter)
-    if (a.after) q = q.where('inbox_conversation_tags.conversation_id', '<', a.after)
-    return q.orderBy('inbox_conversation_tags.conversation_id', 'desc').limit(a.take)
-  }
-  let q = scoped(db, a).selectFrom('inbox_conversations').select(CONVERSATION_VIEW_COLUMNS)
-  if (a.status) q = q.where('status', '=', a.status)
-  if (a.assignee !== undefined) q = a.assignee === null ? q.where('assignee_id', 'is', null) : q.where('assignee_id', '=', a.assignee)
-  if (a.channel) q = q.where('channel', '=', a.channel)
-  if (a.updatedAfter) q = q.where('updated_at', '>', a.updatedAfter)
-  if (a.after) q = q.where('id', '<', a.after)
-  return q.orderBy('id', 'desc').limit(a.take)
-})
-
+/** A patch; when it changes the subject or contact name or e-mail, the conversation's search text follows. */
 export async function updateConversation(db: Executor, tenant: Tenant, id: string, patch: Partial<InboxConversationsTable>): Promise<void> {
   await updateConversationQ.run(db, { ...patch, $workspaceId: tenant.workspaceId, $mode: tenant.mode, $id: id })
+  if ('subject' in patch || 'contact_name' in patch || 'contact_email' in patch) {
+    const row = await findConversation(db, tenant, id)
+    if (row) await search.reindex(db, tenant, { conversationId: id }, conversationText(row))
+  }
 }
 const updateConversationQ = prepared((db, a: Partial<InboxConversationsTable> & { $workspaceId: string; $mode: Tenant['mode']; $id: string }) => {
   const { $workspaceId, $mode, $id, ...set } = a
@@ -97,17 +58,22 @@ export async function addConversationTags(db: Executor, tenant: Tenant, conversa
     .execute()
 }
 
-/** Move last_message_at (and updated_at) forward; never back, whatever order concurrent writers commit in. */
-export async function touchConversation(db: Executor, tenant: Tenant, id: string, at: string): Promise<void> {
-  await touchConversationQ.run(db, { workspaceId: tenant.workspaceId, mode: tenant.mode, id, at })
+/**
+ * A new message becomes the conversation's last activity and preview; never an older one, whatever order
+ * concurrent writers commit in (message ids grow with time).
+ */
+export async function touchConversation(db: Executor, tenant: Tenant, message: InboxMessagesTable): Promise<void> {
+  await touchConversationQ.run(db, { $workspaceId: tenant.workspaceId, $mode: tenant.mode, $id: message.conversation_id, ...activityOf(message), updated_at: message.created_at })
 }
-const touchConversationQ = prepared((db, a: Tenant & { id: string; at: string }) =>
-  scoped(db, a)
+type Touch = ReturnType<typeof activityOf> & { updated_at: string; $workspaceId: string; $mode: Tenant['mode']; $id: string }
+const touchConversationQ = prepared((db, a: Touch) => {
+  const { $workspaceId, $mode, $id, ...set } = a
+  return scoped(db, { workspaceId: $workspaceId, mode: $mode })
     .updateTable('inbox_conversations')
-    .set({ last_message_at: a.at, updated_at: a.at })
-    .where('id', '=', a.id)
-    .where((eb) => eb.or([eb('last_message_at', 'is', null), eb('last_message_at', '<', a.at)])),
-)
+    .set(set)
+    .where('id', '=', $id)
+    .where((eb) => eb.or([eb('last_message_id', 'is', null), eb('last_message_id', '<', set.last_message_id)]))
+})
 
 export async function replaceConversationTags(db: Executor, tenant: Tenant, conversationId: string, tags: InboxTagsTable[]): Promise<void> {
   await scoped(db, tenant)
@@ -117,8 +83,10 @@ export async function replaceConversationTags(db: Executor, tenant: Tenant, conv
   await addConversationTags(db, tenant, conversationId, tags)
 }
 
+/** The message and its search document, in the caller's transaction. */
 export async function insertMessage(db: Executor, row: InboxMessagesTable): Promise<void> {
   await insertMessageQ.run(db, row)
+  await search.indexMessage(db, row)
 }
 const insertMessageQ = prepared((db, row: InboxMessagesTable) => db.insertInto('inbox_messages').values(row))
 
@@ -205,7 +173,18 @@ export function allMessagesOf(db: Executor, tenant: Tenant, conversationId: stri
 
 /** Replaces a message's text (redaction applied in place); the message keeps its id and time. */
 export async function setMessageContent(db: Executor, tenant: Tenant, id: string, content: string): Promise<void> {
+  const m = await scoped(db, tenant).selectFrom('inbox_messages').select('conversation_id').where('id', '=', id).executeTakeFirst()
   await scoped(db, tenant).updateTable('inbox_messages').set({ content }).where('id', '=', id).execute()
+  await search.reindex(db, tenant, { messageId: id }, content)
+  // A redacted last message: its preview too.
+  if (m) {
+    await scoped(db, tenant)
+      .updateTable('inbox_conversations')
+      .set({ last_message_preview: previewOf(content) })
+      .where('id', '=', m.conversation_id)
+      .where('last_message_id', '=', id)
+      .execute()
+  }
 }
 
 // ---- data subjects and retention (inbox.privacy.ts, inbox.retention.ts) ----
@@ -262,6 +241,8 @@ export function messagesContaining(db: Executor, tenant: Tenant, needles: string
 export async function deleteConversations(db: Executor, tenant: Tenant, ids: string[]): Promise<{ conversations: number; messages: number; drafts: number }> {
   if (ids.length === 0) return { conversations: 0, messages: 0, drafts: 0 }
   await scoped(db, tenant).deleteFrom('inbox_conversation_tags').where('conversation_id', 'in', ids).execute()
+  await scoped(db, tenant).deleteFrom('inbox_read_marks').where('conversation_id', 'in', ids).execute()
+  await search.deleteDocsOfConversations(db, tenant, ids)
   const drafts = await scoped(db, tenant).deleteFrom('inbox_ai_drafts').where('conversation_id', 'in', ids).executeTakeFirst()
   const messages = await scoped(db, tenant).deleteFrom('inbox_messages').where('conversation_id', 'in', ids).executeTakeFirst()
   const conversations = await scoped(db, tenant).deleteFrom('inbox_conversations').where('id', 'in', ids).executeTakeFirst()

@@ -44,6 +44,9 @@ export const LeadScore = Type.Object(
 )
 export type LeadScoreT = Static<typeof LeadScore>
 
+/** Who wrote a message: also `agent` (an agent run posting its output), which API callers cannot claim. */
+const MessageAuthorType = Type.Union([Type.Literal('contact'), Type.Literal('member'), Type.Literal('bot'), Type.Literal('agent'), Type.Literal('api_key')])
+
 export const Conversation = Type.Object(
   {
     id: Type.String({ examples: ['conv_01JD0000000000000000000000'] }),
@@ -59,6 +62,26 @@ export const Conversation = Type.Object(
     }),
     metadata: Metadata,
     last_message_at: Nullable(DateTime),
+    last_activity_at: Type.String({ format: 'date-time', description: 'The newest message’s time, or the creation time: what `order=last_activity` sorts by.' }),
+    last_message: Nullable(
+      Type.Object(
+        {
+          id: Type.String(),
+          direction: Type.Union([Type.Literal('inbound'), Type.Literal('outbound')]),
+          author: Type.Object({ type: MessageAuthorType, id: Nullable(Type.String()) }),
+          private: Type.Boolean(),
+          preview: Type.String({ maxLength: 140, description: 'The first 140 characters of the content.' }),
+          created_at: DateTime,
+        },
+        { title: 'ConversationLastMessage', description: 'The newest message or note (null before the first).' },
+      ),
+    ),
+    unread_count: Nullable(
+      Type.Integer({
+        minimum: 0,
+        description: 'For a member’s credential (dashboard session): inbound messages after the member’s read mark. null for API keys and in events.',
+      }),
+    ),
     snoozed_until: Nullable(DateTime),
     resolved_at: Nullable(DateTime),
     created_at: DateTime,
@@ -85,11 +108,18 @@ export const ListConversationsQuery = Type.Object(
     ...PageQuery,
     status: Type.Optional(ConversationStatus),
     assignee: Type.Optional(
-      Type.String({ pattern: `^(mem_${ULID}|unassigned)$`, description: 'A member id (mem_…), or `unassigned`.' }),
+      Type.String({ pattern: `^(mem_${ULID}|unassigned|me)$`, description: 'A member id (mem_…), `unassigned`, or `me` (the member behind a dashboard session; an API key → 422).' }),
     ),
     tag: Type.Optional(Type.String({ minLength: 1, maxLength: 50, description: 'Tag name, case-insensitive.' })),
     channel: Type.Optional(Channel),
     updated_after: Type.Optional(Type.String({ format: 'date-time', description: 'Only conversations updated strictly after this instant.' })),
+    order: Type.Optional(
+      Type.Union([Type.Literal('created'), Type.Literal('last_activity')], {
+        default: 'created',
+        description: '`created` = newest created first (default); `last_activity` = newest activity (message) first.',
+      }),
+    ),
+    unread: Type.Optional(Type.Boolean({ description: 'true: only conversations with unread inbound messages (member credentials only).' })),
   },
   { additionalProperties: false },
 )
@@ -120,8 +150,6 @@ export const Attachment = Type.Object(
 )
 
 const AuthorType = Type.Union([Type.Literal('contact'), Type.Literal('member'), Type.Literal('bot'), Type.Literal('api_key')])
-/** Who wrote a message: also `agent` (an agent run posting its output), which API callers cannot claim. */
-const MessageAuthorType = Type.Union([Type.Literal('contact'), Type.Literal('member'), Type.Literal('bot'), Type.Literal('agent'), Type.Literal('api_key')])
 
 const messageBody = (defaultDirection: 'inbound' | 'outbound', title: string) =>
   Type.Object(
@@ -303,3 +331,46 @@ export const CreateInboxTagBody = Type.Object(
 )
 
 export const SimpleListQuery = Type.Object({ ...PageQuery }, { additionalProperties: false })
+
+export const MarkConversationReadBody = Type.Object(
+  { message_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Read up to and including this message (default: the newest).' })) },
+  { additionalProperties: false, title: 'MarkConversationReadBody' },
+)
+
+export const SnoozeConversationBody = Type.Object(
+  { until: Type.String({ format: 'date-time', description: 'When it wakes (→ open), RFC 3339, in the future (at most a year ahead).' }) },
+  { additionalProperties: false, title: 'SnoozeConversationBody' },
+)
+
+export const InboxCounts = Type.Object(
+  {
+    object: Type.Literal('inbox_counts'),
+    open: Type.Integer({ minimum: 0, description: 'Open conversations.' }),
+    mine: Type.Integer({ minimum: 0, description: 'Open conversations assigned to the member.' }),
+    unassigned: Type.Integer({ minimum: 0, description: 'Open conversations assigned to nobody.' }),
+    unread: Type.Integer({ minimum: 0, description: 'Open conversations with inbound messages after the member’s read mark.' }),
+    mine_unread: Type.Integer({ minimum: 0, description: 'Of those, the ones assigned to the member.' }),
+    capped_at: Type.Integer({ description: 'Counts stop at this number (show it as “1000+”): a count reads at most this many index entries.' }),
+  },
+  { $id: 'InboxCounts' },
+)
+export type InboxCountsT = Static<typeof InboxCounts>
+
+export const SearchInboxQuery = Type.Object(
+  {
+    ...PageQuery,
+    q: Type.String({ minLength: 1, maxLength: 200, description: 'Words to find (all of them; the last one also as a prefix), in subjects, contacts (name, e-mail) and messages.' }),
+  },
+  { additionalProperties: false },
+)
+
+export const InboxSearchResult = Type.Object(
+  {
+    object: Type.Literal('inbox_search_result'),
+    conversation: Conversation,
+    message: Nullable(Message),
+    snippet: Type.String({ description: 'Words around the first match, HTML-escaped, each matching word in <mark>…</mark>.' }),
+  },
+  { $id: 'InboxSearchResult' },
+)
+export type InboxSearchResultT = Static<typeof InboxSearchResult>

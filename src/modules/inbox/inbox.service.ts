@@ -9,6 +9,9 @@ import { ConversationsService } from './conversations.service.js'
 import { InboxTagsService } from './inbox-tags.service.js'
 import * as repo from './inbox.repository.js'
 import { MessagesService } from './messages.service.js'
+import { InboxWorkingService } from './inbox-working.service.js'
+import { wakeConversationJob, type WakePayload } from './jobs/wake-conversation.job.js'
+import type { JobDefinition } from '../../kernel/jobs/jobs.js'
 import { ReplyTemplatesService } from './reply-templates.service.js'
 
 /** `services.inbox`: one service per resource, e.g. `services.inbox.conversations.list(tenant, query)`. */
@@ -20,14 +23,19 @@ export class InboxService {
   readonly tags: InboxTagsService
   /** Exchanges other modules write (a bot's answer to a contact), with the inbox's own effects. */
   readonly turns: ConversationTurnsService
+  /** Read state, counts, search, snooze. */
+  readonly working: InboxWorkingService
+  readonly jobs: { wake: JobDefinition<WakePayload> }
 
   constructor(private readonly k: Kernel, services: Services) {
-    this.conversations = new ConversationsService(k, services)
+    this.conversations = new ConversationsService(k, services, () => this.working)
     this.messages = new MessagesService(k, services)
     this.aiDrafts = new AiDraftsService(k, services)
     this.replyTemplates = new ReplyTemplatesService(k)
     this.tags = new InboxTagsService(k)
     this.turns = new ConversationTurnsService(k, services)
+    this.jobs = { wake: wakeConversationJob(k) }
+    this.working = new InboxWorkingService(k, this.jobs.wake)
   }
 
   /** The data subject's conversations (its contact email, phone or external id): other modules' records keyed by conversation. */

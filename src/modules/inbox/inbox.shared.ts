@@ -4,6 +4,7 @@ import { newId } from '../../kernel/ids.js'
 import type { Kernel } from '../../kernel/kernel.js'
 import type { Services } from '../../kernel/services.js'
 import type { Principal, Tenant } from '../../kernel/tenant.js'
+import { activityOf, noActivity } from './inbox.activity.js'
 import { isWellFormedId } from './inbox.input.js'
 import { detectTopics, scoreLead } from './inbox.lead-score.js'
 import * as repo from './inbox.repository.js'
@@ -119,7 +120,7 @@ export function normaliseContact(c: ContactInput): ContactInput {
 export async function applyInbound(k: Kernel, tx: Tx, tenant: Tenant, row: InboxConversationsTable, message: InboxMessagesTable): Promise<InboxConversationsTable> {
   const seen = new Set([...fromJson<string[]>(row.lead_signals, []), ...detectTopics(message.content)])
   const patch: Partial<InboxConversationsTable> = {
-    last_message_at: message.created_at,
+    ...activityOf(message),
     updated_at: message.created_at,
     inbound_count: row.inbound_count + 1,
     lead_signals: toJson([...seen]),
@@ -164,7 +165,7 @@ export function newConversationRow(
     lead_signals: toJson(signals),
     inbound_count: inbound ? 1 : 0,
     metadata: toJson(input.metadata ?? {}),
-    last_message_at: message ? now : null,
+    ...(message ? activityOf(message) : noActivity(now)),
     snoozed_until: null,
     resolved_at: null,
     created_at: now,

@@ -1,3 +1,4 @@
+import type { Generated } from 'kysely'
 import type { Mode } from '../../kernel/tenant.js'
 
 export type ConversationStatus = 'open' | 'pending' | 'snoozed' | 'resolved'
@@ -29,6 +30,16 @@ export interface InboxConversationsTable {
   inbound_count: number
   metadata: string
   last_message_at: string | null
+  /** The newest message's time, else the creation time: what `order=last_activity` sorts by (indexed). */
+  last_activity_at: string
+  /** The newest message, denormalised when it is written: the list's preview costs no per-row read. */
+  last_message_id: string | null
+  last_message_direction: Direction | null
+  last_message_author_type: AuthorType | null
+  last_message_author_id: string | null
+  last_message_private: number | null
+  /** The first 140 characters of its content. */
+  last_message_preview: string | null
   snoozed_until: string | null
   resolved_at: string | null
   created_at: string
@@ -99,6 +110,32 @@ export interface InboxTagsTable {
   created_at: string
 }
 
+/** Where a member has read a conversation up to (per member, not an event). */
+export interface InboxReadMarksTable {
+  workspace_id: string
+  mode: Mode
+  conversation_id: string
+  member_id: string
+  last_read_message_id: string | null
+  /** The conversation's inbound_count at the mark: unread = inbound_count − this, with no count of messages. */
+  read_inbound_count: number
+  last_read_at: string
+}
+
+/**
+ * Full-text documents: one per message (its content) and one per conversation (subject, contact name and
+ * email, `message_id` null). `rid` grows with insertion, so newest first is `rid desc`. SQLite indexes
+ * them in the contentless FTS5 table `inbox_search_fts` (rowid = rid); PostgreSQL in `tsv` (GIN).
+ */
+export interface InboxSearchDocsTable {
+  rid: Generated<number>
+  workspace_id: string
+  mode: Mode
+  conversation_id: string
+  message_id: string | null
+  body: string
+}
+
 declare module '../../kernel/db/database.js' {
   interface Tables {
     inbox_conversations: InboxConversationsTable
@@ -107,5 +144,7 @@ declare module '../../kernel/db/database.js' {
     inbox_ai_drafts: InboxAiDraftsTable
     inbox_reply_templates: InboxReplyTemplatesTable
     inbox_tags: InboxTagsTable
+    inbox_read_marks: InboxReadMarksTable
+    inbox_search_docs: InboxSearchDocsTable
   }
 }

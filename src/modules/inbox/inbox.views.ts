@@ -9,10 +9,16 @@ import type { InboxAiDraftsTable, InboxConversationsTable, InboxMessagesTable, I
 export const CONVERSATION_VIEW_COLUMNS = [
   'id', 'status', 'channel', 'subject', 'contact_name', 'contact_email', 'contact_phone', 'contact_external_id', 'assignee_id',
   'tags', 'lead_score', 'lead_factors', 'metadata', 'last_message_at', 'snoozed_until', 'resolved_at', 'created_at', 'updated_at',
+  'last_activity_at', 'last_message_id', 'last_message_direction', 'last_message_author_type', 'last_message_author_id',
+  'last_message_private', 'last_message_preview',
 ] as const satisfies readonly (keyof InboxConversationsTable)[]
 export type ConversationViewRow = Pick<InboxConversationsTable, (typeof CONVERSATION_VIEW_COLUMNS)[number]>
 
-export function conversationView(row: ConversationViewRow): ConversationT {
+/**
+ * `unreadCount`: for a member's credential, inbound messages after the member's read mark; null where
+ * there is no member (API keys, events, which are not per member).
+ */
+export function conversationView(row: ConversationViewRow, unreadCount: number | null = null): ConversationT {
   return {
     id: row.id,
     object: 'conversation',
@@ -25,6 +31,18 @@ export function conversationView(row: ConversationViewRow): ConversationT {
     lead_score: { score: Number(row.lead_score), factors: fromJson<string[]>(row.lead_factors, []) },
     metadata: fromJson(row.metadata, {}),
     last_message_at: row.last_message_at,
+    last_activity_at: row.last_activity_at,
+    last_message: row.last_message_id
+      ? {
+          id: row.last_message_id,
+          direction: row.last_message_direction!,
+          author: { type: row.last_message_author_type!, id: row.last_message_author_id },
+          private: Number(row.last_message_private) === 1,
+          preview: row.last_message_preview ?? '',
+          created_at: row.last_message_at!,
+        }
+      : null,
+    unread_count: unreadCount,
     snoozed_until: row.snoozed_until,
     resolved_at: row.resolved_at,
     created_at: row.created_at,

@@ -67,7 +67,7 @@ export class MessagesService {
       await repo.insertMessage(tx, message)
       await this.k.events.emit(tx, tenant, 'message.created', view)
       if (inbound) await applyInbound(this.k, tx, tenant, row, message)
-      else await repo.touchConversation(tx, tenant, id, message.created_at)
+      else await repo.touchConversation(tx, tenant, message)
       return view
     })
   }

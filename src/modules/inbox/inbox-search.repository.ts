@@ -1,0 +1,108 @@
+import { sql, SqliteAdapter } from 'kysely'
+import type { Executor } from '../../kernel/db/database.js'
+import { scoped } from '../../kernel/db/scoped.js'
+import type { Tenant } from '../../kernel/tenant.js'
+import './inbox.tables.js'
+import { conversationText, ftsMatch, indexText, tenantToken, tsQuery } from './inbox.search-text.js'
+
+// The search index of the inbox: the only full-text SQL. Written in the transaction of the row it
+// indexes (a message, a conversation's subject or contact), so a search never sees a row that is not
+// committed or misses one that is. The FTS parts are raw SQL that scoped() cannot build; they name the
+// tenant themselves (tenant: …).
+
+const onSqlite = (db: Executor) => db.getExecutor().adapter instanceof SqliteAdapter
+
+interface Doc {
+  workspace_id: string
+  mode: Tenant['mode']
+  conversation_id: string
+  message_id: string | null
+  body: string
+}
+
+async function insertDoc(db: Executor, doc: Doc, rid?: number): Promise<void> {
+  if (onSqlite(db)) {
+    const row = await db
+      .insertInto('inbox_search_docs')
+      .values({ ...doc, ...(rid !== undefined ? { rid } : {}) })
+      .returning('rid')
+      .executeTakeFirstOrThrow()
+    // tenant: the FTS row carries the workspace and mode as one token.
+    await sql`insert into inbox_search_fts (rowid, tenant, body) values (${row.rid}, ${tenantToken({ workspaceId: doc.workspace_id, mode: doc.mode })}, ${doc.body})`.execute(db)
+    return
+  }
+  await sql`insert into inbox_search_docs (${sql.raw(rid !== undefined ? 'rid, ' : '')}workspace_id, mode, conversation_id, message_id, body, tsv)
+    ${sql.raw(rid !== undefined ? 'overriding system value ' : '')}values (${sql.join([...(rid !== undefined ? [rid] : []), doc.workspace_id, doc.mode, doc.conversation_id, doc.message_id, doc.body])}, to_tsvector('simple', ${indexText(doc.body)}))`.execute(db)
+}
+
+/** Indexes a new message's content. */
+export function indexMessage(db: Executor, m: { id: string; workspace_id: string; mode: Tenant['mode']; conversation_id: string; content: string }): Promise<void> {
+  return insertDoc(db, { workspace_id: m.workspace_id, mode: m.mode, conversation_id: m.conversation_id, message_id: m.id, body: m.content })
+}
+
+/** Indexes a new conversation's subject and contact. */
+export function indexConversation(db: Executor, c: { id: string; workspace_id: string; mode: Tenant['mode']; subject: string | null; contact_name: string | null; contact_email: string | null }): Promise<void> {
+  return insertDoc(db, { workspace_id: c.workspace_id, mode: c.mode, conversation_id: c.id, message_id: null, body: conversationText(c) })
+}
+
+/**
+ * Replaces the text of one document (a redacted message, a corrected subject or contact), keeping its
+ * rid: its place in the newest-first order is where it was written.
+ */
+export async function reindex(db: Executor, tenant: Tenant, by: { messageId: string } | { conversationId: string }, body: string): Promise<void> {
+  let q = scoped(db, tenant).selectFrom('inbox_search_docs').select(['rid', 'conversation_id', 'message_id'])
+  q = 'messageId' in by ? q.where('message_id', '=', by.messageId) : q.where('conversation_id', '=', by.conversationId).where('message_id', 'is', null)
+  const doc = await q.executeTakeFirst()
+  if (!doc) return
+  await deleteDocs(db, tenant, [Number(doc.rid)])
+  await insertDoc(db, { workspace_id: tenant.workspaceId, mode: tenant.mode, conversation_id: doc.conversation_id, message_id: doc.message_id, body }, Number(doc.rid))
+}
+
+async function deleteDocs(db: Executor, tenant: Tenant, rids: number[]): Promise<void> {
+  if (rids.length === 0) return
+  if (onSqlite(db)) {
+    for (let i = 0; i < rids.length; i += 500) {
+      const chunk = rids.slice(i, i + 500)
+      await sql`delete from inbox_search_fts where rowid in (${sql.join(chunk)})`.execute(db)
+    }
+  }
+  for (let i = 0; i < rids.length; i += 500) await scoped(db, tenant).deleteFrom('inbox_search_docs').where('rid', 'in', rids.slice(i, i + 500)).execute()
+}
+
+/** Everything indexed for these conversations (erasure, retention). */
+export async function deleteDocsOfConversations(db: Executor, tenant: Tenant, ids: string[]): Promise<void> {
+  if (ids.length === 0) return
+  const rows = await scoped(db, tenant).selectFrom('inbox_search_docs').select('rid').where('conversation_id', 'in', ids).execute()
+  await deleteDocs(db, tenant, rows.map((r) => Number(r.rid)))
+}
+
+export interface SearchHit {
+  rid: number
+  conversation_id: string
+  message_id: string | null
+  body: string
+}
+
+/**
+ * Documents of the tenant matching every word (the last as a prefix), newest first (rid desc), after
+ * `before`. SQLite: FTS5 walks its postings in rowid order and stops at the limit, so no match is sorted.
+ * PostgreSQL: a GIN index gives no order; the planner picks the backward walk of (tenant, rid) checking
+ * each row for a common word (stops at the limit) or the GIN bitmap and a top-N sort for a rare one (cost
+ * grows with the matches, which are few): docs/inbox.md "Search".
+ */
+export async function searchDocs(db: Executor, tenant: Tenant, words: string[], page: { before: number | null; take: number }): Promise<SearchHit[]> {
+  if (onSqlite(db)) {
+    const rows = await sql<SearchHit>`select d.rid, d.conversation_id, d.message_id, d.body
+      from inbox_search_fts f join inbox_search_docs d on d.rid = f.rowid
+      where inbox_search_fts match ${ftsMatch(tenant, words)} and d.workspace_id = ${tenant.workspaceId} and d.mode = ${tenant.mode}${page.before !== null ? sql` and f.rowid < ${page.before}` : sql``}
+      order by f.rowid desc limit ${page.take}`.execute(db)
+    return rows.rows.map((r) => ({ ...r, rid: Number(r.rid) }))
+  }
+  let q = scoped(db, tenant)
+    .selectFrom('inbox_search_docs')
+    .select(['rid', 'conversation_id', 'message_id', 'body'])
+    .where(sql<boolean>`tsv @@ to_tsquery('simple', ${tsQuery(words)})`)
+  if (page.before !== null) q = q.where('rid', '<', page.before)
+  const rows = await q.orderBy('rid', 'desc').limit(page.take).execute()
+  return rows.map((r) => ({ ...r, rid: Number(r.rid) }))
+}
