@@ -68,6 +68,9 @@ await botsBench(ENGINES, wanted)
 // API logs (bench/api-logs/README.md): throughput with API_LOGS=on against off, in turns; own block in docs/performance.md.
 const { apiLogsBench } = await import('./api-logs/scenarios.js')
 await apiLogsBench(ENGINES, wanted)
+// The live event stream (bench/live/scenarios.ts): 1,000 streams held by one process, memory per client, event → client latency.
+const { liveBench } = await import('./live/scenarios.js')
+await liveBench(ENGINES, wanted, 'dist/main.js', FULL)
 // Dashboard (bench/dashboard/scenarios.ts): bundle sizes and the inbox's time to interactive in Chromium; own block in docs/performance.md.
 const { dashboardBench } = await import('./dashboard/scenarios.js')
 await dashboardBench(wanted, FULL)
