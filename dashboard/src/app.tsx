@@ -12,10 +12,19 @@ import { Workspace, type WorkspaceContext } from './ui/workspace.js'
 
 const CHOICE = 'svc.dashboard.workspace'
 
-/** The membership this tab works in: the one chosen before (this tab), else the first live one. */
+/**
+ * The membership this tab works in: the mode the address names (`?mode=sandbox|live`, as the inbox writes
+ * its links, so a sandbox link opened in a new tab opens in the sandbox), in the workspace chosen before
+ * (this tab) where it can; else the one chosen before, else the first live one.
+ */
 function initialChoice(memberships: Membership[]): Membership | undefined {
   const saved = sessionStorage.getItem(CHOICE)
-  return memberships.find((m) => `${m.workspace_id}:${m.mode}` === saved) ?? memberships.find((m) => m.mode === 'live') ?? memberships[0]
+  const param = new URLSearchParams(location.search).get('mode')
+  const mode = param === 'sandbox' || param === 'test' ? 'test' : param === 'live' ? 'live' : undefined
+  const savedWorkspace = saved?.split(':')[0]
+  const fromUrl = mode ? (memberships.find((m) => m.mode === mode && m.workspace_id === savedWorkspace) ?? memberships.find((m) => m.mode === mode)) : undefined
+  if (fromUrl) sessionStorage.setItem(CHOICE, `${fromUrl.workspace_id}:${fromUrl.mode}`)
+  return fromUrl ?? memberships.find((m) => `${m.workspace_id}:${m.mode}` === saved) ?? memberships.find((m) => m.mode === 'live') ?? memberships[0]
 }
 
 export function App() {

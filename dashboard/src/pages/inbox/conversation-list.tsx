@@ -1,7 +1,7 @@
-import { useState } from 'preact/hooks'
 import type { components } from '../../api/schema.js'
 import { Badge, Empty, Field, PagedList, Time } from '../../ui/components.js'
 import type { usePaged } from '../../ui/hooks.js'
+import { SelectBox, type Selection } from './bulk.js'
 import { CHANNELS, STATUSES, contactLabel, memberLabel, statusTone, type Conversation, type InboxMeta } from './inbox-shared.js'
 
 export interface Filters {
@@ -32,14 +32,15 @@ export function ConversationList(props: {
   list: ReturnType<typeof usePaged<Conversation>>
   meta: InboxMeta
   selectedId: string | undefined
+  /** The link to a conversation (keeps the filters and mode in the URL). */
+  hrefFor: (id: string) => string
+  selection: Selection
 }) {
-  const { filters, onFilters, list, meta, selectedId } = props
-  const [draft, setDraft] = useState(filters)
-  const set = (k: keyof Filters) => (e: Event) => {
-    const next = { ...draft, [k]: (e.target as HTMLSelectElement).value }
-    setDraft(next)
-    onFilters(next)
-  }
+  const { filters, onFilters, list, meta, selectedId, hrefFor, selection } = props
+  // The filters are the URL's (back and forward change them): the selects show them as they are.
+  const draft = filters
+  const set = (k: keyof Filters) => (e: Event) => onFilters({ ...draft, [k]: (e.target as HTMLSelectElement).value })
+  const order = () => list.items.map((c) => c.id)
   const memberName = (id: string | null) => {
     if (!id) return 'Unassigned'
     const m = meta.members.data?.find((x) => x.id === id)
@@ -62,6 +63,7 @@ export function ConversationList(props: {
           {(id) => (
             <select id={id} value={draft.assignee} onChange={set('assignee')}>
               <option value="">Anyone</option>
+              <option value="me">Mine</option>
               <option value="unassigned">Unassigned</option>
               {(meta.members.data ?? []).map((m) => (
                 <option value={m.id}>{memberLabel(m)}</option>
@@ -94,10 +96,11 @@ export function ConversationList(props: {
         {(rows) => (
           <ul class="conv-items" aria-label="Conversations" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
             {rows.map((c) => (
-              <li key={c.id} style={{ marginBottom: '0.5rem' }}>
+              <li key={c.id} class="conv-item" style={{ marginBottom: '0.5rem' }}>
+                <SelectBox sel={selection} conv={c} order={order} />
                 <a
                   class="card"
-                  href={`/dashboard/inbox/${c.id}`}
+                  href={hrefFor(c.id)}
                   aria-current={c.id === selectedId ? 'true' : undefined}
                   style={{ fontWeight: 400, borderColor: c.id === selectedId ? 'var(--accent)' : undefined, borderWidth: c.id === selectedId ? '2px' : undefined, padding: '0.6rem 0.75rem', overflowWrap: 'anywhere' }}
                 >

@@ -3,7 +3,10 @@ import { ok } from '../../api/client.js'
 import { Badge, Notice, ProblemView } from '../../ui/components.js'
 import { useAction } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
+import { useDraft } from './drafts.js'
 import type { AiDraft, Conversation, Message } from './inbox-shared.js'
+import { useTemplatePicker } from './reply-tools.js'
+import { TemplatePicker } from './template-picker.js'
 
 function DraftSources({ draft }: { draft: AiDraft }) {
   return (
@@ -42,21 +45,40 @@ export function ReplyBox({ conv, onSent, onSending, onFailed }: {
   onFailed?: (temp: string) => void
 }) {
   const { api, membership } = useWorkspace()
-  const [text, setText] = useState('')
-  const [isPrivate, setPrivate] = useState(false)
+  const { text, setText, isPrivate, setPrivate, clear, restored } = useDraft(conv.id)
   const [draft, setDraft] = useState<AiDraft>()
   const [notice, setNotice] = useState('')
+  // What the box held before the last AI draft went in, for Undo.
+  const [before, setBefore] = useState<string>()
   const box = useRef<HTMLTextAreaElement>(null)
   const path = { params: { path: { id: conv.id } } }
+  const picker = useTemplatePicker(conv, text, (t) => {
+    setText(t)
+    box.current?.focus()
+  })
 
   const insertDraft = useAction(async () => {
     setNotice('')
     const d = await ok(api.client.POST('/inbox/conversations/{id}/ai-draft', { ...path, body: {} }))
     setDraft(d)
-    setText(d.content)
-    setNotice('AI draft inserted into the reply box: edit it before sending. It is not sent until you press Send.')
+    // Typed text is never replaced: the draft goes below it, and Undo takes it out again.
+    const typed = box.current?.value ?? text
+    setBefore(typed)
+    setText(typed.trim() ? `${typed.replace(/\s+$/, '')}\n\n${d.content}` : d.content)
+    setNotice(
+      typed.trim()
+        ? 'AI draft added below your text: edit it before sending. It is not sent until you press Send.'
+        : 'AI draft inserted into the reply box: edit it before sending. It is not sent until you press Send.',
+    )
     box.current?.focus()
   })
+  const undoDraft = () => {
+    setText(before ?? '')
+    setBefore(undefined)
+    setDraft(undefined)
+    setNotice('AI draft taken out again.')
+    box.current?.focus()
+  }
   const send = useAction(async () => {
     const temp = onSending?.(text, isPrivate)
     const m = await ok(
@@ -68,8 +90,9 @@ export function ReplyBox({ conv, onSent, onSending, onFailed }: {
       if (temp) onFailed?.(temp)
       throw err
     })
-    setText('')
+    clear()
     setDraft(undefined)
+    setBefore(undefined)
     setNotice(isPrivate ? 'Private note added.' : 'Reply sent.')
     onSent(m, temp)
   })
@@ -87,7 +110,27 @@ export function ReplyBox({ conv, onSent, onSending, onFailed }: {
     >
       <div class="field">
         <label for="reply-text">{isPrivate ? 'Private note' : 'Reply'}</label>
-        <textarea id="reply-text" ref={box} value={text} rows={5} maxLength={10000} onInput={(e) => setText((e.target as HTMLTextAreaElement).value)} />
+        <textarea
+          id="reply-text"
+          ref={box}
+          value={text}
+          rows={5}
+          maxLength={10000}
+          aria-describedby="reply-hint"
+          {...picker.boxProps}
+          onInput={(e) => setText((e.target as HTMLTextAreaElement).value)}
+          onKeyDown={(e) => {
+            if (picker.onKeyDown(e)) return
+            if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+              e.preventDefault()
+              if (text.trim() && !send.pending) void send.run()
+            }
+          }}
+        />
+        <p class="hint" id="reply-hint">
+          {restored ? 'Your unsent draft was kept. ' : ''}Type / for a template; Ctrl+Enter sends.
+        </p>
+        {picker.open && <TemplatePicker {...picker.listProps} />}
       </div>
       <label style={{ display: 'inline-flex', gap: '0.4rem', alignItems: 'center' }}>
         <input type="checkbox" checked={isPrivate} onChange={(e) => setPrivate((e.target as HTMLInputElement).checked)} /> Private note (only the team sees it)
@@ -96,6 +139,11 @@ export function ReplyBox({ conv, onSent, onSending, onFailed }: {
         <button type="button" onClick={() => insertDraft.run()} disabled={insertDraft.pending}>
           {insertDraft.pending ? 'Drafting…' : 'Insert AI draft'}
         </button>
+        {before !== undefined && (
+          <button type="button" onClick={undoDraft}>
+            Undo AI draft
+          </button>
+        )}
         <button type="submit" class="primary" disabled={!text.trim() || send.pending}>
           {send.pending ? 'Sending…' : isPrivate ? 'Add note' : 'Send reply'}
         </button>

@@ -1,0 +1,84 @@
+import { useLocation } from 'preact-iso'
+import { useEffect, useRef } from 'preact/hooks'
+import { useShortcuts } from '../../ui/shortcuts.js'
+import { useWorkspace } from '../../ui/workspace.js'
+import type { Filters } from './conversation-list.js'
+import { SEARCH_INPUT_ID } from './search.js'
+
+/**
+ * What the inbox shows lives in its URL, so a link opened in another tab shows the same, and back and
+ * forward step through it: /dashboard/inbox[/conv_…]?status=&assignee=&tag=&channel=&q=&mode=live|sandbox.
+ * `mode` is always written: the app opens a tab in the mode its URL names (app.tsx), so a sandbox link
+ * does not ask the live API for a sandbox conversation.
+ */
+export const FILTER_KEYS = ['status', 'assignee', 'tag', 'channel'] as const
+
+export function inboxHref(id: string | undefined, filters: Filters, q: string, mode: 'live' | 'test'): string {
+  const p = new URLSearchParams()
+  for (const k of FILTER_KEYS) if (filters[k]) p.set(k, filters[k])
+  if (q) p.set('q', q)
+  p.set('mode', mode === 'test' ? 'sandbox' : 'live')
+  return `/dashboard/inbox${id ? `/${id}` : ''}?${p}`
+}
+
+/** The mode a URL's `mode` names, if it names one. */
+export const modeOfParam = (v: string | undefined): 'live' | 'test' | undefined => (v === 'sandbox' || v === 'test' ? 'test' : v === 'live' ? 'live' : undefined)
+
+export function useInboxView() {
+  const { path, query, route } = useLocation()
+  const { membership, switchTo } = useWorkspace()
+  const wanted = modeOfParam(query.mode)
+  // A conversation of the other mode is not asked for here (it would be a 404): the effect below sorts it out.
+  const id = wanted && wanted !== membership.mode ? undefined : path.replace(/^\/dashboard\/inbox\/?/, '').split('/')[0] || undefined
+  const filters: Filters = { status: query.status ?? '', assignee: query.assignee ?? '', tag: query.tag ?? '', channel: query.channel ?? '' }
+  const q = query.q ?? ''
+  const href = (to: string | undefined, f: Filters = filters, search: string = q) => inboxHref(to, f, search, membership.mode)
+
+  // Keeps the URL's mode and the tab's mode one. Met on mount with another mode, the header's toggle just
+  // switched (the conversation open belongs to the other mode: back to the list); changed while mounted,
+  // back or forward crossed a switch (follow the URL).
+  const mounted = useRef(false)
+  useEffect(() => {
+    if (!wanted || wanted === membership.mode) {
+      if (query.mode !== (membership.mode === 'test' ? 'sandbox' : 'live')) route(href(id), true)
+    } else if (!mounted.current) route(href(undefined, { ...filters, assignee: ['me', 'unassigned'].includes(filters.assignee) ? filters.assignee : '', tag: '' }), true)
+    else switchTo(membership.workspace_id, wanted)
+    mounted.current = true
+  }, [query.mode])
+
+  return {
+    id,
+    filters,
+    q,
+    href,
+    open: (to: string | undefined) => route(href(to)),
+    setFilters: (f: Filters) => route(href(id, f)),
+    setQ: (search: string) => route(href(id, filters, search)),
+  }
+}
+export type InboxView = ReturnType<typeof useInboxView>
+
+/** j/k through the conversations shown (list or search results), / to search, ? for the help overlay. */
+export function useInboxKeys(view: InboxView, order: () => string[], onHelp: () => void) {
+  const step = (by: number) => {
+    const ids = order()
+    if (ids.length === 0) return
+    const at = view.id ? ids.indexOf(view.id) : -1
+    const next = at < 0 ? (by > 0 ? 0 : ids.length - 1) : Math.min(Math.max(at + by, 0), ids.length - 1)
+    if (ids[next] !== view.id) view.open(ids[next])
+  }
+  useShortcuts([
+    { key: 'j', label: 'Next conversation', run: () => step(1) },
+    { key: 'k', label: 'Previous conversation', run: () => step(-1) },
+    {
+      key: '/',
+      label: 'Search',
+      run: () => {
+        const input = document.getElementById(SEARCH_INPUT_ID) as HTMLInputElement | null
+        input?.focus()
+        input?.select()
+      },
+    },
+    { key: '?', label: 'Keyboard shortcuts', run: onHelp },
+  ])
+}

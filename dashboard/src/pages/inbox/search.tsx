@@ -1,0 +1,86 @@
+import { useEffect, useState } from 'preact/hooks'
+import { Badge, Empty, PagedList, Time } from '../../ui/components.js'
+import type { usePaged } from '../../ui/hooks.js'
+import { contactLabel, statusTone, type Conversation, type Message } from './inbox-shared.js'
+
+/** One hit of searchInbox: the conversation, the message that matched (if a message did) and a snippet. */
+export interface SearchHit {
+  object: 'inbox_search_result'
+  conversation: Conversation
+  message: Message | null
+  snippet: string
+}
+
+export const SEARCH_INPUT_ID = 'inbox-search'
+
+/** The search field over the list: the query goes to the URL (`q`) when submitted; Escape or × clears it. */
+export function SearchBox({ q, onSearch }: { q: string; onSearch: (q: string) => void }) {
+  const [text, setText] = useState(q)
+  useEffect(() => setText(q), [q])
+  return (
+    <form
+      class="inbox-search"
+      role="search"
+      aria-label="Search conversations"
+      onSubmit={(e) => {
+        e.preventDefault()
+        onSearch(text.trim())
+      }}
+    >
+      <label for={SEARCH_INPUT_ID} class="visually-hidden">
+        Search conversations
+      </label>
+      <input
+        id={SEARCH_INPUT_ID}
+        type="search"
+        value={text}
+        placeholder="Search messages, subjects, contacts  ( / )"
+        aria-keyshortcuts="/"
+        maxLength={200}
+        onInput={(e) => setText((e.target as HTMLInputElement).value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Escape' && q) {
+            e.preventDefault()
+            onSearch('')
+          }
+        }}
+      />
+      <button type="submit">Search</button>
+      {q && (
+        <button type="button" onClick={() => onSearch('')}>
+          Clear search
+        </button>
+      )}
+    </form>
+  )
+}
+
+/** The hits for `q`, newest activity first, each a link to its conversation with the matching snippet. */
+export function SearchResults({ q, list, selectedId, hrefFor }: { q: string; list: ReturnType<typeof usePaged<SearchHit>>; selectedId: string | undefined; hrefFor: (id: string) => string }) {
+  return (
+    <PagedList list={list} emptyView={<Empty title="No matches">Nothing in the subjects, contacts or messages matches “{q}”.</Empty>} loadingLabel="Searching…">
+      {(rows) => (
+        <ul class="conv-items" aria-label="Search results" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+          {rows.map((h) => {
+            const c = h.conversation
+            return (
+              <li key={`${c.id}:${h.message?.id ?? ''}`} style={{ marginBottom: '0.5rem' }}>
+                <a class="card conv-link" href={hrefFor(c.id)} aria-current={c.id === selectedId ? 'true' : undefined}>
+                  <strong>{contactLabel(c)}</strong> <Badge tone={statusTone(c.status)}>{c.status}</Badge>
+                  <br />
+                  <span>{c.subject ?? 'No subject'}</span>
+                  <br />
+                  <small class="snippet">{h.snippet}</small>
+                  <br />
+                  <small style={{ color: 'var(--muted)' }}>
+                    {h.message ? (h.message.direction === 'inbound' ? 'Customer' : 'Team') : 'Conversation'} · <Time iso={h.message?.created_at ?? c.updated_at} />
+                  </small>
+                </a>
+              </li>
+            )
+          })}
+        </ul>
+      )}
+    </PagedList>
+  )
+}

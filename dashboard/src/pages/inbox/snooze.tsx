@@ -1,0 +1,68 @@
+import { useState } from 'preact/hooks'
+import { ok } from '../../api/client.js'
+import { Dialog, Field, formatTime, ProblemView } from '../../ui/components.js'
+import { useAction } from '../../ui/hooks.js'
+import { useWorkspace } from '../../ui/workspace.js'
+import type { Conversation } from './inbox-shared.js'
+
+/** The snooze presets, in the browser's time zone: in an hour, tomorrow at 9:00, next Monday at 9:00. */
+export function snoozePresets(now = new Date()): { label: string; until: Date }[] {
+  const at9 = (d: Date) => {
+    const x = new Date(d)
+    x.setHours(9, 0, 0, 0)
+    return x
+  }
+  const tomorrow = at9(new Date(now.getFullYear(), now.getMonth(), now.getDate() + 1))
+  const days = ((8 - now.getDay()) % 7) || 7
+  const monday = at9(new Date(now.getFullYear(), now.getMonth(), now.getDate() + days))
+  return [
+    { label: 'In 1 hour', until: new Date(now.getTime() + 3600_000) },
+    { label: 'Tomorrow 9:00', until: tomorrow },
+    { label: 'Next week (Monday 9:00)', until: monday },
+  ]
+}
+
+/** A datetime-local value (the browser's local time, to the minute) for `d`. */
+const localInput = (d: Date) => {
+  const p = (n: number) => String(n).padStart(2, '0')
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}`
+}
+
+/**
+ * Snooze a conversation until a time (a preset or one chosen): it leaves the open list and a job wakes it
+ * then (or the customer's next message does).
+ */
+export function SnoozeDialog({ conv, open, onClose, onSnoozed }: { conv: Conversation; open: boolean; onClose: () => void; onSnoozed: (c: Conversation, until: Date) => void }) {
+  const { api } = useWorkspace()
+  const [custom, setCustom] = useState(() => localInput(new Date(Date.now() + 3 * 3600_000)))
+  const snooze = useAction(async (until: Date) => {
+    const c = await ok(api.client.PATCH('/inbox/conversations/{id}', { params: { path: { id: conv.id } }, body: { status: 'snoozed', snoozed_until: until.toISOString() } }))
+    onSnoozed(c, until)
+  })
+  return (
+    <Dialog open={open} title="Snooze conversation" onClose={onClose}>
+      <p style={{ marginTop: 0 }}>It comes back as open at the chosen time, or earlier when the customer writes.</p>
+      <div class="form-actions" style={{ marginTop: 0 }}>
+        {snoozePresets().map((p) => (
+          <button type="button" disabled={snooze.pending} onClick={() => snooze.run(p.until)} title={formatTime(p.until.toISOString())}>
+            {p.label}
+          </button>
+        ))}
+      </div>
+      <form
+        style={{ marginTop: '1rem' }}
+        onSubmit={(e) => {
+          e.preventDefault()
+          const d = new Date(custom)
+          if (!Number.isNaN(d.getTime())) void snooze.run(d)
+        }}
+      >
+        <Field label="Until (your local time)">{(id) => <input id={id} type="datetime-local" value={custom} min={localInput(new Date())} onInput={(e) => setCustom((e.target as HTMLInputElement).value)} />}</Field>
+        <button type="submit" class="primary" disabled={snooze.pending || !custom}>
+          {snooze.pending ? 'Snoozing…' : 'Snooze until then'}
+        </button>
+      </form>
+      {snooze.error && <ProblemView problem={snooze.error} />}
+    </Dialog>
+  )
+}
