@@ -136,7 +136,7 @@ export function formatDate(value: string | number | Date | null | undefined, opt
   if (value === null || value === undefined || value === '') return '—'
   const d = value instanceof Date ? value : new Date(value)
   if (Number.isNaN(d.getTime())) return String(value)
-  return d.toLocaleString(formatLocale(), options ?? { dateStyle: 'medium', timeStyle: 'medium' })
+  return d.toLocaleString(formatLocale(), options)
 }
 
 export function formatNumber(value: number, options?: Intl.NumberFormatOptions): string {

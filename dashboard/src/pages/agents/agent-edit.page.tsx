@@ -6,6 +6,7 @@ import { Async, Dialog, Notice, Page, SecretOnce } from '../../ui/components.js'
 import { useResource } from '../../ui/hooks.js'
 import { AgentForm } from './agent-form.js'
 import { AgentNav } from './common.js'
+import { t } from '../../i18n/index.js'
 
 type Created = components['schemas']['CreatedAgent']
 
@@ -14,21 +15,21 @@ export function NewAgent() {
   const { route } = useLocation()
   const [created, setCreated] = useState<Created>()
   return (
-    <Page title="New agent">
+    <Page title={t('agents.agentEdit.newAgent')}>
       <p>
-        <a href="/dashboard/agents">← All agents</a>
+        <a href="/dashboard/agents">{t('agents.agentEdit.allAgents')}</a>
       </p>
       <AgentForm onSaved={(a) => setCreated(a as Created)} />
-      <Dialog open={!!created} title="Agent created" onClose={() => created && route(`/dashboard/agents/${created.id}`)}>
+      <Dialog open={!!created} title={t('agents.agentEdit.agentCreated')} onClose={() => created && route(`/dashboard/agents/${created.id}`)}>
         {created && (
           <>
             <p>
-              <strong>{created.name}</strong> was created. Its HTTP tool calls are signed with this secret: verify them with it.
+              <strong>{created.name}</strong> {' '}{t('agents.agentEdit.wasCreatedItsHttpTool')}
             </p>
-            <SecretOnce label="Signing secret" value={created.signing_secret} />
+            <SecretOnce label={t('agents.agentEdit.signingSecret')} value={created.signing_secret} />
             <div class="form-actions">
               <a class="button primary" href={`/dashboard/agents/${created.id}`}>
-                Go to the agent
+                {t('agents.agentEdit.goToTheAgent')}
               </a>
             </div>
           </>
@@ -44,9 +45,9 @@ export function EditAgent() {
   const agent = useResource((a) => ok(a.client.GET('/agents/{id}', { params: { path: { id } } })), [id])
   const [saved, setSaved] = useState(0)
   return (
-    <Page title={agent.data ? `Settings · ${agent.data.name}` : 'Agent settings'}>
+    <Page title={agent.data ? t('agents.agentEdit.settingsName', { name: agent.data.name }) : t('agents.agentEdit.agentSettings')}>
       <AgentNav id={id} />
-      {saved > 0 && <Notice>Saved. Runs already created keep the agent as it was.</Notice>}
+      {saved > 0 && <Notice>{t('agents.agentEdit.savedRunsAlreadyCreatedKeep')}</Notice>}
       <Async loading={agent.loading} error={agent.error} data={agent.data} onRetry={agent.reload}>
         {(a) => (
           <AgentForm

@@ -8,6 +8,7 @@ import type { Agent, LocalError } from './common.js'
 import { json, LocalErrors, parseJson } from './common.js'
 import type { ToolDraft } from './tool-editor.js'
 import { blankTool, ToolFields, toolDraft, toolInput } from './tool-editor.js'
+import { t } from '../../i18n/index.js'
 
 type Body = components['requestBodies']['CreateAgentBody']['content']['application/json']
 type Created = components['schemas']['CreatedAgent']
@@ -89,67 +90,67 @@ export function AgentForm({ agent, onSaved }: { agent?: Agent; onSaved: (a: Agen
   return (
     <form
       class="agent-form"
-      aria-label={agent ? `Edit ${agent.name}` : 'New agent'}
+      aria-label={agent ? t('agents.agentForm.editName', { name: agent.name }) : t('agents.agentEdit.newAgent')}
       onSubmit={(e) => {
         e.preventDefault()
         void save.run()
       }}
     >
       <section class="panel" aria-labelledby="about-title">
-        <h2 id="about-title">About</h2>
-        <Field label="Name">{(id) => <input id={id} required value={d.name} onInput={set('name')} />}</Field>
-        <Field label="Description">{(id) => <input id={id} value={d.description} onInput={set('description')} />}</Field>
-        <Field label="Instructions" hint="Given to the engine with every run. Empty on a new agent: use the tools to do what the input asks.">
+        <h2 id="about-title">{t('agents.agentForm.about')}</h2>
+        <Field label={t('agents.agentForm.name')}>{(id) => <input id={id} required value={d.name} onInput={set('name')} />}</Field>
+        <Field label={t('agents.agentForm.description')}>{(id) => <input id={id} value={d.description} onInput={set('description')} />}</Field>
+        <Field label={t('agents.agentForm.instructions')} hint={t('agents.agentForm.givenToTheEngineWith')}>
           {(id, hint) => <textarea id={id} aria-describedby={hint} value={d.instructions} onInput={set('instructions')} />}
         </Field>
-        <Field label="Status" hint="A disabled agent refuses new runs; running ones finish.">
+        <Field label={t('agents.agentForm.status')} hint={t('agents.agentForm.aDisabledAgentRefusesNew')}>
           {(id, hint) => (
             <select id={id} aria-describedby={hint} value={d.status} onChange={set('status')}>
-              <option value="active">Active</option>
-              <option value="disabled">Disabled</option>
+              <option value="active">{t('agents.agentForm.active')}</option>
+              <option value="disabled">{t('agents.agentForm.disabled')}</option>
             </select>
           )}
         </Field>
       </section>
       <section class="panel" aria-labelledby="tools-title">
-        <h2 id="tools-title">Tools and approvals</h2>
-        {d.tools.length === 0 && <p class="hint">No tools: the agent only answers from its instructions and knowledge.</p>}
+        <h2 id="tools-title">{t('agents.agentForm.toolsAndApprovals')}</h2>
+        {d.tools.length === 0 && <p class="hint">{t('agents.agentForm.noToolsTheAgentOnly')}</p>}
         {d.tools.map((t, i) => (
           <ToolFields key={t.key} tool={t} index={i} onChange={(nt) => setD((x) => ({ ...x, tools: x.tools.map((y) => (y.key === t.key ? nt : y)) }))} onRemove={() => setD((x) => ({ ...x, tools: x.tools.filter((y) => y.key !== t.key) }))} />
         ))}
         <button type="button" disabled={d.tools.length >= 20} onClick={() => setD((x) => ({ ...x, tools: [...x.tools, blankTool()] }))}>
-          Add a tool
+          {t('agents.agentForm.addATool')}
         </button>
       </section>
       <section class="panel" aria-labelledby="limits-title">
-        <h2 id="limits-title">Limits and model</h2>
+        <h2 id="limits-title">{t('agents.agentForm.limitsAndModel')}</h2>
         <div class="grid-fields">
-          <Field label="Max steps" hint="1–50 (default 10).">
+          <Field label={t('agents.agentForm.maxSteps')} hint={t('agents.agentForm.150Default10')}>
             {(id, hint) => <input id={id} aria-describedby={hint} type="number" value={d.maxSteps} onInput={set('maxSteps')} />}
           </Field>
-          <Field label="Run timeout (seconds)" hint="5–86,400 (default 300).">
+          <Field label={t('agents.agentForm.runTimeoutSeconds')} hint={t('agents.agentForm.586400Default300')}>
             {(id, hint) => <input id={id} aria-describedby={hint} type="number" value={d.runTimeout} onInput={set('runTimeout')} />}
           </Field>
-          <Field label="Approval timeout (seconds)" hint="60–604,800 (default 86,400).">
+          <Field label={t('agents.agentForm.approvalTimeoutSeconds')} hint={t('agents.agentForm.60604800Default86')}>
             {(id, hint) => <input id={id} aria-describedby={hint} type="number" value={d.approvalTimeout} onInput={set('approvalTimeout')} />}
           </Field>
-          <Field label="AI provider">
+          <Field label={t('agents.agentForm.aiProvider')}>
             {(id) => (
               <select id={id} value={d.provider} onChange={set('provider')}>
-                <option value="">The server's default</option>
-                <option value="builtin">Built-in</option>
-                <option value="openai">OpenAI-compatible</option>
+                <option value="">{t('agents.agentForm.theServerSDefault')}</option>
+                <option value="builtin">{t('agents.agentForm.builtIn')}</option>
+                <option value="openai">{t('agents.agentForm.openaiCompatible')}</option>
               </select>
             )}
           </Field>
-          <Field label="Temperature" hint="Empty: the provider's default.">
+          <Field label={t('agents.agentForm.temperature')} hint={t('agents.agentForm.emptyTheProviderSDefault')}>
             {(id, hint) => <input id={id} aria-describedby={hint} type="number" step="any" value={d.temperature} onInput={set('temperature')} />}
           </Field>
         </div>
         <fieldset>
-          <legend>Knowledge bases it searches and cites</legend>
+          <legend>{t('agents.agentForm.knowledgeBasesItSearchesAnd')}</legend>
           {bases.error && <ProblemView problem={bases.error} onRetry={bases.reload} />}
-          {baseList.length === 0 && unknownBases.length === 0 && !bases.loading && <p class="hint">No knowledge bases in this workspace.</p>}
+          {baseList.length === 0 && unknownBases.length === 0 && !bases.loading && <p class="hint">{t('agents.agentForm.noKnowledgeBasesInThis')}</p>}
           <div class="checks">
             {[...baseList.map((b) => ({ id: b.id, name: b.name })), ...unknownBases.map((id) => ({ id, name: id }))].map((b) => (
               <label>
@@ -158,15 +159,15 @@ export function AgentForm({ agent, onSaved }: { agent?: Agent; onSaved: (a: Agen
             ))}
           </div>
         </fieldset>
-        <Field label="Input schema (JSON Schema)" hint="Optional: runs must then send a JSON input that matches it; text inputs are refused.">
+        <Field label={t('agents.agentForm.inputSchemaJsonSchema')} hint={t('agents.agentForm.optionalRunsMustThenSend')}>
           {(id, hint) => <textarea id={id} aria-describedby={hint} class="code" spellcheck={false} value={d.inputSchema} onInput={set('inputSchema')} />}
         </Field>
-        <Field label="Metadata (JSON)" hint='Up to 50 string pairs, e.g. {"team": "support"}.'>
+        <Field label={t('agents.agentForm.metadataJson')} hint={t('agents.agentForm.upTo50StringPairs')}>
           {(id, hint) => <textarea id={id} aria-describedby={hint} class="code" spellcheck={false} value={d.metadata} onInput={set('metadata')} />}
         </Field>
       </section>
       <LocalErrors errors={local} />
-      <FormActions action={save} label={agent ? 'Save changes' : 'Create agent'} busyLabel="Saving…" />
+      <FormActions action={save} label={agent ? t('agents.agentForm.saveChanges') : t('agents.agentForm.createAgent')} busyLabel={t('agents.agentForm.saving')} />
     </form>
   )
 }

@@ -6,6 +6,7 @@ import { useAction, usePaged, useResource, usePoll } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import type { AgentRun, LocalError, RunStatus, RunSummary } from './common.js'
 import { AgentNav, LocalErrors, StatusBadge, isActive, parseJson } from './common.js'
+import { t } from '../../i18n/index.js'
 
 const STATUSES: RunStatus[] = ['queued', 'running', 'requires_approval', 'succeeded', 'failed', 'cancelled', 'expired']
 const inputText = (r: RunSummary) => r.input.text ?? JSON.stringify(r.input.json)
@@ -24,7 +25,7 @@ export default function AgentPage() {
   const start = useAction(async () => {
     const errors: LocalError[] = []
     const value = asJson ? parseJson(input, '/input', errors) : input
-    if (asJson && !errors.length && (typeof value !== 'object' || value === null || Array.isArray(value))) errors.push({ pointer: '/input', detail: 'must be a JSON object' })
+    if (asJson && !errors.length && (typeof value !== 'object' || value === null || Array.isArray(value))) errors.push({ pointer: '/input', detail: t('agents.agent.mustBeAJsonObject') })
     setLocal(errors)
     if (errors.length) return
     const body = { input: value as string | Record<string, unknown> }
@@ -36,80 +37,80 @@ export default function AgentPage() {
   // Runs still queued or running: refresh the list until they settle.
   usePoll(runs.items.some((r) => isActive(r.status)), runs.reload, 2000)
   return (
-    <Page title={agent.data?.name ?? 'Agent'}>
+    <Page title={agent.data?.name ?? t('agents.agent.agent')}>
       <AgentNav id={id} />
       <Async loading={agent.loading} error={agent.error} data={agent.data} onRetry={agent.reload}>
         {(a) => (
-          <section class="panel wrap-any" aria-label="About this agent">
+          <section class="panel wrap-any" aria-label={t('agents.agent.aboutThisAgent')}>
             {a.description && <p>{a.description}</p>}
             <dl class="facts">
-              <dt>Status</dt>
+              <dt>{t('agents.agentForm.status')}</dt>
               <dd>
                 <StatusBadge status={a.status} />
               </dd>
-              <dt>Tools</dt>
+              <dt>{t('agents.agent.tools')}</dt>
               <dd>{a.tools.map((t) => `${t.name} (approval: ${t.approval.mode === 'when' ? `when ${t.approval.when?.argument} ${t.approval.when?.operator} ${JSON.stringify(t.approval.when?.value ?? '')}` : t.approval.mode})`).join('; ') || '—'}</dd>
-              <dt>Limits</dt>
+              <dt>{t('agents.agent.limits')}</dt>
               <dd>
-                {a.max_steps} steps, {a.run_timeout_seconds} s per run, approvals expire after {a.approval_timeout_seconds} s
+                {t('agents.agent.maxstepsStepsRuntimeoutsecondsSPer', { maxSteps: a.max_steps, runTimeoutSeconds: a.run_timeout_seconds, approvalTimeoutSeconds: a.approval_timeout_seconds })}
               </dd>
             </dl>
           </section>
         )}
       </Async>
       <section class="panel" aria-labelledby="start-run">
-        <h2 id="start-run">Start a run</h2>
+        <h2 id="start-run">{t('agents.agent.startARun')}</h2>
         <form
           onSubmit={(e) => {
             e.preventDefault()
             void start.run()
           }}
         >
-          <Field label="Input" hint={asJson ? 'A JSON object (an agent with an input schema takes only these).' : 'What the agent should do, as text.'}>
+          <Field label={t('agents.agent.input')} hint={asJson ? t('agents.agent.aJsonObjectAnAgent') : t('agents.agent.whatTheAgentShouldDo')}>
             {(fid, hint) => <textarea id={fid} aria-describedby={hint} class={asJson ? 'code' : undefined} required value={input} onInput={(e) => setInput(e.currentTarget.value)} />}
           </Field>
           <label class="check">
-            <input type="checkbox" checked={asJson} onChange={(e) => setAsJson(e.currentTarget.checked)} /> Send the input as JSON
+            <input type="checkbox" checked={asJson} onChange={(e) => setAsJson(e.currentTarget.checked)} /> {' '}{t('agents.agent.sendTheInputAsJson')}
           </label>
           <LocalErrors errors={local} />
           {start.error && <ProblemView problem={start.error} />}
           {started && (
             <Notice>
-              Run <a href={`/dashboard/agents/${id}/runs/${started.id}`}>{started.id}</a> queued.
+              {t('agents.agent.run')}{' '} <a href={`/dashboard/agents/${id}/runs/${started.id}`}>{started.id}</a> {' '}{t('agents.agent.queued')}
             </Notice>
           )}
           <div class="form-actions">
             <button type="submit" class="primary" disabled={start.pending || !input.trim()}>
-              {start.pending ? 'Starting…' : 'Start run'}
+              {start.pending ? t('agents.agent.starting') : t('agents.agent.startRun')}
             </button>
           </div>
         </form>
       </section>
-      <h2>Runs</h2>
+      <h2>{t('agents.agent.runs')}</h2>
       <div class="filters">
         <div class="field">
-          <label for="run-status">Status</label>
+          <label for="run-status">{t('agents.agentForm.status')}</label>
           <select id="run-status" value={status} onChange={(e) => setStatus(e.currentTarget.value as RunStatus | '')}>
-            <option value="">All</option>
+            <option value="">{t('agents.agent.all')}</option>
             {STATUSES.map((s) => (
               <option value={s}>{s.replace('_', ' ')}</option>
             ))}
           </select>
         </div>
       </div>
-      <PagedList list={runs} emptyView={<Empty title="No runs" />}>
+      <PagedList list={runs} emptyView={<Empty title={t('agents.agent.noRuns')} />}>
         {(rows) => (
           <Table
-            caption="Runs"
+            caption={t('agents.agent.runs')}
             rows={rows}
             rowKey={(r) => r.id}
             columns={[
-              { label: 'Run', render: (r) => <a href={`/dashboard/agents/${id}/runs/${r.id}`}>{r.id}</a> },
-              { label: 'Status', render: (r) => <StatusBadge status={r.status} /> },
-              { label: 'Input', render: (r) => inputText(r).slice(0, 120) },
-              { label: 'Steps', class: 'num', render: (r) => r.usage.steps },
-              { label: 'Created', render: (r) => <Time iso={r.created_at} /> },
-              { label: 'Finished', render: (r) => <Time iso={r.finished_at} /> },
+              { label: t('agents.agent.run'), render: (r) => <a href={`/dashboard/agents/${id}/runs/${r.id}`}>{r.id}</a> },
+              { label: t('agents.agentForm.status'), render: (r) => <StatusBadge status={r.status} /> },
+              { label: t('agents.agent.input'), render: (r) => inputText(r).slice(0, 120) },
+              { label: t('agents.agent.steps'), class: 'num', render: (r) => r.usage.steps },
+              { label: t('agents.agent.created'), render: (r) => <Time iso={r.created_at} /> },
+              { label: t('agents.agent.finished'), render: (r) => <Time iso={r.finished_at} /> },
             ]}
           />
         )}

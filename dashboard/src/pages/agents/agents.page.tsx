@@ -4,6 +4,7 @@ import { Empty, Page, PagedList, Table, Time } from '../../ui/components.js'
 import { usePaged } from '../../ui/hooks.js'
 import type { Agent } from './common.js'
 import { StatusBadge } from './common.js'
+import { t } from '../../i18n/index.js'
 
 const approvalRule = (a: Agent) => a.tools.filter((t) => t.approval.mode !== 'never').map((t) => t.name)
 
@@ -13,32 +14,32 @@ export default function Agents() {
   const list = usePaged<Agent>((a, cursor) => ok(a.client.GET('/agents', { params: { query: { cursor, ...(status ? { status } : {}) } } })), [status])
   return (
     <Page
-      title="Agents"
+      title={t('agents.agents.agents')}
       actions={
         <a class="button primary" href="/dashboard/agents/new">
-          New agent
+          {t('agents.agentEdit.newAgent')}
         </a>
       }
     >
       <div class="filters">
         <div class="field">
-          <label for="agent-status">Status</label>
+          <label for="agent-status">{t('agents.agentForm.status')}</label>
           <select id="agent-status" value={status} onChange={(e) => setStatus(e.currentTarget.value as typeof status)}>
-            <option value="">All</option>
-            <option value="active">Active</option>
-            <option value="disabled">Disabled</option>
+            <option value="">{t('agents.agent.all')}</option>
+            <option value="active">{t('agents.agentForm.active')}</option>
+            <option value="disabled">{t('agents.agentForm.disabled')}</option>
           </select>
         </div>
       </div>
-      <PagedList list={list} emptyView={<Empty title="No agents yet">Create one with “New agent”; its runs and approvals show here.</Empty>}>
+      <PagedList list={list} emptyView={<Empty title={t('agents.agents.noAgentsYet')}>{t('agents.agents.createOneWithNewAgent')}</Empty>}>
         {(rows) => (
           <Table
-            caption="Agents"
+            caption={t('agents.agents.agents')}
             rows={rows}
             rowKey={(a) => a.id}
             columns={[
               {
-                label: 'Name',
+                label: t('agents.agentForm.name'),
                 render: (a) => (
                   <>
                     <a href={`/dashboard/agents/${a.id}`}>{a.name}</a>
@@ -46,11 +47,11 @@ export default function Agents() {
                   </>
                 ),
               },
-              { label: 'Status', render: (a) => <StatusBadge status={a.status} /> },
-              { label: 'Tools', render: (a) => a.tools.map((t) => t.name).join(', ') || '—' },
-              { label: 'Needs approval', render: (a) => approvalRule(a).join(', ') || '—' },
-              { label: 'Approvals', render: (a) => <a href={`/dashboard/agents/${a.id}/approvals`} aria-label={`Approvals of ${a.name}`}>Approvals</a> },
-              { label: 'Updated', render: (a) => <Time iso={a.updated_at} /> },
+              { label: t('agents.agentForm.status'), render: (a) => <StatusBadge status={a.status} /> },
+              { label: t('agents.agent.tools'), render: (a) => a.tools.map((t) => t.name).join(', ') || '—' },
+              { label: t('agents.agents.needsApproval'), render: (a) => approvalRule(a).join(', ') || '—' },
+              { label: t('agents.agents.approvals'), render: (a) => <a href={`/dashboard/agents/${a.id}/approvals`} aria-label={t('agents.agents.approvalsOfName', { name: a.name })}>{t('agents.agents.approvals')}</a> },
+              { label: t('agents.agents.updated'), render: (a) => <Time iso={a.updated_at} /> },
             ]}
           />
         )}

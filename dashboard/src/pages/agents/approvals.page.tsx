@@ -8,6 +8,7 @@ import { useLiveRows } from '../../ui/live.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import type { AgentRun, Approval } from './common.js'
 import { AgentNav, DecisionForm, StatusBadge, isActive, json } from './common.js'
+import { t } from '../../i18n/index.js'
 
 type Filter = components['schemas']['AgentApprovalStatus'] | ''
 
@@ -18,8 +19,8 @@ function FollowRun({ agentId, initial }: { agentId: string; initial: AgentRun })
   usePoll(isActive(run.status), async () => setRun(await ok(api.client.GET('/agents/{id}/runs/{run_id}', { params: { path: { id: agentId, run_id: run.id } } }))), 1000)
   return (
     <Notice tone={run.status === 'failed' ? 'bad' : isActive(run.status) ? 'info' : 'good'}>
-      Run <a href={`/dashboard/agents/${agentId}/runs/${run.id}`}>{run.id}</a>: <StatusBadge status={run.status} />
-      {isActive(run.status) ? ' — continuing…' : run.output ? ` — ${run.output.text}` : ''}
+      {t('agents.agent.run')}{' '} <a href={`/dashboard/agents/${agentId}/runs/${run.id}`}>{run.id}</a>: <StatusBadge status={run.status} />
+      {isActive(run.status) ? t('agents.approvals.continuing') : run.output ? ` — ${run.output.text}` : ''}
     </Notice>
   )
 }
@@ -39,25 +40,25 @@ export default function Approvals() {
     (a) => !status || a.status === status,
   )
   return (
-    <Page title={`Approvals${agent.data ? ` · ${agent.data.name}` : ''}`}>
+    <Page title={t('agents.approvals.approvalsValue', { value: agent.data ? ` · ${agent.data.name}` : '' })}>
       <AgentNav id={id} />
       {followed.map((r) => (
         <FollowRun key={r.id} agentId={id} initial={r} />
       ))}
       <div class="filters">
         <div class="field">
-          <label for="approval-status">Status</label>
+          <label for="approval-status">{t('agents.agentForm.status')}</label>
           <select id="approval-status" value={status} onChange={(e) => setStatus(e.currentTarget.value as Filter)}>
-            <option value="pending">Pending</option>
-            <option value="approved">Approved</option>
-            <option value="rejected">Rejected</option>
-            <option value="expired">Expired</option>
-            <option value="cancelled">Cancelled</option>
-            <option value="">All</option>
+            <option value="pending">{t('agents.approvals.pending')}</option>
+            <option value="approved">{t('agents.approvals.approved')}</option>
+            <option value="rejected">{t('agents.approvals.rejected')}</option>
+            <option value="expired">{t('agents.approvals.expired')}</option>
+            <option value="cancelled">{t('agents.approvals.cancelled')}</option>
+            <option value="">{t('agents.agent.all')}</option>
           </select>
         </div>
       </div>
-      <PagedList list={list} emptyView={<Empty title={status === 'pending' ? 'Nothing waits for a decision' : 'No approvals'} />}>
+      <PagedList list={list} emptyView={<Empty title={status === 'pending' ? t('agents.approvals.nothingWaitsForADecision') : t('agents.approvals.noApprovals')} />}>
         {(rows) => (
           <ul class="approvals plain-list">
             {rows.map((a) => (
@@ -67,21 +68,21 @@ export default function Approvals() {
                 </h2>
                 <p>{a.reason}</p>
                 <dl class="facts">
-                  <dt>Run</dt>
+                  <dt>{t('agents.agent.run')}</dt>
                   <dd>
                     <a href={`/dashboard/agents/${id}/runs/${a.run_id}`}>{a.run_id}</a>
                   </dd>
-                  <dt>Asked</dt>
+                  <dt>{t('agents.approvals.asked')}</dt>
                   <dd>
                     <Time iso={a.created_at} />
                   </dd>
-                  <dt>{a.status === 'pending' ? 'Expires' : 'Decided'}</dt>
+                  <dt>{a.status === 'pending' ? t('agents.approvals.expires') : t('agents.approvals.decided')}</dt>
                   <dd>
                     <Time iso={a.status === 'pending' ? a.expires_at : a.decided_at} />
                   </dd>
                   {a.comment && (
                     <>
-                      <dt>Comment</dt>
+                      <dt>{t('agents.approvals.comment')}</dt>
                       <dd>{a.comment}</dd>
                     </>
                   )}
@@ -91,7 +92,7 @@ export default function Approvals() {
                     <code>{json(a.edited_arguments ?? a.arguments)}</code>
                   </pre>
                 )}
-                {a.edited_arguments && <p class="hint">Approved with edited arguments.</p>}
+                {a.edited_arguments && <p class="hint">{t('agents.approvals.approvedWithEditedArguments')}</p>}
                 {a.status === 'pending' && (
                   <DecisionForm
                     agentId={id}

@@ -5,6 +5,7 @@ import { Badge, Field, ProblemView, type Tone } from '../../ui/components.js'
 import { useAction } from '../../ui/hooks.js'
 import { SubNav } from '../../ui/sub-nav.js'
 import { useWorkspace } from '../../ui/workspace.js'
+import { t } from '../../i18n/index.js'
 
 export type Agent = components['schemas']['Agent']
 export type AgentRun = components['schemas']['AgentRun']
@@ -38,11 +39,11 @@ export const isActive = (s: string) => s === 'queued' || s === 'running'
 export function AgentNav({ id }: { id: string }) {
   return (
     <SubNav
-      label="Agent"
+      label={t('agents.agent.agent')}
       links={[
-        { href: `/dashboard/agents/${id}`, label: 'Runs' },
-        { href: `/dashboard/agents/${id}/approvals`, label: 'Approvals' },
-        { href: `/dashboard/agents/${id}/edit`, label: 'Settings' },
+        { href: `/dashboard/agents/${id}`, label: t('agents.agent.runs') },
+        { href: `/dashboard/agents/${id}/approvals`, label: t('agents.agents.approvals') },
+        { href: `/dashboard/agents/${id}/edit`, label: t('agents.common.settings') },
       ]}
     />
   )
@@ -60,7 +61,7 @@ export function parseJson(text: string, pointer: string, errors: LocalError[]): 
   try {
     return JSON.parse(text)
   } catch (e) {
-    errors.push({ pointer, detail: `is not valid JSON: ${e instanceof Error ? e.message : String(e)}` })
+    errors.push({ pointer, detail: t('agents.common.isNotValidJsonValue', { value: e instanceof Error ? e.message : String(e) }) })
     return undefined
   }
 }
@@ -71,7 +72,7 @@ export function LocalErrors({ errors }: { errors: LocalError[] }) {
   return (
     <div class="state problem" role="alert">
       <p class="problem-detail">
-        <strong>Not sent</strong>: fix these first.
+        <strong>{t('agents.common.notSent')}</strong>{t('agents.common.fixTheseFirst')}
       </p>
       <ul class="problem-errors">
         {errors.map((e) => (
@@ -98,7 +99,7 @@ export function DecisionForm({ agentId, approval, onDecided }: { agentId: string
   const decide = useAction(async (decision: 'approve' | 'reject') => {
     const errors: LocalError[] = []
     const edited = decision === 'approve' && args.trim() !== original.trim() ? parseJson(args, '/arguments', errors) : undefined
-    if (edited !== undefined && (typeof edited !== 'object' || edited === null || Array.isArray(edited))) errors.push({ pointer: '/arguments', detail: 'must be a JSON object' })
+    if (edited !== undefined && (typeof edited !== 'object' || edited === null || Array.isArray(edited))) errors.push({ pointer: '/arguments', detail: t('agents.agent.mustBeAJsonObject') })
     setLocal(errors)
     if (errors.length) return
     const run = await ok(
@@ -110,21 +111,21 @@ export function DecisionForm({ agentId, approval, onDecided }: { agentId: string
     onDecided(run, decision)
   })
   return (
-    <form onSubmit={(e) => e.preventDefault()} aria-label={`Decide on ${approval.tool}`}>
-      <Field label="Arguments (JSON)" hint="Edit them to approve the call with other values (checked against the tool's parameters); ignored on reject.">
+    <form onSubmit={(e) => e.preventDefault()} aria-label={t('agents.common.decideOnTool', { tool: approval.tool })}>
+      <Field label={t('agents.common.argumentsJson')} hint={t('agents.common.editThemToApproveThe')}>
         {(id, hint) => <textarea id={id} aria-describedby={hint} class="code" spellcheck={false} value={args} onInput={(e) => setArgs(e.currentTarget.value)} />}
       </Field>
-      <Field label="Comment (optional)" hint="Kept with the decision; a rejected call's comment tells the agent why.">
+      <Field label={t('agents.common.commentOptional')} hint={t('agents.common.keptWithTheDecisionA')}>
         {(id, hint) => <textarea id={id} aria-describedby={hint} value={comment} onInput={(e) => setComment(e.currentTarget.value)} />}
       </Field>
       <LocalErrors errors={local} />
       {decide.error && <ProblemView problem={decide.error} />}
       <div class="form-actions">
         <button type="button" class="primary" disabled={decide.pending} onClick={() => void decide.run('approve')}>
-          Approve
+          {t('agents.common.approve')}
         </button>
         <button type="button" class="danger" disabled={decide.pending} onClick={() => void decide.run('reject')}>
-          Reject
+          {t('agents.common.reject')}
         </button>
       </div>
     </form>

@@ -7,6 +7,7 @@ import { useWorkspace } from '../../ui/workspace.js'
 import type { AgentRun } from './common.js'
 import { AgentNav, DecisionForm, StatusBadge, isActive, json } from './common.js'
 import { StepTimeline } from './timeline.js'
+import { t } from '../../i18n/index.js'
 
 /** /dashboard/agents/:id/runs/:runId: a run, its step timeline, its pending approval, output and postmortem. */
 export default function RunPage() {
@@ -18,54 +19,54 @@ export default function RunPage() {
   // Queued or running: follow it until it settles (or stops for a person).
   usePoll(!!run.data && isActive(run.data.status), async () => run.set(await load()), 1000)
   return (
-    <Page title="Agent run">
+    <Page title={t('agents.run.agentRun')}>
       <AgentNav id={id} />
       <p>
-        <a href={`/dashboard/agents/${id}`}>← Runs of this agent</a>
+        <a href={`/dashboard/agents/${id}`}>{t('agents.run.runsOfThisAgent')}</a>
       </p>
       <Async loading={run.loading} error={run.error} data={run.data} onRetry={run.reload}>
         {(r: AgentRun) => (
           <>
-            <section class="panel" aria-label="Run">
+            <section class="panel" aria-label={t('agents.agent.run')}>
               <dl class="facts wrap-any">
-                <dt>Run</dt>
+                <dt>{t('agents.agent.run')}</dt>
                 <dd>
                   <code>{r.id}</code>
                 </dd>
-                <dt>Status</dt>
+                <dt>{t('agents.agentForm.status')}</dt>
                 <dd>
                   <span aria-live="polite" data-testid="run-status">
                     <StatusBadge status={r.status} />
                   </span>
                 </dd>
-                <dt>Input</dt>
+                <dt>{t('agents.agent.input')}</dt>
                 <dd>{r.input.text ?? <code>{json(r.input.json)}</code>}</dd>
-                <dt>Created</dt>
+                <dt>{t('agents.agent.created')}</dt>
                 <dd>
                   <Time iso={r.created_at} />
                 </dd>
-                <dt>Finished</dt>
+                <dt>{t('agents.agent.finished')}</dt>
                 <dd>
                   <Time iso={r.finished_at} />
                 </dd>
-                <dt>Usage</dt>
+                <dt>{t('agents.run.usage')}</dt>
                 <dd>
-                  {r.usage.steps} steps, {r.usage.tool_calls} tool calls{r.usage.tokens ? `, ${r.usage.tokens.prompt + r.usage.tokens.completion} tokens` : ''}
+                  {t('agents.run.stepsStepsToolcallsToolCalls', { steps: r.usage.steps, toolCalls: r.usage.tool_calls })}{r.usage.tokens ? t('agents.run.valueTokens', { value: r.usage.tokens.prompt + r.usage.tokens.completion }) : ''}
                 </dd>
               </dl>
             </section>
             {decided && <Notice>{decided}</Notice>}
             {r.status === 'requires_approval' && r.pending_approval && (
               <section class="panel" aria-labelledby="pending-title">
-                <h2 id="pending-title">Waiting for your approval</h2>
+                <h2 id="pending-title">{t('agents.run.waitingForYourApproval')}</h2>
                 <p>
-                  <code>{r.pending_approval.tool}</code>: {r.pending_approval.reason}. Expires <Time iso={r.pending_approval.expires_at} />.
+                  <code>{r.pending_approval.tool}</code>{t('agents.run.reasonExpires', { reason: r.pending_approval.reason })}{' '} <Time iso={r.pending_approval.expires_at} />.
                 </p>
                 <DecisionForm
                   agentId={id}
                   approval={r.pending_approval}
                   onDecided={(next, d) => {
-                    setDecided(d === 'approve' ? 'Approved: the run continues.' : 'Rejected: the call is not made; the run continues without it.')
+                    setDecided(d === 'approve' ? t('agents.run.approvedTheRunContinues') : t('agents.run.rejectedTheCallIsNot'))
                     run.set(next)
                   }}
                 />
@@ -73,13 +74,13 @@ export default function RunPage() {
             )}
             {r.output && (
               <section class="panel" aria-labelledby="output-title">
-                <h2 id="output-title">Output</h2>
+                <h2 id="output-title">{t('agents.run.output')}</h2>
                 <p>{r.output.text}</p>
                 {r.output.citations.length > 0 && (
                   <ol>
                     {r.output.citations.map((c) => (
                       <li>
-                        {c.citation.source_url ? <a href={c.citation.source_url}>{c.citation.title}</a> : c.citation.title} (score {c.score.toFixed(2)})
+                        {c.citation.source_url ? <a href={c.citation.source_url}>{c.citation.title}</a> : c.citation.title} {' '}{t('agents.run.score')}{' '} {c.score.toFixed(2)})
                       </li>
                     ))}
                   </ol>
@@ -93,13 +94,13 @@ export default function RunPage() {
             )}
             {r.postmortem && (
               <section class="panel" aria-labelledby="pm-title">
-                <h2 id="pm-title">Postmortem</h2>
+                <h2 id="pm-title">{t('agents.run.postmortem')}</h2>
                 <p>
-                  {r.postmortem.reason}: {r.postmortem.detail} (step {r.postmortem.failed_step ?? '—'}, {r.postmortem.duration_ms} ms)
+                  {t('agents.run.reasonDetailStep', { reason: r.postmortem.reason, detail: r.postmortem.detail })}{' '} {r.postmortem.failed_step ?? '—'}{t('agents.run.durationmsMs', { durationMs: r.postmortem.duration_ms })}
                 </p>
               </section>
             )}
-            <h2>Timeline</h2>
+            <h2>{t('agents.run.timeline')}</h2>
             <StepTimeline steps={r.steps} />
           </>
         )}

@@ -2,6 +2,7 @@ import type { components } from '../../api/schema.js'
 import { Field } from '../../ui/components.js'
 import type { Agent } from './common.js'
 import { json, parseJson } from './common.js'
+import { t } from '../../i18n/index.js'
 
 type Body = components['requestBodies']['CreateAgentBody']['content']['application/json']
 export type ToolInput = NonNullable<Body['tools']>[number]
@@ -57,7 +58,7 @@ export function toolDraft(t: Agent['tools'][number]): ToolDraft {
 
 function parametersHint(tool: ToolDraft): string {
   if (tool.type === 'http') return '{"type": "object", "properties": {…}, "required": […]}'
-  return tool.storedParameters ? 'Empty keeps the parameters it has now (below); a JSON Schema typed here replaces them.' : "Leave empty for the built-in's own."
+  return tool.storedParameters ? t('agents.toolEditor.emptyKeepsTheParametersIt') : t('agents.toolEditor.leaveEmptyForTheBuilt')
 }
 
 /** A condition's value: JSON when it reads as JSON (100, true, ["a","b"]), else the text itself. */
@@ -95,30 +96,30 @@ export function ToolFields({ tool, index, onChange, onRemove }: { tool: ToolDraf
   return (
     <fieldset class="tool-draft">
       <legend>
-        Tool {n}
+        {t('agents.toolEditor.toolN', { n })}
         {tool.name ? `: ${tool.name}` : ''}
       </legend>
       <div class="grid-fields">
-        <Field label={`Tool ${n} type`}>
+        <Field label={t('agents.toolEditor.toolNType', { n })}>
           {(id) => (
             <select id={id} value={tool.type} onChange={set('type')}>
-              <option value="http">HTTP request</option>
-              <option value="builtin">Built-in</option>
+              <option value="http">{t('agents.toolEditor.httpRequest')}</option>
+              <option value="builtin">{t('agents.agentForm.builtIn')}</option>
             </select>
           )}
         </Field>
-        <Field label={`Tool ${n} name`} hint={tool.type === 'builtin' ? 'search_knowledge or handoff_to_human.' : 'Lower case, digits and _.'}>
+        <Field label={t('agents.toolEditor.toolNName', { n })} hint={tool.type === 'builtin' ? t('agents.toolEditor.searchKnowledgeOrHandoffTo') : t('agents.toolEditor.lowerCaseDigitsAnd')}>
           {(id, hint) => <input id={id} aria-describedby={hint} required value={tool.name} onInput={set('name')} />}
         </Field>
       </div>
-      <Field label={`Tool ${n} description`} hint="When to use it: engines choose tools by this text.">
+      <Field label={t('agents.toolEditor.toolNDescription', { n })} hint={t('agents.toolEditor.whenToUseItEngines')}>
         {(id, hint) => <textarea id={id} aria-describedby={hint} required={tool.type === 'http'} value={tool.description} onInput={set('description')} />}
       </Field>
       {tool.type === 'http' && (
         <>
           <div class="grid-fields">
-            <Field label={`Tool ${n} URL`}>{(id) => <input id={id} type="url" required value={tool.url} onInput={set('url')} />}</Field>
-            <Field label={`Tool ${n} method`}>
+            <Field label={t('agents.toolEditor.toolNUrl', { n })}>{(id) => <input id={id} type="url" required value={tool.url} onInput={set('url')} />}</Field>
+            <Field label={t('agents.toolEditor.toolNMethod', { n })}>
               {(id) => (
                 <select id={id} value={tool.method} onChange={set('method')}>
                   {METHODS.map((m) => (
@@ -127,36 +128,36 @@ export function ToolFields({ tool, index, onChange, onRemove }: { tool: ToolDraf
                 </select>
               )}
             </Field>
-            <Field label={`Tool ${n} timeout (ms)`}>{(id) => <input id={id} type="number" min={1} value={tool.timeout} onInput={set('timeout')} />}</Field>
+            <Field label={t('agents.toolEditor.toolNTimeoutMs', { n })}>{(id) => <input id={id} type="number" min={1} value={tool.timeout} onInput={set('timeout')} />}</Field>
           </div>
-          <Field label={`Tool ${n} headers (JSON)`} hint={tool.headerNames.length ? `Stored: ${tool.headerNames.join(', ')}. Leave empty to keep their values; values are never shown.` : 'Optional, e.g. {"Authorization": "Bearer …"}: stored encrypted, never shown again.'}>
+          <Field label={t('agents.toolEditor.toolNHeadersJson', { n })} hint={tool.headerNames.length ? t('agents.toolEditor.storedValueLeaveEmptyTo', { value: tool.headerNames.join(', ') }) : t('agents.toolEditor.optionalEGAuthorizationBearer')}>
             {(id, hint) => <textarea id={id} aria-describedby={hint} class="code" spellcheck={false} value={tool.headers} onInput={set('headers')} />}
           </Field>
         </>
       )}
-      <Field label={`Tool ${n} parameters (JSON Schema)`} hint={parametersHint(tool)}>
+      <Field label={t('agents.toolEditor.toolNParametersJsonSchema', { n })} hint={parametersHint(tool)}>
         {(id, hint) => <textarea id={id} aria-describedby={hint} class="code" spellcheck={false} value={tool.parameters} onInput={set('parameters')} />}
       </Field>
       {tool.type === 'builtin' && tool.storedParameters && (
         <details class="stored-parameters">
-          <summary>Tool {n}'s parameters now</summary>
+          <summary>{t('agents.toolEditor.toolNSParametersNow', { n })}</summary>
           <pre class="code">{tool.storedParameters}</pre>
         </details>
       )}
       <div class="grid-fields">
-        <Field label={`Tool ${n} approval`}>
+        <Field label={t('agents.toolEditor.toolNApproval', { n })}>
           {(id) => (
             <select id={id} value={tool.mode} onChange={set('mode')}>
-              <option value="never">Never: call at once</option>
-              <option value="always">Always: a person approves each call</option>
-              <option value="when">When an argument matches</option>
+              <option value="never">{t('agents.toolEditor.neverCallAtOnce')}</option>
+              <option value="always">{t('agents.toolEditor.alwaysAPersonApprovesEach')}</option>
+              <option value="when">{t('agents.toolEditor.whenAnArgumentMatches')}</option>
             </select>
           )}
         </Field>
         {tool.mode === 'when' && (
           <>
-            <Field label={`Tool ${n} approval argument`}>{(id) => <input id={id} required value={tool.argument} onInput={set('argument')} />}</Field>
-            <Field label={`Tool ${n} approval operator`}>
+            <Field label={t('agents.toolEditor.toolNApprovalArgument', { n })}>{(id) => <input id={id} required value={tool.argument} onInput={set('argument')} />}</Field>
+            <Field label={t('agents.toolEditor.toolNApprovalOperator', { n })}>
               {(id) => (
                 <select id={id} value={tool.operator} onChange={set('operator')}>
                   {OPERATORS.map((o) => (
@@ -166,7 +167,7 @@ export function ToolFields({ tool, index, onChange, onRemove }: { tool: ToolDraf
               )}
             </Field>
             {tool.operator !== 'exists' && (
-              <Field label={`Tool ${n} approval value`} hint="A number, text, true/false; a JSON list for in / not in.">
+              <Field label={t('agents.toolEditor.toolNApprovalValue', { n })} hint={t('agents.toolEditor.aNumberTextTrueFalse')}>
                 {(id, hint) => <input id={id} aria-describedby={hint} value={tool.value} onInput={set('value')} />}
               </Field>
             )}
@@ -175,7 +176,7 @@ export function ToolFields({ tool, index, onChange, onRemove }: { tool: ToolDraf
       </div>
       <div class="form-actions">
         <button type="button" class="danger" onClick={onRemove}>
-          Remove tool {n}
+          {t('agents.toolEditor.removeToolN', { n })}
         </button>
       </div>
     </fieldset>

@@ -8,6 +8,7 @@ import { BotStatusBadge, type Bot, type BotVersion } from './bots-shared.js'
 import { DraftForm } from './draft-form.js'
 import { TestChat } from './test-chat.js'
 import { Versions } from './versions.js'
+import { t } from '../../i18n/index.js'
 
 /** Publishing the draft: freezes it into a new version when it changed since the latest one, then makes that live. */
 function PublishPanel({ bot, versions, onDone }: { bot: Bot; versions: BotVersion[]; onDone: (b: Bot, what: string) => void }) {
@@ -21,14 +22,14 @@ function PublishPanel({ bot, versions, onDone }: { bot: Bot; versions: BotVersio
     if (needsVersion || !target) target = await ok(api.client.POST('/bots/{id}/versions', { ...path, body: note.trim() ? { note: note.trim() } : {} }))
     const b = await ok(api.client.POST('/bots/{id}/publish', { ...path, body: { version_id: target.id } }))
     setNote('')
-    onDone(b, `Published: version v${target.number} is live.`)
+    onDone(b, t('bots.published', { number: target.number }))
   })
   const upToDate = bot.status === 'published' && !bot.has_unpublished_changes && latest?.live
   return (
     <section class="panel" aria-labelledby="publish-title">
-      <h2 id="publish-title">Publish</h2>
+      <h2 id="publish-title">{t('bots.botDetail.publish')}</h2>
       {upToDate ? (
-        <p>The live version is the draft: nothing to publish.</p>
+        <p>{t('bots.botDetail.theLiveVersionIsThe')}</p>
       ) : (
         <form
           onSubmit={(e) => {
@@ -38,16 +39,16 @@ function PublishPanel({ bot, versions, onDone }: { bot: Bot; versions: BotVersio
         >
           <p>
             {needsVersion
-              ? 'Publishing freezes the draft into a new version and makes it live.'
-              : `Publishing makes the latest version (v${latest?.number}) live.`}
+              ? t('bots.botDetail.publishingFreezesTheDraftInto')
+              : t('bots.botDetail.publishingMakesTheLatestVersion', { number: latest?.number })}
           </p>
           {needsVersion && (
-            <Field label="Version note" hint="Optional: what changed.">
+            <Field label={t('bots.botDetail.versionNote')} hint={t('bots.botDetail.optionalWhatChanged')}>
               {(id, d) => <input id={id} aria-describedby={d} maxLength={200} value={note} onInput={(e) => setNote((e.target as HTMLInputElement).value)} />}
             </Field>
           )}
           <button type="submit" class="primary" disabled={publish.pending || bot.status === 'archived'}>
-            {publish.pending ? 'Publishing…' : 'Publish'}
+            {publish.pending ? t('bots.botDetail.publishing') : t('bots.botDetail.publish')}
           </button>
         </form>
       )}
@@ -72,9 +73,9 @@ export default function BotDetail() {
     setNotice(what)
   }
   return (
-    <Page title={bot.data?.name ?? 'Bot'}>
+    <Page title={bot.data?.name ?? t('bots.botDetail.bot')}>
       <p>
-        <a href="/dashboard/bots">← All bots</a>
+        <a href="/dashboard/bots">{t('bots.botDetail.allBots')}</a>
       </p>
       <Async loading={bot.loading} error={bot.error} data={bot.data} onRetry={bot.reload}>
         {(b) => {
@@ -83,21 +84,21 @@ export default function BotDetail() {
             <>
               {notice && <Notice>{notice}</Notice>}
               <section class="panel" aria-labelledby="state-title">
-                <h2 id="state-title">State</h2>
+                <h2 id="state-title">{t('bots.botDetail.state')}</h2>
                 <dl class="facts">
-                  <dt>Status</dt>
+                  <dt>{t('bots.botDetail.status')}</dt>
                   <dd>
                     <BotStatusBadge bot={b} />
                   </dd>
-                  <dt>Live version</dt>
+                  <dt>{t('bots.botDetail.liveVersion')}</dt>
                   <dd data-testid="live-version">{live ? `v${live.number}` : b.published_version_id ? b.published_version_id : 'none'}</dd>
-                  <dt>Draft</dt>
-                  <dd>{b.has_unpublished_changes ? <Badge tone="warn">unpublished changes</Badge> : 'same as the live version'}</dd>
-                  <dt>Published</dt>
+                  <dt>{t('bots.botDetail.draft')}</dt>
+                  <dd>{b.has_unpublished_changes ? <Badge tone="warn">{t('bots.botDetail.unpublishedChanges')}</Badge> : t('bots.botDetail.sameAsTheLiveVersion')}</dd>
+                  <dt>{t('bots.botDetail.published')}</dt>
                   <dd>
                     <Time iso={b.published_at} />
                   </dd>
-                  <dt>Id</dt>
+                  <dt>{t('bots.botDetail.id')}</dt>
                   <dd>
                     <code>{b.id}</code>
                   </dd>
@@ -106,7 +107,7 @@ export default function BotDetail() {
               {versions.error && <ProblemView problem={versions.error} onRetry={versions.reload} />}
               {versions.data && <PublishPanel bot={b} versions={versions.data} onDone={changed} />}
               <TestChat bot={b} versions={versions.data ?? []} onVersionCreated={() => (bot.reload(), versions.reload())} />
-              <DraftForm bot={b} onSaved={(nb) => changed(nb, 'Draft saved. Customers keep talking to the live version until you publish.')} />
+              <DraftForm bot={b} onSaved={(nb) => changed(nb, t('bots.botDetail.draftSaved'))} />
               <Versions bot={b} versions={versions} onChanged={changed} />
             </>
           )

@@ -5,6 +5,7 @@ import { Badge, Dialog, Empty, Field, Page, PagedList, ProblemView, Table, Time 
 import { useAction, usePaged } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import { BotStatusBadge, KnowledgeChoice, useKnowledgeBases, type Bot } from './bots-shared.js'
+import { t } from '../../i18n/index.js'
 
 function CreateBot({ onClose }: { onClose: () => void }) {
   const { api } = useWorkspace()
@@ -24,18 +25,18 @@ function CreateBot({ onClose }: { onClose: () => void }) {
         void create.run()
       }}
     >
-      <Field label="Name">{(id) => <input id={id} required maxLength={100} value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} />}</Field>
-      <Field label="Instructions" hint="What the bot is for and how it should answer.">
+      <Field label={t('bots.botList.name')}>{(id) => <input id={id} required maxLength={100} value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} />}</Field>
+      <Field label={t('bots.botList.instructions')} hint={t('bots.botList.whatTheBotIsFor')}>
         {(id, d) => <textarea id={id} aria-describedby={d} value={instructions} onInput={(e) => setInstructions((e.target as HTMLTextAreaElement).value)} />}
       </Field>
       <KnowledgeChoice bases={bases.data} value={kbs} onChange={setKbs} />
       {create.error && <ProblemView problem={create.error} />}
       <div class="form-actions">
         <button type="submit" class="primary" disabled={create.pending || !name.trim()}>
-          Create bot
+          {t('bots.botList.createBot')}
         </button>
         <button type="button" onClick={onClose}>
-          Cancel
+          {t('bots.botList.cancel')}
         </button>
       </div>
     </form>
@@ -48,30 +49,30 @@ export default function BotList() {
   const list = usePaged<Bot>((api, cursor) => ok(api.client.GET('/bots', { params: { query: { limit: 20, cursor } } })))
   return (
     <Page
-      title="Bots"
+      title={t('bots.botList.bots')}
       actions={
         <button type="button" class="primary" onClick={() => setCreating(true)}>
-          New bot
+          {t('bots.botList.newBot')}
         </button>
       }
     >
-      <PagedList list={list} emptyView={<Empty title="No bots yet">Create a bot, give it a knowledge base, test it, then publish it.</Empty>}>
+      <PagedList list={list} emptyView={<Empty title={t('bots.botList.noBotsYet')}>{t('bots.botList.createABotGiveIt')}</Empty>}>
         {(rows) => (
           <Table
-            caption="Bots"
+            caption={t('bots.botList.bots')}
             rowKey={(b) => b.id}
             rows={rows}
             columns={[
-              { label: 'Name', render: (b) => <a href={`/dashboard/bots/${b.id}`}>{b.name}</a> },
-              { label: 'Status', render: (b) => <BotStatusBadge bot={b} /> },
-              { label: 'Versions', class: 'num', render: (b) => b.version_count },
-              { label: 'Draft', render: (b) => (b.has_unpublished_changes ? <Badge tone="warn">unpublished changes</Badge> : <span>up to date</span>) },
-              { label: 'Updated', render: (b) => <Time iso={b.updated_at} /> },
+              { label: t('bots.botList.name'), render: (b) => <a href={`/dashboard/bots/${b.id}`}>{b.name}</a> },
+              { label: t('bots.botDetail.status'), render: (b) => <BotStatusBadge bot={b} /> },
+              { label: t('bots.botList.versions'), class: 'num', render: (b) => b.version_count },
+              { label: t('bots.botDetail.draft'), render: (b) => (b.has_unpublished_changes ? <Badge tone="warn">{t('bots.botDetail.unpublishedChanges')}</Badge> : <span>{t('bots.botList.upToDate')}</span>) },
+              { label: t('bots.botList.updated'), render: (b) => <Time iso={b.updated_at} /> },
             ]}
           />
         )}
       </PagedList>
-      <Dialog open={creating} title="New bot" onClose={() => setCreating(false)}>
+      <Dialog open={creating} title={t('bots.botList.newBot')} onClose={() => setCreating(false)}>
         <CreateBot onClose={() => setCreating(false)} />
       </Dialog>
     </Page>

@@ -2,6 +2,7 @@ import { ok } from '../../api/client.js'
 import type { components } from '../../api/schema.js'
 import { Badge } from '../../ui/components.js'
 import { useResource } from '../../ui/hooks.js'
+import { t } from '../../i18n/index.js'
 
 export type Bot = components['schemas']['Bot']
 export type BotVersion = components['schemas']['BotVersion']
@@ -19,12 +20,12 @@ export const useKnowledgeBases = () => useResource(async (api) => (await ok(api.
 export function KnowledgeChoice({ bases, value, onChange }: { bases: KnowledgeBase[] | undefined; value: string[]; onChange: (ids: string[]) => void }) {
   return (
     <fieldset>
-      <legend>Knowledge bases</legend>
+      <legend>{t('bots.botsShared.knowledgeBases')}</legend>
       {!bases ? (
-        <p class="hint">Loading knowledge bases…</p>
+        <p class="hint">{t('bots.botsShared.loadingKnowledgeBases')}</p>
       ) : bases.length === 0 ? (
         <p class="hint">
-          No knowledge bases yet: <a href="/dashboard/knowledge">add one</a> for the bot to answer from.
+          {t('bots.botsShared.noKnowledgeBasesYet')}{' '} <a href="/dashboard/knowledge">{t('bots.botsShared.addOne')}</a> {' '}{t('bots.botsShared.forTheBotToAnswer')}
         </p>
       ) : (
         <div class="checks">
@@ -35,7 +36,7 @@ export function KnowledgeChoice({ bases, value, onChange }: { bases: KnowledgeBa
                 checked={value.includes(b.id)}
                 onChange={(e) => onChange((e.target as HTMLInputElement).checked ? [...value, b.id] : value.filter((x) => x !== b.id))}
               />{' '}
-              {b.name} ({b.document_count} documents)
+              {t('bots.botsShared.nameDocumentcountDocuments', { name: b.name, documentCount: b.document_count })}
             </label>
           ))}
         </div>

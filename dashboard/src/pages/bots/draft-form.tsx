@@ -4,6 +4,7 @@ import { Field, FormActions } from '../../ui/components.js'
 import { useAction } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import { KnowledgeChoice, useKnowledgeBases, type Bot } from './bots-shared.js'
+import { t } from '../../i18n/index.js'
 
 /** The draft configuration: edits change the draft only; customers keep the live version until a publish. */
 export function DraftForm({ bot, onSaved }: { bot: Bot; onSaved: (b: Bot) => void }) {
@@ -38,27 +39,27 @@ export function DraftForm({ bot, onSaved }: { bot: Bot; onSaved: (b: Bot) => voi
   })
   return (
     <section class="panel" aria-labelledby="draft-title">
-      <h2 id="draft-title">Draft configuration</h2>
+      <h2 id="draft-title">{t('bots.draftForm.draftConfiguration')}</h2>
       <form
         onSubmit={(e) => {
           e.preventDefault()
           void save.run()
         }}
       >
-        <Field label="Name">{(id) => <input id={id} required maxLength={100} value={form.name} onInput={set('name')} />}</Field>
-        <Field label="Description">{(id) => <input id={id} value={form.description} onInput={set('description')} />}</Field>
-        <Field label="Instructions">{(id) => <textarea id={id} rows={5} value={form.instructions} onInput={set('instructions')} />}</Field>
-        <Field label="Language" hint="ISO 639-1, e.g. en, de, fr.">
+        <Field label={t('bots.botList.name')}>{(id) => <input id={id} required maxLength={100} value={form.name} onInput={set('name')} />}</Field>
+        <Field label={t('bots.draftForm.description')}>{(id) => <input id={id} value={form.description} onInput={set('description')} />}</Field>
+        <Field label={t('bots.botList.instructions')}>{(id) => <textarea id={id} rows={5} value={form.instructions} onInput={set('instructions')} />}</Field>
+        <Field label={t('bots.draftForm.language')} hint={t('bots.draftForm.iso6391EG')}>
           {(id, d) => <input id={id} aria-describedby={d} value={form.language} maxLength={10} onInput={set('language')} />}
         </Field>
-        <Field label="Greeting" hint="Shown by chat widgets before the customer writes.">
+        <Field label={t('bots.draftForm.greeting')} hint={t('bots.draftForm.shownByChatWidgetsBefore')}>
           {(id, d) => <input id={id} aria-describedby={d} value={form.greeting} onInput={set('greeting')} />}
         </Field>
-        <Field label="Hand-off confidence threshold" hint="0 to 1: a reply less sure than this goes to a person instead.">
+        <Field label={t('bots.draftForm.handOffConfidenceThreshold')} hint={t('bots.draftForm.0To1AReply')}>
           {(id, d) => <input id={id} aria-describedby={d} type="number" min={0} max={1} step={0.05} value={form.threshold} onInput={set('threshold')} />}
         </Field>
         <KnowledgeChoice bases={bases.data} value={form.kbs} onChange={(kbs) => setForm({ ...form, kbs })} />
-        <FormActions action={save} label="Save draft" busyLabel="Saving…" />
+        <FormActions action={save} label={t('bots.draftForm.saveDraft')} busyLabel={t('bots.draftForm.saving')} />
       </form>
     </section>
   )

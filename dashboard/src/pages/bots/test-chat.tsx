@@ -4,6 +4,7 @@ import { Badge, Field, Notice, ProblemView } from '../../ui/components.js'
 import { useAction } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import type { Bot, BotReply, BotVersion } from './bots-shared.js'
+import { t } from '../../i18n/index.js'
 
 const DRAFT = 'draft'
 
@@ -16,16 +17,16 @@ function ReplyView({ reply }: { reply: BotReply }) {
   return (
     <div style={{ margin: '0 0 0.75rem 2rem', padding: '0.5rem 0.75rem', border: '1px solid var(--line)', borderRadius: 'var(--radius)', background: '#eef3fc' }}>
       <p style={{ margin: '0 0 0.25rem', display: 'flex', flexWrap: 'wrap', gap: '0.4rem', fontSize: '0.87rem' }}>
-        <Badge tone="warn">Bot</Badge>
-        {reply.grounded ? <Badge tone="good">grounded</Badge> : <Badge tone="neutral">not grounded</Badge>}
-        {reply.handoff && <Badge tone="bad">handed to a person{reply.handoff_reason ? `: ${reply.handoff_reason}` : ''}</Badge>}
-        <span>confidence {reply.confidence === null ? '—' : `${Math.round(reply.confidence * 100)}%`}</span>
+        <Badge tone="warn">{t('bots.botDetail.bot')}</Badge>
+        {reply.grounded ? <Badge tone="good">{t('bots.testChat.grounded')}</Badge> : <Badge tone="neutral">{t('bots.testChat.notGrounded')}</Badge>}
+        {reply.handoff && <Badge tone="bad">{t('bots.testChat.handedToAPerson')}{reply.handoff_reason ? `: ${reply.handoff_reason}` : ''}</Badge>}
+        <span>{t('bots.testChat.confidence')}{' '} {reply.confidence === null ? '—' : `${Math.round(reply.confidence * 100)}%`}</span>
       </p>
       <p class="bot-answer" style={{ margin: 0, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
         {reply.content}
       </p>
       {reply.citations.length > 0 && (
-        <ol aria-label="Citations" style={{ margin: '0.4rem 0 0', paddingLeft: '1.3rem', fontSize: '0.9rem' }}>
+        <ol aria-label={t('bots.testChat.citations')} style={{ margin: '0.4rem 0 0', paddingLeft: '1.3rem', fontSize: '0.9rem' }}>
           {reply.citations.map((c) => (
             <li style={{ overflowWrap: 'anywhere' }}>
               <strong>{c.citation.title}</strong>: <q>{c.excerpt}</q>
@@ -34,7 +35,7 @@ function ReplyView({ reply }: { reply: BotReply }) {
         </ol>
       )}
       {reply.guardrails.length > 0 && (
-        <ul aria-label="Guardrails that fired" style={{ margin: '0.4rem 0 0', paddingLeft: '1.3rem', fontSize: '0.9rem' }}>
+        <ul aria-label={t('bots.testChat.guardrailsThatFired')} style={{ margin: '0.4rem 0 0', paddingLeft: '1.3rem', fontSize: '0.9rem' }}>
           {reply.guardrails.map((g) => (
             <li>
               {g.guardrail} ({g.stage}, {g.action}): {g.detail}
@@ -42,7 +43,7 @@ function ReplyView({ reply }: { reply: BotReply }) {
           ))}
         </ul>
       )}
-      {reply.tool_calls.length > 0 && <p style={{ margin: '0.3rem 0 0', fontSize: '0.9rem' }}>Tools called: {reply.tool_calls.map((t) => `${t.name} (${t.ok ? 'ok' : 'failed'})`).join(', ')}</p>}
+      {reply.tool_calls.length > 0 && <p style={{ margin: '0.3rem 0 0', fontSize: '0.9rem' }}>{t('bots.testChat.toolsCalled')}{' '} {reply.tool_calls.map((t) => `${t.name} (${t.ok ? 'ok' : 'failed'})`).join(', ')}</p>}
     </div>
   )
 }
@@ -64,10 +65,10 @@ export function TestChat({ bot, versions, onVersionCreated }: { bot: Bot; versio
   const send = useAction(async () => {
     let versionId = selected
     if (versionId === DRAFT) {
-      const v = await ok(api.client.POST('/bots/{id}/versions', { params: { path: { id: bot.id } }, body: { note: 'Draft tested in the dashboard' } }))
+      const v = await ok(api.client.POST('/bots/{id}/versions', { params: { path: { id: bot.id } }, body: { note: t('bots.testChat.draftTestedInTheDashboard') } }))
       versionId = v.id
       setChoice(v.id)
-      setNotice(`The draft was frozen as v${v.number} (not published) to test it.`)
+      setNotice(t('bots.testChat.theDraftWasFrozenAs', { number: v.number }))
       onVersionCreated()
     }
     const reply = await ok(
@@ -82,29 +83,29 @@ export function TestChat({ bot, versions, onVersionCreated }: { bot: Bot; versio
   })
   return (
     <section class="panel" aria-labelledby="chat-title">
-      <h2 id="chat-title">Test chat</h2>
-      <p class="hint">Talk to a version before customers do. The exchange is saved as an inbox conversation.</p>
-      <Field label="Version to test">
+      <h2 id="chat-title">{t('bots.testChat.testChat')}</h2>
+      <p class="hint">{t('bots.testChat.talkToAVersionBefore')}</p>
+      <Field label={t('bots.testChat.versionToTest')}>
         {(id) => (
           <select id={id} value={selected} onChange={(e) => setChoice((e.target as HTMLSelectElement).value)}>
-            {draftDiffers && <option value={DRAFT}>Draft (freezes a new unpublished version)</option>}
+            {draftDiffers && <option value={DRAFT}>{t('bots.testChat.draftFreezesANewUnpublished')}</option>}
             {versions.map((v) => (
               <option value={v.id}>
-                v{v.number}
-                {v.live ? ' (live)' : ''}
+                {t('bots.testChat.vNumber', { number: v.number })}
+                {v.live ? t('bots.testChat.live') : ''}
               </option>
             ))}
           </select>
         )}
       </Field>
       {turns.length > 0 && (
-        <ol aria-label="Test conversation" style={{ padding: 0, listStyle: 'none' }}>
-          {turns.map((t) => (
+        <ol aria-label={t('bots.testChat.testConversation')} style={{ padding: 0, listStyle: 'none' }}>
+          {turns.map((turn) => (
             <li>
               <p style={{ margin: '0 2rem 0.5rem 0', padding: '0.5rem 0.75rem', border: '1px solid var(--line)', borderRadius: 'var(--radius)', background: '#fff', overflowWrap: 'anywhere' }}>
-                <Badge tone="info">You (as the customer)</Badge> {t.question}
+                <Badge tone="info">{t('bots.testChat.youAsTheCustomer')}</Badge> {turn.question}
               </p>
-              <ReplyView reply={t.reply} />
+              <ReplyView reply={turn.reply} />
             </li>
           ))}
         </ol>
@@ -115,16 +116,16 @@ export function TestChat({ bot, versions, onVersionCreated }: { bot: Bot; versio
           if (text.trim()) void send.run()
         }}
       >
-        <Field label="Message to the bot">
+        <Field label={t('bots.testChat.messageToTheBot')}>
           {(id) => <textarea id={id} rows={2} maxLength={4000} value={text} onInput={(e) => setText((e.target as HTMLTextAreaElement).value)} />}
         </Field>
         <div class="form-actions">
           <button type="submit" class="primary" disabled={send.pending || !text.trim() || bot.status === 'archived'}>
-            {send.pending ? 'Waiting for the bot…' : 'Send to bot'}
+            {send.pending ? t('bots.testChat.waitingForTheBot') : t('bots.testChat.sendToBot')}
           </button>
           {turns.length > 0 && (
             <button type="button" onClick={() => (setTurns([]), setConversationId(undefined), setNotice(''))}>
-              New test conversation
+              {t('bots.testChat.newTestConversation')}
             </button>
           )}
         </div>

@@ -8,6 +8,7 @@ import type { KnowledgeBase, KnowledgeCrawl, KnowledgeDocument } from './common.
 import { formatBytes, StatusBadge } from './common.js'
 import { CrawlForm, CrawlProgress } from './crawl.js'
 import { UploadForm } from './upload.js'
+import { t } from '../../i18n/index.js'
 
 const pending = (d: KnowledgeDocument) => d.status === 'queued' || d.status === 'processing'
 
@@ -44,25 +45,25 @@ export default function BaseDetail() {
 
   const mine = uploaded && docs.items.find((d) => d.id === uploaded.id)
   return (
-    <Page title={base.data?.name ?? 'Knowledge base'} actions={<a href="/dashboard/knowledge/search">Search</a>}>
+    <Page title={base.data?.name ?? t('knowledge.baseDetail.knowledgeBase')} actions={<a href="/dashboard/knowledge/search">{t('knowledge.baseDetail.search')}</a>}>
       <Async loading={base.loading} error={base.error} data={base.data} onRetry={base.reload}>
         {(b: KnowledgeBase) => (
-          <section class="panel" aria-label="About this base">
+          <section class="panel" aria-label={t('knowledge.baseDetail.aboutThisBase')}>
             {b.description && <p>{b.description}</p>}
             <dl class="facts">
-              <dt>ID</dt>
+              <dt>{t('knowledge.baseDetail.id')}</dt>
               <dd>
                 <code>{b.id}</code>
               </dd>
-              <dt>Language</dt>
+              <dt>{t('knowledge.baseDetail.language')}</dt>
               <dd>{b.language}</dd>
-              <dt>Chunking</dt>
+              <dt>{t('knowledge.baseDetail.chunking')}</dt>
               <dd>
-                {b.chunking.size} characters, overlap {b.chunking.overlap}
+                {t('knowledge.baseDetail.sizeCharactersOverlapOverlap', { size: b.chunking.size, overlap: b.chunking.overlap })}
               </dd>
-              <dt>Documents</dt>
+              <dt>{t('knowledge.baseDetail.documents')}</dt>
               <dd>{b.document_count}</dd>
-              <dt>Searchable chunks</dt>
+              <dt>{t('knowledge.baseDetail.searchableChunks')}</dt>
               <dd>{b.chunk_count}</dd>
             </dl>
           </section>
@@ -71,7 +72,7 @@ export default function BaseDetail() {
       {base.data && (
         <div class="split">
           <section class="panel" aria-labelledby="upload-title">
-            <h2 id="upload-title">Upload a document</h2>
+            <h2 id="upload-title">{t('knowledge.baseDetail.uploadADocument')}</h2>
             <UploadForm
               baseId={id}
               onUploaded={(doc, duplicate) => {
@@ -81,42 +82,42 @@ export default function BaseDetail() {
             />
             {mine && (
               <Notice tone={mine.status === 'failed' ? 'bad' : mine.status === 'ready' ? 'good' : 'info'}>
-                {uploaded?.duplicate ? 'Already in this base: ' : ''}“{mine.title}” is {mine.status}
-                {mine.status === 'ready' ? ` (${mine.chunk_count} chunks): it can be searched now.` : mine.status === 'failed' ? `: ${mine.error}` : '…'}
+                {uploaded?.duplicate ? t('knowledge.baseDetail.alreadyInThisBase') : ''}{t('knowledge.baseDetail.titleIsStatus', { title: mine.title, status: mine.status })}
+                {mine.status === 'ready' ? t('knowledge.baseDetail.chunkcountChunksItCanBe', { chunkCount: mine.chunk_count }) : mine.status === 'failed' ? `: ${mine.error}` : '…'}
               </Notice>
             )}
           </section>
           <section class="panel" aria-labelledby="crawl-title">
-            <h2 id="crawl-title">Crawl a website</h2>
+            <h2 id="crawl-title">{t('knowledge.baseDetail.crawlAWebsite')}</h2>
             <CrawlForm baseId={id} busy={crawling} onStarted={(c) => base.set({ ...base.data!, last_crawl: c as unknown as KnowledgeBase['last_crawl'] })} />
             {crawl && <CrawlProgress crawl={crawl} />}
           </section>
         </div>
       )}
       <section aria-labelledby="docs-title">
-        <h2 id="docs-title">Documents</h2>
+        <h2 id="docs-title">{t('knowledge.baseDetail.documents')}</h2>
         <div class="filters">
           <div class="field">
-            <label for="doc-status">Status</label>
+            <label for="doc-status">{t('knowledge.baseDetail.status')}</label>
             <select id="doc-status" value={status} onChange={(e) => setStatus(e.currentTarget.value)}>
-              <option value="">All</option>
-              <option value="queued">Queued</option>
-              <option value="processing">Processing</option>
-              <option value="ready">Ready</option>
-              <option value="failed">Failed</option>
+              <option value="">{t('knowledge.baseDetail.all')}</option>
+              <option value="queued">{t('knowledge.baseDetail.queued')}</option>
+              <option value="processing">{t('knowledge.baseDetail.processing')}</option>
+              <option value="ready">{t('knowledge.baseDetail.ready')}</option>
+              <option value="failed">{t('knowledge.baseDetail.failed')}</option>
             </select>
           </div>
         </div>
-        <PagedList list={docs} emptyView={<Empty title="No documents">Upload a file or crawl a website.</Empty>}>
+        <PagedList list={docs} emptyView={<Empty title={t('knowledge.baseDetail.noDocuments')}>{t('knowledge.baseDetail.uploadAFileOrCrawl')}</Empty>}>
           {(rows) => (
             <Table
-              caption="Documents"
+              caption={t('knowledge.baseDetail.documents')}
               rows={rows}
               rowKey={(d) => d.id}
               columns={[
-                { label: 'Title', render: (d) => (d.source_url ? <a href={d.source_url} target="_blank" rel="noopener noreferrer">{d.title}</a> : d.title) },
+                { label: t('knowledge.baseDetail.title'), render: (d) => (d.source_url ? <a href={d.source_url} target="_blank" rel="noopener noreferrer">{d.title}</a> : d.title) },
                 {
-                  label: 'Status',
+                  label: t('knowledge.baseDetail.status'),
                   render: (d) => (
                     <>
                       <StatusBadge status={d.status} />
@@ -124,11 +125,11 @@ export default function BaseDetail() {
                     </>
                   ),
                 },
-                { label: 'Format', render: (d) => d.format },
-                { label: 'Origin', render: (d) => d.origin },
-                { label: 'Size', class: 'num', render: (d) => formatBytes(d.size_bytes) },
-                { label: 'Chunks', class: 'num', render: (d) => d.chunk_count },
-                { label: 'Added', render: (d) => <Time iso={d.created_at} /> },
+                { label: t('knowledge.baseDetail.format'), render: (d) => d.format },
+                { label: t('knowledge.baseDetail.origin'), render: (d) => d.origin },
+                { label: t('knowledge.baseDetail.size'), class: 'num', render: (d) => formatBytes(d.size_bytes) },
+                { label: t('knowledge.baseDetail.chunks'), class: 'num', render: (d) => d.chunk_count },
+                { label: t('knowledge.baseDetail.added'), render: (d) => <Time iso={d.created_at} /> },
               ]}
             />
           )}

@@ -5,6 +5,7 @@ import { useAction, usePaged } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import type { KnowledgeBase } from './common.js'
 import { StatusBadge } from './common.js'
+import { t } from '../../i18n/index.js'
 
 /** /dashboard/knowledge: the workspace's knowledge bases, and a form to create one. */
 export default function Bases() {
@@ -22,26 +23,26 @@ export default function Bases() {
     setDescription('')
   })
   return (
-    <Page title="Knowledge bases">
-      <PagedList list={list} emptyView={<Empty title="No knowledge bases yet">Create one below, then upload documents or crawl a website into it.</Empty>}>
+    <Page title={t('knowledge.bases.knowledgeBases')}>
+      <PagedList list={list} emptyView={<Empty title={t('knowledge.bases.noKnowledgeBasesYet')}>{t('knowledge.bases.createOneBelowThenUpload')}</Empty>}>
         {(rows) => (
           <Table
-            caption="Knowledge bases"
+            caption={t('knowledge.bases.knowledgeBases')}
             rows={rows}
             rowKey={(b) => b.id}
             columns={[
-              { label: 'Name', render: (b) => <a href={`/dashboard/knowledge/bases/${b.id}`}>{b.name}</a> },
-              { label: 'Documents', class: 'num', render: (b) => b.document_count },
-              { label: 'Chunks', class: 'num', render: (b) => b.chunk_count },
-              { label: 'Language', render: (b) => b.language },
-              { label: 'Last crawl', render: (b) => (b.last_crawl ? <StatusBadge status={String(b.last_crawl.status)} /> : '—') },
-              { label: 'Updated', render: (b) => <Time iso={b.updated_at} /> },
+              { label: t('knowledge.bases.name'), render: (b) => <a href={`/dashboard/knowledge/bases/${b.id}`}>{b.name}</a> },
+              { label: t('knowledge.baseDetail.documents'), class: 'num', render: (b) => b.document_count },
+              { label: t('knowledge.baseDetail.chunks'), class: 'num', render: (b) => b.chunk_count },
+              { label: t('knowledge.baseDetail.language'), render: (b) => b.language },
+              { label: t('knowledge.bases.lastCrawl'), render: (b) => (b.last_crawl ? <StatusBadge status={String(b.last_crawl.status)} /> : '—') },
+              { label: t('knowledge.bases.updated'), render: (b) => <Time iso={b.updated_at} /> },
             ]}
           />
         )}
       </PagedList>
       <section class="panel" aria-labelledby="new-base">
-        <h2 id="new-base">New knowledge base</h2>
+        <h2 id="new-base">{t('knowledge.bases.newKnowledgeBase')}</h2>
         <form
           onSubmit={(e) => {
             e.preventDefault()
@@ -49,20 +50,20 @@ export default function Bases() {
             void create.run()
           }}
         >
-          <Field label="Name">{(id) => <input id={id} required value={name} onInput={(e) => setName(e.currentTarget.value)} />}</Field>
-          <Field label="Description">{(id) => <input id={id} value={description} onInput={(e) => setDescription(e.currentTarget.value)} />}</Field>
-          <Field label="Language" hint="ISO 639-1 code: picks the stemmer of the search index.">
+          <Field label={t('knowledge.bases.name')}>{(id) => <input id={id} required value={name} onInput={(e) => setName(e.currentTarget.value)} />}</Field>
+          <Field label={t('knowledge.bases.description')}>{(id) => <input id={id} value={description} onInput={(e) => setDescription(e.currentTarget.value)} />}</Field>
+          <Field label={t('knowledge.baseDetail.language')} hint={t('knowledge.bases.iso6391CodePicks')}>
             {(id, hint) => <input id={id} aria-describedby={hint} value={language} pattern="[a-z]{2}" onInput={(e) => setLanguage(e.currentTarget.value)} />}
           </Field>
           {create.error && <ProblemView problem={create.error} />}
           {created && (
             <Notice>
-              Created <a href={`/dashboard/knowledge/bases/${created.id}`}>{created.name}</a>.
+              {t('knowledge.bases.created')}{' '} <a href={`/dashboard/knowledge/bases/${created.id}`}>{created.name}</a>.
             </Notice>
           )}
           <div class="form-actions">
             <button type="submit" class="primary" disabled={create.pending || !name.trim()}>
-              {create.pending ? 'Creating…' : 'Create base'}
+              {create.pending ? t('knowledge.bases.creating') : t('knowledge.bases.createBase')}
             </button>
           </div>
         </form>

@@ -5,6 +5,7 @@ import { useAction } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import type { KnowledgeCrawl } from './common.js'
 import { StatusBadge } from './common.js'
+import { t } from '../../i18n/index.js'
 
 /** Starts a website crawl into a base. The caller polls the base's `last_crawl` while it runs. */
 export function CrawlForm({ baseId, busy, onStarted }: { baseId: string; busy: boolean; onStarted: (c: KnowledgeCrawl) => void }) {
@@ -22,14 +23,14 @@ export function CrawlForm({ baseId, busy, onStarted }: { baseId: string; busy: b
         void start.run()
       }}
     >
-      <Field label="Website URL" hint="A page (its links are followed) or a sitemap.">
+      <Field label={t('knowledge.crawl.websiteUrl')} hint={t('knowledge.crawl.aPageItsLinksAre')}>
         {(id, hint) => <input id={id} type="url" required aria-describedby={hint} placeholder="https://help.example.com/" value={url} onInput={(e) => setUrl(e.currentTarget.value)} />}
       </Field>
-      <Field label="Pages at most">{(id) => <input id={id} type="number" min={1} max={1000} value={maxPages} onInput={(e) => setMaxPages(e.currentTarget.value)} />}</Field>
+      <Field label={t('knowledge.crawl.pagesAtMost')}>{(id) => <input id={id} type="number" min={1} max={1000} value={maxPages} onInput={(e) => setMaxPages(e.currentTarget.value)} />}</Field>
       {start.error && <ProblemView problem={start.error} />}
       <div class="form-actions">
         <button type="submit" disabled={start.pending || busy || !url}>
-          {busy ? 'Crawl in progress…' : start.pending ? 'Starting…' : 'Start crawl'}
+          {busy ? t('knowledge.crawl.crawlInProgress') : start.pending ? t('knowledge.crawl.starting') : t('knowledge.crawl.startCrawl')}
         </button>
       </div>
     </form>
@@ -45,26 +46,26 @@ export function CrawlProgress({ crawl }: { crawl: KnowledgeCrawl }) {
   return (
     <div class="crawl-progress">
       <p>
-        Crawl of <code>{crawl.url}</code>: <StatusBadge status={crawl.status} /> · started <Time iso={crawl.started_at ?? crawl.created_at} />
+        {t('knowledge.crawl.crawlOf')}{' '} <code>{crawl.url}</code>: <StatusBadge status={crawl.status} /> {' '}{t('knowledge.crawl.started')}{' '} <Time iso={crawl.started_at ?? crawl.created_at} />
         {crawl.finished_at && (
           <>
             {' '}
-            · finished <Time iso={crawl.finished_at} />
+            {t('knowledge.crawl.finished')}{' '} <Time iso={crawl.finished_at} />
           </>
         )}
       </p>
       <div class="field">
-        <label for={id}>Crawl progress</label>
+        <label for={id}>{t('knowledge.crawl.crawlProgress')}</label>
         {running && c.found === 0 ? <progress id={id} /> : <progress id={id} max={Math.max(c.found, 1)} value={running ? done : Math.max(c.found, 1)} />}{' '}
         <span>
-          {done} of {c.found} pages
+          {t('knowledge.crawl.doneOfFoundPages', { done, found: c.found })}
         </span>
       </div>
       <p>
-        {c.indexed} indexed, {c.unchanged} unchanged, {c.skipped} skipped, {c.failed} failed, {c.removed} removed.
+        {t('knowledge.crawl.indexedIndexedUnchangedUnchangedSkipped', { indexed: c.indexed, unchanged: c.unchanged, skipped: c.skipped, failed: c.failed, removed: c.removed })}
       </p>
       {crawl.error && <Notice tone={crawl.status === 'failed' ? 'bad' : 'warn'}>{crawl.error}</Notice>}
-      {!running && <Notice tone={crawl.status === 'failed' ? 'bad' : 'good'}>Crawl {crawl.status}.</Notice>}
+      {!running && <Notice tone={crawl.status === 'failed' ? 'bad' : 'good'}>{t('knowledge.crawl.crawlStatus', { status: crawl.status })}</Notice>}
     </div>
   )
 }

@@ -3,6 +3,7 @@ import { ok } from '../../api/client.js'
 import { Badge, Empty, Page, PagedList, Table, Time } from '../../ui/components.js'
 import { usePaged } from '../../ui/hooks.js'
 import type { components } from '../../api/schema.js'
+import { t } from '../../i18n/index.js'
 
 type Gap = components['schemas']['KnowledgeGap']
 
@@ -12,45 +13,45 @@ export default function Gaps() {
   const [order, setOrder] = useState<'recent' | 'count'>('recent')
   const gaps = usePaged<Gap>((a, cursor) => ok(a.client.GET('/knowledge/gaps', { params: { query: { cursor, order, ...(status ? { status } : {}) } } })), [status, order])
   return (
-    <Page title="Knowledge gaps">
-      <p>Questions whose best passage scored below 0.5. A document that answers one resolves it.</p>
+    <Page title={t('knowledge.gaps.knowledgeGaps')}>
+      <p>{t('knowledge.gaps.questionsWhoseBestPassageScored')}</p>
       <div class="filters">
         <div class="field">
-          <label for="gap-status">Status</label>
+          <label for="gap-status">{t('knowledge.baseDetail.status')}</label>
           <select id="gap-status" value={status} onChange={(e) => setStatus(e.currentTarget.value as typeof status)}>
-            <option value="open">Open</option>
-            <option value="resolved">Resolved</option>
-            <option value="">All</option>
+            <option value="open">{t('knowledge.gaps.open')}</option>
+            <option value="resolved">{t('knowledge.gaps.resolved')}</option>
+            <option value="">{t('knowledge.baseDetail.all')}</option>
           </select>
         </div>
         <div class="field">
-          <label for="gap-order">Order</label>
+          <label for="gap-order">{t('knowledge.gaps.order')}</label>
           <select id="gap-order" value={order} onChange={(e) => setOrder(e.currentTarget.value as typeof order)}>
-            <option value="recent">Last asked first</option>
-            <option value="count">Most asked first</option>
+            <option value="recent">{t('knowledge.gaps.lastAskedFirst')}</option>
+            <option value="count">{t('knowledge.gaps.mostAskedFirst')}</option>
           </select>
         </div>
       </div>
-      <PagedList list={gaps} emptyView={<Empty title="No knowledge gaps">Every question asked found a good answer.</Empty>}>
+      <PagedList list={gaps} emptyView={<Empty title={t('knowledge.gaps.noKnowledgeGaps')}>{t('knowledge.gaps.everyQuestionAskedFoundA')}</Empty>}>
         {(rows) => (
           <Table
-            caption="Knowledge gaps"
+            caption={t('knowledge.gaps.knowledgeGaps')}
             rows={rows}
             rowKey={(g) => g.id}
             columns={[
               {
-                label: 'Question',
+                label: t('knowledge.gaps.question'),
                 render: (g) => (
                   <>
                     {g.question}
-                    {g.examples.length > 1 && <p class="hint">Also asked: {g.examples.filter((x) => x !== g.question).join(' · ')}</p>}
+                    {g.examples.length > 1 && <p class="hint">{t('knowledge.gaps.alsoAsked')}{' '} {g.examples.filter((x) => x !== g.question).join(' · ')}</p>}
                   </>
                 ),
               },
-              { label: 'Asked', class: 'num', render: (g) => g.count },
-              { label: 'Best score', class: 'num', render: (g) => g.best_score.toFixed(2) },
-              { label: 'Status', render: (g) => <Badge tone={g.status === 'open' ? 'warn' : 'good'}>{g.status}</Badge> },
-              { label: 'Last asked', render: (g) => <Time iso={g.last_seen_at} /> },
+              { label: t('knowledge.gaps.asked'), class: 'num', render: (g) => g.count },
+              { label: t('knowledge.gaps.bestScore'), class: 'num', render: (g) => g.best_score.toFixed(2) },
+              { label: t('knowledge.baseDetail.status'), render: (g) => <Badge tone={g.status === 'open' ? 'warn' : 'good'}>{g.status}</Badge> },
+              { label: t('knowledge.gaps.lastAsked'), render: (g) => <Time iso={g.last_seen_at} /> },
             ]}
           />
         )}

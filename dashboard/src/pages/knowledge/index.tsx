@@ -4,18 +4,19 @@ import BaseDetail from './base-detail.page.js'
 import Bases from './bases.page.js'
 import Gaps from './gaps.page.js'
 import Search from './search.page.js'
+import { t } from '../../i18n/index.js'
 
-const LINKS = [
-  { href: '/dashboard/knowledge/bases', label: 'Bases' },
-  { href: '/dashboard/knowledge/search', label: 'Search' },
-  { href: '/dashboard/knowledge/gaps', label: 'Gaps' },
+const links = () => [
+  { href: '/dashboard/knowledge/bases', label: t('knowledge.index.bases') },
+  { href: '/dashboard/knowledge/search', label: t('knowledge.index.search') },
+  { href: '/dashboard/knowledge/gaps', label: t('knowledge.index.gaps') },
 ]
 
 /** /dashboard/knowledge: bases and their documents (upload, crawl), search with citations, knowledge gaps. */
 export default function KnowledgeArea() {
   return (
     <>
-      <SubNav label="Knowledge" links={LINKS} />
+      <SubNav label={t('knowledge.index.knowledge')} links={links()} />
       <Router>
         <Route path="/" component={Bases} />
         <Route path="/bases" component={Bases} />

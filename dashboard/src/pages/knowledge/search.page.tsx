@@ -5,6 +5,7 @@ import { Badge, Empty, Field, Notice, Page, ProblemView } from '../../ui/compone
 import { useAction, useResource } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import { Excerpt } from './common.js'
+import { t } from '../../i18n/index.js'
 
 type SearchAnswer = components['schemas']['KnowledgeSearch']
 
@@ -27,7 +28,7 @@ export default function Search() {
   })
   const baseName = (id: string) => bases.data?.data.find((b) => b.id === id)?.name ?? id
   return (
-    <Page title="Search knowledge">
+    <Page title={t('knowledge.search.searchKnowledge')}>
       <form
         role="search"
         class="panel"
@@ -36,22 +37,22 @@ export default function Search() {
           void search.run()
         }}
       >
-        <Field label="Question">{(id) => <input id={id} type="search" required value={query} onInput={(e) => setQuery(e.currentTarget.value)} />}</Field>
+        <Field label={t('knowledge.gaps.question')}>{(id) => <input id={id} type="search" required value={query} onInput={(e) => setQuery(e.currentTarget.value)} />}</Field>
         <div class="filters">
-          <Field label="Knowledge base">
+          <Field label={t('knowledge.baseDetail.knowledgeBase')}>
             {(id) => (
               <select id={id} value={baseId} onChange={(e) => setBaseId(e.currentTarget.value)}>
-                <option value="">All bases</option>
+                <option value="">{t('knowledge.search.allBases')}</option>
                 {bases.data?.data.map((b) => (
                   <option value={b.id}>{b.name}</option>
                 ))}
               </select>
             )}
           </Field>
-          <Field label="Results">{(id) => <input id={id} type="number" min={1} max={50} value={topK} onInput={(e) => setTopK(e.currentTarget.value)} />}</Field>
+          <Field label={t('knowledge.search.results')}>{(id) => <input id={id} type="number" min={1} max={50} value={topK} onInput={(e) => setTopK(e.currentTarget.value)} />}</Field>
           <div class="field">
             <label>
-              <input type="checkbox" checked={withAnswer} onChange={(e) => setWithAnswer(e.currentTarget.checked)} /> Write a short answer
+              <input type="checkbox" checked={withAnswer} onChange={(e) => setWithAnswer(e.currentTarget.checked)} /> {' '}{t('knowledge.search.writeAShortAnswer')}
             </label>
           </div>
         </div>
@@ -59,27 +60,27 @@ export default function Search() {
         {search.error && <ProblemView problem={search.error} />}
         <div class="form-actions">
           <button type="submit" class="primary" disabled={search.pending || !query.trim()}>
-            {search.pending ? 'Searching…' : 'Search'}
+            {search.pending ? t('knowledge.search.searching') : t('knowledge.baseDetail.search')}
           </button>
         </div>
       </form>
       {result && (
         <section aria-labelledby="results-title">
           <h2 id="results-title">
-            Results for “{result.query}”
+            {t('knowledge.search.resultsForQuery', { query: result.query })}
           </h2>
           <Notice tone="info">
-            {result.results.length} result{result.results.length === 1 ? '' : 's'} ({result.ranking} ranking)
+            {t('knowledge.search.resultCount', { count: result.results.length, ranking: result.ranking })}
             {result.gap ? '. Nothing answered this well: it was recorded as a knowledge gap.' : '.'}
           </Notice>
           {result.answer && (
             <section class="panel" aria-labelledby="answer-title">
-              <h3 id="answer-title">Answer {result.answer.grounded ? <Badge tone="good">grounded</Badge> : <Badge tone="warn">not grounded</Badge>}</h3>
+              <h3 id="answer-title">{t('knowledge.search.answer')}{' '} {result.answer.grounded ? <Badge tone="good">{t('knowledge.search.grounded')}</Badge> : <Badge tone="warn">{t('knowledge.search.notGrounded')}</Badge>}</h3>
               <p>{result.answer.content}</p>
             </section>
           )}
           {result.results.length === 0 ? (
-            <Empty title="No passage matches">Try other words, or upload a document that answers it.</Empty>
+            <Empty title={t('knowledge.search.noPassageMatches')}>{t('knowledge.search.tryOtherWordsOrUpload')}</Empty>
           ) : (
             <ol class="search-results">
               {result.results.map((r, i) => (
@@ -88,9 +89,9 @@ export default function Search() {
                     [{i + 1}] {r.citation.title}
                   </h3>
                   <p>
-                    <Badge tone={r.score >= 0.5 ? 'good' : 'warn'}>score {r.score.toFixed(2)}</Badge> · {baseName(r.citation.knowledge_base_id)}
+                    <Badge tone={r.score >= 0.5 ? 'good' : 'warn'}>{t('knowledge.search.score')}{' '} {r.score.toFixed(2)}</Badge> · {baseName(r.citation.knowledge_base_id)}
                     {r.citation.heading_path.length > 0 && <> · {r.citation.heading_path.join(' › ')}</>}
-                    {r.citation.page !== null && <> · page {r.citation.page}</>}
+                    {r.citation.page !== null && <> {' '}{t('knowledge.search.pagePage', { page: r.citation.page })}</>}
                   </p>
                   <blockquote>
                     <Excerpt text={r.excerpt} />
@@ -98,13 +99,13 @@ export default function Search() {
                   <p>
                     {r.citation.source_url ? (
                       <a href={r.citation.source_url} target="_blank" rel="noopener noreferrer">
-                        Source: {r.citation.source_url}
+                        {t('knowledge.search.sourceSourceurl', { sourceUrl: r.citation.source_url })}
                       </a>
                     ) : (
-                      <a href={`/dashboard/knowledge/bases/${r.citation.knowledge_base_id}`}>Source: {r.citation.title} in {baseName(r.citation.knowledge_base_id)}</a>
+                      <a href={`/dashboard/knowledge/bases/${r.citation.knowledge_base_id}`}>{t('knowledge.search.sourceTitleInKnowledgebaseid', { title: r.citation.title, knowledgeBaseId: baseName(r.citation.knowledge_base_id) })}</a>
                     )}{' '}
                     <span class="hint">
-                      (characters {r.citation.start}–{r.citation.end} of <code>{r.citation.document_id}</code>)
+                      {t('knowledge.search.charactersStartEndOf', { start: r.citation.start, end: r.citation.end })}{' '} <code>{r.citation.document_id}</code>)
                     </span>
                   </p>
                 </li>

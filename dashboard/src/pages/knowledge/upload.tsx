@@ -3,6 +3,7 @@ import { Field, ProblemView } from '../../ui/components.js'
 import { useAction } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import type { KnowledgeDocument } from './common.js'
+import { t } from '../../i18n/index.js'
 
 /** Uploads one file (text, Markdown, HTML, PDF, DOCX) into a base, with a progress bar for the bytes sent. */
 export function UploadForm({ baseId, onUploaded }: { baseId: string; onUploaded: (doc: KnowledgeDocument, duplicate: boolean) => void }) {
@@ -34,15 +35,15 @@ export function UploadForm({ baseId, onUploaded }: { baseId: string; onUploaded:
         void upload.run()
       }}
     >
-      <Field label="File" hint="Text, Markdown, HTML, PDF or DOCX, up to 20 MiB.">
+      <Field label={t('knowledge.upload.file')} hint={t('knowledge.upload.textMarkdownHtmlPdfOr')}>
         {(id, hint) => <input key={inputKey} id={id} type="file" aria-describedby={hint} accept=".txt,.md,.markdown,.html,.htm,.pdf,.docx,text/plain,text/markdown,text/html,application/pdf" required onChange={(e) => setFile(e.currentTarget.files?.[0] ?? null)} />}
       </Field>
-      <Field label="Title" hint="Optional: defaults to the file's name.">
+      <Field label={t('knowledge.baseDetail.title')} hint={t('knowledge.upload.optionalDefaultsToTheFile')}>
         {(id, hint) => <input id={id} aria-describedby={hint} value={title} onInput={(e) => setTitle(e.currentTarget.value)} />}
       </Field>
       {progress !== null && (
         <div class="field">
-          <label for={`upload-progress-${baseId}`}>Upload progress</label>
+          <label for={`upload-progress-${baseId}`}>{t('knowledge.upload.uploadProgress')}</label>
           <progress id={`upload-progress-${baseId}`} max={100} value={pct}>
             {pct}%
           </progress>{' '}
@@ -52,7 +53,7 @@ export function UploadForm({ baseId, onUploaded }: { baseId: string; onUploaded:
       {upload.error && <ProblemView problem={upload.error} />}
       <div class="form-actions">
         <button type="submit" class="primary" disabled={upload.pending || !file}>
-          {upload.pending ? 'Uploading…' : 'Upload'}
+          {upload.pending ? t('knowledge.upload.uploading') : t('knowledge.upload.upload')}
         </button>
       </div>
     </form>

@@ -6,6 +6,7 @@ import { useAction } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import type { Lead } from './common.js'
 import { LeadForm } from './lead-form.js'
+import { t } from '../../i18n/index.js'
 
 const label = (l: Lead) => l.name ?? l.email ?? l.id
 
@@ -23,7 +24,7 @@ export function LeadActions({ lead, onChanged }: { lead: Lead; onChanged: (l: Le
   return (
     <>
       <button type="button" onClick={() => setEditing(true)}>
-        Edit
+        {t('leads.leadActions.edit')}
       </button>
       <button
         type="button"
@@ -33,9 +34,9 @@ export function LeadActions({ lead, onChanged }: { lead: Lead; onChanged: (l: Le
           setDeleting(true)
         }}
       >
-        Delete
+        {t('leads.leadActions.delete')}
       </button>
-      <Dialog open={editing} title={`Edit ${label(lead)}`} onClose={() => setEditing(false)}>
+      <Dialog open={editing} title={t('leads.leadActions.editLead', { lead: label(lead) })} onClose={() => setEditing(false)}>
         <LeadForm
           lead={lead}
           onSaved={(l) => {
@@ -44,11 +45,11 @@ export function LeadActions({ lead, onChanged }: { lead: Lead; onChanged: (l: Le
           }}
         />
       </Dialog>
-      <Dialog open={deleting} title="Delete this lead?" onClose={() => setDeleting(false)}>
+      <Dialog open={deleting} title={t('leads.leadActions.deleteThisLead')} onClose={() => setDeleting(false)}>
         <p>
-          <strong>{label(lead)}</strong> and all its activities are deleted for good. A record already synced to the CRM stays there.
+          <strong>{label(lead)}</strong> {' '}{t('leads.leadActions.andAllItsActivitiesAre')}
         </p>
-        <FormActions action={remove} label="Delete lead" busyLabel="Deleting…" tone="danger" onConfirm={() => void remove.run()} onCancel={() => setDeleting(false)} />
+        <FormActions action={remove} label={t('leads.leadActions.deleteLead')} busyLabel={t('leads.leadActions.deleting')} tone="danger" onConfirm={() => void remove.run()} onCancel={() => setDeleting(false)} />
       </Dialog>
     </>
   )

@@ -5,6 +5,7 @@ import { Field, FormActions, ProblemView } from '../../ui/components.js'
 import { useAction, useResource } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import type { Lead } from './common.js'
+import { t } from '../../i18n/index.js'
 
 type CreateBody = components['requestBodies']['CreateLeadBody']['content']['application/json']
 type Source = components['schemas']['LeadSource']
@@ -56,7 +57,7 @@ export function LeadForm({ lead, onSaved }: { lead?: Lead; onSaved: (l: Lead) =>
       try {
         properties = JSON.parse(d.properties) as Properties
       } catch (e) {
-        setJsonError(`Properties are not valid JSON: ${e instanceof Error ? e.message : String(e)}`)
+        setJsonError(t('leads.leadForm.propertiesAreNotValidJson', { value: e instanceof Error ? e.message : String(e) }))
         return
       }
     }
@@ -82,26 +83,26 @@ export function LeadForm({ lead, onSaved }: { lead?: Lead; onSaved: (l: Lead) =>
   const existing = save.error?.code === 'lead_already_exists' ? save.error.extension('existing_id') : undefined
   return (
     <form
-      aria-label={lead ? 'Edit lead' : 'New lead'}
+      aria-label={lead ? t('leads.leadForm.editLead') : t('leads.leadForm.newLead')}
       onSubmit={(e) => {
         e.preventDefault()
         void save.run()
       }}
     >
       <div class="lead-grid">
-        <Field label="Name">{(id) => <input id={id} value={d.name} onInput={set('name')} />}</Field>
-        <Field label="Email" hint="One lead per email.">
+        <Field label={t('leads.leadForm.name')}>{(id) => <input id={id} value={d.name} onInput={set('name')} />}</Field>
+        <Field label={t('leads.leadForm.email')} hint={t('leads.leadForm.oneLeadPerEmail')}>
           {(id, hint) => <input id={id} aria-describedby={hint} type="email" value={d.email} onInput={set('email')} />}
         </Field>
-        <Field label="Phone" hint="With its country code, e.g. +44 20 7946 0958.">
+        <Field label={t('leads.leadForm.phone')} hint={t('leads.leadForm.withItsCountryCodeE')}>
           {(id, hint) => <input id={id} aria-describedby={hint} type="tel" value={d.phone} onInput={set('phone')} />}
         </Field>
-        <Field label="Company">{(id) => <input id={id} value={d.company} onInput={set('company')} />}</Field>
-        <Field label="Job title">{(id) => <input id={id} value={d.title} onInput={set('title')} />}</Field>
-        <Field label="Owner">
+        <Field label={t('leads.leadForm.company')}>{(id) => <input id={id} value={d.company} onInput={set('company')} />}</Field>
+        <Field label={t('leads.leadForm.jobTitle')}>{(id) => <input id={id} value={d.title} onInput={set('title')} />}</Field>
+        <Field label={t('leads.leadForm.owner')}>
           {(id) => (
             <select id={id} value={d.owner} onChange={set('owner')}>
-              <option value="">Nobody</option>
+              <option value="">{t('leads.leadForm.nobody')}</option>
               {(members.data?.data ?? [])
                 .filter((m) => m.status === 'active' || m.id === d.owner)
                 .map((m) => (
@@ -112,15 +113,15 @@ export function LeadForm({ lead, onSaved }: { lead?: Lead; onSaved: (l: Lead) =>
         </Field>
       </div>
       {members.error && <ProblemView problem={members.error} onRetry={members.reload} />}
-      <Field label="Tags" hint="Comma-separated, up to 20.">
+      <Field label={t('leads.leadForm.tags')} hint={t('leads.leadForm.commaSeparatedUpTo20')}>
         {(id, hint) => <input id={id} aria-describedby={hint} value={d.tags} onInput={set('tags')} />}
       </Field>
-      <Field label="Properties (JSON)" hint='Up to 50 custom properties with snake_case keys, e.g. {"seats": 40, "plan": "pro"}.'>
+      <Field label={t('leads.leadForm.propertiesJson')} hint={t('leads.leadForm.upTo50CustomProperties')}>
         {(id, hint) => <textarea id={id} aria-describedby={hint} class="lead-json" spellcheck={false} value={d.properties} onInput={set('properties')} />}
       </Field>
       {!lead && (
         <div class="lead-grid">
-          <Field label="Source">
+          <Field label={t('leads.leadForm.source')}>
             {(id) => (
               <select id={id} value={d.source} onChange={set('source')}>
                 {SOURCES.map((s) => (
@@ -129,23 +130,23 @@ export function LeadForm({ lead, onSaved }: { lead?: Lead; onSaved: (l: Lead) =>
               </select>
             )}
           </Field>
-          <Field label="Source id" hint="With source conversation: its conv_… id; the contact fills what is left empty.">
+          <Field label={t('leads.leadForm.sourceId')} hint={t('leads.leadForm.withSourceConversationItsConv')}>
             {(id, hint) => <input id={id} aria-describedby={hint} value={d.sourceId} onInput={set('sourceId')} />}
           </Field>
         </div>
       )}
       {jsonError && (
         <p class="state problem" role="alert">
-          <strong>Not sent</strong>: {jsonError}
+          <strong>{t('leads.leadForm.notSent')}</strong>: {jsonError}
         </p>
       )}
       {save.error && <ProblemView problem={save.error} />}
       {existing && (
         <p>
-          <a href={`/dashboard/leads/${existing}`}>Open the lead that has this email</a>
+          <a href={`/dashboard/leads/${existing}`}>{t('leads.leadForm.openTheLeadThatHas')}</a>
         </p>
       )}
-      <FormActions action={save} label={lead ? 'Save lead' : 'Create lead'} busyLabel="Saving…" showProblem={false} />
+      <FormActions action={save} label={lead ? t('leads.leadForm.saveLead') : t('leads.leadForm.createLead')} busyLabel={t('leads.leadForm.saving')} showProblem={false} />
     </form>
   )
 }

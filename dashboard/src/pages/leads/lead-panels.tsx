@@ -5,25 +5,26 @@ import { useAction } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import type { Lead, LeadActivity, LeadStatus } from './common.js'
 import { MOVES, parseFactor, ScoreBadge, StatusBadge } from './common.js'
+import { t } from '../../i18n/index.js'
 
 /** The score and each factor with what it added. */
 export function ScoreFactors({ lead }: { lead: Lead }) {
   return (
     <section class="panel" aria-labelledby="score-title">
       <h2 id="score-title">
-        Score <ScoreBadge score={lead.score.score} />
+        {t('leads.leadPanels.score')}{' '} <ScoreBadge score={lead.score.score} />
       </h2>
       {lead.score.factors.length === 0 ? (
-        <p>No signal yet.</p>
+        <p>{t('leads.leadPanels.noSignalYet')}</p>
       ) : (
-        <div class="table-wrap" role="region" aria-label="Score factors" tabIndex={0}>
+        <div class="table-wrap" role="region" aria-label={t('leads.leadPanels.scoreFactors')} tabIndex={0}>
           <table>
-            <caption class="visually-hidden">Score factors</caption>
+            <caption class="visually-hidden">{t('leads.leadPanels.scoreFactors')}</caption>
             <thead>
               <tr>
-                <th scope="col">Factor</th>
+                <th scope="col">{t('leads.leadPanels.factor')}</th>
                 <th scope="col" class="num">
-                  Points
+                  {t('leads.leadPanels.points')}
                 </th>
               </tr>
             </thead>
@@ -41,7 +42,7 @@ export function ScoreFactors({ lead }: { lead: Lead }) {
           </table>
         </div>
       )}
-      <p class="hint">A sum of named signals, capped at 100.</p>
+      <p class="hint">{t('leads.leadPanels.aSumOfNamedSignals')}</p>
     </section>
   )
 }
@@ -56,7 +57,7 @@ export function StatusChange({ lead, onChanged }: { lead: Lead; onChanged: (l: L
   const change = useAction(async () => {
     if (!to) return
     const next = await ok(api.client.POST('/leads/{id}/status', { params: { path: { id: lead.id } }, body: { status: to, ...(reason.trim() ? { reason: reason.trim() } : {}) } }))
-    setDone(`Status changed from ${lead.status} to ${next.status}.`)
+    setDone(t('leads.leadPanels.statusChangedFromStatusTo', { status: lead.status, status2: next.status }))
     setTo('')
     setReason('')
     onChanged(next)
@@ -64,11 +65,11 @@ export function StatusChange({ lead, onChanged }: { lead: Lead; onChanged: (l: L
   return (
     <section class="panel" aria-labelledby="status-title">
       <h2 id="status-title">
-        Status <StatusBadge status={lead.status} />
+        {t('leads.leadPanels.status')}{' '} <StatusBadge status={lead.status} />
       </h2>
       {done && <Notice>{done}</Notice>}
       {moves.length === 0 ? (
-        <p>Converted is final.</p>
+        <p>{t('leads.leadPanels.convertedIsFinal')}</p>
       ) : (
         <form
           onSubmit={(e) => {
@@ -77,21 +78,21 @@ export function StatusChange({ lead, onChanged }: { lead: Lead; onChanged: (l: L
             void change.run()
           }}
         >
-          <Field label="Move to">
+          <Field label={t('leads.leadPanels.moveTo')}>
             {(id) => (
               <select id={id} required value={to} onChange={(e) => setTo(e.currentTarget.value as LeadStatus)}>
-                <option value="">Choose…</option>
+                <option value="">{t('leads.leadPanels.choose')}</option>
                 {moves.map((s) => (
                   <option value={s}>{s}</option>
                 ))}
               </select>
             )}
           </Field>
-          <Field label="Reason (optional)">{(id) => <input id={id} value={reason} onInput={(e) => setReason(e.currentTarget.value)} />}</Field>
+          <Field label={t('leads.leadPanels.reasonOptional')}>{(id) => <input id={id} value={reason} onInput={(e) => setReason(e.currentTarget.value)} />}</Field>
           {change.error && <ProblemView problem={change.error} />}
           <div class="form-actions">
             <button type="submit" class="primary" disabled={change.pending || !to}>
-              Change status
+              {t('leads.leadPanels.changeStatus')}
             </button>
           </div>
         </form>
@@ -106,7 +107,7 @@ export function CrmSync({ lead, onChanged }: { lead: Lead; onChanged: (l: Lead) 
   const [note, setNote] = useState<string>()
   const sync = useAction(async () => {
     const next = await ok(api.client.POST('/leads/{id}/sync', { params: { path: { id: lead.id } } }))
-    setNote('Sync queued.')
+    setNote(t('leads.leadPanels.syncQueued'))
     onChanged(next)
   })
   const pending = lead.crm.sync_status === 'pending'
@@ -114,38 +115,38 @@ export function CrmSync({ lead, onChanged }: { lead: Lead; onChanged: (l: Lead) 
   latest.current = onChanged
   useEffect(() => {
     if (!pending) return
-    const t = setInterval(async () => {
+    const timer = setInterval(async () => {
       try {
         const next = await ok(api.client.GET('/leads/{id}', { params: { path: { id: lead.id } } }))
         if (next.crm.sync_status !== 'pending') {
-          setNote(next.crm.sync_status === 'synced' ? 'Synced to the CRM.' : `Sync ${next.crm.sync_status}.`)
+          setNote(next.crm.sync_status === 'synced' ? t('leads.leadPanels.syncedToTheCrm') : t('leads.leadPanels.syncSyncstatus', { syncStatus: next.crm.sync_status }))
           latest.current(next)
         }
       } catch {
         // tried again on the next tick
       }
     }, 1500)
-    return () => clearInterval(t)
+    return () => clearInterval(timer)
   }, [pending, lead.id])
   return (
     <section class="panel" aria-labelledby="crm-title">
-      <h2 id="crm-title">CRM sync</h2>
+      <h2 id="crm-title">{t('leads.leadPanels.crmSync')}</h2>
       <dl class="facts">
-        <dt>Status</dt>
+        <dt>{t('leads.leadPanels.status')}</dt>
         <dd>
           <StatusBadge status={lead.crm.sync_status} />
         </dd>
-        <dt>Provider</dt>
+        <dt>{t('leads.leadPanels.provider')}</dt>
         <dd>{lead.crm.provider ?? '—'}</dd>
-        <dt>CRM record</dt>
+        <dt>{t('leads.leadPanels.crmRecord')}</dt>
         <dd>{lead.crm.external_id ? <code>{lead.crm.external_id}</code> : '—'}</dd>
-        <dt>Last synced</dt>
+        <dt>{t('leads.leadPanels.lastSynced')}</dt>
         <dd>
           <Time iso={lead.crm.last_synced_at} />
         </dd>
         {lead.crm.last_error && (
           <>
-            <dt>Last error</dt>
+            <dt>{t('leads.leadPanels.lastError')}</dt>
             <dd>{lead.crm.last_error}</dd>
           </>
         )}
@@ -154,7 +155,7 @@ export function CrmSync({ lead, onChanged }: { lead: Lead; onChanged: (l: Lead) 
       {sync.error && <ProblemView problem={sync.error} />}
       <div class="form-actions">
         <button type="button" disabled={sync.pending || pending} onClick={() => void sync.run()}>
-          {pending ? 'Syncing…' : 'Sync now'}
+          {pending ? t('leads.leadPanels.syncing') : t('leads.leadPanels.syncNow')}
         </button>
       </div>
     </section>
@@ -172,7 +173,7 @@ export function ActivityItem({ a }: { a: LeadActivity }) {
       </p>
       {a.body && <p>{a.body}</p>}
       <p class="hint">
-        <Time iso={a.occurred_at} /> · by <code>{a.actor}</code>
+        <Time iso={a.occurred_at} /> {' '}{t('leads.leadPanels.by')}{' '} <code>{a.actor}</code>
       </p>
     </li>
   )

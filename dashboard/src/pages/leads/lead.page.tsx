@@ -8,6 +8,7 @@ import type { Lead, LeadActivity } from './common.js'
 import { LeadActions } from './lead-actions.js'
 import { ActivityItem, CrmSync, ScoreFactors, StatusChange } from './lead-panels.js'
 import { Qualify } from './qualify.js'
+import { t } from '../../i18n/index.js'
 
 type Manual = 'note' | 'email' | 'call' | 'meeting' | 'task'
 
@@ -33,24 +34,24 @@ export default function LeadPage() {
     changed(await ok(api.client.GET('/leads/{id}', { params: { path: { id } } })))
   })
   return (
-    <Page title={lead.data ? (lead.data.name ?? lead.data.email ?? lead.data.id) : 'Lead'} actions={lead.data && <LeadActions lead={lead.data} onChanged={changed} />}>
+    <Page title={lead.data ? (lead.data.name ?? lead.data.email ?? lead.data.id) : t('leads.lead.lead')} actions={lead.data && <LeadActions lead={lead.data} onChanged={changed} />}>
       <p>
-        <a href="/dashboard/leads">← All leads</a>
+        <a href="/dashboard/leads">{t('leads.lead.allLeads')}</a>
       </p>
       <Async loading={lead.loading} error={lead.error} data={lead.data} onRetry={lead.reload}>
         {(l: Lead) => (
           <>
-            <section class="panel" aria-label="Contact">
+            <section class="panel" aria-label={t('leads.lead.contact')}>
               <dl class="facts">
-                <dt>Email</dt>
+                <dt>{t('leads.leadForm.email')}</dt>
                 <dd>{l.email ?? '—'}</dd>
-                <dt>Phone</dt>
+                <dt>{t('leads.leadForm.phone')}</dt>
                 <dd>{l.phone ?? '—'}</dd>
-                <dt>Company</dt>
+                <dt>{t('leads.leadForm.company')}</dt>
                 <dd>{l.company ?? '—'}</dd>
-                <dt>Title</dt>
+                <dt>{t('leads.lead.title')}</dt>
                 <dd>{l.title ?? '—'}</dd>
-                <dt>Source</dt>
+                <dt>{t('leads.leadForm.source')}</dt>
                 <dd>
                   {l.source.replace('_', ' ')}
                   {l.source_id && (
@@ -60,9 +61,9 @@ export default function LeadPage() {
                     </>
                   )}
                 </dd>
-                <dt>Tags</dt>
+                <dt>{t('leads.leadForm.tags')}</dt>
                 <dd>{l.tags.join(', ') || '—'}</dd>
-                <dt>Created</dt>
+                <dt>{t('leads.lead.created')}</dt>
                 <dd>
                   <Time iso={l.created_at} />
                 </dd>
@@ -80,10 +81,10 @@ export default function LeadPage() {
         )}
       </Async>
       <section aria-labelledby="acts-title">
-        <h2 id="acts-title">Activities</h2>
+        <h2 id="acts-title">{t('leads.lead.activities')}</h2>
         <form
           class="panel"
-          aria-label="Record an activity"
+          aria-label={t('leads.lead.recordAnActivity')}
           onSubmit={(e) => {
             e.preventDefault()
             setRecorded(false)
@@ -91,7 +92,7 @@ export default function LeadPage() {
           }}
         >
           <div class="filters">
-            <Field label="Type">
+            <Field label={t('leads.lead.type')}>
               {(fid) => (
                 <select id={fid} value={type} onChange={(e) => setType(e.currentTarget.value as Manual)}>
                   {(['note', 'email', 'call', 'meeting', 'task'] as const).map((t) => (
@@ -100,20 +101,20 @@ export default function LeadPage() {
                 </select>
               )}
             </Field>
-            <Field label="Subject">{(fid) => <input id={fid} value={subject} onInput={(e) => setSubject(e.currentTarget.value)} />}</Field>
+            <Field label={t('leads.lead.subject')}>{(fid) => <input id={fid} value={subject} onInput={(e) => setSubject(e.currentTarget.value)} />}</Field>
           </div>
-          <Field label="Details">{(fid) => <textarea id={fid} value={body} onInput={(e) => setBody(e.currentTarget.value)} />}</Field>
+          <Field label={t('leads.lead.details')}>{(fid) => <textarea id={fid} value={body} onInput={(e) => setBody(e.currentTarget.value)} />}</Field>
           {record.error && <ProblemView problem={record.error} />}
-          {recorded && <Notice>Activity recorded.</Notice>}
+          {recorded && <Notice>{t('leads.lead.activityRecorded')}</Notice>}
           <div class="form-actions">
             <button type="submit" disabled={record.pending || (!subject.trim() && !body.trim())}>
-              Record activity
+              {t('leads.lead.recordActivity')}
             </button>
           </div>
         </form>
-        <PagedList list={acts} emptyView={<Empty title="No activity yet" />}>
+        <PagedList list={acts} emptyView={<Empty title={t('leads.lead.noActivityYet')} />}>
           {(rows) => (
-            <ol class="timeline lead-activities" aria-label="Activities, newest first">
+            <ol class="timeline lead-activities" aria-label={t('leads.lead.activitiesNewestFirst')}>
               {rows.map((a) => (
                 <ActivityItem key={a.id} a={a} />
               ))}

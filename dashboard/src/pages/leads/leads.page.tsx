@@ -7,6 +7,7 @@ import { usePaged } from '../../ui/hooks.js'
 import type { Lead, LeadStatus } from './common.js'
 import { ScoreBadge, STATUSES, StatusBadge } from './common.js'
 import { LeadForm } from './lead-form.js'
+import { t } from '../../i18n/index.js'
 
 type Source = components['schemas']['LeadSource']
 interface Filters {
@@ -45,14 +46,14 @@ export default function Leads() {
   const set = (k: keyof Filters) => (e: { currentTarget: { value: string } }) => setDraft((d) => ({ ...d, [k]: e.currentTarget.value }))
   return (
     <Page
-      title="Leads"
+      title={t('leads.leads.leads')}
       actions={
         <button type="button" class="primary" onClick={() => setCreating(true)}>
-          New lead
+          {t('leads.leadForm.newLead')}
         </button>
       }
     >
-      <Dialog open={creating} title="New lead" onClose={() => setCreating(false)}>
+      <Dialog open={creating} title={t('leads.leadForm.newLead')} onClose={() => setCreating(false)}>
         <LeadForm
           onSaved={(l) => {
             setCreating(false)
@@ -62,38 +63,38 @@ export default function Leads() {
       </Dialog>
       <form
         class="filters"
-        aria-label="Filter leads"
+        aria-label={t('leads.leads.filterLeads')}
         onSubmit={(e) => {
           e.preventDefault()
           setFilters(draft)
         }}
       >
-        <Field label="Status">
+        <Field label={t('leads.leadPanels.status')}>
           {(id) => (
             <select id={id} value={draft.status} onChange={set('status')}>
-              <option value="">Any</option>
+              <option value="">{t('leads.leads.any')}</option>
               {STATUSES.map((s) => (
                 <option value={s}>{s}</option>
               ))}
             </select>
           )}
         </Field>
-        <Field label="Source">
+        <Field label={t('leads.leadForm.source')}>
           {(id) => (
             <select id={id} value={draft.source} onChange={set('source')}>
-              <option value="">Any</option>
+              <option value="">{t('leads.leads.any')}</option>
               {(['conversation', 'bot', 'voice_call', 'api', 'import'] as const).map((s) => (
                 <option value={s}>{s.replace('_', ' ')}</option>
               ))}
             </select>
           )}
         </Field>
-        <Field label="Min score">{(id) => <input id={id} type="number" min={0} max={100} size={4} value={draft.min} onInput={set('min')} />}</Field>
-        <Field label="Max score">{(id) => <input id={id} type="number" min={0} max={100} size={4} value={draft.max} onInput={set('max')} />}</Field>
-        <Field label="Email">{(id) => <input id={id} type="email" value={draft.email} onInput={set('email')} />}</Field>
+        <Field label={t('leads.leads.minScore')}>{(id) => <input id={id} type="number" min={0} max={100} size={4} value={draft.min} onInput={set('min')} />}</Field>
+        <Field label={t('leads.leads.maxScore')}>{(id) => <input id={id} type="number" min={0} max={100} size={4} value={draft.max} onInput={set('max')} />}</Field>
+        <Field label={t('leads.leadForm.email')}>{(id) => <input id={id} type="email" value={draft.email} onInput={set('email')} />}</Field>
         <div class="form-actions">
           <button type="submit" class="primary">
-            Apply filters
+            {t('leads.leads.applyFilters')}
           </button>
           <button
             type="button"
@@ -102,19 +103,19 @@ export default function Leads() {
               setFilters(NONE)
             }}
           >
-            Clear
+            {t('leads.leads.clear')}
           </button>
         </div>
       </form>
-      <PagedList list={list} emptyView={<Empty title="No leads match">Leads come from conversations, bots, calls and the API.</Empty>}>
+      <PagedList list={list} emptyView={<Empty title={t('leads.leads.noLeadsMatch')}>{t('leads.leads.leadsComeFromConversationsBots')}</Empty>}>
         {(rows) => (
           <Table
-            caption="Leads"
+            caption={t('leads.leads.leads')}
             rows={rows}
             rowKey={(l) => l.id}
             columns={[
               {
-                label: 'Lead',
+                label: t('leads.lead.lead'),
                 render: (l) => (
                   <>
                     <a href={`/dashboard/leads/${l.id}`}>{l.name ?? l.email ?? l.id}</a>
@@ -122,12 +123,12 @@ export default function Leads() {
                   </>
                 ),
               },
-              { label: 'Company', render: (l) => l.company ?? '—' },
-              { label: 'Score', class: 'num', render: (l) => <ScoreBadge score={l.score.score} /> },
-              { label: 'Status', render: (l) => <StatusBadge status={l.status} /> },
-              { label: 'Source', render: (l) => l.source.replace('_', ' ') },
-              { label: 'CRM', render: (l) => <StatusBadge status={l.crm.sync_status} /> },
-              { label: 'Updated', render: (l) => <Time iso={l.updated_at} /> },
+              { label: t('leads.leadForm.company'), render: (l) => l.company ?? '—' },
+              { label: t('leads.leadPanels.score'), class: 'num', render: (l) => <ScoreBadge score={l.score.score} /> },
+              { label: t('leads.leadPanels.status'), render: (l) => <StatusBadge status={l.status} /> },
+              { label: t('leads.leadForm.source'), render: (l) => l.source.replace('_', ' ') },
+              { label: t('leads.leads.crm'), render: (l) => <StatusBadge status={l.crm.sync_status} /> },
+              { label: t('leads.leads.updated'), render: (l) => <Time iso={l.updated_at} /> },
             ]}
           />
         )}

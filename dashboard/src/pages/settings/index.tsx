@@ -6,6 +6,7 @@ import Integrations from './integrations.page.js'
 import Members from './members.page.js'
 import WorkspaceSettings from './workspace.page.js'
 import './settings.css'
+import { t } from '../../i18n/index.js'
 
 const WORKSPACE = '/dashboard/settings/workspace'
 
@@ -14,11 +15,11 @@ export default function SettingsArea() {
   return (
     <>
       <SubNav
-        label="Settings"
+        label={t('settings.index.settings')}
         links={[
-          { href: WORKSPACE, label: 'Workspace' },
-          { href: '/dashboard/settings/members', label: 'Members' },
-          { href: '/dashboard/settings/integrations', label: 'Integrations' },
+          { href: WORKSPACE, label: t('settings.index.workspace') },
+          { href: '/dashboard/settings/members', label: t('settings.index.members') },
+          { href: '/dashboard/settings/integrations', label: t('settings.index.integrations') },
         ]}
       />
       <Router>

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks'
 import { Dialog, Field, FormActions, Notice, ProblemView, Time } from '../../ui/components.js'
 import { useAction } from '../../ui/hooks.js'
 import type { Body, Ws } from './integrations.page.js'
+import { t } from '../../i18n/index.js'
 
 type Patch = (w: Ws, body: Body) => Promise<Ws>
 type Provider = 'hubspot' | 'webhook'
@@ -11,9 +12,9 @@ const val = (set: (v: string) => void) => (e: Event) => set((e.target as HTMLInp
 /** Asks before a removal that the API does at once (PATCH … null). */
 function ConfirmRemove({ open, what, onClose, onConfirm, pending }: { open: boolean; what: string; onClose: () => void; onConfirm: () => void; pending: boolean }) {
   return (
-    <Dialog open={open} title={`Remove the ${what}`} onClose={onClose}>
-      <p>Remove the {what} and its stored secret from this mode? It cannot be undone; you would enter the secret again.</p>
-      <FormActions action={{ pending }} label={`Remove ${what}`} busyLabel="Removing…" tone="danger" onConfirm={onConfirm} onCancel={onClose} />
+    <Dialog open={open} title={t('settings.integrationForms.removeTheWhat', { what })} onClose={onClose}>
+      <p>{t('settings.integrationForms.removeTheWhatAndIts', { what })}</p>
+      <FormActions action={{ pending }} label={t('settings.integrationForms.removeWhat', { what })} busyLabel={t('settings.integrationForms.removing')} tone="danger" onConfirm={onConfirm} onCancel={onClose} />
     </Dialog>
   )
 }
@@ -33,12 +34,12 @@ export function CrmForm({ ws, patch }: { ws: Ws; patch: Patch }) {
       provider === 'hubspot' ? { provider, ...(baseUrl.trim() ? { base_url: baseUrl.trim() } : {}), ...(secret ? { access_token: secret } : {}) } : { provider, url: url.trim(), ...(secret ? { signing_secret: secret } : {}) }
     await patch(ws, { crm: input })
     setSecret('')
-    setNotice('CRM saved.')
+    setNotice(t('settings.integrationForms.crmSaved'))
   })
   const remove = useAction(async () => {
     await patch(ws, { crm: null })
     setConfirming(false)
-    setNotice('CRM removed.')
+    setNotice(t('settings.integrationForms.crmRemoved'))
   })
   const secretSet = provider === 'hubspot' ? crm?.provider === 'hubspot' && crm.access_token_set : crm?.provider === 'webhook' && crm.signing_secret_set
   return (
@@ -51,50 +52,50 @@ export function CrmForm({ ws, patch }: { ws: Ws; patch: Patch }) {
         void save.run()
       }}
     >
-      <h2 id="crm-title">CRM</h2>
+      <h2 id="crm-title">{t('settings.integrationForms.crm')}</h2>
       <p class="hint">
-        Where leads sync to ({ws.livemode ? 'live' : 'sandbox'} mode).{' '}
+        {t('settings.integrationForms.whereLeadsSyncTo')}{ws.livemode ? 'live' : 'sandbox'} {' '}{t('settings.integrationForms.mode')}{' '}
         {crm ? (
           <>
-            Now: <strong>{crm.provider}</strong>, updated <Time iso={crm.updated_at} />.
+            {t('settings.integrationForms.now')}{' '} <strong>{crm.provider}</strong>{t('settings.integrationForms.updated')}{' '} <Time iso={crm.updated_at} />.
           </>
         ) : (
-          'None configured.'
+          t('settings.integrationForms.noneConfigured')
         )}
       </p>
-      <Field label="Provider">
+      <Field label={t('settings.integrationForms.provider')}>
         {(id) => (
           <select id={id} value={provider} onChange={(e) => setProvider((e.target as HTMLSelectElement).value as Provider)}>
-            <option value="hubspot">HubSpot</option>
-            <option value="webhook">Signed webhook</option>
+            <option value="hubspot">{t('settings.integrationForms.hubspot')}</option>
+            <option value="webhook">{t('settings.integrationForms.signedWebhook')}</option>
           </select>
         )}
       </Field>
       {provider === 'hubspot' ? (
-        <Field label="HubSpot API base URL" hint="Optional; https://api.hubapi.com by default.">
+        <Field label={t('settings.integrationForms.hubspotApiBaseUrl')} hint={t('settings.integrationForms.optionalHttpsApiHubapiCom')}>
           {(id, d) => <input id={id} type="url" aria-describedby={d} value={baseUrl} onInput={val(setBaseUrl)} />}
         </Field>
       ) : (
-        <Field label="Webhook URL" hint="Each synced lead is POSTed here, signed.">
+        <Field label={t('settings.integrationForms.webhookUrl')} hint={t('settings.integrationForms.eachSyncedLeadIsPosted')}>
           {(id, d) => <input id={id} type="url" required aria-describedby={d} value={url} onInput={val(setUrl)} />}
         </Field>
       )}
-      <Field label={provider === 'hubspot' ? 'Private-app access token' : 'Signing secret'} hint={secretSet ? 'A secret is stored; leave empty to keep it.' : 'Required: none is stored yet.'}>
+      <Field label={provider === 'hubspot' ? t('settings.integrationForms.privateAppAccessToken') : t('settings.integrationForms.signingSecret')} hint={secretSet ? t('settings.integrationForms.aSecretIsStoredLeave') : t('settings.integrationForms.requiredNoneIsStoredYet')}>
         {(id, d) => <input id={id} type="password" autoComplete="off" aria-describedby={d} value={secret} onInput={val(setSecret)} />}
       </Field>
       {(save.error ?? remove.error) && <ProblemView problem={(save.error ?? remove.error)!} />}
       {notice && <Notice>{notice}</Notice>}
       <div class="form-actions">
         <button type="submit" class="primary" disabled={save.pending}>
-          {save.pending ? 'Saving…' : 'Save CRM'}
+          {save.pending ? t('settings.integrationForms.saving') : t('settings.integrationForms.saveCrm')}
         </button>
         {crm && (
           <button type="button" class="danger" onClick={() => (setNotice(undefined), setConfirming(true))}>
-            Remove CRM
+            {t('settings.integrationForms.removeCrm')}
           </button>
         )}
       </div>
-      <ConfirmRemove open={confirming} what="CRM" pending={remove.pending} onClose={() => setConfirming(false)} onConfirm={() => void remove.run()} />
+      <ConfirmRemove open={confirming} what={t('settings.integrationForms.crm')} pending={remove.pending} onClose={() => setConfirming(false)} onConfirm={() => void remove.run()} />
     </form>
   )
 }
@@ -109,18 +110,18 @@ export function VoiceForm({ ws, patch }: { ws: Ws; patch: Patch }) {
   const save = useAction(async () => {
     await patch(ws, { voice: { provider: 'twilio', account_sid: sid.trim(), ...(baseUrl.trim() ? { base_url: baseUrl.trim() } : {}), ...(token ? { auth_token: token } : {}) } })
     setToken('')
-    setNotice('Voice carrier saved.')
+    setNotice(t('settings.integrationForms.voiceCarrierSaved'))
   })
   const remove = useAction(async () => {
     await patch(ws, { voice: null })
     setConfirming(false)
-    setNotice('Voice carrier removed: calls use the simulated carrier.')
+    setNotice(t('settings.integrationForms.voiceCarrierRemovedCallsUse'))
   })
   if (!ws.livemode) {
     return (
       <section class="panel" aria-labelledby="voice-title">
-        <h2 id="voice-title">Voice carrier</h2>
-        <p class="hint">The sandbox always uses the simulated carrier. Switch to live to set a Twilio account.</p>
+        <h2 id="voice-title">{t('settings.integrationForms.voiceCarrier')}</h2>
+        <p class="hint">{t('settings.integrationForms.theSandboxAlwaysUsesThe')}</p>
       </section>
     )
   }
@@ -135,38 +136,38 @@ export function VoiceForm({ ws, patch }: { ws: Ws; patch: Patch }) {
         void save.run()
       }}
     >
-      <h2 id="voice-title">Voice carrier</h2>
+      <h2 id="voice-title">{t('settings.integrationForms.voiceCarrier')}</h2>
       <p class="hint">
         {voice ? (
           <>
-            Twilio, updated <Time iso={voice.updated_at} />.
+            {t('settings.integrationForms.twilioUpdated')}{' '} <Time iso={voice.updated_at} />.
           </>
         ) : (
-          'None: calls use the simulated carrier.'
+          t('settings.integrationForms.noneCallsUseTheSimulated')
         )}
       </p>
-      <Field label="Twilio Account SID">
+      <Field label={t('settings.integrationForms.twilioAccountSid')}>
         {(id) => <input id={id} required autoComplete="off" value={sid} onInput={val(setSid)} />}
       </Field>
-      <Field label="Twilio auth token" hint={tokenSet ? 'A token is stored for this account; leave empty to keep it.' : 'Required for a new account.'}>
+      <Field label={t('settings.integrationForms.twilioAuthToken')} hint={tokenSet ? t('settings.integrationForms.aTokenIsStoredFor') : t('settings.integrationForms.requiredForANewAccount')}>
         {(id, d) => <input id={id} type="password" autoComplete="off" aria-describedby={d} value={token} onInput={val(setToken)} />}
       </Field>
-      <Field label="Twilio API base URL" hint="Optional; https://api.twilio.com by default.">
+      <Field label={t('settings.integrationForms.twilioApiBaseUrl')} hint={t('settings.integrationForms.optionalHttpsApiTwilioCom')}>
         {(id, d) => <input id={id} type="url" aria-describedby={d} value={baseUrl} onInput={val(setBaseUrl)} />}
       </Field>
       {(save.error ?? remove.error) && <ProblemView problem={(save.error ?? remove.error)!} />}
       {notice && <Notice>{notice}</Notice>}
       <div class="form-actions">
         <button type="submit" class="primary" disabled={save.pending}>
-          {save.pending ? 'Saving…' : 'Save voice carrier'}
+          {save.pending ? t('settings.integrationForms.saving') : t('settings.integrationForms.saveVoiceCarrier')}
         </button>
         {voice && (
           <button type="button" class="danger" onClick={() => (setNotice(undefined), setConfirming(true))}>
-            Remove voice carrier
+            {t('settings.integrationForms.removeVoiceCarrier')}
           </button>
         )}
       </div>
-      <ConfirmRemove open={confirming} what="voice carrier" pending={remove.pending} onClose={() => setConfirming(false)} onConfirm={() => void remove.run()} />
+      <ConfirmRemove open={confirming} what={t('settings.integrationForms.voiceCarrier2')} pending={remove.pending} onClose={() => setConfirming(false)} onConfirm={() => void remove.run()} />
     </form>
   )
 }

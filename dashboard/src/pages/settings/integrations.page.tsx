@@ -4,6 +4,7 @@ import { Async, Notice, Page } from '../../ui/components.js'
 import { useResource } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import { CrmForm, VoiceForm } from './integration-forms.js'
+import { t } from '../../i18n/index.js'
 
 export type Ws = components['schemas']['Workspace']
 export type Body = components['requestBodies']['UpdateWorkspaceBody']['content']['application/json']
@@ -22,8 +23,8 @@ export default function Integrations() {
     return next
   }
   return (
-    <Page title="Integrations">
-      {readOnly && <Notice tone="neutral">Only owners and admins change the workspace's integrations; you can read them.</Notice>}
+    <Page title={t('settings.index.integrations')}>
+      {readOnly && <Notice tone="neutral">{t('settings.integrations.onlyOwnersAndAdminsChange')}</Notice>}
       <Async loading={ws.loading} error={ws.error} data={ws.data} onRetry={ws.reload}>
         {(w) => (
           <fieldset class="bare-fieldset" disabled={readOnly}>

@@ -5,20 +5,21 @@ import { CopyButton, Dialog, Field, FormActions } from '../../ui/components.js'
 import { useAction } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import type { Member } from './members.page.js'
+import { t } from '../../i18n/index.js'
 
 type Role = components['schemas']['WorkspaceMemberRole']
-const ROLES: { value: Role; label: string }[] = [
-  { value: 'member', label: 'member — conversations, bots, knowledge…; not keys, members or settings' },
-  { value: 'admin', label: 'admin — everything, API keys and members included (not owners)' },
-  { value: 'owner', label: 'owner — as admin, owners too; a workspace keeps at least one' },
+const roles = (): { value: Role; label: string }[] => [
+  { value: 'member', label: t('settings.roles.member') },
+  { value: 'admin', label: t('settings.roles.admin') },
+  { value: 'owner', label: t('settings.roles.owner') },
 ]
 
 function RoleSelect({ value, onChange }: { value: Role; onChange: (r: Role) => void }) {
   // Only owners make owners (the API answers 403 insufficient_role otherwise).
   const { membership } = useWorkspace()
-  const offered = ROLES.filter((r) => r.value !== 'owner' || membership.role === 'owner')
+  const offered = roles().filter((r) => r.value !== 'owner' || membership.role === 'owner')
   return (
-    <Field label="Role">
+    <Field label={t('settings.memberDialogs.role')}>
       {(id) => (
         <select id={id} value={value} onChange={(e) => onChange((e.target as HTMLSelectElement).value as Role)}>
           {offered.map((r) => (
@@ -51,11 +52,11 @@ export function InviteDialog({ open, onClose, onInvited }: { open: boolean; onCl
     onClose()
   }
   return (
-    <Dialog open={open} title={made ? 'Invitation created' : 'Invite a member'} onClose={close}>
+    <Dialog open={open} title={made ? t('settings.memberDialogs.invitationCreated') : t('settings.memberDialogs.inviteAMember')} onClose={close}>
       {made ? (
         <>
           <p>
-            <strong>{made.email}</strong> is invited as {made.role}. Send them this link to join:
+            <strong>{made.email}</strong> {' '}{t('settings.memberDialogs.isInvitedAsRoleSend', { role: made.role })}
           </p>
           {made.invitation_url && (
             <div class="secret-row">
@@ -67,7 +68,7 @@ export function InviteDialog({ open, onClose, onInvited }: { open: boolean; onCl
           )}
           <div class="form-actions">
             <button type="button" class="primary" onClick={close}>
-              Done
+              {t('settings.memberDialogs.done')}
             </button>
           </div>
         </>
@@ -78,14 +79,14 @@ export function InviteDialog({ open, onClose, onInvited }: { open: boolean; onCl
             void invite.run()
           }}
         >
-          <Field label="Email">
+          <Field label={t('settings.memberDialogs.email')}>
             {(id) => <input id={id} type="email" required autoComplete="off" value={email} onInput={(e) => setEmail((e.target as HTMLInputElement).value)} />}
           </Field>
-          <Field label="Name" hint="Optional.">
+          <Field label={t('settings.memberDialogs.name')} hint={t('settings.memberDialogs.optional')}>
             {(id, d) => <input id={id} aria-describedby={d} maxLength={200} value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} />}
           </Field>
           <RoleSelect value={role} onChange={setRole} />
-          <FormActions action={invite} label="Send invitation" busyLabel="Inviting…" onCancel={close} />
+          <FormActions action={invite} label={t('settings.memberDialogs.sendInvitation')} busyLabel={t('settings.memberDialogs.inviting')} onCancel={close} />
         </form>
       )}
     </Dialog>
@@ -105,7 +106,7 @@ export function RoleDialog({ member, self, onClose, onChanged }: { member: Membe
   })
   const close = () => (change.clear(), onClose())
   return (
-    <Dialog open={member !== null} title="Change role" onClose={close}>
+    <Dialog open={member !== null} title={t('settings.memberDialogs.changeRole')} onClose={close}>
       {member && (
         <form
           onSubmit={(e) => {
@@ -114,11 +115,11 @@ export function RoleDialog({ member, self, onClose, onChanged }: { member: Membe
           }}
         >
           <p>
-            Role of <strong>{member.email}</strong>, now {member.role}.
+            {t('settings.memberDialogs.roleOf')}{' '} <strong>{member.email}</strong>{t('settings.memberDialogs.nowRole', { role: member.role })}
           </p>
           <RoleSelect value={role} onChange={setRole} />
-          {self && <p class="hint">This is you: a lower role takes effect on your next request.</p>}
-          <FormActions action={change} label="Save role" busyLabel="Saving…" disabled={role === member.role} onCancel={close} />
+          {self && <p class="hint">{t('settings.memberDialogs.thisIsYouALower')}</p>}
+          <FormActions action={change} label={t('settings.memberDialogs.saveRole')} busyLabel={t('settings.integrationForms.saving')} disabled={role === member.role} onCancel={close} />
         </form>
       )}
     </Dialog>
@@ -130,15 +131,15 @@ export function RemoveDialog({ member, self, onClose, onRemoved }: { member: Mem
   const remove = useAction(async (m: Member) => onRemoved(await ok(api.client.DELETE('/workspaces/{id}/members/{member_id}', { params: { path: { id: membership.workspace_id, member_id: m.id } } }))))
   const close = () => (remove.clear(), onClose())
   return (
-    <Dialog open={member !== null} title="Remove member" onClose={close}>
+    <Dialog open={member !== null} title={t('settings.memberDialogs.removeMember')} onClose={close}>
       {member && (
         <>
           <p>
-            Remove <strong>{member.email}</strong> ({member.role}, {member.status}) from this workspace’s {membership.mode === 'test' ? 'sandbox' : 'live'} mode?
-            {member.status === 'invited' ? ' Their invitation link stops working.' : ' They lose access at once.'}
+            {t('settings.memberDialogs.remove')}{' '} <strong>{member.email}</strong> {' '}{t('settings.memberDialogs.roleStatusFromThisWorkspace', { role: member.role, status: member.status })}{' '} {membership.mode === 'test' ? 'sandbox' : 'live'} {' '}{t('settings.memberDialogs.mode')}
+            {member.status === 'invited' ? t('settings.memberDialogs.theirInvitationLinkStopsWorking') : t('settings.memberDialogs.theyLoseAccessAtOnce')}
           </p>
-          {self && <p class="notice notice-warn">This is you: you will lose access to this workspace.</p>}
-          <FormActions action={remove} label="Remove member" busyLabel="Removing…" tone="danger" onConfirm={() => void remove.run(member)} onCancel={close} />
+          {self && <p class="notice notice-warn">{t('settings.memberDialogs.thisIsYouYouWill')}</p>}
+          <FormActions action={remove} label={t('settings.memberDialogs.removeMember')} busyLabel={t('settings.integrationForms.removing')} tone="danger" onConfirm={() => void remove.run(member)} onCancel={close} />
         </>
       )}
     </Dialog>

@@ -5,6 +5,7 @@ import { Badge, CopyButton, Empty, Notice, Page, PagedList, Table, Time } from '
 import { usePaged } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import { InviteDialog, RemoveDialog, RoleDialog } from './member-dialogs.js'
+import { t } from '../../i18n/index.js'
 
 export type Member = components['schemas']['WorkspaceMember']
 type Open = { kind: 'invite' } | { kind: 'role'; member: Member } | { kind: 'remove'; member: Member } | null
@@ -28,62 +29,61 @@ export default function Members() {
   const who = (m: Member) => m.name ?? m.email
   return (
     <Page
-      title="Members"
+      title={t('settings.index.members')}
       actions={
         manages && (
           <button type="button" class="primary" onClick={() => (setNotice(undefined), setOpen({ kind: 'invite' }))}>
-            Invite member
+            {t('settings.members.inviteMember')}
           </button>
         )
       }
     >
       <p class="hint settings-intro">
-        Members of the {membership.mode === 'test' ? 'sandbox' : 'live'} mode. Owners manage everyone; admins manage admins and members (and API keys); members work in the
-        workspace and see the team. The last owner cannot be removed or demoted.
+        {t('settings.members.membersOfThe')}{' '} {membership.mode === 'test' ? 'sandbox' : 'live'} {' '}{t('settings.members.modeOwnersManageEveryoneAdmins')}
       </p>
       {notice && <Notice>{notice}</Notice>}
-      <PagedList list={members} emptyView={<Empty title="No members in this mode">Invite someone to work here.</Empty>}>
+      <PagedList list={members} emptyView={<Empty title={t('settings.members.noMembersInThisMode')}>{t('settings.members.inviteSomeoneToWorkHere')}</Empty>}>
         {(rows) => (
           <Table
-            caption="Workspace members"
+            caption={t('settings.members.workspaceMembers')}
             rowKey={(m) => m.id}
             rows={rows}
             columns={[
               {
-                label: 'Member',
+                label: t('settings.members.member'),
                 render: (m) => (
                   <span class="member-who">
                     <span class="member-email">{m.email}</span>
-                    {m.id === membership.member_id && <Badge tone="good">you</Badge>}
+                    {m.id === membership.member_id && <Badge tone="good">{t('settings.members.you')}</Badge>}
                     {m.name && <span class="hint member-name">{m.name}</span>}
                   </span>
                 ),
               },
-              { label: 'Role', render: (m) => <Badge tone={ROLE_TONE[m.role]}>{m.role}</Badge> },
+              { label: t('settings.memberDialogs.role'), render: (m) => <Badge tone={ROLE_TONE[m.role]}>{m.role}</Badge> },
               {
-                label: 'Status',
+                label: t('settings.members.status'),
                 render: (m) =>
                   m.status === 'active' ? (
-                    <Badge tone="good">active</Badge>
+                    <Badge tone="good">{t('settings.members.active')}</Badge>
                   ) : (
                     <span class="member-status">
-                      <Badge tone="warn">invited</Badge>
-                      {m.invitation_url && <CopyButton text={m.invitation_url} label="Copy invitation link" />}
+                      <Badge tone="warn">{t('settings.members.invited')}</Badge>
+                      {m.invitation_url && <CopyButton text={m.invitation_url} label={t('settings.members.copyInvitationLink')} />}
                     </span>
                   ),
               },
-              { label: 'Invited', render: (m) => <Time iso={m.invited_at} /> },
-              { label: 'Joined', render: (m) => (m.joined_at ? <Time iso={m.joined_at} /> : '—') },
+              { label: t('settings.members.invited2'), render: (m) => <Time iso={m.invited_at} /> },
+              { label: t('settings.members.joined'), render: (m) => (m.joined_at ? <Time iso={m.joined_at} /> : '—') },
               {
-                label: 'Actions',
+                label: t('settings.members.actions'),
                 render: (m) =>
                   mayTouch(m) ? (
                   <span class="row-actions">
                     <button type="button" onClick={() => (setNotice(undefined), setOpen({ kind: 'role', member: m }))}>
-                      Change role<span class="visually-hidden"> of {who(m)}</span>
+                      {t('settings.memberDialogs.changeRole')}<span class="visually-hidden"> {' '}{t('settings.members.ofM', { m: who(m) })}</span>
                     </button>
                     <button type="button" class="danger" onClick={() => (setNotice(undefined), setOpen({ kind: 'remove', member: m }))}>
-                      Remove<span class="visually-hidden"> {who(m)}</span>
+                      {t('settings.memberDialogs.remove')}<span class="visually-hidden"> {who(m)}</span>
                     </button>
                   </span>
                   ) : (
@@ -99,7 +99,7 @@ export default function Members() {
         onClose={close}
         onInvited={(m) => {
           members.setItems((xs) => [...xs, m])
-          setNotice(`Invited ${m.email} as ${m.role}.`)
+          setNotice(t('settings.members.invitedEmailAsRole', { email: m.email, role: m.role }))
         }}
       />
       <RoleDialog
@@ -108,7 +108,7 @@ export default function Members() {
         onClose={close}
         onChanged={(m) => {
           replace(m)
-          setNotice(`${m.email} is now ${m.role}.`)
+          setNotice(t('settings.members.emailIsNowRole', { email: m.email, role: m.role }))
           close()
         }}
       />
@@ -118,7 +118,7 @@ export default function Members() {
         onClose={close}
         onRemoved={(m) => {
           members.setItems((xs) => xs.filter((x) => x.id !== m.id))
-          setNotice(`Removed ${m.email}.`)
+          setNotice(t('settings.members.removedEmail', { email: m.email }))
           close()
         }}
       />

@@ -1,3 +1,4 @@
+import { t } from '../../i18n/index.js'
 export interface MetaRow {
   key: string
   value: string
@@ -13,27 +14,27 @@ export function MetadataEditor({ rows, onChange }: { rows: MetaRow[]; onChange: 
   const edit = (i: number, k: keyof MetaRow) => (e: Event) => onChange(rows.map((r, j) => (j === i ? { ...r, [k]: (e.target as HTMLInputElement).value } : r)))
   return (
     <fieldset class="metadata">
-      <legend>Metadata</legend>
-      {rows.length === 0 && <p class="hint">No metadata. Up to 50 string pairs for your own integrations.</p>}
+      <legend>{t('settings.metadataEditor.metadata')}</legend>
+      {rows.length === 0 && <p class="hint">{t('settings.metadataEditor.noMetadataUpTo50')}</p>}
       <ul class="meta-rows">
         {rows.map((r, i) => (
           <li class="meta-row">
             <label class="visually-hidden" for={`meta-k-${i}`}>
-              Metadata key {i + 1}
+              {t('settings.metadataEditor.metadataKey')}{' '} {i + 1}
             </label>
             <input id={`meta-k-${i}`} placeholder="key" maxLength={40} value={r.key} onInput={edit(i, 'key')} />
             <label class="visually-hidden" for={`meta-v-${i}`}>
-              Metadata value {i + 1}
+              {t('settings.metadataEditor.metadataValue')}{' '} {i + 1}
             </label>
             <input id={`meta-v-${i}`} placeholder="value" maxLength={500} value={r.value} onInput={edit(i, 'value')} />
             <button type="button" onClick={() => onChange(rows.filter((_, j) => j !== i))}>
-              Remove<span class="visually-hidden"> metadata pair {i + 1}</span>
+              {t('settings.memberDialogs.remove')}<span class="visually-hidden"> {' '}{t('settings.metadataEditor.metadataPair')}{' '} {i + 1}</span>
             </button>
           </li>
         ))}
       </ul>
       <button type="button" disabled={rows.length >= 50} onClick={() => onChange([...rows, { key: '', value: '' }])}>
-        Add pair
+        {t('settings.metadataEditor.addPair')}
       </button>
     </fieldset>
   )

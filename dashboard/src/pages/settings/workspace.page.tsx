@@ -4,7 +4,9 @@ import type { components } from '../../api/schema.js'
 import { Async, Badge, CopyButton, Field, Notice, Page, ProblemView, Time } from '../../ui/components.js'
 import { useAction, useResource } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
+import { LanguageChoice } from './language.js'
 import { MetadataEditor, metadataOf, rowsOf, type MetaRow } from './metadata-editor.js'
+import { t } from '../../i18n/index.js'
 
 type Ws = components['schemas']['Workspace']
 type Body = components['requestBodies']['UpdateWorkspaceBody']['content']['application/json']
@@ -51,10 +53,10 @@ export default function WorkspaceSettings() {
   }, [ws.data])
   const save = useAction(async (w: Ws, f: Form) => {
     const body = changes(w, f)
-    if (Object.keys(body).length === 0) return setNotice('Nothing changed.')
+    if (Object.keys(body).length === 0) return setNotice(t('settings.workspace.nothingChanged'))
     const next = await ok(api.client.PATCH('/workspaces/{id}', { params: { path: { id: w.id } }, body }))
     ws.set(next)
-    setNotice('Workspace settings saved.')
+    setNotice(t('settings.workspace.workspaceSettingsSaved'))
     // The header's workspace switcher shows the name the session holds.
     if (body.name !== undefined) await refreshSession().catch(() => undefined)
   })
@@ -63,28 +65,28 @@ export default function WorkspaceSettings() {
     setForm((f) => f && { ...f, [k]: (e.target as HTMLInputElement).value })
   }
   return (
-    <Page title="Workspace">
-      {membership.role === 'member' && <Notice tone="neutral">Only owners and admins change the workspace's settings; you can read them.</Notice>}
+    <Page title={t('settings.index.workspace')}>
+      {membership.role === 'member' && <Notice tone="neutral">{t('settings.workspace.onlyOwnersAndAdminsChange')}</Notice>}
       <Async loading={ws.loading} error={ws.error} data={form && ws.data} onRetry={ws.reload}>
         {(w) =>
           form && (
             <>
               <section class="panel" aria-labelledby="ws-facts">
-                <h2 id="ws-facts">This workspace</h2>
+                <h2 id="ws-facts">{t('settings.workspace.thisWorkspace')}</h2>
                 <dl class="facts">
-                  <dt>Workspace id</dt>
+                  <dt>{t('settings.workspace.workspaceId')}</dt>
                   <dd class="id-row">
-                    <code data-testid="workspace-id">{w.id}</code> <CopyButton text={w.id} label="Copy id" />
+                    <code data-testid="workspace-id">{w.id}</code> <CopyButton text={w.id} label={t('settings.workspace.copyId')} />
                   </dd>
-                  <dt>Mode</dt>
-                  <dd>{w.livemode ? <Badge tone="good">live</Badge> : <Badge tone="warn">sandbox</Badge>}</dd>
-                  <dt>Your role</dt>
+                  <dt>{t('settings.workspace.mode')}</dt>
+                  <dd>{w.livemode ? <Badge tone="good">{t('settings.workspace.live')}</Badge> : <Badge tone="warn">{t('settings.workspace.sandbox')}</Badge>}</dd>
+                  <dt>{t('settings.workspace.yourRole')}</dt>
                   <dd>{membership.role}</dd>
-                  <dt>Created</dt>
+                  <dt>{t('settings.workspace.created')}</dt>
                   <dd>
                     <Time iso={w.created_at} />
                   </dd>
-                  <dt>Updated</dt>
+                  <dt>{t('settings.workspace.updated')}</dt>
                   <dd>
                     <Time iso={w.updated_at} />
                   </dd>
@@ -98,19 +100,19 @@ export default function WorkspaceSettings() {
                   void save.run(w, form)
                 }}
               >
-                <h2 id="ws-general">General</h2>
-                <p class="hint">Name, time zone, language and metadata are shared by live and sandbox; the lead score below is this mode’s own.</p>
+                <h2 id="ws-general">{t('settings.workspace.general')}</h2>
+                <p class="hint">{t('settings.workspace.nameTimeZoneLanguageAnd')}</p>
                 <div class="settings-grid">
-                  <Field label="Name">
+                  <Field label={t('settings.memberDialogs.name')}>
                     {(id) => <input id={id} required maxLength={100} value={form.name} onInput={set('name')} />}
                   </Field>
-                  <Field label="Time zone" hint="IANA name, e.g. Europe/Berlin.">
+                  <Field label={t('settings.workspace.timeZone')} hint={t('settings.workspace.ianaNameEGEurope')}>
                     {(id, d) => <input id={id} list="tz-options" aria-describedby={d} autoComplete="off" value={form.timezone} onInput={set('timezone')} />}
                   </Field>
-                  <Field label="Default language" hint="BCP 47 tag, e.g. en or pt-BR.">
+                  <Field label={t('settings.workspace.defaultLanguage')} hint={t('settings.workspace.bcp47TagEG')}>
                     {(id, d) => <input id={id} aria-describedby={d} value={form.default_language} onInput={set('default_language')} />}
                   </Field>
-                  <Field label="Lead auto-create score" hint="1–100: a conversation whose lead score reaches it creates its lead. Empty: never.">
+                  <Field label={t('settings.workspace.leadAutoCreateScore')} hint={t('settings.workspace.1100AConversationWhose')}>
                     {(id, d) => <input id={id} type="number" min={1} max={100} step={1} inputMode="numeric" aria-describedby={d} value={form.score} onInput={set('score')} />}
                   </Field>
                 </div>
@@ -124,10 +126,10 @@ export default function WorkspaceSettings() {
                 {notice && <Notice tone={notice === 'Nothing changed.' ? 'info' : 'good'}>{notice}</Notice>}
                 <div class="form-actions">
                   <button type="submit" class="primary" disabled={save.pending || membership.role === 'member'}>
-                    {save.pending ? 'Saving…' : 'Save settings'}
+                    {save.pending ? t('settings.integrationForms.saving') : t('settings.workspace.saveSettings')}
                   </button>
                   <button type="button" disabled={save.pending} onClick={() => (save.clear(), setNotice(undefined), setForm(formOf(w)))}>
-                    Reset
+                    {t('settings.workspace.reset')}
                   </button>
                 </div>
               </form>
@@ -135,6 +137,7 @@ export default function WorkspaceSettings() {
           )
         }
       </Async>
+      <LanguageChoice />
     </Page>
   )
 }

@@ -1,6 +1,7 @@
 import { ok } from '../../api/client.js'
 import { Field } from '../../ui/components.js'
 import { useResource } from '../../ui/hooks.js'
+import { t } from '../../i18n/index.js'
 
 export type Answerer = 'greeting' | 'bot' | 'agent'
 
@@ -20,26 +21,26 @@ function useAnswerers(kind: Answerer) {
 export function AnswererFields({ answerer, answererId, keep, onChange }: { answerer: Answerer; answererId: string; keep?: string | null; onChange: (answerer: Answerer, id: string) => void }) {
   const answerers = useAnswerers(answerer)
   const options = keep && answerer !== 'greeting' && !answerers.options.some((o) => o.id === keep) ? [...answerers.options, { id: keep, name: keep }] : answerers.options
-  const noun = answerer === 'bot' ? 'published bots' : 'active agents'
+  const noun = answerer === 'bot' ? t('voice.answererFields.publishedBots') : t('voice.answererFields.activeAgents')
   return (
     <>
-      <Field label="Answered by">
+      <Field label={t('voice.answererFields.answeredBy')}>
         {(id) => (
           <select id={id} value={answerer} onChange={(e) => onChange((e.target as HTMLSelectElement).value as Answerer, '')}>
-            <option value="greeting">The greeting only</option>
-            <option value="bot">A bot (its published version)</option>
-            <option value="agent">An agent</option>
+            <option value="greeting">{t('voice.answererFields.theGreetingOnly')}</option>
+            <option value="bot">{t('voice.answererFields.aBotItsPublishedVersion')}</option>
+            <option value="agent">{t('voice.answererFields.anAgent')}</option>
           </select>
         )}
       </Field>
       {answerer !== 'greeting' && (
         <Field
-          label={answerer === 'bot' ? 'Bot' : 'Agent'}
-          hint={answerers.error ? `Could not list them: ${answerers.error.detail}` : answerers.loading ? 'Loading…' : options.length === 0 ? `No ${noun} yet.` : undefined}
+          label={answerer === 'bot' ? t('voice.answererFields.bot') : t('voice.answererFields.agent')}
+          hint={answerers.error ? t('voice.answererFields.couldNotListThemDetail', { detail: answerers.error.detail }) : answerers.loading ? t('voice.answererFields.loading') : options.length === 0 ? t('voice.answererFields.noNounYet', { noun }) : undefined}
         >
           {(id, hint) => (
             <select id={id} required aria-describedby={hint} value={answererId} onChange={(e) => onChange(answerer, (e.target as HTMLSelectElement).value)}>
-              <option value="">Choose…</option>
+              <option value="">{t('voice.answererFields.choose')}</option>
               {options.map((o) => (
                 <option value={o.id}>{o.name}</option>
               ))}

@@ -5,6 +5,7 @@ import { Dialog, Field, FormActions } from '../../ui/components.js'
 import { useAction, useResource } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import type { Call } from './voice.shared.js'
+import { t } from '../../i18n/index.js'
 
 type TransferBody = components['requestBodies']['TransferVoiceCallBody']['content']['application/json']
 
@@ -18,14 +19,14 @@ export function HangupCallDialog({ call, open, onClose, onEnded }: { call: Call;
   }
   const answered = call.status === 'in_progress'
   return (
-    <Dialog open={open} title="Hang up this call?" onClose={close}>
+    <Dialog open={open} title={t('voice.callActions.hangUpThisCall')} onClose={close}>
       <p>
-        The call {call.direction === 'inbound' ? 'from' : 'to'} <span class="phone">{call.direction === 'inbound' ? call.from : call.to}</span>{' '}
+        {t('voice.callActions.theCall')}{' '} {call.direction === 'inbound' ? 'from' : 'to'} <span class="phone">{call.direction === 'inbound' ? call.from : call.to}</span>{' '}
         {answered
-          ? 'ends now for both sides; its transcript and recording keep what was said until this moment.'
-          : 'stops ringing and ends as canceled; nothing was said, so it has no transcript or recording.'}
+          ? t('voice.callActions.endsNowForBothSides')
+          : t('voice.callActions.stopsRingingAndEndsAs')}
       </p>
-      <FormActions action={hangup} label="Hang up" busyLabel="Hanging up…" tone="danger" onConfirm={() => void hangup.run()} onCancel={close} />
+      <FormActions action={hangup} label={t('voice.callActions.hangUp')} busyLabel={t('voice.callActions.hangingUp')} tone="danger" onConfirm={() => void hangup.run()} onCancel={close} />
     </Dialog>
   )
 }
@@ -33,7 +34,7 @@ export function HangupCallDialog({ call, open, onClose, onEnded }: { call: Call;
 /** Hands a call in progress to a phone number or a member (their browser or app, by a voice token), cold or warm. */
 export function TransferCallDialog({ call, open, onClose, onTransferred }: { call: Call; open: boolean; onClose: () => void; onTransferred: (c: Call) => void }) {
   return (
-    <Dialog open={open} title="Transfer the call" onClose={onClose}>
+    <Dialog open={open} title={t('voice.callActions.transferTheCall')} onClose={onClose}>
       {/* Mounted while open only: a fresh form each time, and the members read when it is opened. */}
       <TransferForm call={call} onCancel={onClose} onTransferred={onTransferred} />
     </Dialog>
@@ -65,24 +66,24 @@ function TransferForm({ call, onCancel, onTransferred }: { call: Call; onCancel:
       }}
     >
       <fieldset>
-        <legend>Transfer to</legend>
+        <legend>{t('voice.callActions.transferTo')}</legend>
         <label>
-          <input type="radio" name="transfer-target" checked={target === 'phone_number'} onChange={() => setTarget('phone_number')} /> A phone number
+          <input type="radio" name="transfer-target" checked={target === 'phone_number'} onChange={() => setTarget('phone_number')} /> {' '}{t('voice.callActions.aPhoneNumber')}
         </label>
         <br />
         <label>
-          <input type="radio" name="transfer-target" checked={target === 'member_id'} onChange={() => setTarget('member_id')} /> A member
+          <input type="radio" name="transfer-target" checked={target === 'member_id'} onChange={() => setTarget('member_id')} /> {' '}{t('voice.callActions.aMember')}
         </label>
       </fieldset>
       {target === 'phone_number' ? (
-        <Field label="Phone number" hint="E.164, with the country code: +14155550188.">
+        <Field label={t('voice.callActions.phoneNumber')} hint={t('voice.callActions.e164WithTheCountry')}>
           {(id, hint) => <input id={id} type="tel" required pattern="\+[1-9][0-9]{6,14}" aria-describedby={hint} value={phone} onInput={(e) => setPhone(e.currentTarget.value)} />}
         </Field>
       ) : (
-        <Field label="Member" hint="Rung in their browser or app, signed in with a voice token for their member id.">
+        <Field label={t('voice.callActions.member')} hint={t('voice.callActions.rungInTheirBrowserOr')}>
           {(id, hint) => (
             <select id={id} required aria-describedby={hint} value={member} onChange={(e) => setMember(e.currentTarget.value)}>
-              <option value="">{members.loading ? 'Loading members…' : 'Choose a member'}</option>
+              <option value="">{members.loading ? t('voice.callActions.loadingMembers') : t('voice.callActions.chooseAMember')}</option>
               {(members.data ?? []).map((m) => (
                 <option value={m.id}>{m.name ? `${m.name} (${m.email})` : m.email}</option>
               ))}
@@ -90,19 +91,19 @@ function TransferForm({ call, onCancel, onTransferred }: { call: Call; onCancel:
           )}
         </Field>
       )}
-      {members.error && target === 'member_id' && <p class="hint">The members could not be read: {members.error.detail}</p>}
-      <Field label="Mode" hint="Cold: the caller hears the announcement and is connected at once. Warm: the target hears it first.">
+      {members.error && target === 'member_id' && <p class="hint">{t('voice.callActions.theMembersCouldNotBe', { detail: members.error.detail })}</p>}
+      <Field label={t('voice.callActions.mode')} hint={t('voice.callActions.coldTheCallerHearsThe')}>
         {(id, hint) => (
           <select id={id} aria-describedby={hint} value={mode} onChange={(e) => setMode(e.currentTarget.value as 'cold' | 'warm')}>
-            <option value="cold">Cold</option>
-            <option value="warm">Warm</option>
+            <option value="cold">{t('voice.callActions.cold')}</option>
+            <option value="warm">{t('voice.callActions.warm')}</option>
           </select>
         )}
       </Field>
-      <Field label="Announcement" hint="Optional; by default “Please hold while I transfer your call.”">
+      <Field label={t('voice.callActions.announcement')} hint={t('voice.callActions.optionalByDefaultPleaseHold')}>
         {(id, hint) => <input id={id} maxLength={500} aria-describedby={hint} value={announcement} onInput={(e) => setAnnouncement(e.currentTarget.value)} />}
       </Field>
-      <FormActions action={transfer} label="Transfer" busyLabel="Transferring…" onCancel={onCancel} />
+      <FormActions action={transfer} label={t('voice.callActions.transfer')} busyLabel={t('voice.callActions.transferring')} onCancel={onCancel} />
     </form>
   )
 }

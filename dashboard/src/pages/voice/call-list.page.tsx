@@ -4,6 +4,7 @@ import { Empty, Field, Page, PagedList } from '../../ui/components.js'
 import { usePaged } from '../../ui/hooks.js'
 import { CallsTable } from './calls-table.js'
 import { CALL_STATUSES, statusLabel, type CallStatus } from './voice.shared.js'
+import { t } from '../../i18n/index.js'
 
 type Direction = 'inbound' | 'outbound'
 
@@ -16,24 +17,24 @@ export default function CallList() {
     [status, direction],
   )
   return (
-    <Page title="Calls">
-      <div class="filters" role="search" aria-label="Filter calls">
-        <Field label="Status">
+    <Page title={t('voice.callList.calls')}>
+      <div class="filters" role="search" aria-label={t('voice.callList.filterCalls')}>
+        <Field label={t('voice.callDetail.status')}>
           {(id) => (
             <select id={id} value={status} onChange={(e) => setStatus((e.target as HTMLSelectElement).value as CallStatus | '')}>
-              <option value="">Any status</option>
+              <option value="">{t('voice.callList.anyStatus')}</option>
               {CALL_STATUSES.map((s) => (
                 <option value={s}>{statusLabel(s)}</option>
               ))}
             </select>
           )}
         </Field>
-        <Field label="Direction">
+        <Field label={t('voice.callDetail.direction')}>
           {(id) => (
             <select id={id} value={direction} onChange={(e) => setDirection((e.target as HTMLSelectElement).value as Direction | '')}>
-              <option value="">Both</option>
-              <option value="outbound">Outbound</option>
-              <option value="inbound">Inbound</option>
+              <option value="">{t('voice.callList.both')}</option>
+              <option value="outbound">{t('voice.callDetail.outbound')}</option>
+              <option value="inbound">{t('voice.callDetail.inbound')}</option>
             </select>
           )}
         </Field>
@@ -41,13 +42,13 @@ export default function CallList() {
       <PagedList
         list={calls}
         emptyView={
-          <Empty title="No calls yet">
-            Calls placed with <code>POST /voice/calls</code> and calls to your numbers appear here.
+          <Empty title={t('voice.callList.noCallsYet')}>
+            {t('voice.callList.callsPlacedWith')}{' '} <code>{t('voice.callList.postVoiceCalls')}</code> {' '}{t('voice.callList.andCallsToYourNumbers')}
           </Empty>
         }
       >
         {(rows) => (
-          <CallsTable caption="Calls" rows={rows} />
+          <CallsTable caption={t('voice.callList.calls')} rows={rows} />
         )}
       </PagedList>
     </Page>

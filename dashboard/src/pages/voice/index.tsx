@@ -7,6 +7,7 @@ import CallList from './call-list.page.js'
 import NumberDetail from './number-detail.page.js'
 import NumberList from './number-list.page.js'
 import './voice.css'
+import { t } from '../../i18n/index.js'
 
 export const CALLS = '/dashboard/voice/calls'
 
@@ -15,10 +16,10 @@ export default function VoiceArea() {
   return (
     <>
       <SubNav
-        label="Voice"
+        label={t('voice.index.voice')}
         links={[
-          { href: CALLS, label: 'Calls' },
-          { href: '/dashboard/voice/numbers', label: 'Numbers' },
+          { href: CALLS, label: t('voice.callList.calls') },
+          { href: '/dashboard/voice/numbers', label: t('voice.index.numbers') },
         ]}
       />
       <Router>

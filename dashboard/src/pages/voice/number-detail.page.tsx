@@ -6,6 +6,7 @@ import { usePaged, useResource } from '../../ui/hooks.js'
 import { CallsTable } from './calls-table.js'
 import { EditNumberDialog, ReleaseNumberDialog } from './number-edit.js'
 import { AnsweredBy } from './voice.shared.js'
+import { t } from '../../i18n/index.js'
 
 export const NUMBERS = '/dashboard/voice/numbers'
 
@@ -19,9 +20,9 @@ export default function NumberDetail() {
   const [releasing, setReleasing] = useState(false)
   const [saved, setSaved] = useState(false)
   return (
-    <Page title={num.data?.phone_number ?? 'Phone number'}>
+    <Page title={num.data?.phone_number ?? t('voice.callActions.phoneNumber')}>
       <p>
-        <a href={NUMBERS}>← All numbers</a>
+        <a href={NUMBERS}>{t('voice.numberDetail.allNumbers')}</a>
       </p>
       <Async loading={num.loading} error={num.error} data={num.data} onRetry={num.reload}>
         {(n) => (
@@ -29,48 +30,48 @@ export default function NumberDetail() {
             <section class="panel" aria-labelledby="number-facts">
               <h2 id="number-facts">{n.friendly_name}</h2>
               <dl class="facts">
-                <dt>Number</dt>
+                <dt>{t('voice.numberDetail.number')}</dt>
                 <dd class="phone">{n.phone_number}</dd>
-                <dt>Answered by</dt>
+                <dt>{t('voice.answererFields.answeredBy')}</dt>
                 <dd>
                   <AnsweredBy n={n} />
                 </dd>
-                <dt>Greeting</dt>
-                <dd class="greeting">{n.answer.greeting ?? <span class="muted">the answerer's own</span>}</dd>
-                <dt>Country</dt>
+                <dt>{t('voice.numberDetail.greeting')}</dt>
+                <dd class="greeting">{n.answer.greeting ?? <span class="muted">{t('voice.numberDetail.theAnswererSOwn')}</span>}</dd>
+                <dt>{t('voice.numberDetail.country')}</dt>
                 <dd>
                   {n.country}
-                  {n.area_code && <span class="muted"> (area {n.area_code})</span>}
+                  {n.area_code && <span class="muted"> {' '}{t('voice.numberDetail.areaAreacode', { areaCode: n.area_code })}</span>}
                 </dd>
-                <dt>Carrier</dt>
+                <dt>{t('voice.numberDetail.carrier')}</dt>
                 <dd>
                   <Badge tone={n.carrier === 'simulated' ? 'info' : 'neutral'}>{n.carrier}</Badge>
                 </dd>
-                <dt>Capabilities</dt>
+                <dt>{t('voice.numberDetail.capabilities')}</dt>
                 <dd>{[n.capabilities.voice && 'voice', n.capabilities.sms && 'SMS'].filter(Boolean).join(', ') || '—'}</dd>
-                <dt>Number id</dt>
+                <dt>{t('voice.numberDetail.numberId')}</dt>
                 <dd>
                   <code>{n.id}</code>
                 </dd>
-                <dt>Provisioned</dt>
+                <dt>{t('voice.numberDetail.provisioned')}</dt>
                 <dd>
                   <Time iso={n.created_at} />
                 </dd>
-                <dt>Updated</dt>
+                <dt>{t('voice.numberDetail.updated')}</dt>
                 <dd>
                   <Time iso={n.updated_at} />
                 </dd>
               </dl>
               <div class="form-actions">
                 <button type="button" onClick={() => (setSaved(false), setEditing(true))}>
-                  Edit
+                  {t('voice.numberDetail.edit')}
                 </button>
                 <button type="button" class="danger" onClick={() => (setSaved(false), setReleasing(true))}>
-                  Release number
+                  {t('voice.numberDetail.releaseNumber')}
                 </button>
               </div>
             </section>
-            {saved && <Notice>Number saved.</Notice>}
+            {saved && <Notice>{t('voice.numberDetail.numberSaved')}</Notice>}
             <EditNumberDialog
               number={n}
               open={editing}
@@ -87,13 +88,13 @@ export default function NumberDetail() {
       </Async>
       <section aria-labelledby="number-calls">
         <div class="page-head">
-          <h2 id="number-calls">Calls</h2>
+          <h2 id="number-calls">{t('voice.callList.calls')}</h2>
           <button type="button" onClick={calls.reload}>
-            Refresh
+            {t('voice.numberDetail.refresh')}
           </button>
         </div>
-        <PagedList list={calls} emptyView={<Empty title="No calls from or to this number yet" />}>
-          {(rows) => <CallsTable caption="Calls from and to this number" rows={rows} />}
+        <PagedList list={calls} emptyView={<Empty title={t('voice.numberDetail.noCallsFromOrTo')} />}>
+          {(rows) => <CallsTable caption={t('voice.numberDetail.callsFromAndToThis')} rows={rows} />}
         </PagedList>
       </section>
     </Page>

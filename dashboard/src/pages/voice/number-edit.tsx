@@ -6,6 +6,7 @@ import { useAction } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import { AnswererFields, type Answerer } from './answerer-fields.js'
 import type { VoiceNumber } from './voice.shared.js'
+import { t } from '../../i18n/index.js'
 
 type Patch = NonNullable<components['requestBodies']['UpdateVoiceNumberBody']>['content']['application/json']
 
@@ -57,22 +58,22 @@ export function EditNumberDialog({ number, open, onClose, onSaved }: { number: V
     onClose()
   }
   return (
-    <Dialog open={open} title="Edit the number" onClose={close}>
+    <Dialog open={open} title={t('voice.numberEdit.editTheNumber')} onClose={close}>
       <form
         onSubmit={(e) => {
           e.preventDefault()
           void save.run()
         }}
       >
-        <Field label="Friendly name">
+        <Field label={t('voice.numberEdit.friendlyName')}>
           {(id) => <input id={id} required maxLength={100} value={f.friendly_name} onInput={(e) => setF({ ...f, friendly_name: e.currentTarget.value })} />}
         </Field>
         <AnswererFields answerer={f.answerer} answererId={f.answerer_id} keep={number.answer.id} onChange={(answerer, answerer_id) => setF({ ...f, answerer, answerer_id })} />
-        <Field label="Greeting" hint="The first words spoken when a call is answered (at most 500 characters). Empty: the answerer's own — a bot's or agent's introduction, or a plain hello.">
+        <Field label={t('voice.numberDetail.greeting')} hint={t('voice.numberEdit.theFirstWordsSpokenWhen')}>
           {(id, hint) => <textarea id={id} maxLength={500} aria-describedby={hint} value={f.greeting} onInput={(e) => setF({ ...f, greeting: e.currentTarget.value })} />}
         </Field>
-        <p class="hint">Calls from now on use the new settings; calls already placed or answered keep theirs.</p>
-        <FormActions action={save} label="Save changes" busyLabel="Saving…" onCancel={close} />
+        <p class="hint">{t('voice.numberEdit.callsFromNowOnUse')}</p>
+        <FormActions action={save} label={t('voice.numberEdit.saveChanges')} busyLabel={t('voice.numberEdit.saving')} onCancel={close} />
       </form>
     </Dialog>
   )
@@ -90,13 +91,12 @@ export function ReleaseNumberDialog({ number, open, onClose, onReleased }: { num
     onClose()
   }
   return (
-    <Dialog open={open} title="Release this number?" onClose={close}>
+    <Dialog open={open} title={t('voice.numberEdit.releaseThisNumber')} onClose={close}>
       <p>
-        <span class="phone">{number.phone_number}</span> ({number.friendly_name}) is given back to the carrier
-        {number.carrier === 'twilio' ? ' (released from your Twilio account)' : ''}: it stops receiving calls and cannot be recovered — the carrier may give it to
-        someone else. Its past calls are kept, with their recordings and transcripts.
+        <span class="phone">{number.phone_number}</span> {' '}{t('voice.numberEdit.friendlynameIsGivenBackTo', { friendlyName: number.friendly_name })}
+        {number.carrier === 'twilio' ? t('voice.numberEdit.releasedFromYourTwilioAccount') : ''}{t('voice.numberEdit.itStopsReceivingCallsAnd')}
       </p>
-      <FormActions action={release} label="Release number" busyLabel="Releasing…" tone="danger" onConfirm={() => void release.run()} onCancel={close} />
+      <FormActions action={release} label={t('voice.numberDetail.releaseNumber')} busyLabel={t('voice.numberEdit.releasing')} tone="danger" onConfirm={() => void release.run()} onCancel={close} />
     </Dialog>
   )
 }

@@ -5,6 +5,7 @@ import { Badge, Dialog, Empty, Notice, Page, PagedList, Table, Time } from '../.
 import { usePaged } from '../../ui/hooks.js'
 import { ProvisionNumber } from './provision-number.js'
 import { AnsweredBy, type VoiceNumber } from './voice.shared.js'
+import { t } from '../../i18n/index.js'
 
 /** /dashboard/voice/numbers: the workspace's phone numbers and what answers them (each links to its page); "Provision number" gets a new one. */
 export default function NumberList() {
@@ -15,42 +16,42 @@ export default function NumberList() {
   const [added, setAdded] = useState<VoiceNumber>()
   return (
     <Page
-      title="Phone numbers"
+      title={t('voice.numberList.phoneNumbers')}
       actions={
         <button type="button" class="primary" onClick={() => setProvisioning(true)}>
-          Provision number
+          {t('voice.numberList.provisionNumber')}
         </button>
       }
     >
       {released && !added && (
         <Notice>
-          Released <span class="phone">{released}</span>: it is back with the carrier. Its past calls stay in the call list.
+          {t('voice.numberList.released')}{' '} <span class="phone">{released}</span>{t('voice.numberList.itIsBackWithThe')}
         </Notice>
       )}
       {added && (
         <Notice>
-          Provisioned <span class="phone">{added.phone_number}</span> ({added.friendly_name}).
+          {t('voice.numberDetail.provisioned')}{' '} <span class="phone">{added.phone_number}</span> ({added.friendly_name}).
         </Notice>
       )}
-      <PagedList list={nums} emptyView={<Empty title="No numbers yet">Provision one to place calls from it and to answer calls to it.</Empty>}>
+      <PagedList list={nums} emptyView={<Empty title={t('voice.numberList.noNumbersYet')}>{t('voice.numberList.provisionOneToPlaceCalls')}</Empty>}>
         {(rows) => (
           <Table<VoiceNumber>
-            caption="Phone numbers"
+            caption={t('voice.numberList.phoneNumbers')}
             rows={rows}
             rowKey={(n) => n.id}
             columns={[
-              { label: 'Number', render: (n) => <a class="phone" href={`/dashboard/voice/numbers/${n.id}`}>{n.phone_number}</a> },
-              { label: 'Name', render: (n) => n.friendly_name },
-              { label: 'Country', render: (n) => n.country },
-              { label: 'Answered by', render: (n) => <AnsweredBy n={n} /> },
-              { label: 'Greeting', render: (n) => <span class="greeting">{n.answer.greeting ?? '—'}</span> },
-              { label: 'Carrier', render: (n) => <Badge tone={n.carrier === 'simulated' ? 'info' : 'neutral'}>{n.carrier}</Badge> },
-              { label: 'Created', render: (n) => <Time iso={n.created_at} /> },
+              { label: t('voice.numberDetail.number'), render: (n) => <a class="phone" href={`/dashboard/voice/numbers/${n.id}`}>{n.phone_number}</a> },
+              { label: t('voice.numberList.name'), render: (n) => n.friendly_name },
+              { label: t('voice.numberDetail.country'), render: (n) => n.country },
+              { label: t('voice.answererFields.answeredBy'), render: (n) => <AnsweredBy n={n} /> },
+              { label: t('voice.numberDetail.greeting'), render: (n) => <span class="greeting">{n.answer.greeting ?? '—'}</span> },
+              { label: t('voice.numberDetail.carrier'), render: (n) => <Badge tone={n.carrier === 'simulated' ? 'info' : 'neutral'}>{n.carrier}</Badge> },
+              { label: t('voice.numberList.created'), render: (n) => <Time iso={n.created_at} /> },
             ]}
           />
         )}
       </PagedList>
-      <Dialog open={provisioning} title="Provision a number" onClose={() => setProvisioning(false)}>
+      <Dialog open={provisioning} title={t('voice.numberList.provisionANumber')} onClose={() => setProvisioning(false)}>
         <ProvisionNumber
           onCancel={() => setProvisioning(false)}
           onDone={(n) => {

@@ -5,14 +5,12 @@ import { useAction } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import { AnswererFields, type Answerer } from './answerer-fields.js'
 import type { VoiceNumber } from './voice.shared.js'
+import { locale, t } from '../../i18n/index.js'
 
 // The simulated carrier's countries; a live Twilio account may offer more, so the field stays free text.
-const COUNTRIES: [string, string][] = [
-  ['US', 'United States'],
-  ['CA', 'Canada'],
-  ['GB', 'United Kingdom'],
-  ['AU', 'Australia'],
-]
+const COUNTRIES = ['US', 'CA', 'GB', 'AU']
+// The country's name in the reader's language.
+const countryName = (code: string): string => new Intl.DisplayNames([locale()], { type: 'region' }).of(code) ?? code
 
 /** The provisioning form: country, optional area code and name, and what answers inbound calls. */
 export function ProvisionNumber({ onDone, onCancel }: { onDone: (n: VoiceNumber) => void; onCancel: () => void }) {
@@ -39,27 +37,27 @@ export function ProvisionNumber({ onDone, onCancel }: { onDone: (n: VoiceNumber)
         void provision.run()
       }}
     >
-      <Field label="Country" hint="ISO code, e.g. US. The simulated carrier has US, CA, GB and AU.">
+      <Field label={t('voice.numberDetail.country')} hint={t('voice.provisionNumber.isoCodeEGUs')}>
         {(id, hint) => (
           <>
             <input id={id} required maxLength={2} autocomplete="off" list={`${id}-list`} aria-describedby={hint} value={f.country} onInput={set('country')} />
             <datalist id={`${id}-list`}>
-              {COUNTRIES.map(([code, name]) => (
-                <option value={code}>{name}</option>
+              {COUNTRIES.map((code) => (
+                <option value={code}>{countryName(code)}</option>
               ))}
             </datalist>
           </>
         )}
       </Field>
-      <Field label="Area code (optional)" hint="NANP area code for US and CA (e.g. 415), or the national one.">
+      <Field label={t('voice.provisionNumber.areaCodeOptional')} hint={t('voice.provisionNumber.nanpAreaCodeForUs')}>
         {(id, hint) => <input id={id} inputMode="numeric" maxLength={6} aria-describedby={hint} value={f.area_code} onInput={set('area_code')} />}
       </Field>
-      <Field label="Friendly name (optional)">{(id) => <input id={id} maxLength={100} value={f.friendly_name} onInput={set('friendly_name')} />}</Field>
+      <Field label={t('voice.provisionNumber.friendlyNameOptional')}>{(id) => <input id={id} maxLength={100} value={f.friendly_name} onInput={set('friendly_name')} />}</Field>
       <AnswererFields answerer={f.answerer} answererId={f.answerer_id} onChange={(answerer, answerer_id) => setF({ ...f, answerer, answerer_id })} />
-      <Field label="Greeting (optional)" hint="The first words spoken when a call is answered (at most 500 characters).">
+      <Field label={t('voice.provisionNumber.greetingOptional')} hint={t('voice.provisionNumber.theFirstWordsSpokenWhen')}>
         {(id, hint) => <textarea id={id} maxLength={500} aria-describedby={hint} value={f.greeting} onInput={set('greeting')} />}
       </Field>
-      <FormActions action={provision} label="Provision number" busyLabel="Provisioning…" onCancel={onCancel} />
+      <FormActions action={provision} label={t('voice.numberList.provisionNumber')} busyLabel={t('voice.provisionNumber.provisioning')} onCancel={onCancel} />
     </form>
   )
 }

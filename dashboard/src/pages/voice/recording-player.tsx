@@ -4,6 +4,7 @@ import type { ApiProblem } from '../../api/problem.js'
 import { Loading, ProblemView } from '../../ui/components.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import type { Call } from './voice.shared.js'
+import { t } from '../../i18n/index.js'
 
 /**
  * The call's recording in a native <audio controls>: the WAV fetched with the member's token (an <audio src>
@@ -38,11 +39,11 @@ export function RecordingPlayer({ call, audioRef, onTime }: { call: Call; audioR
     }
   }, [api, call.id, status, attempt])
 
-  if (status === 'none') return <p class="muted">{call.record ? 'No recording: the call was not answered.' : 'This call was not recorded.'}</p>
-  if (status === 'pending' || status === 'processing') return <Loading label="The recording is being prepared…" />
+  if (status === 'none') return <p class="muted">{call.record ? t('voice.recordingPlayer.noRecordingTheCallWas') : t('voice.recordingPlayer.thisCallWasNotRecorded')}</p>
+  if (status === 'pending' || status === 'processing') return <Loading label={t('voice.recordingPlayer.theRecordingIsBeingPrepared')} />
   if (status === 'unavailable' || status === 'failed') return <RecordingUnavailable callId={call.id} status={status} />
   if (problem) return <ProblemView problem={problem} onRetry={() => setAttempt((a) => a + 1)} />
-  if (!src) return <Loading label="Loading the recording…" />
+  if (!src) return <Loading label={t('voice.recordingPlayer.loadingTheRecording')} />
   return (
     <audio
       ref={audioRef}
@@ -50,7 +51,7 @@ export function RecordingPlayer({ call, audioRef, onTime }: { call: Call; audioR
       controls
       preload="metadata"
       src={src}
-      aria-label="Call recording"
+      aria-label={t('voice.recordingPlayer.callRecording')}
       onTimeUpdate={(e) => onTime((e.currentTarget as HTMLAudioElement).currentTime * 1000)}
       onSeeked={(e) => onTime((e.currentTarget as HTMLAudioElement).currentTime * 1000)}
     />
@@ -69,7 +70,7 @@ function RecordingUnavailable({ callId, status }: { callId: string; status: 'una
   }, [api, callId])
   return (
     <p class="notice notice-warn">
-      The recording is {status}
+      {t('voice.recordingPlayer.theRecordingIsStatus', { status })}
       {reason ? `: ${reason}` : '.'}
     </p>
   )

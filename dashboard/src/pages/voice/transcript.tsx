@@ -3,6 +3,7 @@ import { ok } from '../../api/client.js'
 import { Async, Empty } from '../../ui/components.js'
 import { useResource } from '../../ui/hooks.js'
 import { clock, type Call, type Segment } from './voice.shared.js'
+import { t } from '../../i18n/index.js'
 
 const SPEAKER: Record<Segment['speaker'], string> = { bot: 'Bot', caller: 'Caller', member: 'Member' }
 
@@ -12,7 +13,7 @@ const SPEAKER: Record<Segment['speaker'], string> = { bot: 'Bot', caller: 'Calle
  */
 export function TranscriptView({ call, audioRef, currentMs, hasAudio }: { call: Call; audioRef: RefObject<HTMLAudioElement | null>; currentMs: number; hasAudio: boolean }) {
   const status = call.transcript.status
-  const t = useResource((api) => ok(api.client.GET('/voice/calls/{id}/transcript', { params: { path: { id: call.id } } })), [call.id, status])
+  const transcript = useResource((api) => ok(api.client.GET('/voice/calls/{id}/transcript', { params: { path: { id: call.id } } })), [call.id, status])
   const seek = (ms: number) => {
     const audio = audioRef.current
     if (!audio) return
@@ -20,18 +21,18 @@ export function TranscriptView({ call, audioRef, currentMs, hasAudio }: { call: 
     void audio.play().catch(() => undefined)
   }
   return (
-    <Async loading={t.loading} error={t.error} data={t.data} onRetry={t.reload}>
+    <Async loading={transcript.loading} error={transcript.error} data={transcript.data} onRetry={transcript.reload}>
       {(tr) => {
-        if (tr.status === 'pending' || tr.status === 'processing') return <p class="muted">The transcript is ready when the call ends{tr.status === 'processing' ? ' (being transcribed now)' : ''}.</p>
-        if (tr.status === 'unavailable' || tr.status === 'failed') return <p class="notice notice-warn">No transcript{tr.reason ? `: ${tr.reason}` : '.'}</p>
-        if (tr.segments.length === 0) return <Empty title="Nobody spoke on this call" />
+        if (tr.status === 'pending' || tr.status === 'processing') return <p class="muted">{t('voice.transcript.theTranscriptIsReadyWhen')}{tr.status === 'processing' ? t('voice.transcript.beingTranscribedNow') : ''}.</p>
+        if (tr.status === 'unavailable' || tr.status === 'failed') return <p class="notice notice-warn">{t('voice.transcript.noTranscript')}{tr.reason ? `: ${tr.reason}` : '.'}</p>
+        if (tr.segments.length === 0) return <Empty title={t('voice.transcript.nobodySpokeOnThisCall')} />
         const playing = hasAudio ? tr.segments.findIndex((s) => currentMs >= s.start_ms && currentMs < s.end_ms) : -1
         return (
-          <ol class="transcript" aria-label="Transcript">
+          <ol class="transcript" aria-label={t('voice.callDetail.transcript')}>
             {tr.segments.map((s, i) => (
               <li class={`segment speaker-${s.speaker}${i === playing ? ' playing' : ''}`} aria-current={i === playing ? 'true' : undefined} data-testid="transcript-segment">
                 {hasAudio ? (
-                  <button type="button" class="seek" onClick={() => seek(s.start_ms)} aria-label={`Play from ${clock(s.start_ms / 1000)}, ${SPEAKER[s.speaker]}`}>
+                  <button type="button" class="seek" onClick={() => seek(s.start_ms)} aria-label={t('voice.transcript.playFromValueValue2', { value: clock(s.start_ms / 1000), value2: SPEAKER[s.speaker] })}>
                     {clock(s.start_ms / 1000)}
                   </button>
                 ) : (

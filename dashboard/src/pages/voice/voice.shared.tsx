@@ -1,5 +1,6 @@
 import type { components } from '../../api/schema.js'
 import { Badge, type Tone } from '../../ui/components.js'
+import { t } from '../../i18n/index.js'
 
 export type Call = components['schemas']['VoiceCall']
 export type CallStatus = components['schemas']['VoiceCallStatus']
@@ -48,10 +49,10 @@ export const duration = (c: Call) => (c.duration_seconds == null ? '—' : clock
 /** What answers a number: the greeting alone, or a bot or agent linked to its page. */
 export function AnsweredBy({ n }: { n: VoiceNumber }) {
   const { type, id } = n.answer
-  if (type === 'greeting' || !id) return <>Greeting</>
+  if (type === 'greeting' || !id) return <>{t('voice.numberDetail.greeting')}</>
   return (
     <>
-      {type === 'bot' ? 'Bot' : 'Agent'} <a href={`/dashboard/${type === 'bot' ? 'bots' : 'agents'}/${id}`}>{id}</a>
+      {type === 'bot' ? t('voice.answererFields.bot') : t('voice.answererFields.agent')} <a href={`/dashboard/${type === 'bot' ? 'bots' : 'agents'}/${id}`}>{id}</a>
     </>
   )
 }
