@@ -142,6 +142,8 @@ class LiveStream {
       onEvent: (m) => {
         if (m.event === 'ready') {
           opened = true
+          // Where this stream starts: a reconnect before any event resumes from here.
+          if (m.id && !this.lastId) this.lastId = m.id
           this.setState('live')
           if (!resumed) for (const l of [...this.listeners]) l.resync?.()
         } else if (m.event === 'event') this.dispatchEvent(m.data)

@@ -5,6 +5,7 @@ import type { components } from '../../api/schema.js'
 import { Empty, Notice, Page, PagedList, Time } from '../../ui/components.js'
 import { usePaged, useResource, usePoll } from '../../ui/hooks.js'
 import { useLiveRows } from '../../ui/live.js'
+import { LiveState } from '../../ui/live-state.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import type { AgentRun, Approval } from './common.js'
 import { AgentNav, DecisionForm, StatusBadge, isActive, json } from './common.js'
@@ -42,6 +43,9 @@ export default function Approvals() {
   return (
     <Page title={t('agents.approvals.approvalsValue', { value: agent.data ? ` · ${agent.data.name}` : '' })}>
       <AgentNav id={id} />
+      <p class="live-line">
+        <LiveState />
+      </p>
       {followed.map((r) => (
         <FollowRun key={r.id} agentId={id} initial={r} />
       ))}

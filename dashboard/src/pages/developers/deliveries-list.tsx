@@ -3,6 +3,7 @@ import { ok } from '../../api/client.js'
 import { Empty, Field, Page, PagedList } from '../../ui/components.js'
 import { usePaged, usePoll } from '../../ui/hooks.js'
 import { mergeFirstPage, useLiveEvents, useThrottled } from '../../ui/live.js'
+import { LiveState } from '../../ui/live-state.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import { DeliveriesTable, type DeliveryStatus } from './webhooks-shared.js'
 
@@ -42,6 +43,9 @@ export default function WebhookDeliveries() {
   const filtered = applied.status || applied.event_type || applied.endpoint_id
   return (
     <Page title="Webhook deliveries">
+      <p class="live-line">
+        <LiveState />
+      </p>
       <form
         class="filters"
         role="search"

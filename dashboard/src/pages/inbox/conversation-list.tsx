@@ -3,6 +3,8 @@ import { Badge, Empty, Field, PagedList, Time } from '../../ui/components.js'
 import type { usePaged } from '../../ui/hooks.js'
 import { SelectBox, type Selection } from './bulk.js'
 import { CHANNELS, STATUSES, contactLabel, memberLabel, statusTone, type Conversation, type InboxMeta } from './inbox-shared.js'
+import { UnreadBadge } from './live-unread.js'
+import { t } from '../../i18n/index.js'
 
 export interface Filters {
   status: string
@@ -63,7 +65,7 @@ export function ConversationList(props: {
           {(id) => (
             <select id={id} value={draft.assignee} onChange={set('assignee')}>
               <option value="">Anyone</option>
-              <option value="me">Mine</option>
+              <option value="me">{t('inbox.mine')}</option>
               <option value="unassigned">Unassigned</option>
               {(meta.members.data ?? []).map((m) => (
                 <option value={m.id}>{memberLabel(m)}</option>
@@ -104,7 +106,8 @@ export function ConversationList(props: {
                   aria-current={c.id === selectedId ? 'true' : undefined}
                   style={{ fontWeight: 400, borderColor: c.id === selectedId ? 'var(--accent)' : undefined, borderWidth: c.id === selectedId ? '2px' : undefined, padding: '0.6rem 0.75rem', overflowWrap: 'anywhere' }}
                 >
-                  <strong>{contactLabel(c)}</strong> <Badge tone={statusTone(c.status)}>{c.status}</Badge>
+                  <strong>{contactLabel(c)}</strong>
+                  <UnreadBadge c={c} /> <Badge tone={statusTone(c.status)}>{c.status}</Badge>
                   <br />
                   <span>{c.subject ?? 'No subject'}</span>
                   <br />

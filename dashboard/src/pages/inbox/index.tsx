@@ -11,6 +11,7 @@ import { NotifyToggle, useNotifier } from './live-notify.js'
 import { SearchBox, SearchResults, type SearchHit } from './search.js'
 import { ShortcutsHelp } from './shortcuts-help.js'
 import { Thread } from './thread.js'
+import { t } from '../../i18n/index.js'
 
 /**
  * /dashboard/inbox and /dashboard/inbox/{conversation id}: the list and the open conversation side by side
@@ -23,7 +24,7 @@ export default function InboxArea() {
   const meta = useInboxMeta()
   const query = toQuery(filters)
   const list = usePaged<Conversation>(
-    (api, cursor) => ok(api.client.GET('/inbox/conversations', { params: { query: { ...query, limit: 20, cursor } } })),
+    (api, cursor) => ok(api.client.GET('/inbox/conversations', { params: { query: { ...query, order: 'last_activity', limit: 20, cursor } } })),
     [filters.status, filters.assignee, filters.tag, filters.channel],
   )
   // Live: the list follows the event stream, the title counts unread conversations, notifications (opt-in).
@@ -45,7 +46,7 @@ export default function InboxArea() {
       title="Inbox"
       actions={
         <button type="button" onClick={() => setHelp(true)} aria-keyshortcuts="?">
-          Shortcuts <kbd>?</kbd>
+          {t('inbox.keys.button')} <kbd>?</kbd>
         </button>
       }
     >
@@ -66,7 +67,7 @@ export default function InboxArea() {
         <div class="inbox-thread" style={{ minWidth: 0 }}>
           {id && (
             <a class="back-to-list" href={view.href(undefined)}>
-              ← All conversations
+              {t('inbox.phone.back')}
             </a>
           )}
           {id ? (

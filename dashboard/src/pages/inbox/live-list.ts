@@ -50,7 +50,7 @@ export function useLiveConversationList(
   list: ListLike,
   query: Record<string, unknown>,
   openId: string | undefined,
-  onActivity?: (e: LiveEvent, c: LiveConversation) => void,
+  onActivity?: (e: LiveEvent, c: LiveConversation, before: LiveConversation | undefined) => void,
 ): void {
   const { api, membership } = useWorkspace()
   useLiveEvents(
@@ -58,10 +58,12 @@ export function useLiveConversationList(
     (e) => {
       const id = conversationOf(e)
       if (!id) return
+      // As the list knew it when the event came (the answer below may already show later changes).
+      const before = list.items.find((x) => x.id === id)
       void ok(api.client.GET('/inbox/conversations/{id}', { params: { path: { id } } })).then(
         (fresh) => {
           let c = fresh as LiveConversation
-          onActivity?.(e, c)
+          onActivity?.(e, c, before)
           // The open conversation in a visible tab is being read (the thread marks it so): no unread marker flashing up.
           if (c.id === openId && document.visibilityState === 'visible' && c.unread_count) c = { ...c, unread_count: 0 }
           const fits = matchesQuery(c, query, membership.member_id)

@@ -1,6 +1,7 @@
 import { useLocation } from 'preact-iso'
 import { useRef, useState } from 'preact/hooks'
 import type { LiveEvent } from '../../ui/live.js'
+import { LiveState } from '../../ui/live-state.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import { contactLabel, type Message } from './inbox-shared.js'
 import type { LiveConversation } from './live-list.js'
@@ -17,36 +18,38 @@ const enabled = () => {
   }
 }
 
-/** The opt-in: a checkbox that asks the browser for permission when turned on. */
+/** Whether the inbox is live, and the notifications' opt-in: a checkbox that asks the browser for permission when turned on. */
 export function NotifyToggle() {
   const [on, setOn] = useState(enabled)
   const [note, setNote] = useState('')
-  if (!supported()) return null
   return (
-    <div class="notify-toggle" style={{ margin: '0 0 0.75rem' }}>
-      <label style={{ display: 'inline-flex', gap: '0.4rem', alignItems: 'center' }}>
-        <input
-          type="checkbox"
-          checked={on}
-          onChange={async (e) => {
-            const want = (e.target as HTMLInputElement).checked
-            setNote('')
-            if (want && Notification.permission !== 'granted' && (await Notification.requestPermission()) !== 'granted') {
-              setOn(false)
-              setNote('The browser blocks notifications for this site: allow them in its site settings.')
-              return
-            }
-            try {
-              if (want) localStorage.setItem(NOTIFY_KEY, '1')
-              else localStorage.removeItem(NOTIFY_KEY)
-            } catch {
-              // storage refused: the choice lasts for this page
-            }
-            setOn(want)
-          }}
-        />
-        Notify me about conversations assigned to me
-      </label>
+    <div class="notify-toggle" style={{ margin: '0 0 0.75rem', display: 'flex', flexWrap: 'wrap', gap: '0.75rem', alignItems: 'center' }}>
+      <LiveState />
+      {supported() && (
+        <label style={{ display: 'inline-flex', gap: '0.4rem', alignItems: 'center' }}>
+          <input
+            type="checkbox"
+            checked={on}
+            onChange={async (e) => {
+              const want = (e.target as HTMLInputElement).checked
+              setNote('')
+              if (want && Notification.permission !== 'granted' && (await Notification.requestPermission()) !== 'granted') {
+                setOn(false)
+                setNote('The browser blocks notifications for this site: allow them in its site settings.')
+                return
+              }
+              try {
+                if (want) localStorage.setItem(NOTIFY_KEY, '1')
+                else localStorage.removeItem(NOTIFY_KEY)
+              } catch {
+                // storage refused: the choice lasts for this page
+              }
+              setOn(want)
+            }}
+          />
+          Notify me about conversations assigned to me
+        </label>
+      )}
       {note && (
         <p class="hint" role="status">
           {note}
@@ -61,18 +64,19 @@ export function NotifyToggle() {
  * one they are looking at), and a customer's new message in one of theirs that is not in view. A click
  * opens the conversation.
  */
-export function useNotifier(openId: string | undefined): (e: LiveEvent, c: LiveConversation) => void {
+export function useNotifier(openId: string | undefined): (e: LiveEvent, c: LiveConversation, before: LiveConversation | undefined) => void {
   const { membership } = useWorkspace()
   const { route } = useLocation()
   const open = useRef(openId)
   open.current = openId
-  return (e, c) => {
+  return (e, c, before) => {
     if (!enabled() || c.assignee_id !== membership.member_id) return
     const inView = c.id === open.current && document.visibilityState === 'visible'
     let title: string | undefined
     let body = c.subject ?? ''
     if (e.type === 'conversation.assigned' && c.id !== open.current) title = `Assigned to you: ${contactLabel(c)}`
-    else if (e.type === 'message.created' && !inView) {
+    // A message counts when the conversation was already this member's as it arrived (not one assigned just after).
+    else if (e.type === 'message.created' && !inView && before?.assignee_id === membership.member_id) {
       const m = e.data.object as unknown as Message
       if (m.direction !== 'inbound' || m.private) return
       title = `New message from ${contactLabel(c)}`

@@ -51,8 +51,14 @@ export function usePresence(conversationId: string): { others: Someone[]; typed:
     }
   }, [conversationId, api])
 
+  const answered = useRef(0)
   useLivePresence((p) => {
     if (p.conversation_id !== conversationId || p.actor.id === membership.member_id) return
+    // Someone just came: say that this member is here too, rather than leave them guessing for up to 10 s.
+    if (p.state !== 'idle' && !others.has(p.actor.id) && Date.now() - answered.current > 2000 && document.visibilityState === 'visible') {
+      answered.current = Date.now()
+      void send('viewing')
+    }
     setOthers((m) => {
       const next = new Map(m)
       if (p.state === 'idle') next.delete(p.actor.id)

@@ -137,7 +137,13 @@ export function MessageScroller({ thread, children }: { thread: ThreadMessages; 
     const s = seen.current
     const first = items[0]?.id
     const last = items.at(-1)?.id
-    if (s.first === undefined || s.last === undefined) el.scrollTop = el.scrollHeight
+    if (s.first === undefined || s.last === undefined) {
+      // Opened: the newest message at the bottom of the box, and the box's bottom on screen.
+      el.scrollTop = el.scrollHeight
+      // After the thread's heading took focus (which scrolls the page to it).
+      const newest = el.querySelector('ol > li:last-child')
+      setTimeout(() => newest?.scrollIntoView({ block: 'nearest' }), 50)
+    }
     else if (first !== s.first && last === s.last) el.scrollTop = s.top + (el.scrollHeight - s.height)
     else if (last !== s.last && (s.atBottom || (items.at(-1) && isTemp(items.at(-1)!)))) el.scrollTop = el.scrollHeight
     Object.assign(s, { first, last, height: el.scrollHeight, top: el.scrollTop, atBottom: el.scrollHeight - el.scrollTop - el.clientHeight < NEAR_BOTTOM_PX })
