@@ -52,7 +52,7 @@ export function snippetOf(body: string, words: string[], width = 16): string {
   const from = Math.max(0, first - Math.floor(width / 3))
   const to = Math.min(tokens.length, from + width)
   let out = from > 0 ? '…' : ''
-  let pos = tokens[from].start
+  let pos = from > 0 ? tokens[from].start : 0
   for (let i = from; i < to; i++) {
     const t = tokens[i]
     out += escapeHtml(body.slice(pos, t.start))
@@ -60,5 +60,5 @@ export function snippetOf(body: string, words: string[], width = 16): string {
     out += t.hit ? `<mark>${word}</mark>` : word
     pos = t.end
   }
-  return out + (to < tokens.length ? '…' : '')
+  return out + (to < tokens.length ? '…' : escapeHtml(body.slice(pos)))
 }

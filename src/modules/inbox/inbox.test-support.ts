@@ -88,3 +88,22 @@ export async function startFakeOpenAi(behaviour: { mode: 'ok' | 'hang' | 'error'
     },
   }
 }
+
+/**
+ * A member of workspace A with a dashboard session token (svc_dash_…, live): the credential read state,
+ * `assignee=me` and the counts belong to. Returns the token and the member id.
+ */
+export async function memberSession(h: TestApp, email: string): Promise<{ token: string; memberId: string }> {
+  const { memberWithPassword, PageBrowser } = await import('../workspaces/sign-in/sign-in.test-support.js')
+  const password = 'inbox member password 1'
+  await memberWithPassword(h, email, password)
+  const b = new PageBrowser(h)
+  const signIn = await b.signIn(email, password, '/dashboard')
+  assert.equal(signIn.statusCode, 303, signIn.body)
+  const session = json(await b.get('/dashboard/session'))
+  const cookie = [...b.cookies].map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('; ')
+  const res = await h.http().inject({ method: 'POST', url: '/dashboard/session/tokens', headers: { cookie, 'x-csrf-token': session.csrf_token }, payload: { workspace_id: h.a.workspaceId, mode: 'live' } })
+  assert.equal(res.statusCode, 201, res.body)
+  const members = json(await h.request({ method: 'GET', url: `/v2/workspaces/${h.a.workspaceId}/members?limit=100` })).data as { id: string; email: string }[]
+  return { token: json(res).token, memberId: members.find((m) => m.email === email)!.id }
+}
