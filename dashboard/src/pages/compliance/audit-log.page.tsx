@@ -3,6 +3,7 @@ import { ok } from '../../api/client.js'
 import { Badge, Dialog, Empty, Field, Page, PagedList, Table, Time, formatTime } from '../../ui/components.js'
 import { usePaged } from '../../ui/hooks.js'
 import { ACTOR_TYPES, isoOf, label, type ActorType, type AuditEntry } from './compliance.shared.js'
+import { t } from '../../i18n/index.js'
 
 interface Filters {
   actor_type: ActorType | ''
@@ -41,34 +42,34 @@ export default function AuditLog() {
   )
   const set = (k: keyof Filters) => (e: Event) => setDraft({ ...draft, [k]: (e.target as HTMLInputElement).value })
   return (
-    <Page title="Audit log">
+    <Page title={t('compliance.auditLog.auditLog')}>
       <form
         class="filters"
         role="search"
-        aria-label="Filter the audit log"
+        aria-label={t('compliance.auditLog.filterTheAuditLog')}
         onSubmit={(e) => {
           e.preventDefault()
           setApplied({ ...draft })
         }}
       >
-        <Field label="Actor type">
+        <Field label={t('compliance.auditLog.actorType')}>
           {(id) => (
             <select id={id} value={draft.actor_type} onChange={set('actor_type')}>
-              <option value="">Any</option>
+              <option value="">{t('compliance.auditLog.any')}</option>
               {ACTOR_TYPES.map((t) => (
                 <option value={t}>{label(t)}</option>
               ))}
             </select>
           )}
         </Field>
-        <Field label="Actor id">{(id) => <input id={id} value={draft.actor_id} onInput={set('actor_id')} placeholder="mem_… or key id" />}</Field>
-        <Field label="Action">{(id) => <input id={id} value={draft.action} onInput={set('action')} placeholder="createLead" />}</Field>
-        <Field label="Target id">{(id) => <input id={id} value={draft.target_id} onInput={set('target_id')} placeholder="lead_…" />}</Field>
-        <Field label="From">{(id) => <input id={id} type="datetime-local" value={draft.from} onInput={set('from')} />}</Field>
-        <Field label="To">{(id) => <input id={id} type="datetime-local" value={draft.to} onInput={set('to')} />}</Field>
+        <Field label={t('compliance.auditLog.actorId')}>{(id) => <input id={id} value={draft.actor_id} onInput={set('actor_id')} placeholder={t('compliance.auditLog.memOrKeyId')} />}</Field>
+        <Field label={t('compliance.auditLog.action')}>{(id) => <input id={id} value={draft.action} onInput={set('action')} placeholder={t('compliance.auditLog.createlead')} />}</Field>
+        <Field label={t('compliance.auditLog.targetId')}>{(id) => <input id={id} value={draft.target_id} onInput={set('target_id')} placeholder={t('compliance.auditLog.lead')} />}</Field>
+        <Field label={t('compliance.auditLog.from')}>{(id) => <input id={id} type="datetime-local" value={draft.from} onInput={set('from')} />}</Field>
+        <Field label={t('compliance.auditLog.to')}>{(id) => <input id={id} type="datetime-local" value={draft.to} onInput={set('to')} />}</Field>
         <div class="form-actions filter-actions">
           <button type="submit" class="primary">
-            Apply filters
+            {t('compliance.auditLog.applyFilters')}
           </button>
           <button
             type="button"
@@ -77,33 +78,33 @@ export default function AuditLog() {
               setApplied(NONE)
             }}
           >
-            Clear
+            {t('compliance.auditLog.clear')}
           </button>
         </div>
       </form>
-      <PagedList list={log} emptyView={<Empty title="No entries">No change matches these filters.</Empty>}>
+      <PagedList list={log} emptyView={<Empty title={t('compliance.auditLog.noEntries')}>{t('compliance.auditLog.noChangeMatchesTheseFilters')}</Empty>}>
         {(rows) => (
           <Table<AuditEntry>
-            caption="Audit log entries"
+            caption={t('compliance.auditLog.auditLogEntries')}
             rows={rows}
             rowKey={(a) => a.id}
             columns={[
-              { label: 'Time', render: (a) => <Time iso={a.occurred_at} /> },
+              { label: t('compliance.auditLog.time'), render: (a) => <Time iso={a.occurred_at} /> },
               {
-                label: 'Actor',
+                label: t('compliance.auditLog.actor'),
                 render: (a) => (
                   <>
                     <Badge tone={a.actor.type === 'member' ? 'info' : 'neutral'}>{label(a.actor.type)}</Badge> {a.actor.id && <code>{a.actor.id}</code>}
                   </>
                 ),
               },
-              { label: 'Action', render: (a) => <code>{a.action}</code> },
-              { label: 'Target', render: (a) => (a.target.id ? <code>{a.target.id}</code> : (a.target.type ?? '—')) },
+              { label: t('compliance.auditLog.action'), render: (a) => <code>{a.action}</code> },
+              { label: t('compliance.auditLog.target'), render: (a) => (a.target.id ? <code>{a.target.id}</code> : (a.target.type ?? '—')) },
               {
-                label: 'Details',
+                label: t('compliance.auditLog.details'),
                 render: (a) => (
-                  <button type="button" onClick={() => setOpen(a)} aria-label={`Details of ${a.action} at ${formatTime(a.occurred_at)}`}>
-                    Details
+                  <button type="button" onClick={() => setOpen(a)} aria-label={t('compliance.auditLog.detailsOfActionAtOccurredat', { action: a.action, occurredAt: formatTime(a.occurred_at) })}>
+                    {t('compliance.auditLog.details')}
                   </button>
                 ),
               },
@@ -111,7 +112,7 @@ export default function AuditLog() {
           />
         )}
       </PagedList>
-      <Dialog open={!!open} title="Audit entry" onClose={() => setOpen(undefined)}>
+      <Dialog open={!!open} title={t('compliance.auditLog.auditEntry')} onClose={() => setOpen(undefined)}>
         {open && <EntryFacts a={open} />}
       </Dialog>
     </Page>
@@ -123,40 +124,40 @@ const list = (xs: string[]) => (xs.length ? xs.join(', ') : '—')
 function EntryFacts({ a }: { a: AuditEntry }) {
   return (
     <dl class="facts" data-testid="audit-entry">
-      <dt>Entry</dt>
+      <dt>{t('compliance.auditLog.entry')}</dt>
       <dd>
         <code>{a.id}</code>
       </dd>
-      <dt>When</dt>
+      <dt>{t('compliance.auditLog.when')}</dt>
       <dd>
         <Time iso={a.occurred_at} />
       </dd>
-      <dt>Actor</dt>
+      <dt>{t('compliance.auditLog.actor')}</dt>
       <dd>
         {label(a.actor.type)} {a.actor.id && <code>{a.actor.id}</code>}
       </dd>
-      <dt>Action</dt>
+      <dt>{t('compliance.auditLog.action')}</dt>
       <dd>
         <code>{a.action}</code>
       </dd>
-      <dt>Target</dt>
+      <dt>{t('compliance.auditLog.target')}</dt>
       <dd>
         {a.target.type ?? '—'} {a.target.id && <code>{a.target.id}</code>}
       </dd>
-      <dt>Fields set</dt>
+      <dt>{t('compliance.auditLog.fieldsSet')}</dt>
       <dd>{list(a.fields)}</dd>
-      <dt>Events</dt>
+      <dt>{t('compliance.auditLog.events')}</dt>
       <dd>{list(a.events)}</dd>
-      <dt>Mode</dt>
+      <dt>{t('compliance.auditLog.mode')}</dt>
       <dd>{a.livemode ? 'live' : 'sandbox'}</dd>
-      <dt>IP</dt>
+      <dt>{t('compliance.auditLog.ip')}</dt>
       <dd>{a.ip ?? '—'}</dd>
-      <dt>User agent</dt>
+      <dt>{t('compliance.auditLog.userAgent')}</dt>
       <dd class="wrap">{a.user_agent ?? '—'}</dd>
-      <dt>Request id</dt>
+      <dt>{t('compliance.auditLog.requestId')}</dt>
       <dd>{a.request_id ? <code>{a.request_id}</code> : '—'}</dd>
-      <dt>Chain</dt>
-      <dd class="wrap">{a.chain.seq == null ? 'not sealed yet' : <>#{a.chain.seq} <code>{a.chain.hash}</code></>}</dd>
+      <dt>{t('compliance.auditLog.chain')}</dt>
+      <dd class="wrap">{a.chain.seq == null ? t('compliance.auditLog.notSealedYet') : <>#{a.chain.seq} <code>{a.chain.hash}</code></>}</dd>
     </dl>
   )
 }

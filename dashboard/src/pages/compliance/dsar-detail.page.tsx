@@ -5,6 +5,7 @@ import { usePoll, useResource } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import { DsarStatusBadge, label, subjectText, title, type Dsar } from './compliance.shared.js'
 import { DsarExport } from './dsar-export.js'
+import { t } from '../../i18n/index.js'
 
 type Progress = Dsar['progress'][number]
 const records = (p: Progress) =>
@@ -22,26 +23,26 @@ export default function DsarDetail() {
   // Followed while the job works on it, 1.5 s after each answer.
   usePoll(busy, async () => dsar.set(await load(api)), 1500)
   return (
-    <Page title="Data-subject request">
+    <Page title={t('compliance.dsarDetail.dataSubjectRequest')}>
       <p>
-        <a href="/dashboard/compliance/dsar">← All requests</a>
+        <a href="/dashboard/compliance/dsar">{t('compliance.dsarDetail.allRequests')}</a>
       </p>
-      {query.created && <Notice>Request created. It is processed in the background.</Notice>}
+      {query.created && <Notice>{t('compliance.dsarDetail.requestCreatedItIsProcessed')}</Notice>}
       <Async loading={dsar.loading} error={dsar.error} data={dsar.data} onRetry={dsar.reload}>
         {(d) => (
           <>
             <section class="panel" aria-labelledby="dsar-facts">
-              <h2 id="dsar-facts">{title(d.type)} request</h2>
+              <h2 id="dsar-facts">{t('compliance.dsarDetail.typeRequest', { type: title(d.type) })}</h2>
               <dl class="facts">
-                <dt>Status</dt>
+                <dt>{t('compliance.dsarDetail.status')}</dt>
                 <dd data-testid="dsar-status">
-                  <DsarStatusBadge status={d.status} /> {d.overdue && <Badge tone="bad">overdue</Badge>}
+                  <DsarStatusBadge status={d.status} /> {d.overdue && <Badge tone="bad">{t('compliance.dsarDetail.overdue')}</Badge>}
                 </dd>
-                <dt>Subject</dt>
+                <dt>{t('compliance.dsarDetail.subject')}</dt>
                 <dd class="wrap">{subjectText(d.subject)}</dd>
                 {Object.keys(d.changes).length > 0 && (
                   <>
-                    <dt>Corrections</dt>
+                    <dt>{t('compliance.dsarDetail.corrections')}</dt>
                     <dd class="wrap">
                       {Object.entries(d.changes)
                         .map(([k, v]) => `${k}: ${v}`)
@@ -49,27 +50,27 @@ export default function DsarDetail() {
                     </dd>
                   </>
                 )}
-                <dt>Records found</dt>
+                <dt>{t('compliance.dsarDetail.recordsFound')}</dt>
                 <dd>{d.records_found}</dd>
-                <dt>Created</dt>
+                <dt>{t('compliance.dsarDetail.created')}</dt>
                 <dd>
                   <Time iso={d.created_at} />
                 </dd>
-                <dt>Due</dt>
+                <dt>{t('compliance.dsarDetail.due')}</dt>
                 <dd>
                   <Time iso={d.due_at} />
                 </dd>
-                <dt>Completed</dt>
+                <dt>{t('compliance.dsarDetail.completed')}</dt>
                 <dd>
                   <Time iso={d.completed_at} />
                 </dd>
                 {d.notes && (
                   <>
-                    <dt>Notes</dt>
+                    <dt>{t('compliance.dsarDetail.notes')}</dt>
                     <dd class="wrap">{d.notes}</dd>
                   </>
                 )}
-                <dt>Request id</dt>
+                <dt>{t('compliance.auditLog.requestId')}</dt>
                 <dd>
                   <code>{d.id}</code>
                 </dd>
@@ -77,22 +78,22 @@ export default function DsarDetail() {
             </section>
             <section aria-labelledby="dsar-progress" class="dsar-progress">
               <h2 id="dsar-progress" class="section-title">
-                Progress by module
+                {t('compliance.dsarDetail.progressByModule')}
               </h2>
               {d.progress.length === 0 ? (
-                <p class="muted">Not started yet.</p>
+                <p class="muted">{t('compliance.dsarDetail.notStartedYet')}</p>
               ) : (
                 <Table<Progress>
-                  caption="Progress by module"
+                  caption={t('compliance.dsarDetail.progressByModule')}
                   rows={d.progress}
                   rowKey={(p) => p.module}
                   columns={[
-                    { label: 'Module', render: (p) => p.module },
-                    { label: 'Status', render: (p) => <Badge tone={p.status === 'done' ? 'good' : p.status === 'failed' ? 'bad' : 'info'}>{p.status}</Badge> },
-                    { label: 'Records', render: records },
-                    { label: 'Deleted', class: 'num', render: (p) => p.deleted ?? '—' },
-                    { label: 'Anonymised', class: 'num', render: (p) => p.anonymised ?? '—' },
-                    { label: 'Error', render: (p) => p.error ?? '' },
+                    { label: t('compliance.dsarDetail.module'), render: (p) => p.module },
+                    { label: t('compliance.dsarDetail.status'), render: (p) => <Badge tone={p.status === 'done' ? 'good' : p.status === 'failed' ? 'bad' : 'info'}>{p.status}</Badge> },
+                    { label: t('compliance.dsarDetail.records'), render: records },
+                    { label: t('compliance.dsarDetail.deleted'), class: 'num', render: (p) => p.deleted ?? '—' },
+                    { label: t('compliance.dsarDetail.anonymised'), class: 'num', render: (p) => p.anonymised ?? '—' },
+                    { label: t('compliance.dsarDetail.error'), render: (p) => p.error ?? '' },
                   ]}
                 />
               )}

@@ -6,6 +6,7 @@ import { useAction } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import { fileNameOf, type Dsar } from './compliance.shared.js'
 import { formatBytes, saveBlob } from '../../ui/files.js'
+import { t } from '../../i18n/index.js'
 
 /**
  * The request's export: build a ZIP of everything about the subject (a job), then download it. The link is
@@ -35,25 +36,25 @@ export function DsarExport({ dsar, onChange }: { dsar: Dsar; onChange: (d: Dsar)
   const problem: ApiProblem | undefined = start.error ?? download.error
   return (
     <section class="panel" aria-labelledby="dsar-export">
-      <h2 id="dsar-export">Export</h2>
-      {ex.status === 'none' && <p>No export yet. An export gathers everything about the subject into a ZIP (JSON per module, recordings, a summary).</p>}
+      <h2 id="dsar-export">{t('compliance.dsarExport.export')}</h2>
+      {ex.status === 'none' && <p>{t('compliance.dsarExport.noExportYetAnExport')}</p>}
       {ex.status === 'pending' && (
         <p role="status" aria-live="polite">
-          <span class="spinner" aria-hidden="true" /> Building the export…
+          <span class="spinner" aria-hidden="true" /> {' '}{t('compliance.dsarExport.buildingTheExport')}
         </p>
       )}
-      {ex.status === 'failed' && <p class="notice notice-bad">The export failed{ex.error ? `: ${ex.error}` : '.'}</p>}
+      {ex.status === 'failed' && <p class="notice notice-bad">{t('compliance.dsarExport.theExportFailed')}{ex.error ? `: ${ex.error}` : '.'}</p>}
       {ex.status === 'ready' && (
         <>
-          <Notice tone="good">The export is ready.</Notice>
+          <Notice tone="good">{t('compliance.dsarExport.theExportIsReady')}</Notice>
           <dl class="facts">
-            <dt>Size</dt>
+            <dt>{t('compliance.dsarExport.size')}</dt>
             <dd>{formatBytes(ex.size_bytes)}</dd>
-            <dt>SHA-256</dt>
+            <dt>{t('compliance.dsarExport.sha256')}</dt>
             <dd class="wrap">
               <code>{ex.sha256}</code>
             </dd>
-            <dt>Link expires</dt>
+            <dt>{t('compliance.dsarExport.linkExpires')}</dt>
             <dd>
               <Time iso={ex.expires_at} />
             </dd>
@@ -61,16 +62,16 @@ export function DsarExport({ dsar, onChange }: { dsar: Dsar; onChange: (d: Dsar)
         </>
       )}
       {problem && <ProblemView problem={problem} />}
-      {saved && <Notice>Saved {saved}.</Notice>}
+      {saved && <Notice>{t('compliance.dsarExport.savedSaved', { saved })}</Notice>}
       <div class="form-actions">
         {ex.status === 'ready' && ex.url && (
           <button type="button" class="primary" onClick={() => void download.run()} disabled={download.pending}>
-            {download.pending ? 'Downloading…' : 'Download export'}
+            {download.pending ? t('compliance.dsarExport.downloading') : t('compliance.dsarExport.downloadExport')}
           </button>
         )}
         {dsar.status !== 'rejected' && (
           <button type="button" onClick={() => void start.run()} disabled={start.pending || ex.status === 'pending'}>
-            {ex.status === 'none' ? 'Export data' : 'Export again'}
+            {ex.status === 'none' ? t('compliance.dsarExport.exportData') : t('compliance.dsarExport.exportAgain')}
           </button>
         )}
       </div>

@@ -5,11 +5,12 @@ import { Field, FormActions } from '../../ui/components.js'
 import { useAction } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import { DSAR_TYPES, title, type DsarType } from './compliance.shared.js'
+import { t, type MessageKey } from '../../i18n/index.js'
 
-const HINT: Record<DsarType, string> = {
-  access: 'Finds everything held about the subject; then export it as a ZIP.',
-  erasure: 'Erases the subject’s data in every module. This cannot be undone.',
-  rectification: 'Corrects the subject’s name, email or phone where modules hold them.',
+const HINT: Record<DsarType, MessageKey> = {
+  access: 'compliance.dsarForm.hintAccess',
+  erasure: 'compliance.dsarForm.hintErasure',
+  rectification: 'compliance.dsarForm.hintRectification',
 }
 
 /** A new data-subject request: its type, the subject's identifiers, and (rectification) the corrections. */
@@ -38,8 +39,8 @@ export function DsarForm() {
         void create.run()
       }}
     >
-      <h2 id="dsar-new">New request</h2>
-      <Field label="Request type" hint={HINT[type]}>
+      <h2 id="dsar-new">{t('compliance.dsarForm.newRequest')}</h2>
+      <Field label={t('compliance.dsarForm.requestType')} hint={t(HINT[type])}>
         {(id, hint) => (
           <select id={id} aria-describedby={hint} value={type} onChange={(e) => setType((e.target as HTMLSelectElement).value as DsarType)}>
             {DSAR_TYPES.map((x) => (
@@ -49,23 +50,23 @@ export function DsarForm() {
         )}
       </Field>
       <fieldset>
-        <legend>Subject (at least one)</legend>
-        <Field label="Subject email">{(id) => <input id={id} type="email" autocomplete="off" value={f.email} onInput={set('email')} />}</Field>
-        <Field label="Subject phone" hint="Any common form; stored as E.164.">
+        <legend>{t('compliance.dsarForm.subjectAtLeastOne')}</legend>
+        <Field label={t('compliance.dsarForm.subjectEmail')}>{(id) => <input id={id} type="email" autocomplete="off" value={f.email} onInput={set('email')} />}</Field>
+        <Field label={t('compliance.dsarForm.subjectPhone')} hint={t('compliance.dsarForm.anyCommonFormStoredAs')}>
           {(id, hint) => <input id={id} type="tel" aria-describedby={hint} value={f.phone} onInput={set('phone')} />}
         </Field>
-        <Field label="External id">{(id) => <input id={id} value={f.external_id} onInput={set('external_id')} />}</Field>
+        <Field label={t('compliance.dsarForm.externalId')}>{(id) => <input id={id} value={f.external_id} onInput={set('external_id')} />}</Field>
       </fieldset>
       {type === 'rectification' && (
         <fieldset>
-          <legend>Corrections</legend>
-          <Field label="Correct name">{(id) => <input id={id} value={f.new_name} onInput={set('new_name')} />}</Field>
-          <Field label="Correct email">{(id) => <input id={id} type="email" value={f.new_email} onInput={set('new_email')} />}</Field>
-          <Field label="Correct phone">{(id) => <input id={id} type="tel" value={f.new_phone} onInput={set('new_phone')} />}</Field>
+          <legend>{t('compliance.dsarDetail.corrections')}</legend>
+          <Field label={t('compliance.dsarForm.correctName')}>{(id) => <input id={id} value={f.new_name} onInput={set('new_name')} />}</Field>
+          <Field label={t('compliance.dsarForm.correctEmail')}>{(id) => <input id={id} type="email" value={f.new_email} onInput={set('new_email')} />}</Field>
+          <Field label={t('compliance.dsarForm.correctPhone')}>{(id) => <input id={id} type="tel" value={f.new_phone} onInput={set('new_phone')} />}</Field>
         </fieldset>
       )}
-      <Field label="Notes">{(id) => <textarea id={id} value={f.notes} onInput={set('notes')} />}</Field>
-      <FormActions action={create} label="Create request" busyLabel="Creating…" tone={type === 'erasure' ? 'danger' : 'primary'} />
+      <Field label={t('compliance.dsarDetail.notes')}>{(id) => <textarea id={id} value={f.notes} onInput={set('notes')} />}</Field>
+      <FormActions action={create} label={t('compliance.dsarForm.createRequest')} busyLabel={t('compliance.dsarForm.creating')} tone={type === 'erasure' ? 'danger' : 'primary'} />
     </form>
   )
 }

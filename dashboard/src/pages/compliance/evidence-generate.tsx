@@ -4,6 +4,7 @@ import { Field, FormActions } from '../../ui/components.js'
 import { useAction } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import type { Evidence, EvidenceKind } from './compliance.shared.js'
+import { t } from '../../i18n/index.js'
 
 const DAY_MS = 86_400_000
 const today = () => new Date().toISOString().slice(0, 10)
@@ -37,7 +38,7 @@ export function GenerateEvidence({ kinds, onDone, onCancel }: { kinds: Record<Ev
         void generate.run()
       }}
     >
-      <Field label="Report kind">
+      <Field label={t('compliance.evidenceGenerate.reportKind')}>
         {(id) => (
           <select id={id} value={kind} onChange={(e) => setKind((e.target as HTMLSelectElement).value as EvidenceKind)}>
             {(Object.keys(kinds) as EvidenceKind[]).map((k) => (
@@ -46,13 +47,13 @@ export function GenerateEvidence({ kinds, onDone, onCancel }: { kinds: Record<Ev
           </select>
         )}
       </Field>
-      <Field label="First day (optional)" hint="UTC. Empty: 30 days before the end.">
+      <Field label={t('compliance.evidenceGenerate.firstDayOptional')} hint={t('compliance.evidenceGenerate.utcEmpty30DaysBefore')}>
         {(id, hint) => <input id={id} type="date" max={today()} aria-describedby={hint} value={from} onInput={(e) => setFrom(e.currentTarget.value)} />}
       </Field>
-      <Field label="Last day (optional)" hint="UTC, included. Empty or today: up to now. At most 366 days in all.">
+      <Field label={t('compliance.evidenceGenerate.lastDayOptional')} hint={t('compliance.evidenceGenerate.utcIncludedEmptyOrToday')}>
         {(id, hint) => <input id={id} type="date" max={today()} aria-describedby={hint} value={last} onInput={(e) => setLast(e.currentTarget.value)} />}
       </Field>
-      <FormActions action={generate} label="Generate report" busyLabel="Generating…" onCancel={onCancel} />
+      <FormActions action={generate} label={t('compliance.evidenceGenerate.generateReport')} busyLabel={t('compliance.evidenceGenerate.generating')} onCancel={onCancel} />
     </form>
   )
 }

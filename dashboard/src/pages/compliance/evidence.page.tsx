@@ -6,8 +6,9 @@ import { useWorkspace } from '../../ui/workspace.js'
 import { fileNameOf, type Evidence, type EvidenceKind } from './compliance.shared.js'
 import { saveBlob } from '../../ui/files.js'
 import { GenerateEvidence } from './evidence-generate.js'
+import { t } from '../../i18n/index.js'
 
-const KINDS: Record<EvidenceKind, string> = { audit_chain: 'Audit chain', access_review: 'Access review', retention: 'Retention', dsar_timeliness: 'DSAR timeliness' }
+const kinds = (): Record<EvidenceKind, string> => ({ audit_chain: t('compliance.evidence.kindAuditChain'), access_review: t('compliance.evidence.kindAccessReview'), retention: t('compliance.evidence.kindRetention'), dsar_timeliness: t('compliance.evidence.kindDsarTimeliness') })
 type Format = 'pdf' | 'json'
 
 const hex = (buf: ArrayBuffer) => Array.from(new Uint8Array(buf), (b) => b.toString(16).padStart(2, '0')).join('')
@@ -47,21 +48,21 @@ export default function EvidencePage() {
   })
   return (
     <Page
-      title="Evidence"
+      title={t('compliance.evidence.evidence')}
       actions={
         <button type="button" class="primary" onClick={() => setGenerating(true)}>
-          Generate report
+          {t('compliance.evidenceGenerate.generateReport')}
         </button>
       }
     >
-      <p class="hint evidence-intro">Reports for auditors, made daily for the day before, and on demand over a period you choose (here or with the CLI). The SHA-256 is that of the JSON report; the PDF prints it too.</p>
-      <div class="filters" role="search" aria-label="Filter evidence">
-        <Field label="Kind">
+      <p class="hint evidence-intro">{t('compliance.evidence.reportsForAuditorsMadeDaily')}</p>
+      <div class="filters" role="search" aria-label={t('compliance.evidence.filterEvidence')}>
+        <Field label={t('compliance.evidence.kind')}>
           {(id) => (
             <select id={id} value={kind} onChange={(e) => setKind((e.target as HTMLSelectElement).value as EvidenceKind | '')}>
-              <option value="">Any kind</option>
-              {(Object.keys(KINDS) as EvidenceKind[]).map((k) => (
-                <option value={k}>{KINDS[k]}</option>
+              <option value="">{t('compliance.evidence.anyKind')}</option>
+              {(Object.keys(kinds()) as EvidenceKind[]).map((k) => (
+                <option value={k}>{kinds()[k]}</option>
               ))}
             </select>
           )}
@@ -69,35 +70,35 @@ export default function EvidencePage() {
       </div>
       {generated && (
         <Notice>
-          Generated the {KINDS[generated.kind]} report of {period(generated)}; download it from the list below.
+          {t('compliance.evidence.generatedTheValueReportOf', { value: kinds()[generated.kind], generated: period(generated) })}
         </Notice>
       )}
       {download.error && <ProblemView problem={download.error} />}
       {saved && (
         <Notice tone={saved.verified === false ? 'bad' : 'good'}>
-          Saved {saved.name}.{saved.verified === true && ' Its SHA-256 matches the listing.'}
-          {saved.verified === false && ' Its SHA-256 does NOT match the listing.'}
+          {t('compliance.evidence.savedName', { name: saved.name })}{saved.verified === true && t('compliance.evidence.itsSha256MatchesThe')}
+          {saved.verified === false && t('compliance.evidence.itsSha256DoesNot')}
         </Notice>
       )}
-      <PagedList list={list} emptyView={<Empty title="No reports">{kind ? 'No report of this kind yet.' : 'Reports appear after the first day.'}</Empty>}>
+      <PagedList list={list} emptyView={<Empty title={t('compliance.evidence.noReports')}>{kind ? t('compliance.evidence.noReportOfThisKind') : t('compliance.evidence.reportsAppearAfterTheFirst')}</Empty>}>
         {(rows) => (
           <Table<Evidence>
-            caption="Evidence reports"
+            caption={t('compliance.evidence.evidenceReports')}
             rows={rows}
             rowKey={(e) => e.id}
             columns={[
-              { label: 'Report', render: (e) => KINDS[e.kind] },
-              { label: 'Period', render: (e) => <span class="nowrap">{period(e)}</span> },
-              { label: 'Trigger', render: (e) => <Badge tone={e.trigger === 'manual' ? 'info' : 'neutral'}>{e.trigger}</Badge> },
-              { label: 'Summary', render: (e) => <Summary e={e} /> },
-              { label: 'SHA-256', render: (e) => <code class="sha" title={e.sha256}>{e.sha256.slice(0, 12)}…</code> },
-              { label: 'Generated', render: (e) => <Time iso={e.generated_at} /> },
+              { label: t('compliance.evidence.report'), render: (e) => kinds()[e.kind] },
+              { label: t('compliance.evidence.period'), render: (e) => <span class="nowrap">{period(e)}</span> },
+              { label: t('compliance.evidence.trigger'), render: (e) => <Badge tone={e.trigger === 'manual' ? 'info' : 'neutral'}>{e.trigger}</Badge> },
+              { label: t('compliance.evidence.summary'), render: (e) => <Summary e={e} /> },
+              { label: t('compliance.dsarExport.sha256'), render: (e) => <code class="sha" title={e.sha256}>{e.sha256.slice(0, 12)}…</code> },
+              { label: t('compliance.evidence.generated'), render: (e) => <Time iso={e.generated_at} /> },
               {
-                label: 'Download',
+                label: t('compliance.evidence.download'),
                 render: (e) => (
                   <span class="evidence-actions">
                     {(['pdf', 'json'] as Format[]).map((f) => (
-                      <button type="button" disabled={download.pending} onClick={() => void download.run(e, f)} aria-label={`Download ${KINDS[e.kind]} report of ${period(e)} as ${f.toUpperCase()}`}>
+                      <button type="button" disabled={download.pending} onClick={() => void download.run(e, f)} aria-label={t('compliance.evidence.downloadValueReportOfE', { value: kinds()[e.kind], e: period(e), value2: f.toUpperCase() })}>
                         {f.toUpperCase()}
                       </button>
                     ))}
@@ -108,8 +109,8 @@ export default function EvidencePage() {
           />
         )}
       </PagedList>
-      <Dialog open={generating} title="Generate an evidence report" onClose={() => setGenerating(false)}>
-        <GenerateEvidence kinds={KINDS} onDone={added} onCancel={() => setGenerating(false)} />
+      <Dialog open={generating} title={t('compliance.evidence.generateAnEvidenceReport')} onClose={() => setGenerating(false)}>
+        <GenerateEvidence kinds={kinds()} onDone={added} onCancel={() => setGenerating(false)} />
       </Dialog>
     </Page>
   )

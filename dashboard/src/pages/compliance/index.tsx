@@ -9,6 +9,7 @@ import EvidencePage from './evidence.page.js'
 import PiiRedaction from './pii-redaction.page.js'
 import Retention from './retention.page.js'
 import './compliance.css'
+import { t } from '../../i18n/index.js'
 
 const AUDIT = '/dashboard/compliance/audit-log'
 
@@ -17,13 +18,13 @@ export default function ComplianceArea() {
   return (
     <>
       <SubNav
-        label="Compliance"
+        label={t('compliance.index.compliance')}
         links={[
-          { href: AUDIT, label: 'Audit log', admin: true },
-          { href: '/dashboard/compliance/dsar', label: 'Data requests', admin: true },
-          { href: '/dashboard/compliance/retention', label: 'Retention' },
-          { href: '/dashboard/compliance/pii', label: 'PII redaction' },
-          { href: '/dashboard/compliance/evidence', label: 'Evidence', admin: true },
+          { href: AUDIT, label: t('compliance.auditLog.auditLog'), admin: true },
+          { href: '/dashboard/compliance/dsar', label: t('compliance.index.dataRequests'), admin: true },
+          { href: '/dashboard/compliance/retention', label: t('compliance.index.retention') },
+          { href: '/dashboard/compliance/pii', label: t('compliance.index.piiRedaction') },
+          { href: '/dashboard/compliance/evidence', label: t('compliance.evidence.evidence'), admin: true },
         ]}
       />
       <Router>

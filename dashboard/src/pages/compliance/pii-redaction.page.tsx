@@ -5,27 +5,28 @@ import { useAction } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import type { PiiRedaction } from './compliance.shared.js'
 import { PiiResult } from './pii-result.js'
+import { t } from '../../i18n/index.js'
 
 type Source = 'text' | 'message_id' | 'conversation_id'
 type Mode = PiiRedaction['mode']
 
 // The engine's types (docs/compliance.md); none ticked asks for all of them.
-const TYPES: Record<string, string> = {
-  email: 'Email',
-  url: 'URL',
-  phone: 'Phone',
-  card_number: 'Card number',
-  iban: 'IBAN',
-  ip_address: 'IP address',
-  ssn_us: 'US SSN',
-  date_of_birth: 'Date of birth',
-}
-const MODES: [Mode, string][] = [
-  ['mask', 'Mask: [EMAIL]'],
-  ['hash', 'Hash: [EMAIL:…], the same value gives the same token'],
-  ['remove', 'Remove'],
+const TYPES = (): Record<string, string> => ({
+  email: t('compliance.piiRedaction.typeEmail'),
+  url: t('compliance.piiRedaction.typeUrl'),
+  phone: t('compliance.piiRedaction.typePhone'),
+  card_number: t('compliance.piiRedaction.typeCardNumber'),
+  iban: t('compliance.piiRedaction.typeIban'),
+  ip_address: t('compliance.piiRedaction.typeIpAddress'),
+  ssn_us: t('compliance.piiRedaction.typeSsnUs'),
+  date_of_birth: t('compliance.piiRedaction.typeDateOfBirth'),
+})
+const MODES = (): [Mode, string][] => [
+  ['mask', t('compliance.piiRedaction.modeMask')],
+  ['hash', t('compliance.piiRedaction.modeHash')],
+  ['remove', t('compliance.piiRedaction.modeRemove')],
 ]
-const SOURCE_LABEL: Record<Source, string> = { text: 'Text', message_id: 'A stored message', conversation_id: 'A conversation’s messages' }
+const SOURCE_LABEL = (): Record<Source, string> => ({ text: t('compliance.piiRedaction.sourceText'), message_id: t('compliance.piiRedaction.sourceMessage'), conversation_id: t('compliance.piiRedaction.sourceConversation') })
 
 /** /dashboard/compliance/pii: find personal data in text (or stored messages), preview the redaction, or apply it. */
 export default function PiiRedactionPage() {
@@ -45,7 +46,7 @@ export default function PiiRedactionPage() {
   const toggle = (t: string) => setTypes(types.includes(t) ? types.filter((x) => x !== t) : [...types, t])
   const stored = source !== 'text'
   return (
-    <Page title="PII redaction">
+    <Page title={t('compliance.index.piiRedaction')}>
       <form
         class="panel"
         aria-labelledby="pii-form"
@@ -54,9 +55,9 @@ export default function PiiRedactionPage() {
           void run.run(false)
         }}
       >
-        <h2 id="pii-form">Find personal data</h2>
-        <p class="hint">A preview changes nothing. Applying rewrites stored messages and is audited.</p>
-        <Field label="Source">
+        <h2 id="pii-form">{t('compliance.piiRedaction.findPersonalData')}</h2>
+        <p class="hint">{t('compliance.piiRedaction.aPreviewChangesNothingApplying')}</p>
+        <Field label={t('compliance.piiRedaction.source')}>
           {(id) => (
             <select
               id={id}
@@ -67,34 +68,34 @@ export default function PiiRedactionPage() {
                 setResult(undefined)
               }}
             >
-              {(Object.keys(SOURCE_LABEL) as Source[]).map((s) => (
-                <option value={s}>{SOURCE_LABEL[s]}</option>
+              {(Object.keys(SOURCE_LABEL()) as Source[]).map((s) => (
+                <option value={s}>{SOURCE_LABEL()[s]}</option>
               ))}
             </select>
           )}
         </Field>
         {source === 'text' ? (
-          <Field label="Text to check">{(id) => <textarea id={id} required rows={6} value={value} onInput={(e) => setValue((e.target as HTMLTextAreaElement).value)} />}</Field>
+          <Field label={t('compliance.piiRedaction.textToCheck')}>{(id) => <textarea id={id} required rows={6} value={value} onInput={(e) => setValue((e.target as HTMLTextAreaElement).value)} />}</Field>
         ) : (
-          <Field label={source === 'message_id' ? 'Message id' : 'Conversation id'}>
-            {(id) => <input id={id} required autocomplete="off" placeholder={source === 'message_id' ? 'msg_…' : 'conv_…'} value={value} onInput={(e) => setValue((e.target as HTMLInputElement).value)} />}
+          <Field label={source === 'message_id' ? t('compliance.piiRedaction.messageId') : t('compliance.piiRedaction.conversationId')}>
+            {(id) => <input id={id} required autocomplete="off" placeholder={source === 'message_id' ? t('compliance.piiRedaction.msg') : t('compliance.piiRedaction.conv')} value={value} onInput={(e) => setValue((e.target as HTMLInputElement).value)} />}
           </Field>
         )}
-        <Field label="Mode">
+        <Field label={t('compliance.auditLog.mode')}>
           {(id) => (
             <select id={id} value={mode} onChange={(e) => setMode((e.target as HTMLSelectElement).value as Mode)}>
-              {MODES.map(([m, text]) => (
+              {MODES().map(([m, text]) => (
                 <option value={m}>{text}</option>
               ))}
             </select>
           )}
         </Field>
         <fieldset>
-          <legend>Types (none ticked: all)</legend>
+          <legend>{t('compliance.piiRedaction.typesNoneTickedAll')}</legend>
           <div class="checks">
-            {Object.entries(TYPES).map(([t, name]) => (
+            {Object.entries(TYPES()).map(([type, name]) => (
               <label>
-                <input type="checkbox" checked={types.includes(t)} onChange={() => toggle(t)} /> {name}
+                <input type="checkbox" checked={types.includes(type)} onChange={() => toggle(type)} /> {name}
               </label>
             ))}
           </div>
@@ -102,20 +103,20 @@ export default function PiiRedactionPage() {
         {run.error && <ProblemView problem={run.error} />}
         <div class="form-actions">
           <button type="submit" class="primary" disabled={run.pending}>
-            {run.pending ? 'Checking…' : 'Preview redaction'}
+            {run.pending ? t('compliance.piiRedaction.checking') : t('compliance.piiRedaction.previewRedaction')}
           </button>
           {stored && (
             <button type="button" class="danger" disabled={run.pending || !value.trim()} onClick={() => setConfirming(true)}>
-              Apply to stored messages…
+              {t('compliance.piiRedaction.applyToStoredMessages')}
             </button>
           )}
         </div>
       </form>
       {result && <PiiResult result={result} />}
-      <Dialog open={confirming} title="Apply the redaction?" onClose={() => setConfirming(false)}>
+      <Dialog open={confirming} title={t('compliance.piiRedaction.applyTheRedaction')} onClose={() => setConfirming(false)}>
         <p>
-          The personal data found ({types.length ? types.map((t) => TYPES[t]).join(', ') : 'every type'}, mode {mode}) is rewritten in{' '}
-          {source === 'message_id' ? 'message' : 'every message of conversation'} <code>{value.trim()}</code>. This cannot be undone.
+          {t('compliance.piiRedaction.thePersonalDataFound')}{types.length ? types.map((type) => TYPES()[type]).join(', ') : t('compliance.piiRedaction.everyType')}{t('compliance.piiRedaction.modeModeIsRewrittenIn', { mode })}{' '}
+          {source === 'message_id' ? 'message' : t('compliance.piiRedaction.everyMessageOfConversation')} <code>{value.trim()}</code>{t('compliance.piiRedaction.thisCannotBeUndone')}
         </p>
         <div class="form-actions">
           <button
@@ -126,10 +127,10 @@ export default function PiiRedactionPage() {
               void run.run(true)
             }}
           >
-            Apply redaction
+            {t('compliance.piiRedaction.applyRedaction')}
           </button>
           <button type="button" onClick={() => setConfirming(false)}>
-            Cancel
+            {t('compliance.piiRedaction.cancel')}
           </button>
         </div>
       </Dialog>

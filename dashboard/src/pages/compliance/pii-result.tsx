@@ -1,5 +1,6 @@
 import { CopyButton, Empty, Notice, Table } from '../../ui/components.js'
 import { label, type PiiEntity, type PiiRedaction } from './compliance.shared.js'
+import { t } from '../../i18n/index.js'
 
 /** The redacted text with each replacement marked, cut at the API's offsets in the redacted text. */
 function Marked({ text, entities }: { text: string; entities: PiiEntity[] }) {
@@ -24,30 +25,30 @@ type Item = PiiRedaction['items'][number]
 function ItemView({ item, n }: { item: Item; n: number }) {
   const name = item.message_id ? `message ${item.message_id}` : n > 1 ? `item ${n}` : 'the text'
   return (
-    <section class="panel" aria-label={`Redaction of ${name}`}>
+    <section class="panel" aria-label={t('compliance.piiResult.redactionOfName', { name })}>
       {item.message_id && (
         <h3 class="section-title">
-          Message <code>{item.message_id}</code>
+          {t('compliance.piiResult.message')}{' '} <code>{item.message_id}</code>
         </h3>
       )}
       <div class="pii-head">
-        <p class="field-label">Redacted text</p>
-        <CopyButton text={item.redacted} label="Copy redacted text" />
+        <p class="field-label">{t('compliance.piiResult.redactedText')}</p>
+        <CopyButton text={item.redacted} label={t('compliance.piiResult.copyRedactedText')} />
       </div>
       <Marked text={item.redacted} entities={item.entities} />
       {item.entities.length === 0 ? (
-        <Empty title="No personal data found" />
+        <Empty title={t('compliance.piiResult.noPersonalDataFound')} />
       ) : (
         <Table<PiiEntity>
-          caption={`Entities found in ${name}`}
+          caption={t('compliance.piiResult.entitiesFoundInName', { name })}
           rows={item.entities}
           rowKey={(e) => `${e.start}-${e.end}`}
           columns={[
-            { label: 'Type', render: (e) => <code>{e.type}</code> },
-            { label: 'Found', render: (e) => <code class="wrap">{item.original.slice(e.start, e.end)}</code> },
-            { label: 'Offsets', class: 'num', render: (e) => `${e.start}–${e.end}` },
-            { label: 'Replacement', render: (e) => (e.replacement ? <code class="wrap">{e.replacement}</code> : <span class="muted">removed</span>) },
-            { label: 'Offsets after', class: 'num', render: (e) => `${e.redacted_start}–${e.redacted_end}` },
+            { label: t('compliance.dsarList.type'), render: (e) => <code>{e.type}</code> },
+            { label: t('compliance.piiResult.found'), render: (e) => <code class="wrap">{item.original.slice(e.start, e.end)}</code> },
+            { label: t('compliance.piiResult.offsets'), class: 'num', render: (e) => `${e.start}–${e.end}` },
+            { label: t('compliance.piiResult.replacement'), render: (e) => (e.replacement ? <code class="wrap">{e.replacement}</code> : <span class="muted">{t('compliance.piiResult.removed')}</span>) },
+            { label: t('compliance.piiResult.offsetsAfter'), class: 'num', render: (e) => `${e.redacted_start}–${e.redacted_end}` },
           ]}
         />
       )}
@@ -60,18 +61,18 @@ export function PiiResult({ result }: { result: PiiRedaction }) {
   return (
     <section aria-labelledby="pii-result" class="pii-result">
       <h2 id="pii-result" class="section-title">
-        Result
+        {t('compliance.piiResult.result')}
       </h2>
       {result.applied ? (
         <Notice>
-          Applied: {result.entity_count} {result.entity_count === 1 ? 'entity' : 'entities'} redacted in {result.items.length} stored {result.items.length === 1 ? 'message' : 'messages'}.
+          {t('compliance.piiResult.applied', { entities: t('compliance.piiResult.entities', { count: result.entity_count }), messages: t('compliance.piiResult.messages', { count: result.items.length }) })}
         </Notice>
       ) : (
         <Notice tone="info">
-          Preview ({result.mode}): {result.entity_count} {result.entity_count === 1 ? 'entity' : 'entities'} found; nothing was changed.
+          {t('compliance.piiResult.preview', { mode: result.mode, entities: t('compliance.piiResult.entities', { count: result.entity_count }) })}
         </Notice>
       )}
-      {result.items.length === 0 && <Empty title="No messages with text" />}
+      {result.items.length === 0 && <Empty title={t('compliance.piiResult.noMessagesWithText')} />}
       {result.items.map((item, i) => (
         <ItemView key={item.message_id ?? i} item={item} n={result.items.length > 1 ? i + 1 : 1} />
       ))}

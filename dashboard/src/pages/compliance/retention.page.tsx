@@ -5,12 +5,13 @@ import { useAction, useResource } from '../../ui/hooks.js'
 import { useIsAdmin } from '../../ui/sub-nav.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import { label, title, type RetentionPolicies } from './compliance.shared.js'
+import { t } from '../../i18n/index.js'
 
 type Values = Record<string, string>
 type Policy = number | 'keep'
 
 const valuesOf = (p: RetentionPolicies): Values => Object.fromEntries(p.classes.filter((c) => !c.fixed).map((c) => [c.name, p.policies[c.name] === 'keep' || p.policies[c.name] == null ? '' : String(p.policies[c.name])]))
-const policyText = (v: Policy | undefined) => (v === undefined || v === 'keep' ? 'keep' : `${v} day${v === 1 ? '' : 's'}`)
+const policyText = (v: Policy | undefined) => (v === undefined || v === 'keep' ? t('compliance.retention.keep') : t('compliance.retention.days', { count: v }))
 
 /** /dashboard/compliance/retention: how long each data class is kept; a dry run shows what a change would delete before it is saved. */
 export default function Retention() {
@@ -43,8 +44,8 @@ export default function Retention() {
   }
   const problem = dry.error ?? save.error
   return (
-    <Page title="Retention">
-      {readOnly && <Notice tone="neutral">Only owners and admins change retention policies; you can read them.</Notice>}
+    <Page title={t('compliance.index.retention')}>
+      {readOnly && <Notice tone="neutral">{t('compliance.retention.onlyOwnersAndAdminsChange')}</Notice>}
       <Async loading={current.loading} error={current.error} data={current.data} onRetry={current.reload}>
         {(p) => (
           <>
@@ -56,66 +57,66 @@ export default function Retention() {
                 void dry.run()
               }}
             >
-              <h2 id="retention-policies">Policies</h2>
-              <p class="hint">Days to keep each class of data; leave a field empty to keep it forever. Preview what a change would delete before you save it.</p>
+              <h2 id="retention-policies">{t('compliance.retention.policies')}</h2>
+              <p class="hint">{t('compliance.retention.daysToKeepEachClass')}</p>
               <div class="retention-grid">
                 {p.classes.map((c) =>
                   c.fixed ? (
                     <div class="field" key={c.name}>
                       <span class="field-label">{title(c.name)}</span>
-                      <p class="hint">{c.description} (fixed, not configurable)</p>
+                      <p class="hint">{t('compliance.retention.descriptionFixedNotConfigurable', { description: c.description })}</p>
                     </div>
                   ) : (
-                    <Field key={c.name} label={`${title(c.name)} (days)`} hint={`${c.description} Minimum ${c.minimum_days} day${c.minimum_days === 1 ? '' : 's'}.`}>
+                    <Field key={c.name} label={t('compliance.retention.nameDays', { name: title(c.name) })} hint={`${c.description} ${t('compliance.retention.minimumDays', { count: c.minimum_days })}`}>
                       {(id, hint) => <input id={id} type="number" min={c.minimum_days} step={1} inputMode="numeric" placeholder="keep" aria-describedby={hint} value={values[c.name] ?? ''} onInput={edit(c.name)} />}
                     </Field>
                   ),
                 )}
               </div>
               {problem && <ProblemView problem={problem} />}
-              {saved && <Notice>Retention policies saved.</Notice>}
+              {saved && <Notice>{t('compliance.retention.retentionPoliciesSaved')}</Notice>}
               <div class="form-actions">
                 <button type="submit" disabled={dry.pending || readOnly}>
-                  {dry.pending ? 'Counting…' : 'Preview deletions'}
+                  {dry.pending ? t('compliance.retention.counting') : t('compliance.retention.previewDeletions')}
                 </button>
                 <button type="button" class="primary" disabled={save.pending || readOnly} onClick={() => void save.run()}>
-                  {save.pending ? 'Saving…' : 'Save policies'}
+                  {save.pending ? t('compliance.retention.saving') : t('compliance.retention.savePolicies')}
                 </button>
               </div>
             </form>
             {preview?.dry_run && (
               <section class="panel" aria-labelledby="retention-preview">
-                <h2 id="retention-preview">Preview: what these policies would delete now</h2>
-                <Notice tone="info">Dry run: nothing was saved or deleted.</Notice>
+                <h2 id="retention-preview">{t('compliance.retention.previewWhatThesePoliciesWould')}</h2>
+                <Notice tone="info">{t('compliance.retention.dryRunNothingWasSaved')}</Notice>
                 <Table<[string, number]>
-                  caption="Records each class would delete now"
+                  caption={t('compliance.retention.recordsEachClassWouldDelete')}
                   rows={Object.entries(preview.dry_run)}
                   rowKey={([k]) => k}
                   columns={[
-                    { label: 'Class', render: ([k]) => label(k) },
-                    { label: 'Policy', render: ([k]) => policyText(preview.policies[k]) },
-                    { label: 'Would delete', class: 'num', render: ([, n]) => <span data-testid="dry-run-count">{n}</span> },
+                    { label: t('compliance.retention.class'), render: ([k]) => label(k) },
+                    { label: t('compliance.retention.policy'), render: ([k]) => policyText(preview.policies[k]) },
+                    { label: t('compliance.retention.wouldDelete'), class: 'num', render: ([, n]) => <span data-testid="dry-run-count">{n}</span> },
                   ]}
                 />
               </section>
             )}
             <section class="panel" aria-labelledby="retention-last">
-              <h2 id="retention-last">Last enforcement</h2>
+              <h2 id="retention-last">{t('compliance.retention.lastEnforcement')}</h2>
               {p.last_run ? (
                 <>
                   <p>
-                    Finished <Time iso={p.last_run.finished_at} />.
+                    {t('compliance.retention.finished')}{' '} <Time iso={p.last_run.finished_at} />.
                   </p>
                   <ul>
                     {Object.entries(p.last_run.deleted).map(([k, n]) => (
                       <li>
-                        {label(k)}: {n} deleted
+                        {t('compliance.retention.kNDeleted', { k: label(k), n })}
                       </li>
                     ))}
                   </ul>
                 </>
               ) : (
-                <p class="muted">Policies have not been enforced yet (the compliance worker runs every 10 minutes).</p>
+                <p class="muted">{t('compliance.retention.policiesHaveNotBeenEnforced')}</p>
               )}
             </section>
           </>

@@ -5,6 +5,7 @@ import { Async, Notice, Page, ProblemView, Table, Time } from '../../ui/componen
 import { useAction, useResource } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import { DEV, StatusBadge, excerpt, type Attempt } from './webhooks-shared.js'
+import { t } from '../../i18n/index.js'
 
 /** /dashboard/developers/deliveries/:id: each attempt (status, response excerpt, timing) and Replay. */
 export default function WebhookDeliveryDetail() {
@@ -29,7 +30,7 @@ export default function WebhookDeliveryDetail() {
   }, [waiting, data])
 
   return (
-    <Page title="Webhook delivery">
+    <Page title={t('developers.deliveriesDetail.webhookDelivery')}>
       <Async loading={d.loading} error={d.error} data={data} onRetry={d.reload}>
         {(x) => (
           <>
@@ -38,57 +39,57 @@ export default function WebhookDeliveryDetail() {
                 <code>{x.id}</code>
               </h2>
               <dl class="facts">
-                <dt>Status</dt>
+                <dt>{t('developers.deliveriesDetail.status')}</dt>
                 <dd>
                   <StatusBadge status={x.status} />
                 </dd>
-                <dt>Event</dt>
+                <dt>{t('developers.deliveriesDetail.event')}</dt>
                 <dd>
                   <code>{x.event_type}</code> (<code>{x.event_id}</code>)
                 </dd>
-                <dt>Endpoint</dt>
+                <dt>{t('developers.deliveriesDetail.endpoint')}</dt>
                 <dd>
                   <a href={`${DEV}/webhooks/${x.endpoint_id}`}>{x.endpoint_id}</a>
                 </dd>
-                <dt>Attempts</dt>
+                <dt>{t('developers.deliveriesDetail.attempts')}</dt>
                 <dd>{x.attempts_count}</dd>
-                <dt>Next retry</dt>
+                <dt>{t('developers.deliveriesDetail.nextRetry')}</dt>
                 <dd>
                   <Time iso={x.next_retry_at} />
                 </dd>
-                <dt>Created</dt>
+                <dt>{t('developers.deliveriesDetail.created')}</dt>
                 <dd>
                   <Time iso={x.created_at} />
                 </dd>
               </dl>
               <div class="form-actions">
                 <button type="button" class="primary" disabled={replay.pending} onClick={() => void replay.run()}>
-                  {replay.pending ? 'Replaying…' : 'Replay'}
+                  {replay.pending ? t('developers.deliveriesDetail.replaying') : t('developers.deliveriesDetail.replay')}
                 </button>
               </div>
             </section>
             {replayed !== null && (
               <Notice tone={x.attempts.length > replayed ? 'good' : 'info'}>
-                {x.attempts.length > replayed ? `Replayed: attempt ${x.attempts.length} is below.` : 'Replay queued: the new attempt appears below when it starts.'}
+                {x.attempts.length > replayed ? t('developers.deliveriesDetail.replayedAttemptLengthIsBelow', { length: x.attempts.length }) : t('developers.deliveriesDetail.replayQueuedTheNewAttempt')}
               </Notice>
             )}
             {replay.error && <ProblemView problem={replay.error} />}
-            <h2>Attempts</h2>
+            <h2>{t('developers.deliveriesDetail.attempts')}</h2>
             {x.attempts.length === 0 ? (
-              <p>No attempt yet: the first is on its way.</p>
+              <p>{t('developers.deliveriesDetail.noAttemptYetTheFirst')}</p>
             ) : (
               <Table
-                caption="Attempts, newest first"
+                caption={t('developers.deliveriesDetail.attemptsNewestFirst')}
                 rowKey={(a) => a.id}
                 rows={x.attempts}
                 columns={[
                   { label: '#', class: 'num', render: (a: Attempt) => a.attempt },
-                  { label: 'Trigger', render: (a) => a.trigger },
-                  { label: 'Status', render: (a) => <StatusBadge status={a.status} /> },
-                  { label: 'Response', render: (a) => a.response_status ?? '—' },
-                  { label: 'Duration', class: 'num', render: (a) => `${a.duration_ms} ms` },
-                  { label: 'Started', render: (a) => <Time iso={a.created_at} /> },
-                  { label: 'Response body', render: (a) => <AttemptBody attempt={a} /> },
+                  { label: t('developers.deliveriesDetail.trigger'), render: (a) => a.trigger },
+                  { label: t('developers.deliveriesDetail.status'), render: (a) => <StatusBadge status={a.status} /> },
+                  { label: t('developers.deliveriesDetail.response'), render: (a) => a.response_status ?? '—' },
+                  { label: t('developers.deliveriesDetail.duration'), class: 'num', render: (a) => `${a.duration_ms} ms` },
+                  { label: t('developers.deliveriesDetail.started'), render: (a) => <Time iso={a.created_at} /> },
+                  { label: t('developers.deliveriesDetail.responseBody'), render: (a) => <AttemptBody attempt={a} /> },
                 ]}
               />
             )}
@@ -103,7 +104,7 @@ function AttemptBody({ attempt }: { attempt: Attempt }) {
   if (!attempt.response_body && !attempt.error) return <span>—</span>
   return (
     <details>
-      <summary>{attempt.error ? 'Error and body' : 'Body'} of attempt {attempt.attempt}</summary>
+      <summary>{attempt.error ? t('developers.deliveriesDetail.errorAndBody') : t('developers.deliveriesDetail.body')} {' '}{t('developers.deliveriesDetail.ofAttemptAttempt', { attempt: attempt.attempt })}</summary>
       {attempt.error && <p>{attempt.error}</p>}
       {attempt.response_body && (
         <pre style={{ whiteSpace: 'pre-wrap', maxWidth: '40rem' }}>
@@ -111,7 +112,7 @@ function AttemptBody({ attempt }: { attempt: Attempt }) {
         </pre>
       )}
       <p>
-        To <code>{attempt.url}</code>
+        {t('developers.deliveriesDetail.to')}{' '} <code>{attempt.url}</code>
       </p>
     </details>
   )

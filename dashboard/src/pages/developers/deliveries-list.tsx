@@ -6,6 +6,7 @@ import { mergeFirstPage, useLiveEvents, useThrottled } from '../../ui/live.js'
 import { LiveState } from '../../ui/live-state.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import { DeliveriesTable, type DeliveryStatus } from './webhooks-shared.js'
+import { t } from '../../i18n/index.js'
 
 interface Filters {
   status: '' | DeliveryStatus
@@ -42,33 +43,33 @@ export default function WebhookDeliveries() {
   const set = (k: keyof Filters) => (e: { currentTarget: { value: string } }) => setDraft({ ...draft, [k]: e.currentTarget.value })
   const filtered = applied.status || applied.event_type || applied.endpoint_id
   return (
-    <Page title="Webhook deliveries">
+    <Page title={t('developers.deliveriesList.webhookDeliveries')}>
       <p class="live-line">
         <LiveState />
       </p>
       <form
         class="filters"
         role="search"
-        aria-label="Filter deliveries"
+        aria-label={t('developers.deliveriesList.filterDeliveries')}
         onSubmit={(e) => {
           e.preventDefault()
           setApplied(draft)
         }}
       >
-        <Field label="Status">
+        <Field label={t('developers.deliveriesDetail.status')}>
           {(id) => (
             <select id={id} value={draft.status} onChange={set('status')}>
-              <option value="">Any</option>
-              <option value="pending">Pending</option>
-              <option value="succeeded">Succeeded</option>
-              <option value="failed">Failed</option>
+              <option value="">{t('developers.deliveriesList.any')}</option>
+              <option value="pending">{t('developers.deliveriesList.pending')}</option>
+              <option value="succeeded">{t('developers.deliveriesList.succeeded')}</option>
+              <option value="failed">{t('developers.deliveriesList.failed')}</option>
             </select>
           )}
         </Field>
-        <Field label="Event type">{(id) => <input id={id} placeholder="webhook.test" value={draft.event_type} onInput={set('event_type')} />}</Field>
-        <Field label="Endpoint id">{(id) => <input id={id} placeholder="we_…" value={draft.endpoint_id} onInput={set('endpoint_id')} />}</Field>
+        <Field label={t('developers.deliveriesList.eventType')}>{(id) => <input id={id} placeholder="webhook.test" value={draft.event_type} onInput={set('event_type')} />}</Field>
+        <Field label={t('developers.deliveriesList.endpointId')}>{(id) => <input id={id} placeholder={t('developers.deliveriesList.we')} value={draft.endpoint_id} onInput={set('endpoint_id')} />}</Field>
         <button type="submit" class="primary">
-          Apply filters
+          {t('developers.deliveriesList.applyFilters')}
         </button>
         {filtered && (
           <button
@@ -78,12 +79,12 @@ export default function WebhookDeliveries() {
               setApplied(NONE)
             }}
           >
-            Clear
+            {t('developers.deliveriesList.clear')}
           </button>
         )}
       </form>
-      <PagedList list={list} emptyView={<Empty title={filtered ? 'No delivery matches these filters' : 'No deliveries yet'} />}>
-        {(rows) => <DeliveriesTable caption="Webhook deliveries" rows={rows} />}
+      <PagedList list={list} emptyView={<Empty title={filtered ? t('developers.deliveriesList.noDeliveryMatchesTheseFilters') : t('developers.deliveriesList.noDeliveriesYet')} />}>
+        {(rows) => <DeliveriesTable caption={t('developers.deliveriesList.webhookDeliveries')} rows={rows} />}
       </PagedList>
     </Page>
   )

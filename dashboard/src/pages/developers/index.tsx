@@ -1,15 +1,16 @@
 import { Route, Router } from 'preact-iso'
 import { SubNav, useIsAdmin, type SubNavLink } from '../../ui/sub-nav.js'
 import KeysPage from './keys-page.js'
-import { TOOLS_LINKS, TOOLS_ROUTES } from './tools-routes.js'
+import { toolsLinks, TOOLS_ROUTES } from './tools-routes.js'
 import { WEBHOOK_ROUTES } from './webhooks-routes.js'
+import { t } from '../../i18n/index.js'
 
-const LINKS: SubNavLink[] = [
-  { href: '/dashboard/developers/keys', label: 'API keys', admin: true },
-  { href: '/dashboard/developers/webhooks', label: 'Webhooks' },
-  { href: '/dashboard/developers/deliveries', label: 'Deliveries' },
-  { href: '/dashboard/developers/playground', label: 'Playground' },
-  ...TOOLS_LINKS,
+const links = (): SubNavLink[] => [
+  { href: '/dashboard/developers/keys', label: t('developers.index.apiKeys'), admin: true },
+  { href: '/dashboard/developers/webhooks', label: t('developers.index.webhooks') },
+  { href: '/dashboard/developers/deliveries', label: t('developers.index.deliveries') },
+  { href: '/dashboard/developers/playground', label: t('developers.index.playground') },
+  ...toolsLinks(),
 ]
 
 /** The developer area: keys, webhooks (endpoints, deliveries, Playground), API logs, usage, OAuth apps, snapshots, sandboxes, Terraform, SDKs. */
@@ -18,7 +19,7 @@ export default function DevelopersArea() {
   const admin = useIsAdmin()
   return (
     <>
-      <SubNav label="Developers" links={LINKS} />
+      <SubNav label={t('developers.index.developers')} links={links()} />
       <Router>
         <Route path="/" component={admin ? KeysPage : WEBHOOK_ROUTES[0].component} />
         <Route path="/keys" component={KeysPage} />

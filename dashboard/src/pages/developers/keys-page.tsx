@@ -4,6 +4,7 @@ import { Badge, Dialog, Empty, Field, FormActions, Notice, Page, PagedList, Prob
 import { useAction, usePaged } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import type { components } from '../../api/schema.js'
+import { t } from '../../i18n/index.js'
 
 type ApiKey = components['schemas']['ApiKey']
 const BROAD = ['read', 'write', 'admin'] as const
@@ -21,44 +22,43 @@ export default function KeysPage() {
   const revoke = useAction(async (key: ApiKey) => {
     const updated = await ok(api.client.POST('/api-keys/{id}/revoke', { params: { path: { id: key.id } } }))
     keys.setItems((xs) => xs.map((k) => (k.id === updated.id ? updated : k)))
-    setNotice(`Revoked ${key.name ?? key.prefix}…`)
+    setNotice(t('developers.keysPage.revokedValue', { value: key.name ?? key.prefix }))
   })
   return (
     <Page
-      title="API keys"
+      title={t('developers.index.apiKeys')}
       actions={
         <button type="button" class="primary" onClick={() => (setNotice(undefined), setCreating(true))}>
-          Create key
+          {t('developers.keysPage.createKey')}
         </button>
       }
     >
       <p class="hint">
-        {membership.mode === 'test' ? 'Test keys (svc_test_…) work on the sandbox base URL /sandbox/v2.' : 'Live keys (svc_live_…) work on the base URL /v2.'} Keys are stored only as hashes: a
-        key is shown once, when it is made.
+        {membership.mode === 'test' ? t('developers.keysPage.testKeysSvcTestWork') : t('developers.keysPage.liveKeysSvcLiveWork')} {' '}{t('developers.keysPage.keysAreStoredOnlyAs')}
       </p>
       {notice && <Notice>{notice}</Notice>}
       {revoke.error && <ProblemView problem={revoke.error} />}
-      <PagedList list={keys} emptyView={<Empty title="No keys in this mode yet">Create one to call the API.</Empty>}>
+      <PagedList list={keys} emptyView={<Empty title={t('developers.keysPage.noKeysInThisMode')}>{t('developers.keysPage.createOneToCallThe')}</Empty>}>
         {(rows) => (
           <Table
-            caption="API keys"
+            caption={t('developers.index.apiKeys')}
             rowKey={(k) => k.id}
             rows={rows}
             columns={[
-              { label: 'Name', render: (k) => k.name ?? <span class="hint">unnamed</span> },
-              { label: 'Key', render: (k) => <code class="nowrap">{k.prefix}…</code> },
-              { label: 'Scopes', render: (k) => k.scopes.join(' ') },
-              { label: 'Last used', render: (k) => (k.last_used_at ? <Time iso={k.last_used_at} /> : 'never') },
-              { label: 'Created', render: (k) => <Time iso={k.created_at} /> },
+              { label: t('developers.keysPage.name'), render: (k) => k.name ?? <span class="hint">{t('developers.keysPage.unnamed')}</span> },
+              { label: t('developers.keysPage.key'), render: (k) => <code class="nowrap">{k.prefix}…</code> },
+              { label: t('developers.keysPage.scopes'), render: (k) => k.scopes.join(' ') },
+              { label: t('developers.keysPage.lastUsed'), render: (k) => (k.last_used_at ? <Time iso={k.last_used_at} /> : 'never') },
+              { label: t('developers.deliveriesDetail.created'), render: (k) => <Time iso={k.created_at} /> },
               {
-                label: 'Status',
+                label: t('developers.deliveriesDetail.status'),
                 render: (k) =>
                   k.status === 'active' ? (
-                    <button type="button" class="danger" disabled={revoke.pending} onClick={() => confirm(`Revoke ${k.name ?? k.prefix}? Requests with it fail at once.`) && revoke.run(k)}>
-                      Revoke<span class="visually-hidden"> {k.name ?? k.prefix}</span>
+                    <button type="button" class="danger" disabled={revoke.pending} onClick={() => confirm(t('developers.keysPage.revokeValueRequestsWithIt', { value: k.name ?? k.prefix })) && revoke.run(k)}>
+                      {t('developers.keysPage.revoke')}<span class="visually-hidden"> {k.name ?? k.prefix}</span>
                     </button>
                   ) : (
-                    <Badge tone="bad">revoked</Badge>
+                    <Badge tone="bad">{t('developers.keysPage.revoked')}</Badge>
                   ),
               },
             ]}
@@ -97,9 +97,9 @@ function CreateKeyDialog({ open, onClose, onCreated }: { open: boolean; onClose:
   }
   const toggle = (s: string) => setScopes((xs) => (xs.includes(s) ? xs.filter((x) => x !== s) : [...xs, s]))
   return (
-    <Dialog open={open} title={secret ? 'Your new API key' : 'Create an API key'} onClose={close}>
+    <Dialog open={open} title={secret ? t('developers.keysPage.yourNewApiKey') : t('developers.keysPage.createAnApiKey')} onClose={close}>
       {secret ? (
-        <SecretOnce label="API key" value={secret} onDone={close} />
+        <SecretOnce label={t('developers.keysPage.apiKey')} value={secret} onDone={close} />
       ) : (
         <form
           onSubmit={(e) => {
@@ -107,11 +107,11 @@ function CreateKeyDialog({ open, onClose, onCreated }: { open: boolean; onClose:
             void create.run()
           }}
         >
-          <Field label="Name" hint="What the key is for, e.g. CRM sync.">
+          <Field label={t('developers.keysPage.name')} hint={t('developers.keysPage.whatTheKeyIsFor')}>
             {(id, d) => <input id={id} aria-describedby={d} value={name} maxLength={100} onInput={(e) => setName((e.target as HTMLInputElement).value)} />}
           </Field>
           <fieldset>
-            <legend>Scopes</legend>
+            <legend>{t('developers.keysPage.scopes')}</legend>
             <div class="checks">
               {[...BROAD, ...GRANULAR].map((s) => (
                 <label>
@@ -120,7 +120,7 @@ function CreateKeyDialog({ open, onClose, onCreated }: { open: boolean; onClose:
               ))}
             </div>
           </fieldset>
-          <FormActions action={create} label="Create key" busyLabel="Creating…" disabled={scopes.length === 0} onCancel={close} />
+          <FormActions action={create} label={t('developers.keysPage.createKey')} busyLabel={t('developers.keysPage.creating')} disabled={scopes.length === 0} onCancel={close} />
         </form>
       )}
     </Dialog>

@@ -4,6 +4,7 @@ import type { components } from '../../api/schema.js'
 import { Async, Empty, Page, Time } from '../../ui/components.js'
 import { useResource } from '../../ui/hooks.js'
 import { formatMs, LOGS_PATH, StatusBadge } from './logs-format.js'
+import { t } from '../../i18n/index.js'
 
 type ApiLog = components['schemas']['ApiLog']
 
@@ -16,13 +17,13 @@ export function ApiLogDetail() {
   const requestId = decodeURIComponent(params.requestId ?? '')
   const logs = useResource((api) => ok(api.client.GET('/api-logs', { params: { query: { request_id: requestId, limit: 10 } } })), [requestId])
   return (
-    <Page title={`Request ${requestId}`} actions={<a href={LOGS_PATH}>← All API logs</a>}>
+    <Page title={t('developers.logsDetail.requestRequestid', { requestId })} actions={<a href={LOGS_PATH}>{t('developers.logsDetail.allApiLogs')}</a>}>
       <Async
         loading={logs.loading}
         error={logs.error}
         data={logs.data?.data}
         empty={(d) => d.length === 0}
-        emptyView={<Empty title="No request with this id">It may be older than the logs’ retention, or made in the other mode (live or sandbox).</Empty>}
+        emptyView={<Empty title={t('developers.logsDetail.noRequestWithThisId')}>{t('developers.logsDetail.itMayBeOlderThan')}</Empty>}
         onRetry={logs.reload}
       >
         {(entries) => entries.map((l) => <LogFacts log={l} />)}
@@ -38,30 +39,30 @@ function LogFacts({ log: l }: { log: ApiLog }) {
         {l.method} <code>{l.path}</code> <StatusBadge status={l.status} />
       </h2>
       <dl class="facts">
-        <dt>Request id</dt>
+        <dt>{t('developers.logsDetail.requestId')}</dt>
         <dd><code>{l.request_id}</code></dd>
-        <dt>Log id</dt>
+        <dt>{t('developers.logsDetail.logId')}</dt>
         <dd><code>{l.id}</code></dd>
-        <dt>Time</dt>
+        <dt>{t('developers.logsDetail.time')}</dt>
         <dd><Time iso={l.created_at} /></dd>
-        <dt>Operation</dt>
-        <dd>{l.operation_id ? <code>{l.operation_id}</code> : 'no operation matched'}</dd>
-        <dt>Status</dt>
+        <dt>{t('developers.logsDetail.operation')}</dt>
+        <dd>{l.operation_id ? <code>{l.operation_id}</code> : t('developers.logsDetail.noOperationMatched')}</dd>
+        <dt>{t('developers.deliveriesDetail.status')}</dt>
         <dd>{l.status}</dd>
-        <dt>Error code</dt>
+        <dt>{t('developers.logsDetail.errorCode')}</dt>
         <dd>{l.error_code ? <code>{l.error_code}</code> : '—'}</dd>
-        <dt>Duration</dt>
+        <dt>{t('developers.deliveriesDetail.duration')}</dt>
         <dd>{formatMs(l.duration_ms)}</dd>
-        <dt>Key</dt>
+        <dt>{t('developers.keysPage.key')}</dt>
         <dd>{l.key_id ? <code>{l.key_id}</code> : '—'}</dd>
-        <dt>OAuth app</dt>
+        <dt>{t('developers.logsDetail.oauthApp')}</dt>
         <dd>{l.oauth_app_id ? <code>{l.oauth_app_id}</code> : '—'}</dd>
-        <dt>Client address</dt>
+        <dt>{t('developers.logsDetail.clientAddress')}</dt>
         <dd>{l.ip ?? '—'}</dd>
-        <dt>User agent</dt>
+        <dt>{t('developers.logsDetail.userAgent')}</dt>
         <dd>{l.user_agent ?? '—'}</dd>
       </dl>
-      <p class="hint">The API log never keeps request or response bodies, query strings or credentials.</p>
+      <p class="hint">{t('developers.logsDetail.theApiLogNeverKeeps')}</p>
     </section>
   )
 }

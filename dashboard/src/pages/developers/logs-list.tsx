@@ -5,6 +5,7 @@ import type { components, operations } from '../../api/schema.js'
 import { Empty, Field, Page, PagedList, Table, Time, type Column } from '../../ui/components.js'
 import { usePaged } from '../../ui/hooks.js'
 import { formatMs, LOGS_PATH, logHref, StatusBadge } from './logs-format.js'
+import { t } from '../../i18n/index.js'
 
 type ApiLog = components['schemas']['ApiLog']
 type Query = NonNullable<operations['listApiLogs']['parameters']['query']>
@@ -24,15 +25,15 @@ const toLocal = (iso: string | undefined): string => {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`
 }
 
-const COLUMNS: Column<ApiLog>[] = [
-  { label: 'Time', render: (l) => <Time iso={l.created_at} /> },
-  { label: 'Request', render: (l) => <a href={logHref(l.request_id)}><code>{l.request_id}</code></a> },
-  { label: 'Method', render: (l) => l.method },
-  { label: 'Path', render: (l) => <code>{l.path}</code> },
-  { label: 'Operation', render: (l) => l.operation_id ?? '—' },
-  { label: 'Status', render: (l) => <StatusBadge status={l.status} /> },
-  { label: 'Duration', class: 'num', render: (l) => formatMs(l.duration_ms) },
-  { label: 'Key', render: (l) => (l.key_id ? <code>{l.key_id}</code> : '—') },
+const columns = (): Column<ApiLog>[] => [
+  { label: t('developers.logsList.time'), render: (l) => <Time iso={l.created_at} /> },
+  { label: t('developers.logsList.request'), render: (l) => <a href={logHref(l.request_id)}><code>{l.request_id}</code></a> },
+  { label: t('developers.logsList.method'), render: (l) => l.method },
+  { label: t('developers.logsList.path'), render: (l) => <code>{l.path}</code> },
+  { label: t('developers.logsList.operation'), render: (l) => l.operation_id ?? '—' },
+  { label: t('developers.logsList.status'), render: (l) => <StatusBadge status={l.status} /> },
+  { label: t('developers.logsList.duration'), class: 'num', render: (l) => formatMs(l.duration_ms) },
+  { label: t('developers.logsList.key'), render: (l) => (l.key_id ? <code>{l.key_id}</code> : '—') },
 ]
 
 /** /dashboard/developers/logs: the requests made with this workspace's keys, newest first, filtered by the URL's query. */
@@ -63,63 +64,63 @@ export function ApiLogsPage() {
   const filtered = Object.keys(applied).length > 0
   return (
     <Page
-      title="API logs"
+      title={t('developers.logsList.apiLogs')}
       actions={
         <button type="button" onClick={list.reload} disabled={list.loading}>
-          Refresh
+          {t('developers.logsList.refresh')}
         </button>
       }
     >
-      <form class="filters panel" role="search" aria-label="Filter API logs" onSubmit={apply}>
-        <Field label="Status">
+      <form class="filters panel" role="search" aria-label={t('developers.logsList.filterApiLogs')} onSubmit={apply}>
+        <Field label={t('developers.deliveriesDetail.status')}>
           {(id) => (
             <select id={id} value={draft.status_class ?? ''} onChange={set('status_class')}>
-              <option value="">Any</option>
+              <option value="">{t('developers.deliveriesList.any')}</option>
               {CLASSES.map((c) => (
                 <option value={c}>{c}</option>
               ))}
             </select>
           )}
         </Field>
-        <Field label="Method">
+        <Field label={t('developers.logsList.method')}>
           {(id) => (
             <select id={id} value={draft.method ?? ''} onChange={set('method')}>
-              <option value="">Any</option>
+              <option value="">{t('developers.deliveriesList.any')}</option>
               {METHODS.map((m) => (
                 <option value={m}>{m}</option>
               ))}
             </select>
           )}
         </Field>
-        <Field label="Operation">
-          {(id) => <input id={id} value={draft.operation_id ?? ''} onInput={set('operation_id')} placeholder="listBots" />}
+        <Field label={t('developers.logsDetail.operation')}>
+          {(id) => <input id={id} value={draft.operation_id ?? ''} onInput={set('operation_id')} placeholder={t('developers.logsList.listbots')} />}
         </Field>
-        <Field label="Key">
-          {(id) => <input id={id} value={draft.key_id ?? ''} onInput={set('key_id')} placeholder="key_…" />}
+        <Field label={t('developers.keysPage.key')}>
+          {(id) => <input id={id} value={draft.key_id ?? ''} onInput={set('key_id')} placeholder={t('developers.logsList.key')} />}
         </Field>
-        <Field label="Request id">
+        <Field label={t('developers.logsDetail.requestId')}>
           {(id) => <input id={id} value={draft.request_id ?? ''} onInput={set('request_id')} />}
         </Field>
-        <Field label="From">
+        <Field label={t('developers.logsList.from')}>
           {(id) => <input id={id} type="datetime-local" value={toLocal(draft.created_gte)} onInput={(e) => setDraft({ ...draft, created_gte: toIso((e.target as HTMLInputElement).value) })} />}
         </Field>
-        <Field label="Before">
+        <Field label={t('developers.logsList.before')}>
           {(id) => <input id={id} type="datetime-local" value={toLocal(draft.created_lt)} onInput={(e) => setDraft({ ...draft, created_lt: toIso((e.target as HTMLInputElement).value) })} />}
         </Field>
         <div class="form-actions">
           <button type="submit" class="primary">
-            Apply filters
+            {t('developers.deliveriesList.applyFilters')}
           </button>
           {filtered && (
             <button type="button" onClick={clear}>
-              Clear
+              {t('developers.deliveriesList.clear')}
             </button>
           )}
         </div>
       </form>
-      <p class="hint">Requests show here within about a second; no bodies, query strings or credentials are kept.</p>
-      <PagedList list={list} emptyView={<Empty title={filtered ? 'No request matches these filters' : 'No API requests yet'}>Requests made with this workspace’s keys appear here.</Empty>}>
-        {(rows) => <Table caption="API requests, newest first" columns={COLUMNS} rows={rows} rowKey={(l) => l.id} />}
+      <p class="hint">{t('developers.logsList.requestsShowHereWithinAbout')}</p>
+      <PagedList list={list} emptyView={<Empty title={filtered ? t('developers.logsList.noRequestMatchesTheseFilters') : t('developers.logsList.noApiRequestsYet')}>{t('developers.logsList.requestsMadeWithThisWorkspace')}</Empty>}>
+        {(rows) => <Table caption={t('developers.logsList.apiRequestsNewestFirst')} columns={columns()} rows={rows} rowKey={(l) => l.id} />}
       </PagedList>
     </Page>
   )

@@ -7,6 +7,7 @@ import { useAction, useResource } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import { OAUTH_APPS_PATH, OAuthAppForm, ScopeList, type AppDraft, type OAuthApp } from './oauth-apps-form.js'
 import './tools.css'
+import { t } from '../../i18n/index.js'
 
 /** The API has no getOAuthApp: the app is found by paging the list (a workspace has few apps). */
 async function findApp(api: Api, id: string): Promise<OAuthApp> {
@@ -15,7 +16,7 @@ async function findApp(api: Api, id: string): Promise<OAuthApp> {
     const page = await ok(api.client.GET('/oauth/apps', { params: { query: { cursor, limit: 100 } } }))
     const app = page.data.find((a) => a.id === id)
     if (app) return app
-    if (!page.has_more || !page.next_cursor) throw new ApiProblem(404, { detail: `No OAuth app ${id} in this workspace and mode.` }, null)
+    if (!page.has_more || !page.next_cursor) throw new ApiProblem(404, { detail: t('developers.oauthAppsDetail.noOauthAppIdIn', { id }) }, null)
     cursor = page.next_cursor
   }
 }
@@ -42,61 +43,61 @@ export function OAuthAppDetail() {
   })
   const rotate = useAction(async (a: OAuthApp) => ok(api.client.PATCH('/oauth/apps', { body: { client_id: a.client_id, rotate_secret: true, secret_grace_hours: Number(grace) } })))
   return (
-    <Page title={app.data?.name ?? 'OAuth app'} actions={<a href={OAUTH_APPS_PATH}>← All OAuth apps</a>}>
+    <Page title={app.data?.name ?? t('developers.logsDetail.oauthApp')} actions={<a href={OAUTH_APPS_PATH}>{t('developers.oauthAppsDetail.allOauthApps')}</a>}>
       {notice && <Notice>{notice}</Notice>}
       {secret && (
-        <div class="panel" role="region" aria-label="New client secret">
-          <SecretOnce label="New client secret" value={secret} onDone={() => setSecret(undefined)} doneLabel="Done, I saved it" />
+        <div class="panel" role="region" aria-label={t('developers.oauthAppsDetail.newClientSecret')}>
+          <SecretOnce label={t('developers.oauthAppsDetail.newClientSecret')} value={secret} onDone={() => setSecret(undefined)} doneLabel={t('developers.oauthAppsDetail.doneISavedIt')} />
         </div>
       )}
       <Async loading={app.loading} error={app.error} data={app.data} onRetry={app.reload}>
         {(a) => (
           <>
             <section class="panel" aria-labelledby="app-facts">
-              <h2 id="app-facts">Details</h2>
+              <h2 id="app-facts">{t('developers.oauthAppsDetail.details')}</h2>
               <dl class="facts">
-                <dt>Client id</dt>
+                <dt>{t('developers.oauthAppsDetail.clientId')}</dt>
                 <dd>
-                  <code>{a.client_id}</code> <CopyButton text={a.client_id} label="Copy client id" />
+                  <code>{a.client_id}</code> <CopyButton text={a.client_id} label={t('developers.oauthAppsDetail.copyClientId')} />
                 </dd>
-                <dt>Id</dt>
+                <dt>{t('developers.oauthAppsDetail.id')}</dt>
                 <dd><code>{a.id}</code></dd>
-                <dt>Type</dt>
+                <dt>{t('developers.oauthAppsDetail.type')}</dt>
                 <dd><Badge tone={a.type === 'public' ? 'info' : 'neutral'}>{a.type}</Badge></dd>
-                <dt>Environment</dt>
-                <dd>{a.livemode ? 'Live (may be authorized for live or sandbox data)' : 'Sandbox (sandbox data only)'}</dd>
-                <dt>Client secret</dt>
-                <dd>{a.client_secret_prefix ? <><code>{a.client_secret_prefix}…</code> (only its first characters are kept in view)</> : 'none (public app, PKCE)'}</dd>
-                <dt>Previous secret valid until</dt>
+                <dt>{t('developers.oauthAppsDetail.environment')}</dt>
+                <dd>{a.livemode ? t('developers.oauthAppsDetail.liveMayBeAuthorizedFor') : t('developers.oauthAppsDetail.sandboxSandboxDataOnly')}</dd>
+                <dt>{t('developers.oauthAppsDetail.clientSecret')}</dt>
+                <dd>{a.client_secret_prefix ? <><code>{a.client_secret_prefix}…</code> {' '}{t('developers.oauthAppsDetail.onlyItsFirstCharactersAre')}</> : t('developers.oauthAppsDetail.nonePublicAppPkce')}</dd>
+                <dt>{t('developers.oauthAppsDetail.previousSecretValidUntil')}</dt>
                 <dd><Time iso={a.previous_secret_expires_at} /></dd>
-                <dt>Redirect URIs</dt>
+                <dt>{t('developers.oauthAppsDetail.redirectUris')}</dt>
                 <dd><ul class="uri-list">{a.redirect_uris.map((u) => <li><code>{u}</code></li>)}</ul></dd>
-                <dt>Allowed scopes</dt>
+                <dt>{t('developers.oauthAppsDetail.allowedScopes')}</dt>
                 <dd><ScopeList scopes={a.allowed_scopes} /></dd>
-                <dt>Created</dt>
+                <dt>{t('developers.deliveriesDetail.created')}</dt>
                 <dd><Time iso={a.created_at} /></dd>
-                <dt>Updated</dt>
+                <dt>{t('developers.oauthAppsDetail.updated')}</dt>
                 <dd><Time iso={a.updated_at} /></dd>
               </dl>
               <div class="form-actions">
                 <button type="button" onClick={() => (save.clear(), setEditing(true))}>
-                  Edit
+                  {t('developers.oauthAppsDetail.edit')}
                 </button>
                 {a.type === 'confidential' && (
                   <button type="button" onClick={() => (rotate.clear(), setRotating(true))}>
-                    Rotate secret
+                    {t('developers.oauthAppsDetail.rotateSecret')}
                   </button>
                 )}
                 <button type="button" class="danger" onClick={() => (remove.clear(), setDeleting(true))}>
-                  Delete app
+                  {t('developers.oauthAppsDetail.deleteApp')}
                 </button>
               </div>
             </section>
-            <Dialog open={editing} title={`Edit ${a.name}`} onClose={() => setEditing(false)}>
+            <Dialog open={editing} title={t('developers.oauthAppsDetail.editName', { name: a.name })} onClose={() => setEditing(false)}>
               <OAuthAppForm
                 initial={{ name: a.name, type: a.type, redirect_uris: a.redirect_uris, allowed_scopes: a.allowed_scopes as AppDraft['allowed_scopes'] }}
                 withType={false}
-                submitLabel="Save"
+                submitLabel={t('developers.oauthAppsDetail.save')}
                 pending={save.pending}
                 error={save.error}
                 onCancel={() => setEditing(false)}
@@ -105,18 +106,17 @@ export function OAuthAppDetail() {
                   if (!next) return
                   app.set(next)
                   setEditing(false)
-                  setNotice('Saved.')
+                  setNotice(t('developers.oauthAppsDetail.saved'))
                 }}
               />
             </Dialog>
-            <Dialog open={deleting} title="Delete this app?" onClose={() => setDeleting(false)}>
+            <Dialog open={deleting} title={t('developers.oauthAppsDetail.deleteThisApp')} onClose={() => setDeleting(false)}>
               <p>
-                <strong>{a.name}</strong> is deleted, and every authorization of it is revoked in every workspace that gave one: its tokens stop working at once and
-                its client id is refused from then on. This cannot be undone.
+                <strong>{a.name}</strong> {' '}{t('developers.oauthAppsDetail.isDeletedAndEveryAuthorization')}
               </p>
-              <FormActions action={remove} label="Delete app" busyLabel="Deleting…" tone="danger" onConfirm={() => void remove.run(a)} onCancel={() => setDeleting(false)} />
+              <FormActions action={remove} label={t('developers.oauthAppsDetail.deleteApp')} busyLabel={t('developers.oauthAppsDetail.deleting')} tone="danger" onConfirm={() => void remove.run(a)} onCancel={() => setDeleting(false)} />
             </Dialog>
-            <Dialog open={rotating} title="Rotate the client secret" onClose={() => setRotating(false)}>
+            <Dialog open={rotating} title={t('developers.oauthAppsDetail.rotateTheClientSecret')} onClose={() => setRotating(false)}>
               <form
                 onSubmit={async (e) => {
                   e.preventDefault()
@@ -126,13 +126,13 @@ export function OAuthAppDetail() {
                   app.set(next)
                   setRotating(false)
                   setSecret(client_secret ?? undefined)
-                  setNotice('Secret rotated.')
+                  setNotice(t('developers.oauthAppsDetail.secretRotated'))
                 }}
               >
-                <Field label="Grace period (hours)" hint="How long the current secret keeps working: 0 to 168 (0 ends it at once).">
+                <Field label={t('developers.oauthAppsDetail.gracePeriodHours')} hint={t('developers.oauthAppsDetail.howLongTheCurrentSecret')}>
                   {(id, d) => <input id={id} aria-describedby={d} type="number" min={0} max={168} required value={grace} onInput={(e) => setGrace((e.target as HTMLInputElement).value)} />}
                 </Field>
-                <FormActions action={rotate} label="Rotate secret" busyLabel="Rotating…" tone="danger" onCancel={() => setRotating(false)} />
+                <FormActions action={rotate} label={t('developers.oauthAppsDetail.rotateSecret')} busyLabel={t('developers.oauthAppsDetail.rotating')} tone="danger" onCancel={() => setRotating(false)} />
               </form>
             </Dialog>
           </>

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks'
 import type { components } from '../../api/schema.js'
 import type { ApiProblem } from '../../api/problem.js'
 import { Field, FormActions } from '../../ui/components.js'
+import { t } from '../../i18n/index.js'
 
 export type OAuthScope = components['schemas']['OAuthScope']
 export type OAuthApp = components['schemas']['OAuthApp']
@@ -33,26 +34,26 @@ export function OAuthAppForm(props: { initial: AppDraft; withType: boolean; subm
   }
   return (
     <form onSubmit={submit}>
-      <Field label="Name" hint="Shown to members on the consent page.">
+      <Field label={t('developers.keysPage.name')} hint={t('developers.oauthAppsForm.shownToMembersOnThe')}>
         {(id, d) => <input id={id} aria-describedby={d} required value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} />}
       </Field>
       {props.withType && (
         <fieldset>
-          <legend>Type</legend>
+          <legend>{t('developers.oauthAppsDetail.type')}</legend>
           <label>
-            <input type="radio" name="oauth-type" checked={type === 'confidential'} onChange={() => setType('confidential')} /> Confidential (a server that keeps a client secret)
+            <input type="radio" name="oauth-type" checked={type === 'confidential'} onChange={() => setType('confidential')} /> {' '}{t('developers.oauthAppsForm.confidentialAServerThatKeeps')}
           </label>
           <br />
           <label>
-            <input type="radio" name="oauth-type" checked={type === 'public'} onChange={() => setType('public')} /> Public (browser or native app, PKCE, no secret)
+            <input type="radio" name="oauth-type" checked={type === 'public'} onChange={() => setType('public')} /> {' '}{t('developers.oauthAppsForm.publicBrowserOrNativeApp')}
           </label>
         </fieldset>
       )}
-      <Field label="Redirect URIs" hint="One per line, matched exactly: https, or http on 127.0.0.1, [::1] or localhost. At most 10.">
+      <Field label={t('developers.oauthAppsDetail.redirectUris')} hint={t('developers.oauthAppsForm.onePerLineMatchedExactly')}>
         {(id, d) => <textarea id={id} aria-describedby={d} required value={uris} onInput={(e) => setUris((e.target as HTMLTextAreaElement).value)} />}
       </Field>
       <fieldset>
-        <legend>Allowed scopes</legend>
+        <legend>{t('developers.oauthAppsDetail.allowedScopes')}</legend>
         <div class="checks">
           {SCOPES.map((s) => (
             <label>
@@ -61,7 +62,7 @@ export function OAuthAppForm(props: { initial: AppDraft; withType: boolean; subm
           ))}
         </div>
       </fieldset>
-      <FormActions action={props} label={props.submitLabel} busyLabel="Saving…" onCancel={props.onCancel} />
+      <FormActions action={props} label={props.submitLabel} busyLabel={t('developers.oauthAppsForm.saving')} onCancel={props.onCancel} />
     </form>
   )
 }
@@ -69,7 +70,7 @@ export function OAuthAppForm(props: { initial: AppDraft; withType: boolean; subm
 /** Redirect URIs and scopes of an app, for the list and the detail. */
 export function ScopeList({ scopes }: { scopes: string[] }) {
   return (
-    <ul class="scope-list" aria-label="Allowed scopes">
+    <ul class="scope-list" aria-label={t('developers.oauthAppsDetail.allowedScopes')}>
       {scopes.map((s) => (
         <li>
           <code>{s}</code>

@@ -6,6 +6,7 @@ import { useAction, usePaged } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import { OAUTH_APPS_PATH, OAuthAppForm, ScopeList, type AppDraft, type OAuthApp } from './oauth-apps-form.js'
 import './tools.css'
+import { t } from '../../i18n/index.js'
 
 const EMPTY: AppDraft = { name: '', type: 'confidential', redirect_uris: [], allowed_scopes: ['read'] }
 
@@ -24,56 +25,56 @@ export function OAuthAppsPage() {
   })
   return (
     <Page
-      title="OAuth apps"
+      title={t('developers.oauthAppsList.oauthApps')}
       actions={
         <button type="button" class="primary" onClick={() => (create.clear(), setCreating(true))}>
-          Register an app
+          {t('developers.oauthAppsList.registerAnApp')}
         </button>
       }
     >
-      <p class="hint">Partner apps that act for a workspace once one of its members consents (OAuth authorization code flow). Client secrets are shown once, when created or rotated.</p>
-      {query.deleted && <Notice>App {query.deleted} deleted; its authorizations are revoked.</Notice>}
+      <p class="hint">{t('developers.oauthAppsList.partnerAppsThatActFor')}</p>
+      {query.deleted && <Notice>{t('developers.oauthAppsList.appDeletedDeletedItsAuthorizations', { deleted: query.deleted })}</Notice>}
       {created && (
-        <div class="panel" role="region" aria-label="New app">
+        <div class="panel" role="region" aria-label={t('developers.oauthAppsList.newApp')}>
           <Notice>
-            App <strong>{created.app.name}</strong> registered. Client id <code>{created.app.client_id}</code>.
+            {t('developers.oauthAppsList.app')}{' '} <strong>{created.app.name}</strong> {' '}{t('developers.oauthAppsList.registeredClientId')}{' '} <code>{created.app.client_id}</code>.
           </Notice>
           {created.secret ? (
-            <SecretOnce label="Client secret" value={created.secret} onDone={() => setCreated(undefined)} doneLabel="Done, I saved it" />
+            <SecretOnce label={t('developers.oauthAppsDetail.clientSecret')} value={created.secret} onDone={() => setCreated(undefined)} doneLabel={t('developers.oauthAppsDetail.doneISavedIt')} />
           ) : (
             <>
-              <p>A public app has no client secret: it uses PKCE.</p>
+              <p>{t('developers.oauthAppsList.aPublicAppHasNo')}</p>
               <div class="form-actions">
                 <button type="button" onClick={() => setCreated(undefined)}>
-                  Done
+                  {t('developers.oauthAppsList.done')}
                 </button>
               </div>
             </>
           )}
         </div>
       )}
-      <PagedList list={list} emptyView={<Empty title="No OAuth apps yet">Register one to let partners act for a workspace with its members’ consent.</Empty>}>
+      <PagedList list={list} emptyView={<Empty title={t('developers.oauthAppsList.noOauthAppsYet')}>{t('developers.oauthAppsList.registerOneToLetPartners')}</Empty>}>
         {(rows) => (
           <Table
-            caption="OAuth apps, newest first"
+            caption={t('developers.oauthAppsList.oauthAppsNewestFirst')}
             rowKey={(a) => a.id}
             rows={rows}
             columns={[
-              { label: 'Name', render: (a) => <a href={`${OAUTH_APPS_PATH}/${a.id}`}>{a.name}</a> },
-              { label: 'Client id', render: (a) => <code>{a.client_id}</code> },
-              { label: 'Type', render: (a) => <Badge tone={a.type === 'public' ? 'info' : 'neutral'}>{a.type}</Badge> },
-              { label: 'Redirect URIs', render: (a) => <ul class="uri-list">{a.redirect_uris.map((u) => <li><code>{u}</code></li>)}</ul> },
-              { label: 'Scopes', render: (a) => <ScopeList scopes={a.allowed_scopes} /> },
-              { label: 'Created', render: (a) => <Time iso={a.created_at} /> },
+              { label: t('developers.keysPage.name'), render: (a) => <a href={`${OAUTH_APPS_PATH}/${a.id}`}>{a.name}</a> },
+              { label: t('developers.oauthAppsDetail.clientId'), render: (a) => <code>{a.client_id}</code> },
+              { label: t('developers.oauthAppsDetail.type'), render: (a) => <Badge tone={a.type === 'public' ? 'info' : 'neutral'}>{a.type}</Badge> },
+              { label: t('developers.oauthAppsDetail.redirectUris'), render: (a) => <ul class="uri-list">{a.redirect_uris.map((u) => <li><code>{u}</code></li>)}</ul> },
+              { label: t('developers.keysPage.scopes'), render: (a) => <ScopeList scopes={a.allowed_scopes} /> },
+              { label: t('developers.deliveriesDetail.created'), render: (a) => <Time iso={a.created_at} /> },
             ]}
           />
         )}
       </PagedList>
-      <Dialog open={creating} title="Register an OAuth app" onClose={() => setCreating(false)}>
+      <Dialog open={creating} title={t('developers.oauthAppsList.registerAnOauthApp')} onClose={() => setCreating(false)}>
         <OAuthAppForm
           initial={EMPTY}
           withType
-          submitLabel="Register"
+          submitLabel={t('developers.oauthAppsList.register')}
           pending={create.pending}
           error={create.error}
           onCancel={() => setCreating(false)}

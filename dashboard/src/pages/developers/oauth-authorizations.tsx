@@ -5,6 +5,7 @@ import { Badge, Dialog, Empty, FormActions, Notice, Page, PagedList, Table, Time
 import { useAction, usePaged, useResource } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import './tools.css'
+import { t } from '../../i18n/index.js'
 
 type Authorization = components['schemas']['OAuthAuthorization']
 const TONE = { active: 'good', expired: 'neutral', revoked: 'bad' } as const
@@ -25,29 +26,28 @@ export function OAuthAuthorizationsPage() {
     const updated = await ok(api.client.POST('/oauth/authorizations/{id}/revoke', { params: { path: { id: a.id } } }))
     list.setItems((xs) => xs.map((x) => (x.id === updated.id ? updated : x)))
     setConfirming(null)
-    setNotice(`Revoked ${a.app_name ?? a.client_id} for ${emailOf(a.member_id)}.`)
+    setNotice(t('developers.oauthAuthorizations.revokedValueForMemberid', { value: a.app_name ?? a.client_id, memberId: emailOf(a.member_id) }))
   })
   const close = () => (revoke.clear(), setConfirming(null))
   return (
-    <Page title="Authorized apps">
+    <Page title={t('developers.oauthAuthorizations.authorizedApps')}>
       <p class="hint">
-        Apps that members of this workspace allowed to act for it ({membership.mode === 'test' ? 'sandbox' : 'live'} data), whoever publishes them. A member who is removed or
-        given a lower role loses every authorization they gave.
+        {t('developers.oauthAuthorizations.appsThatMembersOfThis')}{membership.mode === 'test' ? 'sandbox' : 'live'} {' '}{t('developers.oauthAuthorizations.dataWhoeverPublishesThemA')}
       </p>
       {notice && <Notice>{notice}</Notice>}
-      <PagedList list={list} emptyView={<Empty title="No authorized apps">When a member authorizes an OAuth app for this workspace, it is listed here.</Empty>}>
+      <PagedList list={list} emptyView={<Empty title={t('developers.oauthAuthorizations.noAuthorizedApps')}>{t('developers.oauthAuthorizations.whenAMemberAuthorizesAn')}</Empty>}>
         {(rows) => (
           <Table
-            caption="Authorized apps, newest first"
+            caption={t('developers.oauthAuthorizations.authorizedAppsNewestFirst')}
             rowKey={(a) => a.id}
             rows={rows}
             columns={[
-              { label: 'App', render: (a) => (a.app_name ? <>{a.app_name} <code>{a.client_id}</code></> : <><span class="hint">deleted app</span> <code>{a.client_id}</code></>) },
-              { label: 'Authorized by', render: (a) => emailOf(a.member_id) },
-              { label: 'Scopes', render: (a) => <code>{a.scopes.join(' ')}</code> },
-              { label: 'Authorized', render: (a) => <Time iso={a.created_at} /> },
+              { label: t('developers.oauthAppsList.app'), render: (a) => (a.app_name ? <>{a.app_name} <code>{a.client_id}</code></> : <><span class="hint">{t('developers.oauthAuthorizations.deletedApp')}</span> <code>{a.client_id}</code></>) },
+              { label: t('developers.oauthAuthorizations.authorizedBy'), render: (a) => emailOf(a.member_id) },
+              { label: t('developers.keysPage.scopes'), render: (a) => <code>{a.scopes.join(' ')}</code> },
+              { label: t('developers.oauthAuthorizations.authorized'), render: (a) => <Time iso={a.created_at} /> },
               {
-                label: 'Status',
+                label: t('developers.deliveriesDetail.status'),
                 render: (a) => (
                   <>
                     <Badge tone={TONE[a.status]}>{a.status}</Badge>
@@ -56,11 +56,11 @@ export function OAuthAuthorizationsPage() {
                 ),
               },
               {
-                label: 'Actions',
+                label: t('developers.oauthAuthorizations.actions'),
                 render: (a) =>
                   a.status === 'revoked' ? null : (
                     <button type="button" class="danger" onClick={() => (revoke.clear(), setConfirming(a))}>
-                      Revoke<span class="visually-hidden"> {a.app_name ?? a.client_id}</span>
+                      {t('developers.keysPage.revoke')}<span class="visually-hidden"> {a.app_name ?? a.client_id}</span>
                     </button>
                   ),
               },
@@ -68,14 +68,13 @@ export function OAuthAuthorizationsPage() {
           />
         )}
       </PagedList>
-      <Dialog open={confirming !== null} title="Revoke this authorization?" onClose={close}>
+      <Dialog open={confirming !== null} title={t('developers.oauthAuthorizations.revokeThisAuthorization')} onClose={close}>
         {confirming && (
           <>
             <p>
-              <strong>{confirming.app_name ?? confirming.client_id}</strong> loses the access {emailOf(confirming.member_id)} gave it: its tokens stop working at once, and it must
-              ask a member again.
+              <strong>{confirming.app_name ?? confirming.client_id}</strong> {' '}{t('developers.oauthAuthorizations.losesTheAccessMemberidGave', { memberId: emailOf(confirming.member_id) })}
             </p>
-            <FormActions action={revoke} label="Revoke" busyLabel="Revoking…" tone="danger" onConfirm={() => void revoke.run(confirming)} onCancel={close} />
+            <FormActions action={revoke} label={t('developers.keysPage.revoke')} busyLabel={t('developers.oauthAuthorizations.revoking')} tone="danger" onConfirm={() => void revoke.run(confirming)} onCancel={close} />
           </>
         )}
       </Dialog>

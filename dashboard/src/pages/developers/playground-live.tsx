@@ -3,6 +3,7 @@ import type { components } from '../../api/schema.js'
 import { Badge, CopyButton, Empty, Page, Time } from '../../ui/components.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import { DEV } from './webhooks-shared.js'
+import { t } from '../../i18n/index.js'
 
 type Capture = components['schemas']['WebhookPlaygroundCapture']
 type Signature = components['schemas']['WebhookSignatureCheck']
@@ -72,37 +73,36 @@ export default function WebhookPlayground() {
   }
 
   return (
-    <Page title="Webhook Playground">
+    <Page title={t('developers.playgroundLive.webhookPlayground')}>
       <section class="panel" aria-labelledby="inbox-url">
-        <h2 id="inbox-url">Your inbox URL</h2>
+        <h2 id="inbox-url">{t('developers.playgroundLive.yourInboxUrl')}</h2>
         <p>
-          Anything sent to this URL shows below as it arrives. No API key is needed: whoever knows the URL can read the inbox. Requests are kept 24 hours, at
-          most 100.
+          {t('developers.playgroundLive.anythingSentToThisUrl')}
         </p>
         <div class="secret-row">
           <code data-testid="playground-url">{url}</code>
-          <CopyButton text={url} label="Copy URL" />
+          <CopyButton text={url} label={t('developers.playgroundLive.copyUrl')} />
         </div>
         <div class="form-actions">
           <a class="button primary" href={`${DEV}/webhooks?new=${encodeURIComponent(url)}`}>
-            Create an endpoint pointing here
+            {t('developers.playgroundLive.createAnEndpointPointingHere')}
           </a>
           <button type="button" onClick={fresh}>
-            New inbox
+            {t('developers.playgroundLive.newInbox')}
           </button>
         </div>
       </section>
-      <h2>Requests</h2>
+      <h2>{t('developers.playgroundLive.requests')}</h2>
       <p role="status" aria-live="polite" data-testid="playground-status">
-        <Badge tone={link === 'live' ? 'good' : link === 'connecting' ? 'info' : 'warn'}>{link === 'live' ? 'Live' : link === 'connecting' ? 'Connecting…' : 'Reconnecting…'}</Badge>{' '}
-        {captures.length === 1 ? '1 request received' : `${captures.length} requests received`}
+        <Badge tone={link === 'live' ? 'good' : link === 'connecting' ? 'info' : 'warn'}>{link === 'live' ? t('developers.playgroundLive.live') : link === 'connecting' ? t('developers.playgroundLive.connecting') : t('developers.playgroundLive.reconnecting')}</Badge>{' '}
+        {t('developers.playgroundLive.requestsReceived', { count: captures.length })}
       </p>
       {captures.length === 0 ? (
-        <Empty title="Waiting for the first request">
-          Send one, e.g. <code>curl -X POST {url} -d '{'{"hello":"world"}'}'</code>, or point an endpoint here and send a test event.
+        <Empty title={t('developers.playgroundLive.waitingForTheFirstRequest')}>
+          {t('developers.playgroundLive.sendOneEG')}{' '} <code>{t('developers.playgroundLive.curlXPostUrlD', { url })}{t('developers.playgroundLive.helloWorld')}'</code>{t('developers.playgroundLive.orPointAnEndpointHere')}
         </Empty>
       ) : (
-        <ol class="captures" aria-label="Requests received, newest first" style={{ listStyle: 'none', padding: 0 }}>
+        <ol class="captures" aria-label={t('developers.playgroundLive.requestsReceivedNewestFirst')} style={{ listStyle: 'none', padding: 0 }}>
           {captures.map((c) => (
             <li key={c.id}>
               <CaptureView capture={c} />
@@ -131,29 +131,29 @@ function CaptureView({ capture: c }: { capture: Capture }) {
       </h3>
       {c.signature && <SignatureView s={c.signature} />}
       <dl class="facts">
-        <dt>Path</dt>
+        <dt>{t('developers.logsList.path')}</dt>
         <dd>
           <code>
             {c.path}
             {qs ? `?${qs}` : ''}
           </code>
         </dd>
-        <dt>From</dt>
+        <dt>{t('developers.logsList.from')}</dt>
         <dd>{c.source_ip}</dd>
-        <dt>Body</dt>
+        <dt>{t('developers.deliveriesDetail.body')}</dt>
         <dd>
-          {c.body_size} bytes{c.content_type ? `, ${c.content_type}` : ''}
-          {c.body_encoding === 'base64' ? ', binary (base64)' : ''}
-          {c.body_truncated ? ', truncated' : ''}
+          {t('developers.playgroundLive.bodysizeBytes', { bodySize: c.body_size })}{c.content_type ? `, ${c.content_type}` : ''}
+          {c.body_encoding === 'base64' ? t('developers.playgroundLive.binaryBase64') : ''}
+          {c.body_truncated ? t('developers.playgroundLive.truncated') : ''}
         </dd>
       </dl>
       {c.body && (
-        <pre style={{ whiteSpace: 'pre-wrap' }} aria-label={`Body of the ${c.method} request`} tabIndex={0}>
+        <pre style={{ whiteSpace: 'pre-wrap' }} aria-label={t('developers.playgroundLive.bodyOfTheMethodRequest', { method: c.method })} tabIndex={0}>
           <code>{pretty(c.body, c.body_encoding)}</code>
         </pre>
       )}
       <details>
-        <summary>Headers ({Object.keys(c.headers).length})</summary>
+        <summary>{t('developers.playgroundLive.headersLength', { length: Object.keys(c.headers).length })}</summary>
         <pre style={{ whiteSpace: 'pre-wrap' }}>
           <code>
             {Object.entries(c.headers)
@@ -169,7 +169,7 @@ function CaptureView({ capture: c }: { capture: Capture }) {
 function SignatureView({ s }: { s: Signature }) {
   return (
     <p data-testid="signature-check">
-      <Badge tone={s.valid ? 'good' : 'bad'}>{s.valid ? 'Signature valid' : `Signature: ${s.result.replace(/_/g, ' ')}`}</Badge> {s.detail} Delivery{' '}
+      <Badge tone={s.valid ? 'good' : 'bad'}>{s.valid ? t('developers.playgroundLive.signatureValid') : t('developers.playgroundLive.signatureValue', { value: s.result.replace(/_/g, ' ') })}</Badge> {' '}{t('developers.playgroundLive.detailDelivery', { detail: s.detail })}{' '}
       <a href={`${DEV}/deliveries/${s.delivery_id}`}>{s.delivery_id}</a>
       {s.timestamp_age_seconds !== null && `, signed ${s.timestamp_age_seconds} s before it arrived`}.
     </p>

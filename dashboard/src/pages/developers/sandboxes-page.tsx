@@ -5,26 +5,27 @@ import { Badge, CopyButton, Dialog, Empty, Field, FormActions, Notice, Page, Pag
 import { useAction, usePaged, usePoll } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import './tools.css'
+import { t, type MessageKey } from '../../i18n/index.js'
 
 type Sandbox = components['schemas']['SandboxWorkspace']
 type Created = components['schemas']['CreatedSandboxWorkspace']
 
 const TONE: Record<Sandbox['status'], Tone> = { seeding: 'info', ready: 'good', failed: 'bad' }
-const SEEDED: [keyof Sandbox['seeded'], string, string][] = [
-  ['conversations', 'conversation', 'conversations'],
-  ['messages', 'message', 'messages'],
-  ['tags', 'tag', 'tags'],
-  ['knowledge_bases', 'knowledge base', 'knowledge bases'],
-  ['knowledge_documents', 'document', 'documents'],
-  ['bots', 'bot', 'bots'],
-  ['agents', 'agent', 'agents'],
-  ['leads', 'lead', 'leads'],
-  ['webhook_endpoints', 'webhook endpoint', 'webhook endpoints'],
+const SEEDED: [keyof Sandbox['seeded'], MessageKey][] = [
+  ['conversations', 'developers.sandboxes.conversations'],
+  ['messages', 'developers.sandboxes.messages'],
+  ['tags', 'developers.sandboxes.tags'],
+  ['knowledge_bases', 'developers.sandboxes.knowledgeBases'],
+  ['knowledge_documents', 'developers.sandboxes.documents'],
+  ['bots', 'developers.sandboxes.bots'],
+  ['agents', 'developers.sandboxes.agents'],
+  ['leads', 'developers.sandboxes.leads'],
+  ['webhook_endpoints', 'developers.sandboxes.webhookEndpoints'],
 ]
 
 function Seeded({ s }: { s: Sandbox['seeded'] }) {
-  const parts = SEEDED.filter(([k]) => s[k] > 0).map(([k, one, many]) => `${s[k]} ${s[k] === 1 ? one : many}`)
-  return <span>{parts.length ? parts.join(' · ') : 'nothing yet'}</span>
+  const parts = SEEDED.filter(([k]) => s[k] > 0).map(([k, key]) => t(key, { count: s[k] }))
+  return <span>{parts.length ? parts.join(' · ') : t('developers.sandboxesPage.nothingYet')}</span>
 }
 
 /**
@@ -45,38 +46,37 @@ export function SandboxesPage() {
   })
   return (
     <Page
-      title="Sandbox workspaces"
+      title={t('developers.sandboxesPage.sandboxWorkspaces')}
       actions={
         <button type="button" class="primary" disabled={!live} onClick={() => setCreating(true)}>
-          Create a sandbox
+          {t('developers.sandboxesPage.createASandbox')}
         </button>
       }
     >
       <p class="hint">
-        A sandbox is a separate workspace seeded with sample data (an outdoor-gear shop’s support desk: conversations, a knowledge base, a published bot, an agent, leads, a webhook
-        endpoint delivering to the Playground). It is reached with its own test key on the sandbox base URL; it sees nothing of this workspace.
-        {!live && ' Sandboxes are created in live mode: switch to live to create one.'}
+        {t('developers.sandboxesPage.aSandboxIsASeparate')}
+        {!live && t('developers.sandboxesPage.sandboxesAreCreatedInLive')}
       </p>
-      <PagedList list={list} emptyView={<Empty title="No sandbox workspaces yet">Create one to try the API on sample data without touching this workspace.</Empty>}>
+      <PagedList list={list} emptyView={<Empty title={t('developers.sandboxesPage.noSandboxWorkspacesYet')}>{t('developers.sandboxesPage.createOneToTryThe')}</Empty>}>
         {(rows) => (
           <Table
-            caption="Sandbox workspaces, newest first"
+            caption={t('developers.sandboxesPage.sandboxWorkspacesNewestFirst')}
             rowKey={(s) => s.id}
             rows={rows}
             columns={[
-              { label: 'Name', render: (s) => s.name },
+              { label: t('developers.keysPage.name'), render: (s) => s.name },
               {
-                label: 'Status',
+                label: t('developers.deliveriesDetail.status'),
                 render: (s) => (
                   <>
                     <Badge tone={TONE[s.status]}>{s.status}</Badge> {s.error && <span class="hint">{s.error}</span>}
                   </>
                 ),
               },
-              { label: 'Workspace', render: (s) => <code>{s.workspace_id}</code> },
-              { label: 'Test key', render: (s) => <code class="nowrap">{s.api_key.prefix}…</code> },
-              { label: 'Sample data', render: (s) => <Seeded s={s.seeded} /> },
-              { label: 'Created', render: (s) => <Time iso={s.created_at} /> },
+              { label: t('developers.sandboxesPage.workspace'), render: (s) => <code>{s.workspace_id}</code> },
+              { label: t('developers.sandboxesPage.testKey'), render: (s) => <code class="nowrap">{s.api_key.prefix}…</code> },
+              { label: t('developers.sandboxesPage.sampleData'), render: (s) => <Seeded s={s.seeded} /> },
+              { label: t('developers.deliveriesDetail.created'), render: (s) => <Time iso={s.created_at} /> },
             ]}
           />
         )}
@@ -110,25 +110,25 @@ function CreateSandbox({ open, onClose, onCreated }: { open: boolean; onClose: (
     onClose()
   }
   return (
-    <Dialog open={open} title={made ? 'Sandbox created' : 'Create a sandbox workspace'} onClose={close}>
+    <Dialog open={open} title={made ? t('developers.sandboxesPage.sandboxCreated') : t('developers.sandboxesPage.createASandboxWorkspace')} onClose={close}>
       {made ? (
         <>
-          <Notice>{made.name} is being seeded with sample data; the list shows when it is ready.</Notice>
-          <SecretOnce label="Sandbox test key" value={made.test_key} onDone={close}>
+          <Notice>{t('developers.sandboxesPage.nameIsBeingSeededWith', { name: made.name })}</Notice>
+          <SecretOnce label={t('developers.sandboxesPage.sandboxTestKey')} value={made.test_key} onDone={close}>
             <dl class="facts">
-              <dt>Base URL</dt>
+              <dt>{t('developers.sandboxesPage.baseUrl')}</dt>
               <dd>
-                <code class="break-anywhere">{made.base_url}</code> <CopyButton text={made.base_url} label="Copy base URL" />
+                <code class="break-anywhere">{made.base_url}</code> <CopyButton text={made.base_url} label={t('developers.sandboxesPage.copyBaseUrl')} />
               </dd>
-              <dt>Workspace</dt>
+              <dt>{t('developers.sandboxesPage.workspace')}</dt>
               <dd>
                 <code>{made.workspace_id}</code>
               </dd>
-              <dt>Scopes</dt>
+              <dt>{t('developers.keysPage.scopes')}</dt>
               <dd>{made.api_key.scopes.join(' ')}</dd>
-              <dt>Playground</dt>
+              <dt>{t('developers.index.playground')}</dt>
               <dd>
-                <code class="break-anywhere">{made.playground_url}</code> <CopyButton text={made.playground_url} label="Copy Playground URL" />
+                <code class="break-anywhere">{made.playground_url}</code> <CopyButton text={made.playground_url} label={t('developers.sandboxesPage.copyPlaygroundUrl')} />
               </dd>
             </dl>
           </SecretOnce>
@@ -140,10 +140,10 @@ function CreateSandbox({ open, onClose, onCreated }: { open: boolean; onClose: (
             void create.run()
           }}
         >
-          <Field label="Name" hint="Optional. Default: “Sandbox of” this workspace’s name.">
+          <Field label={t('developers.keysPage.name')} hint={t('developers.sandboxesPage.optionalDefaultSandboxOfThis')}>
             {(id, d) => <input id={id} aria-describedby={d} value={name} maxLength={200} onInput={(e) => setName(e.currentTarget.value)} />}
           </Field>
-          <FormActions action={create} label="Create sandbox" busyLabel="Creating…" onCancel={close} />
+          <FormActions action={create} label={t('developers.sandboxesPage.createSandbox')} busyLabel={t('developers.keysPage.creating')} onCancel={close} />
         </form>
       )}
     </Dialog>

@@ -7,15 +7,16 @@ import { useWorkspace } from '../../ui/workspace.js'
 import { fetchLink } from './download.js'
 import { formatBytes, saveBlob } from '../../ui/files.js'
 import './tools.css'
+import { t } from '../../i18n/index.js'
 
 type Generation = components['schemas']['SdkGeneration']
 type Language = components['schemas']['SdkLanguage']
 
-const LANGUAGES: { value: Language; label: string; name: string; version: string }[] = [
-  { value: 'node', label: 'Node.js (TypeScript)', name: 'an npm name, e.g. @acme/svc-client', version: 'semantic version, e.g. 1.2.0' },
-  { value: 'python', label: 'Python', name: 'a PEP 508 name, e.g. acme-svc', version: 'PEP 440 version, e.g. 1.2.0' },
-  { value: 'php', label: 'PHP', name: 'a Composer name, e.g. acme/svc-client', version: 'e.g. 1.2.0' },
-  { value: 'ruby', label: 'Ruby', name: 'a gem name, e.g. acme-svc', version: 'a Gem::Version, e.g. 1.2.0' },
+const languages = (): { value: Language; label: string; name: string; version: string }[] => [
+  { value: 'node', label: 'Node.js (TypeScript)', name: t('developers.sdk.nodeName'), version: t('developers.sdk.nodeVersion') },
+  { value: 'python', label: 'Python', name: t('developers.sdk.pythonName'), version: t('developers.sdk.pythonVersion') },
+  { value: 'php', label: 'PHP', name: t('developers.sdk.phpName'), version: t('developers.sdk.phpVersion') },
+  { value: 'ruby', label: 'Ruby', name: t('developers.sdk.rubyName'), version: t('developers.sdk.rubyVersion') },
 ]
 const TONE: Record<Generation['status'], Tone> = { queued: 'info', running: 'info', succeeded: 'good', failed: 'bad' }
 const busy = (g: Generation) => g.status === 'queued' || g.status === 'running'
@@ -38,7 +39,7 @@ export function SdkGenerationsPage() {
       }),
     )
     list.setItems((xs) => [g, ...xs.filter((x) => x.id !== g.id)])
-    setNotice(`Generating ${g.package_name} ${g.version} (${g.language}): it is queued.`)
+    setNotice(t('developers.sdkGenerations.generatingPackagenameVersionLanguageIt', { packageName: g.package_name, version: g.version, language: g.language }))
   })
   // The job runs for seconds: follow the generations not finished yet.
   usePoll(list.items.some(busy), async () => {
@@ -46,9 +47,9 @@ export function SdkGenerationsPage() {
     const byId = new Map(fresh.data.map((g) => [g.id, g]))
     list.setItems((xs) => xs.map((x) => byId.get(x.id) ?? x))
   })
-  const lang = LANGUAGES.find((l) => l.value === language)!
+  const lang = languages().find((l) => l.value === language)!
   return (
-    <Page title="SDK generation">
+    <Page title={t('developers.sdkGenerations.sdkGeneration')}>
       <form
         class="panel"
         aria-labelledby="sdk-new"
@@ -58,50 +59,50 @@ export function SdkGenerationsPage() {
           void create.run()
         }}
       >
-        <h2 id="sdk-new">Generate a client</h2>
-        <p class="hint">From the OpenAPI document this server serves now: the generated code with its runtime, zipped as a package with your name and version in its manifest.</p>
+        <h2 id="sdk-new">{t('developers.sdkGenerations.generateAClient')}</h2>
+        <p class="hint">{t('developers.sdkGenerations.fromTheOpenapiDocumentThis')}</p>
         <div class="sdk-form">
-          <Field label="Language">
+          <Field label={t('developers.sdkGenerations.language')}>
             {(id) => (
               <select id={id} value={language} onChange={(e) => setLanguage(e.currentTarget.value as Language)}>
-                {LANGUAGES.map((l) => (
+                {languages().map((l) => (
                   <option value={l.value}>{l.label}</option>
                 ))}
               </select>
             )}
           </Field>
-          <Field label="Package name" hint={`Optional: ${lang.name}.`}>
+          <Field label={t('developers.sdkGenerations.packageName')} hint={t('developers.sdkGenerations.optionalName', { name: lang.name })}>
             {(id, d) => <input id={id} aria-describedby={d} value={packageName} onInput={(e) => setPackageName(e.currentTarget.value)} />}
           </Field>
-          <Field label="Version" hint={`Optional: ${lang.version}.`}>
+          <Field label={t('developers.sdkGenerations.version')} hint={t('developers.sdkGenerations.optionalVersion', { version: lang.version })}>
             {(id, d) => <input id={id} aria-describedby={d} value={version} onInput={(e) => setVersion(e.currentTarget.value)} />}
           </Field>
         </div>
-        <FormActions action={create} label="Generate" busyLabel="Queuing…" />
+        <FormActions action={create} label={t('developers.sdkGenerations.generate')} busyLabel={t('developers.sdkGenerations.queuing')} />
       </form>
       {notice && <Notice>{notice}</Notice>}
-      <PagedList list={list} emptyView={<Empty title="No SDKs generated yet">Choose a language above and generate one.</Empty>}>
+      <PagedList list={list} emptyView={<Empty title={t('developers.sdkGenerations.noSdksGeneratedYet')}>{t('developers.sdkGenerations.chooseALanguageAboveAnd')}</Empty>}>
         {(rows) => (
           <Table
-            caption="SDK generations, newest first"
+            caption={t('developers.sdkGenerations.sdkGenerationsNewestFirst')}
             rowKey={(g) => g.id}
             rows={rows}
             columns={[
-              { label: 'Package', render: (g) => <code class="nowrap">{g.package_name}</code> },
-              { label: 'Version', render: (g) => g.version },
-              { label: 'Language', render: (g) => g.language },
+              { label: t('developers.sdkGenerations.package'), render: (g) => <code class="nowrap">{g.package_name}</code> },
+              { label: t('developers.sdkGenerations.version'), render: (g) => g.version },
+              { label: t('developers.sdkGenerations.language'), render: (g) => g.language },
               {
-                label: 'Status',
+                label: t('developers.deliveriesDetail.status'),
                 render: (g) => (
                   <>
                     <Badge tone={TONE[g.status]}>{g.status}</Badge> {g.error && <span class="hint">{g.error}</span>}
                   </>
                 ),
               },
-              { label: 'Operations', class: 'num', render: (g) => g.operations ?? '—' },
-              { label: 'API version', render: (g) => g.api_version },
-              { label: 'Archive', render: (g) => <ArchiveCell g={g} /> },
-              { label: 'Created', render: (g) => <Time iso={g.created_at} /> },
+              { label: t('developers.sdkGenerations.operations'), class: 'num', render: (g) => g.operations ?? '—' },
+              { label: t('developers.sdkGenerations.apiVersion'), render: (g) => g.api_version },
+              { label: t('developers.sdkGenerations.archive'), render: (g) => <ArchiveCell g={g} /> },
+              { label: t('developers.deliveriesDetail.created'), render: (g) => <Time iso={g.created_at} /> },
             ]}
           />
         )}
@@ -113,22 +114,22 @@ export function SdkGenerationsPage() {
 function ArchiveCell({ g }: { g: Generation }) {
   const download = useAction(async (url: string, name: string) => saveBlob(await fetchLink(url), name))
   const a = g.archive
-  if (!a) return <span>{busy(g) ? 'being made…' : '—'}</span>
+  if (!a) return <span>{busy(g) ? t('developers.sdkGenerations.beingMade') : '—'}</span>
   return (
     <div>
       <span class="nowrap">
-        {formatBytes(a.size_bytes)}, {a.files} files
+        {t('developers.sdkGenerations.sizebytesFilesFiles', { sizeBytes: formatBytes(a.size_bytes), files: a.files })}
       </span>{' '}
       {a.url ? (
         <button type="button" disabled={download.pending} onClick={() => void download.run(a.url!, a.filename)}>
-          {download.pending ? 'Downloading…' : 'Download'}
+          {download.pending ? t('developers.sdkGenerations.downloading') : t('developers.sdkGenerations.download')}
           <span class="visually-hidden"> {a.filename}</span>
         </button>
       ) : (
-        <span class="hint">link expired</span>
+        <span class="hint">{t('developers.sdkGenerations.linkExpired')}</span>
       )}
       <p class="hint">
-        SHA-256 <code class="break-anywhere">{a.sha256.slice(0, 16)}…</code>; link until <Time iso={a.expires_at} />
+        {t('developers.sdkGenerations.sha256')}{' '} <code class="break-anywhere">{a.sha256.slice(0, 16)}…</code>{t('developers.sdkGenerations.linkUntil')}{' '} <Time iso={a.expires_at} />
       </p>
       {download.error && <ProblemView problem={download.error} />}
     </div>

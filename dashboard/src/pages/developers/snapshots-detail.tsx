@@ -8,6 +8,7 @@ import { useAction, useResource } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import { DiffBadge, SNAPSHOTS_PATH, type Snapshot } from './snapshots-list.js'
 import './tools.css'
+import { t } from '../../i18n/index.js'
 
 type Change = components['schemas']['OpenApiChange']
 type OperationRef = components['schemas']['OpenApiOperationRef']
@@ -18,11 +19,11 @@ export function SnapshotDetail() {
   const { params } = useRoute()
   const snap = useResource(async (api) => {
     const page = await ok(api.client.GET('/openapi-snapshots', { params: { query: { id: params.id } } }))
-    if (!page.data[0]) throw new ApiProblem(404, { detail: `No snapshot ${params.id} in this workspace and mode.` }, null)
+    if (!page.data[0]) throw new ApiProblem(404, { detail: t('developers.snapshotsDetail.noSnapshotIdInThis', { id: params.id }) }, null)
     return page.data[0]
   }, [params.id])
   return (
-    <Page title={snap.data ? `Snapshot ${snap.data.label ?? snap.data.id}` : 'Snapshot'} actions={<a href={SNAPSHOTS_PATH}>← All snapshots</a>}>
+    <Page title={snap.data ? t('developers.snapshotsDetail.snapshotValue', { value: snap.data.label ?? snap.data.id }) : t('developers.snapshotsDetail.snapshot')} actions={<a href={SNAPSHOTS_PATH}>{t('developers.snapshotsDetail.allSnapshots')}</a>}>
       <Async loading={snap.loading} error={snap.error} data={snap.data} onRetry={snap.reload}>
         {(s) => <SnapshotView s={s} />}
       </Async>
@@ -35,36 +36,36 @@ function SnapshotView({ s }: { s: Snapshot }) {
   return (
     <>
       <section class="panel" aria-labelledby="snap-facts">
-        <h2 id="snap-facts">Document</h2>
+        <h2 id="snap-facts">{t('developers.snapshotsDetail.document')}</h2>
         <dl class="facts">
-          <dt>Id</dt>
+          <dt>{t('developers.oauthAppsDetail.id')}</dt>
           <dd><code>{s.id}</code></dd>
-          <dt>Taken</dt>
+          <dt>{t('developers.snapshotsDetail.taken')}</dt>
           <dd><Time iso={s.created_at} /></dd>
-          <dt>API version</dt>
-          <dd>{s.api_version} (OpenAPI {s.openapi_version})</dd>
-          <dt>Operations</dt>
+          <dt>{t('developers.sdkGenerations.apiVersion')}</dt>
+          <dd>{t('developers.snapshotsDetail.apiversionOpenapiOpenapiversion', { apiVersion: s.api_version, openapiVersion: s.openapi_version })}</dd>
+          <dt>{t('developers.sdkGenerations.operations')}</dt>
           <dd>{s.operation_count}</dd>
-          <dt>Size</dt>
-          <dd>{(s.size_bytes / 1024).toFixed(0)} KiB</dd>
-          <dt>SHA-256</dt>
+          <dt>{t('developers.snapshotsDetail.size')}</dt>
+          <dd>{(s.size_bytes / 1024).toFixed(0)} {' '}{t('developers.snapshotsDetail.kib')}</dd>
+          <dt>{t('developers.sdkGenerations.sha256')}</dt>
           <dd><code>{s.sha256}</code></dd>
-          <dt>Compared with</dt>
-          <dd>{s.previous_snapshot_id ? <a href={`${SNAPSHOTS_PATH}/${s.previous_snapshot_id}`}>{s.previous_snapshot_id}</a> : 'nothing: the first snapshot'}</dd>
-          <dt>Diff</dt>
+          <dt>{t('developers.snapshotsDetail.comparedWith')}</dt>
+          <dd>{s.previous_snapshot_id ? <a href={`${SNAPSHOTS_PATH}/${s.previous_snapshot_id}`}>{s.previous_snapshot_id}</a> : t('developers.snapshotsDetail.nothingTheFirstSnapshot')}</dd>
+          <dt>{t('developers.snapshotsDetail.diff')}</dt>
           <dd><DiffBadge s={s} /></dd>
         </dl>
         <Download s={s} />
       </section>
       {d && !s.unchanged && (
         <>
-          <ChangeSection title="Breaking changes" changes={d.breaking_changes} breaking />
-          <OperationSection title="Removed operations" ops={d.removed_operations} />
-          <OperationSection title="Added operations" ops={d.added_operations} />
-          <ChangeSection title="Non-breaking changes" changes={d.non_breaking_changes} />
+          <ChangeSection title={t('developers.snapshotsDetail.breakingChanges')} changes={d.breaking_changes} breaking />
+          <OperationSection title={t('developers.snapshotsDetail.removedOperations')} ops={d.removed_operations} />
+          <OperationSection title={t('developers.snapshotsDetail.addedOperations')} ops={d.added_operations} />
+          <ChangeSection title={t('developers.snapshotsDetail.nonBreakingChanges')} changes={d.non_breaking_changes} />
         </>
       )}
-      {d && s.unchanged && <p class="notice notice-good">The document is identical to the previous snapshot’s.</p>}
+      {d && s.unchanged && <p class="notice notice-good">{t('developers.snapshotsDetail.theDocumentIsIdenticalTo')}</p>}
     </>
   )
 }
@@ -79,12 +80,12 @@ function ChangeSection({ title, changes, breaking = false }: { title: string; ch
         {title} <Badge tone={breaking && changes.length ? 'bad' : 'neutral'}>{changes.length}</Badge>
       </h2>
       {changes.length === 0 ? (
-        <p>None.</p>
+        <p>{t('developers.snapshotsDetail.none')}</p>
       ) : (
         <ul class="diff-list">
           {shown.map((c) => (
             <li class={breaking ? 'breaking-change' : undefined}>
-              {breaking && <span class="visually-hidden">Breaking: </span>}
+              {breaking && <span class="visually-hidden">{t('developers.snapshotsDetail.breaking')}{' '} </span>}
               <strong>{c.message}</strong> — <code>{c.operation_id}</code> <Badge tone={breaking ? 'bad' : 'info'}>{c.kind.replaceAll('_', ' ')}</Badge>
               <code class="diff-location">{c.location}</code>
             </li>
@@ -93,7 +94,7 @@ function ChangeSection({ title, changes, breaking = false }: { title: string; ch
       )}
       {!all && changes.length > SHOWN && (
         <button type="button" onClick={() => setAll(true)}>
-          Show all {changes.length}
+          {t('developers.snapshotsDetail.showAllLength', { length: changes.length })}
         </button>
       )}
     </section>
@@ -133,11 +134,11 @@ function Download({ s }: { s: Snapshot }) {
     <div class="form-actions">
       {href ? (
         <a class="button" href={href} download={`openapi-${s.id}.json`}>
-          Save openapi-{s.id}.json
+          {t('developers.snapshotsDetail.saveOpenapiIdJson', { id: s.id })}
         </a>
       ) : (
         <button type="button" onClick={() => load.run()} disabled={load.pending}>
-          {load.pending ? 'Fetching the document…' : 'Get the document'}
+          {load.pending ? t('developers.snapshotsDetail.fetchingTheDocument') : t('developers.snapshotsDetail.getTheDocument')}
         </button>
       )}
       {load.error && <ProblemView problem={load.error} />}

@@ -6,6 +6,7 @@ import { usePaged, useResource } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import { saveBlob } from '../../ui/files.js'
 import './tools.css'
+import { t } from '../../i18n/index.js'
 
 type Resource = components['schemas']['TerraformResource']
 type Attribute = components['schemas']['TerraformAttribute']
@@ -16,14 +17,14 @@ const FLAGS = ['required', 'optional', 'computed', 'sensitive', 'force_new'] as 
 function AttributeTable({ r }: { r: Resource }) {
   return (
     <Table
-      caption={`Attributes of ${r.type}`}
+      caption={t('developers.terraformPage.attributesOfType', { type: r.type })}
       rowKey={(a: Attribute) => a.name}
       rows={r.attributes}
       columns={[
-        { label: 'Attribute', render: (a) => <code class="nowrap">{a.name}</code> },
-        { label: 'Type', render: (a) => <code class="nowrap">{a.element_type ? `${a.type}(${a.element_type})` : a.type}</code> },
+        { label: t('developers.terraformPage.attribute'), render: (a) => <code class="nowrap">{a.name}</code> },
+        { label: t('developers.oauthAppsDetail.type'), render: (a) => <code class="nowrap">{a.element_type ? `${a.type}(${a.element_type})` : a.type}</code> },
         {
-          label: 'Flags',
+          label: t('developers.terraformPage.flags'),
           render: (a) => (
             <ul class="scope-list">
               {FLAGS.filter((f) => a[f]).map((f) => (
@@ -34,8 +35,8 @@ function AttributeTable({ r }: { r: Resource }) {
             </ul>
           ),
         },
-        { label: 'Nested', render: (a) => (a.attributes?.length ? a.attributes.map((n) => n.name).join(', ') : '—') },
-        { label: 'Description', render: (a) => a.description ?? '—' },
+        { label: t('developers.terraformPage.nested'), render: (a) => (a.attributes?.length ? a.attributes.map((n) => n.name).join(', ') : '—') },
+        { label: t('developers.terraformPage.description'), render: (a) => a.description ?? '—' },
       ]}
     />
   )
@@ -52,18 +53,17 @@ export function TerraformPage() {
   const hcl = useResource(async (a) => (await a.fetch(`/terraform-resources?format=hcl${only ? `&type=${encodeURIComponent(only)}` : ''}`)).text(), [only])
   const fileName = `${only || 'workspace'}.tf`
   return (
-    <Page title="Terraform">
+    <Page title={t('developers.terraformPage.terraform')}>
       <section class="panel" aria-labelledby="tf-config">
-        <h2 id="tf-config">This workspace as configuration</h2>
+        <h2 id="tf-config">{t('developers.terraformPage.thisWorkspaceAsConfiguration')}</h2>
         <p class="hint">
-          Import and resource blocks of the objects this workspace has in this mode: with them, <code>terraform plan</code> after an import plans no change. Secrets are never
-          written.
+          {t('developers.terraformPage.importAndResourceBlocksOf')}{' '} <code>{t('developers.terraformPage.terraformPlan')}</code> {' '}{t('developers.terraformPage.afterAnImportPlansNo')}
         </p>
         <div class="tf-toolbar">
-          <Field label="Resource type">
+          <Field label={t('developers.terraformPage.resourceType')}>
             {(id) => (
               <select id={id} value={only} onChange={(e) => setOnly(e.currentTarget.value)}>
-                <option value="">All types</option>
+                <option value="">{t('developers.terraformPage.allTypes')}</option>
                 {types.items.map((r) => (
                   <option value={r.type}>{r.type}</option>
                 ))}
@@ -72,45 +72,45 @@ export function TerraformPage() {
           </Field>
           <div class="form-actions">
             <button type="button" class="primary" disabled={!hcl.data} onClick={() => hcl.data && saveBlob(new Blob([hcl.data], { type: 'text/plain' }), fileName)}>
-              Download {fileName}
+              {t('developers.terraformPage.downloadFilename', { fileName })}
             </button>
-            {hcl.data && <CopyButton text={hcl.data} label="Copy configuration" />}
+            {hcl.data && <CopyButton text={hcl.data} label={t('developers.terraformPage.copyConfiguration')} />}
             <button type="button" onClick={hcl.reload} disabled={hcl.loading}>
-              Refresh
+              {t('developers.logsList.refresh')}
             </button>
           </div>
         </div>
         {hcl.error ? (
           <ProblemView problem={hcl.error} onRetry={hcl.reload} />
         ) : hcl.data === undefined ? (
-          <Loading label="Reading the workspace’s objects…" />
+          <Loading label={t('developers.terraformPage.readingTheWorkspaceSObjects')} />
         ) : (
-          <pre class="tf-config" tabIndex={0} aria-label="Terraform configuration">
+          <pre class="tf-config" tabIndex={0} aria-label={t('developers.terraformPage.terraformConfiguration')}>
             <code data-testid="terraform-hcl">{hcl.data.trim() ? hcl.data : '# No objects of this type in this workspace yet.'}</code>
           </pre>
         )}
       </section>
       <section aria-labelledby="tf-types">
-        <h2 id="tf-types">Resource types</h2>
-        <PagedList list={types} emptyView={<Empty title="No resource types">This server’s API document lists none.</Empty>}>
+        <h2 id="tf-types">{t('developers.terraformPage.resourceTypes')}</h2>
+        <PagedList list={types} emptyView={<Empty title={t('developers.terraformPage.noResourceTypes')}>{t('developers.terraformPage.thisServerSApiDocument')}</Empty>}>
           {(rows) => (
             <>
               <Table
-                caption="Terraform resource types"
+                caption={t('developers.terraformPage.terraformResourceTypes')}
                 rowKey={(r) => r.type}
                 rows={rows}
                 columns={[
-                  { label: 'Type', render: (r) => <code class="nowrap">{r.type}</code> },
-                  { label: 'Description', render: (r) => r.description },
-                  { label: 'Create / read / update / delete', render: (r) => <Operations r={r} /> },
-                  { label: 'Import by', render: (r) => <ImportBy r={r} /> },
-                  { label: 'Attributes', class: 'num', render: (r) => r.attributes.length },
+                  { label: t('developers.oauthAppsDetail.type'), render: (r) => <code class="nowrap">{r.type}</code> },
+                  { label: t('developers.terraformPage.description'), render: (r) => r.description },
+                  { label: t('developers.terraformPage.createReadUpdateDelete'), render: (r) => <Operations r={r} /> },
+                  { label: t('developers.terraformPage.importBy'), render: (r) => <ImportBy r={r} /> },
+                  { label: t('developers.terraformPage.attributes'), class: 'num', render: (r) => r.attributes.length },
                 ]}
               />
               {rows.map((r) => (
                 <details class="tf-attributes">
                   <summary>
-                    Attributes of <code>{r.type}</code> ({r.attributes.length})
+                    {t('developers.terraformPage.attributesOf')}{' '} <code>{r.type}</code> ({r.attributes.length})
                   </summary>
                   <AttributeTable r={r} />
                 </details>

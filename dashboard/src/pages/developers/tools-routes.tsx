@@ -10,6 +10,7 @@ import { SnapshotDetail } from './snapshots-detail.js'
 import { SnapshotsPage } from './snapshots-list.js'
 import { TerraformPage } from './terraform-page.js'
 import { UsagePage } from './usage-page.js'
+import { t } from '../../i18n/index.js'
 
 /** Developer tools (API logs, usage, OAuth apps and the apps this workspace authorized, OpenAPI snapshots, sandboxes, Terraform, SDKs), relative to /dashboard/developers. */
 export const TOOLS_ROUTES: { path: string; component: ComponentType }[] = [
@@ -27,13 +28,13 @@ export const TOOLS_ROUTES: { path: string; component: ComponentType }[] = [
 ]
 
 /** The sub-navigation links of these pages. */
-export const TOOLS_LINKS = [
-  { href: '/dashboard/developers/logs', label: 'API logs', admin: true },
-  { href: '/dashboard/developers/usage', label: 'Usage' },
-  { href: '/dashboard/developers/oauth-apps', label: 'OAuth apps' },
-  { href: '/dashboard/developers/authorized-apps', label: 'Authorized apps' },
-  { href: '/dashboard/developers/snapshots', label: 'OpenAPI snapshots' },
-  { href: '/dashboard/developers/sandboxes', label: 'Sandboxes' },
-  { href: '/dashboard/developers/terraform', label: 'Terraform' },
-  { href: '/dashboard/developers/sdks', label: 'SDKs' },
+export const toolsLinks = () => [
+  { href: '/dashboard/developers/logs', label: t('developers.tools.apiLogs'), admin: true },
+  { href: '/dashboard/developers/usage', label: t('developers.tools.usage') },
+  { href: '/dashboard/developers/oauth-apps', label: t('developers.tools.oauthApps') },
+  { href: '/dashboard/developers/authorized-apps', label: t('developers.tools.authorizedApps') },
+  { href: '/dashboard/developers/snapshots', label: t('developers.tools.snapshots') },
+  { href: '/dashboard/developers/sandboxes', label: t('developers.tools.sandboxes') },
+  { href: '/dashboard/developers/terraform', label: t('developers.tools.terraform') },
+  { href: '/dashboard/developers/sdks', label: t('developers.tools.sdks') },
 ]

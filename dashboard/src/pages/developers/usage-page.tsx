@@ -6,13 +6,14 @@ import { useResource } from '../../ui/hooks.js'
 import { formatMs } from './logs-format.js'
 import { DayChart } from './usage-chart.js'
 import './tools.css'
+import { formatNumber, t } from '../../i18n/index.js'
 
 type Usage = components['schemas']['ApiUsage']
 type OperationUsage = components['schemas']['ApiUsageOperation']
 
 const PERIODS = [7, 30, 90] as const
 const utcDay = (offsetDays: number): string => new Date(Date.now() - offsetDays * 86_400_000).toISOString().slice(0, 10)
-const n = (x: number) => x.toLocaleString()
+const n = (x: number) => formatNumber(x)
 
 /** /dashboard/developers/usage: requests per day and per operation, with latency, over 7, 30 or 90 UTC days. */
 export function UsagePage() {
@@ -20,19 +21,19 @@ export function UsagePage() {
   const usage = useResource((api) => ok(api.client.GET('/usage', { params: { query: { from: utcDay(days - 1), to: utcDay(0) } } })), [days])
   return (
     <Page
-      title="API usage"
+      title={t('developers.usagePage.apiUsage')}
       actions={
         <button type="button" onClick={usage.reload} disabled={usage.loading}>
-          Refresh
+          {t('developers.logsList.refresh')}
         </button>
       }
     >
       <div class="filters">
-        <Field label="Period">
+        <Field label={t('developers.usagePage.period')}>
           {(id) => (
             <select id={id} value={days} onChange={(e) => setDays(Number((e.target as HTMLSelectElement).value))}>
               {PERIODS.map((p) => (
-                <option value={p}>Last {p} days</option>
+                <option value={p}>{t('developers.usagePage.lastPDays', { p })}</option>
               ))}
             </select>
           )}
@@ -49,45 +50,45 @@ function UsageReport({ usage: u }: { usage: Usage }) {
   const errors = u.status_classes['4xx'] + u.status_classes['5xx']
   const dates = u.days.map((d) => d.date)
   const busiest = u.days.reduce((a, d) => (d.requests > a.requests ? d : a), u.days[0])
-  const summary = `Requests per day from ${u.from} to ${u.to}: ${n(u.requests)} in all, ${n(errors)} errors${busiest && busiest.requests > 0 ? `; busiest day ${busiest.date} with ${n(busiest.requests)}` : ''}. The data table below has every day.`
+  const summary = t(busiest && busiest.requests > 0 ? 'developers.usage.summaryBusiest' : 'developers.usage.summary', { from: u.from, to: u.to, requests: u.requests, errors, busiest: busiest?.date, busiestRequests: busiest?.requests })
   return (
     <>
       <dl class="usage-totals">
-        <div><dt>Requests</dt><dd>{n(u.requests)}</dd></div>
-        <div><dt>2xx</dt><dd>{n(u.status_classes['2xx'])}</dd></div>
-        <div><dt>4xx</dt><dd>{n(u.status_classes['4xx'])}</dd></div>
-        <div><dt>5xx</dt><dd>{n(u.status_classes['5xx'])}</dd></div>
+        <div><dt>{t('developers.playgroundLive.requests')}</dt><dd>{n(u.requests)}</dd></div>
+        <div><dt>{t('developers.usagePage.2xx')}</dt><dd>{n(u.status_classes['2xx'])}</dd></div>
+        <div><dt>{t('developers.usagePage.4xx')}</dt><dd>{n(u.status_classes['4xx'])}</dd></div>
+        <div><dt>{t('developers.usagePage.5xx')}</dt><dd>{n(u.status_classes['5xx'])}</dd></div>
       </dl>
       <section class="panel" aria-labelledby="usage-days">
-        <h2 id="usage-days">Requests per day (UTC)</h2>
+        <h2 id="usage-days">{t('developers.usagePage.requestsPerDayUtc')}</h2>
         <DayChart
           days={dates}
           summary={summary}
           series={[
-            { label: 'Requests', color: '#3461c1', values: u.days.map((d) => d.requests) },
-            { label: 'Errors (4xx and 5xx)', color: '#b3261e', kind: 'line', values: u.days.map((d) => d.status_classes['4xx'] + d.status_classes['5xx']) },
+            { label: t('developers.playgroundLive.requests'), color: '#3461c1', values: u.days.map((d) => d.requests) },
+            { label: t('developers.usagePage.errors4xxAnd5xx'), color: '#b3261e', kind: 'line', values: u.days.map((d) => d.status_classes['4xx'] + d.status_classes['5xx']) },
           ]}
         />
         <details class="usage-data">
-          <summary>Requests per day as a table</summary>
+          <summary>{t('developers.usagePage.requestsPerDayAsA')}</summary>
           <Table
-            caption="Requests per day"
+            caption={t('developers.usagePage.requestsPerDay')}
             rowKey={(d) => d.date}
             rows={u.days}
             columns={[
-              { label: 'Day', render: (d) => d.date },
-              { label: 'Requests', class: 'num', render: (d) => n(d.requests) },
+              { label: t('developers.usagePage.day'), render: (d) => d.date },
+              { label: t('developers.playgroundLive.requests'), class: 'num', render: (d) => n(d.requests) },
               { label: '2xx', class: 'num', render: (d) => n(d.status_classes['2xx']) },
               { label: '4xx', class: 'num', render: (d) => n(d.status_classes['4xx']) },
               { label: '5xx', class: 'num', render: (d) => n(d.status_classes['5xx']) },
-              { label: 'Top operation', render: (d) => d.operations[0]?.operation_id ?? '—' },
+              { label: t('developers.usagePage.topOperation'), render: (d) => d.operations[0]?.operation_id ?? '—' },
             ]}
           />
         </details>
       </section>
       <section class="panel" aria-labelledby="usage-ops">
-        <h2 id="usage-ops">By operation</h2>
-        {u.operations.length === 0 ? <Empty title="No requests in this period" /> : <OperationsTable operations={u.operations} />}
+        <h2 id="usage-ops">{t('developers.usagePage.byOperation')}</h2>
+        {u.operations.length === 0 ? <Empty title={t('developers.usagePage.noRequestsInThisPeriod')} /> : <OperationsTable operations={u.operations} />}
       </section>
     </>
   )
@@ -97,13 +98,13 @@ function OperationsTable({ operations }: { operations: OperationUsage[] }) {
   const max = Math.max(1, ...operations.map((o) => o.requests))
   return (
     <Table
-      caption="Requests and latency per operation, most requests first"
+      caption={t('developers.usagePage.requestsAndLatencyPerOperation')}
       rowKey={(o) => o.operation_id ?? '(none)'}
       rows={operations}
       columns={[
-        { label: 'Operation', render: (o) => (o.operation_id ? <code>{o.operation_id}</code> : 'no operation matched') },
+        { label: t('developers.logsDetail.operation'), render: (o) => (o.operation_id ? <code>{o.operation_id}</code> : 'no operation matched') },
         {
-          label: 'Requests',
+          label: t('developers.playgroundLive.requests'),
           class: 'num',
           render: (o) => (
             <span class="usage-bar-cell">
@@ -112,7 +113,7 @@ function OperationsTable({ operations }: { operations: OperationUsage[] }) {
             </span>
           ),
         },
-        { label: 'Errors', class: 'num', render: (o) => n(o.errors) },
+        { label: t('developers.usagePage.errors'), class: 'num', render: (o) => n(o.errors) },
         { label: 'p50', class: 'num', render: (o) => formatMs(o.p50_ms) },
         { label: 'p95', class: 'num', render: (o) => formatMs(o.p95_ms) },
       ]}

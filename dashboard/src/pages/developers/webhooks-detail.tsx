@@ -7,6 +7,7 @@ import { useIsAdmin } from '../../ui/sub-nav.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import { DeleteEndpointDialog, EditEndpointDialog } from './webhooks-edit.js'
 import { DEV, DeliveriesTable, EndpointBadge, type Endpoint } from './webhooks-shared.js'
+import { t } from '../../i18n/index.js'
 
 /** /dashboard/developers/webhooks/:id: one endpoint: edit, enable/disable, rotate its secret, send a test event, delete; its deliveries. */
 export default function WebhookEndpointDetail() {
@@ -34,36 +35,36 @@ export default function WebhookEndpointDetail() {
   const toggle = useAction(async (e: Endpoint) => {
     const next = await ok(api.client.PATCH('/webhooks/endpoints/{id}', { params: { path: { id: e.id } }, body: { enabled: !e.enabled } }))
     ep.set(next)
-    setNotice({ text: next.enabled ? 'Endpoint enabled: deliveries resume.' : 'Endpoint disabled: no deliveries until you enable it again.' })
+    setNotice({ text: next.enabled ? t('developers.webhooksDetail.endpointEnabledDeliveriesResume') : t('developers.webhooksDetail.endpointDisabledNoDeliveriesUntil') })
   })
   const test = useAction(async () => {
     const d = await ok(api.client.POST('/webhooks/endpoints/{id}/test', { params: { path: { id } } }))
-    setNotice({ text: `Test event sent: delivery ${d.id}.`, href: `${DEV}/deliveries/${d.id}` })
+    setNotice({ text: t('developers.webhooksDetail.testEventSentDeliveryId', { id: d.id }), href: `${DEV}/deliveries/${d.id}` })
     deliveries.reload()
   })
   const problem = toggle.error ?? test.error
 
   return (
-    <Page title="Webhook endpoint">
+    <Page title={t('developers.webhooksDetail.webhookEndpoint')}>
       <Async loading={ep.loading} error={ep.error} data={ep.data} onRetry={ep.reload}>
         {(e) => (
           <>
             <section class="panel" aria-labelledby="endpoint-facts">
               <h2 id="endpoint-facts">{e.url}</h2>
               <dl class="facts">
-                <dt>Status</dt>
+                <dt>{t('developers.deliveriesDetail.status')}</dt>
                 <dd>
                   <EndpointBadge endpoint={e} /> {e.disabled_reason && <span>({e.disabled_reason})</span>}
                 </dd>
-                <dt>Id</dt>
+                <dt>{t('developers.oauthAppsDetail.id')}</dt>
                 <dd>
                   <code>{e.id}</code>
                 </dd>
-                <dt>Description</dt>
+                <dt>{t('developers.terraformPage.description')}</dt>
                 <dd>{e.description ?? '—'}</dd>
-                <dt>Event types</dt>
+                <dt>{t('developers.webhooksDetail.eventTypes')}</dt>
                 <dd>{e.event_types.join(', ')}</dd>
-                <dt>Metadata</dt>
+                <dt>{t('developers.webhooksDetail.metadata')}</dt>
                 <dd>
                   {Object.keys(e.metadata).length === 0 ? (
                     '—'
@@ -81,19 +82,19 @@ export default function WebhookEndpointDetail() {
                 </dd>
                 {e.legacy_signature && (
                   <>
-                    <dt>Legacy signature</dt>
-                    <dd>also sends X-Svc-Signature (deprecated)</dd>
+                    <dt>{t('developers.webhooksDetail.legacySignature')}</dt>
+                    <dd>{t('developers.webhooksDetail.alsoSendsXSvcSignature')}</dd>
                   </>
                 )}
                 {e.failing_since && (
                   <>
-                    <dt>Failing since</dt>
+                    <dt>{t('developers.webhooksDetail.failingSince')}</dt>
                     <dd>
                       <Time iso={e.failing_since} />
                     </dd>
                   </>
                 )}
-                <dt>Created</dt>
+                <dt>{t('developers.deliveriesDetail.created')}</dt>
                 <dd>
                   <Time iso={e.created_at} />
                 </dd>
@@ -101,26 +102,26 @@ export default function WebhookEndpointDetail() {
               {admin && (
                 <div class="form-actions">
                   <button type="button" onClick={() => (setNotice(null), setEditing(true))}>
-                    Edit
+                    {t('developers.oauthAppsDetail.edit')}
                   </button>
                   <button type="button" class={e.enabled ? 'danger' : 'primary'} disabled={toggle.pending} onClick={() => void toggle.run(e)}>
-                    {e.enabled ? 'Disable endpoint' : 'Enable endpoint'}
+                    {e.enabled ? t('developers.webhooksDetail.disableEndpoint') : t('developers.webhooksDetail.enableEndpoint')}
                   </button>
                   <button type="button" onClick={() => setRotating(true)}>
-                    Rotate secret
+                    {t('developers.oauthAppsDetail.rotateSecret')}
                   </button>
                   <button type="button" disabled={test.pending || !e.enabled} onClick={() => void test.run()}>
-                    {test.pending ? 'Sending…' : 'Send test event'}
+                    {test.pending ? t('developers.webhooksDetail.sending') : t('developers.webhooksDetail.sendTestEvent')}
                   </button>
                   <button type="button" class="danger" onClick={() => setDeleting(true)}>
-                    Delete endpoint
+                    {t('developers.webhooksDetail.deleteEndpoint')}
                   </button>
                 </div>
               )}
             </section>
             {notice && (
               <Notice>
-                {notice.text} {notice.href && <a href={notice.href}>View the delivery</a>}
+                {notice.text} {notice.href && <a href={notice.href}>{t('developers.webhooksDetail.viewTheDelivery')}</a>}
               </Notice>
             )}
             {problem && <ProblemView problem={problem} />}
@@ -132,7 +133,7 @@ export default function WebhookEndpointDetail() {
               onSaved={(next) => {
                 ep.set(next)
                 setEditing(false)
-                setNotice({ text: 'Endpoint saved.' })
+                setNotice({ text: t('developers.webhooksDetail.endpointSaved') })
               }}
             />
             <DeleteEndpointDialog endpoint={e} open={deleting} onClose={() => setDeleting(false)} onDeleted={() => route(`${DEV}/webhooks?deleted=${encodeURIComponent(e.url)}`)} />
@@ -141,13 +142,13 @@ export default function WebhookEndpointDetail() {
       </Async>
       <section aria-labelledby="endpoint-deliveries">
         <div class="page-head">
-          <h2 id="endpoint-deliveries">Deliveries</h2>
+          <h2 id="endpoint-deliveries">{t('developers.index.deliveries')}</h2>
           <button type="button" onClick={deliveries.reload}>
-            Refresh
+            {t('developers.logsList.refresh')}
           </button>
         </div>
-        <PagedList list={deliveries} emptyView={<Empty title="No deliveries to this endpoint yet">Send a test event to see one.</Empty>}>
-          {(rows) => <DeliveriesTable caption="Deliveries to this endpoint" rows={rows} />}
+        <PagedList list={deliveries} emptyView={<Empty title={t('developers.webhooksDetail.noDeliveriesToThisEndpoint')}>{t('developers.webhooksDetail.sendATestEventTo')}</Empty>}>
+          {(rows) => <DeliveriesTable caption={t('developers.webhooksDetail.deliveriesToThisEndpoint')} rows={rows} />}
         </PagedList>
       </section>
     </Page>
@@ -171,16 +172,16 @@ function RotateSecret({ endpointId, open, onClose }: { endpointId: string; open:
     onClose()
   }
   return (
-    <Dialog open={open} title={secret ? 'Secret rotated' : 'Rotate the signing secret'} onClose={close}>
+    <Dialog open={open} title={secret ? t('developers.webhooksDetail.secretRotated') : t('developers.webhooksDetail.rotateTheSigningSecret')} onClose={close}>
       {secret ? (
-        <SecretOnce label="New signing secret" value={secret.value} onDone={close}>
+        <SecretOnce label={t('developers.webhooksDetail.newSigningSecret')} value={secret.value} onDone={close}>
           <p>
             {secret.previousUntil ? (
               <>
-                The previous secret keeps signing until <Time iso={secret.previousUntil} />.
+                {t('developers.webhooksDetail.thePreviousSecretKeepsSigning')}{' '} <Time iso={secret.previousUntil} />.
               </>
             ) : (
-              'The previous secret no longer signs.'
+              t('developers.webhooksDetail.thePreviousSecretNoLonger')
             )}
           </p>
         </SecretOnce>
@@ -191,10 +192,10 @@ function RotateSecret({ endpointId, open, onClose }: { endpointId: string; open:
             void rotate.run()
           }}
         >
-          <Field label="Grace period (hours)" hint="The previous secret keeps signing this long (0 = stop now), so receivers can switch without losing events.">
+          <Field label={t('developers.oauthAppsDetail.gracePeriodHours')} hint={t('developers.webhooksDetail.thePreviousSecretKeepsSigning2')}>
             {(id, d) => <input id={id} aria-describedby={d} type="number" min="0" max="720" step="1" required value={hours} onInput={(e) => setHours(e.currentTarget.value)} />}
           </Field>
-          <FormActions action={rotate} label="Rotate secret" busyLabel="Rotating…" onCancel={close} />
+          <FormActions action={rotate} label={t('developers.oauthAppsDetail.rotateSecret')} busyLabel={t('developers.oauthAppsDetail.rotating')} onCancel={close} />
         </form>
       )}
     </Dialog>

@@ -5,6 +5,7 @@ import { useAction } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import type { Endpoint } from './webhooks-shared.js'
 import './tools.css'
+import { t } from '../../i18n/index.js'
 
 /** `key=value` lines ⇄ the endpoint's metadata (the API replaces the whole map on update). */
 const metadataText = (m: Record<string, string>) =>
@@ -60,32 +61,31 @@ export function EditEndpointDialog({ endpoint, open, onClose, onSaved }: { endpo
     onClose()
   }
   return (
-    <Dialog open={open} title="Edit the endpoint" onClose={close}>
+    <Dialog open={open} title={t('developers.webhooksEdit.editTheEndpoint')} onClose={close}>
       <form
         onSubmit={(e) => {
           e.preventDefault()
           void save.run()
         }}
       >
-        <Field label="URL" hint="https:// in live mode (http:// also in the sandbox).">
+        <Field label={t('developers.webhooksEdit.url')} hint="https:// in live mode (http:// also in the sandbox).">
           {(id, d) => <input id={id} aria-describedby={d} type="url" required value={url} onInput={(e) => setUrl(e.currentTarget.value)} />}
         </Field>
-        <Field label="Description" hint="Empty removes it.">
+        <Field label={t('developers.terraformPage.description')} hint={t('developers.webhooksEdit.emptyRemovesIt')}>
           {(id, d) => <input id={id} aria-describedby={d} value={description} maxLength={500} onInput={(e) => setDescription(e.currentTarget.value)} />}
         </Field>
-        <Field label="Event types" hint="Comma-separated catalog types, or * for every type (also future ones).">
+        <Field label={t('developers.webhooksDetail.eventTypes')} hint={t('developers.webhooksEdit.commaSeparatedCatalogTypesOr')}>
           {(id, d) => <input id={id} aria-describedby={d} value={types} onInput={(e) => setTypes(e.currentTarget.value)} />}
         </Field>
-        <Field label="Metadata" hint="One key=value per line (up to 50); this replaces the whole set.">
+        <Field label={t('developers.webhooksDetail.metadata')} hint={t('developers.webhooksEdit.oneKeyValuePerLine')}>
           {(id, d) => <textarea id={id} aria-describedby={d} rows={3} value={metadata} onInput={(e) => setMetadata(e.currentTarget.value)} />}
         </Field>
         <div class="field">
           <label>
-            <input type="checkbox" checked={legacy} onChange={(e) => setLegacy(e.currentTarget.checked)} /> Also send the legacy X-Svc-Signature header (deprecated, for API v1
-            receivers)
+            <input type="checkbox" checked={legacy} onChange={(e) => setLegacy(e.currentTarget.checked)} /> {' '}{t('developers.webhooksEdit.alsoSendTheLegacyX')}
           </label>
         </div>
-        <FormActions action={save} label="Save changes" busyLabel="Saving…" onCancel={close} />
+        <FormActions action={save} label={t('developers.webhooksEdit.saveChanges')} busyLabel={t('developers.oauthAppsForm.saving')} onCancel={close} />
       </form>
     </Dialog>
   )
@@ -103,12 +103,11 @@ export function DeleteEndpointDialog({ endpoint, open, onClose, onDeleted }: { e
     onClose()
   }
   return (
-    <Dialog open={open} title="Delete this endpoint?" onClose={close}>
+    <Dialog open={open} title={t('developers.webhooksEdit.deleteThisEndpoint')} onClose={close}>
       <p>
-        <code class="break-anywhere">{endpoint.url}</code> stops receiving events at once. This cannot be undone; to pause deliveries instead, disable the
-        endpoint.
+        <code class="break-anywhere">{endpoint.url}</code> {' '}{t('developers.webhooksEdit.stopsReceivingEventsAtOnce')}
       </p>
-      <FormActions action={remove} label="Delete endpoint" busyLabel="Deleting…" tone="danger" onConfirm={() => void remove.run()} onCancel={close} />
+      <FormActions action={remove} label={t('developers.webhooksDetail.deleteEndpoint')} busyLabel={t('developers.oauthAppsDetail.deleting')} tone="danger" onConfirm={() => void remove.run()} onCancel={close} />
     </Dialog>
   )
 }

@@ -6,6 +6,7 @@ import { useAction, usePaged } from '../../ui/hooks.js'
 import { useIsAdmin } from '../../ui/sub-nav.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import { DEV, EndpointBadge, type Endpoint } from './webhooks-shared.js'
+import { t } from '../../i18n/index.js'
 
 /** /dashboard/developers/webhooks: the endpoints, and a new one (its secret shown once). */
 export default function WebhookEndpoints() {
@@ -19,37 +20,37 @@ export default function WebhookEndpoints() {
   const admin = useIsAdmin()
   return (
     <Page
-      title="Webhooks"
+      title={t('developers.index.webhooks')}
       actions={
         admin ? (
           <>
             <button type="button" class="primary" onClick={() => setCreating('')}>
-              New endpoint
+              {t('developers.webhooksList.newEndpoint')}
             </button>
           </>
         ) : undefined
       }
     >
-      {deleted && <Notice>Endpoint {deleted} deleted.</Notice>}
+      {deleted && <Notice>{t('developers.webhooksList.endpointDeletedDeleted', { deleted })}</Notice>}
       <PagedList
         list={list}
         emptyView={
-          <Empty title="No webhook endpoints yet">
-            Create one to receive events, or try the <a href={`${DEV}/playground`}>Playground</a> first.
+          <Empty title={t('developers.webhooksList.noWebhookEndpointsYet')}>
+            {t('developers.webhooksList.createOneToReceiveEvents')}{' '} <a href={`${DEV}/playground`}>{t('developers.index.playground')}</a> {' '}{t('developers.webhooksList.first')}
           </Empty>
         }
       >
         {(rows) => (
           <Table
-            caption="Webhook endpoints"
+            caption={t('developers.webhooksList.webhookEndpoints')}
             rowKey={(e) => e.id}
             rows={rows}
             columns={[
-              { label: 'URL', render: (e: Endpoint) => <a href={`${DEV}/webhooks/${e.id}`}>{e.url}</a> },
-              { label: 'Description', render: (e) => e.description ?? '—' },
-              { label: 'Status', render: (e) => <EndpointBadge endpoint={e} /> },
-              { label: 'Events', render: (e) => e.event_types.join(', ') },
-              { label: 'Created', render: (e) => <Time iso={e.created_at} /> },
+              { label: t('developers.webhooksEdit.url'), render: (e: Endpoint) => <a href={`${DEV}/webhooks/${e.id}`}>{e.url}</a> },
+              { label: t('developers.terraformPage.description'), render: (e) => e.description ?? '—' },
+              { label: t('developers.deliveriesDetail.status'), render: (e) => <EndpointBadge endpoint={e} /> },
+              { label: t('developers.webhooksList.events'), render: (e) => e.event_types.join(', ') },
+              { label: t('developers.deliveriesDetail.created'), render: (e) => <Time iso={e.created_at} /> },
             ]}
           />
         )}
@@ -94,17 +95,17 @@ function CreateEndpoint({ initialUrl, onClose, onCreated }: { initialUrl: string
     onClose()
   }
   return (
-    <Dialog open={initialUrl !== null} title={created ? 'Endpoint created' : 'New webhook endpoint'} onClose={close}>
+    <Dialog open={initialUrl !== null} title={created ? t('developers.webhooksList.endpointCreated') : t('developers.webhooksList.newWebhookEndpoint')} onClose={close}>
       {created ? (
         <>
-          <Notice>Endpoint created for {created.url}.</Notice>
+          <Notice>{t('developers.webhooksList.endpointCreatedForUrl', { url: created.url })}</Notice>
           <SecretOnce
-            label="Signing secret"
+            label={t('developers.webhooksList.signingSecret')}
             value={created.secret}
             onDone={close}
             actions={
               <a class="button primary" href={`${DEV}/webhooks/${created.id}`} onClick={close}>
-                Open the endpoint
+                {t('developers.webhooksList.openTheEndpoint')}
               </a>
             }
           />
@@ -116,14 +117,14 @@ function CreateEndpoint({ initialUrl, onClose, onCreated }: { initialUrl: string
             void create.run()
           }}
         >
-          <Field label="URL" hint="https:// in live mode (http:// also in the sandbox); the service's own Playground URL is always accepted.">
+          <Field label={t('developers.webhooksEdit.url')} hint="https:// in live mode (http:// also in the sandbox); the service's own Playground URL is always accepted.">
             {(id, d) => <input id={id} aria-describedby={d} type="url" required value={url} onInput={(e) => setUrl(e.currentTarget.value)} />}
           </Field>
-          <Field label="Description">{(id) => <input id={id} value={description} onInput={(e) => setDescription(e.currentTarget.value)} />}</Field>
-          <Field label="Event types" hint="Comma-separated catalog types, or * for every type (also future ones).">
+          <Field label={t('developers.terraformPage.description')}>{(id) => <input id={id} value={description} onInput={(e) => setDescription(e.currentTarget.value)} />}</Field>
+          <Field label={t('developers.webhooksDetail.eventTypes')} hint={t('developers.webhooksEdit.commaSeparatedCatalogTypesOr')}>
             {(id, d) => <input id={id} aria-describedby={d} value={types} onInput={(e) => setTypes(e.currentTarget.value)} />}
           </Field>
-          <FormActions action={create} label="Create endpoint" busyLabel="Creating…" onCancel={close} />
+          <FormActions action={create} label={t('developers.webhooksList.createEndpoint')} busyLabel={t('developers.keysPage.creating')} onCancel={close} />
         </form>
       )}
     </Dialog>

@@ -1,5 +1,6 @@
 import type { components } from '../../api/schema.js'
 import { Badge, Table, Time, type Tone } from '../../ui/components.js'
+import { t } from '../../i18n/index.js'
 
 export type Endpoint = components['schemas']['WebhookEndpoint']
 export type Delivery = components['schemas']['WebhookDelivery']
@@ -16,8 +17,8 @@ export function StatusBadge({ status }: { status: string }) {
 }
 
 export function EndpointBadge({ endpoint }: { endpoint: Endpoint }) {
-  if (endpoint.enabled) return <Badge tone={endpoint.failing_since ? 'warn' : 'good'}>{endpoint.failing_since ? 'enabled, failing' : 'enabled'}</Badge>
-  return <Badge tone="bad">disabled</Badge>
+  if (endpoint.enabled) return <Badge tone={endpoint.failing_since ? 'warn' : 'good'}>{endpoint.failing_since ? t('developers.webhooksShared.enabledFailing') : 'enabled'}</Badge>
+  return <Badge tone="bad">{t('developers.webhooksShared.disabled')}</Badge>
 }
 
 export function DeliveriesTable({ caption, rows }: { caption: string; rows: Delivery[] }) {
@@ -27,12 +28,12 @@ export function DeliveriesTable({ caption, rows }: { caption: string; rows: Deli
       rowKey={(d) => d.id}
       rows={rows}
       columns={[
-        { label: 'Delivery', render: (d) => <a href={`${DEV}/deliveries/${d.id}`}>{d.id}</a> },
-        { label: 'Event', render: (d) => <code>{d.event_type}</code> },
-        { label: 'Status', render: (d) => <StatusBadge status={d.status} /> },
-        { label: 'Attempts', class: 'num', render: (d) => d.attempts_count },
-        { label: 'Last response', render: (d) => (d.last_response_status ?? d.last_error ?? '—') },
-        { label: 'Created', render: (d) => <Time iso={d.created_at} /> },
+        { label: t('developers.webhooksShared.delivery'), render: (d) => <a href={`${DEV}/deliveries/${d.id}`}>{d.id}</a> },
+        { label: t('developers.deliveriesDetail.event'), render: (d) => <code>{d.event_type}</code> },
+        { label: t('developers.deliveriesDetail.status'), render: (d) => <StatusBadge status={d.status} /> },
+        { label: t('developers.deliveriesDetail.attempts'), class: 'num', render: (d) => d.attempts_count },
+        { label: t('developers.webhooksShared.lastResponse'), render: (d) => (d.last_response_status ?? d.last_error ?? '—') },
+        { label: t('developers.deliveriesDetail.created'), render: (d) => <Time iso={d.created_at} /> },
       ]}
     />
   )
