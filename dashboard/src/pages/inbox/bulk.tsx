@@ -4,6 +4,7 @@ import { Field, Notice, ProblemView } from '../../ui/components.js'
 import { useAction } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import { contactLabel, memberLabel, type Conversation, type InboxMeta } from './inbox-shared.js'
+import { t } from '../../i18n/index.js'
 
 /**
  * Conversations chosen for a bulk action: a click toggles one, a shift-click sets the whole range from
@@ -42,7 +43,7 @@ export function SelectBox({ sel, conv, order }: { sel: Selection; conv: Conversa
     <input
       type="checkbox"
       class="select-conv"
-      aria-label={`Select ${contactLabel(conv)}${conv.subject ? `: ${conv.subject}` : ''}`}
+      aria-label={t('inbox.bulk.select', { name: `${contactLabel(conv)}${conv.subject ? `: ${conv.subject}` : ''}` })}
       checked={sel.has(conv.id)}
       onClick={(e) => sel.toggle(conv.id, order(), e.shiftKey)}
     />
@@ -60,7 +61,7 @@ export function BulkBar({ sel, items, meta, onChanged }: { sel: Selection; items
   const [notice, setNotice] = useState('')
   const [failures, setFailures] = useState<string[]>([])
   const chosen = items.filter((c) => sel.has(c.id))
-  const each = useAction(async (verb: string, change: (c: Conversation) => Promise<Conversation>) => {
+  const each = useAction(async (verb: (done: number, count: number) => string, change: (c: Conversation) => Promise<Conversation>) => {
     setNotice('')
     const failed: string[] = []
     let done = 0
@@ -73,17 +74,17 @@ export function BulkBar({ sel, items, meta, onChanged }: { sel: Selection; items
       }
     }
     setFailures(failed)
-    setNotice(`${verb} ${done} of ${chosen.length} conversation${chosen.length === 1 ? '' : 's'}.`)
+    setNotice(verb(done, chosen.length))
     if (failed.length === 0) sel.clear()
   })
   const path = (c: Conversation) => ({ params: { path: { id: c.id } } })
   const assign = () =>
-    each.run(assignee ? 'Assigned' : 'Unassigned', (c) => ok(api.client.POST('/inbox/conversations/{id}/assign', { ...path(c), body: { assignee_id: assignee || null } })))
+    each.run((done, count) => t(assignee ? 'inbox.bulk.assigned' : 'inbox.bulk.unassignedDone', { done, count }), (c) => ok(api.client.POST('/inbox/conversations/{id}/assign', { ...path(c), body: { assignee_id: assignee || null } })))
   const addTag = () =>
-    each.run(`Tagged ${tag}:`, (c) =>
+    each.run((done, count) => t('inbox.bulk.tagged', { tag, done, count }), (c) =>
       c.tags.some((t) => t.toLowerCase() === tag.toLowerCase()) ? Promise.resolve(c) : ok(api.client.PATCH('/inbox/conversations/{id}', { ...path(c), body: { tags: [...c.tags, tag] } })),
     )
-  const resolve = () => each.run('Resolved', (c) => (c.status === 'resolved' ? Promise.resolve(c) : ok(api.client.POST('/inbox/conversations/{id}/resolve', path(c)))))
+  const resolve = () => each.run((done, count) => t('inbox.bulk.resolvedDone', { done, count }), (c) => (c.status === 'resolved' ? Promise.resolve(c) : ok(api.client.POST('/inbox/conversations/{id}/resolve', path(c)))))
 
   if (chosen.length === 0)
     return (
@@ -92,21 +93,21 @@ export function BulkBar({ sel, items, meta, onChanged }: { sel: Selection; items
       </>
     )
   return (
-    <div class="bulk-bar panel" role="group" aria-label="Bulk actions">
+    <div class="bulk-bar panel" role="group" aria-label={t('inbox.bulk.region')}>
       <p style={{ margin: '0 0 0.5rem', display: 'flex', gap: '0.5rem', flexWrap: 'wrap', alignItems: 'center' }}>
-        <strong>{chosen.length} selected</strong>
+        <strong>{t('inbox.bulk.selected', { count: chosen.length })}</strong>
         <button type="button" onClick={() => sel.set(items.map((c) => c.id))} disabled={chosen.length === items.length}>
-          Select all {items.length}
+          {t('inbox.bulk.selectAll', { count: items.length })}
         </button>
         <button type="button" onClick={() => sel.clear()}>
-          Clear selection
+          {t('inbox.bulk.clear')}
         </button>
       </p>
       <div class="filters" style={{ marginBottom: '0.5rem' }}>
-        <Field label="Assign selected to">
+        <Field label={t('inbox.bulk.assignTo')}>
           {(id) => (
             <select id={id} value={assignee} onChange={(e) => setAssignee((e.target as HTMLSelectElement).value)}>
-              <option value="">Unassigned</option>
+              <option value="">{t('inbox.bulk.unassigned')}</option>
               {(meta.members.data ?? []).map((m) => (
                 <option value={m.id}>{memberLabel(m)}</option>
               ))}
@@ -114,14 +115,14 @@ export function BulkBar({ sel, items, meta, onChanged }: { sel: Selection; items
           )}
         </Field>
         <button type="button" onClick={assign} disabled={each.pending}>
-          Assign
+          {t('inbox.bulk.assign')}
         </button>
       </div>
       <div class="filters" style={{ marginBottom: '0.5rem' }}>
-        <Field label="Tag selected with">
+        <Field label={t('inbox.bulk.tagWith')}>
           {(id) => (
             <select id={id} value={tag} onChange={(e) => setTag((e.target as HTMLSelectElement).value)}>
-              <option value="">Choose a tag…</option>
+              <option value="">{t('inbox.bulk.chooseTag')}</option>
               {(meta.tags.data ?? []).map((t) => (
                 <option value={t.name}>{t.name}</option>
               ))}
@@ -129,15 +130,15 @@ export function BulkBar({ sel, items, meta, onChanged }: { sel: Selection; items
           )}
         </Field>
         <button type="button" onClick={addTag} disabled={each.pending || !tag}>
-          Add tag
+          {t('inbox.bulk.addTag')}
         </button>
       </div>
       <button type="button" class="primary" onClick={resolve} disabled={each.pending}>
-        {each.pending ? 'Working…' : 'Resolve selected'}
+        {each.pending ? t('inbox.bulk.working') : t('inbox.bulk.resolve')}
       </button>
       {each.error && <ProblemView problem={each.error} />}
       {failures.length > 0 && (
-        <ul class="notice notice-bad" aria-label="Not changed">
+        <ul class="notice notice-bad" aria-label={t('inbox.bulk.notChanged')}>
           {failures.map((f) => (
             <li>{f}</li>
           ))}

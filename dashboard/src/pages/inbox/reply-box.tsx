@@ -7,6 +7,7 @@ import { useDraft } from './drafts.js'
 import type { AiDraft, Conversation, Message } from './inbox-shared.js'
 import { useTemplatePicker } from './reply-tools.js'
 import { TemplatePicker } from './template-picker.js'
+import { t } from '../../i18n/index.js'
 
 function DraftSources({ draft }: { draft: AiDraft }) {
   return (
@@ -67,8 +68,8 @@ export function ReplyBox({ conv, onSent, onSending, onFailed }: {
     setText(typed.trim() ? `${typed.replace(/\s+$/, '')}\n\n${d.content}` : d.content)
     setNotice(
       typed.trim()
-        ? 'AI draft added below your text: edit it before sending. It is not sent until you press Send.'
-        : 'AI draft inserted into the reply box: edit it before sending. It is not sent until you press Send.',
+        ? t('inbox.draft.aiBelow')
+        : t('inbox.draft.aiInserted'),
     )
     box.current?.focus()
   })
@@ -76,7 +77,7 @@ export function ReplyBox({ conv, onSent, onSending, onFailed }: {
     setText(before ?? '')
     setBefore(undefined)
     setDraft(undefined)
-    setNotice('AI draft taken out again.')
+    setNotice(t('inbox.draft.undone'))
     box.current?.focus()
   }
   const send = useAction(async () => {
@@ -128,7 +129,8 @@ export function ReplyBox({ conv, onSent, onSending, onFailed }: {
           }}
         />
         <p class="hint" id="reply-hint">
-          {restored ? 'Your unsent draft was kept. ' : ''}Type / for a template; Ctrl+Enter sends.
+          {restored ? `${t('inbox.draft.kept')} ` : ''}
+          {t('inbox.draft.hint')}
         </p>
         {picker.open && <TemplatePicker {...picker.listProps} />}
       </div>
@@ -141,7 +143,7 @@ export function ReplyBox({ conv, onSent, onSending, onFailed }: {
         </button>
         {before !== undefined && (
           <button type="button" onClick={undoDraft}>
-            Undo AI draft
+            {t('inbox.draft.undo')}
           </button>
         )}
         <button type="submit" class="primary" disabled={!text.trim() || send.pending}>

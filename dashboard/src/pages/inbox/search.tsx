@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks'
 import { Badge, Empty, PagedList, Time } from '../../ui/components.js'
 import type { usePaged } from '../../ui/hooks.js'
 import { contactLabel, statusTone, type Conversation, type Message } from './inbox-shared.js'
+import { t } from '../../i18n/index.js'
 
 /** One hit of searchInbox: the conversation, the message that matched (if a message did) and a snippet. */
 export interface SearchHit {
@@ -21,20 +22,20 @@ export function SearchBox({ q, onSearch }: { q: string; onSearch: (q: string) =>
     <form
       class="inbox-search"
       role="search"
-      aria-label="Search conversations"
+      aria-label={t('inbox.search.label')}
       onSubmit={(e) => {
         e.preventDefault()
         onSearch(text.trim())
       }}
     >
       <label for={SEARCH_INPUT_ID} class="visually-hidden">
-        Search conversations
+        {t('inbox.search.label')}
       </label>
       <input
         id={SEARCH_INPUT_ID}
         type="search"
         value={text}
-        placeholder="Search messages, subjects, contacts  ( / )"
+        placeholder={t('inbox.search.placeholder')}
         aria-keyshortcuts="/"
         maxLength={200}
         onInput={(e) => setText((e.target as HTMLInputElement).value)}
@@ -45,10 +46,10 @@ export function SearchBox({ q, onSearch }: { q: string; onSearch: (q: string) =>
           }
         }}
       />
-      <button type="submit">Search</button>
+      <button type="submit">{t('inbox.search.submit')}</button>
       {q && (
         <button type="button" onClick={() => onSearch('')}>
-          Clear search
+          {t('inbox.search.clear')}
         </button>
       )}
     </form>
@@ -58,9 +59,9 @@ export function SearchBox({ q, onSearch }: { q: string; onSearch: (q: string) =>
 /** The hits for `q`, newest activity first, each a link to its conversation with the matching snippet. */
 export function SearchResults({ q, list, selectedId, hrefFor }: { q: string; list: ReturnType<typeof usePaged<SearchHit>>; selectedId: string | undefined; hrefFor: (id: string) => string }) {
   return (
-    <PagedList list={list} emptyView={<Empty title="No matches">Nothing in the subjects, contacts or messages matches “{q}”.</Empty>} loadingLabel="Searching…">
+    <PagedList list={list} emptyView={<Empty title={t('inbox.search.none')}>{t('inbox.search.noneHint', { q })}</Empty>} loadingLabel={t('inbox.search.searching')}>
       {(rows) => (
-        <ul class="conv-items" aria-label="Search results" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+        <ul class="conv-items" aria-label={t('inbox.search.results')} style={{ listStyle: 'none', padding: 0, margin: 0 }}>
           {rows.map((h) => {
             const c = h.conversation
             return (
@@ -68,12 +69,12 @@ export function SearchResults({ q, list, selectedId, hrefFor }: { q: string; lis
                 <a class="card conv-link" href={hrefFor(c.id)} aria-current={c.id === selectedId ? 'true' : undefined}>
                   <strong>{contactLabel(c)}</strong> <Badge tone={statusTone(c.status)}>{c.status}</Badge>
                   <br />
-                  <span>{c.subject ?? 'No subject'}</span>
+                  <span>{c.subject ?? t('inbox.search.noSubject')}</span>
                   <br />
                   <small class="snippet">{h.snippet}</small>
                   <br />
                   <small style={{ color: 'var(--muted)' }}>
-                    {h.message ? (h.message.direction === 'inbound' ? 'Customer' : 'Team') : 'Conversation'} · <Time iso={h.message?.created_at ?? c.updated_at} />
+                    {h.message ? (h.message.direction === 'inbound' ? t('inbox.search.customer') : t('inbox.search.team')) : t('inbox.search.conversation')} · <Time iso={h.message?.created_at ?? c.updated_at} />
                   </small>
                 </a>
               </li>

@@ -4,9 +4,10 @@ import { Dialog, Field, formatTime, ProblemView } from '../../ui/components.js'
 import { useAction } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import type { Conversation } from './inbox-shared.js'
+import { t, type MessageKey } from '../../i18n/index.js'
 
 /** The snooze presets, in the browser's time zone: in an hour, tomorrow at 9:00, next Monday at 9:00. */
-export function snoozePresets(now = new Date()): { label: string; until: Date }[] {
+export function snoozePresets(now = new Date()): { label: MessageKey; until: Date }[] {
   const at9 = (d: Date) => {
     const x = new Date(d)
     x.setHours(9, 0, 0, 0)
@@ -16,9 +17,9 @@ export function snoozePresets(now = new Date()): { label: string; until: Date }[
   const days = ((8 - now.getDay()) % 7) || 7
   const monday = at9(new Date(now.getFullYear(), now.getMonth(), now.getDate() + days))
   return [
-    { label: 'In 1 hour', until: new Date(now.getTime() + 3600_000) },
-    { label: 'Tomorrow 9:00', until: tomorrow },
-    { label: 'Next week (Monday 9:00)', until: monday },
+    { label: 'inbox.snooze.hour', until: new Date(now.getTime() + 3600_000) },
+    { label: 'inbox.snooze.tomorrow', until: tomorrow },
+    { label: 'inbox.snooze.nextWeek', until: monday },
   ]
 }
 
@@ -40,12 +41,12 @@ export function SnoozeDialog({ conv, open, onClose, onSnoozed }: { conv: Convers
     onSnoozed(c, until)
   })
   return (
-    <Dialog open={open} title="Snooze conversation" onClose={onClose}>
-      <p style={{ marginTop: 0 }}>It comes back as open at the chosen time, or earlier when the customer writes.</p>
+    <Dialog open={open} title={t('inbox.snooze.title')} onClose={onClose}>
+      <p style={{ marginTop: 0 }}>{t('inbox.snooze.explain')}</p>
       <div class="form-actions" style={{ marginTop: 0 }}>
         {snoozePresets().map((p) => (
           <button type="button" disabled={snooze.pending} onClick={() => snooze.run(p.until)} title={formatTime(p.until.toISOString())}>
-            {p.label}
+            {t(p.label)}
           </button>
         ))}
       </div>
@@ -57,9 +58,9 @@ export function SnoozeDialog({ conv, open, onClose, onSnoozed }: { conv: Convers
           if (!Number.isNaN(d.getTime())) void snooze.run(d)
         }}
       >
-        <Field label="Until (your local time)">{(id) => <input id={id} type="datetime-local" value={custom} min={localInput(new Date())} onInput={(e) => setCustom((e.target as HTMLInputElement).value)} />}</Field>
+        <Field label={t('inbox.snooze.until')}>{(id) => <input id={id} type="datetime-local" value={custom} min={localInput(new Date())} onInput={(e) => setCustom((e.target as HTMLInputElement).value)} />}</Field>
         <button type="submit" class="primary" disabled={snooze.pending || !custom}>
-          {snooze.pending ? 'Snoozing…' : 'Snooze until then'}
+          {snooze.pending ? t('inbox.snooze.busy') : t('inbox.snooze.submit')}
         </button>
       </form>
       {snooze.error && <ProblemView problem={snooze.error} />}

@@ -1,5 +1,6 @@
 import type { components } from '../../api/schema.js'
 import type { Conversation } from './inbox-shared.js'
+import { t } from '../../i18n/index.js'
 
 export type ReplyTemplate = components['schemas']['ReplyTemplate']
 
@@ -44,10 +45,10 @@ export function TemplatePicker({ matches, active, onPick, loading }: { matches: 
     <div class="template-picker">
       {matches.length === 0 ? (
         <p class="hint" role="status">
-          {loading ? 'Loading templates…' : 'No template matches. Keep typing to write a message starting with “/”.'}
+          {loading ? t('inbox.tpl.loading') : t('inbox.tpl.none')}
         </p>
       ) : (
-        <ul id={PICKER_ID} role="listbox" aria-label="Reply templates">
+        <ul id={PICKER_ID} role="listbox" aria-label={t('inbox.tpl.list')}>
           {matches.map((t, i) => (
             <li
               id={optionId(i)}
@@ -68,7 +69,7 @@ export function TemplatePicker({ matches, active, onPick, loading }: { matches: 
           ))}
         </ul>
       )}
-      <p class="hint">↑ ↓ to choose, Enter to insert, Esc to close.</p>
+      <p class="hint">{t('inbox.tpl.keys')}</p>
     </div>
   )
 }

@@ -6,6 +6,7 @@ import { useShortcuts } from '../../ui/shortcuts.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import type { Conversation } from './inbox-shared.js'
 import { SnoozeDialog } from './snooze.js'
+import { t } from '../../i18n/index.js'
 
 /**
  * The open conversation's keyboard side: e resolves, a assigns it to you, s opens the snooze dialog,
@@ -18,11 +19,11 @@ export function ThreadTools({ conv, onChanged }: { conv: Conversation; onChanged
   const path = { params: { path: { id: conv.id } } }
   const resolve = useAction(async () => {
     onChanged(await ok(api.client.POST('/inbox/conversations/{id}/resolve', path)))
-    setNotice('Conversation resolved.')
+    setNotice(t('inbox.keys.resolved'))
   })
   const assignMe = useAction(async () => {
     onChanged(await ok(api.client.POST('/inbox/conversations/{id}/assign', { ...path, body: { assignee_id: membership.member_id } })))
-    setNotice('Assigned to you.')
+    setNotice(t('inbox.keys.assigned'))
   })
   useShortcuts([
     { key: 'e', label: 'Resolve', run: () => conv.status !== 'resolved' && !resolve.pending && void resolve.run() },
@@ -44,9 +45,9 @@ export function ThreadTools({ conv, onChanged }: { conv: Conversation; onChanged
       <div class="form-actions" style={{ marginTop: 0, alignItems: 'center' }}>
         {/* A resolved conversation is reopened before it can be snoozed (the API's state machine). */}
         <button type="button" onClick={() => setSnoozing(true)} aria-keyshortcuts="s" disabled={conv.status === 'resolved'}>
-          Snooze…
+          {t('inbox.snooze.button')}
         </button>
-        {conv.status === 'snoozed' && conv.snoozed_until && <span class="hint">Snoozed until {formatTime(conv.snoozed_until)}</span>}
+        {conv.status === 'snoozed' && conv.snoozed_until && <span class="hint">{t('inbox.snooze.snoozedUntil', { time: formatTime(conv.snoozed_until) })}</span>}
       </div>
       <SnoozeDialog
         conv={conv}
@@ -55,7 +56,7 @@ export function ThreadTools({ conv, onChanged }: { conv: Conversation; onChanged
         onSnoozed={(c, until) => {
           setSnoozing(false)
           onChanged(c)
-          setNotice(`Snoozed until ${formatTime(until.toISOString())}.`)
+          setNotice(t('inbox.snooze.done', { time: formatTime(until.toISOString()) }))
         }}
       />
       {problem && <ProblemView problem={problem} />}
