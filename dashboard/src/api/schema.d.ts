@@ -808,6 +808,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/events/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow the workspace's events live (Server-Sent Events)
+         * @description The workspace's events as they are committed, on any node: `ready` first, then each `event` — the envelope webhooks deliver — and ephemeral `presence` (who is viewing or typing in a conversation; never stored, never replayed). Each `event`'s SSE id is the event id: reconnecting with `Last-Event-ID` (EventSource does) or `after` resumes after it on any node, from the stored events. Delivery is at least once (a resume looks back a moment for late commits): dedupe by `id`. Only the types the credential may read are sent (their module's read scope and, for a member, role), re-checked every 30 s: a revoked credential ends the stream with an `error` event. Extension of the API, like webhooks; see docs/live.md.
+         *
+         *     Required scope: `read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/live/streamEvents
+         */
+        get: operations["streamEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health": {
         parameters: {
             query?: never;
@@ -958,6 +980,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/inbox/conversations/{id}/presence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Say you are viewing or typing in a conversation (presence)
+         * @description Sends a `presence` event to the workspace's event streams on every node (GET /events/stream) and answers it; nothing is stored. `viewing` and `typing` last 30 s (`expires_at`): send again every ~10 s while it holds, and `idle` when leaving. The actor is the member behind the credential (with their name), else the API key or OAuth app.
+         *
+         *     Required scope: `conversations:read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/live/updateConversationPresence
+         */
+        post: operations["updateConversationPresence"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/inbox/conversations/{id}/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark a conversation read (for the member)
+         * @description Moves the read mark of the member behind the credential (a dashboard session) to `message_id`, or to the newest message when the body is empty; `unread_count` then counts inbound messages after it. Read state is per member and emits no event. An API key acts for no member: 422 `member_credential_required`. A `message_id` not in the conversation: 422 `invalid_reference`.
+         *
+         *     Required scope: `conversations:read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/inbox/markConversationRead
+         */
+        post: operations["markConversationRead"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/inbox/conversations/{id}/resolve": {
         parameters: {
             query?: never;
@@ -974,6 +1040,72 @@ export interface paths {
          *     Required scope: `messages:write`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/inbox/resolveConversation
          */
         post: operations["resolveConversation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/inbox/conversations/{id}/snooze": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Snooze a conversation until a time
+         * @description Sets status `snoozed` and `snoozed_until` (`until`: RFC 3339, in the future, at most a year ahead) and emits `conversation.updated`. At `until` a durable job opens it again (`conversation.updated`), unless something woke it first (an inbound message wakes it at once) or it was snoozed again. A resolved conversation must be reopened first (409 `invalid_status_transition`).
+         *
+         *     Required scope: `messages:write`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/inbox/snoozeConversation
+         */
+        post: operations["snoozeConversation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/inbox/counts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Counts of the inbox (for the member)
+         * @description Open conversations: all, assigned to the member behind the credential (`mine`), `unassigned`, with unread inbound messages (`unread`) and both (`mine_unread`). Each count stops at `capped_at` (1000; show it as “1000+”), so the answer costs the same in any workspace. Member credentials only (an API key: 422 `member_credential_required`).
+         *
+         *     Required scope: `conversations:read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/inbox/getInboxCounts
+         */
+        get: operations["getInboxCounts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/inbox/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search conversations and messages (full text)
+         * @description Finds `q` (every word; the last one also as a prefix; letters and digits, any language, case-insensitive) in subjects, contact names and e-mail addresses, and the content of messages and notes. One result per match, newest match first (a conversation whose messages match several times appears once per message): `conversation`, the matching `message` (null for a subject or contact match) and a `snippet`, HTML-escaped with the matching words in `<mark>`. Cursor pages as every list; the cursor is bound to the query.
+         *
+         *     Required scope: `conversations:read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/inbox/searchInbox
+         */
+        get: operations["searchInbox"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -5459,6 +5591,12 @@ export interface components {
             created_at: string;
             /** @example conv_01JD0000000000000000000000 */
             id: string;
+            /**
+             * Format: date-time
+             * @description The newest message’s time, or the creation time: what `order=last_activity` sorts by.
+             */
+            last_activity_at: string;
+            last_message: components["schemas"]["ConversationLastMessage"] | null;
             /** Format: date-time */
             last_message_at: string | null;
             /** @description `{ score, factors }`. A request pinning `Svc-Api-Version` below 2.4.0 receives the plain number (until v3.0). */
@@ -5476,6 +5614,8 @@ export interface components {
             status: components["schemas"]["ConversationStatus"];
             subject: string | null;
             tags: string[];
+            /** @description For a member’s credential (dashboard session): inbound messages after the member’s read mark. null for API keys and in events. */
+            unread_count: number | null;
             /** Format: date-time */
             updated_at: string;
         };
@@ -5523,6 +5663,25 @@ export interface components {
             /** @enum {string} */
             type: "conversation.created";
             workspace_id: string;
+        };
+        /**
+         * ConversationLastMessage
+         * @description The newest message or note (null before the first).
+         */
+        ConversationLastMessage: {
+            author: {
+                id: string | null;
+                /** @enum {string} */
+                type: "contact" | "member" | "bot" | "agent" | "api_key";
+            };
+            /** Format: date-time */
+            created_at: string;
+            /** @enum {string} */
+            direction: "inbound" | "outbound";
+            id: string;
+            /** @description The first 140 characters of the content. */
+            preview: string;
+            private: boolean;
         };
         /** ConversationList */
         ConversationList: {
@@ -5855,6 +6014,21 @@ export interface components {
             /** @description Any common form; stored as E.164. */
             phone?: string;
         };
+        /** @description `ready`: an EventStreamReady; `event`: a StreamedEvent; `presence`: a Presence; `error`: a problem. */
+        EventStreamData: components["schemas"]["EventStreamReady"] | components["schemas"]["StreamedEvent"] | components["schemas"]["Presence"];
+        EventStreamReady: {
+            /**
+             * @description How this process hears of events committed elsewhere (docs/live.md): `none` polls only.
+             * @enum {string}
+             */
+            bus: "postgres" | "redis" | "cluster" | "none";
+            /** @enum {string} */
+            object: "event_stream";
+            /** @description The event id the stream resumed after, or null for a new stream. */
+            resumed_after: string | null;
+            /** @description The event types this stream carries (after the credential's scopes). */
+            types: string[];
+        };
         EventType: {
             description: string;
             /** @description An example data.object. */
@@ -5965,6 +6139,38 @@ export interface components {
             name?: string | null;
             /** @description E.164, e.g. +4915112345678 */
             phone?: string | null;
+        };
+        InboxCounts: {
+            /** @description Counts stop at this number (show it as “1000+”): a count reads at most this many index entries. */
+            capped_at: number;
+            /** @description Open conversations assigned to the member. */
+            mine: number;
+            /** @description Of those, the ones assigned to the member. */
+            mine_unread: number;
+            /** @enum {string} */
+            object: "inbox_counts";
+            /** @description Open conversations. */
+            open: number;
+            /** @description Open conversations assigned to nobody. */
+            unassigned: number;
+            /** @description Open conversations with inbound messages after the member’s read mark. */
+            unread: number;
+        };
+        InboxSearchResult: {
+            conversation: components["schemas"]["Conversation"];
+            message: components["schemas"]["Message"] | null;
+            /** @enum {string} */
+            object: "inbox_search_result";
+            /** @description Words around the first match, HTML-escaped, each matching word in <mark>…</mark>. */
+            snippet: string;
+        };
+        /** InboxSearchResultList */
+        InboxSearchResultList: {
+            data: components["schemas"]["InboxSearchResult"][];
+            has_more: boolean;
+            next_cursor: string | null;
+            /** @enum {string} */
+            object: "list";
         };
         InboxTag: {
             color: string;
@@ -7170,6 +7376,25 @@ export interface components {
             original: string;
             redacted: string;
         };
+        Presence: {
+            actor: {
+                id: string;
+                name: string | null;
+                /** @enum {string} */
+                type: "member" | "api_key" | "oauth_app";
+            };
+            conversation_id: string;
+            /**
+             * Format: date-time
+             * @description Gone after this unless refreshed; `idle` means gone now.
+             */
+            expires_at: string;
+            /** @enum {string} */
+            object: "presence";
+            state: components["schemas"]["PresenceState"];
+        };
+        /** @enum {string} */
+        PresenceState: "viewing" | "typing" | "idle";
         /** @description RFC 9457 problem details */
         Problem: {
             code: string;
@@ -7489,6 +7714,21 @@ export interface components {
          * @enum {string}
          */
         SdkLanguage: "node" | "python" | "php" | "ruby";
+        /** @description The event exactly as webhooks deliver it (the envelope); `data.object` per the event catalog. */
+        StreamedEvent: {
+            api_version: string;
+            /** Format: date-time */
+            created_at: string;
+            data: {
+                object: unknown;
+            };
+            /** @example evt_01JD5Z0Q2W3E4R5T6Y7U8I9O0P */
+            id: string;
+            livemode: boolean;
+            /** @example message.created */
+            type: string;
+            workspace_id: string;
+        };
         /** TerraformAttribute */
         TerraformAttribute: {
             /** @description The attributes of an object, or of a list’s or map’s objects. */
@@ -8846,6 +9086,15 @@ export interface components {
                 };
             };
         };
+        /** @description Every field is optional: the body may be omitted. */
+        MarkConversationReadBody: {
+            content: {
+                "application/json": {
+                    /** @description Read up to and including this message (default: the newest). */
+                    message_id?: string;
+                };
+            };
+        };
         ProvisionVoiceNumberBody: {
             content: {
                 "application/json": {
@@ -8988,6 +9237,17 @@ export interface components {
                      * @default false
                      */
                     private?: boolean;
+                };
+            };
+        };
+        SnoozeConversationBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: date-time
+                     * @description When it wakes (→ open), RFC 3339, in the future (at most a year ahead).
+                     */
+                    until: string;
                 };
             };
         };
@@ -9159,6 +9419,13 @@ export interface components {
                     subject?: string | null;
                     /** @description Names of tags created with createInboxTag. */
                     tags?: string[];
+                };
+            };
+        };
+        UpdateConversationPresenceBody: {
+            content: {
+                "application/json": {
+                    state: components["schemas"]["PresenceState"];
                 };
             };
         };
@@ -10880,16 +11147,20 @@ export interface operations {
     listPublicConversations: {
         parameters: {
             query?: {
-                /** @description A member id (mem_…), or `unassigned`. */
+                /** @description A member id (mem_…), `unassigned`, or `me` (the member behind a dashboard session; an API key → 422). */
                 assignee?: string;
                 channel?: components["schemas"]["ConversationChannel"];
                 /** @description Opaque cursor from a previous next_cursor. */
                 cursor?: string;
                 /** @description Page size, 1–100 (default 20). */
                 limit?: number;
+                /** @description `created` = newest created first (default); `last_activity` = newest activity (message) first. */
+                order?: "created" | "last_activity";
                 status?: components["schemas"]["ConversationStatus"];
                 /** @description Tag name, case-insensitive. */
                 tag?: string;
+                /** @description true: only conversations with unread inbound messages (member credentials only). */
+                unread?: boolean;
                 /** @description Only conversations updated strictly after this instant. */
                 updated_after?: string;
             };
@@ -10956,6 +11227,43 @@ export interface operations {
             };
         };
     };
+    streamEvents: {
+        parameters: {
+            query?: {
+                /** @description Resume after this event id (the same as sending `Last-Event-ID`). */
+                after?: string;
+                /** @description Comma-separated event types to receive: exact (`message.created`), a prefix (`conversation.*`), `*` (all, the default) or `presence`. Only types the credential may read are ever sent; naming one it may not → 403. */
+                types?: string;
+            };
+            header?: {
+                /** @description Resumes the stream after the event with this id (the `id` of the last event received; this operation names ids after what it stores, see its description). It starts a new stream from there, on any node. */
+                "Last-Event-ID"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A stream of Server-Sent Events (`text/event-stream`). Events that can be resumed from have an `id` this operation names (see its description; resume with `Last-Event-ID` on any node), an `event` name and one line of JSON `data`. Events: `ready`: an EventStreamReady: the stream is open (its id is where it starts, for a resume); `event`: a StreamedEvent: one stored event, as webhooks deliver it; `presence`: a Presence: someone is viewing, typing in, or left a conversation (ephemeral); `error`: the work failed after the stream started; the data is a problem (RFC 9457) and the stream ends. A `: ping` comment is sent every 15 s; the response ends when the work is done. See docs/api-conventions.md "Event streams". */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["EventStreamData"] | components["schemas"]["Problem"];
+                };
+            };
+            /** @description problem details (RFC 9457) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getApiHealth: {
         parameters: {
             query?: never;
@@ -10988,16 +11296,20 @@ export interface operations {
     listConversations: {
         parameters: {
             query?: {
-                /** @description A member id (mem_…), or `unassigned`. */
+                /** @description A member id (mem_…), `unassigned`, or `me` (the member behind a dashboard session; an API key → 422). */
                 assignee?: string;
                 channel?: components["schemas"]["ConversationChannel"];
                 /** @description Opaque cursor from a previous next_cursor. */
                 cursor?: string;
                 /** @description Page size, 1–100 (default 20). */
                 limit?: number;
+                /** @description `created` = newest created first (default); `last_activity` = newest activity (message) first. */
+                order?: "created" | "last_activity";
                 status?: components["schemas"]["ConversationStatus"];
                 /** @description Tag name, case-insensitive. */
                 tag?: string;
+                /** @description true: only conversations with unread inbound messages (member credentials only). */
+                unread?: boolean;
                 /** @description Only conversations updated strictly after this instant. */
                 updated_after?: string;
             };
@@ -11276,6 +11588,76 @@ export interface operations {
             };
         };
     };
+    updateConversationPresence: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["UpdateConversationPresenceBody"];
+        responses: {
+            /** @description The presence */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Presence"];
+                };
+            };
+            /** @description problem details (RFC 9457) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    markConversationRead: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Pin the response shape to an API version, e.g. 2.3.4: before 2.4.0 `lead_score` is a plain number. */
+                "svc-api-version"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["MarkConversationReadBody"];
+        responses: {
+            /** @description The conversation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Conversation"];
+                };
+            };
+            /** @description problem details (RFC 9457) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     resolveConversation: {
         parameters: {
             query?: never;
@@ -11299,6 +11681,110 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Conversation"];
+                };
+            };
+            /** @description problem details (RFC 9457) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    snoozeConversation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Pin the response shape to an API version, e.g. 2.3.4: before 2.4.0 `lead_score` is a plain number. */
+                "svc-api-version"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["SnoozeConversationBody"];
+        responses: {
+            /** @description The conversation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Conversation"];
+                };
+            };
+            /** @description problem details (RFC 9457) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getInboxCounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The inbox counts */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InboxCounts"];
+                };
+            };
+            /** @description problem details (RFC 9457) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    searchInbox: {
+        parameters: {
+            query: {
+                /** @description Opaque cursor from a previous next_cursor. */
+                cursor?: string;
+                /** @description Page size, 1–100 (default 20). */
+                limit?: number;
+                /** @description Words to find (all of them; the last one also as a prefix), in subjects, contacts (name, e-mail) and messages. */
+                q: string;
+            };
+            header?: {
+                /** @description Pin the response shape to an API version, e.g. 2.3.4: before 2.4.0 `lead_score` is a plain number. */
+                "svc-api-version"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of inbox search results */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InboxSearchResultList"];
                 };
             };
             /** @description problem details (RFC 9457) */
@@ -16857,6 +17343,19 @@ export interface operations {
                  *           },
                  *           "metadata": {},
                  *           "last_message_at": "2026-01-05T10:00:00.000Z",
+                 *           "last_activity_at": "2026-01-05T10:00:00.000Z",
+                 *           "last_message": {
+                 *             "id": "msg_01JD0000000000000000000000",
+                 *             "direction": "inbound",
+                 *             "author": {
+                 *               "type": "contact",
+                 *               "id": null
+                 *             },
+                 *             "private": false,
+                 *             "preview": "How much is the Pro plan?",
+                 *             "created_at": "2026-01-05T10:00:00.000Z"
+                 *           },
+                 *           "unread_count": null,
                  *           "snoozed_until": null,
                  *           "resolved_at": null,
                  *           "created_at": "2026-01-05T10:00:00.000Z",
@@ -16951,6 +17450,19 @@ export interface operations {
                  *           },
                  *           "metadata": {},
                  *           "last_message_at": "2026-01-05T10:00:00.000Z",
+                 *           "last_activity_at": "2026-01-05T10:00:00.000Z",
+                 *           "last_message": {
+                 *             "id": "msg_01JD0000000000000000000000",
+                 *             "direction": "inbound",
+                 *             "author": {
+                 *               "type": "contact",
+                 *               "id": null
+                 *             },
+                 *             "private": false,
+                 *             "preview": "How much is the Pro plan?",
+                 *             "created_at": "2026-01-05T10:00:00.000Z"
+                 *           },
+                 *           "unread_count": null,
                  *           "snoozed_until": null,
                  *           "resolved_at": null,
                  *           "created_at": "2026-01-05T10:00:00.000Z",
@@ -17045,6 +17557,19 @@ export interface operations {
                  *           },
                  *           "metadata": {},
                  *           "last_message_at": "2026-01-05T10:00:00.000Z",
+                 *           "last_activity_at": "2026-01-05T10:00:00.000Z",
+                 *           "last_message": {
+                 *             "id": "msg_01JD0000000000000000000000",
+                 *             "direction": "inbound",
+                 *             "author": {
+                 *               "type": "contact",
+                 *               "id": null
+                 *             },
+                 *             "private": false,
+                 *             "preview": "How much is the Pro plan?",
+                 *             "created_at": "2026-01-05T10:00:00.000Z"
+                 *           },
+                 *           "unread_count": null,
                  *           "snoozed_until": null,
                  *           "resolved_at": null,
                  *           "created_at": "2026-01-05T10:00:00.000Z",
@@ -17139,6 +17664,19 @@ export interface operations {
                  *           },
                  *           "metadata": {},
                  *           "last_message_at": "2026-01-05T10:00:00.000Z",
+                 *           "last_activity_at": "2026-01-05T10:00:00.000Z",
+                 *           "last_message": {
+                 *             "id": "msg_01JD0000000000000000000000",
+                 *             "direction": "inbound",
+                 *             "author": {
+                 *               "type": "contact",
+                 *               "id": null
+                 *             },
+                 *             "private": false,
+                 *             "preview": "How much is the Pro plan?",
+                 *             "created_at": "2026-01-05T10:00:00.000Z"
+                 *           },
+                 *           "unread_count": null,
                  *           "snoozed_until": null,
                  *           "resolved_at": "2026-01-05T11:00:00.000Z",
                  *           "created_at": "2026-01-05T10:00:00.000Z",
@@ -17233,6 +17771,19 @@ export interface operations {
                  *           },
                  *           "metadata": {},
                  *           "last_message_at": "2026-01-05T10:00:00.000Z",
+                 *           "last_activity_at": "2026-01-05T10:00:00.000Z",
+                 *           "last_message": {
+                 *             "id": "msg_01JD0000000000000000000000",
+                 *             "direction": "inbound",
+                 *             "author": {
+                 *               "type": "contact",
+                 *               "id": null
+                 *             },
+                 *             "private": false,
+                 *             "preview": "How much is the Pro plan?",
+                 *             "created_at": "2026-01-05T10:00:00.000Z"
+                 *           },
+                 *           "unread_count": null,
                  *           "snoozed_until": null,
                  *           "resolved_at": null,
                  *           "created_at": "2026-01-05T10:00:00.000Z",
