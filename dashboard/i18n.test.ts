@@ -15,7 +15,7 @@ const catalogues = await Promise.all(files.map(async (f) => [f.replace(/\.ts$/, 
 const forms = (m: Message): Record<string, string> => (typeof m === 'string' ? { other: m } : (Object.fromEntries(Object.entries(m).filter(([, v]) => v !== undefined)) as Record<string, string>))
 const placeholders = (m: Message): string[] => [...new Set(Object.values(forms(m)).flatMap((s) => [...s.matchAll(/\{(\w+)\}/g)].map((x) => x[1])))].sort()
 // Keys of the shell's catalogue that are not `shell.…` (shared words used by every area).
-const SHELL_PREFIXES = ['shell.', 'nav.', 'overview.', 'role.', 'notFound.', 'ui.', 'problem.', 'common.']
+const SHELL_PREFIXES = ['shell.', 'nav.', 'overview.', 'role.', 'notFound.', 'ui.', 'problem.', 'status.']
 
 describe('dashboard message catalogues', { skip: process.env.TEST_DB === 'postgres' && 'no database involved: checked on SQLite' }, () => {
   it('has a catalogue per area', () => {

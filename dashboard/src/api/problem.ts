@@ -1,3 +1,5 @@
+import { t } from '../i18n/index.js'
+
 /** A problem+json answer (RFC 9457) as the API sends it: what every error state shows. */
 export interface ProblemBody {
   type?: string
@@ -23,7 +25,7 @@ export class ApiProblem extends Error {
     super(body?.detail ?? body?.title ?? `HTTP ${status}`)
     this.status = status
     this.code = body?.code ?? (status === 0 ? 'network_error' : 'http_error')
-    this.detail = body?.detail ?? body?.title ?? (status === 0 ? 'The service could not be reached.' : `The service answered ${status}.`)
+    this.detail = body?.detail ?? body?.title ?? (status === 0 ? t('problem.unreachable') : t('problem.answered', { status: String(status) }))
     this.requestId = body?.request_id ?? requestId
     this.errors = body?.errors ?? []
     this.body = body

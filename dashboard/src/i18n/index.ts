@@ -131,6 +131,15 @@ export function t(key: MessageKey, vars?: Vars): string {
   return message === undefined ? key : resolve(message, vars)
 }
 
+/**
+ * An API status value (`in_progress`, `published`, …) as words of the current language; a value without a
+ * `status.` message reads as itself with spaces for underscores.
+ */
+export function statusLabel(value: string): string {
+  const message = tables[current][`status.${value}`] ?? tables.en[`status.${value}`]
+  return message === undefined ? value.replace(/_/g, ' ') : resolve(message)
+}
+
 /** A date and time (ISO string, epoch ms or Date) in the chosen language; '—' when there is none. */
 export function formatDate(value: string | number | Date | null | undefined, options?: Intl.DateTimeFormatOptions): string {
   if (value === null || value === undefined || value === '') return '—'

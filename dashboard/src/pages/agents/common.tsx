@@ -5,7 +5,7 @@ import { Badge, Field, ProblemView, type Tone } from '../../ui/components.js'
 import { useAction } from '../../ui/hooks.js'
 import { SubNav } from '../../ui/sub-nav.js'
 import { useWorkspace } from '../../ui/workspace.js'
-import { t } from '../../i18n/index.js'
+import { statusLabel, t } from '../../i18n/index.js'
 
 export type Agent = components['schemas']['Agent']
 export type AgentRun = components['schemas']['AgentRun']
@@ -30,7 +30,7 @@ const TONE: Record<string, Tone> = {
   expired: 'bad',
 }
 export function StatusBadge({ status }: { status: string }) {
-  return <Badge tone={TONE[status] ?? 'neutral'}>{status.replace('_', ' ')}</Badge>
+  return <Badge tone={TONE[status] ?? 'neutral'}>{statusLabel(status)}</Badge>
 }
 
 export const isActive = (s: string) => s === 'queued' || s === 'running'

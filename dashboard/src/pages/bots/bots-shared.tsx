@@ -2,7 +2,7 @@ import { ok } from '../../api/client.js'
 import type { components } from '../../api/schema.js'
 import { Badge } from '../../ui/components.js'
 import { useResource } from '../../ui/hooks.js'
-import { t } from '../../i18n/index.js'
+import { statusLabel, t } from '../../i18n/index.js'
 
 export type Bot = components['schemas']['Bot']
 export type BotVersion = components['schemas']['BotVersion']
@@ -10,7 +10,7 @@ export type BotReply = components['schemas']['BotReply']
 export type KnowledgeBase = components['schemas']['KnowledgeBase']
 
 export function BotStatusBadge({ bot }: { bot: Bot }) {
-  return <Badge tone={bot.status === 'published' ? 'good' : bot.status === 'archived' ? 'neutral' : 'info'}>{bot.status}</Badge>
+  return <Badge tone={bot.status === 'published' ? 'good' : bot.status === 'archived' ? 'neutral' : 'info'}>{statusLabel(bot.status)}</Badge>
 }
 
 /** The workspace's knowledge bases (the first 100): what a bot may answer from. */

@@ -1,5 +1,6 @@
 import type { components } from '../../api/schema.js'
 import { Badge, type Tone } from '../../ui/components.js'
+import { statusLabel } from '../../i18n/index.js'
 
 export type AuditEntry = components['schemas']['AuditEntry']
 export type ActorType = components['schemas']['AuditActor']['type']
@@ -13,12 +14,13 @@ export const DSAR_TYPES: DsarType[] = ['access', 'erasure', 'rectification']
 export const DSAR_STATUSES: DsarStatus[] = ['received', 'in_progress', 'completed', 'rejected']
 
 const DSAR_TONE: Record<DsarStatus, Tone> = { received: 'info', in_progress: 'info', completed: 'good', rejected: 'bad' }
-export const label = (s: string) => s.replace(/_/g, ' ')
+/** An API value (status, request type, actor type) in words of the reader's language. */
+export const label = (s: string) => statusLabel(s)
 /** The label with a capital first letter (headings, form labels). */
 export const title = (s: string) => label(s).replace(/^./, (c) => c.toUpperCase())
 
 export function DsarStatusBadge({ status }: { status: DsarStatus }) {
-  return <Badge tone={DSAR_TONE[status]}>{label(status)}</Badge>
+  return <Badge tone={DSAR_TONE[status]}>{statusLabel(status)}</Badge>
 }
 
 export const subjectText = (s: Dsar['subject']) => [s.email, s.phone, s.external_id].filter(Boolean).join(', ') || '—'

@@ -5,7 +5,7 @@ import { usePoll, useResource } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import { DsarStatusBadge, label, subjectText, title, type Dsar } from './compliance.shared.js'
 import { DsarExport } from './dsar-export.js'
-import { t } from '../../i18n/index.js'
+import { statusLabel, t } from '../../i18n/index.js'
 
 type Progress = Dsar['progress'][number]
 const records = (p: Progress) =>
@@ -89,7 +89,7 @@ export default function DsarDetail() {
                   rowKey={(p) => p.module}
                   columns={[
                     { label: t('compliance.dsarDetail.module'), render: (p) => p.module },
-                    { label: t('compliance.dsarDetail.status'), render: (p) => <Badge tone={p.status === 'done' ? 'good' : p.status === 'failed' ? 'bad' : 'info'}>{p.status}</Badge> },
+                    { label: t('compliance.dsarDetail.status'), render: (p) => <Badge tone={p.status === 'done' ? 'good' : p.status === 'failed' ? 'bad' : 'info'}>{statusLabel(p.status)}</Badge> },
                     { label: t('compliance.dsarDetail.records'), render: records },
                     { label: t('compliance.dsarDetail.deleted'), class: 'num', render: (p) => p.deleted ?? '—' },
                     { label: t('compliance.dsarDetail.anonymised'), class: 'num', render: (p) => p.anonymised ?? '—' },

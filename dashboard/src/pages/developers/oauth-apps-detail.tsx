@@ -7,7 +7,7 @@ import { useAction, useResource } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import { OAUTH_APPS_PATH, OAuthAppForm, ScopeList, type AppDraft, type OAuthApp } from './oauth-apps-form.js'
 import './tools.css'
-import { t } from '../../i18n/index.js'
+import { statusLabel, t } from '../../i18n/index.js'
 
 /** The API has no getOAuthApp: the app is found by paging the list (a workspace has few apps). */
 async function findApp(api: Api, id: string): Promise<OAuthApp> {
@@ -63,7 +63,7 @@ export function OAuthAppDetail() {
                 <dt>{t('developers.oauthAppsDetail.id')}</dt>
                 <dd><code>{a.id}</code></dd>
                 <dt>{t('developers.oauthAppsDetail.type')}</dt>
-                <dd><Badge tone={a.type === 'public' ? 'info' : 'neutral'}>{a.type}</Badge></dd>
+                <dd><Badge tone={a.type === 'public' ? 'info' : 'neutral'}>{statusLabel(a.type)}</Badge></dd>
                 <dt>{t('developers.oauthAppsDetail.environment')}</dt>
                 <dd>{a.livemode ? t('developers.oauthAppsDetail.liveMayBeAuthorizedFor') : t('developers.oauthAppsDetail.sandboxSandboxDataOnly')}</dd>
                 <dt>{t('developers.oauthAppsDetail.clientSecret')}</dt>

@@ -6,7 +6,7 @@ import { useAction, usePaged } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import { OAUTH_APPS_PATH, OAuthAppForm, ScopeList, type AppDraft, type OAuthApp } from './oauth-apps-form.js'
 import './tools.css'
-import { t } from '../../i18n/index.js'
+import { statusLabel, t } from '../../i18n/index.js'
 
 const EMPTY: AppDraft = { name: '', type: 'confidential', redirect_uris: [], allowed_scopes: ['read'] }
 
@@ -62,7 +62,7 @@ export function OAuthAppsPage() {
             columns={[
               { label: t('developers.keysPage.name'), render: (a) => <a href={`${OAUTH_APPS_PATH}/${a.id}`}>{a.name}</a> },
               { label: t('developers.oauthAppsDetail.clientId'), render: (a) => <code>{a.client_id}</code> },
-              { label: t('developers.oauthAppsDetail.type'), render: (a) => <Badge tone={a.type === 'public' ? 'info' : 'neutral'}>{a.type}</Badge> },
+              { label: t('developers.oauthAppsDetail.type'), render: (a) => <Badge tone={a.type === 'public' ? 'info' : 'neutral'}>{statusLabel(a.type)}</Badge> },
               { label: t('developers.oauthAppsDetail.redirectUris'), render: (a) => <ul class="uri-list">{a.redirect_uris.map((u) => <li><code>{u}</code></li>)}</ul> },
               { label: t('developers.keysPage.scopes'), render: (a) => <ScopeList scopes={a.allowed_scopes} /> },
               { label: t('developers.deliveriesDetail.created'), render: (a) => <Time iso={a.created_at} /> },

@@ -5,7 +5,7 @@ import { Badge, Dialog, Empty, FormActions, Notice, Page, PagedList, Table, Time
 import { useAction, usePaged, useResource } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import './tools.css'
-import { t } from '../../i18n/index.js'
+import { statusLabel, t } from '../../i18n/index.js'
 
 type Authorization = components['schemas']['OAuthAuthorization']
 const TONE = { active: 'good', expired: 'neutral', revoked: 'bad' } as const
@@ -50,7 +50,7 @@ export function OAuthAuthorizationsPage() {
                 label: t('developers.deliveriesDetail.status'),
                 render: (a) => (
                   <>
-                    <Badge tone={TONE[a.status]}>{a.status}</Badge>
+                    <Badge tone={TONE[a.status]}>{statusLabel(a.status)}</Badge>
                     {a.revoked_reason && <span class="hint"> {a.revoked_reason}</span>}
                   </>
                 ),

@@ -5,7 +5,7 @@ import { Badge, CopyButton, Dialog, Empty, Field, FormActions, Notice, Page, Pag
 import { useAction, usePaged, usePoll } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import './tools.css'
-import { t, type MessageKey } from '../../i18n/index.js'
+import { type MessageKey, statusLabel, t } from '../../i18n/index.js'
 
 type Sandbox = components['schemas']['SandboxWorkspace']
 type Created = components['schemas']['CreatedSandboxWorkspace']
@@ -69,7 +69,7 @@ export function SandboxesPage() {
                 label: t('developers.deliveriesDetail.status'),
                 render: (s) => (
                   <>
-                    <Badge tone={TONE[s.status]}>{s.status}</Badge> {s.error && <span class="hint">{s.error}</span>}
+                    <Badge tone={TONE[s.status]}>{statusLabel(s.status)}</Badge> {s.error && <span class="hint">{s.error}</span>}
                   </>
                 ),
               },

@@ -7,7 +7,7 @@ import { useWorkspace } from '../../ui/workspace.js'
 import { fetchLink } from './download.js'
 import { formatBytes, saveBlob } from '../../ui/files.js'
 import './tools.css'
-import { t } from '../../i18n/index.js'
+import { statusLabel, t } from '../../i18n/index.js'
 
 type Generation = components['schemas']['SdkGeneration']
 type Language = components['schemas']['SdkLanguage']
@@ -95,7 +95,7 @@ export function SdkGenerationsPage() {
                 label: t('developers.deliveriesDetail.status'),
                 render: (g) => (
                   <>
-                    <Badge tone={TONE[g.status]}>{g.status}</Badge> {g.error && <span class="hint">{g.error}</span>}
+                    <Badge tone={TONE[g.status]}>{statusLabel(g.status)}</Badge> {g.error && <span class="hint">{g.error}</span>}
                   </>
                 ),
               },

@@ -1,6 +1,6 @@
 import type { components } from '../../api/schema.js'
 import { Badge, Table, Time, type Tone } from '../../ui/components.js'
-import { t } from '../../i18n/index.js'
+import { statusLabel, t } from '../../i18n/index.js'
 
 export type Endpoint = components['schemas']['WebhookEndpoint']
 export type Delivery = components['schemas']['WebhookDelivery']
@@ -13,7 +13,7 @@ export const DEV = '/dashboard/developers'
 const DELIVERY_TONE: Record<string, Tone> = { pending: 'info', sending: 'info', succeeded: 'good', failed: 'bad' }
 
 export function StatusBadge({ status }: { status: string }) {
-  return <Badge tone={DELIVERY_TONE[status] ?? 'neutral'}>{status}</Badge>
+  return <Badge tone={DELIVERY_TONE[status] ?? 'neutral'}>{statusLabel(status)}</Badge>
 }
 
 export function EndpointBadge({ endpoint }: { endpoint: Endpoint }) {

@@ -1,5 +1,6 @@
 import type { components } from '../../api/schema.js'
 import { Badge, type Tone } from '../../ui/components.js'
+import { statusLabel } from '../../i18n/index.js'
 
 export type KnowledgeBase = components['schemas']['KnowledgeBase']
 export type KnowledgeDocument = components['schemas']['KnowledgeDocument']
@@ -8,7 +9,7 @@ export type KnowledgeCrawl = components['schemas']['KnowledgeCrawl']
 const DOC_TONE: Record<string, Tone> = { queued: 'neutral', processing: 'info', ready: 'good', failed: 'bad', completed: 'good', running: 'info' }
 
 export function StatusBadge({ status }: { status: string }) {
-  return <Badge tone={DOC_TONE[status] ?? 'neutral'}>{status}</Badge>
+  return <Badge tone={DOC_TONE[status] ?? 'neutral'}>{statusLabel(status)}</Badge>
 }
 
 

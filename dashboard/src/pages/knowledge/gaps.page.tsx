@@ -3,7 +3,7 @@ import { ok } from '../../api/client.js'
 import { Badge, Empty, Page, PagedList, Table, Time } from '../../ui/components.js'
 import { usePaged } from '../../ui/hooks.js'
 import type { components } from '../../api/schema.js'
-import { t } from '../../i18n/index.js'
+import { statusLabel, t } from '../../i18n/index.js'
 
 type Gap = components['schemas']['KnowledgeGap']
 
@@ -50,7 +50,7 @@ export default function Gaps() {
               },
               { label: t('knowledge.gaps.asked'), class: 'num', render: (g) => g.count },
               { label: t('knowledge.gaps.bestScore'), class: 'num', render: (g) => g.best_score.toFixed(2) },
-              { label: t('knowledge.baseDetail.status'), render: (g) => <Badge tone={g.status === 'open' ? 'warn' : 'good'}>{g.status}</Badge> },
+              { label: t('knowledge.baseDetail.status'), render: (g) => <Badge tone={g.status === 'open' ? 'warn' : 'good'}>{statusLabel(g.status)}</Badge> },
               { label: t('knowledge.gaps.lastAsked'), render: (g) => <Time iso={g.last_seen_at} /> },
             ]}
           />

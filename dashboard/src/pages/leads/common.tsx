@@ -1,5 +1,6 @@
 import type { components } from '../../api/schema.js'
 import { Badge, type Tone } from '../../ui/components.js'
+import { statusLabel } from '../../i18n/index.js'
 
 export type Lead = components['schemas']['Lead']
 export type LeadStatus = components['schemas']['LeadStatus']
@@ -18,7 +19,7 @@ export const MOVES: Record<LeadStatus, LeadStatus[]> = {
 
 const TONE: Record<string, Tone> = { new: 'info', contacted: 'info', qualified: 'good', converted: 'good', unqualified: 'neutral', lost: 'bad', never: 'neutral', pending: 'warn', synced: 'good', failed: 'bad' }
 export function StatusBadge({ status }: { status: string }) {
-  return <Badge tone={TONE[status] ?? 'neutral'}>{status}</Badge>
+  return <Badge tone={TONE[status] ?? 'neutral'}>{statusLabel(status)}</Badge>
 }
 
 /** A score factor as the API words it, `+10 company given (Engines)`: its points and its reason. */

@@ -5,7 +5,7 @@ import { useAction } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import type { Lead, LeadActivity, LeadStatus } from './common.js'
 import { MOVES, parseFactor, ScoreBadge, StatusBadge } from './common.js'
-import { t } from '../../i18n/index.js'
+import { statusLabel, t } from '../../i18n/index.js'
 
 /** The score and each factor with what it added. */
 export function ScoreFactors({ lead }: { lead: Lead }) {
@@ -83,7 +83,7 @@ export function StatusChange({ lead, onChanged }: { lead: Lead; onChanged: (l: L
               <select id={id} required value={to} onChange={(e) => setTo(e.currentTarget.value as LeadStatus)}>
                 <option value="">{t('leads.leadPanels.choose')}</option>
                 {moves.map((s) => (
-                  <option value={s}>{s}</option>
+                  <option value={s}>{statusLabel(s)}</option>
                 ))}
               </select>
             )}

@@ -7,7 +7,7 @@ import { usePaged } from '../../ui/hooks.js'
 import type { Lead, LeadStatus } from './common.js'
 import { ScoreBadge, STATUSES, StatusBadge } from './common.js'
 import { LeadForm } from './lead-form.js'
-import { t } from '../../i18n/index.js'
+import { statusLabel, t } from '../../i18n/index.js'
 
 type Source = components['schemas']['LeadSource']
 interface Filters {
@@ -74,7 +74,7 @@ export default function Leads() {
             <select id={id} value={draft.status} onChange={set('status')}>
               <option value="">{t('leads.leads.any')}</option>
               {STATUSES.map((s) => (
-                <option value={s}>{s}</option>
+                <option value={s}>{statusLabel(s)}</option>
               ))}
             </select>
           )}

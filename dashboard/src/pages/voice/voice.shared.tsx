@@ -1,6 +1,8 @@
 import type { components } from '../../api/schema.js'
 import { Badge, type Tone } from '../../ui/components.js'
-import { t } from '../../i18n/index.js'
+import { statusLabel, t } from '../../i18n/index.js'
+
+export { statusLabel }
 
 export type Call = components['schemas']['VoiceCall']
 export type CallStatus = components['schemas']['VoiceCallStatus']
@@ -22,7 +24,6 @@ const TONE: Record<CallStatus, Tone> = {
   canceled: 'neutral',
 }
 
-export const statusLabel = (s: string) => s.replace(/_/g, ' ')
 
 export function CallStatusBadge({ status }: { status: CallStatus }) {
   return <Badge tone={TONE[status]}>{statusLabel(status)}</Badge>
