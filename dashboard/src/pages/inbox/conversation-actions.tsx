@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks'
+import { useEffect, useState } from 'preact/hooks'
 import { ok } from '../../api/client.js'
 import { Field, Notice, ProblemView } from '../../ui/components.js'
 import { useAction } from '../../ui/hooks.js'
@@ -9,6 +9,8 @@ import { memberLabel, type Conversation, type InboxMeta } from './inbox-shared.j
 export function ConversationActions({ conv, meta, onChanged }: { conv: Conversation; meta: InboxMeta; onChanged: (c: Conversation) => void }) {
   const { api } = useWorkspace()
   const [assignee, setAssignee] = useState(conv.assignee_id ?? '')
+  // Assigned elsewhere (another member, a shortcut, the event stream): the choice shows who it is now.
+  useEffect(() => setAssignee(conv.assignee_id ?? ''), [conv.assignee_id])
   const [tag, setTag] = useState('')
   const [newTag, setNewTag] = useState('')
   const [notice, setNotice] = useState('')

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks'
 import { ok } from '../../api/client.js'
 import { useLiveEvents, useThrottled, type LiveEvent } from '../../ui/live.js'
 import { useWorkspace } from '../../ui/workspace.js'
-import type { Conversation } from './inbox-shared.js'
+import type { Conversation, Message } from './inbox-shared.js'
 
 /** A conversation with the fields the live inbox reads (issue 31's API additions; optional until every server has them). */
 export type LiveConversation = Conversation & { unread_count?: number | null; last_activity_at?: string; last_message?: { preview: string; direction: string } | null }
@@ -53,27 +53,40 @@ export function useLiveConversationList(
   onActivity?: (e: LiveEvent, c: LiveConversation, before: LiveConversation | undefined) => void,
 ): void {
   const { api, membership } = useWorkspace()
+  const put = (conv: LiveConversation) => {
+    let c = conv
+    // The open conversation in a visible tab is being read (the thread marks it so): no unread marker flashing up.
+    if (c.id === openId && document.visibilityState === 'visible' && c.unread_count) c = { ...c, unread_count: 0 }
+    const fits = matchesQuery(c, query, membership.member_id)
+    list.setItems((xs) => {
+      const had = xs.some((x) => x.id === c.id)
+      if (fits === false) return had ? xs.filter((x) => x.id !== c.id) : xs
+      if (!had && fits === undefined) return xs
+      return [c, ...xs.filter((x) => x.id !== c.id)].sort(byActivity)
+    })
+  }
   useLiveEvents(
     ['conversation.*', 'message.created'],
     (e) => {
       const id = conversationOf(e)
       if (!id) return
-      // As the list knew it when the event came (the answer below may already show later changes).
+      // At once from the event (as the list knew it before, for what the event does not carry) ...
       const before = list.items.find((x) => x.id === id)
+      let now: LiveConversation | undefined
+      if (e.type.startsWith('conversation.')) {
+        const o = e.data.object as unknown as LiveConversation
+        now = { ...before, ...o, unread_count: before?.unread_count ?? o.unread_count }
+      } else if (before) {
+        const m = e.data.object as unknown as Message
+        now = { ...before, last_activity_at: m.created_at, last_message_at: m.created_at, unread_count: (before.unread_count ?? 0) + (m.direction === 'inbound' ? 1 : 0) }
+      }
+      if (now) {
+        put(now)
+        onActivity?.(e, now, before)
+      }
+      // ... then as the server has it for this member (the unread count, the preview).
       void ok(api.client.GET('/inbox/conversations/{id}', { params: { path: { id } } })).then(
-        (fresh) => {
-          let c = fresh as LiveConversation
-          onActivity?.(e, c, before)
-          // The open conversation in a visible tab is being read (the thread marks it so): no unread marker flashing up.
-          if (c.id === openId && document.visibilityState === 'visible' && c.unread_count) c = { ...c, unread_count: 0 }
-          const fits = matchesQuery(c, query, membership.member_id)
-          list.setItems((xs) => {
-            const had = xs.some((x) => x.id === c.id)
-            if (fits === false) return had ? xs.filter((x) => x.id !== c.id) : xs
-            if (!had && fits === undefined) return xs
-            return [c, ...xs.filter((x) => x.id !== c.id)].sort(byActivity)
-          })
-        },
+        (fresh) => put(fresh as LiveConversation),
         () => undefined, // deleted or no longer ours: the next reload shows it
       )
     },

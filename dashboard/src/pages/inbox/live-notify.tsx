@@ -75,7 +75,7 @@ export function useNotifier(openId: string | undefined): (e: LiveEvent, c: LiveC
     let title: string | undefined
     let body = c.subject ?? ''
     if (e.type === 'conversation.assigned' && c.id !== open.current) title = `Assigned to you: ${contactLabel(c)}`
-    // A message counts when the conversation was already this member's as it arrived (not one assigned just after).
+    // A message counts when the conversation was this member's as it arrived (the list's copy, not a later read).
     else if (e.type === 'message.created' && !inView && before?.assignee_id === membership.member_id) {
       const m = e.data.object as unknown as Message
       if (m.direction !== 'inbound' || m.private) return

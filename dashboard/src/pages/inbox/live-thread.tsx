@@ -216,13 +216,22 @@ export function useMarkRead(conv: LiveConversation | undefined, thread: ThreadMe
   }, [conv?.id, lastInbound, visible, ready])
 }
 
-/** The open conversation read again when an event says it changed (status, assignee, tags), here or elsewhere. */
-export function useLiveConversation(id: string, onFresh: (c: LiveConversation) => void) {
+/**
+ * The open conversation as events change it (status, assignee, tags; here or elsewhere): taken from the
+ * event, this member's unread count kept; read again when the stream could not resume.
+ */
+export function useLiveConversation(id: string, current: LiveConversation | undefined, onFresh: (c: LiveConversation) => void) {
   const { api } = useWorkspace()
-  const read = () =>
-    void ok(api.client.GET('/inbox/conversations/{id}', { params: { path: { id } } })).then(
-      (c) => onFresh(c as LiveConversation),
-      () => undefined,
-    )
-  useLiveEvents(['conversation.*'], (e) => (e.data.object as { id?: string }).id === id && read(), read)
+  useLiveEvents(
+    ['conversation.*'],
+    (e) => {
+      const o = e.data.object as unknown as LiveConversation
+      if (o.id === id) onFresh({ ...current, ...o, unread_count: current?.unread_count ?? o.unread_count })
+    },
+    () =>
+      void ok(api.client.GET('/inbox/conversations/{id}', { params: { path: { id } } })).then(
+        (c) => onFresh(c as LiveConversation),
+        () => undefined,
+      ),
+  )
 }

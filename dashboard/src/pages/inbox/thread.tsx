@@ -39,7 +39,7 @@ function MessageItem({ m, meta }: { m: ThreadMessage; meta: InboxMeta }) {
         padding: '0.5rem 0.75rem',
         borderRadius: 'var(--radius)',
         border: '1px solid var(--line)',
-        background: m.private ? '#fff8e6' : inbound ? '#fff' : '#eef3fc',
+        background: m.private ? 'var(--bubble-private)' : inbound ? 'var(--bubble-inbound)' : 'var(--bubble-outbound)',
       }}
     >
       <p style={{ margin: '0 0 0.25rem', display: 'flex', flexWrap: 'wrap', gap: '0.5rem', alignItems: 'center', fontSize: '0.87rem' }}>
@@ -74,7 +74,7 @@ export function Thread({ id, meta, onChanged }: { id: string; meta: InboxMeta; o
   const messages = useThreadMessages(id)
   const presence = usePresence(id)
   const [replying, setReplying] = useState(false)
-  useLiveConversation(id, (c) => {
+  useLiveConversation(id, conv.data, (c) => {
     conv.set(c)
     onChanged(c)
   })
@@ -102,7 +102,7 @@ export function Thread({ id, meta, onChanged }: { id: string; meta: InboxMeta; o
                 {c.contact.phone && ` · ${c.contact.phone}`} · lead score {typeof c.lead_score === 'number' ? c.lead_score : c.lead_score.score}
               </p>
             </header>
-            <ConversationActions key={c.assignee_id ?? ''} conv={c} meta={meta} onChanged={changed} />
+            <ConversationActions conv={c} meta={meta} onChanged={changed} />
             <ThreadTools conv={c} onChanged={changed} />
             <h3 style={{ fontSize: '1rem' }}>Messages</h3>
             <MessageScroller thread={messages}>
