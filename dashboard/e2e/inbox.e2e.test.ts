@@ -35,7 +35,8 @@ describe('dashboard inbox in Chromium: list, thread, AI draft, assign, resolve, 
     await screenshot(page, 'inbox')
 
     await item.click()
-    await page.waitForURL(`**/dashboard/inbox/${conv.id}`)
+    // The inbox keeps its mode and filters in the query string (issue 31).
+    await page.waitForURL((u) => u.pathname === `/dashboard/inbox/${conv.id}`)
     await page.getByRole('heading', { name: /Ada Lovelace/, level: 2 }).waitFor()
     const thread = page.getByRole('list', { name: 'Messages' })
     await thread.getByText('How much does the Pro plan cost?').waitFor()
