@@ -36,7 +36,7 @@ export interface Dashboard {
   url: string
   browser: Browser
   /** A new browser context (its own cookies) and page, with problems collected (see `clean`). */
-  open(opts?: { viewport?: { width: number; height: number } }): Promise<Page>
+  open(opts?: { viewport?: { width: number; height: number }; locale?: string; colorScheme?: 'light' | 'dark' }): Promise<Page>
   /** Signs in through the real /login page and lands on `path` (default /dashboard). */
   signIn(page: Page, path?: string, email?: string): Promise<void>
   /** Fails on any CSP violation, uncaught page error or console error seen on `page` so far. */
@@ -67,7 +67,7 @@ export async function startDashboard(opts: { env?: Record<string, string> } = {}
     url,
     browser,
     async open(o = {}) {
-      const context = await browser.newContext({ baseURL: url, viewport: o.viewport ?? { width: 1280, height: 860 } })
+      const context = await browser.newContext({ baseURL: url, viewport: o.viewport ?? { width: 1280, height: 860 }, locale: o.locale, colorScheme: o.colorScheme })
       contexts.push(context)
       const page = await context.newPage()
       const seen: string[] = []

@@ -15,7 +15,7 @@ interface Turn {
 
 function ReplyView({ reply }: { reply: BotReply }) {
   return (
-    <div style={{ margin: '0 0 0.75rem 2rem', padding: '0.5rem 0.75rem', border: '1px solid var(--line)', borderRadius: 'var(--radius)', background: '#eef3fc' }}>
+    <div style={{ margin: '0 0 0.75rem 2rem', padding: '0.5rem 0.75rem', border: '1px solid var(--line)', borderRadius: 'var(--radius)', background: 'var(--bubble-outbound)' }}>
       <p style={{ margin: '0 0 0.25rem', display: 'flex', flexWrap: 'wrap', gap: '0.4rem', fontSize: '0.87rem' }}>
         <Badge tone="warn">{t('bots.botDetail.bot')}</Badge>
         {reply.grounded ? <Badge tone="good">{t('bots.testChat.grounded')}</Badge> : <Badge tone="neutral">{t('bots.testChat.notGrounded')}</Badge>}
@@ -102,7 +102,7 @@ export function TestChat({ bot, versions, onVersionCreated }: { bot: Bot; versio
         <ol aria-label={t('bots.testChat.testConversation')} style={{ padding: 0, listStyle: 'none' }}>
           {turns.map((turn) => (
             <li>
-              <p style={{ margin: '0 2rem 0.5rem 0', padding: '0.5rem 0.75rem', border: '1px solid var(--line)', borderRadius: 'var(--radius)', background: '#fff', overflowWrap: 'anywhere' }}>
+              <p style={{ margin: '0 2rem 0.5rem 0', padding: '0.5rem 0.75rem', border: '1px solid var(--line)', borderRadius: 'var(--radius)', background: 'var(--bubble-inbound)', overflowWrap: 'anywhere' }}>
                 <Badge tone="info">{t('bots.testChat.youAsTheCustomer')}</Badge> {turn.question}
               </p>
               <ReplyView reply={turn.reply} />

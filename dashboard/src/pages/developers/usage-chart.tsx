@@ -2,6 +2,9 @@ import { useEffect, useRef } from 'preact/hooks'
 import uPlot from 'uplot'
 import 'uplot/dist/uPlot.min.css'
 
+/** A colour of the theme in force (styles.css custom properties): the canvas cannot read CSS itself. */
+export const themeColor = (name: string): string => getComputedStyle(document.documentElement).getPropertyValue(name).trim()
+
 export interface ChartSeries {
   label: string
   color: string
@@ -23,6 +26,8 @@ export function DayChart({ days, series, summary, height = 240 }: { days: string
     const xs = days.map((_d, i) => i)
     const bars = uPlot.paths.bars?.({ size: [0.6, 48] })
     const width = () => Math.max(260, el.clientWidth)
+    const ink = themeColor('--muted')
+    const grid = { stroke: themeColor('--line'), width: 1 }
     const everyNth = (u: uPlot) => Math.max(1, Math.ceil(days.length / Math.max(1, Math.floor(u.bbox.width / devicePixelRatio / 56))))
     const plot = new uPlot(
       {
@@ -33,10 +38,13 @@ export function DayChart({ days, series, summary, height = 240 }: { days: string
         scales: { x: { time: false, range: () => [-0.5, days.length - 0.5] }, y: { range: (_u, _min, max) => [0, Math.max(1, max)] } },
         axes: [
           {
+            stroke: ink,
+            grid,
+            ticks: grid,
             splits: (u) => xs.filter((i) => i % everyNth(u) === (days.length - 1) % everyNth(u)),
             values: (_u, splits) => splits.map((i) => (days[i] ? days[i].slice(5) : '')),
           },
-          { size: 50, values: (_u, splits) => splits.map((v) => (Number.isInteger(v) ? String(v) : '')) },
+          { stroke: ink, grid, ticks: grid, size: 50, values: (_u, splits) => splits.map((v) => (Number.isInteger(v) ? String(v) : '')) },
         ],
         series: [
           { value: (_u, i) => (i == null ? '' : (days[i] ?? '')) },

@@ -4,7 +4,7 @@ import type { components } from '../../api/schema.js'
 import { Async, Empty, Field, Page, Table } from '../../ui/components.js'
 import { useResource } from '../../ui/hooks.js'
 import { formatMs } from './logs-format.js'
-import { DayChart } from './usage-chart.js'
+import { DayChart, themeColor } from './usage-chart.js'
 import './tools.css'
 import { formatNumber, t } from '../../i18n/index.js'
 
@@ -65,8 +65,8 @@ function UsageReport({ usage: u }: { usage: Usage }) {
           days={dates}
           summary={summary}
           series={[
-            { label: t('developers.playgroundLive.requests'), color: '#3461c1', values: u.days.map((d) => d.requests) },
-            { label: t('developers.usagePage.errors4xxAnd5xx'), color: '#b3261e', kind: 'line', values: u.days.map((d) => d.status_classes['4xx'] + d.status_classes['5xx']) },
+            { label: t('developers.playgroundLive.requests'), color: themeColor('--chart-requests'), values: u.days.map((d) => d.requests) },
+            { label: t('developers.usagePage.errors4xxAnd5xx'), color: themeColor('--chart-errors'), kind: 'line', values: u.days.map((d) => d.status_classes['4xx'] + d.status_classes['5xx']) },
           ]}
         />
         <details class="usage-data">

@@ -11,7 +11,7 @@ import { t } from '../../i18n/index.js'
 
 function DraftSources({ draft }: { draft: AiDraft }) {
   return (
-    <section class="panel" aria-labelledby="draft-sources-title" style={{ marginTop: '0.75rem', background: '#f8f9fb' }}>
+    <section class="panel" aria-labelledby="draft-sources-title" style={{ marginTop: '0.75rem', background: 'var(--panel-muted)' }}>
       <h3 id="draft-sources-title" style={{ fontSize: '1rem', marginTop: 0 }}>
         AI draft sources
       </h3>

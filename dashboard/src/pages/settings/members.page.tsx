@@ -59,7 +59,7 @@ export default function Members() {
                   </span>
                 ),
               },
-              { label: t('settings.memberDialogs.role'), render: (m) => <Badge tone={ROLE_TONE[m.role]}>{m.role}</Badge> },
+              { label: t('settings.memberDialogs.role'), render: (m) => <Badge tone={ROLE_TONE[m.role]}>{t(`role.${m.role}`)}</Badge> },
               {
                 label: t('settings.members.status'),
                 render: (m) =>
@@ -99,7 +99,7 @@ export default function Members() {
         onClose={close}
         onInvited={(m) => {
           members.setItems((xs) => [...xs, m])
-          setNotice(t('settings.members.invitedEmailAsRole', { email: m.email, role: m.role }))
+          setNotice(t('settings.members.invitedEmailAsRole', { email: m.email, role: t(`role.${m.role}`) }))
         }}
       />
       <RoleDialog
@@ -108,7 +108,7 @@ export default function Members() {
         onClose={close}
         onChanged={(m) => {
           replace(m)
-          setNotice(t('settings.members.emailIsNowRole', { email: m.email, role: m.role }))
+          setNotice(t('settings.members.emailIsNowRole', { email: m.email, role: t(`role.${m.role}`) }))
           close()
         }}
       />

@@ -81,7 +81,7 @@ export default function WorkspaceSettings() {
                   <dt>{t('settings.workspace.mode')}</dt>
                   <dd>{w.livemode ? <Badge tone="good">{t('settings.workspace.live')}</Badge> : <Badge tone="warn">{t('settings.workspace.sandbox')}</Badge>}</dd>
                   <dt>{t('settings.workspace.yourRole')}</dt>
-                  <dd>{membership.role}</dd>
+                  <dd>{t(`role.${membership.role}`)}</dd>
                   <dt>{t('settings.workspace.created')}</dt>
                   <dd>
                     <Time iso={w.created_at} />
@@ -123,7 +123,7 @@ export default function WorkspaceSettings() {
                 </datalist>
                 <MetadataEditor rows={form.meta} onChange={(meta) => (setNotice(undefined), setForm({ ...form, meta }))} />
                 {save.error && <ProblemView problem={save.error} />}
-                {notice && <Notice tone={notice === 'Nothing changed.' ? 'info' : 'good'}>{notice}</Notice>}
+                {notice && <Notice tone={notice === t('settings.workspace.nothingChanged') ? 'info' : 'good'}>{notice}</Notice>}
                 <div class="form-actions">
                   <button type="submit" class="primary" disabled={save.pending || membership.role === 'member'}>
                     {save.pending ? t('settings.integrationForms.saving') : t('settings.workspace.saveSettings')}
