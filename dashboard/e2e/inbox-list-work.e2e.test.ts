@@ -91,6 +91,8 @@ describe('dashboard inbox in Chromium: bulk actions, search, Mine, the view in t
     await hit.waitFor()
     assert.equal(await results.getByRole('link').count(), 1)
     assert.match(await hit.locator('.snippet').innerText(), /quarterly/i)
+    // The matching word is marked (the API's <mark>, drawn as an element, its text escaped).
+    assert.equal((await hit.locator('.snippet mark').first().innerText()).toLowerCase(), 'quarterly')
     await checkA11y(page, 'inbox search')
     await screenshot(page, 'inbox-search')
     await hit.click()

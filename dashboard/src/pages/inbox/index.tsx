@@ -33,8 +33,7 @@ export default function InboxArea() {
   const changed = (c: Conversation) => replaceIn(list, c)
   // Search, selection for bulk actions, keyboard (inbox-view.ts, bulk.tsx, search.tsx).
   const results = usePaged<SearchHit>(
-    async (api, cursor) =>
-      q ? ((await api.fetch(`/inbox/search?${new URLSearchParams({ q, limit: '20', ...(cursor ? { cursor } : {}) })}`)).json() as Promise<{ data: SearchHit[]; has_more: boolean; next_cursor: string | null }>) : { data: [], has_more: false },
+    async (api, cursor) => (q ? ok(api.client.GET('/inbox/search', { params: { query: { q, limit: 20, cursor } } })) : { data: [], has_more: false }),
     [q],
   )
   const sel = useSelection()

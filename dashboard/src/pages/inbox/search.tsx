@@ -1,15 +1,27 @@
 import { useEffect, useState } from 'preact/hooks'
 import { Badge, Empty, PagedList, Time } from '../../ui/components.js'
 import type { usePaged } from '../../ui/hooks.js'
-import { contactLabel, statusTone, type Conversation, type Message } from './inbox-shared.js'
+import type { components } from '../../api/schema.js'
 import { t } from '../../i18n/index.js'
+import { contactLabel, statusTone } from './inbox-shared.js'
 
 /** One hit of searchInbox: the conversation, the message that matched (if a message did) and a snippet. */
-export interface SearchHit {
-  object: 'inbox_search_result'
-  conversation: Conversation
-  message: Message | null
-  snippet: string
+export type SearchHit = components['schemas']['InboxSearchResult']
+
+const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'", '&#x27;': "'" }
+const unescape = (s: string) => s.replace(/&(amp|lt|gt|quot|#39|#x27);/g, (e) => ENTITIES[e] ?? e)
+
+/**
+ * The API's snippet (HTML-escaped text, each matching word in <mark>…</mark>) as text and <mark>
+ * elements: read as data, never given to innerHTML.
+ */
+export function Snippet({ html }: { html: string }) {
+  const parts = html.split(/<mark>|<\/mark>/)
+  return (
+    <small class="snippet">
+      {parts.map((p, i) => (i % 2 === 1 ? <mark>{unescape(p)}</mark> : unescape(p)))}
+    </small>
+  )
 }
 
 export const SEARCH_INPUT_ID = 'inbox-search'
@@ -71,7 +83,7 @@ export function SearchResults({ q, list, selectedId, hrefFor }: { q: string; lis
                   <br />
                   <span>{c.subject ?? t('inbox.search.noSubject')}</span>
                   <br />
-                  <small class="snippet">{h.snippet}</small>
+                  <Snippet html={h.snippet} />
                   <br />
                   <small style={{ color: 'var(--muted)' }}>
                     {h.message ? (h.message.direction === 'inbound' ? t('inbox.search.customer') : t('inbox.search.team')) : t('inbox.search.conversation')} · <Time iso={h.message?.created_at ?? c.updated_at} />

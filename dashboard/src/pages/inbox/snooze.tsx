@@ -37,7 +37,7 @@ export function SnoozeDialog({ conv, open, onClose, onSnoozed }: { conv: Convers
   const { api } = useWorkspace()
   const [custom, setCustom] = useState(() => localInput(new Date(Date.now() + 3 * 3600_000)))
   const snooze = useAction(async (until: Date) => {
-    const c = await ok(api.client.PATCH('/inbox/conversations/{id}', { params: { path: { id: conv.id } }, body: { status: 'snoozed', snoozed_until: until.toISOString() } }))
+    const c = await ok(api.client.POST('/inbox/conversations/{id}/snooze', { params: { path: { id: conv.id } }, body: { until: until.toISOString() } }))
     onSnoozed(c, until)
   })
   return (
