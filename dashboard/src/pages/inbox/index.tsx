@@ -29,7 +29,7 @@ export default function InboxArea() {
   )
   // Live: the list follows the event stream, the title counts unread conversations, notifications (opt-in).
   useLiveConversationList(list, query, id, useNotifier(id))
-  useUnreadTitle('Inbox', useInboxCounts()?.unread)
+  useUnreadTitle(t('inbox.title'), useInboxCounts()?.unread)
   const changed = (c: Conversation) => replaceIn(list, c)
   // Search, selection for bulk actions, keyboard (inbox-view.ts, bulk.tsx, search.tsx).
   const results = usePaged<SearchHit>(

@@ -3,6 +3,7 @@ import { ok } from '../../api/client.js'
 import { useLiveEvents, useThrottled, type LiveEvent } from '../../ui/live.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import type { Conversation, Message } from './inbox-shared.js'
+import { formatNumber, t } from '../../i18n/index.js'
 
 /** A conversation with the fields the live inbox reads (issue 31's API additions; optional until every server has them). */
 export type LiveConversation = Conversation & { unread_count?: number | null; last_activity_at?: string; last_message?: { preview: string; direction: string } | null }
@@ -124,7 +125,7 @@ export function useInboxCounts(): { unread: number; mine: number } | undefined {
 /** "(3) Inbox · Dashboard": the unread conversations in the tab's title, for an agent working in another tab. */
 export function useUnreadTitle(title: string, unread: number | undefined): void {
   useEffect(() => {
-    document.title = `${unread ? `(${unread}) ` : ''}${title} · Dashboard`
+    document.title = `${unread ? `(${formatNumber(unread)}) ` : ''}${t('shell.documentTitle', { title })}`
   }, [title, unread])
 }
 

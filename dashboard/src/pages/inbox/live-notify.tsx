@@ -5,6 +5,7 @@ import { LiveState } from '../../ui/live-state.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import { contactLabel, type Message } from './inbox-shared.js'
 import type { LiveConversation } from './live-list.js'
+import { t } from '../../i18n/index.js'
 
 /** This browser's choice (localStorage): notifications are opt-in, and the browser asks for permission once. */
 const NOTIFY_KEY = 'svc.inbox.notify'
@@ -35,7 +36,7 @@ export function NotifyToggle() {
               setNote('')
               if (want && Notification.permission !== 'granted' && (await Notification.requestPermission()) !== 'granted') {
                 setOn(false)
-                setNote('The browser blocks notifications for this site: allow them in its site settings.')
+                setNote(t('inbox.live.notifyBlocked'))
                 return
               }
               try {
@@ -47,7 +48,7 @@ export function NotifyToggle() {
               setOn(want)
             }}
           />
-          Notify me about conversations assigned to me
+          {t('inbox.live.notify')}
         </label>
       )}
       {note && (
@@ -74,12 +75,12 @@ export function useNotifier(openId: string | undefined): (e: LiveEvent, c: LiveC
     const inView = c.id === open.current && document.visibilityState === 'visible'
     let title: string | undefined
     let body = c.subject ?? ''
-    if (e.type === 'conversation.assigned' && c.id !== open.current) title = `Assigned to you: ${contactLabel(c)}`
+    if (e.type === 'conversation.assigned' && c.id !== open.current) title = t('inbox.live.assignedToYou', { name: contactLabel(c) })
     // A message counts when the conversation was this member's as it arrived (the list's copy, not a later read).
     else if (e.type === 'message.created' && !inView && before?.assignee_id === membership.member_id) {
       const m = e.data.object as unknown as Message
       if (m.direction !== 'inbound' || m.private) return
-      title = `New message from ${contactLabel(c)}`
+      title = t('inbox.live.newMessage', { name: contactLabel(c) })
       body = m.content.length > 140 ? `${m.content.slice(0, 139)}…` : m.content
     }
     if (!title) return

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks'
 import { Notice } from '../../ui/components.js'
 import { useLivePresence, type Presence } from '../../ui/live.js'
 import { useWorkspace } from '../../ui/workspace.js'
+import { t } from '../../i18n/index.js'
 
 const VIEWING_EVERY_MS = 10_000
 const TYPING_EVERY_MS = 3_000
@@ -62,7 +63,7 @@ export function usePresence(conversationId: string): { others: Someone[]; typed:
     setOthers((m) => {
       const next = new Map(m)
       if (p.state === 'idle') next.delete(p.actor.id)
-      else next.set(p.actor.id, { id: p.actor.id, name: p.actor.name ?? 'Someone', state: p.state, expires: Date.parse(p.expires_at) })
+      else next.set(p.actor.id, { id: p.actor.id, name: p.actor.name ?? t('inbox.live.someone'), state: p.state, expires: Date.parse(p.expires_at) })
       return next
     })
   })
@@ -105,14 +106,12 @@ export function PresenceBar({ others, replying }: { others: Someone[]; replying:
     <div class="presence">
       {/* Always there, empty when alone: a live region announces only changes to one already shown. */}
       <p class="presence-line" role="status" aria-live="polite" style={{ margin: others.length ? '0 0 0.5rem' : 0, color: 'var(--muted)', fontSize: '0.9rem' }}>
-        {typingOnes.length > 0 && `${names(typingOnes)} ${typingOnes.length === 1 ? 'is' : 'are'} typing…`}
+        {typingOnes.length > 0 && t('inbox.live.typing', { names: names(typingOnes), count: typingOnes.length })}
         {typingOnes.length > 0 && viewingOnes.length > 0 && ' · '}
-        {viewingOnes.length > 0 && `${names(viewingOnes)} ${viewingOnes.length === 1 ? 'is' : 'are'} viewing`}
+        {viewingOnes.length > 0 && t('inbox.live.viewing', { names: names(viewingOnes), count: viewingOnes.length })}
       </p>
       {replying && typingOnes.length > 0 && (
-        <Notice tone="warn">
-          {names(typingOnes)} {typingOnes.length === 1 ? 'is' : 'are'} also replying in this conversation: check before you send, so the customer does not get two answers.
-        </Notice>
+        <Notice tone="warn">{t('inbox.live.collision', { names: names(typingOnes), count: typingOnes.length })}</Notice>
       )}
     </div>
   )

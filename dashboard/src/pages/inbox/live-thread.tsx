@@ -7,11 +7,12 @@ import { useLiveEvents } from '../../ui/live.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import type { Message } from './inbox-shared.js'
 import { announceRead, type LiveConversation } from './live-list.js'
+import { t } from '../../i18n/index.js'
 
 const PAGE = 30
 
-/** A message in the thread; `sending`/`failed` for one's own reply before the server has it. */
-export type ThreadMessage = Message & { sending?: 'sending' | 'failed' }
+/** A message in the thread; `sending` for one's own reply before the server has it. */
+export type ThreadMessage = Message & { sending?: 'sending' }
 
 const byTime = (a: Message, b: Message) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id < b.id ? -1 : 1)
 const isTemp = (m: ThreadMessage) => m.sending !== undefined
@@ -104,10 +105,9 @@ export function useThreadMessages(conversationId: string) {
     ])
     return temp
   }
-  const failed = (temp: string) => setItems((xs) => xs.map((x) => (x.id === temp ? { ...x, sending: 'failed' as const } : x)))
   const discard = (temp: string) => setItems((xs) => xs.filter((x) => x.id !== temp))
 
-  return { items, loading, error, hasEarlier: cursor !== null, earlier, reload: () => setTick((t) => t + 1), upsert, addPending, failed, discard }
+  return { items, loading, error, hasEarlier: cursor !== null, earlier, reload: () => setTick((t) => t + 1), upsert, addPending, discard }
 }
 export type ThreadMessages = ReturnType<typeof useThreadMessages>
 
@@ -157,7 +157,7 @@ export function MessageScroller({ thread, children }: { thread: ThreadMessages; 
 
   if (items.length === 0) {
     if (thread.error) return <ProblemView problem={thread.error} onRetry={thread.reload} />
-    return thread.loading ? <Loading label="Loading messages…" /> : <Empty title="No messages yet" />
+    return thread.loading ? <Loading label={t('inbox.live.loadingMessages')} /> : <Empty title={t('inbox.live.noMessages')} />
   }
   return (
     // Focusable so the keyboard scrolls it too (a scrolling box is a stop of its own).
@@ -167,13 +167,13 @@ export function MessageScroller({ thread, children }: { thread: ThreadMessages; 
       onScroll={onScroll}
       tabIndex={0}
       role="region"
-      aria-label="Message history"
+      aria-label={t('inbox.live.history')}
       style={{ maxHeight: 'min(60vh, 36rem)', overflowY: 'auto', overscrollBehavior: 'contain', padding: '0.25rem', border: '1px solid var(--line)', borderRadius: 'var(--radius)' }}
     >
       {thread.hasEarlier && (
         <p class="load-earlier">
           <button type="button" onClick={() => void thread.earlier()} disabled={thread.loading}>
-            {thread.loading ? 'Loading…' : 'Load earlier messages'}
+            {thread.loading ? t('inbox.live.loading') : t('inbox.live.earlier')}
           </button>
         </p>
       )}

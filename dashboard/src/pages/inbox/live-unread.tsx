@@ -1,5 +1,6 @@
 import { Badge } from '../../ui/components.js'
 import type { LiveConversation } from './live-list.js'
+import { t } from '../../i18n/index.js'
 
 /** "3 unread": customer messages this member has not seen in the conversation (its unread_count); nothing when none. */
 export function UnreadBadge({ c }: { c: LiveConversation }) {
@@ -8,7 +9,7 @@ export function UnreadBadge({ c }: { c: LiveConversation }) {
   return (
     <span class="unread">
       {' '}
-      <Badge tone="info">{`${n > 99 ? '99+' : n} unread`}</Badge>
+      <Badge tone="info">{t('inbox.live.unread', { count: n })}</Badge>
     </span>
   )
 }

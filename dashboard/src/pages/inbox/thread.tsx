@@ -8,6 +8,7 @@ import { PresenceBar, usePresence } from './live-presence.js'
 import { MessageScroller, useLiveConversation, useMarkRead, useThreadMessages, type ThreadMessage } from './live-thread.js'
 import { ReplyBox } from './reply-box.js'
 import { ThreadTools } from './thread-tools.js'
+import { t } from '../../i18n/index.js'
 
 /** Who wrote a message: the customer, a person of the team, a bot, an AI agent or an API key. */
 function author(m: Message, meta: InboxMeta): { label: string; tone: Tone } {
@@ -45,7 +46,7 @@ function MessageItem({ m, meta }: { m: ThreadMessage; meta: InboxMeta }) {
       <p style={{ margin: '0 0 0.25rem', display: 'flex', flexWrap: 'wrap', gap: '0.5rem', alignItems: 'center', fontSize: '0.87rem' }}>
         <Badge tone={a.tone}>{a.label}</Badge>
         {m.private && <Badge tone="warn">Private note</Badge>}
-        <span style={{ color: 'var(--muted)' }}>{m.sending === 'sending' ? 'Sending…' : m.sending === 'failed' ? 'Not sent' : <Time iso={m.created_at} />}</span>
+        <span style={{ color: 'var(--muted)' }}>{m.sending ? t('inbox.live.sending') : <Time iso={m.created_at} />}</span>
       </p>
       <p class="message-content" style={{ margin: 0, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
         {m.content}
