@@ -40,7 +40,7 @@ export class ApiProblem extends Error {
 
 /** The problem of a failed fetch Response (whatever its body), or of a network failure. */
 export async function problemOf(res: Response | null, err?: unknown): Promise<ApiProblem> {
-  if (!res) return new ApiProblem(0, { detail: err instanceof Error ? `The service could not be reached: ${err.message}` : undefined }, null)
+  if (!res) return new ApiProblem(0, { detail: err instanceof Error ? t('problem.unreachableBecause', { reason: err.message }) : undefined }, null)
   let body: ProblemBody | null = null
   try {
     body = (await res.clone().json()) as ProblemBody
