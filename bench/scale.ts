@@ -8,6 +8,7 @@ import { Paginator } from '../src/kernel/http/pagination.js'
 import { apiClient, combine, DURATION, load, note, progress, startProcess, stop, type LoadResult } from './lib.js'
 import { conversationId, isMeasured, seed, seedBase, shapeFor, type SeedRefs, type SeedShape } from './seed.js'
 import { serviceEnv } from './service.js'
+import { memberTokens, setPassword } from './member-session.js'
 
 /** Latency is the measure here, not throughput: enough connections to keep the server busy, few enough not to queue. */
 export const SCALE_CONNECTIONS = 10
@@ -67,6 +68,8 @@ async function prepare(engine: 'sqlite' | 'postgres', shape: SeedShape): Promise
       await api('PATCH', `/v2/workspaces/${ws.id}/members/${m.id}`, { status: 'active' })
       members.push(m.id)
     }
+    // A member with a dashboard session: the credential of read state, `assignee=me` and the counts.
+    setPassword('agent1@example.com', env)
     const tag = async (name: string) => (await api('POST', '/v2/inbox/tags', { name })).id as string
     const tags = { vip: await tag('vip'), billing: await tag('billing') }
     const endpoint = await api('POST', '/v2/webhooks/endpoints', { url: 'https://hooks.example.invalid/bench', enabled: false })
@@ -83,15 +86,21 @@ async function prepare(engine: 'sqlite' | 'postgres', shape: SeedShape): Promise
     const deep = await api('GET', `/v2/inbox/conversations?limit=20&cursor=${cursor}`)
     if (!(deep.data[0]?.id < middle)) throw new Error(`the deep page does not start after ${middle}`)
     const warmUp = () => load({ url: `${url}/v2/inbox/conversations?limit=20`, headers: { authorization: `Bearer ${key}` }, duration: 2, connections: SCALE_CONNECTIONS })
-    return { seconds, scenarios: scenarios(url, key, refs, shape, base, cursor), warmUp, close }
+    const mint = await memberTokens(url, 'agent1@example.com', ws.id)
+    // A rare search word: the e-mail of the conversation half-way (its row number, as the seed writes it).
+    const rare = `c${Math.floor(shape.conversations / 2) + 1}`
+    return { seconds, scenarios: scenarios(url, key, refs, shape, base, cursor, mint, rare), warmUp, close }
   } catch (err) {
     await close()
     throw err
   }
 }
 
-function scenarios(url: string, key: string, refs: SeedRefs, shape: SeedShape, base: number, deepCursor: string): Scenario[] {
+function scenarios(url: string, key: string, refs: SeedRefs, shape: SeedShape, base: number, deepCursor: string, mint: () => Promise<string>, rare: string): Scenario[] {
   const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' }
+  // A fresh member token per run (they last 10 minutes).
+  const asMember = (path: string) => async (duration: number) =>
+    load({ url: url + path, headers: { authorization: `Bearer ${await mint()}` }, connections: SCALE_CONNECTIONS, duration })
   const hourAgo = new Date(Date.now() - 3600_000).toISOString()
   const get = (path: string) => (duration: number) => load({ url: url + path, headers, connections: SCALE_CONNECTIONS, duration })
   // Random conversations all over the workspace (cold pages at scale, as real traffic finds them).
@@ -127,6 +136,15 @@ function scenarios(url: string, key: string, refs: SeedRefs, shape: SeedShape, b
     { name: 'listConversations ?tag=vip', run: get('/v2/inbox/conversations?limit=20&tag=vip') },
     { name: 'listConversations ?channel=email', run: get('/v2/inbox/conversations?limit=20&channel=email') },
     { name: 'getConversation (random ids)', run: rotating('GET', (id) => `/v2/inbox/conversations/${id}`) },
+    // Issue 31: the inbox as agents work it.
+    { name: 'listConversations ?order=last_activity', run: get('/v2/inbox/conversations?limit=20&order=last_activity') },
+    { name: 'listConversations ?order=last_activity&status=open (member: unread_count)', run: asMember('/v2/inbox/conversations?limit=20&order=last_activity&status=open') },
+    { name: 'listConversations ?order=last_activity&assignee=me (member)', run: asMember('/v2/inbox/conversations?limit=20&order=last_activity&assignee=me') },
+    { name: 'listConversations ?order=last_activity&unread=true (member)', run: asMember('/v2/inbox/conversations?limit=20&order=last_activity&unread=true') },
+    { name: 'getInboxCounts (member; capped at 1000)', run: asMember('/v2/inbox/counts') },
+    { name: 'searchInbox ?q=demo (a word in a quarter of the messages)', run: get('/v2/inbox/search?limit=20&q=demo') },
+    { name: 'searchInbox ?q=pro pl (two words, the last a prefix)', run: get(`/v2/inbox/search?limit=20&q=${encodeURIComponent('pro pl')}`) },
+    { name: 'searchInbox ?q=<one contact> (a rare word)', run: get(`/v2/inbox/search?limit=20&q=${rare}`) },
     { name: 'listWebhookDeliveries', run: get('/v2/webhooks/deliveries?limit=20') },
     { name: 'listWebhookDeliveries ?status=failed', run: get('/v2/webhooks/deliveries?limit=20&status=failed') },
     { name: 'sendMessage + Idempotency-Key (random conversations)', run: rotating('POST', (id) => `/v2/inbox/conversations/${id}/messages`, { content: 'Thanks, the pro plan is 49 EUR per month.' }) },

@@ -111,13 +111,25 @@ export async function seed(env: Record<string, string>, refs: SeedRefs, shape: S
     `insert into workspaces (id, name, timezone, default_language, metadata, created_at, updated_at)
        select distinct ws, 'Other ' || ws, 'UTC', 'en', '{}', ${iso(`${base} - 86400000`)}, ${iso(`${base} - 86400000`)} from seed_conv where not (${main})`,
     `insert into inbox_conversations (id, workspace_id, mode, status, channel, subject, contact_name, contact_email, contact_phone, contact_external_id,
-        assignee_id, tags, lead_score, lead_factors, lead_score_manual, lead_signals, inbound_count, metadata, last_message_at, snoozed_until, resolved_at, created_at, updated_at)
+        assignee_id, tags, lead_score, lead_factors, lead_score_manual, lead_signals, inbound_count, metadata, last_message_at, snoozed_until, resolved_at, created_at, updated_at,
+        last_activity_at, last_message_id, last_message_direction, last_message_author_type, last_message_author_id, last_message_private, last_message_preview)
        select id, ws, 'live', ${STATUSES}, ${pick(CHANNELS, 'c % 6')}, 'Question about the pro plan', 'Contact ' || c, 'c' || c || '@example.com', null, null,
          case when ${main} then ${pick([...refs.members, 'null'], `c % ${refs.members.length + 1}`)} end,
          case when not (${main}) then '[]' when c % 70 = 0 then '["vip","billing"]' when c % 10 = 0 then '["vip"]' when c % 7 = 0 then '["billing"]' else '[]' end,
          c % 100, '[]', 0, '[]', (n + 1) / 2, '{}', ${iso('t + n')},
-         case when c % 20 = 12 then '${snoozedUntil}' end, case when c % 20 > 12 then ${iso('t + n')} end, ${iso('t')}, ${iso('t + n')}
+         case when c % 20 = 12 then '${snoozedUntil}' end, case when c % 20 > 12 then ${iso('t + n')} end, ${iso('t')}, ${iso('t + n')},
+         ${iso('t + n')}, ${id('msg', 'n', 'c * 32 + n')}, case when n % 2 = 1 then 'inbound' else 'outbound' end,
+         case when n % 2 = 1 then 'contact' when measured = 1 then 'member' else 'bot' end,
+         case when n % 2 = 0 and measured = 1 then ${pick(refs.members, `c % ${refs.members.length}`)} end, 0, ${pick(TEXTS, '(c + n) % 4')}
        from seed_conv`,
+    // The search index, in time order (a conversation, then its messages): its subject and contact, each message's text.
+    `insert into inbox_search_docs (workspace_id, mode, conversation_id, message_id, body${pgsql ? ', tsv' : ''})
+       select ws, 'live', cid, mid, body${pgsql ? `, to_tsvector('simple', regexp_replace(body, '[^[:alnum:]]+', ' ', 'g'))` : ''} from (
+         select c.ws, c.id as cid, case when k.i = 0 then null else ${id('msg', 'k.i', 'c.c * 32 + k.i')} end as mid,
+           case when k.i = 0 then 'Question about the pro plan Contact ' || c.c || ' c' || c.c || '@example.com' else ${pick(TEXTS, '(c.c + k.i) % 4')} end as body
+         from seed_conv c ${pgsql ? 'cross join lateral generate_series(0, c.n) k(i)' : 'cross join (with recursive r(i) as (select 0 union all select i + 1 from r where i < 19) select i from r) k where k.i <= c.n'}
+         order by c.c, k.i) d`,
+    ...(pgsql ? [] : [`insert into inbox_search_fts (rowid, tenant, body) select rid, 'w' || lower(replace(workspace_id, '_', '')) || mode, body from inbox_search_docs`]),
     `insert into inbox_conversation_tags (workspace_id, mode, conversation_id, tag_id, tag_key)
        select ws, 'live', id, '${refs.tags.vip}', 'vip' from seed_conv where ${main} and c % 10 = 0
        union all select ws, 'live', id, '${refs.tags.billing}', 'billing' from seed_conv where ${main} and c % 7 = 0`,
@@ -149,7 +161,7 @@ export async function seed(env: Record<string, string>, refs: SeedRefs, shape: S
     for (const s of statements) await sql.exec(s)
     await sql.exec('commit')
     // What autovacuum would do shortly after a bulk load; without statistics the planner guesses.
-    if (pgsql) await sql.exec('vacuum analyze workspaces, inbox_conversations, inbox_conversation_tags, inbox_messages, events, webhook_deliveries, webhook_attempts')
+    if (pgsql) await sql.exec('vacuum analyze workspaces, inbox_conversations, inbox_conversation_tags, inbox_messages, inbox_search_docs, events, webhook_deliveries, webhook_attempts')
   } finally {
     await sql.close()
   }

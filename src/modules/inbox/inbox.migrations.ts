@@ -201,7 +201,10 @@ export const inboxMigrations: ModuleMigration[] = [
     // Full text over subject, contact and messages: the one engine-specific schema of the module. SQLite:
     // a contentless FTS5 table (rowid = rid; rows deleted by rowid, SQLite ≥ 3.43) whose `tenant` column
     // holds one token per workspace and mode; PostgreSQL: a tsvector (config `simple`: any language) with
-    // a GIN index, next to a btree on (tenant, rid) for the newest-first walk of common terms.
+    // a GIN index, next to a btree on (tenant, rid) for the newest-first walk of common terms. The FTS5
+    // prefix index (2–4 characters) lets the last word's prefix match stream newest first like a whole
+    // word; without it FTS5 merges the postings of every word the prefix begins (80 ms for a word in a
+    // quarter of a million rows, against 3 ms).
     name: '202611281201_inbox_search',
     async up(db, engine) {
       if (engine === 'postgres') {
@@ -214,7 +217,7 @@ export const inboxMigrations: ModuleMigration[] = [
         await sql`create table inbox_search_docs (
           rid integer primary key,
           workspace_id text not null, mode text not null, conversation_id text not null, message_id text, body text not null)`.execute(db)
-        await sql`create virtual table inbox_search_fts using fts5(tenant, body, content='', contentless_delete=1, tokenize="unicode61 remove_diacritics 2")`.execute(db)
+        await sql`create virtual table inbox_search_fts using fts5(tenant, body, content='', contentless_delete=1, prefix='2 3 4', tokenize="unicode61 remove_diacritics 2")`.execute(db)
       }
       await db.schema.createIndex('inbox_search_docs_tenant').on('inbox_search_docs').columns(['workspace_id', 'mode', 'rid']).execute()
       await db.schema.createIndex('inbox_search_docs_conversation').on('inbox_search_docs').columns(['conversation_id']).execute()
