@@ -102,12 +102,18 @@ describe('dashboard inbox in Chromium: bulk actions, search, Mine, the view in t
     await list(page).waitFor()
 
     // Mine: only conversations assigned to the signed-in member (Alan's and the bulk ones).
-    await page.getByRole('search', { name: 'Filter conversations' }).getByLabel('Assignee').selectOption('me')
+    const mine = page.getByRole('button', { name: 'Mine', exact: true })
+    await mine.click()
     await page.waitForURL(/[?&]assignee=me/)
+    assert.equal(await mine.getAttribute('aria-pressed'), 'true')
+    assert.equal(await page.getByRole('search', { name: 'Filter conversations' }).getByLabel('Assignee').inputValue(), 'me')
     await list(page).getByRole('link', { name: /Alan Turing/ }).waitFor()
     await page.waitForFunction(() => !document.querySelector('[aria-label="Conversations"] a[href*="conv_"]')?.textContent?.includes('Grace'))
     const names = await list(page).getByRole('link').allInnerTexts()
     assert.ok(names.every((n) => !/Grace Hopper|Ada Lovelace/.test(n)), names.join(' | '))
+    await mine.click()
+    await page.waitForURL((u) => !u.searchParams.has('assignee'))
+    await list(page).getByRole('link', { name: /Grace Hopper/ }).waitFor()
     d.clean(page)
   })
 

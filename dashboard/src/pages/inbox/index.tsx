@@ -44,9 +44,14 @@ export default function InboxArea() {
     <Page
       title="Inbox"
       actions={
-        <button type="button" onClick={() => setHelp(true)} aria-keyshortcuts="?">
-          {t('inbox.keys.button')} <kbd>?</kbd>
-        </button>
+        <>
+          <button type="button" aria-pressed={filters.assignee === 'me'} onClick={() => view.setFilters({ ...filters, assignee: filters.assignee === 'me' ? '' : 'me' })}>
+            {t('inbox.mine')}
+          </button>
+          <button type="button" onClick={() => setHelp(true)} aria-keyshortcuts="?">
+            {t('inbox.keys.button')} <kbd>?</kbd>
+          </button>
+        </>
       }
     >
       <NotifyToggle />
