@@ -5,9 +5,11 @@ import { after, before, describe, it } from 'node:test'
 import { loadConfig } from '../src/config.js'
 import { createTestDatabase, ENGINE, type TestDatabase } from './helpers.js'
 import { startServer, svc, type ServerProcess } from './spawn.js'
+import { openStream, waitFor } from '../src/modules/live/live.testkit.js'
 
 // WEB_CONCURRENCY: one box, several HTTP processes behind one port (kernel/cluster), on either engine and
-// without Redis: one rate-limit budget, one set of metrics, a dead process replaced, a clean stop.
+// without Redis: one rate-limit budget, one set of metrics, live streams fed on every process, a dead process
+// replaced, a clean stop.
 
 /**
  * The cluster's HTTP processes: children of `pid` running the service's entry (tsx, which runs the sources
@@ -40,6 +42,20 @@ function getFresh(url: string, headers: Record<string, string>): Promise<{ statu
     req.on('error', reject)
     req.setTimeout(15_000, () => req.destroy(new Error(`no answer from ${url} within 15 s`)))
     req.end()
+  })
+}
+
+/** A POST on a connection of its own (see getFresh). */
+function postFresh(url: string, headers: Record<string, string>, body: unknown): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', agent: false, headers: { ...headers, 'content-type': 'application/json', connection: 'close' } }, (res) => {
+      let text = ''
+      res.setEncoding('utf8')
+      res.on('data', (d) => (text += d))
+      res.on('end', () => resolve({ status: res.statusCode!, body: text }))
+    })
+    req.on('error', reject)
+    req.end(JSON.stringify(body))
   })
 }
 
@@ -102,6 +118,22 @@ describe(`WEB_CONCURRENCY=2 on ${ENGINE}, no Redis`, () => {
     }
   })
 
+  it('carries events and presence to the event streams of every process', async () => {
+    // Four streams on four connections: round-robin spreads them over both processes.
+    const streams = await Promise.all([0, 1, 2, 3].map(() => openStream(server.url, '/v2/events/stream?types=conversation.created,presence', key)))
+    try {
+      const readies = await Promise.all(streams.map((s) => waitFor(() => s.events.find((e) => e.event === 'ready'), 10_000, 'ready')))
+      assert.ok(readies.every((r) => JSON.parse(r.data).bus === (ENGINE === 'postgres' ? 'postgres' : 'cluster')))
+      const call = async (path: string, body: unknown) => JSON.parse((await postFresh(`${server.url}/v2${path}`, { authorization: `Bearer ${key}` }, body)).body)
+      const c = await call('/inbox/conversations', {})
+      await Promise.all(streams.map((s) => waitFor(() => s.stored().find((e) => e.data.object.id === c.id), 2000, 'the event on every process')))
+      await call(`/inbox/conversations/${c.id}/presence`, { state: 'viewing' })
+      await Promise.all(streams.map((s) => waitFor(() => s.presence().find((p) => p.conversation_id === c.id), 2000, 'presence on every process')))
+    } finally {
+      for (const s of streams) s.close()
+    }
+  })
+
   it('replaces a process that dies, and answers meanwhile', async () => {
     const before = childrenOf(server.child.pid!)
     process.kill(before[1], 'SIGKILL')
@@ -118,7 +150,7 @@ describe(`WEB_CONCURRENCY=2 on ${ENGINE}, no Redis`, () => {
 
   it('stops every process on SIGTERM and exits 0', async () => {
     const children = childrenOf(server.child.pid!)
-    assert.equal(await server.stop('SIGTERM'), 0)
+    assert.equal(await server.stop('SIGTERM'), 0, server.output().slice(-3000))
     assert.deepEqual(children.filter((pid) => {
       try {
         process.kill(pid, 0)

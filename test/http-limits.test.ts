@@ -150,3 +150,19 @@ describe('TRUST_PROXY and the anonymous rate-limit bucket', () => {
     for (const bad of ['proxy.example.com', '10.0.0.0/8/1', '300.1.1.1']) assert.throws(() => trustProxy(bad), /TRUST_PROXY/)
   })
 })
+
+describe('closing with silent connections', () => {
+  it('ends a connection that never sent a byte when the server closes, instead of waiting for its header timeout', { timeout: 20_000 }, async () => {
+    const h = await createTestApp({ env: { HTTP_HEADERS_TIMEOUT_MS: '60000' } })
+    await h.app.http.listen({ port: 0, host: '127.0.0.1' })
+    const port = (h.app.http.server.address() as { port: number }).port
+    const socket: Socket = connect(port, '127.0.0.1')
+    socket.on('error', () => {})
+    await new Promise((resolve) => socket.once('connect', resolve))
+    const closed = new Promise((resolve) => socket.once('close', resolve))
+    // Without the fix this waits the whole minute: the test's own timeout fails it first.
+    await h.app.http.close()
+    await closed
+    await h.close()
+  })
+})

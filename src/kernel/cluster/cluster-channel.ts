@@ -11,6 +11,9 @@ export interface ChannelMessage {
   [field: string]: unknown
 }
 
+/** The live feed's messages (kernel/events/feed-bus.ts ClusterBus): a worker sends one, the primary passes it to every other. */
+export const FEED_SVC = 'feed'
+
 /** How long a worker waits for the primary before it goes on without the answer (a rate limit skips, metrics go without). */
 const TIMEOUT_MS = 5000
 

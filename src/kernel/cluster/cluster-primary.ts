@@ -3,7 +3,7 @@ import { createRequire } from 'node:module'
 import type { Logger } from 'pino'
 import { AggregatorRegistry } from 'prom-client'
 import type { Config } from '../../config.js'
-import type { ChannelMessage } from './cluster-channel.js'
+import { FEED_SVC, type ChannelMessage } from './cluster-channel.js'
 
 /**
  * WEB_CONCURRENCY > 1: this process forks that many HTTP processes sharing one port (node:cluster hands
@@ -44,6 +44,8 @@ export async function runClusterPrimary(config: Config, log: Logger, entry: { ex
           (err: Error) => w.isConnected() && w.send({ svc: 'metrics', id: msg.id, error: err.message }),
         )
       else if (msg.svc === 'metrics:collect:done') metrics.collected(w, msg)
+      // The live feed's bus without Redis or PostgreSQL (kernel/events/feed-bus.ts ClusterBus): to every other process.
+      else if (msg.svc === FEED_SVC) for (const other of bySlot.values()) if (other !== w && other.isConnected()) other.send({ svc: FEED_SVC, id: 0, msg: msg.msg })
     })
     w.on('exit', (code, signal) => {
       if (bySlot.get(slot) === w) bySlot.delete(slot)

@@ -1,4 +1,6 @@
+import cluster from 'node:cluster'
 import { createHash, randomUUID } from 'node:crypto'
+import { FEED_SVC } from '../cluster/cluster-channel.js'
 import type { Redis } from 'ioredis'
 import pg from 'pg'
 import { sql } from 'kysely'
@@ -17,7 +19,7 @@ export type FeedMessage =
   | { kind: 'signal'; workspace_id: string; mode: string; name: string; data: unknown }
 
 export interface FeedBus {
-  readonly name: 'postgres' | 'redis' | 'none'
+  readonly name: 'postgres' | 'redis' | 'cluster' | 'none'
   /** Starts listening; `deliver` gets every message another process published (never this process's own). */
   start(deliver: (msg: FeedMessage) => void): Promise<void>
   publish(msg: FeedMessage): void
@@ -152,8 +154,35 @@ export class RedisBus implements FeedBus {
 }
 
 /**
+ * The HTTP processes of one box (WEB_CONCURRENCY > 1) on SQLite without Redis: through the cluster's primary,
+ * which passes each message to the other processes over node:cluster's IPC channel.
+ */
+export class ClusterBus implements FeedBus {
+  readonly name = 'cluster'
+  private listener: ((raw: unknown) => void) | null = null
+
+  async start(deliver: (msg: FeedMessage) => void): Promise<void> {
+    this.listener = (raw) => {
+      const m = raw as { svc?: unknown; msg?: FeedMessage } | null
+      if (m?.svc === FEED_SVC && m.msg && typeof m.msg === 'object') deliver(m.msg)
+    }
+    process.on('message', this.listener)
+  }
+
+  publish(msg: FeedMessage): void {
+    if (process.connected) process.send?.({ svc: FEED_SVC, id: 0, msg }, undefined, undefined, () => {})
+  }
+
+  async close(): Promise<void> {
+    if (this.listener) process.off('message', this.listener)
+    this.listener = null
+  }
+}
+
+/**
  * EVENT_FEED_BUS: `auto` takes PostgreSQL's LISTEN/NOTIFY on PostgreSQL (no other service needed), Redis
- * pub/sub on SQLite when REDIS_URL is set (several processes on one file), else none (polling).
+ * pub/sub on SQLite when REDIS_URL is set, the cluster's primary for WEB_CONCURRENCY > 1 without Redis, else
+ * none (one process: nobody to tell).
  */
 export function feedBusFor(config: Config, database: Database, redis: Redis | null, log: Logger): FeedBus {
   const wanted = config.eventFeed.bus
@@ -170,5 +199,6 @@ export function feedBusFor(config: Config, database: Database, redis: Redis | nu
   }
   if (wanted === 'none') return noBus
   if (database.engine === 'postgres') return pgBus()
-  return redis ? new RedisBus(redis, channel, log) : noBus
+  if (redis) return new RedisBus(redis, channel, log)
+  return cluster.isWorker && process.send ? new ClusterBus() : noBus
 }

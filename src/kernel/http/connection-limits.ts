@@ -61,6 +61,24 @@ export function capConnectionsPerAddress(server: Server, max: number, trusted: (
   })
 }
 
+/**
+ * Connections that never sent a byte (a client's speculative preconnect, or the spare socket a client opens
+ * when it abandons a streamed response): Node's closeIdleConnections leaves them alone, so a closing server
+ * would wait for them until the header timeout. Returns what `preClose` calls to end them.
+ */
+export function trackSilentConnections(server: Server): () => void {
+  const silent = new Set<Socket>()
+  server.on('connection', (socket: Socket) => {
+    silent.add(socket)
+    socket.once('data', () => silent.delete(socket))
+    socket.once('close', () => silent.delete(socket))
+  })
+  return () => {
+    for (const socket of silent) socket.destroy()
+    silent.clear()
+  }
+}
+
 /** Node's checks of header and request timeouts run on this interval (default 30 s, far past a short timeout). */
 export function checkingInterval(limits: Config['http']): number {
   return Math.max(100, Math.min(1000, Math.floor(Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs) / 2)))

@@ -11,7 +11,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifySchema, type FastifySchemaValidationError, type RouteOptions } from 'fastify'
 import { STATUS_CODES } from 'node:http'
 import type { Socket } from 'node:net'
-import { capConnectionsPerAddress, checkingInterval, fastifyTrustProxy, trustedPeer } from './connection-limits.js'
+import { capConnectionsPerAddress, checkingInterval, fastifyTrustProxy, trackSilentConnections, trustedPeer } from './connection-limits.js'
 import type { SharedCounters } from './rate-limit-store.js'
 import type { Logger } from 'pino'
 import type { Config } from '../../config.js'
@@ -157,7 +157,11 @@ export async function createHttpServer(kernel: Kernel, services: Services, route
   })
   // Event streams (sse.ts) end before the server waits for in-flight requests, which they would be forever.
   const streams = new EventStreams(config, log)
-  app.addHook('preClose', async () => streams.close())
+  const closeSilent = trackSilentConnections(app.server)
+  app.addHook('preClose', async () => {
+    await streams.close()
+    closeSilent()
+  })
 
   // Hooks take a callback where they need not wait: each async hook costs every request a promise.
   app.addHook('onRequest', (request, reply, done) => {
