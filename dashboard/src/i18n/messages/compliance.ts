@@ -202,6 +202,7 @@ export default defineMessages({
     'compliance.retention.minimumDays': { one: 'Minimum {count} day.', other: 'Minimum {count} days.' },
     'compliance.retention.keep': 'keep',
     'compliance.retention.days': { one: '{count} day', other: '{count} days' },
+    'compliance.piiRedaction.message': 'message',
   },
   de: {
     'compliance.auditLog.auditLog': 'Audit-Log',
@@ -403,5 +404,6 @@ export default defineMessages({
     'compliance.retention.minimumDays': { one: 'Mindestens {count} Tag.', other: 'Mindestens {count} Tage.' },
     'compliance.retention.keep': 'behalten',
     'compliance.retention.days': { one: '{count} Tag', other: '{count} Tage' },
+    'compliance.piiRedaction.message': 'der Nachricht',
   },
 })

@@ -14,8 +14,6 @@ export default defineMessages({
     'settings.integrationForms.crmSaved': 'CRM saved.',
     'settings.integrationForms.crmRemoved': 'CRM removed.',
     'settings.integrationForms.crm': 'CRM',
-    'settings.integrationForms.whereLeadsSyncTo': 'Where leads sync to (',
-    'settings.integrationForms.mode': 'mode).',
     'settings.integrationForms.now': 'Now:',
     'settings.integrationForms.updated': ', updated',
     'settings.integrationForms.noneConfigured': 'None configured.',
@@ -125,6 +123,7 @@ export default defineMessages({
     'settings.language.label': 'Language',
     'settings.language.hint': 'For you in this browser; the workspace\'s default language (above) is what customers get.',
     'settings.language.browser': 'The browser\'s language',
+    'settings.integrationForms.whereLeadsSync': 'Where leads sync to ({mode} mode).',
   },
   de: {
     'settings.index.settings': 'Einstellungen',
@@ -138,8 +137,6 @@ export default defineMessages({
     'settings.integrationForms.crmSaved': 'CRM gespeichert.',
     'settings.integrationForms.crmRemoved': 'CRM entfernt.',
     'settings.integrationForms.crm': 'CRM',
-    'settings.integrationForms.whereLeadsSyncTo': 'Wohin Leads synchronisiert werden (Modus',
-    'settings.integrationForms.mode': ').',
     'settings.integrationForms.now': 'Jetzt:',
     'settings.integrationForms.updated': ', geändert',
     'settings.integrationForms.noneConfigured': 'Nichts eingerichtet.',
@@ -249,5 +246,6 @@ export default defineMessages({
     'settings.language.label': 'Sprache',
     'settings.language.hint': 'Für Sie in diesem Browser; die Standardsprache des Arbeitsbereichs (oben) bekommen die Kunden.',
     'settings.language.browser': 'Sprache des Browsers',
+    'settings.integrationForms.whereLeadsSync': 'Wohin Leads synchronisiert werden (Modus {mode}).',
   },
 })

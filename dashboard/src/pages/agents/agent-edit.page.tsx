@@ -24,7 +24,7 @@ export function NewAgent() {
         {created && (
           <>
             <p>
-              <strong>{created.name}</strong> {' '}{t('agents.agentEdit.wasCreatedItsHttpTool')}
+              <strong>{created.name}</strong> {t('agents.agentEdit.wasCreatedItsHttpTool')}
             </p>
             <SecretOnce label={t('agents.agentEdit.signingSecret')} value={created.signing_secret} />
             <div class="form-actions">

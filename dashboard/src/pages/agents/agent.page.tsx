@@ -70,13 +70,13 @@ export default function AgentPage() {
             {(fid, hint) => <textarea id={fid} aria-describedby={hint} class={asJson ? 'code' : undefined} required value={input} onInput={(e) => setInput(e.currentTarget.value)} />}
           </Field>
           <label class="check">
-            <input type="checkbox" checked={asJson} onChange={(e) => setAsJson(e.currentTarget.checked)} /> {' '}{t('agents.agent.sendTheInputAsJson')}
+            <input type="checkbox" checked={asJson} onChange={(e) => setAsJson(e.currentTarget.checked)} /> {t('agents.agent.sendTheInputAsJson')}
           </label>
           <LocalErrors errors={local} />
           {start.error && <ProblemView problem={start.error} />}
           {started && (
             <Notice>
-              {t('agents.agent.run')}{' '} <a href={`/dashboard/agents/${id}/runs/${started.id}`}>{started.id}</a> {' '}{t('agents.agent.queued')}
+              {t('agents.agent.run')} <a href={`/dashboard/agents/${id}/runs/${started.id}`}>{started.id}</a> {t('agents.agent.queued')}
             </Notice>
           )}
           <div class="form-actions">

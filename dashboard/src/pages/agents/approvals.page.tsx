@@ -20,7 +20,7 @@ function FollowRun({ agentId, initial }: { agentId: string; initial: AgentRun })
   usePoll(isActive(run.status), async () => setRun(await ok(api.client.GET('/agents/{id}/runs/{run_id}', { params: { path: { id: agentId, run_id: run.id } } }))), 1000)
   return (
     <Notice tone={run.status === 'failed' ? 'bad' : isActive(run.status) ? 'info' : 'good'}>
-      {t('agents.agent.run')}{' '} <a href={`/dashboard/agents/${agentId}/runs/${run.id}`}>{run.id}</a>: <StatusBadge status={run.status} />
+      {t('agents.agent.run')} <a href={`/dashboard/agents/${agentId}/runs/${run.id}`}>{run.id}</a>: <StatusBadge status={run.status} />
       {isActive(run.status) ? t('agents.approvals.continuing') : run.output ? ` — ${run.output.text}` : ''}
     </Notice>
   )

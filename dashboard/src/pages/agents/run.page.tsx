@@ -60,7 +60,7 @@ export default function RunPage() {
               <section class="panel" aria-labelledby="pending-title">
                 <h2 id="pending-title">{t('agents.run.waitingForYourApproval')}</h2>
                 <p>
-                  <code>{r.pending_approval.tool}</code>{t('agents.run.reasonExpires', { reason: r.pending_approval.reason })}{' '} <Time iso={r.pending_approval.expires_at} />.
+                  <code>{r.pending_approval.tool}</code>{t('agents.run.reasonExpires', { reason: r.pending_approval.reason })} <Time iso={r.pending_approval.expires_at} />.
                 </p>
                 <DecisionForm
                   agentId={id}
@@ -80,7 +80,7 @@ export default function RunPage() {
                   <ol>
                     {r.output.citations.map((c) => (
                       <li>
-                        {c.citation.source_url ? <a href={c.citation.source_url}>{c.citation.title}</a> : c.citation.title} {' '}{t('agents.run.score')}{' '} {c.score.toFixed(2)})
+                        {c.citation.source_url ? <a href={c.citation.source_url}>{c.citation.title}</a> : c.citation.title} {t('agents.run.score')} {c.score.toFixed(2)})
                       </li>
                     ))}
                   </ol>
@@ -96,7 +96,7 @@ export default function RunPage() {
               <section class="panel" aria-labelledby="pm-title">
                 <h2 id="pm-title">{t('agents.run.postmortem')}</h2>
                 <p>
-                  {t('agents.run.reasonDetailStep', { reason: r.postmortem.reason, detail: r.postmortem.detail })}{' '} {r.postmortem.failed_step ?? '—'}{t('agents.run.durationmsMs', { durationMs: r.postmortem.duration_ms })}
+                  {t('agents.run.reasonDetailStep', { reason: r.postmortem.reason, detail: r.postmortem.detail })} {r.postmortem.failed_step ?? '—'}{t('agents.run.durationmsMs', { durationMs: r.postmortem.duration_ms })}
                 </p>
               </section>
             )}

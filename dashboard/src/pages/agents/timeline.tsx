@@ -32,23 +32,23 @@ export function StepTimeline({ steps }: { steps: Step[] }) {
             <StatusBadge status={s.status} />
           </h3>
           <p class="hint">
-            {t('agents.timeline.started')}{' '} <Time iso={s.started_at} />
+            {t('agents.timeline.started')} <Time iso={s.started_at} />
             {s.completed_at && (
               <>
                 {' '}
-                {t('agents.timeline.ended')}{' '} <Time iso={s.completed_at} />
+                {t('agents.timeline.ended')} <Time iso={s.completed_at} />
               </>
             )}
             {s.approval_id && (
               <>
                 {' '}
-                {t('agents.timeline.approval')}{' '} <code>{s.approval_id}</code>
+                {t('agents.timeline.approval')} <code>{s.approval_id}</code>
               </>
             )}
             {s.idempotency_key && (
               <>
                 {' '}
-                {t('agents.timeline.idempotencyKey')}{' '} <code>{s.idempotency_key}</code>
+                {t('agents.timeline.idempotencyKey')} <code>{s.idempotency_key}</code>
               </>
             )}
           </p>

@@ -25,7 +25,7 @@ export function KnowledgeChoice({ bases, value, onChange }: { bases: KnowledgeBa
         <p class="hint">{t('bots.botsShared.loadingKnowledgeBases')}</p>
       ) : bases.length === 0 ? (
         <p class="hint">
-          {t('bots.botsShared.noKnowledgeBasesYet')}{' '} <a href="/dashboard/knowledge">{t('bots.botsShared.addOne')}</a> {' '}{t('bots.botsShared.forTheBotToAnswer')}
+          {t('bots.botsShared.noKnowledgeBasesYet')} <a href="/dashboard/knowledge">{t('bots.botsShared.addOne')}</a> {t('bots.botsShared.forTheBotToAnswer')}
         </p>
       ) : (
         <div class="checks">

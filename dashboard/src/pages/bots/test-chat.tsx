@@ -20,7 +20,7 @@ function ReplyView({ reply }: { reply: BotReply }) {
         <Badge tone="warn">{t('bots.botDetail.bot')}</Badge>
         {reply.grounded ? <Badge tone="good">{t('bots.testChat.grounded')}</Badge> : <Badge tone="neutral">{t('bots.testChat.notGrounded')}</Badge>}
         {reply.handoff && <Badge tone="bad">{t('bots.testChat.handedToAPerson')}{reply.handoff_reason ? `: ${reply.handoff_reason}` : ''}</Badge>}
-        <span>{t('bots.testChat.confidence')}{' '} {reply.confidence === null ? '—' : `${Math.round(reply.confidence * 100)}%`}</span>
+        <span>{t('bots.testChat.confidence')} {reply.confidence === null ? '—' : `${Math.round(reply.confidence * 100)}%`}</span>
       </p>
       <p class="bot-answer" style={{ margin: 0, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
         {reply.content}
@@ -43,7 +43,7 @@ function ReplyView({ reply }: { reply: BotReply }) {
           ))}
         </ul>
       )}
-      {reply.tool_calls.length > 0 && <p style={{ margin: '0.3rem 0 0', fontSize: '0.9rem' }}>{t('bots.testChat.toolsCalled')}{' '} {reply.tool_calls.map((t) => `${t.name} (${t.ok ? 'ok' : 'failed'})`).join(', ')}</p>}
+      {reply.tool_calls.length > 0 && <p style={{ margin: '0.3rem 0 0', fontSize: '0.9rem' }}>{t('bots.testChat.toolsCalled')} {reply.tool_calls.map((t) => `${t.name} (${t.ok ? 'ok' : 'failed'})`).join(', ')}</p>}
     </div>
   )
 }

@@ -40,7 +40,7 @@ export function DsarExport({ dsar, onChange }: { dsar: Dsar; onChange: (d: Dsar)
       {ex.status === 'none' && <p>{t('compliance.dsarExport.noExportYetAnExport')}</p>}
       {ex.status === 'pending' && (
         <p role="status" aria-live="polite">
-          <span class="spinner" aria-hidden="true" /> {' '}{t('compliance.dsarExport.buildingTheExport')}
+          <span class="spinner" aria-hidden="true" /> {t('compliance.dsarExport.buildingTheExport')}
         </p>
       )}
       {ex.status === 'failed' && <p class="notice notice-bad">{t('compliance.dsarExport.theExportFailed')}{ex.error ? `: ${ex.error}` : '.'}</p>}

@@ -116,7 +116,7 @@ export default function PiiRedactionPage() {
       <Dialog open={confirming} title={t('compliance.piiRedaction.applyTheRedaction')} onClose={() => setConfirming(false)}>
         <p>
           {t('compliance.piiRedaction.thePersonalDataFound')}{types.length ? types.map((type) => TYPES()[type]).join(', ') : t('compliance.piiRedaction.everyType')}{t('compliance.piiRedaction.modeModeIsRewrittenIn', { mode })}{' '}
-          {source === 'message_id' ? 'message' : t('compliance.piiRedaction.everyMessageOfConversation')} <code>{value.trim()}</code>{t('compliance.piiRedaction.thisCannotBeUndone')}
+          {source === 'message_id' ? t('compliance.piiRedaction.message') : t('compliance.piiRedaction.everyMessageOfConversation')} <code>{value.trim()}</code>{t('compliance.piiRedaction.thisCannotBeUndone')}
         </p>
         <div class="form-actions">
           <button

@@ -28,7 +28,7 @@ function ItemView({ item, n }: { item: Item; n: number }) {
     <section class="panel" aria-label={t('compliance.piiResult.redactionOfName', { name })}>
       {item.message_id && (
         <h3 class="section-title">
-          {t('compliance.piiResult.message')}{' '} <code>{item.message_id}</code>
+          {t('compliance.piiResult.message')} <code>{item.message_id}</code>
         </h3>
       )}
       <div class="pii-head">

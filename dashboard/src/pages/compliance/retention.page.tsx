@@ -105,7 +105,7 @@ export default function Retention() {
               {p.last_run ? (
                 <>
                   <p>
-                    {t('compliance.retention.finished')}{' '} <Time iso={p.last_run.finished_at} />.
+                    {t('compliance.retention.finished')} <Time iso={p.last_run.finished_at} />.
                   </p>
                   <ul>
                     {Object.entries(p.last_run.deleted).map(([k, n]) => (

@@ -104,7 +104,7 @@ function AttemptBody({ attempt }: { attempt: Attempt }) {
   if (!attempt.response_body && !attempt.error) return <span>—</span>
   return (
     <details>
-      <summary>{attempt.error ? t('developers.deliveriesDetail.errorAndBody') : t('developers.deliveriesDetail.body')} {' '}{t('developers.deliveriesDetail.ofAttemptAttempt', { attempt: attempt.attempt })}</summary>
+      <summary>{attempt.error ? t('developers.deliveriesDetail.errorAndBody') : t('developers.deliveriesDetail.body')} {t('developers.deliveriesDetail.ofAttemptAttempt', { attempt: attempt.attempt })}</summary>
       {attempt.error && <p>{attempt.error}</p>}
       {attempt.response_body && (
         <pre style={{ whiteSpace: 'pre-wrap', maxWidth: '40rem' }}>
@@ -112,7 +112,7 @@ function AttemptBody({ attempt }: { attempt: Attempt }) {
         </pre>
       )}
       <p>
-        {t('developers.deliveriesDetail.to')}{' '} <code>{attempt.url}</code>
+        {t('developers.deliveriesDetail.to')} <code>{attempt.url}</code>
       </p>
     </details>
   )

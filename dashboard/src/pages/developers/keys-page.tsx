@@ -34,7 +34,7 @@ export default function KeysPage() {
       }
     >
       <p class="hint">
-        {membership.mode === 'test' ? t('developers.keysPage.testKeysSvcTestWork') : t('developers.keysPage.liveKeysSvcLiveWork')} {' '}{t('developers.keysPage.keysAreStoredOnlyAs')}
+        {membership.mode === 'test' ? t('developers.keysPage.testKeysSvcTestWork') : t('developers.keysPage.liveKeysSvcLiveWork')} {t('developers.keysPage.keysAreStoredOnlyAs')}
       </p>
       {notice && <Notice>{notice}</Notice>}
       {revoke.error && <ProblemView problem={revoke.error} />}

@@ -67,7 +67,7 @@ export function OAuthAppDetail() {
                 <dt>{t('developers.oauthAppsDetail.environment')}</dt>
                 <dd>{a.livemode ? t('developers.oauthAppsDetail.liveMayBeAuthorizedFor') : t('developers.oauthAppsDetail.sandboxSandboxDataOnly')}</dd>
                 <dt>{t('developers.oauthAppsDetail.clientSecret')}</dt>
-                <dd>{a.client_secret_prefix ? <><code>{a.client_secret_prefix}…</code> {' '}{t('developers.oauthAppsDetail.onlyItsFirstCharactersAre')}</> : t('developers.oauthAppsDetail.nonePublicAppPkce')}</dd>
+                <dd>{a.client_secret_prefix ? <><code>{a.client_secret_prefix}…</code> {t('developers.oauthAppsDetail.onlyItsFirstCharactersAre')}</> : t('developers.oauthAppsDetail.nonePublicAppPkce')}</dd>
                 <dt>{t('developers.oauthAppsDetail.previousSecretValidUntil')}</dt>
                 <dd><Time iso={a.previous_secret_expires_at} /></dd>
                 <dt>{t('developers.oauthAppsDetail.redirectUris')}</dt>
@@ -112,7 +112,7 @@ export function OAuthAppDetail() {
             </Dialog>
             <Dialog open={deleting} title={t('developers.oauthAppsDetail.deleteThisApp')} onClose={() => setDeleting(false)}>
               <p>
-                <strong>{a.name}</strong> {' '}{t('developers.oauthAppsDetail.isDeletedAndEveryAuthorization')}
+                <strong>{a.name}</strong> {t('developers.oauthAppsDetail.isDeletedAndEveryAuthorization')}
               </p>
               <FormActions action={remove} label={t('developers.oauthAppsDetail.deleteApp')} busyLabel={t('developers.oauthAppsDetail.deleting')} tone="danger" onConfirm={() => void remove.run(a)} onCancel={() => setDeleting(false)} />
             </Dialog>

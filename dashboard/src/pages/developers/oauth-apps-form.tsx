@@ -41,11 +41,11 @@ export function OAuthAppForm(props: { initial: AppDraft; withType: boolean; subm
         <fieldset>
           <legend>{t('developers.oauthAppsDetail.type')}</legend>
           <label>
-            <input type="radio" name="oauth-type" checked={type === 'confidential'} onChange={() => setType('confidential')} /> {' '}{t('developers.oauthAppsForm.confidentialAServerThatKeeps')}
+            <input type="radio" name="oauth-type" checked={type === 'confidential'} onChange={() => setType('confidential')} /> {t('developers.oauthAppsForm.confidentialAServerThatKeeps')}
           </label>
           <br />
           <label>
-            <input type="radio" name="oauth-type" checked={type === 'public'} onChange={() => setType('public')} /> {' '}{t('developers.oauthAppsForm.publicBrowserOrNativeApp')}
+            <input type="radio" name="oauth-type" checked={type === 'public'} onChange={() => setType('public')} /> {t('developers.oauthAppsForm.publicBrowserOrNativeApp')}
           </label>
         </fieldset>
       )}

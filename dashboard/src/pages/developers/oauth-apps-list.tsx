@@ -37,7 +37,7 @@ export function OAuthAppsPage() {
       {created && (
         <div class="panel" role="region" aria-label={t('developers.oauthAppsList.newApp')}>
           <Notice>
-            {t('developers.oauthAppsList.app')}{' '} <strong>{created.app.name}</strong> {' '}{t('developers.oauthAppsList.registeredClientId')}{' '} <code>{created.app.client_id}</code>.
+            {t('developers.oauthAppsList.app')} <strong>{created.app.name}</strong> {t('developers.oauthAppsList.registeredClientId')} <code>{created.app.client_id}</code>.
           </Notice>
           {created.secret ? (
             <SecretOnce label={t('developers.oauthAppsDetail.clientSecret')} value={created.secret} onDone={() => setCreated(undefined)} doneLabel={t('developers.oauthAppsDetail.doneISavedIt')} />

@@ -32,7 +32,7 @@ export function OAuthAuthorizationsPage() {
   return (
     <Page title={t('developers.oauthAuthorizations.authorizedApps')}>
       <p class="hint">
-        {t('developers.oauthAuthorizations.appsThatMembersOfThis')}{membership.mode === 'test' ? 'sandbox' : 'live'} {' '}{t('developers.oauthAuthorizations.dataWhoeverPublishesThemA')}
+        {t('developers.oauthAuthorizations.appsThatMembersOfThis')}{membership.mode === 'test' ? 'sandbox' : 'live'} {t('developers.oauthAuthorizations.dataWhoeverPublishesThemA')}
       </p>
       {notice && <Notice>{notice}</Notice>}
       <PagedList list={list} emptyView={<Empty title={t('developers.oauthAuthorizations.noAuthorizedApps')}>{t('developers.oauthAuthorizations.whenAMemberAuthorizesAn')}</Empty>}>
@@ -72,7 +72,7 @@ export function OAuthAuthorizationsPage() {
         {confirming && (
           <>
             <p>
-              <strong>{confirming.app_name ?? confirming.client_id}</strong> {' '}{t('developers.oauthAuthorizations.losesTheAccessMemberidGave', { memberId: emailOf(confirming.member_id) })}
+              <strong>{confirming.app_name ?? confirming.client_id}</strong> {t('developers.oauthAuthorizations.losesTheAccessMemberidGave', { memberId: emailOf(confirming.member_id) })}
             </p>
             <FormActions action={revoke} label={t('developers.keysPage.revoke')} busyLabel={t('developers.oauthAuthorizations.revoking')} tone="danger" onConfirm={() => void revoke.run(confirming)} onCancel={close} />
           </>

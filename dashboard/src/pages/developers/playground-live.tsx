@@ -99,7 +99,7 @@ export default function WebhookPlayground() {
       </p>
       {captures.length === 0 ? (
         <Empty title={t('developers.playgroundLive.waitingForTheFirstRequest')}>
-          {t('developers.playgroundLive.sendOneEG')}{' '} <code>{t('developers.playgroundLive.curlXPostUrlD', { url })}{t('developers.playgroundLive.helloWorld')}'</code>{t('developers.playgroundLive.orPointAnEndpointHere')}
+          {t('developers.playgroundLive.sendOneEG')} <code>{t('developers.playgroundLive.curlXPostUrlD', { url })}{t('developers.playgroundLive.helloWorld')}'</code>{t('developers.playgroundLive.orPointAnEndpointHere')}
         </Empty>
       ) : (
         <ol class="captures" aria-label={t('developers.playgroundLive.requestsReceivedNewestFirst')} style={{ listStyle: 'none', padding: 0 }}>
@@ -169,7 +169,7 @@ function CaptureView({ capture: c }: { capture: Capture }) {
 function SignatureView({ s }: { s: Signature }) {
   return (
     <p data-testid="signature-check">
-      <Badge tone={s.valid ? 'good' : 'bad'}>{s.valid ? t('developers.playgroundLive.signatureValid') : t('developers.playgroundLive.signatureValue', { value: s.result.replace(/_/g, ' ') })}</Badge> {' '}{t('developers.playgroundLive.detailDelivery', { detail: s.detail })}{' '}
+      <Badge tone={s.valid ? 'good' : 'bad'}>{s.valid ? t('developers.playgroundLive.signatureValid') : t('developers.playgroundLive.signatureValue', { value: s.result.replace(/_/g, ' ') })}</Badge> {t('developers.playgroundLive.detailDelivery', { detail: s.detail })}{' '}
       <a href={`${DEV}/deliveries/${s.delivery_id}`}>{s.delivery_id}</a>
       {s.timestamp_age_seconds !== null && `, signed ${s.timestamp_age_seconds} s before it arrived`}.
     </p>

@@ -129,7 +129,7 @@ function ArchiveCell({ g }: { g: Generation }) {
         <span class="hint">{t('developers.sdkGenerations.linkExpired')}</span>
       )}
       <p class="hint">
-        {t('developers.sdkGenerations.sha256')}{' '} <code class="break-anywhere">{a.sha256.slice(0, 16)}…</code>{t('developers.sdkGenerations.linkUntil')}{' '} <Time iso={a.expires_at} />
+        {t('developers.sdkGenerations.sha256')} <code class="break-anywhere">{a.sha256.slice(0, 16)}…</code>{t('developers.sdkGenerations.linkUntil')} <Time iso={a.expires_at} />
       </p>
       {download.error && <ProblemView problem={download.error} />}
     </div>

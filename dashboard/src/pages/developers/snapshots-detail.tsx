@@ -47,7 +47,7 @@ function SnapshotView({ s }: { s: Snapshot }) {
           <dt>{t('developers.sdkGenerations.operations')}</dt>
           <dd>{s.operation_count}</dd>
           <dt>{t('developers.snapshotsDetail.size')}</dt>
-          <dd>{(s.size_bytes / 1024).toFixed(0)} {' '}{t('developers.snapshotsDetail.kib')}</dd>
+          <dd>{(s.size_bytes / 1024).toFixed(0)} {t('developers.snapshotsDetail.kib')}</dd>
           <dt>{t('developers.sdkGenerations.sha256')}</dt>
           <dd><code>{s.sha256}</code></dd>
           <dt>{t('developers.snapshotsDetail.comparedWith')}</dt>
@@ -85,7 +85,7 @@ function ChangeSection({ title, changes, breaking = false }: { title: string; ch
         <ul class="diff-list">
           {shown.map((c) => (
             <li class={breaking ? 'breaking-change' : undefined}>
-              {breaking && <span class="visually-hidden">{t('developers.snapshotsDetail.breaking')}{' '} </span>}
+              {breaking && <span class="visually-hidden">{t('developers.snapshotsDetail.breaking')} </span>}
               <strong>{c.message}</strong> — <code>{c.operation_id}</code> <Badge tone={breaking ? 'bad' : 'info'}>{c.kind.replaceAll('_', ' ')}</Badge>
               <code class="diff-location">{c.location}</code>
             </li>

@@ -48,7 +48,7 @@ export function SnapshotsPage() {
       {take.error && <ProblemView problem={take.error} />}
       {taken && (
         <Notice tone={taken.breaking ? 'warn' : 'good'}>
-          {t('developers.snapshotsDetail.snapshot')}{' '} <code>{taken.id}</code> {' '}{t('developers.snapshotsList.taken')}{taken.breaking ? t('developers.snapshotsList.withBreakingChanges') : taken.unchanged ? t('developers.snapshotsList.unchangedSinceThePreviousOne') : ''}. <a href={`${SNAPSHOTS_PATH}/${taken.id}`}>{t('developers.snapshotsList.viewItsDiff')}</a>
+          {t('developers.snapshotsDetail.snapshot')} <code>{taken.id}</code> {t('developers.snapshotsList.taken')}{taken.breaking ? t('developers.snapshotsList.withBreakingChanges') : taken.unchanged ? t('developers.snapshotsList.unchangedSinceThePreviousOne') : ''}. <a href={`${SNAPSHOTS_PATH}/${taken.id}`}>{t('developers.snapshotsList.viewItsDiff')}</a>
         </Notice>
       )}
       <PagedList list={list} emptyView={<Empty title={t('developers.snapshotsList.noSnapshotsYet')}>{t('developers.snapshotsList.takeOneAtEachRelease')}</Empty>}>

@@ -57,7 +57,7 @@ export function TerraformPage() {
       <section class="panel" aria-labelledby="tf-config">
         <h2 id="tf-config">{t('developers.terraformPage.thisWorkspaceAsConfiguration')}</h2>
         <p class="hint">
-          {t('developers.terraformPage.importAndResourceBlocksOf')}{' '} <code>{t('developers.terraformPage.terraformPlan')}</code> {' '}{t('developers.terraformPage.afterAnImportPlansNo')}
+          {t('developers.terraformPage.importAndResourceBlocksOf')} <code>{t('developers.terraformPage.terraformPlan')}</code> {t('developers.terraformPage.afterAnImportPlansNo')}
         </p>
         <div class="tf-toolbar">
           <Field label={t('developers.terraformPage.resourceType')}>
@@ -110,7 +110,7 @@ export function TerraformPage() {
               {rows.map((r) => (
                 <details class="tf-attributes">
                   <summary>
-                    {t('developers.terraformPage.attributesOf')}{' '} <code>{r.type}</code> ({r.attributes.length})
+                    {t('developers.terraformPage.attributesOf')} <code>{r.type}</code> ({r.attributes.length})
                   </summary>
                   <AttributeTable r={r} />
                 </details>

@@ -178,7 +178,7 @@ function RotateSecret({ endpointId, open, onClose }: { endpointId: string; open:
           <p>
             {secret.previousUntil ? (
               <>
-                {t('developers.webhooksDetail.thePreviousSecretKeepsSigning')}{' '} <Time iso={secret.previousUntil} />.
+                {t('developers.webhooksDetail.thePreviousSecretKeepsSigning')} <Time iso={secret.previousUntil} />.
               </>
             ) : (
               t('developers.webhooksDetail.thePreviousSecretNoLonger')

@@ -82,7 +82,7 @@ export function EditEndpointDialog({ endpoint, open, onClose, onSaved }: { endpo
         </Field>
         <div class="field">
           <label>
-            <input type="checkbox" checked={legacy} onChange={(e) => setLegacy(e.currentTarget.checked)} /> {' '}{t('developers.webhooksEdit.alsoSendTheLegacyX')}
+            <input type="checkbox" checked={legacy} onChange={(e) => setLegacy(e.currentTarget.checked)} /> {t('developers.webhooksEdit.alsoSendTheLegacyX')}
           </label>
         </div>
         <FormActions action={save} label={t('developers.webhooksEdit.saveChanges')} busyLabel={t('developers.oauthAppsForm.saving')} onCancel={close} />
@@ -105,7 +105,7 @@ export function DeleteEndpointDialog({ endpoint, open, onClose, onDeleted }: { e
   return (
     <Dialog open={open} title={t('developers.webhooksEdit.deleteThisEndpoint')} onClose={close}>
       <p>
-        <code class="break-anywhere">{endpoint.url}</code> {' '}{t('developers.webhooksEdit.stopsReceivingEventsAtOnce')}
+        <code class="break-anywhere">{endpoint.url}</code> {t('developers.webhooksEdit.stopsReceivingEventsAtOnce')}
       </p>
       <FormActions action={remove} label={t('developers.webhooksDetail.deleteEndpoint')} busyLabel={t('developers.oauthAppsDetail.deleting')} tone="danger" onConfirm={() => void remove.run()} onCancel={close} />
     </Dialog>

@@ -36,7 +36,7 @@ export default function WebhookEndpoints() {
         list={list}
         emptyView={
           <Empty title={t('developers.webhooksList.noWebhookEndpointsYet')}>
-            {t('developers.webhooksList.createOneToReceiveEvents')}{' '} <a href={`${DEV}/playground`}>{t('developers.index.playground')}</a> {' '}{t('developers.webhooksList.first')}
+            {t('developers.webhooksList.createOneToReceiveEvents')} <a href={`${DEV}/playground`}>{t('developers.index.playground')}</a> {t('developers.webhooksList.first')}
           </Empty>
         }
       >

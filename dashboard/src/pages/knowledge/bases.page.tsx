@@ -58,7 +58,7 @@ export default function Bases() {
           {create.error && <ProblemView problem={create.error} />}
           {created && (
             <Notice>
-              {t('knowledge.bases.created')}{' '} <a href={`/dashboard/knowledge/bases/${created.id}`}>{created.name}</a>.
+              {t('knowledge.bases.created')} <a href={`/dashboard/knowledge/bases/${created.id}`}>{created.name}</a>.
             </Notice>
           )}
           <div class="form-actions">

@@ -46,11 +46,11 @@ export function CrawlProgress({ crawl }: { crawl: KnowledgeCrawl }) {
   return (
     <div class="crawl-progress">
       <p>
-        {t('knowledge.crawl.crawlOf')}{' '} <code>{crawl.url}</code>: <StatusBadge status={crawl.status} /> {' '}{t('knowledge.crawl.started')}{' '} <Time iso={crawl.started_at ?? crawl.created_at} />
+        {t('knowledge.crawl.crawlOf')} <code>{crawl.url}</code>: <StatusBadge status={crawl.status} /> {t('knowledge.crawl.started')} <Time iso={crawl.started_at ?? crawl.created_at} />
         {crawl.finished_at && (
           <>
             {' '}
-            {t('knowledge.crawl.finished')}{' '} <Time iso={crawl.finished_at} />
+            {t('knowledge.crawl.finished')} <Time iso={crawl.finished_at} />
           </>
         )}
       </p>

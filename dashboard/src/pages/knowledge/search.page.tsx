@@ -52,7 +52,7 @@ export default function Search() {
           <Field label={t('knowledge.search.results')}>{(id) => <input id={id} type="number" min={1} max={50} value={topK} onInput={(e) => setTopK(e.currentTarget.value)} />}</Field>
           <div class="field">
             <label>
-              <input type="checkbox" checked={withAnswer} onChange={(e) => setWithAnswer(e.currentTarget.checked)} /> {' '}{t('knowledge.search.writeAShortAnswer')}
+              <input type="checkbox" checked={withAnswer} onChange={(e) => setWithAnswer(e.currentTarget.checked)} /> {t('knowledge.search.writeAShortAnswer')}
             </label>
           </div>
         </div>
@@ -75,7 +75,7 @@ export default function Search() {
           </Notice>
           {result.answer && (
             <section class="panel" aria-labelledby="answer-title">
-              <h3 id="answer-title">{t('knowledge.search.answer')}{' '} {result.answer.grounded ? <Badge tone="good">{t('knowledge.search.grounded')}</Badge> : <Badge tone="warn">{t('knowledge.search.notGrounded')}</Badge>}</h3>
+              <h3 id="answer-title">{t('knowledge.search.answer')} {result.answer.grounded ? <Badge tone="good">{t('knowledge.search.grounded')}</Badge> : <Badge tone="warn">{t('knowledge.search.notGrounded')}</Badge>}</h3>
               <p>{result.answer.content}</p>
             </section>
           )}
@@ -89,9 +89,9 @@ export default function Search() {
                     [{i + 1}] {r.citation.title}
                   </h3>
                   <p>
-                    <Badge tone={r.score >= 0.5 ? 'good' : 'warn'}>{t('knowledge.search.score')}{' '} {r.score.toFixed(2)}</Badge> · {baseName(r.citation.knowledge_base_id)}
+                    <Badge tone={r.score >= 0.5 ? 'good' : 'warn'}>{t('knowledge.search.score')} {r.score.toFixed(2)}</Badge> · {baseName(r.citation.knowledge_base_id)}
                     {r.citation.heading_path.length > 0 && <> · {r.citation.heading_path.join(' › ')}</>}
-                    {r.citation.page !== null && <> {' '}{t('knowledge.search.pagePage', { page: r.citation.page })}</>}
+                    {r.citation.page !== null && <> {t('knowledge.search.pagePage', { page: r.citation.page })}</>}
                   </p>
                   <blockquote>
                     <Excerpt text={r.excerpt} />
@@ -105,7 +105,7 @@ export default function Search() {
                       <a href={`/dashboard/knowledge/bases/${r.citation.knowledge_base_id}`}>{t('knowledge.search.sourceTitleInKnowledgebaseid', { title: r.citation.title, knowledgeBaseId: baseName(r.citation.knowledge_base_id) })}</a>
                     )}{' '}
                     <span class="hint">
-                      {t('knowledge.search.charactersStartEndOf', { start: r.citation.start, end: r.citation.end })}{' '} <code>{r.citation.document_id}</code>)
+                      {t('knowledge.search.charactersStartEndOf', { start: r.citation.start, end: r.citation.end })} <code>{r.citation.document_id}</code>)
                     </span>
                   </p>
                 </li>

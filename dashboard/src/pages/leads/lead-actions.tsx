@@ -47,7 +47,7 @@ export function LeadActions({ lead, onChanged }: { lead: Lead; onChanged: (l: Le
       </Dialog>
       <Dialog open={deleting} title={t('leads.leadActions.deleteThisLead')} onClose={() => setDeleting(false)}>
         <p>
-          <strong>{label(lead)}</strong> {' '}{t('leads.leadActions.andAllItsActivitiesAre')}
+          <strong>{label(lead)}</strong> {t('leads.leadActions.andAllItsActivitiesAre')}
         </p>
         <FormActions action={remove} label={t('leads.leadActions.deleteLead')} busyLabel={t('leads.leadActions.deleting')} tone="danger" onConfirm={() => void remove.run()} onCancel={() => setDeleting(false)} />
       </Dialog>

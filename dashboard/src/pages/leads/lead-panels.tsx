@@ -12,7 +12,7 @@ export function ScoreFactors({ lead }: { lead: Lead }) {
   return (
     <section class="panel" aria-labelledby="score-title">
       <h2 id="score-title">
-        {t('leads.leadPanels.score')}{' '} <ScoreBadge score={lead.score.score} />
+        {t('leads.leadPanels.score')} <ScoreBadge score={lead.score.score} />
       </h2>
       {lead.score.factors.length === 0 ? (
         <p>{t('leads.leadPanels.noSignalYet')}</p>
@@ -65,7 +65,7 @@ export function StatusChange({ lead, onChanged }: { lead: Lead; onChanged: (l: L
   return (
     <section class="panel" aria-labelledby="status-title">
       <h2 id="status-title">
-        {t('leads.leadPanels.status')}{' '} <StatusBadge status={lead.status} />
+        {t('leads.leadPanels.status')} <StatusBadge status={lead.status} />
       </h2>
       {done && <Notice>{done}</Notice>}
       {moves.length === 0 ? (
@@ -173,7 +173,7 @@ export function ActivityItem({ a }: { a: LeadActivity }) {
       </p>
       {a.body && <p>{a.body}</p>}
       <p class="hint">
-        <Time iso={a.occurred_at} /> {' '}{t('leads.leadPanels.by')}{' '} <code>{a.actor}</code>
+        <Time iso={a.occurred_at} /> {t('leads.leadPanels.by')} <code>{a.actor}</code>
       </p>
     </li>
   )

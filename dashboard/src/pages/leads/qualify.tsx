@@ -40,7 +40,7 @@ export function Qualify({ lead, onChanged }: { lead: Lead; onChanged: (l: Lead) 
       {q ? (
         <div data-testid="qualification">
           <p>
-            {t('leads.leadPanels.score')}{' '} <Badge tone={q.score >= 75 ? 'good' : q.score >= 50 ? 'warn' : 'neutral'}>{q.score}/100</Badge> {' '}{t('leads.qualify.recommended')}{' '} <StatusBadge status={q.recommended_status} /> · {q.applied ? 'applied' : t('leads.qualify.notApplied')} · <Time iso={q.evaluated_at} />
+            {t('leads.leadPanels.score')} <Badge tone={q.score >= 75 ? 'good' : q.score >= 50 ? 'warn' : 'neutral'}>{q.score}/100</Badge> {t('leads.qualify.recommended')} <StatusBadge status={q.recommended_status} /> · {q.applied ? 'applied' : t('leads.qualify.notApplied')} · <Time iso={q.evaluated_at} />
           </p>
           <ul class="bant" aria-label={t('leads.qualify.bantCriteria')}>
             {q.criteria.map((c) => (
@@ -75,7 +75,7 @@ export function Qualify({ lead, onChanged }: { lead: Lead; onChanged: (l: Lead) 
           ))}
         </div>
         <label class="lead-check">
-          <input type="checkbox" checked={apply} onChange={(e) => setApply(e.currentTarget.checked)} /> {' '}{t('leads.qualify.moveTheLeadToThe')}
+          <input type="checkbox" checked={apply} onChange={(e) => setApply(e.currentTarget.checked)} /> {t('leads.qualify.moveTheLeadToThe')}
         </label>
         {qualify.error && <ProblemView problem={qualify.error} />}
         {done && <Notice>{done}</Notice>}

@@ -54,10 +54,10 @@ export function CrmForm({ ws, patch }: { ws: Ws; patch: Patch }) {
     >
       <h2 id="crm-title">{t('settings.integrationForms.crm')}</h2>
       <p class="hint">
-        {t('settings.integrationForms.whereLeadsSyncTo')}{ws.livemode ? 'live' : 'sandbox'} {' '}{t('settings.integrationForms.mode')}{' '}
+        {t('settings.integrationForms.whereLeadsSync', { mode: t(ws.livemode ? 'overview.mode.live' : 'overview.mode.test') })}{' '}
         {crm ? (
           <>
-            {t('settings.integrationForms.now')}{' '} <strong>{crm.provider}</strong>{t('settings.integrationForms.updated')}{' '} <Time iso={crm.updated_at} />.
+            {t('settings.integrationForms.now')} <strong>{crm.provider}</strong>{t('settings.integrationForms.updated')} <Time iso={crm.updated_at} />.
           </>
         ) : (
           t('settings.integrationForms.noneConfigured')
@@ -140,7 +140,7 @@ export function VoiceForm({ ws, patch }: { ws: Ws; patch: Patch }) {
       <p class="hint">
         {voice ? (
           <>
-            {t('settings.integrationForms.twilioUpdated')}{' '} <Time iso={voice.updated_at} />.
+            {t('settings.integrationForms.twilioUpdated')} <Time iso={voice.updated_at} />.
           </>
         ) : (
           t('settings.integrationForms.noneCallsUseTheSimulated')

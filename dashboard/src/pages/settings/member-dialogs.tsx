@@ -56,7 +56,7 @@ export function InviteDialog({ open, onClose, onInvited }: { open: boolean; onCl
       {made ? (
         <>
           <p>
-            <strong>{made.email}</strong> {' '}{t('settings.memberDialogs.isInvitedAsRoleSend', { role: made.role })}
+            <strong>{made.email}</strong> {t('settings.memberDialogs.isInvitedAsRoleSend', { role: made.role })}
           </p>
           {made.invitation_url && (
             <div class="secret-row">
@@ -115,7 +115,7 @@ export function RoleDialog({ member, self, onClose, onChanged }: { member: Membe
           }}
         >
           <p>
-            {t('settings.memberDialogs.roleOf')}{' '} <strong>{member.email}</strong>{t('settings.memberDialogs.nowRole', { role: member.role })}
+            {t('settings.memberDialogs.roleOf')} <strong>{member.email}</strong>{t('settings.memberDialogs.nowRole', { role: member.role })}
           </p>
           <RoleSelect value={role} onChange={setRole} />
           {self && <p class="hint">{t('settings.memberDialogs.thisIsYouALower')}</p>}
@@ -135,7 +135,7 @@ export function RemoveDialog({ member, self, onClose, onRemoved }: { member: Mem
       {member && (
         <>
           <p>
-            {t('settings.memberDialogs.remove')}{' '} <strong>{member.email}</strong> {' '}{t('settings.memberDialogs.roleStatusFromThisWorkspace', { role: member.role, status: member.status })}{' '} {membership.mode === 'test' ? 'sandbox' : 'live'} {' '}{t('settings.memberDialogs.mode')}
+            {t('settings.memberDialogs.remove')} <strong>{member.email}</strong> {t('settings.memberDialogs.roleStatusFromThisWorkspace', { role: member.role, status: member.status })} {membership.mode === 'test' ? 'sandbox' : 'live'} {t('settings.memberDialogs.mode')}
             {member.status === 'invited' ? t('settings.memberDialogs.theirInvitationLinkStopsWorking') : t('settings.memberDialogs.theyLoseAccessAtOnce')}
           </p>
           {self && <p class="notice notice-warn">{t('settings.memberDialogs.thisIsYouYouWill')}</p>}

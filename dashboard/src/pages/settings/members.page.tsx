@@ -39,7 +39,7 @@ export default function Members() {
       }
     >
       <p class="hint settings-intro">
-        {t('settings.members.membersOfThe')}{' '} {membership.mode === 'test' ? 'sandbox' : 'live'} {' '}{t('settings.members.modeOwnersManageEveryoneAdmins')}
+        {t('settings.members.membersOfThe')} {membership.mode === 'test' ? 'sandbox' : 'live'} {t('settings.members.modeOwnersManageEveryoneAdmins')}
       </p>
       {notice && <Notice>{notice}</Notice>}
       <PagedList list={members} emptyView={<Empty title={t('settings.members.noMembersInThisMode')}>{t('settings.members.inviteSomeoneToWorkHere')}</Empty>}>
@@ -80,7 +80,7 @@ export default function Members() {
                   mayTouch(m) ? (
                   <span class="row-actions">
                     <button type="button" onClick={() => (setNotice(undefined), setOpen({ kind: 'role', member: m }))}>
-                      {t('settings.memberDialogs.changeRole')}<span class="visually-hidden"> {' '}{t('settings.members.ofM', { m: who(m) })}</span>
+                      {t('settings.memberDialogs.changeRole')}<span class="visually-hidden"> {t('settings.members.ofM', { m: who(m) })}</span>
                     </button>
                     <button type="button" class="danger" onClick={() => (setNotice(undefined), setOpen({ kind: 'remove', member: m }))}>
                       {t('settings.memberDialogs.remove')}<span class="visually-hidden"> {who(m)}</span>

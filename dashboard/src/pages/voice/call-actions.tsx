@@ -21,7 +21,7 @@ export function HangupCallDialog({ call, open, onClose, onEnded }: { call: Call;
   return (
     <Dialog open={open} title={t('voice.callActions.hangUpThisCall')} onClose={close}>
       <p>
-        {t('voice.callActions.theCall')}{' '} {call.direction === 'inbound' ? 'from' : 'to'} <span class="phone">{call.direction === 'inbound' ? call.from : call.to}</span>{' '}
+        {t('voice.callActions.theCall')} {call.direction === 'inbound' ? 'from' : 'to'} <span class="phone">{call.direction === 'inbound' ? call.from : call.to}</span>{' '}
         {answered
           ? t('voice.callActions.endsNowForBothSides')
           : t('voice.callActions.stopsRingingAndEndsAs')}
@@ -68,11 +68,11 @@ function TransferForm({ call, onCancel, onTransferred }: { call: Call; onCancel:
       <fieldset>
         <legend>{t('voice.callActions.transferTo')}</legend>
         <label>
-          <input type="radio" name="transfer-target" checked={target === 'phone_number'} onChange={() => setTarget('phone_number')} /> {' '}{t('voice.callActions.aPhoneNumber')}
+          <input type="radio" name="transfer-target" checked={target === 'phone_number'} onChange={() => setTarget('phone_number')} /> {t('voice.callActions.aPhoneNumber')}
         </label>
         <br />
         <label>
-          <input type="radio" name="transfer-target" checked={target === 'member_id'} onChange={() => setTarget('member_id')} /> {' '}{t('voice.callActions.aMember')}
+          <input type="radio" name="transfer-target" checked={target === 'member_id'} onChange={() => setTarget('member_id')} /> {t('voice.callActions.aMember')}
         </label>
       </fieldset>
       {target === 'phone_number' ? (

@@ -99,7 +99,7 @@ export default function CallDetail() {
                     <ul>
                       {c.transfers.map((tr) => (
                         <li>
-                          <Time iso={tr.at} /> {' '}{t('voice.callDetail.modeTransfer', { mode: tr.mode })}
+                          <Time iso={tr.at} /> {t('voice.callDetail.modeTransfer', { mode: tr.mode })}
                         </li>
                       ))}
                     </ul>

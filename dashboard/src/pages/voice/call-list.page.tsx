@@ -43,7 +43,7 @@ export default function CallList() {
         list={calls}
         emptyView={
           <Empty title={t('voice.callList.noCallsYet')}>
-            {t('voice.callList.callsPlacedWith')}{' '} <code>{t('voice.callList.postVoiceCalls')}</code> {' '}{t('voice.callList.andCallsToYourNumbers')}
+            {t('voice.callList.callsPlacedWith')} <code>{t('voice.callList.postVoiceCalls')}</code> {t('voice.callList.andCallsToYourNumbers')}
           </Empty>
         }
       >

@@ -41,7 +41,7 @@ export default function NumberDetail() {
                 <dt>{t('voice.numberDetail.country')}</dt>
                 <dd>
                   {n.country}
-                  {n.area_code && <span class="muted"> {' '}{t('voice.numberDetail.areaAreacode', { areaCode: n.area_code })}</span>}
+                  {n.area_code && <span class="muted"> {t('voice.numberDetail.areaAreacode', { areaCode: n.area_code })}</span>}
                 </dd>
                 <dt>{t('voice.numberDetail.carrier')}</dt>
                 <dd>

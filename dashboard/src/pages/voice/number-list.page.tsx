@@ -25,12 +25,12 @@ export default function NumberList() {
     >
       {released && !added && (
         <Notice>
-          {t('voice.numberList.released')}{' '} <span class="phone">{released}</span>{t('voice.numberList.itIsBackWithThe')}
+          {t('voice.numberList.released')} <span class="phone">{released}</span>{t('voice.numberList.itIsBackWithThe')}
         </Notice>
       )}
       {added && (
         <Notice>
-          {t('voice.numberDetail.provisioned')}{' '} <span class="phone">{added.phone_number}</span> ({added.friendly_name}).
+          {t('voice.numberDetail.provisioned')} <span class="phone">{added.phone_number}</span> ({added.friendly_name}).
         </Notice>
       )}
       <PagedList list={nums} emptyView={<Empty title={t('voice.numberList.noNumbersYet')}>{t('voice.numberList.provisionOneToPlaceCalls')}</Empty>}>
