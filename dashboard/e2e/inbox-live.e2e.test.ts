@@ -190,6 +190,23 @@ describe('dashboard inbox live in Chromium: two members, one workspace', { skip 
     d.clean(b)
   })
 
+  it('after a dropped connection, reconnects and resumes after the last event seen (Last-Event-ID)', async () => {
+    const page = await signedIn('/dashboard/inbox')
+    const opened: (string | undefined)[] = []
+    page.on('request', (r) => r.url().includes('/events/stream') && opened.push(r.headers()['last-event-id']))
+    await conversation('Before Drop')
+    await links(page).filter({ hasText: 'Before Drop' }).waitFor(SECOND)
+    // The server drops every connection (a restart, a proxy timing out); a conversation is made meanwhile.
+    d.h.app.http.server.closeAllConnections()
+    await page.locator('.live-state[data-state="reconnecting"]').waitFor({ timeout: 5000 })
+    await conversation('During Drop')
+    await live(page)
+    await links(page).filter({ hasText: 'During Drop' }).waitFor({ timeout: 5000 })
+    assert.ok(opened.length >= 1, 'a new stream was opened')
+    assert.match(opened.at(-1) ?? '', /^evt_/, 'the reconnect resumes after the last event seen')
+    d.clean(page)
+  })
+
   it('notifies (opt-in) when a conversation is assigned to oneself', async () => {
     const page = await d.open()
     await page.context().grantPermissions(['notifications'], { origin: d.url })
