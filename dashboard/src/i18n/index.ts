@@ -7,6 +7,7 @@
  * The shell's catalogue is loaded with the app; each area's catalogue comes with the area's chunk
  * (pages/areas.ts loads both), so German text costs an English visitor only the areas he opens.
  */
+import type { ComponentChildren } from 'preact'
 import type { Catalogue, Message, Messages } from './types.js'
 import shell from './messages/shell.js'
 
@@ -165,3 +166,13 @@ export type MessageKey =
   | KeysOf<typeof import('./messages/compliance.js').default>
   | KeysOf<typeof import('./messages/developers.js').default>
   | KeysOf<typeof import('./messages/settings.js').default>
+
+/**
+ * A message with elements in it (a <strong> name, a <code> value): `{name}` placeholders named in `parts`
+ * become those elements, in the order the language puts them; other placeholders are filled from `vars`.
+ */
+export function tx(key: MessageKey, parts: Record<string, ComponentChildren>, vars?: Vars): ComponentChildren[] {
+  return t(key, vars)
+    .split(/\{(\w+)\}/)
+    .map((segment, i) => (i % 2 === 0 ? segment : segment in parts ? parts[segment] : `{${segment}}`))
+}

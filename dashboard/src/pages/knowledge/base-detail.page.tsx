@@ -8,7 +8,7 @@ import type { KnowledgeBase, KnowledgeCrawl, KnowledgeDocument } from './common.
 import { formatBytes, StatusBadge } from './common.js'
 import { CrawlForm, CrawlProgress } from './crawl.js'
 import { UploadForm } from './upload.js'
-import { t } from '../../i18n/index.js'
+import { statusLabel, t } from '../../i18n/index.js'
 
 const pending = (d: KnowledgeDocument) => d.status === 'queued' || d.status === 'processing'
 
@@ -82,7 +82,7 @@ export default function BaseDetail() {
             />
             {mine && (
               <Notice tone={mine.status === 'failed' ? 'bad' : mine.status === 'ready' ? 'good' : 'info'}>
-                {uploaded?.duplicate ? t('knowledge.baseDetail.alreadyInThisBase') : ''}{t('knowledge.baseDetail.titleIsStatus', { title: mine.title, status: mine.status })}
+                {uploaded?.duplicate ? t('knowledge.baseDetail.alreadyInThisBase') : ''}{t('knowledge.baseDetail.titleIsStatus', { title: mine.title, status: statusLabel(mine.status) })}
                 {mine.status === 'ready' ? t('knowledge.baseDetail.chunkcountChunksItCanBe', { chunkCount: mine.chunk_count }) : mine.status === 'failed' ? `: ${mine.error}` : '…'}
               </Notice>
             )}

@@ -5,7 +5,7 @@ import { useAction } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import type { KnowledgeCrawl } from './common.js'
 import { StatusBadge } from './common.js'
-import { t } from '../../i18n/index.js'
+import { statusLabel, t } from '../../i18n/index.js'
 
 /** Starts a website crawl into a base. The caller polls the base's `last_crawl` while it runs. */
 export function CrawlForm({ baseId, busy, onStarted }: { baseId: string; busy: boolean; onStarted: (c: KnowledgeCrawl) => void }) {
@@ -65,7 +65,7 @@ export function CrawlProgress({ crawl }: { crawl: KnowledgeCrawl }) {
         {t('knowledge.crawl.indexedIndexedUnchangedUnchangedSkipped', { indexed: c.indexed, unchanged: c.unchanged, skipped: c.skipped, failed: c.failed, removed: c.removed })}
       </p>
       {crawl.error && <Notice tone={crawl.status === 'failed' ? 'bad' : 'warn'}>{crawl.error}</Notice>}
-      {!running && <Notice tone={crawl.status === 'failed' ? 'bad' : 'good'}>{t('knowledge.crawl.crawlStatus', { status: crawl.status })}</Notice>}
+      {!running && <Notice tone={crawl.status === 'failed' ? 'bad' : 'good'}>{t('knowledge.crawl.crawlStatus', { status: statusLabel(crawl.status) })}</Notice>}
     </div>
   )
 }

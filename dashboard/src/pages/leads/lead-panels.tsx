@@ -57,7 +57,7 @@ export function StatusChange({ lead, onChanged }: { lead: Lead; onChanged: (l: L
   const change = useAction(async () => {
     if (!to) return
     const next = await ok(api.client.POST('/leads/{id}/status', { params: { path: { id: lead.id } }, body: { status: to, ...(reason.trim() ? { reason: reason.trim() } : {}) } }))
-    setDone(t('leads.leadPanels.statusChangedFromStatusTo', { status: lead.status, status2: next.status }))
+    setDone(t('leads.leadPanels.statusChangedFromStatusTo', { status: statusLabel(lead.status), status2: statusLabel(next.status) }))
     setTo('')
     setReason('')
     onChanged(next)
@@ -119,7 +119,7 @@ export function CrmSync({ lead, onChanged }: { lead: Lead; onChanged: (l: Lead) 
       try {
         const next = await ok(api.client.GET('/leads/{id}', { params: { path: { id: lead.id } } }))
         if (next.crm.sync_status !== 'pending') {
-          setNote(next.crm.sync_status === 'synced' ? t('leads.leadPanels.syncedToTheCrm') : t('leads.leadPanels.syncSyncstatus', { syncStatus: next.crm.sync_status }))
+          setNote(next.crm.sync_status === 'synced' ? t('leads.leadPanels.syncedToTheCrm') : t('leads.leadPanels.syncSyncstatus', { syncStatus: statusLabel(next.crm.sync_status) }))
           latest.current(next)
         }
       } catch {

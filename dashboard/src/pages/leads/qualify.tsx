@@ -5,7 +5,7 @@ import { useAction } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import type { Lead } from './common.js'
 import { StatusBadge } from './common.js'
-import { t, type MessageKey } from '../../i18n/index.js'
+import { type MessageKey, statusLabel, t } from '../../i18n/index.js'
 
 const CRITERIA = [
   { key: 'budget', label: 'leads.qualify.budget', hint: 'leads.qualify.budgetHint' },
@@ -30,7 +30,7 @@ export function Qualify({ lead, onChanged }: { lead: Lead; onChanged: (l: Lead) 
     const given = Object.fromEntries(Object.entries(answers).filter(([, v]) => v.trim()).map(([k, v]) => [k, v.trim()]))
     const next = await ok(api.client.POST('/leads/{id}/qualify', { params: { path: { id: lead.id } }, body: { apply, ...(Object.keys(given).length ? { answers: given } : {}) } }))
     const q = next.qualification
-    setDone(q ? t('leads.qualify.evaluatedScore100RecommendedRecommendedstatus', { score: q.score, recommendedStatus: q.recommended_status, value: apply ? (q.applied ? t('leads.qualify.applied') : t('leads.qualify.notAppliedWhy')) : '.' }) : t('leads.qualify.evaluated'))
+    setDone(q ? t('leads.qualify.evaluatedScore100RecommendedRecommendedstatus', { score: q.score, recommendedStatus: statusLabel(q.recommended_status), value: apply ? (q.applied ? t('leads.qualify.applied') : t('leads.qualify.notAppliedWhy')) : '.' }) : t('leads.qualify.evaluated'))
     onChanged(next)
   })
   const q = lead.qualification

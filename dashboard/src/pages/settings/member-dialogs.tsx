@@ -5,7 +5,7 @@ import { CopyButton, Dialog, Field, FormActions } from '../../ui/components.js'
 import { useAction } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import type { Member } from './members.page.js'
-import { t } from '../../i18n/index.js'
+import { statusLabel, t, tx } from '../../i18n/index.js'
 
 type Role = components['schemas']['WorkspaceMemberRole']
 const roles = (): { value: Role; label: string }[] => [
@@ -56,7 +56,7 @@ export function InviteDialog({ open, onClose, onInvited }: { open: boolean; onCl
       {made ? (
         <>
           <p>
-            <strong>{made.email}</strong> {t('settings.memberDialogs.isInvitedAsRoleSend', { role: made.role })}
+            {tx('settings.memberDialogs.invitedAs', { email: <strong>{made.email}</strong> }, { role: t(`role.${made.role}`) })}
           </p>
           {made.invitation_url && (
             <div class="secret-row">
@@ -115,7 +115,7 @@ export function RoleDialog({ member, self, onClose, onChanged }: { member: Membe
           }}
         >
           <p>
-            {t('settings.memberDialogs.roleOf')} <strong>{member.email}</strong>{t('settings.memberDialogs.nowRole', { role: member.role })}
+            {tx('settings.memberDialogs.roleOfNow', { email: <strong>{member.email}</strong> }, { role: t(`role.${member.role}`) })}
           </p>
           <RoleSelect value={role} onChange={setRole} />
           {self && <p class="hint">{t('settings.memberDialogs.thisIsYouALower')}</p>}
@@ -135,7 +135,7 @@ export function RemoveDialog({ member, self, onClose, onRemoved }: { member: Mem
       {member && (
         <>
           <p>
-            {t('settings.memberDialogs.remove')} <strong>{member.email}</strong> {t('settings.memberDialogs.roleStatusFromThisWorkspace', { role: member.role, status: member.status })} {membership.mode === 'test' ? 'sandbox' : 'live'} {t('settings.memberDialogs.mode')}
+            {tx('settings.memberDialogs.removeConfirm', { email: <strong>{member.email}</strong> }, { role: t(`role.${member.role}`), status: statusLabel(member.status), mode: t(membership.mode === 'test' ? 'overview.mode.test' : 'overview.mode.live') })}
             {member.status === 'invited' ? t('settings.memberDialogs.theirInvitationLinkStopsWorking') : t('settings.memberDialogs.theyLoseAccessAtOnce')}
           </p>
           {self && <p class="notice notice-warn">{t('settings.memberDialogs.thisIsYouYouWill')}</p>}

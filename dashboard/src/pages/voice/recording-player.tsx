@@ -4,7 +4,7 @@ import type { ApiProblem } from '../../api/problem.js'
 import { Loading, ProblemView } from '../../ui/components.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import type { Call } from './voice.shared.js'
-import { t } from '../../i18n/index.js'
+import { statusLabel, t } from '../../i18n/index.js'
 
 /**
  * The call's recording in a native <audio controls>: the WAV fetched with the member's token (an <audio src>
@@ -70,7 +70,7 @@ function RecordingUnavailable({ callId, status }: { callId: string; status: 'una
   }, [api, callId])
   return (
     <p class="notice notice-warn">
-      {t('voice.recordingPlayer.theRecordingIsStatus', { status })}
+      {t('voice.recordingPlayer.theRecordingIsStatus', { status: statusLabel(status) })}
       {reason ? `: ${reason}` : '.'}
     </p>
   )
