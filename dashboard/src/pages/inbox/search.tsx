@@ -78,13 +78,17 @@ export function SearchResults({ q, list, selectedId, hrefFor }: { q: string; lis
             const c = h.conversation
             return (
               <li key={`${c.id}:${h.message?.id ?? ''}`} style={{ marginBottom: '0.5rem' }}>
-                <a class="card conv-link" href={hrefFor(c.id)} aria-current={c.id === selectedId ? 'true' : undefined}>
+                <a
+                  class="card"
+                  href={hrefFor(c.id)}
+                  aria-current={c.id === selectedId ? 'true' : undefined}
+                  style={{ fontWeight: 400, borderColor: c.id === selectedId ? 'var(--accent)' : undefined, borderWidth: c.id === selectedId ? '2px' : undefined, padding: '0.6rem 0.75rem', overflowWrap: 'anywhere' }}
+                >
                   <strong>{contactLabel(c)}</strong> <Badge tone={statusTone(c.status)}>{c.status}</Badge>
                   <br />
                   <span>{c.subject ?? t('inbox.search.noSubject')}</span>
                   <br />
                   <Snippet html={h.snippet} />
-                  <br />
                   <small style={{ color: 'var(--muted)' }}>
                     {h.message ? (h.message.direction === 'inbound' ? t('inbox.search.customer') : t('inbox.search.team')) : t('inbox.search.conversation')} · <Time iso={h.message?.created_at ?? c.updated_at} />
                   </small>
