@@ -59,7 +59,6 @@ export default defineMessages({
     'agents.agent.whatTheAgentShouldDo': 'What the agent should do, as text.',
     'agents.agent.sendTheInputAsJson': 'Send the input as JSON',
     'agents.agent.run': 'Run',
-    'agents.agent.queued': 'queued.',
     'agents.agent.starting': 'Starting…',
     'agents.agent.startRun': 'Start run',
     'agents.agent.runs': 'Runs',
@@ -152,6 +151,7 @@ export default defineMessages({
     'agents.timeline.toolCall': 'Tool call',
     'agents.timeline.toolResult': 'Tool result',
     'agents.timeline.error': 'Error',
+    'agents.agent.runQueued': 'Run {run} queued.',
   },
   de: {
     'agents.agentEdit.newAgent': 'Neuer Agent',
@@ -210,7 +210,6 @@ export default defineMessages({
     'agents.agent.whatTheAgentShouldDo': 'Was der Agent tun soll, als Text.',
     'agents.agent.sendTheInputAsJson': 'Eingabe als JSON senden',
     'agents.agent.run': 'Lauf',
-    'agents.agent.queued': 'eingereiht.',
     'agents.agent.starting': 'Wird gestartet …',
     'agents.agent.startRun': 'Lauf starten',
     'agents.agent.runs': 'Läufe',
@@ -303,5 +302,6 @@ export default defineMessages({
     'agents.timeline.toolCall': 'Werkzeugaufruf',
     'agents.timeline.toolResult': 'Werkzeugergebnis',
     'agents.timeline.error': 'Fehler',
+    'agents.agent.runQueued': 'Lauf {run} eingereiht.',
   },
 })

@@ -34,8 +34,6 @@ export default defineMessages({
     'bots.botList.updated': 'Updated',
     'bots.botsShared.knowledgeBases': 'Knowledge bases',
     'bots.botsShared.loadingKnowledgeBases': 'Loading knowledge bases…',
-    'bots.botsShared.noKnowledgeBasesYet': 'No knowledge bases yet:',
-    'bots.botsShared.forTheBotToAnswer': 'for the bot to answer from.',
     'bots.botsShared.addOne': 'add one',
     'bots.botsShared.nameDocumentcountDocuments': '{name} ({documentCount} documents)',
     'bots.draftForm.draftConfiguration': 'Draft configuration',
@@ -85,6 +83,7 @@ export default defineMessages({
     'bots.published': 'Published: version v{number} is live.',
     'bots.botDetail.draftSaved': 'Draft saved. Customers keep talking to the live version until you publish.',
     'bots.versions.rolledBack': 'Rolled back: version v{number} is live again.',
+    'bots.botsShared.noBasesAddOne': 'No knowledge bases yet: {addOne} for the bot to answer from.',
   },
   de: {
     'bots.botDetail.publish': 'Veröffentlichen',
@@ -118,8 +117,6 @@ export default defineMessages({
     'bots.botList.updated': 'Geändert',
     'bots.botsShared.knowledgeBases': 'Wissensdatenbanken',
     'bots.botsShared.loadingKnowledgeBases': 'Wissensdatenbanken werden geladen …',
-    'bots.botsShared.noKnowledgeBasesYet': 'Noch keine Wissensdatenbanken:',
-    'bots.botsShared.forTheBotToAnswer': '– damit der Bot daraus antworten kann.',
     'bots.botsShared.addOne': 'legen Sie eine an',
     'bots.botsShared.nameDocumentcountDocuments': '{name} ({documentCount} Dokumente)',
     'bots.draftForm.draftConfiguration': 'Konfiguration des Entwurfs',
@@ -169,5 +166,6 @@ export default defineMessages({
     'bots.published': 'Veröffentlicht: Version v{number} ist live.',
     'bots.botDetail.draftSaved': 'Entwurf gespeichert. Kunden sprechen weiter mit der Live-Version, bis Sie veröffentlichen.',
     'bots.versions.rolledBack': 'Zurückgesetzt: Version v{number} ist wieder live.',
+    'bots.botsShared.noBasesAddOne': 'Noch keine Wissensdatenbanken: {addOne}, damit der Bot daraus antworten kann.',
   },
 })

@@ -14,8 +14,6 @@ export default defineMessages({
     'settings.integrationForms.crmSaved': 'CRM saved.',
     'settings.integrationForms.crmRemoved': 'CRM removed.',
     'settings.integrationForms.crm': 'CRM',
-    'settings.integrationForms.now': 'Now:',
-    'settings.integrationForms.updated': ', updated',
     'settings.integrationForms.noneConfigured': 'None configured.',
     'settings.integrationForms.provider': 'Provider',
     'settings.integrationForms.hubspot': 'HubSpot',
@@ -122,6 +120,7 @@ export default defineMessages({
     'settings.memberDialogs.invitedAs': '{email} is invited as {role}. Send them this link to join:',
     'settings.memberDialogs.roleOfNow': 'Role of {email}, now {role}.',
     'settings.memberDialogs.removeConfirm': 'Remove {email} ({role}, {status}) from this workspace’s {mode} mode?',
+    'settings.integrationForms.nowUpdated': 'Now: {provider}, updated {time}.',
   },
   de: {
     'settings.index.settings': 'Einstellungen',
@@ -135,8 +134,6 @@ export default defineMessages({
     'settings.integrationForms.crmSaved': 'CRM gespeichert.',
     'settings.integrationForms.crmRemoved': 'CRM entfernt.',
     'settings.integrationForms.crm': 'CRM',
-    'settings.integrationForms.now': 'Jetzt:',
-    'settings.integrationForms.updated': ', geändert',
     'settings.integrationForms.noneConfigured': 'Nichts eingerichtet.',
     'settings.integrationForms.provider': 'Anbieter',
     'settings.integrationForms.hubspot': 'HubSpot',
@@ -243,5 +240,6 @@ export default defineMessages({
     'settings.memberDialogs.invitedAs': '{email} ist als {role} eingeladen. Senden Sie diesen Link zum Beitreten:',
     'settings.memberDialogs.roleOfNow': 'Rolle von {email}, jetzt {role}.',
     'settings.memberDialogs.removeConfirm': '{email} ({role}, {status}) aus dem Modus {mode} dieses Arbeitsbereichs entfernen?',
+    'settings.integrationForms.nowUpdated': 'Jetzt: {provider}, geändert {time}.',
   },
 })

@@ -6,7 +6,7 @@ import { useAction, usePaged, useResource, usePoll } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import type { AgentRun, LocalError, RunStatus, RunSummary } from './common.js'
 import { AgentNav, LocalErrors, StatusBadge, isActive, parseJson } from './common.js'
-import { t } from '../../i18n/index.js'
+import { t, tx } from '../../i18n/index.js'
 
 const STATUSES: RunStatus[] = ['queued', 'running', 'requires_approval', 'succeeded', 'failed', 'cancelled', 'expired']
 const inputText = (r: RunSummary) => r.input.text ?? JSON.stringify(r.input.json)
@@ -76,7 +76,7 @@ export default function AgentPage() {
           {start.error && <ProblemView problem={start.error} />}
           {started && (
             <Notice>
-              {t('agents.agent.run')} <a href={`/dashboard/agents/${id}/runs/${started.id}`}>{started.id}</a> {t('agents.agent.queued')}
+              {tx('agents.agent.runQueued', { run: <a href={`/dashboard/agents/${id}/runs/${started.id}`}>{started.id}</a> })}
             </Notice>
           )}
           <div class="form-actions">

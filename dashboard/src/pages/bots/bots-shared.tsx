@@ -2,7 +2,7 @@ import { ok } from '../../api/client.js'
 import type { components } from '../../api/schema.js'
 import { Badge } from '../../ui/components.js'
 import { useResource } from '../../ui/hooks.js'
-import { statusLabel, t } from '../../i18n/index.js'
+import { statusLabel, t, tx } from '../../i18n/index.js'
 
 export type Bot = components['schemas']['Bot']
 export type BotVersion = components['schemas']['BotVersion']
@@ -25,7 +25,7 @@ export function KnowledgeChoice({ bases, value, onChange }: { bases: KnowledgeBa
         <p class="hint">{t('bots.botsShared.loadingKnowledgeBases')}</p>
       ) : bases.length === 0 ? (
         <p class="hint">
-          {t('bots.botsShared.noKnowledgeBasesYet')} <a href="/dashboard/knowledge">{t('bots.botsShared.addOne')}</a> {t('bots.botsShared.forTheBotToAnswer')}
+          {tx('bots.botsShared.noBasesAddOne', { addOne: <a href="/dashboard/knowledge">{t('bots.botsShared.addOne')}</a> })}
         </p>
       ) : (
         <div class="checks">

@@ -6,7 +6,7 @@ import { useAction, usePaged } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import { OAUTH_APPS_PATH, OAuthAppForm, ScopeList, type AppDraft, type OAuthApp } from './oauth-apps-form.js'
 import './tools.css'
-import { statusLabel, t } from '../../i18n/index.js'
+import { statusLabel, t, tx } from '../../i18n/index.js'
 
 const EMPTY: AppDraft = { name: '', type: 'confidential', redirect_uris: [], allowed_scopes: ['read'] }
 
@@ -37,7 +37,7 @@ export function OAuthAppsPage() {
       {created && (
         <div class="panel" role="region" aria-label={t('developers.oauthAppsList.newApp')}>
           <Notice>
-            {t('developers.oauthAppsList.app')} <strong>{created.app.name}</strong> {t('developers.oauthAppsList.registeredClientId')} <code>{created.app.client_id}</code>.
+            {tx('developers.oauthAppsList.registered', { name: <strong>{created.app.name}</strong>, clientId: <code>{created.app.client_id}</code> })}
           </Notice>
           {created.secret ? (
             <SecretOnce label={t('developers.oauthAppsDetail.clientSecret')} value={created.secret} onDone={() => setCreated(undefined)} doneLabel={t('developers.oauthAppsDetail.doneISavedIt')} />

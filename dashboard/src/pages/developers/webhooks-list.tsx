@@ -6,7 +6,7 @@ import { useAction, usePaged } from '../../ui/hooks.js'
 import { useIsAdmin } from '../../ui/sub-nav.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import { DEV, EndpointBadge, type Endpoint } from './webhooks-shared.js'
-import { t } from '../../i18n/index.js'
+import { t, tx } from '../../i18n/index.js'
 
 /** /dashboard/developers/webhooks: the endpoints, and a new one (its secret shown once). */
 export default function WebhookEndpoints() {
@@ -36,7 +36,7 @@ export default function WebhookEndpoints() {
         list={list}
         emptyView={
           <Empty title={t('developers.webhooksList.noWebhookEndpointsYet')}>
-            {t('developers.webhooksList.createOneToReceiveEvents')} <a href={`${DEV}/playground`}>{t('developers.index.playground')}</a> {t('developers.webhooksList.first')}
+            {tx('developers.webhooksList.createOneOrTry', { playground: <a href={`${DEV}/playground`}>{t('developers.index.playground')}</a> })}
           </Empty>
         }
       >

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks'
 import { Dialog, Field, FormActions, Notice, ProblemView, Time } from '../../ui/components.js'
 import { useAction } from '../../ui/hooks.js'
 import type { Body, Ws } from './integrations.page.js'
-import { t } from '../../i18n/index.js'
+import { t, tx } from '../../i18n/index.js'
 
 type Patch = (w: Ws, body: Body) => Promise<Ws>
 type Provider = 'hubspot' | 'webhook'
@@ -57,7 +57,7 @@ export function CrmForm({ ws, patch }: { ws: Ws; patch: Patch }) {
         {t('settings.integrationForms.whereLeadsSync', { mode: t(ws.livemode ? 'overview.mode.live' : 'overview.mode.test') })}{' '}
         {crm ? (
           <>
-            {t('settings.integrationForms.now')} <strong>{crm.provider}</strong>{t('settings.integrationForms.updated')} <Time iso={crm.updated_at} />.
+            {tx('settings.integrationForms.nowUpdated', { provider: <strong>{crm.provider}</strong>, time: <Time iso={crm.updated_at} /> })}
           </>
         ) : (
           t('settings.integrationForms.noneConfigured')
