@@ -74,7 +74,10 @@ export function Thread({ id, meta, onChanged }: { id: string; meta: InboxMeta; o
   const conv = useResource((api) => ok(api.client.GET('/inbox/conversations/{id}', { params: { path: { id } } })), [id])
   const messages = useThreadMessages(id)
   const presence = usePresence(id)
-  const [replying, setReplying] = useState(false)
+  const [typed, setTyped] = useState(false)
+  // Replying: text typed now, or a draft kept from before (drafts.ts) that is still in the box.
+  const replyArea = useRef<HTMLDivElement>(null)
+  const replying = typed || !!replyArea.current?.querySelector('textarea')?.value.trim()
   useLiveConversation(id, conv.data, (c) => {
     conv.set(c)
     onChanged(c)
@@ -118,11 +121,12 @@ export function Thread({ id, meta, onChanged }: { id: string; meta: InboxMeta; o
             <PresenceBar others={presence.others} replying={replying} />
             {/* Keystrokes bubble up here: presence (typing) without the reply box knowing of it. */}
             <div
+              ref={replyArea}
               onInput={(e) => {
                 const box = e.target as HTMLElement
                 if (box.tagName !== 'TEXTAREA') return
                 presence.typed()
-                setReplying((box as HTMLTextAreaElement).value.trim() !== '')
+                setTyped((box as HTMLTextAreaElement).value.trim() !== '')
               }}
             >
               <ReplyBox
@@ -131,7 +135,7 @@ export function Thread({ id, meta, onChanged }: { id: string; meta: InboxMeta; o
                 onFailed={(temp) => messages.discard(temp)}
                 onSent={(m, temp) => {
                   messages.upsert(m, temp)
-                  setReplying(false)
+                  setTyped(false)
                 }}
               />
             </div>
