@@ -2,28 +2,9 @@ import { useLocation } from 'preact-iso'
 import { useEffect, useRef } from 'preact/hooks'
 import { useShortcuts } from '../../ui/shortcuts.js'
 import { useWorkspace } from '../../ui/workspace.js'
-import type { Filters } from './conversation-list.js'
-import { SEARCH_INPUT_ID } from './search.js'
+import { inboxHref, modeOfParam, SEARCH_INPUT_ID, type Filters } from './inbox-url.js'
 
-/**
- * What the inbox shows lives in its URL, so a link opened in another tab shows the same, and back and
- * forward step through it: /dashboard/inbox[/conv_…]?status=&assignee=&tag=&channel=&q=&mode=live|sandbox.
- * `mode` is always written: the app opens a tab in the mode its URL names (app.tsx), so a sandbox link
- * does not ask the live API for a sandbox conversation.
- */
-export const FILTER_KEYS = ['status', 'assignee', 'tag', 'channel'] as const
-
-export function inboxHref(id: string | undefined, filters: Filters, q: string, mode: 'live' | 'test'): string {
-  const p = new URLSearchParams()
-  for (const k of FILTER_KEYS) if (filters[k]) p.set(k, filters[k])
-  if (q) p.set('q', q)
-  p.set('mode', mode === 'test' ? 'sandbox' : 'live')
-  return `/dashboard/inbox${id ? `/${id}` : ''}?${p}`
-}
-
-/** The mode a URL's `mode` names, if it names one. */
-export const modeOfParam = (v: string | undefined): 'live' | 'test' | undefined => (v === 'sandbox' || v === 'test' ? 'test' : v === 'live' ? 'live' : undefined)
-
+/** The inbox's view read from its URL (inbox-url.ts) and changed by navigating, the tab's mode kept in step with it. */
 export function useInboxView() {
   const { path, query, route } = useLocation()
   const { membership, switchTo } = useWorkspace()

@@ -2,7 +2,8 @@ import { useEffect, useState } from 'preact/hooks'
 import { ok } from '../../api/client.js'
 import { useResource } from '../../ui/hooks.js'
 import type { Conversation } from './inbox-shared.js'
-import { fillTemplate, matchTemplates, optionId, pickerQuery, PICKER_ID, type ReplyTemplate } from './template-picker.js'
+import { optionId, PICKER_ID } from './template-picker.js'
+import { fillTemplate, matchTemplates, pickerQuery, type ReplyTemplate } from './templates.js'
 
 /**
  * The template picker's state for the reply box: open while the text is `/` plus one word (and not

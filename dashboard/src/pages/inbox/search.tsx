@@ -4,6 +4,7 @@ import type { usePaged } from '../../ui/hooks.js'
 import type { components } from '../../api/schema.js'
 import { t } from '../../i18n/index.js'
 import { contactLabel, statusTone } from './inbox-shared.js'
+import { SEARCH_INPUT_ID } from './inbox-url.js'
 
 /** One hit of searchInbox: the conversation, the message that matched (if a message did) and a snippet. */
 export type SearchHit = components['schemas']['InboxSearchResult']
@@ -23,8 +24,6 @@ export function Snippet({ html }: { html: string }) {
     </small>
   )
 }
-
-export const SEARCH_INPUT_ID = 'inbox-search'
 
 /** The search field over the list: the query goes to the URL (`q`) when submitted; Escape or × clears it. */
 export function SearchBox({ q, onSearch }: { q: string; onSearch: (q: string) => void }) {
