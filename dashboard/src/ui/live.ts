@@ -270,7 +270,7 @@ export function useThrottled(fn: () => void, ms: number): () => void {
   }).current
 }
 
-type LiveList<T> = { setItems: (f: (xs: T[]) => T[]) => void; reload: () => void }
+type LiveList<T> = { loading: boolean; setItems: (f: (xs: T[]) => T[]) => void; reload: () => void }
 
 /**
  * A list page kept current from the stream: each event of `types` whose object `pick` returns replaces the
@@ -278,16 +278,48 @@ type LiveList<T> = { setItems: (f: (xs: T[]) => T[]) => void; reload: () => void
  * it when not. A stream that reopened without resuming reloads the list.
  */
 export function useLiveRows<T extends { id: string }>(list: LiveList<T>, types: string[], pick: (e: LiveEvent) => T | undefined, belongs: (row: T) => boolean): void {
+  const apply = (row: T) =>
+    list.setItems((xs) => {
+      const had = xs.some((x) => x.id === row.id)
+      if (!belongs(row)) return had ? xs.filter((x) => x.id !== row.id) : xs
+      return had ? xs.map((x) => (x.id === row.id ? row : x)) : [row, ...xs]
+    })
+  // Rows that came while a page was being read are applied again after it (the page may predate them).
+  const during = useRef<T[]>([])
+  useEffect(() => {
+    if (list.loading || during.current.length === 0) return
+    const rows = during.current
+    during.current = []
+    rows.forEach(apply)
+  }, [list.loading])
   useLiveEvents(
     types,
     (e) => {
       const row = pick(e)
       if (!row) return
-      list.setItems((xs) => {
-        const had = xs.some((x) => x.id === row.id)
-        if (!belongs(row)) return had ? xs.filter((x) => x.id !== row.id) : xs
-        return had ? xs.map((x) => (x.id === row.id ? row : x)) : [row, ...xs]
-      })
+      if (list.loading) during.current.push(row)
+      apply(row)
+    },
+    list.reload,
+  )
+}
+
+/**
+ * `refresh` on every event of `types`, and once more when a load of the list that was going on then has
+ * finished (the load may have been asked for before the change).
+ */
+export function useLiveRefresh(list: { loading: boolean; reload: () => void }, types: string[], refresh: () => void): void {
+  const missed = useRef(false)
+  useEffect(() => {
+    if (list.loading || !missed.current) return
+    missed.current = false
+    refresh()
+  }, [list.loading])
+  useLiveEvents(
+    types,
+    () => {
+      if (list.loading) missed.current = true
+      refresh()
     },
     list.reload,
   )

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks'
 import { ok } from '../../api/client.js'
 import { Empty, Field, Page, PagedList } from '../../ui/components.js'
 import { usePaged, usePoll } from '../../ui/hooks.js'
-import { mergeFirstPage, useLiveEvents, useThrottled } from '../../ui/live.js'
+import { mergeFirstPage, useLiveRefresh, useThrottled } from '../../ui/live.js'
 import { LiveState } from '../../ui/live-state.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import { DeliveriesTable, type DeliveryStatus } from './webhooks-shared.js'
@@ -38,7 +38,7 @@ export default function WebhookDeliveries() {
   // Live: every event may have made deliveries, and a pending one changes as it is attempted (no event of
   // its own): the first page is read again on each event and every second while one shown is pending.
   const refresh = useThrottled(() => void load(api, undefined).then((p) => list.setItems((xs) => mergeFirstPage(xs, p.data)), () => undefined), 500)
-  useLiveEvents(['*'], refresh, list.reload)
+  useLiveRefresh(list, ['*'], refresh)
   usePoll(list.items.some((d) => d.status === 'pending'), refresh, 1000)
   const set = (k: keyof Filters) => (e: { currentTarget: { value: string } }) => setDraft({ ...draft, [k]: e.currentTarget.value })
   const filtered = applied.status || applied.event_type || applied.endpoint_id

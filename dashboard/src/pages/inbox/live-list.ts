@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks'
+import { useEffect, useRef, useState } from 'preact/hooks'
 import { ok } from '../../api/client.js'
 import { useLiveEvents, useThrottled, type LiveEvent } from '../../ui/live.js'
 import { useWorkspace } from '../../ui/workspace.js'
@@ -35,7 +35,7 @@ export function matchesQuery(c: LiveConversation, query: Record<string, unknown>
   return known ? true : undefined
 }
 
-type ListLike = { items: LiveConversation[]; setItems: (f: (xs: LiveConversation[]) => LiveConversation[]) => void; reload: () => void }
+type ListLike = { items: LiveConversation[]; loading: boolean; setItems: (f: (xs: LiveConversation[]) => LiveConversation[]) => void; reload: () => void }
 
 const conversationOf = (e: LiveEvent): string | undefined =>
   e.type.startsWith('conversation.') ? (e.data.object as { id?: string }).id : (e.data.object as { conversation_id?: string }).conversation_id
@@ -66,11 +66,26 @@ export function useLiveConversationList(
       return [c, ...xs.filter((x) => x.id !== c.id)].sort(byActivity)
     })
   }
+  const read = (id: string) =>
+    void ok(api.client.GET('/inbox/conversations/{id}', { params: { path: { id } } })).then(
+      (fresh) => put(fresh as LiveConversation),
+      () => undefined, // deleted or no longer ours: the next reload shows it
+    )
+  // A page being read may have been asked for before a change the stream brings now, and would overwrite it:
+  // what changed while the list was loading is read again once it is done.
+  const touched = useRef(new Set<string>())
+  useEffect(() => {
+    if (list.loading || touched.current.size === 0) return
+    const ids = [...touched.current]
+    touched.current.clear()
+    ids.forEach(read)
+  }, [list.loading])
   useLiveEvents(
     ['conversation.*', 'message.created'],
     (e) => {
       const id = conversationOf(e)
       if (!id) return
+      if (list.loading) touched.current.add(id)
       // At once from the event (as the list knew it before, for what the event does not carry) ...
       const before = list.items.find((x) => x.id === id)
       let now: LiveConversation | undefined
@@ -86,10 +101,7 @@ export function useLiveConversationList(
         onActivity?.(e, now, before)
       }
       // ... then as the server has it for this member (the unread count, the preview).
-      void ok(api.client.GET('/inbox/conversations/{id}', { params: { path: { id } } })).then(
-        (fresh) => put(fresh as LiveConversation),
-        () => undefined, // deleted or no longer ours: the next reload shows it
-      )
+      read(id)
     },
     list.reload,
   )

@@ -42,8 +42,9 @@ export function useThreadMessages(conversationId: string) {
     page(undefined).then(
       (p) => {
         if (mine !== generation.current) return
-        // Keep replies still being sent: the reload may have started before the server stored them.
-        setItems((xs) => merge(p.data.slice().reverse(), xs.filter(isTemp)))
+        // Merged, not replaced: messages the stream brought (and replies still being sent) while this was
+        // read may be newer than it.
+        setItems((xs) => merge(xs, p.data.slice().reverse()))
         setCursor(p.has_more ? (p.next_cursor ?? null) : null)
         setLoading(false)
       },
