@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { ok } from '../../api/client.js'
-import { useLiveEvents, useThrottled, type LiveEvent } from '../../ui/live.js'
+import { useLiveEvents, type LiveEvent } from '../../ui/live.js'
+import { useThrottled } from '../../ui/live-lists.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import type { Conversation, Message } from './inbox-shared.js'
 import { formatNumber, t } from '../../i18n/index.js'
