@@ -192,4 +192,22 @@ describe('dashboard inbox in Chromium: bulk actions, search, Mine, the view in t
     assert.equal(await page.getByRole('heading', { name: /Ada Lovelace/, level: 2 }).count(), 0)
     d.clean(page)
   })
+
+  it('j past the last conversation loaded loads the next page and goes on', async () => {
+    const made = []
+    for (let i = 0; i < 21; i++) made.push(await ok(post(d.h, '/inbox/conversations', { channel: 'voice', contact: { name: `Caller ${i}` } }), 201))
+    // Newest first: the 20th row is made[1], the first of the next page made[0].
+    const page = await d.open()
+    await d.signIn(page, `/dashboard/inbox/${made[1].id}?channel=voice&mode=live`)
+    await page.getByRole('heading', { name: /Caller 1\b/, level: 2 }).waitFor()
+    await list(page).getByRole('link').nth(19).waitFor()
+    assert.equal(await list(page).getByRole('link').count(), 20)
+    await blur(page)
+    await page.keyboard.press('j')
+    await list(page).getByRole('link').nth(20).waitFor()
+    await page.keyboard.press('j')
+    await page.waitForURL(`**/dashboard/inbox/${made[0].id}?**`)
+    await page.getByRole('heading', { name: /Caller 0\b/, level: 2 }).waitFor()
+    d.clean(page)
+  })
 })

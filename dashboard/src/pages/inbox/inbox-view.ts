@@ -39,12 +39,16 @@ export function useInboxView() {
 }
 export type InboxView = ReturnType<typeof useInboxView>
 
-/** j/k through the conversations shown (list or search results), / to search, ? for the help overlay. */
-export function useInboxKeys(view: InboxView, order: () => string[], onHelp: () => void) {
+/**
+ * j/k through the conversations shown (list or search results; j past the last loaded one loads the next
+ * page, `more`), / to search, ? for the help overlay.
+ */
+export function useInboxKeys(view: InboxView, order: () => string[], onHelp: () => void, more?: () => void) {
   const step = (by: number) => {
     const ids = order()
     if (ids.length === 0) return
     const at = view.id ? ids.indexOf(view.id) : -1
+    if (by > 0 && at === ids.length - 1) return more?.()
     const next = at < 0 ? (by > 0 ? 0 : ids.length - 1) : Math.min(Math.max(at + by, 0), ids.length - 1)
     if (ids[next] !== view.id) view.open(ids[next])
   }

@@ -39,7 +39,10 @@ export default function InboxArea() {
   const sel = useSelection()
   const [help, setHelp] = useState(false)
   const order = () => (q ? [...new Set(results.items.map((h) => h.conversation.id))] : list.items.map((c) => c.id))
-  useInboxKeys(view, order, () => setHelp(true))
+  const shown = q ? results : list
+  useInboxKeys(view, order, () => setHelp(true), () => {
+    if (shown.hasMore) void shown.more()
+  })
   return (
     <Page
       title="Inbox"
