@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { byActivity, matchesQuery, type LiveConversation } from './src/pages/inbox/live-list.js'
-import { typeMatches } from './src/ui/live.js'
-import { mergeFirstPage } from './src/ui/live-lists.js'
+import { byActivity, matchesQuery, type LiveConversation } from './src/pages/inbox/live-rules.js'
+import { mergeFirstPage, typeMatches } from './src/ui/live-rules.js'
 
 // The live dashboard's rules that need no browser (the browser tests: dashboard/e2e/inbox-live.e2e.test.ts, live-pages.e2e.test.ts).
 const conv = (over: Partial<LiveConversation>): LiveConversation =>

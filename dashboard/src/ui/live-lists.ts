@@ -83,13 +83,4 @@ export function useLiveRefresh(list: { loading: boolean; reload: () => void }, t
   )
 }
 
-/**
- * The first page read again and merged into a list whose rows change without events of their own (webhook
- * deliveries: made with each event, then attempted): rows already shown are replaced, new ones go on top,
- * the pages loaded further down stay.
- */
-export function mergeFirstPage<T extends { id: string }>(xs: T[], first: T[]): T[] {
-  const fresh = new Map(first.map((x) => [x.id, x]))
-  const shown = new Set(xs.map((x) => x.id))
-  return [...first.filter((x) => !shown.has(x.id)), ...xs.map((x) => fresh.get(x.id) ?? x)]
-}
+export { mergeFirstPage } from './live-rules.js'

@@ -2,6 +2,7 @@ import { createParser } from 'eventsource-parser'
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { BASE_URL, type Mode } from '../api/client.js'
 import { loadSession, tokenFor } from '../api/session.js'
+import { typeMatches } from './live-rules.js'
 import { useWorkspace } from './workspace.js'
 
 /** A stored event as the stream sends it: exactly the webhook envelope. */
@@ -39,8 +40,6 @@ const BACKOFF_MAX_MS = 30_000
 /** Kept open this long after its last subscriber left, so moving between pages does not reconnect. */
 const LINGER_MS = 30_000
 
-export const typeMatches = (patterns: string[], type: string): boolean =>
-  patterns.some((p) => p === '*' || p === type || (p.endsWith('*') && type.startsWith(p.slice(0, -1))))
 
 /**
  * One connection per tab, workspace and mode to GET /events/stream, shared by every subscriber. EventSource
