@@ -121,6 +121,8 @@ export default defineMessages({
     'settings.memberDialogs.roleOfNow': 'Role of {email}, now {role}.',
     'settings.memberDialogs.removeConfirm': 'Remove {email} ({role}, {status}) from this workspace’s {mode} mode?',
     'settings.integrationForms.nowUpdated': 'Now: {provider}, updated {time}.',
+    'settings.metadataEditor.keyPlaceholder': 'key',
+    'settings.metadataEditor.valuePlaceholder': 'value',
   },
   de: {
     'settings.index.settings': 'Einstellungen',
@@ -241,5 +243,7 @@ export default defineMessages({
     'settings.memberDialogs.roleOfNow': 'Rolle von {email}, jetzt {role}.',
     'settings.memberDialogs.removeConfirm': '{email} ({role}, {status}) aus dem Modus {mode} dieses Arbeitsbereichs entfernen?',
     'settings.integrationForms.nowUpdated': 'Jetzt: {provider}, geändert {time}.',
+    'settings.metadataEditor.keyPlaceholder': 'Schlüssel',
+    'settings.metadataEditor.valuePlaceholder': 'Wert',
   },
 })

@@ -8,7 +8,7 @@ import { BotStatusBadge, type Bot, type BotVersion } from './bots-shared.js'
 import { DraftForm } from './draft-form.js'
 import { TestChat } from './test-chat.js'
 import { Versions } from './versions.js'
-import { t } from '../../i18n/index.js'
+import { statusLabel, t } from '../../i18n/index.js'
 
 /** Publishing the draft: freezes it into a new version when it changed since the latest one, then makes that live. */
 function PublishPanel({ bot, versions, onDone }: { bot: Bot; versions: BotVersion[]; onDone: (b: Bot, what: string) => void }) {
@@ -91,7 +91,7 @@ export default function BotDetail() {
                     <BotStatusBadge bot={b} />
                   </dd>
                   <dt>{t('bots.botDetail.liveVersion')}</dt>
-                  <dd data-testid="live-version">{live ? `v${live.number}` : b.published_version_id ? b.published_version_id : 'none'}</dd>
+                  <dd data-testid="live-version">{live ? `v${live.number}` : b.published_version_id ? b.published_version_id : statusLabel('none')}</dd>
                   <dt>{t('bots.botDetail.draft')}</dt>
                   <dd>{b.has_unpublished_changes ? <Badge tone="warn">{t('bots.botDetail.unpublishedChanges')}</Badge> : t('bots.botDetail.sameAsTheLiveVersion')}</dd>
                   <dt>{t('bots.botDetail.published')}</dt>

@@ -4,7 +4,7 @@ import { Badge, Field, Notice, ProblemView } from '../../ui/components.js'
 import { useAction } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import type { Bot, BotReply, BotVersion } from './bots-shared.js'
-import { t } from '../../i18n/index.js'
+import { statusLabel, t } from '../../i18n/index.js'
 
 const DRAFT = 'draft'
 
@@ -43,7 +43,7 @@ function ReplyView({ reply }: { reply: BotReply }) {
           ))}
         </ul>
       )}
-      {reply.tool_calls.length > 0 && <p style={{ margin: '0.3rem 0 0', fontSize: '0.9rem' }}>{t('bots.testChat.toolsCalled')} {reply.tool_calls.map((t) => `${t.name} (${t.ok ? 'ok' : 'failed'})`).join(', ')}</p>}
+      {reply.tool_calls.length > 0 && <p style={{ margin: '0.3rem 0 0', fontSize: '0.9rem' }}>{t('bots.testChat.toolsCalled')} {reply.tool_calls.map((call) => `${call.name} (${statusLabel(call.ok ? 'ok' : 'failed')})`).join(', ')}</p>}
     </div>
   )
 }

@@ -149,7 +149,7 @@ function EntryFacts({ a }: { a: AuditEntry }) {
       <dt>{t('compliance.auditLog.events')}</dt>
       <dd>{list(a.events)}</dd>
       <dt>{t('compliance.auditLog.mode')}</dt>
-      <dd>{a.livemode ? 'live' : 'sandbox'}</dd>
+      <dd>{t(a.livemode ? 'overview.mode.live' : 'overview.mode.test')}</dd>
       <dt>{t('compliance.auditLog.ip')}</dt>
       <dd>{a.ip ?? '—'}</dd>
       <dt>{t('compliance.auditLog.userAgent')}</dt>

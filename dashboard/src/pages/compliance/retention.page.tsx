@@ -68,7 +68,7 @@ export default function Retention() {
                     </div>
                   ) : (
                     <Field key={c.name} label={t('compliance.retention.nameDays', { name: title(c.name) })} hint={`${c.description} ${t('compliance.retention.minimumDays', { count: c.minimum_days })}`}>
-                      {(id, hint) => <input id={id} type="number" min={c.minimum_days} step={1} inputMode="numeric" placeholder="keep" aria-describedby={hint} value={values[c.name] ?? ''} onInput={edit(c.name)} />}
+                      {(id, hint) => <input id={id} type="number" min={c.minimum_days} step={1} inputMode="numeric" placeholder={t('compliance.retention.keep')} aria-describedby={hint} value={values[c.name] ?? ''} onInput={edit(c.name)} />}
                     </Field>
                   ),
                 )}

@@ -22,11 +22,11 @@ export function MetadataEditor({ rows, onChange }: { rows: MetaRow[]; onChange: 
             <label class="visually-hidden" for={`meta-k-${i}`}>
               {t('settings.metadataEditor.metadataKey')} {i + 1}
             </label>
-            <input id={`meta-k-${i}`} placeholder="key" maxLength={40} value={r.key} onInput={edit(i, 'key')} />
+            <input id={`meta-k-${i}`} placeholder={t('settings.metadataEditor.keyPlaceholder')} maxLength={40} value={r.key} onInput={edit(i, 'key')} />
             <label class="visually-hidden" for={`meta-v-${i}`}>
               {t('settings.metadataEditor.metadataValue')} {i + 1}
             </label>
-            <input id={`meta-v-${i}`} placeholder="value" maxLength={500} value={r.value} onInput={edit(i, 'value')} />
+            <input id={`meta-v-${i}`} placeholder={t('settings.metadataEditor.valuePlaceholder')} maxLength={500} value={r.value} onInput={edit(i, 'value')} />
             <button type="button" onClick={() => onChange(rows.filter((_, j) => j !== i))}>
               {t('settings.memberDialogs.remove')}<span class="visually-hidden"> {t('settings.metadataEditor.metadataPair')} {i + 1}</span>
             </button>
