@@ -141,7 +141,7 @@ function scenarios(url: string, key: string, refs: SeedRefs, shape: SeedShape, b
     { name: 'listConversations ?order=last_activity&status=open (member: unread_count)', run: asMember('/v2/inbox/conversations?limit=20&order=last_activity&status=open') },
     { name: 'listConversations ?order=last_activity&assignee=me (member)', run: asMember('/v2/inbox/conversations?limit=20&order=last_activity&assignee=me') },
     { name: 'listConversations ?order=last_activity&unread=true (member)', run: asMember('/v2/inbox/conversations?limit=20&order=last_activity&unread=true') },
-    { name: 'getInboxCounts (member; capped at 1000)', run: asMember('/v2/inbox/counts') },
+    { name: 'getInboxCounts (member; capped at 100)', run: asMember('/v2/inbox/counts') },
     { name: 'searchInbox ?q=demo (a word in a quarter of the messages)', run: get('/v2/inbox/search?limit=20&q=demo') },
     { name: 'searchInbox ?q=pro pl (two words, the last a prefix)', run: get(`/v2/inbox/search?limit=20&q=${encodeURIComponent('pro pl')}`) },
     { name: 'searchInbox ?q=<one contact> (a rare word)', run: get(`/v2/inbox/search?limit=20&q=${rare}`) },

@@ -1077,7 +1077,7 @@ export interface paths {
         };
         /**
          * Counts of the inbox (for the member)
-         * @description Open conversations: all, assigned to the member behind the credential (`mine`), `unassigned`, with unread inbound messages (`unread`) and both (`mine_unread`). Each count stops at `capped_at` (1000; show it as “1000+”), so the answer costs the same in any workspace. Member credentials only (an API key: 422 `member_credential_required`).
+         * @description Open conversations: all, assigned to the member behind the credential (`mine`), `unassigned`, with unread inbound messages (`unread`) and both (`mine_unread`). Each count stops at `capped_at` (100; show it as “100+”), so the answer costs the same in any workspace. Member credentials only (an API key: 422 `member_credential_required`).
          *
          *     Required scope: `conversations:read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/inbox/getInboxCounts
          */
@@ -6141,7 +6141,7 @@ export interface components {
             phone?: string | null;
         };
         InboxCounts: {
-            /** @description Counts stop at this number (show it as “1000+”): a count reads at most this many index entries. */
+            /** @description Counts stop at this number (show it as “100+”): a count reads at most this many index entries. */
             capped_at: number;
             /** @description Open conversations assigned to the member. */
             mine: number;

@@ -92,8 +92,10 @@ export interface SearchHit {
  */
 export async function searchDocs(db: Executor, tenant: Tenant, words: string[], page: { before: number | null; take: number }): Promise<SearchHit[]> {
   if (onSqlite(db)) {
+    // CROSS JOIN keeps FTS5 the outer loop: left to itself, the planner may walk the tenant's documents
+    // newest first and ask FTS5 about each one (seconds for a rare word at a million conversations).
     const rows = await sql<SearchHit>`select d.rid, d.conversation_id, d.message_id, d.body
-      from inbox_search_fts f join inbox_search_docs d on d.rid = f.rowid
+      from inbox_search_fts f cross join inbox_search_docs d on d.rid = f.rowid
       where inbox_search_fts match ${ftsMatch(tenant, words)} and d.workspace_id = ${tenant.workspaceId} and d.mode = ${tenant.mode}${page.before !== null ? sql` and f.rowid < ${page.before}` : sql``}
       order by f.rowid desc limit ${page.take}`.execute(db)
     return rows.rows.map((r) => ({ ...r, rid: Number(r.rid) }))

@@ -17,8 +17,8 @@ import type { InboxConversationsTable } from './inbox.tables.js'
 import { conversationView, messageView } from './inbox.views.js'
 import type { WakePayload } from './jobs/wake-conversation.job.js'
 
-/** Counts stop here: each reads at most this many index entries (docs/inbox.md "Counts"). */
-export const COUNT_CAP = 1000
+/** Counts stop here ("100+"): each reads at most this many index entries (docs/inbox.md "Read state and counts"). */
+export const COUNT_CAP = 100
 /** The furthest a snooze may reach. */
 const MAX_SNOOZE_MS = 366 * 86400_000
 

@@ -350,7 +350,7 @@ export const InboxCounts = Type.Object(
     unassigned: Type.Integer({ minimum: 0, description: 'Open conversations assigned to nobody.' }),
     unread: Type.Integer({ minimum: 0, description: 'Open conversations with inbound messages after the member’s read mark.' }),
     mine_unread: Type.Integer({ minimum: 0, description: 'Of those, the ones assigned to the member.' }),
-    capped_at: Type.Integer({ description: 'Counts stop at this number (show it as “1000+”): a count reads at most this many index entries.' }),
+    capped_at: Type.Integer({ description: 'Counts stop at this number (show it as “100+”): a count reads at most this many index entries.' }),
   },
   { $id: 'InboxCounts' },
 )

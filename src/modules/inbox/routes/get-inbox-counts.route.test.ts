@@ -26,7 +26,7 @@ describe('getInboxCounts (GET /inbox/counts)', () => {
     await h.request({ method: 'POST', url: `/v2/inbox/conversations/${resolved.id}/resolve` })
     await createConversation(h, { message: { content: 'other workspace' } }, h.b.live)
     await h.request({ method: 'POST', url: `/v2/inbox/conversations/${mineRead.id}/read`, key: mia.token, payload: {} })
-    assert.deepEqual(await counts(mia.token), { object: 'inbox_counts', open: 4, mine: 2, unassigned: 2, unread: 2, mine_unread: 1, capped_at: 1000 })
+    assert.deepEqual(await counts(mia.token), { object: 'inbox_counts', open: 4, mine: 2, unassigned: 2, unread: 2, mine_unread: 1, capped_at: 100 })
     assert.ok(mineUnread.id)
   })
 

@@ -10,7 +10,7 @@ export const getInboxCounts = defineRoute({
   summary: 'Counts of the inbox (for the member)',
   description:
     'Open conversations: all, assigned to the member behind the credential (`mine`), `unassigned`, with unread inbound ' +
-    'messages (`unread`) and both (`mine_unread`). Each count stops at `capped_at` (1000; show it as “1000+”), so the ' +
+    'messages (`unread`) and both (`mine_unread`). Each count stops at `capped_at` (100; show it as “100+”), so the ' +
     'answer costs the same in any workspace. Member credentials only (an API key: 422 `member_credential_required`).',
   schema: { response: { 200: InboxCounts } },
   errors: ['member_credential_required'],
