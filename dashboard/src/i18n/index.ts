@@ -73,9 +73,17 @@ export function setLocale(next: Locale | null): void {
     // Storage refused (a private window): the choice lasts for this page only.
   }
   current = next ?? fromBrowser()
+  rememberForSignIn(next)
   applyDocumentLanguage()
   for (const fn of listeners) fn(current)
 }
+
+/** The server-rendered sign-in pages read the choice from a cookie (they have no localStorage); no choice, no cookie. */
+function rememberForSignIn(choice: Locale | null): void {
+  if (typeof document === 'undefined') return
+  document.cookie = choice ? `svc_locale=${choice}; Path=/; Max-Age=31536000; SameSite=Lax` : 'svc_locale=; Path=/; Max-Age=0; SameSite=Lax'
+}
+rememberForSignIn(chosenLocale())
 
 /** Called when the language changes; returns the unsubscribe. */
 export function onLocaleChange(fn: (l: Locale) => void): () => void {

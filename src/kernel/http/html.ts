@@ -44,6 +44,8 @@ const STYLE_HASH = `'sha256-${createHash('sha256').update(STYLE).digest('base64'
 
 export interface PageOptions {
   status?: number
+  /** The page's language (`<html lang>`), default English. */
+  lang?: string
   title: string
   body: Html
   /**
@@ -68,7 +70,7 @@ export function sendPage(reply: FastifyReply, page: PageOptions): FastifyReply {
     .header('Cache-Control', 'no-store')
     .header('Pragma', 'no-cache')
   const doc = html`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<html lang="${page.lang ?? 'en'}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${page.title}</title><style>${new Html(STYLE)}</style></head>
 <body><main>${page.body}</main></body></html>`
   return reply.send(doc.value)

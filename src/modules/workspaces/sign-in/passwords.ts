@@ -46,8 +46,17 @@ export function needsRehash(stored: string): boolean {
 
 /** Why a new password is refused, or null (NIST SP 800-63B: length, not composition rules). */
 export function passwordProblem(password: string, email: string): string | null {
-  if ([...password].length < PASSWORD_MIN) return `Use at least ${PASSWORD_MIN} characters.`
-  if (password.length > PASSWORD_MAX) return `Use at most ${PASSWORD_MAX} characters.`
-  if (password.trim().toLowerCase() === email.toLowerCase()) return 'The password must not be your email address.'
+  const code = passwordProblemCode(password, email)
+  if (code === 'tooShort') return `Use at least ${PASSWORD_MIN} characters.`
+  if (code === 'tooLong') return `Use at most ${PASSWORD_MAX} characters.`
+  if (code === 'isEmail') return 'The password must not be your email address.'
+  return null
+}
+
+/** The same rules as a code, for pages that say it in the reader's language (sign-in.i18n.ts). */
+export function passwordProblemCode(password: string, email: string): 'tooShort' | 'tooLong' | 'isEmail' | null {
+  if ([...password].length < PASSWORD_MIN) return 'tooShort'
+  if (password.length > PASSWORD_MAX) return 'tooLong'
+  if (password.trim().toLowerCase() === email.toLowerCase()) return 'isEmail'
   return null
 }

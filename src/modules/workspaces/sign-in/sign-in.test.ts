@@ -37,6 +37,32 @@ describe('member sign-in', () => {
     assert.doesNotMatch(cookie, /Secure/, 'PUBLIC_URL is http here')
   })
 
+  it('speaks the reader\'s language: the dashboard\'s choice (svc_locale cookie), else Accept-Language, else English', async () => {
+    const page = (headers: Record<string, string>) => h.http().inject({ method: 'GET', url: '/login', headers })
+    const de = await page({ 'accept-language': 'de-DE,de;q=0.9,en;q=0.8' })
+    assert.match(de.body, /<html lang="de">/)
+    assert.match(de.body, /<h1>Anmelden<\/h1>/)
+    assert.match(de.body, /Passwort/)
+    const en = await page({ 'accept-language': 'fr-FR,en;q=0.5,de;q=0.4' })
+    assert.match(en.body, /<html lang="en">/)
+    assert.match(en.body, /<h1>Sign in<\/h1>/)
+    assert.match((await page({})).body, /<h1>Sign in<\/h1>/)
+    // Chosen in the dashboard's Settings: wins over the browser.
+    assert.match((await page({ 'accept-language': 'de', cookie: 'svc_locale=en' })).body, /<h1>Sign in<\/h1>/)
+    assert.match((await page({ 'accept-language': 'en', cookie: 'svc_locale=de' })).body, /<h1>Anmelden<\/h1>/)
+    // An error in the same language.
+    const b = new PageBrowser(h)
+    const form = await b.get('/login')
+    const wrong = await h.http().inject({
+      method: 'POST',
+      url: '/login',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'accept-language': 'de', cookie: String(form.headers['set-cookie']).split(';')[0] },
+      payload: new URLSearchParams({ csrf_token: csrfOf(form.body)!, email: 'ada@example.com', password: 'wrong password here' }).toString(),
+    })
+    assert.equal(wrong.statusCode, 401)
+    assert.match(wrong.body, /E-Mail oder Passwort ist falsch/)
+  })
+
   it('refuses a wrong password (401), then signs in with the right one: HttpOnly SameSite=Lax session, hashed at rest', async () => {
     const b = new PageBrowser(h)
     const wrong = await b.signIn('ada@example.com', 'not the password!')
