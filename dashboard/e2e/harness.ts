@@ -84,9 +84,10 @@ export async function startDashboard(opts: { env?: Record<string, string> } = {}
     async signIn(page, path = '/dashboard', email = OWNER_EMAIL) {
       await page.goto(path)
       await page.waitForURL(/\/login\?next=/)
-      await page.getByLabel('Email').fill(email)
-      await page.getByLabel('Password').fill(PASSWORD)
-      await page.getByRole('button', { name: /sign in/i }).click()
+      // By id: the page speaks the browser's language (Anmelden for a de-DE context).
+      await page.locator('#email').fill(email)
+      await page.locator('#password').fill(PASSWORD)
+      await page.locator('form[action="/login"] button[type=submit]').click()
       await page.waitForURL((u) => u.pathname.startsWith('/dashboard'))
       await page.locator('header.top').waitFor()
     },

@@ -60,7 +60,7 @@ const en = {
   isEmail: 'The password must not be your email address.',
 }
 
-const ROLES_DE: Record<string, string> = { member: 'Mitglied', admin: 'Admin', owner: 'Inhaber' }
+const ROLES_DE: Record<string, string> = { member: 'Mitglied', admin: 'Administrator', owner: 'Eigentümer' }
 
 const de: typeof en = {
   signIn: 'Anmelden',
