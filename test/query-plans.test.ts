@@ -84,6 +84,8 @@ describe(`query plans of the hot queries (${ENGINE})`, () => {
     ['getInboxCounts: mine unread, capped', (d) => inbox.countOpen(d, t(), { assignee: member, unreadFor: member }, 100)],
     ['findReadMark', (d) => inbox.findReadMark(d, t(), 'conv_01JD0000000000000000000000', member)],
     ['searchInbox: newest matches first', (d) => searchDocs(d, t(), ['pro', 'pla'], { before: null, take: 21 }), ENGINE === 'sqlite' ? FTS_NEWEST_FIRST : undefined],
+    ['searchInbox: the page’s conversations', (d) => inbox.listConversationsByIds(d, t(), ['conv_01JD0000000000000000000000', 'conv_01JD0000000000000000000001'], member)],
+    ['searchInbox: the page’s messages', (d) => inbox.messagesByIds(d, t(), ['conv_01JD0000000000000000000000'], ['msg_01JD0000000000000000000000', 'msg_01JD0000000000000000000001']), ENGINE === 'sqlite' ? 'inbox_messages_conversation' : undefined],
     ['searchInbox: next page', (d) => searchDocs(d, t(), ['pricing'], { before: 1000, take: 21 }), ENGINE === 'sqlite' ? FTS_NEWEST_FIRST : undefined],
     ['listMembers', (d) => workspaces.listMembers(d, t(), page)],
     ['enabledEndpoints (fan-out)', (d) => webhooks.enabledEndpoints(d, t())],

@@ -126,7 +126,12 @@ export function listConversationsByIds(db: Executor, tenant: Tenant, ids: string
   return base(db, a).where('inbox_conversations.id', 'in', ids).execute() as Promise<ListedConversation[]>
 }
 
-export function messagesByIds(db: Executor, tenant: Tenant, ids: string[]): Promise<InboxMessagesTable[]> {
+/**
+ * Messages by id, with their conversations' ids: (conversation, id) pairs are exact lookups in the
+ * conversation index. By id alone SQLite chose the tenant's created_at index for a list of 20 ids and read
+ * every message of the workspace (200 ms at 50,000 conversations).
+ */
+export function messagesByIds(db: Executor, tenant: Tenant, conversationIds: string[], ids: string[]): Promise<InboxMessagesTable[]> {
   if (ids.length === 0) return Promise.resolve([])
-  return scoped(db, tenant).selectFrom('inbox_messages').selectAll().where('id', 'in', ids).execute()
+  return scoped(db, tenant).selectFrom('inbox_messages').selectAll().where('conversation_id', 'in', conversationIds).where('id', 'in', ids).execute()
 }

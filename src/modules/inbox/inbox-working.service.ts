@@ -106,7 +106,7 @@ export class InboxWorkingService {
         const msgIds = hits.map((h) => h.message_id).filter((m): m is string => m !== null)
         const [conversations, messages] = await Promise.all([
           repo.listConversationsByIds(this.k.db, principal, convIds, memberId),
-          repo.messagesByIds(this.k.db, principal, msgIds),
+          repo.messagesByIds(this.k.db, principal, convIds, msgIds),
         ])
         const convById = new Map(conversations.map((c) => [c.id, c]))
         const msgById = new Map(messages.map((m) => [m.id, m]))
