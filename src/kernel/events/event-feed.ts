@@ -1,5 +1,6 @@
 import type { Logger } from 'pino'
 import type { Db, Executor } from '../db/database.js'
+import { scoped } from '../db/scoped.js'
 import { ulidTime } from '../ids.js'
 import type { Tenant } from '../tenant.js'
 import { eventFromRow, type EventEnvelope } from './events.js'
@@ -119,11 +120,9 @@ export class EventFeed {
    * before it so that late commits are not skipped: the caller drops the ids its client has (at least once).
    */
   async backlog(db: Executor, tenant: Tenant, after: string, limit: number): Promise<FeedEvent[]> {
-    const rows = await db
+    const rows = await scoped(db, tenant)
       .selectFrom('events')
       .select(['id', 'workspace_id', 'mode', 'type', 'api_version', 'data', 'created_at'])
-      .where('workspace_id', '=', tenant.workspaceId)
-      .where('mode', '=', tenant.mode)
       .where('id', '>', after)
       .orderBy('id')
       .limit(limit)

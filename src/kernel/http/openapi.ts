@@ -58,7 +58,8 @@ export function problemStatuses(r: AnyRoute): Map<number, string[]> {
   const readsBody = BODY_METHODS.has(r.method)
   // Every write takes Idempotency-Key, event streams included (a repeat replays the stream that ended well).
   const write = WRITE_METHODS.has(r.method)
-  const declared = [...((r.errors ?? []) as string[]), ...(r.sse ? ['stream_not_found'] : [])]
+  // A stream kept in memory answers stream_not_found to a resume; one that resumes from the database (ownIds) never does.
+  const declared = [...((r.errors ?? []) as string[]), ...(r.sse && (r.sse === true || !r.sse.ownIds) ? ['stream_not_found'] : [])]
 
   if (readsBody && !r.rawBody) add('malformed_json')
   if (readsBody || hasPathParams) add('bad_request')

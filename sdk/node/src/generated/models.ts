@@ -1276,6 +1276,11 @@ export interface Conversation {
   /** Up to 50 string key/value pairs (keys ≤ 40, values ≤ 500 characters). */
   metadata: { [key: string]: string }
   last_message_at: string | null
+  /** The newest message’s time, or the creation time: what `order=last_activity` sorts by. */
+  last_activity_at: string
+  last_message: ConversationLastMessage | null
+  /** For a member’s credential (dashboard session): inbound messages after the member’s read mark. null for API keys and in events. */
+  unread_count: number | null
   snoozed_until: string | null
   resolved_at: string | null
   created_at: string
@@ -1314,6 +1319,20 @@ export interface ConversationCreatedEvent {
   data: {
     object: Conversation
   }
+}
+
+/** The newest message or note (null before the first). */
+export interface ConversationLastMessage {
+  id: string
+  direction: 'inbound' | 'outbound'
+  author: {
+    type: 'contact' | 'member' | 'bot' | 'agent' | 'api_key'
+    id: string | null
+  }
+  private: boolean
+  /** The first 140 characters of the content. */
+  preview: string
+  created_at: string
 }
 
 export interface ConversationList {
@@ -1569,6 +1588,19 @@ export interface DsarSubjectInput {
   external_id?: string
 }
 
+/** `ready`: an EventStreamReady; `event`: a StreamedEvent; `presence`: a Presence; `error`: a problem. */
+export type EventStreamData = EventStreamReady | StreamedEvent | Presence
+
+export interface EventStreamReady {
+  object: 'event_stream'
+  /** The event types this stream carries (after the credential's scopes). */
+  types: Array<string>
+  /** The event id the stream resumed after, or null for a new stream. */
+  resumed_after: string | null
+  /** How this process hears of events committed elsewhere (docs/live.md): `none` polls only. */
+  bus: 'postgres' | 'redis' | 'cluster' | 'none'
+}
+
 export interface EventType {
   object: 'event_type'
   type: string
@@ -1656,6 +1688,37 @@ export interface InboxContactInput {
   phone?: string | null
   /** Your id for the contact (CRM, chat widget). */
   external_id?: string | null
+}
+
+export interface InboxCounts {
+  object: 'inbox_counts'
+  /** Open conversations. */
+  open: number
+  /** Open conversations assigned to the member. */
+  mine: number
+  /** Open conversations assigned to nobody. */
+  unassigned: number
+  /** Open conversations with inbound messages after the member’s read mark. */
+  unread: number
+  /** Of those, the ones assigned to the member. */
+  mine_unread: number
+  /** Counts stop at this number (show it as “100+”): a count reads at most this many index entries. */
+  capped_at: number
+}
+
+export interface InboxSearchResult {
+  object: 'inbox_search_result'
+  conversation: Conversation
+  message: Message | null
+  /** Words around the first match, HTML-escaped, each matching word in <mark>…</mark>. */
+  snippet: string
+}
+
+export interface InboxSearchResultList {
+  object: 'list'
+  data: Array<InboxSearchResult>
+  has_more: boolean
+  next_cursor: string | null
 }
 
 export interface InboxTag {
@@ -2615,6 +2678,21 @@ export interface PiiRedactionItem {
   entities: Array<PiiEntity>
 }
 
+export interface Presence {
+  object: 'presence'
+  conversation_id: string
+  actor: {
+    type: 'member' | 'api_key' | 'oauth_app'
+    id: string
+    name: string | null
+  }
+  state: PresenceState
+  /** Gone after this unless refreshed; `idle` means gone now. */
+  expires_at: string
+}
+
+export type PresenceState = 'viewing' | 'typing' | 'idle'
+
 /** RFC 9457 problem details */
 export interface Problem {
   type: string
@@ -2866,6 +2944,19 @@ export interface SdkGenerationSucceededEvent {
 
 /** The client library: node (npm), python (PyPI), php (Composer) or ruby (RubyGems). */
 export type SdkLanguage = 'node' | 'python' | 'php' | 'ruby'
+
+/** The event exactly as webhooks deliver it (the envelope); `data.object` per the event catalog. */
+export interface StreamedEvent {
+  id: string
+  type: string
+  created_at: string
+  workspace_id: string
+  livemode: boolean
+  api_version: string
+  data: {
+    object: unknown
+  }
+}
 
 export interface TerraformAttribute {
   name: string

@@ -31,13 +31,13 @@ trait ClientServices
     /** `$client->conversations`: list() */
     public readonly Services\ConversationsService $conversations;
 
-    /** `$client->events`: list() */
+    /** `$client->events`: list(), stream() */
     public readonly Services\EventsService $events;
 
     /** `$client->health`: get() */
     public readonly Services\HealthService $health;
 
-    /** `$client->inbox`: ->conversations, ->tags, ->templates */
+    /** `$client->inbox`: search(), ->conversations, ->counts, ->tags, ->templates */
     public readonly Services\InboxService $inbox;
 
     /** `$client->knowledge`: crawl(), search(), ->bases, ->documents, ->gaps */

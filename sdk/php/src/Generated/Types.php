@@ -953,6 +953,9 @@ namespace Svc\Generated;
  *     lead_score: LeadScore|int|float,
  *     metadata: array<string, string>,
  *     last_message_at: string|null,
+ *     last_activity_at: string,
+ *     last_message: ConversationLastMessage|null,
+ *     unread_count: int|null,
  *     snoozed_until: string|null,
  *     resolved_at: string|null,
  *     created_at: string,
@@ -981,6 +984,16 @@ namespace Svc\Generated;
  *     livemode: bool,
  *     api_version: string,
  *     data: array{object: Conversation},
+ * }
+ *
+ * ConversationLastMessage: The newest message or note (null before the first).
+ * @psalm-type ConversationLastMessage array{
+ *     id: string,
+ *     direction: 'inbound'|'outbound',
+ *     author: array{type: 'contact'|'member'|'bot'|'agent'|'api_key', id: string|null},
+ *     private: bool,
+ *     preview: string,
+ *     created_at: string,
  * }
  *
  * @psalm-type ConversationList array{
@@ -1196,6 +1209,16 @@ namespace Svc\Generated;
  *     external_id?: string,
  * }
  *
+ * EventStreamData: `ready`: an EventStreamReady; `event`: a StreamedEvent; `presence`: a Presence; `error`: a problem.
+ * @psalm-type EventStreamData EventStreamReady|StreamedEvent|Presence
+ *
+ * @psalm-type EventStreamReady array{
+ *     object: 'event_stream',
+ *     types: list<string>,
+ *     resumed_after: string|null,
+ *     bus: 'postgres'|'redis'|'cluster'|'none',
+ * }
+ *
  * @psalm-type EventType array{
  *     object: 'event_type',
  *     type: string,
@@ -1263,6 +1286,30 @@ namespace Svc\Generated;
  *     email?: string|null,
  *     phone?: string|null,
  *     external_id?: string|null,
+ * }
+ *
+ * @psalm-type InboxCounts array{
+ *     object: 'inbox_counts',
+ *     open: int,
+ *     mine: int,
+ *     unassigned: int,
+ *     unread: int,
+ *     mine_unread: int,
+ *     capped_at: int,
+ * }
+ *
+ * @psalm-type InboxSearchResult array{
+ *     object: 'inbox_search_result',
+ *     conversation: Conversation,
+ *     message: Message|null,
+ *     snippet: string,
+ * }
+ *
+ * @psalm-type InboxSearchResultList array{
+ *     object: 'list',
+ *     data: list<InboxSearchResult>,
+ *     has_more: bool,
+ *     next_cursor: string|null,
  * }
  *
  * @psalm-type InboxTag array{
@@ -1982,6 +2029,16 @@ namespace Svc\Generated;
  *     entities: list<PiiEntity>,
  * }
  *
+ * @psalm-type Presence array{
+ *     object: 'presence',
+ *     conversation_id: string,
+ *     actor: array{type: 'member'|'api_key'|'oauth_app', id: string, name: string|null},
+ *     state: PresenceState,
+ *     expires_at: string,
+ * }
+ *
+ * @psalm-type PresenceState 'viewing'|'typing'|'idle'
+ *
  * Problem: RFC 9457 problem details
  * @psalm-type Problem array{
  *     type: string,
@@ -2191,6 +2248,17 @@ namespace Svc\Generated;
  *
  * SdkLanguage: The client library: node (npm), python (PyPI), php (Composer) or ruby (RubyGems).
  * @psalm-type SdkLanguage 'node'|'python'|'php'|'ruby'
+ *
+ * StreamedEvent: The event exactly as webhooks deliver it (the envelope); `data.object` per the event catalog.
+ * @psalm-type StreamedEvent array{
+ *     id: string,
+ *     type: string,
+ *     created_at: string,
+ *     workspace_id: string,
+ *     livemode: bool,
+ *     api_version: string,
+ *     data: array{object: mixed},
+ * }
  *
  * @psalm-type TerraformAttribute array{
  *     name: string,

@@ -106,6 +106,7 @@ __all__ = [
     "ConversationAssignedEvent",
     "ConversationChannel",
     "ConversationCreatedEvent",
+    "ConversationLastMessage",
     "ConversationList",
     "ConversationReopenedEvent",
     "ConversationResolvedEvent",
@@ -130,6 +131,8 @@ __all__ = [
     "DsarStatus",
     "DsarSubject",
     "DsarSubjectInput",
+    "EventStreamData",
+    "EventStreamReady",
     "EventType",
     "EventTypeList",
     "EvidenceDownloads",
@@ -139,6 +142,9 @@ __all__ = [
     "HealthReport",
     "InboxContact",
     "InboxContactInput",
+    "InboxCounts",
+    "InboxSearchResult",
+    "InboxSearchResultList",
     "InboxTag",
     "InboxTagList",
     "KnowledgeBase",
@@ -213,6 +219,8 @@ __all__ = [
     "PiiEntity",
     "PiiRedaction",
     "PiiRedactionItem",
+    "Presence",
+    "PresenceState",
     "Problem",
     "ReleasedVoiceNumber",
     "ReplyTemplate",
@@ -237,6 +245,7 @@ __all__ = [
     "SdkGenerationStatus",
     "SdkGenerationSucceededEvent",
     "SdkLanguage",
+    "StreamedEvent",
     "TerraformAttribute",
     "TerraformImport",
     "TerraformNestedAttribute",
@@ -1566,6 +1575,9 @@ class Conversation(TypedDict):
     contact: InboxContact
     created_at: str
     id: str
+    #: The newest message’s time, or the creation time: what `order=last_activity` sorts by.
+    last_activity_at: str
+    last_message: Optional[ConversationLastMessage]
     last_message_at: Optional[str]
     #: `{ score, factors }`. A request pinning `Svc-Api-Version` below 2.4.0 receives the plain number (until v3.0).
     lead_score: Union[LeadScore, float]
@@ -1577,6 +1589,8 @@ class Conversation(TypedDict):
     status: ConversationStatus
     subject: Optional[str]
     tags: List[str]
+    #: For a member’s credential (dashboard session): inbound messages after the member’s read mark. null for API keys and in events.
+    unread_count: Optional[int]
     updated_at: str
 
 
@@ -1608,6 +1622,18 @@ class ConversationCreatedEvent(TypedDict):
     livemode: bool
     type: Literal["conversation.created"]
     workspace_id: str
+
+
+class ConversationLastMessage(TypedDict):
+    """The newest message or note (null before the first)."""
+
+    author: Dict[str, Any]
+    created_at: str
+    direction: Literal["inbound", "outbound"]
+    id: str
+    #: The first 140 characters of the content.
+    preview: str
+    private: bool
 
 
 class ConversationList(TypedDict):
@@ -1882,6 +1908,18 @@ class DsarSubjectInput(TypedDict, total=False):
     phone: str
 
 
+class EventStreamReady(TypedDict):
+    """The ``EventStreamReady`` object (components.schemas.EventStreamReady)."""
+
+    #: How this process hears of events committed elsewhere (docs/live.md): `none` polls only.
+    bus: Literal["postgres", "redis", "cluster", "none"]
+    object: Literal["event_stream"]
+    #: The event id the stream resumed after, or null for a new stream.
+    resumed_after: Optional[str]
+    #: The event types this stream carries (after the credential's scopes).
+    types: List[str]
+
+
 class EventType(TypedDict):
     """The ``EventType`` object (components.schemas.EventType)."""
 
@@ -1978,6 +2016,43 @@ class InboxContactInput(TypedDict, total=False):
     name: Optional[str]
     #: E.164, e.g. +4915112345678
     phone: Optional[str]
+
+
+class InboxCounts(TypedDict):
+    """The ``InboxCounts`` object (components.schemas.InboxCounts)."""
+
+    #: Counts stop at this number (show it as “100+”): a count reads at most this many index entries.
+    capped_at: int
+    #: Open conversations assigned to the member.
+    mine: int
+    #: Of those, the ones assigned to the member.
+    mine_unread: int
+    object: Literal["inbox_counts"]
+    #: Open conversations.
+    open: int
+    #: Open conversations assigned to nobody.
+    unassigned: int
+    #: Open conversations with inbound messages after the member’s read mark.
+    unread: int
+
+
+class InboxSearchResult(TypedDict):
+    """The ``InboxSearchResult`` object (components.schemas.InboxSearchResult)."""
+
+    conversation: Conversation
+    message: Optional[Message]
+    object: Literal["inbox_search_result"]
+    #: Words around the first match, HTML-escaped, each matching word in <mark>…</mark>.
+    snippet: str
+
+
+class InboxSearchResultList(TypedDict):
+    """The ``InboxSearchResultList`` object (components.schemas.InboxSearchResultList)."""
+
+    data: List[InboxSearchResult]
+    has_more: bool
+    next_cursor: Optional[str]
+    object: Literal["list"]
 
 
 class InboxTag(TypedDict):
@@ -2933,6 +3008,17 @@ class PiiRedactionItem(TypedDict):
     redacted: str
 
 
+class Presence(TypedDict):
+    """The ``Presence`` object (components.schemas.Presence)."""
+
+    actor: Dict[str, Any]
+    conversation_id: str
+    #: Gone after this unless refreshed; `idle` means gone now.
+    expires_at: str
+    object: Literal["presence"]
+    state: PresenceState
+
+
 class _ProblemRequired(TypedDict):
     code: str
     detail: str
@@ -3189,6 +3275,18 @@ class SdkGenerationSucceededEvent(TypedDict):
     #: false for events of the sandbox (svc_test_ keys).
     livemode: bool
     type: Literal["sdk_generation.succeeded"]
+    workspace_id: str
+
+
+class StreamedEvent(TypedDict):
+    """The event exactly as webhooks deliver it (the envelope); `data.object` per the event catalog."""
+
+    api_version: str
+    created_at: str
+    data: Dict[str, Any]
+    id: str
+    livemode: bool
+    type: str
     workspace_id: str
 
 
@@ -3912,6 +4010,9 @@ CrmProvider = Literal["hubspot", "webhook"]
 
 DsarStatus = Literal["received", "in_progress", "completed", "rejected"]
 
+#: `ready`: an EventStreamReady; `event`: a StreamedEvent; `presence`: a Presence; `error`: a problem.
+EventStreamData = Union[EventStreamReady, StreamedEvent, Presence]
+
 LeadActivityType = Literal["note", "email", "call", "meeting", "task", "status_change", "qualification", "sync"]
 
 LeadManualActivityType = Literal["note", "email", "call", "meeting", "task"]
@@ -3931,6 +4032,8 @@ OAuthAuthorizationStatus = Literal["active", "expired", "revoked"]
 
 #: `read`, `write`, `admin` (everything: see docs/oauth.md) or a granular scope.
 OAuthScope = Literal["read", "write", "admin", "conversations:read", "conversations:write", "messages:read", "messages:write", "bots:read", "bots:write", "leads:read", "leads:write", "webhooks:read", "webhooks:write"]
+
+PresenceState = Literal["viewing", "typing", "idle"]
 
 #: Days, or keep.
 RetentionValue = Union[int, Literal["keep"]]

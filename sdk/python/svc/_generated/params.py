@@ -29,6 +29,7 @@ from .models import (
     MessageAttachmentInput,
     OAuthAppType,
     OAuthScope,
+    PresenceState,
     RetentionValue,
     SdkGenerationStatus,
     SdkLanguage,
@@ -95,6 +96,7 @@ __all__ = [
     "GetConversationParams",
     "GetCurrentWorkspaceParams",
     "GetDsarRequestParams",
+    "GetInboxCountsParams",
     "GetKnowledgeBaseParams",
     "GetKnowledgeDocumentParams",
     "GetLeadParams",
@@ -146,6 +148,7 @@ __all__ = [
     "ListWebhookEndpointsParams",
     "ListWebhookEventsParams",
     "ListWorkspaceMembersParams",
+    "MarkConversationReadParams",
     "ProvisionVoiceNumberParams",
     "PublishBotParams",
     "QualifyLeadParams",
@@ -158,10 +161,13 @@ __all__ = [
     "RevokeOAuthAuthorizationParams",
     "RollbackBotVersionParams",
     "RotateWebhookSecretParams",
+    "SearchInboxParams",
     "SearchKnowledgeParams",
     "SendBotMessageParams",
     "SendMessageParams",
+    "SnoozeConversationParams",
     "StreamAgentDryRunParams",
+    "StreamEventsParams",
     "StreamWebhookPlaygroundParams",
     "SyncLeadToCrmParams",
     "TestWebhookEndpointParams",
@@ -170,6 +176,7 @@ __all__ = [
     "UpdateBotGuardrailsParams",
     "UpdateBotParams",
     "UpdateConversationParams",
+    "UpdateConversationPresenceParams",
     "UpdateKnowledgeBaseParams",
     "UpdateLeadParams",
     "UpdateLeadStatusParams",
@@ -713,6 +720,10 @@ class GetDsarRequestParams(TypedDict, total=False):
     """Params of getDsarRequest (GET /compliance/dsar/{id}): the query string."""
 
 
+class GetInboxCountsParams(TypedDict, total=False):
+    """Params of getInboxCounts (GET /inbox/counts): the query string."""
+
+
 class GetKnowledgeBaseParams(TypedDict, total=False):
     """Params of getKnowledgeBase (GET /knowledge/bases/{id}): the query string."""
 
@@ -920,16 +931,20 @@ class ListComplianceEvidenceParams(TypedDict, total=False):
 class ListConversationsParams(TypedDict, total=False):
     """Params of listConversations (GET /inbox/conversations): the query string."""
 
-    #: A member id (mem_…), or `unassigned`.
+    #: A member id (mem_…), `unassigned`, or `me` (the member behind a dashboard session; an API key → 422).
     assignee: str
     channel: ConversationChannel
     #: Opaque cursor from a previous next_cursor.
     cursor: str
     #: Page size, 1–100 (default 20).
     limit: int
+    #: `created` = newest created first (default); `last_activity` = newest activity (message) first.
+    order: Literal["created", "last_activity"]
     status: ConversationStatus
     #: Tag name, case-insensitive.
     tag: str
+    #: true: only conversations with unread inbound messages (member credentials only).
+    unread: bool
     #: Only conversations updated strictly after this instant.
     updated_after: str
 
@@ -1065,16 +1080,20 @@ class ListOpenApiSnapshotsParams(TypedDict, total=False):
 class ListPublicConversationsParams(TypedDict, total=False):
     """Params of listPublicConversations (GET /conversations): the query string."""
 
-    #: A member id (mem_…), or `unassigned`.
+    #: A member id (mem_…), `unassigned`, or `me` (the member behind a dashboard session; an API key → 422).
     assignee: str
     channel: ConversationChannel
     #: Opaque cursor from a previous next_cursor.
     cursor: str
     #: Page size, 1–100 (default 20).
     limit: int
+    #: `created` = newest created first (default); `last_activity` = newest activity (message) first.
+    order: Literal["created", "last_activity"]
     status: ConversationStatus
     #: Tag name, case-insensitive.
     tag: str
+    #: true: only conversations with unread inbound messages (member credentials only).
+    unread: bool
     #: Only conversations updated strictly after this instant.
     updated_after: str
 
@@ -1192,6 +1211,13 @@ class ListWorkspaceMembersParams(TypedDict, total=False):
     limit: int
 
 
+class MarkConversationReadParams(TypedDict, total=False):
+    """Params of markConversationRead (POST /inbox/conversations/{id}/read): the JSON body."""
+
+    #: Read up to and including this message (default: the newest).
+    message_id: str
+
+
 class _ProvisionVoiceNumberParamsRequired(TypedDict):
     #: ISO 3166-1 alpha-2; the simulated carrier has US, CA, GB and AU.
     country: str
@@ -1272,6 +1298,20 @@ class RotateWebhookSecretParams(TypedDict, total=False):
     grace_period_seconds: int
 
 
+class _SearchInboxParamsRequired(TypedDict):
+    #: Words to find (all of them; the last one also as a prefix), in subjects, contacts (name, e-mail) and messages.
+    q: str
+
+
+class SearchInboxParams(_SearchInboxParamsRequired, total=False):
+    """Params of searchInbox (GET /inbox/search): the query string."""
+
+    #: Opaque cursor from a previous next_cursor.
+    cursor: str
+    #: Page size, 1–100 (default 20).
+    limit: int
+
+
 class _SearchKnowledgeParamsRequired(TypedDict):
     #: The question or keywords; at least one word.
     query: str
@@ -1324,11 +1364,27 @@ class SendMessageParams(_SendMessageParamsRequired, total=False):
     private: bool
 
 
+class SnoozeConversationParams(TypedDict):
+    """Params of snoozeConversation (POST /inbox/conversations/{id}/snooze): the JSON body."""
+
+    #: When it wakes (→ open), RFC 3339, in the future (at most a year ahead).
+    until: str
+
+
 class StreamAgentDryRunParams(TypedDict):
     """Params of streamAgentDryRun (POST /agents/{id}/dry-run/stream): the JSON body."""
 
     #: Text, or a JSON object (checked against the agent's input_schema).
     input: Union[str, Dict[str, Any]]
+
+
+class StreamEventsParams(TypedDict, total=False):
+    """Params of streamEvents (GET /events/stream): the query string."""
+
+    #: Resume after this event id (the same as sending `Last-Event-ID`).
+    after: str
+    #: Comma-separated event types to receive: exact (`message.created`), a prefix (`conversation.*`), `*` (all, the default) or `presence`. Only types the credential may read are ever sent; naming one it may not → 403.
+    types: str
 
 
 class StreamWebhookPlaygroundParams(TypedDict, total=False):
@@ -1445,6 +1501,12 @@ class UpdateConversationParams(TypedDict, total=False):
     subject: Optional[str]
     #: Names of tags created with createInboxTag.
     tags: List[str]
+
+
+class UpdateConversationPresenceParams(TypedDict):
+    """Params of updateConversationPresence (POST /inbox/conversations/{id}/presence): the JSON body."""
+
+    state: PresenceState
 
 
 class UpdateKnowledgeBaseParams(TypedDict, total=False):

@@ -3,8 +3,9 @@
 import { APIResource } from '../../core.js'
 import type { RequestOptions } from '../../core.js'
 import type { PagePromise } from '../../pagination.js'
+import type { StreamPromise } from '../../sse.js'
 import type * as M from '../models.js'
-import type { EventsListParams } from '../params.js'
+import type { EventsListParams, EventsStreamParams } from '../params.js'
 
 /** `svc.events` */
 export class Events extends APIResource {
@@ -22,5 +23,19 @@ export class Events extends APIResource {
    */
   list(params?: EventsListParams, options?: RequestOptions): PagePromise<M.EventType> {
     return this._client._requestPage<M.EventType>({ operationId: 'listEventCatalog', method: 'GET', path: '/events', query: params }, options)
+  }
+
+  /**
+   * Follow the workspace's events live (Server-Sent Events)
+   *
+   * The workspace's events as they are committed, on any node: `ready` first, then each `event` — the envelope webhooks deliver — and ephemeral `presence` (who is viewing or typing in a conversation; never stored, never replayed). Each `event`'s SSE id is the event id: reconnecting with `Last-Event-ID` (EventSource does) or `after` resumes after it on any node, from the stored events. Delivery is at least once (a resume looks back a moment for late commits): dedupe by `id`. Only the types the credential may read are sent (their module's read scope and, for a member, role), re-checked every 30 s: a revoked credential ends the stream with an `error` event. Extension of the API, like webhooks; see docs/live.md.
+   *
+   * Required scope: `read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/live/streamEvents
+   *
+   * Operation `streamEvents`: `GET /events/stream`.
+   * Returns the Server-Sent Events as an async iterable of `{ event, data, id }`.
+   */
+  stream(params?: EventsStreamParams, options?: RequestOptions): StreamPromise {
+    return this._client._requestStream({ operationId: 'streamEvents', method: 'GET', path: '/events/stream', query: params }, options)
   }
 }

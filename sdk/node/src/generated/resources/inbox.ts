@@ -4,19 +4,35 @@ import { APIResource } from '../../core.js'
 import type { ApiPromise, BaseClient, RequestOptions } from '../../core.js'
 import type { PagePromise } from '../../pagination.js'
 import type * as M from '../models.js'
-import type { InboxConversationsAiDraftCreateParams, InboxConversationsAssignParams, InboxConversationsCreateParams, InboxConversationsGetParams, InboxConversationsListParams, InboxConversationsMessagesListParams, InboxConversationsMessagesSendParams, InboxConversationsResolveParams, InboxConversationsUpdateParams, InboxTagsCreateParams, InboxTagsListParams, InboxTemplatesCreateParams, InboxTemplatesListParams } from '../params.js'
+import type { InboxConversationsAiDraftCreateParams, InboxConversationsAssignParams, InboxConversationsCreateParams, InboxConversationsGetParams, InboxConversationsListParams, InboxConversationsMessagesListParams, InboxConversationsMessagesSendParams, InboxConversationsPresenceUpdateParams, InboxConversationsReadMarkParams, InboxConversationsResolveParams, InboxConversationsSnoozeParams, InboxConversationsUpdateParams, InboxCountsGetParams, InboxSearchParams, InboxTagsCreateParams, InboxTagsListParams, InboxTemplatesCreateParams, InboxTemplatesListParams } from '../params.js'
 
 /** `svc.inbox` */
 export class Inbox extends APIResource {
   readonly conversations: InboxConversations
+  readonly counts: InboxCounts
   readonly tags: InboxTags
   readonly templates: InboxTemplates
 
   constructor(client: BaseClient) {
     super(client)
     this.conversations = new InboxConversations(client)
+    this.counts = new InboxCounts(client)
     this.tags = new InboxTags(client)
     this.templates = new InboxTemplates(client)
+  }
+
+  /**
+   * Search conversations and messages (full text)
+   *
+   * Finds `q` (every word; the last one also as a prefix; letters and digits, any language, case-insensitive) in subjects, contact names and e-mail addresses, and the content of messages and notes. One result per match, newest match first (a conversation whose messages match several times appears once per message): `conversation`, the matching `message` (null for a subject or contact match) and a `snippet`, HTML-escaped with the matching words in `<mark>`. Cursor pages as every list; the cursor is bound to the query.
+   *
+   * Required scope: `conversations:read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/inbox/searchInbox
+   *
+   * Operation `searchInbox`: `GET /inbox/search`.
+   * Returns the first page; `for await` over the result walks every item of every page.
+   */
+  search(params: InboxSearchParams, options?: RequestOptions): PagePromise<M.InboxSearchResult> {
+    return this._client._requestPage<M.InboxSearchResult>({ operationId: 'searchInbox', method: 'GET', path: '/inbox/search', query: params }, options)
   }
 }
 
@@ -24,11 +40,15 @@ export class Inbox extends APIResource {
 export class InboxConversations extends APIResource {
   readonly aiDraft: InboxConversationsAiDraft
   readonly messages: InboxConversationsMessages
+  readonly presence: InboxConversationsPresence
+  readonly read: InboxConversationsRead
 
   constructor(client: BaseClient) {
     super(client)
     this.aiDraft = new InboxConversationsAiDraft(client)
     this.messages = new InboxConversationsMessages(client)
+    this.presence = new InboxConversationsPresence(client)
+    this.read = new InboxConversationsRead(client)
   }
 
   /**
@@ -96,6 +116,19 @@ export class InboxConversations extends APIResource {
   }
 
   /**
+   * Snooze a conversation until a time
+   *
+   * Sets status `snoozed` and `snoozed_until` (`until`: RFC 3339, in the future, at most a year ahead) and emits `conversation.updated`. At `until` a durable job opens it again (`conversation.updated`), unless something woke it first (an inbound message wakes it at once) or it was snoozed again. A resolved conversation must be reopened first (409 `invalid_status_transition`).
+   *
+   * Required scope: `messages:write`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/inbox/snoozeConversation
+   *
+   * Operation `snoozeConversation`: `POST /inbox/conversations/{id}/snooze`.
+   */
+  snooze(id: string, params: InboxConversationsSnoozeParams, options?: RequestOptions): ApiPromise<M.Conversation> {
+    return this._client._request<M.Conversation>({ operationId: 'snoozeConversation', method: 'POST', path: '/inbox/conversations/{id}/snooze', pathParams: { id }, body: params ?? {}, idempotent: true }, options)
+  }
+
+  /**
    * Change status, subject, contact, tags, metadata or the lead score
    *
    * Status follows the state machine (a resolved conversation can only be reopened: 409 `invalid_status_transition`). `lead_score` takes `{ score, factors }` or a plain number (the pre-2.4.0 form, until v3.0) as a manual override; null returns to the automatic score. `tags` replaces the set; `contact` fields merge (null clears one).
@@ -152,6 +185,54 @@ export class InboxConversationsMessages extends APIResource {
    */
   send(id: string, params: InboxConversationsMessagesSendParams, options?: RequestOptions): ApiPromise<M.Message> {
     return this._client._request<M.Message>({ operationId: 'sendMessage', method: 'POST', path: '/inbox/conversations/{id}/messages', pathParams: { id }, body: params ?? {}, idempotent: true }, options)
+  }
+}
+
+/** `svc.inbox.conversations.presence` */
+export class InboxConversationsPresence extends APIResource {
+  /**
+   * Say you are viewing or typing in a conversation (presence)
+   *
+   * Sends a `presence` event to the workspace's event streams on every node (GET /events/stream) and answers it; nothing is stored. `viewing` and `typing` last 30 s (`expires_at`): send again every ~10 s while it holds, and `idle` when leaving. The actor is the member behind the credential (with their name), else the API key or OAuth app.
+   *
+   * Required scope: `conversations:read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/live/updateConversationPresence
+   *
+   * Operation `updateConversationPresence`: `POST /inbox/conversations/{id}/presence`.
+   */
+  update(id: string, params: InboxConversationsPresenceUpdateParams, options?: RequestOptions): ApiPromise<M.Presence> {
+    return this._client._request<M.Presence>({ operationId: 'updateConversationPresence', method: 'POST', path: '/inbox/conversations/{id}/presence', pathParams: { id }, body: params ?? {}, idempotent: true }, options)
+  }
+}
+
+/** `svc.inbox.conversations.read` */
+export class InboxConversationsRead extends APIResource {
+  /**
+   * Mark a conversation read (for the member)
+   *
+   * Moves the read mark of the member behind the credential (a dashboard session) to `message_id`, or to the newest message when the body is empty; `unread_count` then counts inbound messages after it. Read state is per member and emits no event. An API key acts for no member: 422 `member_credential_required`. A `message_id` not in the conversation: 422 `invalid_reference`.
+   *
+   * Required scope: `conversations:read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/inbox/markConversationRead
+   *
+   * Operation `markConversationRead`: `POST /inbox/conversations/{id}/read`.
+   */
+  mark(id: string, params?: InboxConversationsReadMarkParams, options?: RequestOptions): ApiPromise<M.Conversation> {
+    return this._client._request<M.Conversation>({ operationId: 'markConversationRead', method: 'POST', path: '/inbox/conversations/{id}/read', pathParams: { id }, body: params ?? {}, idempotent: true }, options)
+  }
+}
+
+/** `svc.inbox.counts` */
+export class InboxCounts extends APIResource {
+  /**
+   * Counts of the inbox (for the member)
+   *
+   * Open conversations: all, assigned to the member behind the credential (`mine`), `unassigned`, with unread inbound messages (`unread`) and both (`mine_unread`). Each count stops at `capped_at` (100; show it as “100+”), so the answer costs the same in any workspace. Member credentials only (an API key: 422 `member_credential_required`).
+   *
+   * Required scope: `conversations:read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/inbox/getInboxCounts
+   *
+   * Operation `getInboxCounts`: `GET /inbox/counts`.
+   */
+  get(params?: InboxCountsGetParams, options?: RequestOptions): ApiPromise<M.InboxCounts> {
+    return this._client._request<M.InboxCounts>({ operationId: 'getInboxCounts', method: 'GET', path: '/inbox/counts', query: params }, options)
   }
 }
 

@@ -41,6 +41,8 @@ class ConversationsService extends AbstractService
      *     tag?: string,
      *     channel?: ConversationChannel,
      *     updated_after?: string,
+     *     order?: 'created'|'last_activity',
+     *     unread?: bool,
      * }|null $params the query string
      * @param RequestOptions $opts per-request options: idempotency_key, timeout, max_retries, api_version, headers, api_key
      * @return \Svc\Page<Conversation> one page; ->autoPagingIterator() walks every page

@@ -9,7 +9,7 @@ namespace Svc\Generated\Services;
 use Svc\AbstractService;
 
 /**
- * `$client->events`: 1 operation.
+ * `$client->events`: 2 operations.
  *
  * @psalm-import-type EventType from \Svc\Generated\Types
  * @psalm-import-type RequestOptions from \Svc\Generated\Types
@@ -40,5 +40,34 @@ class EventsService extends AbstractService
     public function list(?array $params = null, array $opts = []): \Svc\Page
     {
         return $this->callOperation('GET', '/events', [], $params, $opts, ['paginated' => true, 'operation' => 'listEventCatalog']);
+    }
+
+    /**
+     * Follow the workspace's events live (Server-Sent Events)
+     *
+     * The workspace's events as they are committed, on any node: `ready` first, then each `event` — the envelope
+     * webhooks deliver — and ephemeral `presence` (who is viewing or typing in a conversation; never stored, never
+     * replayed). Each `event`'s SSE id is the event id: reconnecting with `Last-Event-ID` (EventSource does) or
+     * `after` resumes after it on any node, from the stored events. Delivery is at least once (a resume looks back a
+     * moment for late commits): dedupe by `id`. Only the types the credential may read are sent (their module's read
+     * scope and, for a member, role), re-checked every 30 s: a revoked credential ends the stream with an `error`
+     * event. Extension of the API, like webhooks; see docs/live.md.
+     *
+     * Required scope: `read`. Minimum member role: `member`. Reference:
+     * https://api.example.com/v2/api-docs/live/streamEvents
+     *
+     * Operation `streamEvents`: GET /events/stream
+     *
+     * @param array{
+     *     types?: string,
+     *     after?: string,
+     * }|null $params the query string
+     * @param RequestOptions $opts per-request options: idempotency_key, timeout, max_retries, api_version, headers, api_key
+     * @return \Generator<int, array{event: string, data: mixed, id: string|null}> the Server-Sent Events as they arrive
+     * @throws \Svc\Exception\ApiException
+     */
+    public function stream(?array $params = null, array $opts = []): \Generator
+    {
+        return $this->callOperation('GET', '/events/stream', [], $params, $opts, ['stream' => true, 'operation' => 'streamEvents']);
     }
 }

@@ -10,10 +10,11 @@ use Svc\AbstractService;
 use Svc\SvcClient;
 
 /**
- * `$client->inbox->conversations`: 6 operations, and aiDraft, messages.
+ * `$client->inbox->conversations`: 7 operations, and aiDraft, messages, presence, read.
  *
  * @psalm-import-type Conversation from \Svc\Generated\Types
  * @psalm-import-type ConversationChannel from \Svc\Generated\Types
+ * @psalm-import-type ConversationLastMessage from \Svc\Generated\Types
  * @psalm-import-type ConversationStatus from \Svc\Generated\Types
  * @psalm-import-type InboxContact from \Svc\Generated\Types
  * @psalm-import-type InboxContactInput from \Svc\Generated\Types
@@ -29,11 +30,19 @@ class InboxConversationsService extends AbstractService
     /** `$client->inbox->conversations->messages`: list(), send() */
     public readonly InboxConversationsMessagesService $messages;
 
+    /** `$client->inbox->conversations->presence`: update() */
+    public readonly InboxConversationsPresenceService $presence;
+
+    /** `$client->inbox->conversations->read`: mark() */
+    public readonly InboxConversationsReadService $read;
+
     public function __construct(SvcClient $client)
     {
         parent::__construct($client);
         $this->aiDraft = new InboxConversationsAiDraftService($client);
         $this->messages = new InboxConversationsMessagesService($client);
+        $this->presence = new InboxConversationsPresenceService($client);
+        $this->read = new InboxConversationsReadService($client);
     }
 
     /**
@@ -64,6 +73,9 @@ class InboxConversationsService extends AbstractService
      *     lead_score: LeadScore|int|float,
      *     metadata: array<string, string>,
      *     last_message_at: string|null,
+     *     last_activity_at: string,
+     *     last_message: ConversationLastMessage|null,
+     *     unread_count: int|null,
      *     snoozed_until: string|null,
      *     resolved_at: string|null,
      *     created_at: string,
@@ -111,6 +123,9 @@ class InboxConversationsService extends AbstractService
      *     lead_score: LeadScore|int|float,
      *     metadata: array<string, string>,
      *     last_message_at: string|null,
+     *     last_activity_at: string,
+     *     last_message: ConversationLastMessage|null,
+     *     unread_count: int|null,
      *     snoozed_until: string|null,
      *     resolved_at: string|null,
      *     created_at: string,
@@ -146,6 +161,9 @@ class InboxConversationsService extends AbstractService
      *     lead_score: LeadScore|int|float,
      *     metadata: array<string, string>,
      *     last_message_at: string|null,
+     *     last_activity_at: string,
+     *     last_message: ConversationLastMessage|null,
+     *     unread_count: int|null,
      *     snoozed_until: string|null,
      *     resolved_at: string|null,
      *     created_at: string,
@@ -179,6 +197,8 @@ class InboxConversationsService extends AbstractService
      *     tag?: string,
      *     channel?: ConversationChannel,
      *     updated_after?: string,
+     *     order?: 'created'|'last_activity',
+     *     unread?: bool,
      * }|null $params the query string
      * @param RequestOptions $opts per-request options: idempotency_key, timeout, max_retries, api_version, headers, api_key
      * @return \Svc\Page<Conversation> one page; ->autoPagingIterator() walks every page
@@ -215,6 +235,9 @@ class InboxConversationsService extends AbstractService
      *     lead_score: LeadScore|int|float,
      *     metadata: array<string, string>,
      *     last_message_at: string|null,
+     *     last_activity_at: string,
+     *     last_message: ConversationLastMessage|null,
+     *     unread_count: int|null,
      *     snoozed_until: string|null,
      *     resolved_at: string|null,
      *     created_at: string,
@@ -225,6 +248,51 @@ class InboxConversationsService extends AbstractService
     public function resolve(string $id, ?array $params = null, array $opts = []): array
     {
         return $this->callOperation('POST', '/inbox/conversations/{id}/resolve', ['id' => $id], $params, $opts, ['idempotent' => true, 'operation' => 'resolveConversation']);
+    }
+
+    /**
+     * Snooze a conversation until a time
+     *
+     * Sets status `snoozed` and `snoozed_until` (`until`: RFC 3339, in the future, at most a year ahead) and emits
+     * `conversation.updated`. At `until` a durable job opens it again (`conversation.updated`), unless something
+     * woke it first (an inbound message wakes it at once) or it was snoozed again. A resolved conversation must be
+     * reopened first (409 `invalid_status_transition`).
+     *
+     * Required scope: `messages:write`. Minimum member role: `member`. Reference:
+     * https://api.example.com/v2/api-docs/inbox/snoozeConversation
+     *
+     * Operation `snoozeConversation`: POST /inbox/conversations/{id}/snooze
+     *
+     * @param string $id
+     * @param array{
+     *     until: string,
+     * }|null $params the JSON body
+     * @param RequestOptions $opts per-request options: idempotency_key, timeout, max_retries, api_version, headers, api_key
+     * @return array{
+     *     id: string,
+     *     object: 'conversation',
+     *     status: ConversationStatus,
+     *     channel: ConversationChannel,
+     *     subject: string|null,
+     *     contact: InboxContact,
+     *     assignee_id: string|null,
+     *     tags: list<string>,
+     *     lead_score: LeadScore|int|float,
+     *     metadata: array<string, string>,
+     *     last_message_at: string|null,
+     *     last_activity_at: string,
+     *     last_message: ConversationLastMessage|null,
+     *     unread_count: int|null,
+     *     snoozed_until: string|null,
+     *     resolved_at: string|null,
+     *     created_at: string,
+     *     updated_at: string,
+     * } Conversation
+     * @throws \Svc\Exception\ApiException
+     */
+    public function snooze(string $id, ?array $params = null, array $opts = []): array
+    {
+        return $this->callOperation('POST', '/inbox/conversations/{id}/snooze', ['id' => $id], $params, $opts, ['body' => true, 'idempotent' => true, 'operation' => 'snoozeConversation']);
     }
 
     /**
@@ -263,6 +331,9 @@ class InboxConversationsService extends AbstractService
      *     lead_score: LeadScore|int|float,
      *     metadata: array<string, string>,
      *     last_message_at: string|null,
+     *     last_activity_at: string,
+     *     last_message: ConversationLastMessage|null,
+     *     unread_count: int|null,
      *     snoozed_until: string|null,
      *     resolved_at: string|null,
      *     created_at: string,

@@ -10,13 +10,18 @@ use Svc\AbstractService;
 use Svc\SvcClient;
 
 /**
- * `$client->inbox`: 0 operations, and conversations, tags, templates.
+ * `$client->inbox`: 1 operation, and conversations, counts, tags, templates.
  *
+ * @psalm-import-type InboxSearchResult from \Svc\Generated\Types
+ * @psalm-import-type RequestOptions from \Svc\Generated\Types
  */
 class InboxService extends AbstractService
 {
-    /** `$client->inbox->conversations`: assign(), create(), get(), list(), resolve(), update(), ->aiDraft, ->messages */
+    /** `$client->inbox->conversations`: assign(), create(), get(), list(), resolve(), snooze(), update(), ->aiDraft, ->messages, ->presence, ->read */
     public readonly InboxConversationsService $conversations;
+
+    /** `$client->inbox->counts`: get() */
+    public readonly InboxCountsService $counts;
 
     /** `$client->inbox->tags`: create(), list() */
     public readonly InboxTagsService $tags;
@@ -28,7 +33,36 @@ class InboxService extends AbstractService
     {
         parent::__construct($client);
         $this->conversations = new InboxConversationsService($client);
+        $this->counts = new InboxCountsService($client);
         $this->tags = new InboxTagsService($client);
         $this->templates = new InboxTemplatesService($client);
+    }
+
+    /**
+     * Search conversations and messages (full text)
+     *
+     * Finds `q` (every word; the last one also as a prefix; letters and digits, any language, case-insensitive) in
+     * subjects, contact names and e-mail addresses, and the content of messages and notes. One result per match,
+     * newest match first (a conversation whose messages match several times appears once per message):
+     * `conversation`, the matching `message` (null for a subject or contact match) and a `snippet`, HTML-escaped
+     * with the matching words in `<mark>`. Cursor pages as every list; the cursor is bound to the query.
+     *
+     * Required scope: `conversations:read`. Minimum member role: `member`. Reference:
+     * https://api.example.com/v2/api-docs/inbox/searchInbox
+     *
+     * Operation `searchInbox`: GET /inbox/search
+     *
+     * @param array{
+     *     cursor?: string,
+     *     limit?: int,
+     *     q: string,
+     * }|null $params the query string
+     * @param RequestOptions $opts per-request options: idempotency_key, timeout, max_retries, api_version, headers, api_key
+     * @return \Svc\Page<InboxSearchResult> one page; ->autoPagingIterator() walks every page
+     * @throws \Svc\Exception\ApiException
+     */
+    public function search(?array $params = null, array $opts = []): \Svc\Page
+    {
+        return $this->callOperation('GET', '/inbox/search', [], $params, $opts, ['paginated' => true, 'operation' => 'searchInbox']);
     }
 }

@@ -6,11 +6,13 @@ from typing import Any, Mapping, Optional, cast
 
 from ..._resource import Resource
 from ...pagination import Page
+from ...sse import Stream
 from ..models import (
     EventType,
 )
 from ..params import (
     ListEventCatalogParams,
+    StreamEventsParams,
 )
 
 
@@ -48,6 +50,42 @@ class EventsResource(Resource):
                 params,
                 kwargs,
                 kind="page",
+                timeout=timeout,
+                max_retries=max_retries,
+                api_version=api_version,
+                extra_headers=extra_headers,
+            ),
+        )
+
+    def stream(
+        self,
+        params: Optional[StreamEventsParams] = None,
+        *,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        api_version: Optional[str] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+        **kwargs: Any,
+    ) -> Stream:
+        """Follow the workspace's events live (Server-Sent Events)
+
+        The workspace's events as they are committed, on any node: `ready` first, then each `event` — the envelope webhooks deliver — and ephemeral `presence` (who is viewing or typing in a conversation; never stored, never replayed). Each `event`'s SSE id is the event id: reconnecting with `Last-Event-ID` (EventSource does) or `after` resumes after it on any node, from the stored events. Delivery is at least once (a resume looks back a moment for late commits): dedupe by `id`. Only the types the credential may read are sent (their module's read scope and, for a member, role), re-checked every 30 s: a revoked credential ends the stream with an `error` event. Extension of the API, like webhooks; see docs/live.md.
+
+        Required scope: `read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/live/streamEvents
+
+        Operation ``streamEvents``: ``GET /events/stream``.
+        ``params`` (and keyword arguments, merged into it) is the query string.
+        Returns a :class:`svc.Stream` of :class:`svc.ServerSentEvent` (``event``, ``data``, ``id``).
+        """
+        return cast(
+            "Stream",
+            self._client._request(
+                "GET",
+                "/events/stream",
+                (),
+                params,
+                kwargs,
+                kind="stream",
                 timeout=timeout,
                 max_retries=max_retries,
                 api_version=api_version,

@@ -9,8 +9,11 @@ from ...pagination import Page
 from ..models import (
     AiDraft,
     Conversation,
+    InboxCounts,
+    InboxSearchResult,
     InboxTag,
     Message,
+    Presence,
     ReplyTemplate,
 )
 from ..params import (
@@ -20,13 +23,18 @@ from ..params import (
     CreateInboxTagParams,
     CreateReplyTemplateParams,
     GetConversationParams,
+    GetInboxCountsParams,
     ListConversationsParams,
     ListInboxTagsParams,
     ListMessagesParams,
     ListReplyTemplatesParams,
+    MarkConversationReadParams,
     ResolveConversationParams,
+    SearchInboxParams,
     SendMessageParams,
+    SnoozeConversationParams,
     UpdateConversationParams,
+    UpdateConversationPresenceParams,
 )
 
 
@@ -154,16 +162,106 @@ class InboxConversationsMessagesResource(Resource):
         )
 
 
+class InboxConversationsPresenceResource(Resource):
+    """``client.inbox.conversations.presence``"""
+
+    def update(
+        self,
+        id: str,
+        /,
+        params: Optional[UpdateConversationPresenceParams] = None,
+        *,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        api_version: Optional[str] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+        **kwargs: Any,
+    ) -> Presence:
+        """Say you are viewing or typing in a conversation (presence)
+
+        Sends a `presence` event to the workspace's event streams on every node (GET /events/stream) and answers it; nothing is stored. `viewing` and `typing` last 30 s (`expires_at`): send again every ~10 s while it holds, and `idle` when leaving. The actor is the member behind the credential (with their name), else the API key or OAuth app.
+
+        Required scope: `conversations:read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/live/updateConversationPresence
+
+        Operation ``updateConversationPresence``: ``POST /inbox/conversations/{id}/presence``.
+        ``params`` (and keyword arguments, merged into it) is the JSON body.
+        """
+        return cast(
+            "Presence",
+            self._client._request(
+                "POST",
+                "/inbox/conversations/{id}/presence",
+                (id,),
+                params,
+                kwargs,
+                body=True,
+                idempotency_key=idempotency_key,
+                timeout=timeout,
+                max_retries=max_retries,
+                api_version=api_version,
+                extra_headers=extra_headers,
+            ),
+        )
+
+
+class InboxConversationsReadResource(Resource):
+    """``client.inbox.conversations.read``"""
+
+    def mark(
+        self,
+        id: str,
+        /,
+        params: Optional[MarkConversationReadParams] = None,
+        *,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        api_version: Optional[str] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+        **kwargs: Any,
+    ) -> Conversation:
+        """Mark a conversation read (for the member)
+
+        Moves the read mark of the member behind the credential (a dashboard session) to `message_id`, or to the newest message when the body is empty; `unread_count` then counts inbound messages after it. Read state is per member and emits no event. An API key acts for no member: 422 `member_credential_required`. A `message_id` not in the conversation: 422 `invalid_reference`.
+
+        Required scope: `conversations:read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/inbox/markConversationRead
+
+        Operation ``markConversationRead``: ``POST /inbox/conversations/{id}/read``.
+        ``params`` (and keyword arguments, merged into it) is the JSON body.
+        """
+        return cast(
+            "Conversation",
+            self._client._request(
+                "POST",
+                "/inbox/conversations/{id}/read",
+                (id,),
+                params,
+                kwargs,
+                body=True,
+                idempotency_key=idempotency_key,
+                timeout=timeout,
+                max_retries=max_retries,
+                api_version=api_version,
+                extra_headers=extra_headers,
+            ),
+        )
+
+
 class InboxConversationsResource(Resource):
     """``client.inbox.conversations``"""
 
     ai_draft: InboxConversationsAiDraftResource
     messages: InboxConversationsMessagesResource
+    presence: InboxConversationsPresenceResource
+    read: InboxConversationsReadResource
 
     def __init__(self, client: Any) -> None:
         super().__init__(client)
         self.ai_draft = InboxConversationsAiDraftResource(client)
         self.messages = InboxConversationsMessagesResource(client)
+        self.presence = InboxConversationsPresenceResource(client)
+        self.read = InboxConversationsReadResource(client)
 
     def assign(
         self,
@@ -349,6 +447,45 @@ class InboxConversationsResource(Resource):
             ),
         )
 
+    def snooze(
+        self,
+        id: str,
+        /,
+        params: Optional[SnoozeConversationParams] = None,
+        *,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        api_version: Optional[str] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+        **kwargs: Any,
+    ) -> Conversation:
+        """Snooze a conversation until a time
+
+        Sets status `snoozed` and `snoozed_until` (`until`: RFC 3339, in the future, at most a year ahead) and emits `conversation.updated`. At `until` a durable job opens it again (`conversation.updated`), unless something woke it first (an inbound message wakes it at once) or it was snoozed again. A resolved conversation must be reopened first (409 `invalid_status_transition`).
+
+        Required scope: `messages:write`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/inbox/snoozeConversation
+
+        Operation ``snoozeConversation``: ``POST /inbox/conversations/{id}/snooze``.
+        ``params`` (and keyword arguments, merged into it) is the JSON body.
+        """
+        return cast(
+            "Conversation",
+            self._client._request(
+                "POST",
+                "/inbox/conversations/{id}/snooze",
+                (id,),
+                params,
+                kwargs,
+                body=True,
+                idempotency_key=idempotency_key,
+                timeout=timeout,
+                max_retries=max_retries,
+                api_version=api_version,
+                extra_headers=extra_headers,
+            ),
+        )
+
     def update(
         self,
         id: str,
@@ -381,6 +518,44 @@ class InboxConversationsResource(Resource):
                 kwargs,
                 body=True,
                 idempotency_key=idempotency_key,
+                timeout=timeout,
+                max_retries=max_retries,
+                api_version=api_version,
+                extra_headers=extra_headers,
+            ),
+        )
+
+
+class InboxCountsResource(Resource):
+    """``client.inbox.counts``"""
+
+    def get(
+        self,
+        params: Optional[GetInboxCountsParams] = None,
+        *,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        api_version: Optional[str] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+        **kwargs: Any,
+    ) -> InboxCounts:
+        """Counts of the inbox (for the member)
+
+        Open conversations: all, assigned to the member behind the credential (`mine`), `unassigned`, with unread inbound messages (`unread`) and both (`mine_unread`). Each count stops at `capped_at` (100; show it as “100+”), so the answer costs the same in any workspace. Member credentials only (an API key: 422 `member_credential_required`).
+
+        Required scope: `conversations:read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/inbox/getInboxCounts
+
+        Operation ``getInboxCounts``: ``GET /inbox/counts``.
+        ``params`` (and keyword arguments, merged into it) is the query string.
+        """
+        return cast(
+            "InboxCounts",
+            self._client._request(
+                "GET",
+                "/inbox/counts",
+                (),
+                params,
+                kwargs,
                 timeout=timeout,
                 max_retries=max_retries,
                 api_version=api_version,
@@ -543,11 +718,49 @@ class InboxResource(Resource):
     """``client.inbox``"""
 
     conversations: InboxConversationsResource
+    counts: InboxCountsResource
     tags: InboxTagsResource
     templates: InboxTemplatesResource
 
     def __init__(self, client: Any) -> None:
         super().__init__(client)
         self.conversations = InboxConversationsResource(client)
+        self.counts = InboxCountsResource(client)
         self.tags = InboxTagsResource(client)
         self.templates = InboxTemplatesResource(client)
+
+    def search(
+        self,
+        params: Optional[SearchInboxParams] = None,
+        *,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        api_version: Optional[str] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+        **kwargs: Any,
+    ) -> Page[InboxSearchResult]:
+        """Search conversations and messages (full text)
+
+        Finds `q` (every word; the last one also as a prefix; letters and digits, any language, case-insensitive) in subjects, contact names and e-mail addresses, and the content of messages and notes. One result per match, newest match first (a conversation whose messages match several times appears once per message): `conversation`, the matching `message` (null for a subject or contact match) and a `snippet`, HTML-escaped with the matching words in `<mark>`. Cursor pages as every list; the cursor is bound to the query.
+
+        Required scope: `conversations:read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/inbox/searchInbox
+
+        Operation ``searchInbox``: ``GET /inbox/search``.
+        ``params`` (and keyword arguments, merged into it) is the query string.
+        Returns a :class:`svc.Page`; ``.auto_paging_iter()`` walks every page.
+        """
+        return cast(
+            "Page[InboxSearchResult]",
+            self._client._request(
+                "GET",
+                "/inbox/search",
+                (),
+                params,
+                kwargs,
+                kind="page",
+                timeout=timeout,
+                max_retries=max_retries,
+                api_version=api_version,
+                extra_headers=extra_headers,
+            ),
+        )

@@ -2023,6 +2023,8 @@ module Svc
     # - +contact+ [InboxContact (Hash)] (required)
     # - +created_at+ [String (date-time)] (required)
     # - +id+ [String] (required)
+    # - +last_activity_at+ [String (date-time)] (required) The newest message’s time, or the creation time: what `order=last_activity` sorts by.
+    # - +last_message+ [ConversationLastMessage (Hash), nil] (required)
     # - +last_message_at+ [String (date-time), nil] (required)
     # - +lead_score+ [LeadScore (Hash), Float] (required) `{ score, factors }`. A request pinning `Svc-Api-Version` below 2.4.0 receives the plain number (until v3.0).
     # - +metadata+ [Hash] (required) Up to 50 string key/value pairs (keys ≤ 40, values ≤ 500 characters).
@@ -2032,6 +2034,7 @@ module Svc
     # - +status+ [ConversationStatus (String)] (required)
     # - +subject+ [String, nil] (required)
     # - +tags+ [Array<String>] (required)
+    # - +unread_count+ [Integer, nil] (required) For a member’s credential (dashboard session): inbound messages after the member’s read mark. null for API keys and in events.
     # - +updated_at+ [String (date-time)] (required)
     module Conversation
       FIELDS = {
@@ -2040,6 +2043,8 @@ module Svc
         'contact' => 'InboxContact (Hash)',
         'created_at' => 'String (date-time)',
         'id' => 'String',
+        'last_activity_at' => 'String (date-time)',
+        'last_message' => 'ConversationLastMessage (Hash), nil',
         'last_message_at' => 'String (date-time), nil',
         'lead_score' => 'LeadScore (Hash), Float',
         'metadata' => 'Hash',
@@ -2049,9 +2054,10 @@ module Svc
         'status' => 'ConversationStatus (String)',
         'subject' => 'String, nil',
         'tags' => 'Array<String>',
+        'unread_count' => 'Integer, nil',
         'updated_at' => 'String (date-time)',
       }.freeze
-      REQUIRED = ['assignee_id', 'channel', 'contact', 'created_at', 'id', 'last_message_at', 'lead_score', 'metadata', 'object', 'resolved_at', 'snoozed_until', 'status', 'subject', 'tags', 'updated_at'].freeze
+      REQUIRED = ['assignee_id', 'channel', 'contact', 'created_at', 'id', 'last_activity_at', 'last_message', 'last_message_at', 'lead_score', 'metadata', 'object', 'resolved_at', 'snoozed_until', 'status', 'subject', 'tags', 'unread_count', 'updated_at'].freeze
     end
 
     # ConversationAssignedEvent:
@@ -2105,6 +2111,27 @@ module Svc
         'workspace_id' => 'String',
       }.freeze
       REQUIRED = ['api_version', 'created_at', 'data', 'id', 'livemode', 'type', 'workspace_id'].freeze
+    end
+
+    # ConversationLastMessage:
+    #   The newest message or note (null before the first).
+    #
+    # - +author+ [Hash] (required)
+    # - +created_at+ [String (date-time)] (required)
+    # - +direction+ ["inbound" | "outbound"] (required)
+    # - +id+ [String] (required)
+    # - +preview+ [String] (required) The first 140 characters of the content.
+    # - +private+ [Boolean] (required)
+    module ConversationLastMessage
+      FIELDS = {
+        'author' => 'Hash',
+        'created_at' => 'String (date-time)',
+        'direction' => '"inbound" | "outbound"',
+        'id' => 'String',
+        'preview' => 'String',
+        'private' => 'Boolean',
+      }.freeze
+      REQUIRED = ['author', 'created_at', 'direction', 'id', 'preview', 'private'].freeze
     end
 
     # ConversationList
@@ -2578,6 +2605,28 @@ module Svc
       REQUIRED = [].freeze
     end
 
+    # EventStreamData:
+    #   `ready`: an EventStreamReady; `event`: a StreamedEvent; `presence`: a Presence; `error`: a problem.
+    # Type: EventStreamReady (Hash), StreamedEvent (Hash), Presence (Hash)
+    module EventStreamData
+    end
+
+    # EventStreamReady
+    #
+    # - +bus+ ["postgres" | "redis" | "cluster" | "none"] (required) How this process hears of events committed elsewhere (docs/live.md): `none` polls only.
+    # - +object+ ["event_stream"] (required)
+    # - +resumed_after+ [String, nil] (required) The event id the stream resumed after, or null for a new stream.
+    # - +types+ [Array<String>] (required) The event types this stream carries (after the credential's scopes).
+    module EventStreamReady
+      FIELDS = {
+        'bus' => '"postgres" | "redis" | "cluster" | "none"',
+        'object' => '"event_stream"',
+        'resumed_after' => 'String, nil',
+        'types' => 'Array<String>',
+      }.freeze
+      REQUIRED = ['bus', 'object', 'resumed_after', 'types'].freeze
+    end
+
     # EventType
     #
     # - +description+ [String] (required)
@@ -2731,6 +2780,60 @@ module Svc
         'phone' => 'String, nil',
       }.freeze
       REQUIRED = [].freeze
+    end
+
+    # InboxCounts
+    #
+    # - +capped_at+ [Integer] (required) Counts stop at this number (show it as “100+”): a count reads at most this many index entries.
+    # - +mine+ [Integer] (required) Open conversations assigned to the member.
+    # - +mine_unread+ [Integer] (required) Of those, the ones assigned to the member.
+    # - +object+ ["inbox_counts"] (required)
+    # - +open+ [Integer] (required) Open conversations.
+    # - +unassigned+ [Integer] (required) Open conversations assigned to nobody.
+    # - +unread+ [Integer] (required) Open conversations with inbound messages after the member’s read mark.
+    module InboxCounts
+      FIELDS = {
+        'capped_at' => 'Integer',
+        'mine' => 'Integer',
+        'mine_unread' => 'Integer',
+        'object' => '"inbox_counts"',
+        'open' => 'Integer',
+        'unassigned' => 'Integer',
+        'unread' => 'Integer',
+      }.freeze
+      REQUIRED = ['capped_at', 'mine', 'mine_unread', 'object', 'open', 'unassigned', 'unread'].freeze
+    end
+
+    # InboxSearchResult
+    #
+    # - +conversation+ [Conversation (Hash)] (required)
+    # - +message+ [Message (Hash), nil] (required)
+    # - +object+ ["inbox_search_result"] (required)
+    # - +snippet+ [String] (required) Words around the first match, HTML-escaped, each matching word in <mark>…</mark>.
+    module InboxSearchResult
+      FIELDS = {
+        'conversation' => 'Conversation (Hash)',
+        'message' => 'Message (Hash), nil',
+        'object' => '"inbox_search_result"',
+        'snippet' => 'String',
+      }.freeze
+      REQUIRED = ['conversation', 'message', 'object', 'snippet'].freeze
+    end
+
+    # InboxSearchResultList
+    #
+    # - +data+ [Array<InboxSearchResult (Hash)>] (required)
+    # - +has_more+ [Boolean] (required)
+    # - +next_cursor+ [String, nil] (required)
+    # - +object+ ["list"] (required)
+    module InboxSearchResultList
+      FIELDS = {
+        'data' => 'Array<InboxSearchResult (Hash)>',
+        'has_more' => 'Boolean',
+        'next_cursor' => 'String, nil',
+        'object' => '"list"',
+      }.freeze
+      REQUIRED = ['data', 'has_more', 'next_cursor', 'object'].freeze
     end
 
     # InboxTag
@@ -4304,6 +4407,30 @@ module Svc
       REQUIRED = ['entities', 'message_id', 'original', 'redacted'].freeze
     end
 
+    # Presence
+    #
+    # - +actor+ [Hash] (required)
+    # - +conversation_id+ [String] (required)
+    # - +expires_at+ [String (date-time)] (required) Gone after this unless refreshed; `idle` means gone now.
+    # - +object+ ["presence"] (required)
+    # - +state+ [PresenceState (String)] (required)
+    module Presence
+      FIELDS = {
+        'actor' => 'Hash',
+        'conversation_id' => 'String',
+        'expires_at' => 'String (date-time)',
+        'object' => '"presence"',
+        'state' => 'PresenceState (String)',
+      }.freeze
+      REQUIRED = ['actor', 'conversation_id', 'expires_at', 'object', 'state'].freeze
+    end
+
+    # PresenceState
+    # Type: "viewing" | "typing" | "idle"
+    module PresenceState
+      VALUES = ['viewing', 'typing', 'idle'].freeze
+    end
+
     # Problem:
     #   RFC 9457 problem details
     #
@@ -4759,6 +4886,29 @@ module Svc
     # Type: "node" | "python" | "php" | "ruby"
     module SdkLanguage
       VALUES = ['node', 'python', 'php', 'ruby'].freeze
+    end
+
+    # StreamedEvent:
+    #   The event exactly as webhooks deliver it (the envelope); `data.object` per the event catalog.
+    #
+    # - +api_version+ [String] (required)
+    # - +created_at+ [String (date-time)] (required)
+    # - +data+ [Hash] (required)
+    # - +id+ [String] (required)
+    # - +livemode+ [Boolean] (required)
+    # - +type+ [String] (required)
+    # - +workspace_id+ [String] (required)
+    module StreamedEvent
+      FIELDS = {
+        'api_version' => 'String',
+        'created_at' => 'String (date-time)',
+        'data' => 'Hash',
+        'id' => 'String',
+        'livemode' => 'Boolean',
+        'type' => 'String',
+        'workspace_id' => 'String',
+      }.freeze
+      REQUIRED = ['api_version', 'created_at', 'data', 'id', 'livemode', 'type', 'workspace_id'].freeze
     end
 
     # TerraformAttribute

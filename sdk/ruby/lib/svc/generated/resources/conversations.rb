@@ -20,12 +20,14 @@ module Svc
       # https://api.example.com/v2/api-docs/inbox/listPublicConversations
       #
       # @param params [Hash, nil] the query:
-      #   - +assignee+ [String] A member id (mem_…), or `unassigned`.
+      #   - +assignee+ [String] A member id (mem_…), `unassigned`, or `me` (the member behind a dashboard session; an API key → 422).
       #   - +channel+ [ConversationChannel (String)]
       #   - +cursor+ [String] Opaque cursor from a previous next_cursor.
       #   - +limit+ [Integer] Page size, 1–100 (default 20).
+      #   - +order+ ["created" | "last_activity"] `created` = newest created first (default); `last_activity` = newest activity (message) first.
       #   - +status+ [ConversationStatus (String)]
       #   - +tag+ [String] Tag name, case-insensitive.
+      #   - +unread+ [Boolean] true: only conversations with unread inbound messages (member credentials only).
       #   - +updated_after+ [String (date-time)] Only conversations updated strictly after this instant.
       # @param opts [Hash] request options: +idempotency_key+, +timeout+, +max_retries+, +api_version+, +headers+; other keywords are added to params
       # @return [Svc::ListObject] a page (ConversationList); +auto_paging_each+ walks every page

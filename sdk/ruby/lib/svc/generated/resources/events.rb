@@ -25,6 +25,33 @@ module Svc
       def list(params = nil, **opts)
         _call('listEventCatalog', [], params, opts)
       end
+
+      # Follow the workspace's events live (Server-Sent Events)
+      #
+      # Operation +streamEvents+: GET /events/stream
+      #
+      # The workspace's events as they are committed, on any node: `ready` first, then each `event` — the
+      # envelope webhooks deliver — and ephemeral `presence` (who is viewing or typing in a conversation;
+      # never stored, never replayed). Each `event`'s SSE id is the event id: reconnecting with
+      # `Last-Event-ID` (EventSource does) or `after` resumes after it on any node, from the stored events.
+      # Delivery is at least once (a resume looks back a moment for late commits): dedupe by `id`. Only the
+      # types the credential may read are sent (their module's read scope and, for a member, role),
+      # re-checked every 30 s: a revoked credential ends the stream with an `error` event. Extension of the
+      # API, like webhooks; see docs/live.md.
+      #
+      # Required scope: `read`. Minimum member role: `member`. Reference:
+      # https://api.example.com/v2/api-docs/live/streamEvents
+      #
+      # @param params [Hash, nil] the query:
+      #   - +after+ [String] Resume after this event id (the same as sending `Last-Event-ID`).
+      #   - +types+ [String] Comma-separated event types to receive: exact (`message.created`), a prefix (`conversation.*`), `*` (all, the default) or `presence`. Only types the credential may read are ever sent; naming one it may not → 403.
+      # @param opts [Hash] request options: +idempotency_key+, +timeout+, +max_retries+, +api_version+, +headers+; other keywords are added to params
+      # @yieldparam event [Svc::SSE::Event] each event as it arrives
+      # @return [Enumerator<Svc::SSE::Event>, nil] the events (an Enumerator without a block; nil with one)
+      # @raise [Svc::APIError] an error answer (a subclass by status); [Svc::ConnectionError] no answer
+      def stream(params = nil, **opts, &block)
+        _call('streamEvents', [], params, opts, &block)
+      end
     end
   end
 end

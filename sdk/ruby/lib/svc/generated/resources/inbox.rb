@@ -8,6 +8,7 @@ module Svc
       def initialize(client)
         super
         @conversations = Conversations.new(client)
+        @counts = Counts.new(client)
         @tags = Tags.new(client)
         @templates = Templates.new(client)
       end
@@ -15,6 +16,10 @@ module Svc
       # +client.inbox.conversations+
       # @return [Svc::Resources::Inbox::Conversations]
       attr_reader :conversations
+
+      # +client.inbox.counts+
+      # @return [Svc::Resources::Inbox::Counts]
+      attr_reader :counts
 
       # +client.inbox.tags+
       # @return [Svc::Resources::Inbox::Tags]
@@ -24,12 +29,39 @@ module Svc
       # @return [Svc::Resources::Inbox::Templates]
       attr_reader :templates
 
+      # Search conversations and messages (full text)
+      #
+      # Operation +searchInbox+: GET /inbox/search
+      #
+      # Finds `q` (every word; the last one also as a prefix; letters and digits, any language,
+      # case-insensitive) in subjects, contact names and e-mail addresses, and the content of messages and
+      # notes. One result per match, newest match first (a conversation whose messages match several times
+      # appears once per message): `conversation`, the matching `message` (null for a subject or contact
+      # match) and a `snippet`, HTML-escaped with the matching words in `<mark>`. Cursor pages as every
+      # list; the cursor is bound to the query.
+      #
+      # Required scope: `conversations:read`. Minimum member role: `member`. Reference:
+      # https://api.example.com/v2/api-docs/inbox/searchInbox
+      #
+      # @param params [Hash, nil] the query:
+      #   - +cursor+ [String] Opaque cursor from a previous next_cursor.
+      #   - +limit+ [Integer] Page size, 1–100 (default 20).
+      #   - +q+ [String] (required) Words to find (all of them; the last one also as a prefix), in subjects, contacts (name, e-mail) and messages.
+      # @param opts [Hash] request options: +idempotency_key+, +timeout+, +max_retries+, +api_version+, +headers+; other keywords are added to params
+      # @return [Svc::ListObject] a page (InboxSearchResultList); +auto_paging_each+ walks every page
+      # @raise [Svc::APIError] an error answer (a subclass by status); [Svc::ConnectionError] no answer
+      def search(params = nil, **opts)
+        _call('searchInbox', [], params, opts)
+      end
+
       # The +inbox.conversations+ namespace: +client.inbox.conversations+.
       class Conversations < Svc::Resource
         def initialize(client)
           super
           @ai_draft = AiDraft.new(client)
           @messages = Messages.new(client)
+          @presence = Presence.new(client)
+          @read = Read.new(client)
         end
 
         # +client.inbox.conversations.ai_draft+
@@ -39,6 +71,14 @@ module Svc
         # +client.inbox.conversations.messages+
         # @return [Svc::Resources::Inbox::Conversations::Messages]
         attr_reader :messages
+
+        # +client.inbox.conversations.presence+
+        # @return [Svc::Resources::Inbox::Conversations::Presence]
+        attr_reader :presence
+
+        # +client.inbox.conversations.read+
+        # @return [Svc::Resources::Inbox::Conversations::Read]
+        attr_reader :read
 
         # Assign a conversation to a member, or unassign it
         #
@@ -116,12 +156,14 @@ module Svc
         # https://api.example.com/v2/api-docs/inbox/listConversations
         #
         # @param params [Hash, nil] the query:
-        #   - +assignee+ [String] A member id (mem_…), or `unassigned`.
+        #   - +assignee+ [String] A member id (mem_…), `unassigned`, or `me` (the member behind a dashboard session; an API key → 422).
         #   - +channel+ [ConversationChannel (String)]
         #   - +cursor+ [String] Opaque cursor from a previous next_cursor.
         #   - +limit+ [Integer] Page size, 1–100 (default 20).
+        #   - +order+ ["created" | "last_activity"] `created` = newest created first (default); `last_activity` = newest activity (message) first.
         #   - +status+ [ConversationStatus (String)]
         #   - +tag+ [String] Tag name, case-insensitive.
+        #   - +unread+ [Boolean] true: only conversations with unread inbound messages (member credentials only).
         #   - +updated_after+ [String (date-time)] Only conversations updated strictly after this instant.
         # @param opts [Hash] request options: +idempotency_key+, +timeout+, +max_retries+, +api_version+, +headers+; other keywords are added to params
         # @return [Svc::ListObject] a page (ConversationList); +auto_paging_each+ walks every page
@@ -148,6 +190,28 @@ module Svc
         # @raise [Svc::APIError] an error answer (a subclass by status); [Svc::ConnectionError] no answer
         def resolve(id, params = nil, **opts)
           _call('resolveConversation', [id], params, opts)
+        end
+
+        # Snooze a conversation until a time
+        #
+        # Operation +snoozeConversation+: POST /inbox/conversations/{id}/snooze
+        #
+        # Sets status `snoozed` and `snoozed_until` (`until`: RFC 3339, in the future, at most a year ahead)
+        # and emits `conversation.updated`. At `until` a durable job opens it again (`conversation.updated`),
+        # unless something woke it first (an inbound message wakes it at once) or it was snoozed again. A
+        # resolved conversation must be reopened first (409 `invalid_status_transition`).
+        #
+        # Required scope: `messages:write`. Minimum member role: `member`. Reference:
+        # https://api.example.com/v2/api-docs/inbox/snoozeConversation
+        #
+        # @param id [String] path parameter +id+
+        # @param params [Hash] the JSON body (SnoozeConversationBody):
+        #   - +until+ [String (date-time)] (required) When it wakes (→ open), RFC 3339, in the future (at most a year ahead).
+        # @param opts [Hash] request options: +idempotency_key+, +timeout+, +max_retries+, +api_version+, +headers+; other keywords are added to params
+        # @return [Hash] Conversation
+        # @raise [Svc::APIError] an error answer (a subclass by status); [Svc::ConnectionError] no answer
+        def snooze(id, params = nil, **opts)
+          _call('snoozeConversation', [id], params, opts)
         end
 
         # Change status, subject, contact, tags, metadata or the lead score
@@ -254,6 +318,79 @@ module Svc
           def send(id, params = nil, **opts)
             _call('sendMessage', [id], params, opts)
           end
+        end
+
+        # The +inbox.conversations.presence+ namespace: +client.inbox.conversations.presence+.
+        class Presence < Svc::Resource
+          # Say you are viewing or typing in a conversation (presence)
+          #
+          # Operation +updateConversationPresence+: POST /inbox/conversations/{id}/presence
+          #
+          # Sends a `presence` event to the workspace's event streams on every node (GET /events/stream) and
+          # answers it; nothing is stored. `viewing` and `typing` last 30 s (`expires_at`): send again every ~10
+          # s while it holds, and `idle` when leaving. The actor is the member behind the credential (with their
+          # name), else the API key or OAuth app.
+          #
+          # Required scope: `conversations:read`. Minimum member role: `member`. Reference:
+          # https://api.example.com/v2/api-docs/live/updateConversationPresence
+          #
+          # @param id [String] path parameter +id+
+          # @param params [Hash] the JSON body:
+          #   - +state+ [PresenceState (String)] (required)
+          # @param opts [Hash] request options: +idempotency_key+, +timeout+, +max_retries+, +api_version+, +headers+; other keywords are added to params
+          # @return [Hash] Presence
+          # @raise [Svc::APIError] an error answer (a subclass by status); [Svc::ConnectionError] no answer
+          def update(id, params = nil, **opts)
+            _call('updateConversationPresence', [id], params, opts)
+          end
+        end
+
+        # The +inbox.conversations.read+ namespace: +client.inbox.conversations.read+.
+        class Read < Svc::Resource
+          # Mark a conversation read (for the member)
+          #
+          # Operation +markConversationRead+: POST /inbox/conversations/{id}/read
+          #
+          # Moves the read mark of the member behind the credential (a dashboard session) to `message_id`, or to
+          # the newest message when the body is empty; `unread_count` then counts inbound messages after it.
+          # Read state is per member and emits no event. An API key acts for no member: 422
+          # `member_credential_required`. A `message_id` not in the conversation: 422 `invalid_reference`.
+          #
+          # Required scope: `conversations:read`. Minimum member role: `member`. Reference:
+          # https://api.example.com/v2/api-docs/inbox/markConversationRead
+          #
+          # @param id [String] path parameter +id+
+          # @param params [Hash, nil] the JSON body (MarkConversationReadBody), optional:
+          #   - +message_id+ [String] Read up to and including this message (default: the newest).
+          # @param opts [Hash] request options: +idempotency_key+, +timeout+, +max_retries+, +api_version+, +headers+; other keywords are added to params
+          # @return [Hash] Conversation
+          # @raise [Svc::APIError] an error answer (a subclass by status); [Svc::ConnectionError] no answer
+          def mark(id, params = nil, **opts)
+            _call('markConversationRead', [id], params, opts)
+          end
+        end
+      end
+
+      # The +inbox.counts+ namespace: +client.inbox.counts+.
+      class Counts < Svc::Resource
+        # Counts of the inbox (for the member)
+        #
+        # Operation +getInboxCounts+: GET /inbox/counts
+        #
+        # Open conversations: all, assigned to the member behind the credential (`mine`), `unassigned`, with
+        # unread inbound messages (`unread`) and both (`mine_unread`). Each count stops at `capped_at` (100;
+        # show it as “100+”), so the answer costs the same in any workspace. Member credentials only (an API
+        # key: 422 `member_credential_required`).
+        #
+        # Required scope: `conversations:read`. Minimum member role: `member`. Reference:
+        # https://api.example.com/v2/api-docs/inbox/getInboxCounts
+        #
+        # @param params [Hash, nil] the query (this operation defines none)
+        # @param opts [Hash] request options: +idempotency_key+, +timeout+, +max_retries+, +api_version+, +headers+; other keywords are added to params
+        # @return [Hash] InboxCounts
+        # @raise [Svc::APIError] an error answer (a subclass by status); [Svc::ConnectionError] no answer
+        def get(params = nil, **opts)
+          _call('getInboxCounts', [], params, opts)
         end
       end
 
