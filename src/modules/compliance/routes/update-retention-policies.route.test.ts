@@ -49,7 +49,8 @@ describe('getRetentionPolicies / updateRetentionPolicies and enforcement', () =>
     const fresh = await ok(post(h, '/inbox/conversations', { message: { content: 'Fresh words' } }, { key: h.b.live }), 201)
     const outbox = () => h.app.kernel.db.selectFrom('events').selectAll().where('workspace_id', '=', b.workspaceId).execute()
     const copies = (await outbox()).filter((e) => e.data.includes(words))
-    assert.deepEqual(copies.map((e) => e.type), ['message.created'])
+    // The message, and the conversation whose `last_message` preview quotes it.
+    assert.deepEqual(copies.map((e) => e.type).sort(), ['conversation.created', 'message.created'])
 
     const dry = await ok(patch(h, '/compliance/retention', { policies: { messages: 1 }, dry_run: true }, h.b.live))
     // The old conversation, its conversation.created and the message.created with the words.
