@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test'
 import { MODULES } from '../src/modules/index.js'
 import { FIXTURES } from './fixtures.js'
 import { createTestApp, ENGINE, type TestApp } from './helpers.js'
+import { memberSession } from '../src/modules/inbox/inbox.test-support.js'
 
 // Crash-safe idempotency holds only if a write commits its Idempotency-Key in its effect's own
 // transaction (the service passes its principal to kernel.transaction), with the response it will answer.
@@ -12,6 +13,7 @@ const writes = MODULES.flatMap((m) => m.routes).filter((r) => r.method !== 'GET'
 
 describe(`every write commits its Idempotency-Key with its effect (${ENGINE})`, () => {
   let h: TestApp
+  let member: string | undefined
   before(async () => (h = await createTestApp()))
   after(() => h.close())
 
@@ -23,7 +25,9 @@ describe(`every write commits its Idempotency-Key with its effect (${ENGINE})`, 
       const { params, body } = 'params' in made && typeof made.params === 'object' ? (made as { params: Record<string, string>; body?: unknown }) : { params: made as Record<string, string>, body: undefined }
       const url = '/v2' + r.url.replace(/\{([a-z_]+)\}/g, (_, p: string) => params[p])
       const key = `commit-${r.operationId}-${Math.random().toString(36).slice(2)}`
-      const res = await h.request({ method: r.method, url, key: r.public ? null : h.a.live, headers: { 'idempotency-key': key }, payload: (body ?? (r.method === 'DELETE' ? undefined : {})) as object })
+      // A person's operation (markConversationRead: an API key acts for no member) is driven with a member's dashboard token.
+      const person = (r.errors ?? []).includes('member_credential_required') ? (member ??= (await memberSession(h, 'idem-member@acme.example')).token) : null
+      const res = await h.request({ method: r.method, url, key: r.public ? null : (person ?? h.a.live), headers: { 'idempotency-key': key }, payload: (body ?? (r.method === 'DELETE' ? undefined : {})) as object })
       assert.ok(res.statusCode < 300, `${r.operationId}: ${res.statusCode} ${res.body}`)
       const row = await h.app.kernel.db.selectFrom('idempotency_keys').select(['api_key_id', 'status', 'committed', 'response_status', 'response_body']).where('idem_key', '=', key).executeTakeFirstOrThrow()
       assert.equal(Number(row.committed), 1, `${r.operationId} did not commit its key in its transaction: pass the principal to kernel.transaction`)

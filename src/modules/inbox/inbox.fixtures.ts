@@ -20,4 +20,6 @@ export const FIXTURES: Record<string, Fixture> = {
   createAiDraft: async (c) => ({ params: { id: await conversation(c) }, body: {} }),
   assignConversation: async (c) => ({ params: { id: await conversation(c) }, body: { assignee_id: null } }),
   resolveConversation: async (c) => ({ id: await conversation(c) }),
+  markConversationRead: async (c) => ({ params: { id: await conversation(c) }, body: {} }),
+  snoozeConversation: async (c) => ({ params: { id: await conversation(c) }, body: { until: new Date(Date.now() + 3600_000).toISOString() } }),
 }

@@ -145,6 +145,8 @@ export class LiveService {
       state,
       expires_at: iso(new Date(this.k.clock.now().getTime() + (state === 'idle' ? 0 : PRESENCE_TTL_MS))),
     }
+    // Nothing to store, but an Idempotency-Key commits with the answer (a repeat answers it again without a second signal).
+    await this.k.transaction(principal, async () => presence)
     this.k.feed.signal(tenant, PRESENCE, presence)
     return presence
   }
