@@ -40,9 +40,10 @@ export class InboxWorkingService {
   /** The member's mark moves to `message_id` (default: the newest message); not an event (per member). */
   async markRead(principal: Principal, id: string, body: { message_id?: string }): Promise<ConversationT> {
     const memberId = memberIdOf(principal)
-    if (!memberId) throw memberOnly('/header/authorization', 'markConversationRead')
     return this.k.transaction(principal, async (tx) => {
+      // Another workspace's conversation is a 404 whatever the credential; then only a member has a mark.
       const row = await conversationOr404(this.k, tx, principal, id)
+      if (!memberId) throw memberOnly('/header/authorization', 'markConversationRead')
       let upTo = row.last_message_id
       let count = row.inbound_count
       if (body.message_id !== undefined) {
