@@ -2,7 +2,7 @@
 // load with latency percentiles, and a small API client.
 import autocannon from 'autocannon'
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { cpus } from 'node:os'
 
 export const DURATION = Number(process.env.BENCH_DURATION ?? 8)
@@ -159,4 +159,13 @@ export function sendMessageLoad(url: string, headers: Record<string, string>, co
       },
     ],
   }
+}
+
+/** The block between `<!-- name:start -->` and `<!-- name:end -->` of docs/performance.md (appended the first time). */
+export function putPerformanceBlock(name: string, content: string): void {
+  const path = new URL('../docs/performance.md', import.meta.url)
+  const doc = readFileSync(path, 'utf8')
+  const block = `<!-- ${name}:start -->\n${content}\n<!-- ${name}:end -->`
+  const re = new RegExp(`<!-- ${name}:start -->[\\s\\S]*<!-- ${name}:end -->`)
+  writeFileSync(path, re.test(doc) ? doc.replace(re, () => block) : `${doc.trimEnd()}\n\n${block}\n`)
 }

@@ -8,13 +8,12 @@
  * See bench/api-logs/README.md.
  */
 import { execFileSync } from 'node:child_process'
-import { readFileSync, writeFileSync } from 'node:fs'
 import { cpus, totalmem } from 'node:os'
 import { pathToFileURL } from 'node:url'
 import { createDatabase } from '../../src/kernel/db/database.js'
 import { createTestDatabase } from '../../test/helpers.js'
 import { freePort, svc } from '../../test/spawn.js'
-import { combine, DURATION, load, pinning, progress, ROOT, startProcess, stop, type LoadResult } from '../lib.js'
+import { combine, DURATION, load, pinning, progress, ROOT, startProcess, stop, type LoadResult, putPerformanceBlock } from '../lib.js'
 import { cpuSeconds } from '../bots/seed.js'
 import { serviceEnv } from '../service.js'
 
@@ -142,18 +141,10 @@ export async function apiLogsBench(engines: string[], wanted: (scenario: string)
     `req/s is the mean of the turns, latencies over every response of them; server CPU is each process's user + system time over its runs (and the 1.5 s after each, where the last flush lands) divided by its responses.\n\n${apiLogsTable(rows)}`
   process.stdout.write(`\n${out}\n`)
   const full = engines.join(',') === 'sqlite,postgres' && PATHS.every((p) => wanted(`api logs ${p.name}`))
-  if (full && rows.every((r) => r.on && r.off)) putDocBlock('api-logs-bench', out)
+  if (full && rows.every((r) => r.on && r.off)) putPerformanceBlock('api-logs-bench', out)
   return rows
 }
 
-/** The block between `<!-- name:start -->` and `<!-- name:end -->` of docs/performance.md (appended the first time). */
-function putDocBlock(name: string, content: string): void {
-  const path = new URL('../../docs/performance.md', import.meta.url)
-  const doc = readFileSync(path, 'utf8')
-  const block = `<!-- ${name}:start -->\n${content}\n<!-- ${name}:end -->`
-  const re = new RegExp(`<!-- ${name}:start -->[\\s\\S]*<!-- ${name}:end -->`)
-  writeFileSync(path, re.test(doc) ? doc.replace(re, block) : `${doc.trimEnd()}\n\n${block}\n`)
-}
 
 // Alone: `node --import tsx bench/api-logs/scenarios.ts` builds dist/main.js as `npm run bench` does (BENCH_API_LOGS_ENTRY: another build).
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

@@ -8,14 +8,14 @@
  * full run. `node --import tsx bench/live/scenarios.ts` runs it alone.
  */
 import { execFileSync } from 'node:child_process'
-import { readFileSync, writeFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { cpus, totalmem } from 'node:os'
 import { pathToFileURL } from 'node:url'
 import { createParser } from 'eventsource-parser'
 import { Agent } from 'undici'
 import { createTestDatabase } from '../../test/helpers.js'
 import { freePort, svc } from '../../test/spawn.js'
-import { pinning, progress, ROOT, startProcess, stop } from '../lib.js'
+import { pinning, progress, ROOT, startProcess, stop, putPerformanceBlock } from '../lib.js'
 import { serviceEnv } from '../service.js'
 
 const CLIENTS = Number(process.env.BENCH_LIVE_CLIENTS ?? 1000)
@@ -140,17 +140,10 @@ export async function liveBench(engines: string[], wanted: (scenario: string) =>
     `from this process); memory is the server's resident set idle and with them held. Then ${EVENTS} conversations created 100 ms apart, each event timed from ` +
     `the request's start to its arrival on every client.\n\n${table(rows)}`
   process.stdout.write(`\n${out}\n`)
-  if (full && rows.every((r) => !r.note)) putDocBlock('live-bench', out)
+  if (full && rows.every((r) => !r.note)) putPerformanceBlock('live-bench', out)
   return rows
 }
 
-function putDocBlock(name: string, content: string): void {
-  const path = new URL('../../docs/performance.md', import.meta.url)
-  const doc = readFileSync(path, 'utf8')
-  const block = `<!-- ${name}:start -->\n${content}\n<!-- ${name}:end -->`
-  const re = new RegExp(`<!-- ${name}:start -->[\\s\\S]*<!-- ${name}:end -->`)
-  writeFileSync(path, re.test(doc) ? doc.replace(re, block) : `${doc.trimEnd()}\n\n${block}\n`)
-}
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const engines = (process.env.BENCH_ENGINES ?? 'sqlite,postgres').split(',')
