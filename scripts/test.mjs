@@ -24,7 +24,9 @@ if (files.some((f) => f.startsWith('dashboard'))) await (await import('../dashbo
 // Each test file is a process that loads the whole app graph through tsx first (~3.5 s of CPU, more than most
 // route tests take to run). A module's route tests only call the app in process, so they share one process: one
 // entry file per module imports them all and runs them one after another. TEST_GROUP=0 runs every file alone.
-const GROUP_DIR = '.tmp/test-groups'
+// One folder per run: two runs at once (a whole suite and a few files) must not remove each other's entries.
+const GROUP_DIR = join('.tmp', 'test-groups', String(process.pid))
+process.on('exit', () => rmSync(GROUP_DIR, { recursive: true, force: true }))
 function grouped(list) {
   if (process.env.TEST_GROUP === '0') return list
   rmSync(GROUP_DIR, { recursive: true, force: true })
