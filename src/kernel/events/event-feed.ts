@@ -32,7 +32,8 @@ export interface FeedOptions {
 
 /** Rows one read takes; a backlog is read in several. */
 const BATCH = 500
-const floorAt = (ms: number) => `evt_${ulidTime(ms)}${'0'.repeat(16)}`
+/** The smallest event id made at or after `ms`: resuming after it gets every event from then on. */
+export const floorAt = (ms: number) => `evt_${ulidTime(ms)}${'0'.repeat(16)}`
 const keyOf = (t: Tenant) => `${t.workspaceId}:${t.mode}`
 
 type EventRow = { id: string; workspace_id: string; mode: 'live' | 'test'; type: string; api_version: string; data: string; created_at: string }

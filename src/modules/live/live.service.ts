@@ -3,14 +3,14 @@ import { roleAtLeast } from '../../kernel/auth/roles.js'
 import { hasScope } from '../../kernel/auth/scopes.js'
 import { iso } from '../../kernel/clock.js'
 import { AppError } from '../../kernel/errors.js'
-import type { FeedEvent } from '../../kernel/events/event-feed.js'
+import { floorAt, type FeedEvent } from '../../kernel/events/event-feed.js'
 import type { EventType } from '../../kernel/events/events.js'
 import type { EventStream } from '../../kernel/http/sse.js'
-import { idTime, ulidTime } from '../../kernel/ids.js'
+import { idTime } from '../../kernel/ids.js'
 import type { Kernel } from '../../kernel/kernel.js'
 import type { Services } from '../../kernel/services.js'
 import type { Principal, Tenant } from '../../kernel/tenant.js'
-import type { Presence, PresenceState } from './live.schemas.js'
+import { EVENT_ID, type Presence, type PresenceState } from './live.schemas.js'
 
 /** The pseudo-type of presence signals in `types`; they need the conversations' read scope. */
 export const PRESENCE = 'presence'
@@ -109,7 +109,7 @@ export class LiveService {
     })
     try {
       // `ready` carries a position: a client that loses the connection before any event resumes from it.
-      stream.send('ready', { object: 'event_stream', types: list, resumed_after: after ?? null, bus: this.k.feed.busName }, after ?? `evt_${floorOfNow()}`)
+      stream.send('ready', { object: 'event_stream', types: list, resumed_after: after ?? null, bus: this.k.feed.busName }, after ?? floorAt(Date.now()))
       if (after) {
         let from = this.k.feed.resumeFloor(idTime(after))
         for (;;) {
@@ -193,12 +193,12 @@ export class LiveService {
   }
 }
 
-const EVENT_ID = /^evt_[0-9A-HJKMNP-TV-Z]{26}$/
+const EVENT_ID_RE = new RegExp(EVENT_ID)
 
 function lastEventIdOf(header: string | null): string | undefined {
   if (header === null) return undefined
   const id = header.trim()
-  if (!EVENT_ID.test(id)) {
+  if (!EVENT_ID_RE.test(id)) {
     throw new AppError('validation_failed', 'Last-Event-ID must be the id of an event this stream sent (evt_…).', {
       errors: [{ pointer: '/headers/last-event-id', detail: 'must be an event id (evt_…)' }],
     })
@@ -206,10 +206,6 @@ function lastEventIdOf(header: string | null): string | undefined {
   return id
 }
 
-function floorOfNow(): string {
-  // The smallest id made from this millisecond on: resuming after it gets every event from now.
-  return `${ulidTime(Date.now())}${'0'.repeat(16)}`
-}
 
 function invalidTypes(detail: string): AppError {
   return new AppError('validation_failed', `types ${detail}.`, { errors: [{ pointer: '/query/types', detail }] })
