@@ -12,8 +12,9 @@ import { openStream, waitFor } from '../src/modules/live/live.testkit.js'
 // replaced, a clean stop.
 
 /**
- * The cluster's HTTP processes: children of `pid` running the service's entry (tsx, which runs the sources
- * here, also starts an esbuild service process under the primary when it has a file to compile).
+ * The cluster's HTTP processes: children of `pid` running the service's entry (src/main.ts, or this run's
+ * bundle main.js: test/spawn.ts; tsx, which runs the sources, also starts an esbuild service process under
+ * the primary when it has a file to compile).
  */
 function childrenOf(pid: number): number[] {
   const out: number[] = []
@@ -21,7 +22,7 @@ function childrenOf(pid: number): number[] {
     if (!/^\d+$/.test(name)) continue
     try {
       const stat = readFileSync(`/proc/${name}/stat`, 'utf8')
-      const entry = /\bsrc\/main\.ts\b/.test(readFileSync(`/proc/${name}/cmdline`, 'utf8'))
+      const entry = /(\bsrc\/main\.ts|\/main\.js)\b/.test(readFileSync(`/proc/${name}/cmdline`, 'utf8'))
       if (entry && Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) out.push(Number(name))
     } catch {
       /* gone meanwhile */

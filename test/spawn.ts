@@ -5,6 +5,10 @@ import { promisify } from 'node:util'
 
 const run = promisify(execFile)
 const ROOT = new URL('..', import.meta.url).pathname
+// The test runner's bundle of this run's source (scripts/test.mjs), when there is one: started like dist/main.js.
+const BUILD = process.env.SVC_TEST_BUILD || ''
+/** Node's arguments that start the service (`main`) or the operator's CLI (`cli`), from the repository root. */
+export const entryArgs = (which: 'main' | 'cli'): string[] => (BUILD ? [`${BUILD}/${which}.js`] : ['--import', 'tsx', `src/${which}.ts`])
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -19,7 +23,7 @@ export async function freePort(): Promise<number> {
 
 /** Run the CLI (`svc …`) against the given environment; returns stdout. */
 export async function svc(args: string[], env: Record<string, string>): Promise<string> {
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
+  const { stdout } = await run(process.execPath, [...entryArgs('cli'), ...args], {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: 'silent', ...env },
   })
@@ -39,6 +43,7 @@ export interface ServerProcess {
 /** Start `npm start`'s entry point as a real process and wait until /livez answers. */
 export async function startServer(env: Record<string, string>, args: string[] = [], entry = 'src/main.ts'): Promise<ServerProcess> {
   const port = Number(env.PORT ?? (await freePort()))
+  if (entry === 'src/main.ts' && BUILD) entry = `${BUILD}/main.js`
   const child = spawn(process.execPath, [...(entry.endsWith('.ts') ? ['--import', 'tsx'] : []), entry, ...args], {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: 'warn', HOST: '127.0.0.1', ...env, PORT: String(port) },

@@ -5,6 +5,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto'
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { TestApp } from '../../../test/helpers.js'
+import { entryArgs } from '../../../test/spawn.js'
 
 export interface Received {
   method: string
@@ -130,15 +131,15 @@ const ROOT = new URL('../../../', import.meta.url).pathname
 
 /** A full-scope key made with the CLI on the server's database (sandbox by default). */
 export function createKey(env: NodeJS.ProcessEnv, sandbox = true): string {
-  const args = ['--import', 'tsx', 'src/cli.ts', 'keys', 'create', '--scopes', 'admin', '--json', ...(sandbox ? ['--sandbox'] : [])]
+  const args = [...entryArgs('cli'), 'keys', 'create', '--scopes', 'admin', '--json', ...(sandbox ? ['--sandbox'] : [])]
   const r = spawnSync(process.execPath, args, { cwd: ROOT, env, encoding: 'utf8' })
   if (r.status !== 0) throw new Error(`keys create failed: ${r.stderr}`)
   return JSON.parse(r.stdout.trim().split('\n').pop()!).key
 }
 
-/** `src/main.ts` as a process; resolves once /livez answers. */
+/** The service as a process (this run's bundle or `src/main.ts`: test/spawn.ts); resolves once /livez answers. */
 export async function startServer(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] })
+  const child = spawn(process.execPath, entryArgs('main'), { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] })
   await waitFor(async () => {
     if (child.exitCode !== null) throw new Error('the server exited during start')
     try {

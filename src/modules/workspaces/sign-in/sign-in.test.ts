@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test'
 import { ManualClock } from '../../../kernel/clock.js'
 import { spawnSync } from 'node:child_process'
 import { createTestApp, TEST_SERVER_SECRET, type TestApp } from '../../../../test/helpers.js'
+import { entryArgs } from '../../../../test/spawn.js'
 import { SIGN_IN_LIMITS } from './throttle.js'
 import { SESSION_LIMITS } from './sessions.js'
 import { csrfOf, memberWithPassword, PageBrowser } from './sign-in.test-support.js'
@@ -224,7 +225,7 @@ describe('invitation links and the CLI password', () => {
 
   it('`svc members set-password` reads the password from standard input', async () => {
     const env = { ...process.env, LOG_LEVEL: 'silent', SERVER_SECRET: TEST_SERVER_SECRET, DATABASE_URL: h.config.databaseUrl, ...(h.config.databaseSchema ? { DATABASE_SCHEMA: h.config.databaseSchema } : {}) }
-    const run = (args: string[], input: string) => spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'members', 'set-password', ...args], { env, input, encoding: 'utf8', cwd: new URL('../../../../', import.meta.url).pathname })
+    const run = (args: string[], input: string) => spawnSync(process.execPath, [...entryArgs('cli'), 'members', 'set-password', ...args], { env, input, encoding: 'utf8', cwd: new URL('../../../../', import.meta.url).pathname })
     const ok = run(['--email', 'Owner@Globex.example', '--json'], 'a password from stdin\n')
     assert.equal(ok.status, 0, ok.stderr)
     assert.deepEqual(JSON.parse(ok.stdout), { email: 'owner@globex.example', sessions_ended: 0 })
