@@ -1,6 +1,7 @@
+import { asksForSteps, bestReply } from '../../kernel/ai/extractive.js'
 import type { Kernel } from '../../kernel/kernel.js'
 import type { Retrieval } from './knowledge-search.service.js'
-import { sentencesOf, termsOf } from './knowledge.text.js'
+import { termsOf } from './knowledge.text.js'
 
 export interface SearchAnswer {
   content: string
@@ -10,35 +11,43 @@ export interface SearchAnswer {
 }
 
 export const NOTHING_FOUND = 'Nothing in the knowledge base answers this question.'
-/** Sentences an extractive answer quotes at most. */
-const MAX_SENTENCES = 3
+/** Results an extractive answer may come from (the one whose sentences answer best answers alone). */
+const MAX_RESULTS = 5
 
 /**
- * `answer: true` of a search. With the builtin engine the answer is extractive: the sentences of the
- * returned passages that hold the most question terms, each followed by the [n] of its passage. With an
+ * `answer: true` of a search. With the builtin engine the answer is extractive: one to three sentences
+ * of the best result (its steps, whole, when the question asks for steps), no headings, never mixed with
+ * another document, followed by the [n] of that result (kernel/ai/extractive.ts `bestReply`). With an
  * OpenAI-compatible engine, kernel.ai writes it from the passages (kind 'passage'), and its numbered
  * references are mapped back to the results. Either way, below the gap threshold it says plainly that
  * nothing relevant was found instead of answering.
  */
 export async function answerFrom(k: Kernel, query: string, r: Retrieval, threshold: number): Promise<SearchAnswer> {
   if (r.results.length === 0 || r.best < threshold) return { content: NOTHING_FOUND, citations: [], grounded: false }
-  return k.ai.provider === 'builtin' ? extractive(r) : generated(k, query, r)
+  return k.ai.provider === 'builtin' ? extractive(query, r) : generated(k, query, r)
 }
 
-function extractive(r: Retrieval): SearchAnswer {
-  const picked: { result: number; start: number; text: string; weight: number }[] = []
-  r.results.forEach((s, result) => {
-    for (const sentence of sentencesOf(s.candidate.text)) {
-      const found = new Set(termsOf(sentence.text, s.analyser).filter((t) => s.terms.has(t))).size
-      if (found === 0) continue
-      picked.push({ result, start: sentence.start, text: sentence.text, weight: (found / Math.max(1, s.terms.size)) * s.score })
-    }
-  })
-  picked.sort((a, b) => b.weight - a.weight || a.result - b.result || a.start - b.start)
-  const chosen = picked.slice(0, MAX_SENTENCES).sort((a, b) => a.result - b.result || a.start - b.start)
-  if (chosen.length === 0) return { content: NOTHING_FOUND, citations: [], grounded: false }
-  const content = chosen.map((c) => `${/[.!?]$/.test(c.text) ? c.text : `${c.text}.`} [${c.result + 1}]`).join(' ')
-  return { content, citations: [...new Set(chosen.map((c) => c.result))], grounded: true }
+function extractive(query: string, r: Retrieval): SearchAnswer {
+  const candidates = r.results.slice(0, MAX_RESULTS).map((s) => ({
+    text: s.candidate.text,
+    headings: [s.candidate.title, ...headingPath(s.candidate.heading_path)].filter((h): h is string => !!h),
+    found: (text: string) => termsOf(text, s.analyser).filter((t) => s.terms.has(t)),
+    weight: s.score,
+  }))
+  const terms = Math.max(1, ...r.results.slice(0, MAX_RESULTS).map((s) => s.terms.size))
+  const reply = bestReply(candidates, terms, asksForSteps(query))
+  if (!reply) return { content: NOTHING_FOUND, citations: [], grounded: false }
+  return { content: `${reply.text} [${reply.index + 1}]`, citations: [reply.index], grounded: true }
+}
+
+/** A chunk's heading path as stored (a JSON array). */
+function headingPath(stored: string | null | undefined): string[] {
+  try {
+    const path: unknown = JSON.parse(stored ?? '[]')
+    return Array.isArray(path) ? path.filter((h): h is string => typeof h === 'string') : []
+  } catch {
+    return []
+  }
 }
 
 async function generated(k: Kernel, query: string, r: Retrieval): Promise<SearchAnswer> {

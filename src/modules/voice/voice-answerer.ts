@@ -1,4 +1,5 @@
 import { aiEngineFor, type AiTurn } from '../../kernel/ai/ai.js'
+import { renderReply } from '../../kernel/ai/render-reply.js'
 import { AppError } from '../../kernel/errors.js'
 import type { Kernel } from '../../kernel/kernel.js'
 import type { Services } from '../../kernel/services.js'
@@ -32,8 +33,12 @@ export async function checkAnswerer(services: Services, tenant: Tenant, type: An
   await (fromBody && (type === 'bot' || type === 'agent') ? referenced(`/body/${type}_id`, lookup) : lookup())
 }
 
+/** What is said on the line (and so written in the transcript): no citation markers, URLs or Markdown. */
+const spoken = (text: string) => renderReply(text, [], 'voice')
+
 /**
- * The answerer of one call. A bot answers with its published version (knowledge, tools, guardrails; tool
+ * The answerer of one call. Every line passes through `spoken`: the engines write for a screen ("[1]",
+ * links, "**", "$25.50"), a caller hears the words. A bot answers with its published version (knowledge, tools, guardrails; tool
  * calls keyed by call and turn, so a retried step repeats none). An agent answers from its instructions
  * and knowledge without tools: a tool waiting for a human's approval cannot hold a phone line.
  */
@@ -41,10 +46,10 @@ export async function answererFor(k: Kernel, services: Services, tenant: Tenant,
   if (call.answer_type === 'bot') {
     const { name } = await services.bots.replies.answering(tenant, call.answer_id!)
     return {
-      greeting: call.greeting ?? `Hi, this is ${name}. How can I help you today?`,
+      greeting: spoken(call.greeting ?? `Hi, this is ${name}. How can I help you today?`),
       reply: async (transcript, turn) => {
         const out = await services.bots.replies.answer(tenant, call.answer_id!, transcript, `${call.id}:turn:${turn}`)
-        return { text: out.content || FALLBACK, handoff: out.handoff !== null }
+        return { text: spoken(out.content) || FALLBACK, handoff: out.handoff !== null }
       },
       closing: CLOSING,
     }
@@ -53,7 +58,7 @@ export async function answererFor(k: Kernel, services: Services, tenant: Tenant,
     const agent = await services.agents.agents.get(tenant, call.answer_id!)
     const engine = aiEngineFor(k, agent.ai.provider)
     return {
-      greeting: call.greeting ?? `Hi, this is ${agent.name}. How can I help?`,
+      greeting: spoken(call.greeting ?? `Hi, this is ${agent.name}. How can I help?`),
       reply: async (transcript) => {
         const question = transcript.at(-1)?.text ?? ''
         const passages = agent.knowledge_base_ids.length ? await services.knowledge.search.passages(tenant, question, { knowledgeBaseIds: agent.knowledge_base_ids, topK: PASSAGES }) : []
@@ -66,7 +71,8 @@ export async function answererFor(k: Kernel, services: Services, tenant: Tenant,
             toolResults: [],
             temperature: agent.ai.temperature,
           })
-          return step.kind === 'answer' && step.content ? { text: step.content, handoff: false } : { text: FALLBACK, handoff: true }
+          const text = step.kind === 'answer' ? spoken(step.content) : ''
+          return text ? { text, handoff: false } : { text: FALLBACK, handoff: true }
         } catch (err) {
           if (!(err instanceof AppError) || !err.code.startsWith('ai_provider')) throw err
           k.log.warn({ err: { code: err.code }, call: call.id }, 'AI provider failed during a call; the agent hands off')
@@ -76,5 +82,5 @@ export async function answererFor(k: Kernel, services: Services, tenant: Tenant,
       closing: CLOSING,
     }
   }
-  return { greeting: call.greeting ?? 'Hello. This is an automated call.', reply: null, closing: null }
+  return { greeting: spoken(call.greeting ?? 'Hello. This is an automated call.'), reply: null, closing: null }
 }

@@ -87,7 +87,7 @@ describe('voice on Twilio (a Twilio-compatible server on 127.0.0.1)', () => {
 
     const heard = await tw.gather(sid, 'When is my parcel delivered today?', 0.93)
     assert.equal(heard.status, 200)
-    assert.match(heard.body, /<Say>[^<]*(9:00|18:00|same day)[^<]*<\/Say>/)
+    assert.match(heard.body, /<Say>[^<]*(9 AM|6 PM|same day)[^<]*<\/Say>/)
     assert.match(heard.body, /<Gather[^>]*turn=1/)
 
     const moved = await ok(post(h, `/voice/calls/${created.id}/transfer`, { to: { phone_number: '+14155550188' }, announcement: 'Transferring you now.' }))
