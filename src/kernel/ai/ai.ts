@@ -14,6 +14,7 @@ import { checkOpenAiConfig } from './openai-config.js'
 export type * from './ai.types.js'
 export { excerptOf, fillPlaceholders, placeholdersOf } from './ai.text.js'
 export { extractiveAnswer, type ExtractiveAnswer } from './extractive.js'
+export { threadQuery, type ThreadQuery } from './thread-query.js'
 
 export function createAiEngine(config: Config['ai'], log: Logger): AiEngine {
   return config.provider === 'openai' ? new LazyOpenAiEngine(config, log) : new BuiltinEngine(config.model)

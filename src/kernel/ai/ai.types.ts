@@ -12,6 +12,11 @@ export interface AiSource {
   id: string
   title?: string | null
   text: string
+  /**
+   * Calibrated relevance in [0, 1] the caller already knows (a knowledge passage's search score): a
+   * draft ranks the source no higher than this.
+   */
+  relevance?: number | null
 }
 
 /** One turn of the conversation being answered, oldest first. */
@@ -32,6 +37,11 @@ export interface GenerateRequest {
   variables?: Record<string, string | null | undefined>
   /** Extra guidance from the caller (tone, language). */
   instructions?: string | null
+  /**
+   * The relevance a source needs for the draft to rest on it (grounded): the caller's notion of
+   * "answered" (the inbox passes the knowledge module's threshold). Default 0.5.
+   */
+  minRelevance?: number
 }
 
 export interface Citation {
@@ -40,7 +50,10 @@ export interface Citation {
   title: string | null
   /** The part of the source that was used, at most 280 characters. */
   excerpt: string
-  /** Relevance in [0, 1] relative to the best match; 1 for the turn being answered. */
+  /**
+   * Relevance in [0, 1]: for a draft's template or passage its calibrated relevance to the conversation
+   * (the scale of knowledge search scores); 1 for the turn being answered.
+   */
   score: number
 }
 

@@ -1,15 +1,18 @@
 import { excerptOf, fillPlaceholders } from './ai.text.js'
 import type { AiEngine, AiStep, Citation, GenerateRequest, Generation, RespondRequest } from './ai.types.js'
 import { builtinRespond } from './builtin-respond.js'
-import { rankSources } from './ranker.js'
+import { rankByRelevance } from './ranker.js'
+import { threadQuery } from './thread-query.js'
 
-/** How many recent customer turns form the query: enough for context, few enough to stay on topic. */
-const QUERY_TURNS = 3
+/** The relevance a draft rests on when the caller names none (the knowledge module's "answered" is 0.5). */
+const DEFAULT_MIN_RELEVANCE = 0.5
+const round2 = (n: number) => Math.round(n * 100) / 100
 
 /**
- * Deterministic and offline: answers with the best-matching source (a reply template, later a passage),
- * placeholders filled. Confidence grows with the share of the question's terms the source covers; when
- * nothing matches it says so with confidence 0 rather than invent an answer.
+ * Deterministic and offline: drafts with the source (reply template or knowledge passage) most relevant to
+ * the conversation (thread-query.ts: the latest customer message first), placeholders filled. Confidence
+ * is that source's calibrated relevance; when no source reaches `minRelevance` it says so with
+ * confidence 0 rather than invent an answer.
  */
 export class BuiltinEngine implements AiEngine {
   readonly provider = 'builtin' as const
@@ -24,16 +27,16 @@ export class BuiltinEngine implements AiEngine {
   }
 
   async generate(req: GenerateRequest): Promise<Generation> {
-    const asked = req.transcript.filter((t) => t.role === 'customer').slice(-QUERY_TURNS)
     const base = { provider: this.provider, model: this.model }
-    if (asked.length === 0) {
+    const query = threadQuery(req.transcript)
+    const last = req.transcript.filter((t) => t.role === 'customer').at(-1)
+    if (!last) {
       return { ...base, content: 'There is no customer message to answer yet.', confidence: 0, grounded: false, sources: [] }
     }
-    const candidates = req.sources.filter((s) => s.kind !== 'message')
-    const ranked = rankSources(asked.map((t) => t.text).join('\n'), candidates)
+    // Templates and passages on one scale (ranker.ts), so the best source wins whichever kind it is.
+    const ranked = rankByRelevance(query, req.sources.filter((s) => s.kind !== 'message'))
     const best = ranked[0]
-    // One stray shared word is not a match: ask for two terms, or most of a short question.
-    if (!best || (best.matched < 2 && best.coverage < 0.5)) {
+    if (!best || best.relevance < (req.minRelevance ?? DEFAULT_MIN_RELEVANCE)) {
       return {
         ...base,
         content: 'No reply template or knowledge matches this conversation; write this reply yourself.',
@@ -42,22 +45,15 @@ export class BuiltinEngine implements AiEngine {
         sources: [],
       }
     }
-    const last = asked[asked.length - 1]
     const sources: Citation[] = ranked
-      .filter((r) => r.score >= best.score * 0.5)
+      .filter((r) => r.relevance >= best.relevance * 0.5)
       .slice(0, 3)
-      .map((r) => ({
-        kind: r.source.kind,
-        id: r.source.id,
-        title: r.source.title ?? null,
-        excerpt: excerptOf(r.source.text),
-        score: Math.round((r.score / best.score) * 100) / 100,
-      }))
+      .map((r) => ({ kind: r.source.kind, id: r.source.id, title: r.source.title ?? null, excerpt: excerptOf(r.source.text), score: round2(r.relevance) }))
     if (last.id) sources.push({ kind: 'message', id: last.id, title: null, excerpt: excerptOf(last.text), score: 1 })
     return {
       ...base,
       content: fillPlaceholders(best.source.text, req.variables),
-      confidence: Math.round(Math.min(0.95, 0.3 + 0.65 * best.coverage) * 100) / 100,
+      confidence: round2(Math.min(0.95, best.relevance)),
       grounded: true,
       sources,
     }

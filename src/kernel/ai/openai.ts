@@ -7,9 +7,10 @@ import type { AiEngine, AiStep, Citation, GenerateRequest, Generation, RespondRe
 import { openAiOptions } from './openai-client.js'
 import { checkOpenAiConfig } from './openai-config.js'
 import { readRespondCompletion, respondMessages, respondTools } from './openai-respond.js'
-import { rankSources } from './ranker.js'
+import { rankByRelevance } from './ranker.js'
+import { threadQuery } from './thread-query.js'
 
-/** Sources handed to the model as reference material (retrieved with the same BM25 ranker as builtin). */
+/** Sources handed to the model as reference material (ranked for the conversation as the builtin engine does). */
 const CONTEXT_SOURCES = 3
 
 /**
@@ -35,8 +36,9 @@ export class OpenAiEngine implements AiEngine {
   }
 
   async generate(req: GenerateRequest): Promise<Generation> {
-    const asked = req.transcript.filter((t) => t.role === 'customer').slice(-3)
-    const ranked = rankSources(asked.map((t) => t.text).join('\n'), req.sources.filter((s) => s.kind !== 'message'), CONTEXT_SOURCES)
+    const last = req.transcript.filter((t) => t.role === 'customer').at(-1)
+    // The same choice of sources as the builtin engine: by the conversation, latest message first.
+    const ranked = rankByRelevance(threadQuery(req.transcript), req.sources.filter((s) => s.kind !== 'message'), CONTEXT_SOURCES)
     const reference = ranked
       .map((r, i) => `[${i + 1}] ${r.source.title ? `${r.source.title}: ` : ''}${fillPlaceholders(r.source.text, req.variables)}`)
       .join('\n')
@@ -73,17 +75,17 @@ export class OpenAiEngine implements AiEngine {
     if (typeof content !== 'string' || content.trim() === '') {
       throw new AppError('ai_provider_error', 'The AI provider answered without any text.')
     }
-    const last = asked[asked.length - 1]
-    const best = ranked[0]?.score ?? 1
     const sources: Citation[] = ranked.map((r) => ({
       kind: r.source.kind,
       id: r.source.id,
       title: r.source.title ?? null,
       excerpt: excerptOf(r.source.text),
-      score: Math.round((r.score / best) * 100) / 100,
+      score: Math.round(r.relevance * 100) / 100,
     }))
     if (last?.id) sources.push({ kind: 'message', id: last.id, title: null, excerpt: excerptOf(last.text), score: 1 })
-    return { content: content.trim(), confidence: null, grounded: ranked.length > 0, sources, provider: this.provider, model: this.model }
+    // The model's text is not scored; what grounds it is the reference material it was given.
+    const grounded = ranked.length > 0 && (req.minRelevance === undefined || ranked[0].relevance >= req.minRelevance)
+    return { content: content.trim(), confidence: null, grounded, sources, provider: this.provider, model: this.model }
   }
 
   /** One step of a tool-calling reply (see openai-respond.ts for the prompt and how the answer is read). */

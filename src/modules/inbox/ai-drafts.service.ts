@@ -1,10 +1,11 @@
-import type { AiTurn } from '../../kernel/ai/ai.js'
+import { threadQuery, type AiTurn } from '../../kernel/ai/ai.js'
 import { iso } from '../../kernel/clock.js'
 import { toJson } from '../../kernel/db/database.js'
 import { newId } from '../../kernel/ids.js'
 import type { Kernel } from '../../kernel/kernel.js'
 import type { Services } from '../../kernel/services.js'
 import type { Tenant } from '../../kernel/tenant.js'
+import { ANSWERED_THRESHOLD } from '../knowledge/knowledge.search.schemas.js'
 import * as repo from './inbox.repository.js'
 import type { AiDraftT } from './inbox.schemas.js'
 import { conversationOr404 } from './inbox.shared.js'
@@ -32,17 +33,20 @@ export class AiDraftsService {
       repo.listTemplates(this.k.db, tenant, { after: null, limit: DRAFT_MAX_TEMPLATES - 1 }),
     ])
     const transcript: AiTurn[] = messages.map((m) => ({ role: m.direction === 'inbound' ? 'customer' : 'agent', text: m.content, id: m.id }))
-    // The knowledge module's passages, cited by chunk id like a search result (a poorly answered question
-    // becomes a knowledge gap there).
-    const asked = transcript.filter((t) => t.role === 'customer').slice(-3).map((t) => t.text).join('\n')
+    // The knowledge module's passages for what the latest customer message asks (its asking sentences, not
+    // its greeting or signature), cited by chunk id like a search result (a poorly answered question
+    // becomes a knowledge gap there). Their score is the calibrated relevance the engine ranks templates
+    // on too, and a draft is grounded only from a source reaching the knowledge module's "answered".
+    const asked = threadQuery(transcript).text
     const passages = asked.trim() ? await this.services.knowledge.search.passages(tenant, asked, { topK: DRAFT_PASSAGES }) : []
     const gen = await this.k.ai.generate({
       task: 'Draft the next reply of a support agent to the customer in this conversation.',
       transcript,
       sources: [
         ...templates.map((t) => ({ kind: 'template' as const, id: t.id, title: t.name, text: t.content })),
-        ...passages.map((p) => ({ kind: 'passage' as const, id: p.chunk_id, title: p.title, text: p.text })),
+        ...passages.map((p) => ({ kind: 'passage' as const, id: p.chunk_id, title: p.title, text: p.text, relevance: p.score })),
       ],
+      minRelevance: ANSWERED_THRESHOLD,
       variables: {
         'contact.name': conv.contact_name,
         'contact.email': conv.contact_email,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { createTestApp, json, type TestApp } from '../../../../test/helpers.js'
-import { assertAuthRequired, assertProblem, createConversation, createTemplate, eventsFor, startFakeOpenAi } from '../inbox.test-support.js'
+import { assertAuthRequired, assertProblem, createConversation, createTemplate, eventsFor, sendMessage, startFakeOpenAi } from '../inbox.test-support.js'
 
 const draft = (h: TestApp, id: string, payload?: Record<string, unknown>) =>
   h.request({ method: 'POST', url: `/v2/inbox/conversations/${id}/ai-draft`, ...(payload ? { payload } : {}) })
@@ -103,6 +103,25 @@ describe('createAiDraft with AI_PROVIDER=openai', () => {
     }
   })
 
+  it('hands the model the sources chosen by the conversation: the latest question, not an earlier topic', async () => {
+    const server = await startFakeOpenAi({ mode: 'ok', text: 'We are open Monday to Friday.' })
+    const h = await createTestApp({ env: { AI_PROVIDER: 'openai', AI_BASE_URL: server.baseUrl, AI_TIMEOUT_MS: '2000' } })
+    try {
+      const hours = await createTemplate(h, { name: 'Opening hours', content: 'Our support team answers Monday to Friday, 9:00 to 17:00 CET.' })
+      await createTemplate(h, { name: 'Refunds', content: 'We refund any purchase within 14 days, no questions asked.' })
+      const c = await createConversation(h, { message: { content: 'I want a refund for my purchase, please.' } })
+      await sendMessage(h, c.id, { content: 'Done, the refund is on its way.', direction: 'outbound' })
+      await sendMessage(h, c.id, { content: 'Thanks! And what are your opening hours on Friday?', direction: 'inbound' })
+      const d = json(await draft(h, c.id))
+      assert.equal(d.sources[0].id, hours.id, JSON.stringify(d.sources))
+      assert.equal(d.grounded, true)
+      assert.match(server.requests[0].body.messages[0].content, /\[1\] Opening hours: /)
+    } finally {
+      await h.close()
+      await server.close()
+    }
+  })
+
   it('answers 504 ai_provider_timeout within AI_TIMEOUT_MS when the server hangs, and stores no draft', async () => {
     const server = await startFakeOpenAi({ mode: 'hang' })
     const h = await createTestApp({ env: { AI_PROVIDER: 'openai', AI_BASE_URL: server.baseUrl, AI_TIMEOUT_MS: '500' } })
@@ -167,7 +186,7 @@ describe('createAiDraft with knowledge (passages through services.knowledge)', (
       if (json(await h.request({ method: 'GET', url: `/v2/knowledge/documents/${up.id}` })).status === 'ready') break
       await new Promise((r) => setTimeout(r, 50))
     }
-    const c = await createConversation(h, { message: { content: 'How long is the warranty on my device?' } })
+    const c = await createConversation(h, { message: { content: 'What warranty does my device have?' } })
     const d = json(await draft(h, c.id))
     assert.equal(d.grounded, true)
     const passage = d.sources.find((s: { kind: string }) => s.kind === 'passage')
@@ -176,7 +195,95 @@ describe('createAiDraft with knowledge (passages through services.knowledge)', (
     assert.equal(passage.title, 'Warranty')
     assert.match(d.content, /two-year warranty/)
     // The same passage a search returns for the question.
-    const s = json(await h.request({ method: 'POST', url: '/v2/knowledge/search', payload: { query: 'How long is the warranty on my device?' } }))
+    const s = json(await h.request({ method: 'POST', url: '/v2/knowledge/search', payload: { query: 'What warranty does my device have?' } }))
     assert.equal(s.results[0].citation.chunk_id, passage.id)
+    assert.equal(passage.score, s.results[0].score, 'cited at its calibrated search score')
+    // A passage below the knowledge module's "answered" does not ground a draft: one shared word is not an answer.
+    const poor = await createConversation(h, { message: { content: 'Does the warranty pay for water damage after my swimming pool party?' } })
+    const weak = json(await draft(h, poor.id))
+    assert.equal(weak.grounded, false, JSON.stringify(weak))
+    assert.equal(weak.confidence, 0)
+  })
+})
+
+describe('createAiDraft chooses by the conversation: templates and passages on one scale', () => {
+  const EMAIL = [
+    'Hi there,',
+    '',
+    'I ordered a pair of wireless headphones from your shop last month (order #48213) and the left side stopped working after a week. ' +
+      'I sent them back with the prepaid label on the 3rd and the tracking says you received them.',
+    "When will I get my refund? It has been ten days and I haven't seen the money on my card yet.",
+    '',
+    'Thanks,',
+    'Maria Lopez',
+    'Sent from my phone',
+  ].join('\n')
+  const INDEX = [
+    'Help centre',
+    '[Shipping and delivery](https://help.example.com/shipping)',
+    '[Returns and refunds](https://help.example.com/refunds)',
+    '[Orders and tracking](https://help.example.com/orders)',
+    '[Payment methods and cards](https://help.example.com/payments)',
+    '[Refund status and money back](https://help.example.com/refund-status)',
+    '[Warranty and repairs](https://help.example.com/warranty)',
+    '[Contact us](https://help.example.com/contact)',
+  ].join('\n')
+  let h: TestApp
+  let refund: any
+  let hours: any
+  let refundDoc: any
+  let indexDoc: any
+  const ready = async (id: string) => {
+    for (let i = 0; i < 300; i++) {
+      if (json(await h.request({ method: 'GET', url: `/v2/knowledge/documents/${id}` })).status === 'ready') return
+      await new Promise((r) => setTimeout(r, 50))
+    }
+    assert.fail(`document ${id} never became ready`)
+  }
+  const add = async (kb: string, title: string, text: string) => json(await h.request({ method: 'POST', url: `/v2/knowledge/bases/${kb}/documents`, payload: { title, text } }))
+
+  before(async () => {
+    h = await createTestApp()
+    h.app.kernel.jobs.start()
+    refund = await createTemplate(h, { name: 'Refund timing', content: 'Hi {{contact.name}}, once your return reaches us we refund the original payment method within 3 business days; your bank may take 5 to 10 days to show it.' })
+    hours = await createTemplate(h, { name: 'Opening hours', content: 'Our support team answers Monday to Friday, 9:00 to 17:00 CET.' })
+    await createTemplate(h, { name: 'Pricing', content: 'The Pro plan costs 49 EUR per seat and month, billed yearly.' })
+    const kb = json(await h.request({ method: 'POST', url: '/v2/knowledge/bases', payload: { name: 'Help centre' } }))
+    indexDoc = await add(kb.id, 'Help centre', INDEX)
+    refundDoc = await add(kb.id, 'How refunds work', 'When a returned item arrives at our warehouse we inspect it and refund your original payment method. The money usually shows on your card within 5 to 10 business days.')
+    await ready(indexDoc.id)
+    await ready(refundDoc.id)
+  })
+  after(() => h.close())
+
+  const isIndex = (s: { kind: string; title: string | null }) => s.kind === 'passage' && s.title === 'Help centre'
+
+  it('drafts a realistic refund e-mail (greeting, order number, signature) from the refund template or passage, never the index page', async () => {
+    const c = await createConversation(h, { contact: { name: 'Maria' }, message: { content: EMAIL } })
+    const d = json(await draft(h, c.id))
+    assert.equal(d.grounded, true, JSON.stringify(d))
+    const top = d.sources[0]
+    assert.ok(top.id === refund.id || (top.kind === 'passage' && top.title === 'How refunds work'), JSON.stringify(d.sources))
+    assert.ok(!d.sources.some(isIndex), JSON.stringify(d.sources))
+    assert.doesNotMatch(d.content, /\]\(https?:/)
+    assert.match(d.content, /refund/i)
+    assert.ok(d.confidence >= 0.5, String(d.confidence))
+  })
+
+  it('still drafts a one-line question from the matching template', async () => {
+    const c = await createConversation(h, { contact: { name: 'Ada' }, message: { content: 'How long does a refund take?' } })
+    const d = json(await draft(h, c.id))
+    assert.equal(d.grounded, true)
+    assert.ok(d.sources[0].id === refund.id || d.sources[0].title === 'How refunds work', JSON.stringify(d.sources))
+    assert.ok(!d.sources.some(isIndex))
+  })
+
+  it('drafts for the latest customer message when it changes the topic', async () => {
+    const c = await createConversation(h, { message: { content: EMAIL } })
+    await sendMessage(h, c.id, { content: 'Your refund was issued today.', direction: 'outbound' })
+    await sendMessage(h, c.id, { content: 'Thanks! Another thing: what are your opening hours on Friday?', direction: 'inbound' })
+    const d = json(await draft(h, c.id))
+    assert.equal(d.sources[0].id, hours.id, JSON.stringify(d.sources))
+    assert.equal(d.content, 'Our support team answers Monday to Friday, 9:00 to 17:00 CET.')
   })
 })
