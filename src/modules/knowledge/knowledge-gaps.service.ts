@@ -5,11 +5,10 @@ import type { Kernel } from '../../kernel/kernel.js'
 import type { PageResult } from '../../kernel/http/pagination.js'
 import type { Tenant } from '../../kernel/tenant.js'
 import * as repo from './knowledge-gaps.repository.js'
+import { isAnswered } from './knowledge.relevance.js'
 import type { KnowledgeGapsTable } from './knowledge.search.tables.js'
 import type { KnowledgeGapT, ListKnowledgeGapsQueryT } from './knowledge.search.schemas.js'
 
-/** A question whose best result scores below this is recorded as (part of) a knowledge gap. */
-export const GAP_THRESHOLD = 0.5
 /** Two questions are one gap when the Jaccard similarity of their term sets reaches this. */
 export const GAP_SIMILARITY = 0.5
 /** Example questions kept per gap. */
@@ -47,7 +46,7 @@ export type BestAnswer = { score: number; documentId: string } | null
  * Knowledge gaps: questions the knowledge could not answer, grouped. A question joins the open gap whose
  * term set is most similar to its own (Jaccard ≥ GAP_SIMILARITY, looked up in the database through the
  * gap terms table), else opens a new gap. A gap resolves by itself when a newly ready document of one of
- * its bases answers its representative question at GAP_THRESHOLD or better.
+ * its bases answers its representative question at ANSWERED_THRESHOLD (knowledge.relevance.ts) or better.
  */
 export class KnowledgeGapsService {
   constructor(private readonly k: Kernel) {}
@@ -139,13 +138,13 @@ export class KnowledgeGapsService {
 
   /**
    * Re-ask the open gaps of a base after one of its documents became ready; `answer` runs a question
-   * against the base. Each gap answered at GAP_THRESHOLD or better resolves in its own transaction.
+   * against the base. Each gap answered at ANSWERED_THRESHOLD (knowledge.relevance.ts) or better resolves in its own transaction.
    */
   async resolveFor(tenant: Tenant, kbId: string, answer: (question: string) => Promise<BestAnswer>): Promise<number> {
     let resolved = 0
     for (const gap of await repo.openGapsOfBase(this.k.db, tenant, kbId, RESOLVE_BATCH)) {
       const best = await answer(gap.question)
-      if (!best || best.score < GAP_THRESHOLD) continue
+      if (!best || !isAnswered(best.score)) continue
       await this.k.transaction(null, async (tx) => {
         const at = iso(this.k.clock.now())
         if (!(await repo.resolveGap(tx, tenant, gap.id, at, best.documentId, best.score))) return

@@ -10,6 +10,7 @@ import './knowledge.search.tables.js'
 import './knowledge.tables.js'
 import { BM25F, type FilterPlan } from './knowledge-ranking.js'
 import { analyseChunk, type ChunkTerms } from './knowledge-index.analysis.js'
+import { proseFactor } from './knowledge-boilerplate.js'
 import { applyStats, compilable, dropStats, listParam, StatsDelta } from './knowledge-stats.repository.js'
 import { analyserFor } from './knowledge.text.js'
 
@@ -28,7 +29,7 @@ const PG_WEIGHTS = `{${1 / HEAD_WEIGHT},${1 / HEAD_WEIGHT},${1 / HEAD_WEIGHT},1}
 
 export interface PreparedIndex {
   model: string | null
-  rows: { chunkId: string; head: string[]; body: string[]; terms: string; head_len: number; body_len: number; embedding: Buffer | null }[]
+  rows: { chunkId: string; head: string[]; body: string[]; terms: string; head_len: number; body_len: number; prose: number; embedding: Buffer | null }[]
 }
 
 /**
@@ -44,7 +45,8 @@ export async function prepareIndex(
   const rows = chunks.map((c) => {
     // Analysed already where the document was parsed (the ingest worker), off the event loop.
     const { head, body, terms } = c.analysed ?? analyseChunk(a, c.title, c.headingPath, c.text)
-    return { chunkId: c.id, head, body, terms, head_len: head.length, body_len: body.length, embedding: null as Buffer | null }
+    // Navigation and index pages are told from prose here, once, so a search only multiplies by it.
+    return { chunkId: c.id, head, body, terms, head_len: head.length, body_len: body.length, prose: proseFactor(c.text), embedding: null as Buffer | null }
   })
   const embeddings = k.embeddings
   if (embeddings && chunks.length > 0) {
@@ -91,6 +93,7 @@ async function insertRows(tx: Tx, tenant: Tenant, kbId: string, documentId: stri
           terms: r.terms,
           head_len: r.head_len,
           body_len: r.body_len,
+          prose: r.prose,
           embedding: r.embedding,
           embedding_model: r.embedding ? prepared.model : null,
         })
@@ -108,13 +111,14 @@ async function insertRows(tx: Tx, tenant: Tenant, kbId: string, documentId: stri
       terms: r.terms,
       head_len: r.head_len,
       body_len: r.body_len,
+      prose: r.prose,
       emb: r.embedding?.toString('base64') ?? null,
       tsv: tsvectorLiteral(kbId, r.head, r.body),
     })),
   )
-  await sql`insert into knowledge_index (chunk_id, workspace_id, mode, knowledge_base_id, document_id, terms, head_len, body_len, embedding, embedding_model, tsv)
-    select r.chunk_id, ${tenant.workspaceId}, ${tenant.mode}, ${kbId}, ${documentId}, r.terms, r.head_len, r.body_len, decode(r.emb, 'base64'), case when r.emb is null then null else ${prepared.model}::text end, r.tsv::tsvector
-    from json_to_recordset(${json}::json) as r(chunk_id text, terms text, head_len int, body_len int, emb text, tsv text)`.execute(tx)
+  await sql`insert into knowledge_index (chunk_id, workspace_id, mode, knowledge_base_id, document_id, terms, head_len, body_len, prose, embedding, embedding_model, tsv)
+    select r.chunk_id, ${tenant.workspaceId}, ${tenant.mode}, ${kbId}, ${documentId}, r.terms, r.head_len, r.body_len, r.prose, decode(r.emb, 'base64'), case when r.emb is null then null else ${prepared.model}::text end, r.tsv::tsvector
+    from json_to_recordset(${json}::json) as r(chunk_id text, terms text, head_len int, body_len int, prose real, emb text, tsv text)`.execute(tx)
 }
 
 /**
@@ -191,6 +195,8 @@ export interface Candidate {
   terms: string
   head_len: number
   body_len: number
+  /** knowledge-boilerplate.ts: 1 for prose, down to 0.4 for a page of links. */
+  prose: number
   embedding: Uint8Array | null
   embedding_model: string | null
 }
@@ -252,7 +258,7 @@ export async function searchCandidates(
   )
   // Without metadata filters the statement's text depends only on which selections the plan has: prepared.
   const rows = filters.length === 0 ? await candidates.all(db, args) : (await candidatesSql(db, args, filters).execute(db)).rows
-  return rows.map((r) => ({ ...r, rid: Number(r.rid), head_len: Number(r.head_len), body_len: Number(r.body_len) }))
+  return rows.map((r) => ({ ...r, rid: Number(r.rid), head_len: Number(r.head_len), body_len: Number(r.body_len), prose: Number(r.prose) }))
 }
 
 /** Terms as an FTS5 MATCH or a tsquery over the bases' tokens (letters, digits and '_': quoting is all either needs). */
@@ -298,7 +304,7 @@ function candidatesSql(db: Executor, a: CandidateArgs, filters: RawBuilder<unkno
   const vectors = a.vectors ? sql`i.embedding, i.embedding_model` : sql`null as embedding, null as embedding_model`
   const kbs = onSqlite(db) ? sql`(select value from json_each(${a.kbs}))` : sql`(select unnest(${a.kbs}::text[]))`
   // The engine's order only chose the rows: BM25F ranks them (ties by chunk id, the same on both engines).
-  return sql<Candidate>`select i.rid, i.chunk_id, i.document_id, i.knowledge_base_id, i.terms, i.head_len, i.body_len, ${vectors}
+  return sql<Candidate>`select i.rid, i.chunk_id, i.document_id, i.knowledge_base_id, i.terms, i.head_len, i.body_len, i.prose, ${vectors}
     from knowledge_index i
     where i.rid in (${sql.join(selections, sql` union all `)})
       and i.workspace_id = ${a.workspaceId} and i.mode = ${a.mode} and i.knowledge_base_id in ${kbs}` // tenant: every row kept is the tenant's, in the asked bases

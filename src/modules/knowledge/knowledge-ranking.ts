@@ -87,6 +87,8 @@ export interface Rankable {
 
 export interface Bm25fScore {
   raw: number
+  /** BM25F with each term's saturated frequency capped at SCORE_TERM_CAP (the calibrated score's part). */
+  capped: number
   score: number
   matched: number
 }
@@ -121,6 +123,7 @@ export function bm25fScorer(terms: readonly string[], stats: TermStats): (c: Ran
     const bodyNorm = 1 - bBody + bBody * (Number(c.body_len) / avgBody)
     const tf = c.terms
     let raw = 0
+    let capped = 0
     let matched = 0
     for (let i = 0; i < needles.length; i++) {
       let at = tf.indexOf(needles[i])
@@ -135,8 +138,59 @@ export function bm25fScorer(terms: readonly string[], stats: TermStats): (c: Ran
       if (h === 0 && b === 0) continue
       matched++
       const f = (headWeight * h) / headNorm + b / bodyNorm
-      raw += (weights[i] * f * (k1 + 1)) / (k1 + f)
+      const saturated = (f * (k1 + 1)) / (k1 + f)
+      raw += weights[i] * saturated
+      capped += weights[i] * Math.min(SCORE_TERM_CAP, saturated)
     }
-    return { raw, score: weight > 0 ? Math.min(1, raw / weight) : 0, matched }
+    return { raw, capped, score: weight > 0 ? Math.min(1, raw / weight) : 0, matched }
+  }
+}
+
+
+/**
+ * How much a question term that no chunk of the searched bases holds weighs against the score, relative to
+ * its idf: a question about "pizza" asked of a base that never says "pizza" is about something else,
+ * however well its other words ("recommend", "good", "place") match. Measured on the bench's questions
+ * (docs/knowledge.md, with SCORE_TERM_CAP): 1.5 declines 29 of 30 off-topic questions and answers 101 of
+ * 116 in-scope ones.
+ */
+export const ABSENT_TERM_WEIGHT = 1.5
+
+/**
+ * In the calibrated score (not the order) one term counts at most 1.5× its idf, where BM25F saturates at
+ * (k1 + 1) = 2.2×: a question sharing one word with a title ("opening hours of the Louvre" asked of a
+ * shop's "Opening hours") must not reach the threshold on that word's repeats alone.
+ */
+export const SCORE_TERM_CAP = 1.5
+
+export interface Relevance {
+  /** What results are ordered by: BM25F × the chunk's prose factor. */
+  order: number
+  /** The calibrated relevance in [0, 1] that knowledge.relevance.ts compares with its threshold. */
+  score: number
+  raw: number
+  matched: number
+}
+
+/**
+ * The ranking and the calibrated relevance of one question over many candidates. Order: the chunk's BM25F
+ * (as bm25fScorer) times its prose factor (knowledge-boilerplate.ts: navigation pages rank low). Score:
+ *
+ *     score = prose × min(1, BM25F₁.₅ / (Σ idf(t) of terms some chunk holds + 1.5 × Σ idf(t) of terms none holds))
+ *
+ * BM25F₁.₅ is BM25F with each term's saturated frequency capped at SCORE_TERM_CAP (1.5). So a chunk holding each question term once in a text of average length scores 1, one holding the terms
+ * that carry half of the question's idf weight about 0.5, and a rare word that nothing in the bases holds
+ * (the subject of an off-topic question) pulls every score down 1.5× its idf.
+ */
+export function relevanceScorer(terms: readonly string[], stats: TermStats): (c: Rankable & { prose?: number }) => Relevance {
+  const bm25 = bm25fScorer(terms, stats)
+  const weight = terms.reduce((n, t) => {
+    const df = stats.df.get(t) ?? 0
+    return n + idf(df, stats.chunks) * (df === 0 ? ABSENT_TERM_WEIGHT : 1)
+  }, 0)
+  return (c) => {
+    const k = bm25(c)
+    const prose = c.prose ?? 1
+    return { order: k.raw * prose, score: weight > 0 ? prose * Math.min(1, k.capped / weight) : 0, raw: k.raw, matched: k.matched }
   }
 }

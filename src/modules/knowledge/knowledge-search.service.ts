@@ -3,11 +3,12 @@ import { notFound } from '../../kernel/errors.js'
 import { claimFor } from '../../kernel/http/idempotency.js'
 import type { Kernel } from '../../kernel/kernel.js'
 import type { Tenant } from '../../kernel/tenant.js'
-import { GAP_THRESHOLD, type BestAnswer, type KnowledgeGapsService } from './knowledge-gaps.service.js'
+import type { BestAnswer, KnowledgeGapsService } from './knowledge-gaps.service.js'
 import * as index from './knowledge-index.repository.js'
-import { bm25fScorer, planFilters } from './knowledge-ranking.js'
+import { planFilters, relevanceScorer } from './knowledge-ranking.js'
 import { readSearchStats } from './knowledge-stats.repository.js'
 import { answerFrom } from './knowledge.answer.js'
+import { ANSWERED_THRESHOLD, isAnswered } from './knowledge.relevance.js'
 import type { KnowledgeCitationT, KnowledgeSearchResultT, KnowledgeSearchT, SearchKnowledgeBodyT } from './knowledge.search.schemas.js'
 import { TOP_K } from './knowledge.search.schemas.js'
 import { analyserFor, markedExcerpt, queryTerms, type Analyser } from './knowledge.text.js'
@@ -127,18 +128,18 @@ export class KnowledgeSearchService {
     if (candidates.length === 0) return { ...empty, ranking }
 
     // One scorer per language of the searched bases (a base scores its own language's terms).
-    const scorers = new Map<string, ReturnType<typeof bm25fScorer>>()
+    const scorers = new Map<string, ReturnType<typeof relevanceScorer>>()
     const scored = candidates.map((c) => {
       const analyser = analysers.get(c.knowledge_base_id) ?? analyserFor('en')
       const asked = termsByLanguage.get(analyser.language) ?? terms
       let scorer = scorers.get(analyser.language)
-      if (!scorer) scorers.set(analyser.language, (scorer = bm25fScorer(asked, stats)))
+      if (!scorer) scorers.set(analyser.language, (scorer = relevanceScorer(asked, stats)))
       const k = scorer(c)
       let score = k.score
-      let order = k.raw
+      let order = k.order
       if (queryVector && embeddings) {
         const sim = c.embedding && c.embedding_model === embeddings.model ? cosine(queryVector, vectorFromBytes(c.embedding)) : 0
-        score = order = (1 - VECTOR_WEIGHT) * k.score + VECTOR_WEIGHT * Math.max(0, sim)
+        score = order = (1 - VECTOR_WEIGHT) * k.score + VECTOR_WEIGHT * Math.max(0, sim) * c.prose
       }
       return { c, analyser, asked, score: Math.round(score * 10000) / 10000, order }
     })
@@ -167,7 +168,7 @@ export class KnowledgeSearchService {
       filters: body.filters?.metadata,
     })
     const results = r.results.map(resultView)
-    const answer = body.answer ? await answerFrom(this.k, body.query, r, GAP_THRESHOLD) : null
+    const answer = body.answer ? await answerFrom(this.k, body.query, r, ANSWERED_THRESHOLD) : null
     const view = (gap: { id: string } | null): KnowledgeSearchT => ({ object: 'knowledge_search', query: body.query, ranking: r.ranking, results, answer, gap })
     const record = this.shouldRecord(r)
     // Nothing to write and no Idempotency-Key to commit: no transaction (on PostgreSQL, two round trips).
@@ -206,7 +207,7 @@ export class KnowledgeSearchService {
 
   /** A question with content words, asked of at least one base, whose best result is below the threshold. */
   private shouldRecord(r: Retrieval): boolean {
-    return r.terms.length > 0 && r.knowledgeBaseIds.length > 0 && r.best < GAP_THRESHOLD
+    return r.terms.length > 0 && r.knowledgeBaseIds.length > 0 && !isAnswered(r.best)
   }
 
   /** The module's usage counter: successful searches per UTC day (metric `knowledge_searches`). */

@@ -117,6 +117,14 @@ export const SEARCH_MIGRATIONS: ModuleMigration[] = [
       await backfillStats(db, engine)
     },
   },
+  {
+    // Issue 32: each chunk's prose factor (knowledge-boilerplate.ts), set when its document is processed;
+    // chunks indexed before count as prose (1) until their documents are processed again.
+    name: '202611280100_knowledge_index_prose',
+    async up(db) {
+      await sql`alter table knowledge_index add column prose real not null default 1`.execute(db)
+    },
+  },
 ]
 
 /** Re-analyses the chunks indexed before the statistics existed, 500 at a time (exported for its test). */

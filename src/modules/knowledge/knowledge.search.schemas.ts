@@ -6,6 +6,8 @@ const DateTime = Type.String({ format: 'date-time' })
 const BaseId = Type.String({ pattern: '^kb_[0-9A-Za-z]{1,40}$', examples: ['kb_01JD0000000000000000000000'] })
 
 export const TOP_K = { default: 5, max: 50 }
+/** The score a passage needs to answer a question, published for other modules (bots, inbox drafts). */
+export { ANSWERED_THRESHOLD, isAnswered } from './knowledge.relevance.js'
 
 export const SearchKnowledgeBody = Type.Object(
   {

@@ -20,6 +20,8 @@ export interface KnowledgeIndexTable {
   /** Analysed terms in the title and headings, and in the text (BM25F length normalisation). */
   head_len: Generated<number>
   body_len: Generated<number>
+  /** Share of the chunk that reads as prose (knowledge-boilerplate.ts): 1, down to 0.4 for a page of links. */
+  prose: Generated<number>
   /** Float32 little-endian bytes of the chunk's embedding, or null (no provider, or indexed without one). */
   embedding: Buffer | null
   /** The embeddings model that produced `embedding`: vectors of another model are ignored. */
