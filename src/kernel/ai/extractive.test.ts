@@ -25,7 +25,7 @@ describe('extractiveAnswer', () => {
     ]) {
       const a = extractiveAnswer('How long does standard shipping take?', passages)
       const at = passages.indexOf(SHIPPING)
-      assert.equal(a.content, `Standard shipping takes 3-5 business days. [${at + 1}]`)
+      assert.equal(a.content, 'Standard shipping takes 3-5 business days. [1]')
       assert.deepEqual(a.cited, [at])
       assert.deepEqual(
         a.sources.map((s) => s.id),

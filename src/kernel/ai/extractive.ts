@@ -20,7 +20,7 @@ const MIN_COVERAGE = 1 / 3
 const RANK_DECAY = 0.2
 
 export interface ExtractiveAnswer {
-  /** The chosen sentences (or steps, one a line) of one passage, followed by the [n] of that passage (n = position in `passages` + 1). */
+  /** The chosen sentences (or steps, one a line) of one passage, followed by [1]: marker n cites `sources[n - 1]`. */
   content: string
   /** Passage positions (0-based) cited: the one passage answered from, or none. */
   cited: number[]
@@ -239,8 +239,8 @@ export interface ExtractiveOptions {
 /**
  * A generic extractive answer, written as a person would reply: one to three sentences of the one
  * passage that answers best (the steps, whole, when the question asks for them), never a heading, never
- * a sentence of another passage, cited [n] once. Below the relevance bar (MIN_TERMS, MIN_COVERAGE) it is
- * not grounded and says nothing.
+ * a sentence of another passage, cited [1] once (its one source). Below the relevance bar (MIN_TERMS,
+ * MIN_COVERAGE) it is not grounded and says nothing.
  */
 export function extractiveAnswer(question: string, passages: AiSource[], opts: ExtractiveOptions = {}): ExtractiveAnswer {
   const terms = opts.terms ? (t: string) => new Set(opts.terms!(t)) : termsOf
@@ -260,5 +260,5 @@ export function extractiveAnswer(question: string, passages: AiSource[], opts: E
   const text = reply.text
   const sources: Citation[] = [{ kind: 'passage', id: source.id, title: source.title ?? null, excerpt: excerptOf(chosen.map((u) => u.text).join(' ')), score: 1 }]
   const confidence = Math.round(Math.min(0.95, 0.3 + 0.65 * coverage) * 100) / 100
-  return { content: `${text} [${passage + 1}]`, cited: [passage], sources, coverage: Math.round(coverage * 100) / 100, grounded: true, confidence }
+  return { content: `${text} [1]`, cited: [passage], sources, coverage: Math.round(coverage * 100) / 100, grounded: true, confidence }
 }

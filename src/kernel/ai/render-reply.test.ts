@@ -39,6 +39,11 @@ describe('renderReply', () => {
     assert.equal(renderReply('It takes *3 days* [1].', [refunds], 'sms'), 'It takes 3 days.\nhttps://help.example.com/refunds')
   })
 
+  it('steps read as steps on voice', () => {
+    const out = renderReply('You can reset it from the sign-in page. To reset it:\n1. Open the sign-in page.\n2. Click "Forgot password" [1]', [refunds], 'voice')
+    assert.equal(out, 'You can reset it from the sign-in page. To reset it: Step 1: Open the sign-in page. Step 2: Click "Forgot password".')
+  })
+
   it('tables and code read as lines on voice', () => {
     const out = renderReply('| Plan | Price |\n|---|---|\n| Basic | $9.99 |\n```\nsvc start\n```', [], 'voice')
     assert.equal(out, 'Plan, Price. Basic, nine dollars and ninety nine cents. svc start.')

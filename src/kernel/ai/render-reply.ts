@@ -61,7 +61,8 @@ function plain(md: string, channel: 'email' | 'sms' | 'voice'): string {
     let line = raw
       .replace(/^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$/, '$1')
       .replace(/^\s*>\s?/, '')
-      .replace(/^\s*[-*+]\s+/, channel === 'voice' ? '' : '- ')
+      .replace(/^\s*[-*+•]\s+/, channel === 'voice' ? '' : '- ')
+      .replace(/^\s*(\d{1,2})[.)]\s+/, channel === 'voice' ? 'Step $1: ' : '$1. ')
     if (/^\s*\|.*\|\s*$/.test(line)) line = line.trim().slice(1, -1).split('|').map((c) => c.trim()).filter(Boolean).join(', ')
     lines.push(inline(line, channel))
   }

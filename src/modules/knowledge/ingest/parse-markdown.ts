@@ -2,6 +2,7 @@ import type { Token, Tokens } from 'marked'
 import { decodeText, normalizeNewlines } from './decode-text.js'
 import { DocumentBuilder, type ParsedDocument } from './document-builder.js'
 import { decodeEntities } from './html-entities.js'
+import { joinHyphenatedWraps } from './unwrap-lines.js'
 
 /**
  * Markdown through marked's lexer (CommonMark + GFM tables): headings become sections, the rest plain
@@ -31,7 +32,7 @@ function block(b: DocumentBuilder, t: Token): void {
       b.heading((t as Tokens.Heading).depth, plain((t as Tokens.Heading).tokens))
       return
     case 'paragraph':
-      b.paragraph(plain((t as Tokens.Paragraph).tokens))
+      b.paragraph(joinHyphenatedWraps(plain((t as Tokens.Paragraph).tokens)))
       return
     case 'text': // a tight list item's text
       b.inline(t.tokens ? plain(t.tokens) : decodeEntities((t as Tokens.Text).text))

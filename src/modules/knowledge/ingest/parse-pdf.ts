@@ -1,6 +1,7 @@
 import type { getDocumentProxy } from 'unpdf'
 import { DocumentBuilder, type ParsedDocument } from './document-builder.js'
 import { DocumentParseError } from './parse-error.js'
+import { unwrapLines } from './unwrap-lines.js'
 
 interface TextItem {
   str: string
@@ -52,18 +53,30 @@ function writePage(b: DocumentBuilder, items: TextItem[], headings: { level: num
   let lastY: number | null = null
   let lastHeight = 0
   let gap = false
+  // The lines of the paragraph being read: its wraps are joined when it ends (`unwrapLines`).
+  let paragraph: string[] = []
+  const endParagraph = () => {
+    for (const l of unwrapLines(paragraph)) {
+      b.breakLine()
+      b.inline(l)
+    }
+    paragraph = []
+  }
   const flush = () => {
     const text = line.replace(/\s+/g, ' ').trim()
     line = ''
     if (!text) return
     const h = headings.findIndex((x) => text === x.title)
     if (h >= 0) {
+      endParagraph()
       b.heading(headings[h]!.level, text)
       headings.splice(h, 1) // a title heads the page once; the same words later are text
     } else {
-      if (gap) b.breakParagraph()
-      else b.breakLine()
-      b.inline(text)
+      if (gap) {
+        endParagraph()
+        b.breakParagraph()
+      }
+      paragraph.push(text)
     }
     gap = false
   }
@@ -87,6 +100,7 @@ function writePage(b: DocumentBuilder, items: TextItem[], headings: { level: num
     if (item.hasEOL) flush()
   }
   flush()
+  endParagraph()
 }
 
 // Outline entries that point at a page, by page number: { level, title }.
