@@ -466,6 +466,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/bots/{id}/messages/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a message to a bot, the reply streamed
+         * @description sendBotMessage (`POST /bots/{id}/messages`, same body and effects) as Server-Sent Events: `delta` events carry the reply as the engine writes it (an OpenAI-compatible engine token by token; the builtin engine in one piece), then `message` carries the reply object, whose `content` replaces the pieces (guardrails and hand-off rules judge the whole answer). docs/bots.md "Streaming".
+         *
+         *     Required scope: `bots:write`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/bots/streamBotMessage
+         */
+        post: operations["streamBotMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/bots/{id}/publish": {
         parameters: {
             query?: never;
@@ -482,6 +504,28 @@ export interface paths {
          *     Required scope: `bots:write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/bots/publishBot
          */
         post: operations["publishBot"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/bots/{id}/test-conversations/{conversation_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a test conversation of a bot
+         * @description A test exchange (sendBotMessage with `test`, or with `version_id`) as the tester had it: each message and the reply, oldest first. Test exchanges are kept with the bot only — never in the inbox, events, webhooks or integrations — and go when the bot is deleted.
+         *
+         *     Required scope: `bots:read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/bots/getBotTestConversation
+         */
+        get: operations["getBotTestConversation"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -5119,6 +5163,12 @@ export interface components {
             /** @enum {string} */
             object: "list";
         };
+        /** @description `delta`: {text}; `message`: {reply}; `error`: a problem. */
+        BotMessageStreamEvent: {
+            reply?: components["schemas"]["BotReply"];
+            /** @description `delta`: the next piece of the reply. */
+            text?: string;
+        };
         /**
          * BotPiiMasking
          * @description Personal data masked in the bot's replies.
@@ -5196,6 +5246,7 @@ export interface components {
             citations: components["schemas"]["KnowledgeSearchResult"][];
             confidence: number | null;
             content: string;
+            /** @description The inbox conversation; for a test exchange the test conversation (`btest_…`). */
             conversation_id: string;
             /** Format: date-time */
             created_at: string;
@@ -5208,12 +5259,14 @@ export interface components {
             handoff_reason: string | null;
             /** @example brep_01JD0000000000000000000000 */
             id: string;
-            /** @description The customer's message as written to the inbox. */
+            /** @description The customer's message as written to the inbox (a test exchange's own id, `btmsg_…`). */
             inbound_message_id: string;
-            /** @description The bot's reply as written to the inbox. */
+            /** @description The bot's reply as written to the inbox (a test exchange's own id, `btmsg_…`). */
             message_id: string;
             /** @enum {string} */
             object: "bot_reply";
+            /** @description A test exchange: nothing was written to the inbox and no event was sent. */
+            test: boolean;
             tool_calls: components["schemas"]["BotToolCall"][];
             /** @description The bot version that answered. */
             version_id: string;
@@ -5244,6 +5297,26 @@ export interface components {
          * @enum {string}
          */
         BotStatus: "draft" | "published" | "archived";
+        BotTestConversation: {
+            bot_id: string;
+            /** Format: date-time */
+            created_at: string;
+            /** @example btest_01JD0000000000000000000000 */
+            id: string;
+            /** @enum {string} */
+            object: "bot_test_conversation";
+            /** @description Oldest first. */
+            turns: {
+                message: {
+                    /** @description The tester's message. */
+                    content: string;
+                    /** Format: date-time */
+                    created_at: string;
+                    id: string;
+                };
+                reply: components["schemas"]["BotReply"];
+            }[];
+        };
         BotTool: {
             bot_id: string;
             /** Format: date-time */
@@ -7368,6 +7441,8 @@ export interface components {
             mode: "mask" | "remove" | "hash";
             /** @enum {string} */
             object: "pii_redaction";
+            /** @description The region national phone numbers were read in (the request's, else the workspace default); null: none. */
+            region: string | null;
         };
         /** PiiRedactionItem */
         PiiRedactionItem: {
@@ -8460,6 +8535,8 @@ export interface components {
             crm: components["schemas"]["WorkspaceCrmSettings"] | null;
             /** @description BCP 47 language tag, e.g. en or pt-BR */
             default_language: string;
+            /** @description ISO 3166-1 alpha-2 region where phone numbers written without +country code are read (PII redaction); null: none. */
+            default_region: string | null;
             /** @example ws_01JD0000000000000000000000 */
             id: string;
             /** @description A conversation whose lead score reaches this creates its lead (docs/leads.md); null: never. */
@@ -9150,6 +9227,8 @@ export interface components {
                      * @enum {string}
                      */
                     mode?: "mask" | "remove" | "hash";
+                    /** @description ISO 3166-1 alpha-2 region whose national phone numbers (no +country code) are found, e.g. GB; default the workspace's default_region. Without one, only international numbers are. */
+                    region?: string;
                     text?: string;
                     /** @description Entity types to find (default all; unknown ones are 422). */
                     types?: string[];
@@ -9206,8 +9285,10 @@ export interface components {
                     contact?: components["schemas"]["InboxContactInput"];
                     /** @description The customer's message. */
                     content: string;
-                    /** @description An inbox conversation to continue; default a new one. */
+                    /** @description An inbox conversation to continue (a test conversation, `btest_…`, for a test exchange); default a new one. */
                     conversation_id?: string;
+                    /** @description A test exchange: kept with the bot (read it back with GET /bots/{id}/test-conversations/{conversation_id}), never written to the inbox, no events, webhooks or integrations. Default: true when `version_id` is given, else false. */
+                    test?: boolean;
                     /** @description Answer with this version instead of the published one (testing an unpublished version). */
                     version_id?: string;
                 };
@@ -9539,6 +9620,8 @@ export interface components {
                     /** @description The CRM of this mode (a test key sets the test one); null removes it. */
                     crm?: components["schemas"]["WorkspaceCrmSettingsInput"] | null;
                     default_language?: string;
+                    /** @description ISO 3166-1 alpha-2 code with phone number metadata (e.g. GB, US); null: none. */
+                    default_region?: string | null;
                     lead_auto_create_score?: number | null;
                     /** @description Up to 50 string key/value pairs (keys ≤ 40, values ≤ 500 characters). */
                     metadata?: {
@@ -10557,6 +10640,49 @@ export interface operations {
             };
         };
     };
+    streamBotMessage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description Resumes an event stream: the id of the last event received (`<stream id>:<n>`). The same request (method and path) then answers the events after it and, while the work runs, the live ones, without starting the work again. Events are kept 60 s after the stream ends, by the process that served it; an unknown, expired or foreign stream → 404 `stream_not_found`. See docs/api-conventions.md "Event streams". */
+                "Last-Event-ID"?: components["parameters"]["LastEventId"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["SendBotMessageBody"];
+        responses: {
+            /** @description A stream of Server-Sent Events (`text/event-stream`). Every event has an `id` (`<stream id>:<n>`, to resume with `Last-Event-ID`), an `event` name and one line of JSON `data`. Events: `delta`: {text}: the next piece of the reply, provisional until `message`; `message`: {reply}: the reply as POST /bots/{id}/messages answers it; its content is what was sent; the stream ends; `error`: the work failed after the stream started; the data is a problem (RFC 9457) and the stream ends. A `: ping` comment is sent every 15 s; the response ends when the work is done. See docs/api-conventions.md "Event streams". */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["BotMessageStreamEvent"] | components["schemas"]["Problem"];
+                };
+            };
+            /** @description A resume (`Last-Event-ID`) of a stream that has ended, with no event left to deliver (EventSource clients stop reconnecting). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description problem details (RFC 9457) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     publishBot: {
         parameters: {
             query?: never;
@@ -10578,6 +10704,38 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Bot"];
+                };
+            };
+            /** @description problem details (RFC 9457) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getBotTestConversation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                conversation_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bot test conversation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BotTestConversation"];
                 };
             };
             /** @description problem details (RFC 9457) */
@@ -16150,6 +16308,7 @@ export interface operations {
                  *           "conversation_id": "conv_01JD0000000000000000000000",
                  *           "inbound_message_id": "msg_01JD0000000000000000000001",
                  *           "message_id": "msg_01JD0000000000000000000002",
+                 *           "test": false,
                  *           "content": "Let me bring in a colleague who can help.",
                  *           "citations": [],
                  *           "confidence": 0,

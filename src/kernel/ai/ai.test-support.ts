@@ -1,6 +1,6 @@
 // Test support for the AI tests (not a test file itself): an OpenAI-compatible chat-completions server on
 // 127.0.0.1 that answers each request as the test scripts it (text, tool calls, errors, silence).
-import { createServer } from 'node:http'
+import { createServer, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 
 export type ChatReply = (
@@ -29,6 +29,7 @@ export async function startChatServer(script: (body: any, n: number) => ChatRepl
         return
       }
       const answer = () => {
+        if (body.stream) return streamAnswer(res, body, reply, `chatcmpl-${requests.length}`)
         const message =
           'text' in reply
             ? { role: 'assistant', content: reply.text }
@@ -62,4 +63,23 @@ export async function startChatServer(script: (body: any, n: number) => ChatRepl
       await new Promise<void>((resolve) => server.close(() => resolve()))
     },
   }
+}
+
+/**
+ * A `stream: true` request, as OpenAI sends it: Server-Sent Events of `chat.completion.chunk` — a text a
+ * word at a time (each word a delta), tool calls in one delta each — then a chunk with the finish reason
+ * and `data: [DONE]`.
+ */
+function streamAnswer(res: ServerResponse, body: any, reply: { text: string } | { toolCalls: { id?: string; name: string; arguments: string }[] }, id: string): void {
+  const chunk = (delta: Record<string, unknown>, finish: string | null) =>
+    `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: body.model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`
+  res.writeHead(200, { 'content-type': 'text/event-stream' })
+  res.write(chunk({ role: 'assistant', content: '' }, null))
+  if ('text' in reply) for (const piece of reply.text.match(/\S+\s*/g) ?? []) res.write(chunk({ content: piece }, null))
+  else
+    reply.toolCalls.forEach((c, i) =>
+      res.write(chunk({ tool_calls: [{ index: i, id: c.id ?? `call_${i + 1}`, type: 'function', function: { name: c.name, arguments: c.arguments } }] }, null)),
+    )
+  res.write(chunk({}, 'text' in reply ? 'stop' : 'tool_calls'))
+  res.end('data: [DONE]\n\n')
 }

@@ -107,6 +107,12 @@ export interface RespondRequest {
   now?: Date | null
   /** ISO 3166 country for phone numbers written without +country code (builtin engine); default none. */
   region?: string | null
+  /**
+   * Given: the answer's text is passed here piece by piece as the provider streams it (OpenAI-compatible,
+   * `stream: true`); the builtin engine answers at once and never calls it. Pieces are provisional: the
+   * step's `content` (markers checked, trimmed) is the answer.
+   */
+  onDelta?: ((text: string) => void) | null
 }
 
 /** Tokens a model reported for one step (absent for the builtin engine). */

@@ -93,17 +93,25 @@ export class OpenAiEngine implements AiEngine {
     const tools = respondTools(req)
     const deadline = AbortSignal.timeout(this.config.timeoutMs)
     let completion: OpenAI.Chat.ChatCompletion
+    const params = {
+      model: this.model,
+      messages: respondMessages(req),
+      temperature: req.temperature ?? 0.3,
+      // tool_choice without tools is refused by OpenAI itself.
+      ...(tools.length > 0 ? { tools, tool_choice: 'auto' as const } : {}),
+    }
+    const options = { signal: deadline, timeout: this.config.timeoutMs, maxRetries: 0 }
     try {
-      completion = await this.client.chat.completions.create(
-        {
-          model: this.model,
-          messages: respondMessages(req),
-          temperature: req.temperature ?? 0.3,
-          // tool_choice without tools is refused by OpenAI itself.
-          ...(tools.length > 0 ? { tools, tool_choice: 'auto' as const } : {}),
-        },
-        { signal: deadline, timeout: this.config.timeoutMs, maxRetries: 0 },
-      )
+      if (req.onDelta) {
+        // The client's stream helper assembles the chunks (text and tool-call pieces) into the same
+        // completion a plain request returns, so the answer is read the same way either way.
+        const onDelta = req.onDelta
+        const stream = this.client.chat.completions.stream({ ...params, stream: true }, options)
+        stream.on('content', (delta) => {
+          if (delta) onDelta(delta)
+        })
+        completion = await stream.finalChatCompletion()
+      } else completion = await this.client.chat.completions.create(params, options)
     } catch (err) {
       throw this.toAppError(err, deadline)
     }

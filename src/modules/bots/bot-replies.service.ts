@@ -1,4 +1,5 @@
-import type { AiTurn } from '../../kernel/ai/ai.js'
+import type { AiEngine, AiTurn } from '../../kernel/ai/ai.js'
+import { iso } from '../../kernel/clock.js'
 import { fromJson, toJson } from '../../kernel/db/database.js'
 import { AppError } from '../../kernel/errors.js'
 import { claimFor } from '../../kernel/http/idempotency.js'
@@ -7,11 +8,12 @@ import type { Kernel } from '../../kernel/kernel.js'
 import type { Services } from '../../kernel/services.js'
 import type { Principal, Tenant } from '../../kernel/tenant.js'
 import { engineFor } from './bot-engine.js'
+import { isTest, readTestConversation, TEST_CONVERSATION, TEST_MESSAGE, testTranscript } from './bot-tests.js'
 import { runTurn, type TurnOutcome } from './bot-turn.js'
 import { assertNotArchived, versionOr404 } from './bot-versions.service.js'
 import type { BotConfig } from './bots.config.js'
 import * as repo from './bots.repository.js'
-import type { BotReplyT, SendBotMessageBodyT } from './bots.schemas.js'
+import type { BotReplyT, BotTestConversationT, SendBotMessageBodyT } from './bots.schemas.js'
 import { findBotOr404 } from './bots.shared.js'
 import type { BotRepliesTable, BotVersionsTable } from './bots.tables.js'
 import { replyView } from './bots.views.js'
@@ -56,12 +58,27 @@ export class BotRepliesService {
     return runTurn(this.k, this.services, { tenant, botId, config, engine: engineFor(this.k, config.ai.provider), transcript, question, scope, conversationId: null })
   }
 
-  async send(principal: Principal, botId: string, body: SendBotMessageBodyT): Promise<BotReplyT> {
+  /** getBotTestConversation (bot-tests.ts). */
+  readTest(tenant: Tenant, botId: string, conversationId: string): Promise<BotTestConversationT> {
+    return readTestConversation(this.k, tenant, botId, conversationId)
+  }
+
+  /**
+   * `live.onDelta` gets the reply's text as it is produced (streamBotMessage): the engine's pieces when it
+   * streams (OpenAI-compatible), else the final reply at once. Pieces are provisional — the guardrails and
+   * hand-off rules run on the whole answer — so the returned reply's `content` is what was sent.
+   */
+  async send(principal: Principal, botId: string, body: SendBotMessageBodyT, live: { onDelta?: (text: string) => void } = {}): Promise<BotReplyT> {
     const tenant: Tenant = { workspaceId: principal.workspaceId, mode: principal.mode }
     const { version, config } = await this.answering(tenant, botId, body.version_id)
+    const test = isTest(body)
     const inConversation = body.conversation_id
-    const conversation = inConversation ? await referenced('/body/conversation_id', () => this.services.inbox.turns.context(tenant, inConversation, HISTORY)) : null
-    const engine = engineFor(this.k, config.ai.provider)
+    const conversation =
+      inConversation && !test ? await referenced('/body/conversation_id', () => this.services.inbox.turns.context(tenant, inConversation, HISTORY)) : null
+    const earlier = inConversation && test ? await testTranscript(this.k, tenant, botId, inConversation, HISTORY) : (conversation?.transcript ?? [])
+    let streamed = false
+    const onDelta = live.onDelta ? (text: string) => ((streamed = true), live.onDelta!(text)) : undefined
+    const engine = withDeltas(engineFor(this.k, config.ai.provider), onDelta)
     const id = newId('brep')
     const claim = claimFor(principal)
     const outcome = await runTurn(this.k, this.services, {
@@ -69,11 +86,44 @@ export class BotRepliesService {
       botId,
       config,
       engine,
-      transcript: [...(conversation?.transcript ?? []), { role: 'customer', text: body.content }],
+      transcript: [...earlier, { role: 'customer', text: body.content }],
       question: body.content,
       scope: claim ? `${claim.apiKeyId}:${claim.key}` : id,
       conversationId: conversation?.id ?? null,
+      test,
     })
+    // An engine that does not stream (builtin), or a reply that is not the engine's (blocked, fallback): one piece.
+    if (live.onDelta && !streamed) live.onDelta(outcome.content)
+    const record = (conversationId: string, inbound: string, message: string, at: string): BotRepliesTable => ({
+      id,
+      workspace_id: tenant.workspaceId,
+      mode: tenant.mode,
+      bot_id: botId,
+      version_id: version.id,
+      conversation_id: conversationId,
+      inbound_message_id: inbound,
+      message_id: message,
+      content: outcome.content,
+      confidence: outcome.confidence,
+      grounded: outcome.grounded ? 1 : 0,
+      citations: toJson(outcome.citations),
+      tool_calls: toJson(outcome.toolCalls),
+      guardrails: toJson(outcome.fired),
+      handoff: outcome.handoff ? toJson({ reason: outcome.handoff }) : null,
+      provider: outcome.provider,
+      model: outcome.model,
+      created_at: at,
+      test: test ? 1 : 0,
+      question: test ? body.content : null,
+    })
+    if (test) {
+      // Only the reply record: no inbox conversation, no hand-off applied, no event (see bot-tests.ts).
+      const row = record(inConversation ?? newId(TEST_CONVERSATION), newId(TEST_MESSAGE), newId(TEST_MESSAGE), iso(this.k.clock.now()))
+      return this.k.transaction(principal, async (tx) => {
+        await repo.insertReply(tx, row)
+        return replyView(row)
+      })
+    }
     const handoff = outcome.handoff
       ? { assigneeId: config.handoff.action === 'assign' ? config.handoff.assignee_id : null, tag: config.handoff.tag }
       : null
@@ -87,26 +137,7 @@ export class BotRepliesService {
     })
     return this.k.transaction(principal, async (tx) => {
       const { conversationId } = await this.services.inbox.turns.write(tx, tenant, exchange)
-      const row: BotRepliesTable = {
-        id,
-        workspace_id: tenant.workspaceId,
-        mode: tenant.mode,
-        bot_id: botId,
-        version_id: version.id,
-        conversation_id: conversationId,
-        inbound_message_id: exchange.inbound.id,
-        message_id: exchange.outbound.id,
-        content: outcome.content,
-        confidence: outcome.confidence,
-        grounded: outcome.grounded ? 1 : 0,
-        citations: toJson(outcome.citations),
-        tool_calls: toJson(outcome.toolCalls),
-        guardrails: toJson(outcome.fired),
-        handoff: outcome.handoff ? toJson({ reason: outcome.handoff }) : null,
-        provider: outcome.provider,
-        model: outcome.model,
-        created_at: exchange.outbound.created_at,
-      }
+      const row = record(conversationId, exchange.inbound.id, exchange.outbound.id, exchange.outbound.created_at)
       await repo.insertReply(tx, row)
       const view = replyView(row)
       if (outcome.handoff) await this.k.events.emit(tx, tenant, 'bot.handoff', view)
@@ -115,3 +146,14 @@ export class BotRepliesService {
   }
 }
 
+/** The engine, passing `onDelta` to each step so a streaming provider hands over its text as it comes. */
+function withDeltas(engine: AiEngine, onDelta: ((text: string) => void) | undefined): AiEngine {
+  if (!onDelta) return engine
+  return {
+    provider: engine.provider,
+    model: engine.model,
+    check: () => engine.check(),
+    generate: (req) => engine.generate(req),
+    respond: (req) => engine.respond({ ...req, onDelta }),
+  }
+}

@@ -29,6 +29,8 @@ export interface TurnInput {
   /** Where tool-call idempotency keys come from: the request's Idempotency-Key, else the reply id. */
   scope: string
   conversationId: string | null
+  /** A test exchange (bot-tests.ts): its question is not recorded as a knowledge gap. */
+  test?: boolean
 }
 
 export interface TurnOutcome {
@@ -56,7 +58,7 @@ export async function runTurn(k: Kernel, services: Services, t: TurnInput): Prom
   const input = checkInput(g, t.question)
   if (input.blocked) return { ...base, content: input.reply ?? g.blocked_reply, grounded: false, fired: input.fired, handoff: null }
 
-  const { kbIds, passages } = await retrieve(services, t.tenant, t.config.knowledge_base_ids, t.question)
+  const { kbIds, passages } = await retrieve(services, t.tenant, t.config.knowledge_base_ids, t.question, !t.test)
   const toolResults: ToolCallResult[] = []
   let handoff: HandoffReason | null = null
   let step: AiStep | null = null
@@ -169,7 +171,7 @@ function foundPassages(r: ToolCallResult): Passage[] {
 }
 
 /** The question's passages from the bot's bases (a base deleted since the version froze its id is skipped). */
-async function retrieve(services: Services, tenant: Tenant, ids: string[], question: string): Promise<{ kbIds: string[]; passages: Passage[] }> {
-  const passages = ids.length > 0 ? await services.knowledge.search.passages(tenant, question, { knowledgeBaseIds: ids, topK: PASSAGES }) : []
+async function retrieve(services: Services, tenant: Tenant, ids: string[], question: string, recordGaps: boolean): Promise<{ kbIds: string[]; passages: Passage[] }> {
+  const passages = ids.length > 0 ? await services.knowledge.search.passages(tenant, question, { knowledgeBaseIds: ids, topK: PASSAGES, recordGaps }) : []
   return { kbIds: ids, passages }
 }

@@ -69,6 +69,7 @@ const REPLY_EXAMPLE: BotReplyT = {
   conversation_id: 'conv_01JD0000000000000000000000',
   inbound_message_id: 'msg_01JD0000000000000000000001',
   message_id: 'msg_01JD0000000000000000000002',
+  test: false,
   content: 'Let me bring in a colleague who can help.',
   citations: [],
   confidence: 0,

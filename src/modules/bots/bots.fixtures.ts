@@ -37,4 +37,15 @@ export const FIXTURES: Record<string, Fixture> = {
     await c.request({ method: 'POST', url: `/v2/bots/${id}/publish`, payload: {} })
     return { params: { id }, body: { content: 'Hello there' } }
   },
+  streamBotMessage: async (c) => {
+    const id = await bot(c)
+    await c.request({ method: 'POST', url: `/v2/bots/${id}/publish`, payload: {} })
+    return { params: { id }, body: { content: 'Hello there' } }
+  },
+  getBotTestConversation: async (c) => {
+    const id = await bot(c)
+    await c.request({ method: 'POST', url: `/v2/bots/${id}/publish`, payload: {} })
+    const r = await c.request({ method: 'POST', url: `/v2/bots/${id}/messages`, payload: { content: 'Hello there', test: true } })
+    return { id, conversation_id: JSON.parse(r.body).conversation_id }
+  },
 }

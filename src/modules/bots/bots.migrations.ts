@@ -94,4 +94,15 @@ export const botsMigrations: ModuleMigration[] = [
       await db.schema.createIndex('bot_replies_bot').on('bot_replies').columns(['bot_id']).execute()
     },
   },
+  {
+    // Test exchanges (dashboard test chat, version tests) are kept here only, never in the inbox:
+    // `test` marks them, `question` holds the tester's message (there is no inbox message to point at).
+    name: '202611281600_bot_test_exchanges',
+    async up(db) {
+      await db.schema.alterTable('bot_replies').addColumn('test', 'integer', (c) => c.notNull().defaultTo(0)).execute()
+      await db.schema.alterTable('bot_replies').addColumn('question', 'text').execute()
+      // Reading a test conversation back, and a data subject's replies (bots.privacy.ts).
+      await db.schema.createIndex('bot_replies_conversation').on('bot_replies').columns(['conversation_id']).execute()
+    },
+  },
 ]

@@ -19,6 +19,8 @@ import { listBots } from './routes/list-bots.route.js'
 import { publishBot } from './routes/publish-bot.route.js'
 import { rollbackBotVersion } from './routes/rollback-bot-version.route.js'
 import { sendBotMessage } from './routes/send-bot-message.route.js'
+import { streamBotMessage } from './routes/stream-bot-message.route.js'
+import { getBotTestConversation } from './routes/get-bot-test-conversation.route.js'
 import { updateBotGuardrails } from './routes/update-bot-guardrails.route.js'
 import { updateBot } from './routes/update-bot.route.js'
 
@@ -44,6 +46,8 @@ export const botsModule = defineModule({
     getBotGuardrails,
     updateBotGuardrails,
     sendBotMessage,
+    streamBotMessage,
+    getBotTestConversation,
   ],
   init(kernel, services) {
     kernel.events.declare(BOTS_EVENTS)

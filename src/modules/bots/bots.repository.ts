@@ -92,6 +92,11 @@ export async function insertReply(db: Executor, row: BotRepliesTable): Promise<v
   await db.insertInto('bot_replies').values(row).execute()
 }
 
+/** The replies of one test conversation of a bot, oldest first (empty: no such test conversation). */
+export function testReplies(db: Executor, tenant: Tenant, botId: string, conversationId: string): Promise<BotRepliesTable[]> {
+  return scoped(db, tenant).selectFrom('bot_replies').selectAll().where('conversation_id', '=', conversationId).where('bot_id', '=', botId).where('test', '=', 1).orderBy('id').execute()
+}
+
 /** Replies given in the conversations (a data subject's, bots.privacy.ts), oldest first. */
 export function repliesInConversations(db: Executor, tenant: Tenant, conversationIds: string[]): Promise<BotRepliesTable[]> {
   if (conversationIds.length === 0) return Promise.resolve([])

@@ -178,11 +178,20 @@ export const CloneBotBody = Type.Object(
 export const SendBotMessageBody = Type.Object(
   {
     content: Type.String({ minLength: 1, maxLength: 4000, pattern: '\\S', description: "The customer's message." }),
-    conversation_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'An inbox conversation to continue; default a new one.' })),
+    conversation_id: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 64, description: 'An inbox conversation to continue (a test conversation, `btest_…`, for a test exchange); default a new one.' }),
+    ),
     channel: Type.Optional(Channel),
     contact: Type.Optional(ContactInput),
     version_id: Type.Optional(
       Type.String({ minLength: 1, maxLength: 64, description: 'Answer with this version instead of the published one (testing an unpublished version).' }),
+    ),
+    test: Type.Optional(
+      Type.Boolean({
+        description:
+          'A test exchange: kept with the bot (read it back with GET /bots/{id}/test-conversations/{conversation_id}), never written to the ' +
+          'inbox, no events, webhooks or integrations. Default: true when `version_id` is given, else false.',
+      }),
     ),
   },
   { additionalProperties: false, title: 'SendBotMessageBody' },
@@ -219,9 +228,10 @@ export const BotReply = Type.Object(
     object: Type.Literal('bot_reply'),
     bot_id: Type.String(),
     version_id: Type.String({ description: 'The bot version that answered.' }),
-    conversation_id: Type.String(),
-    inbound_message_id: Type.String({ description: "The customer's message as written to the inbox." }),
-    message_id: Type.String({ description: "The bot's reply as written to the inbox." }),
+    conversation_id: Type.String({ description: 'The inbox conversation; for a test exchange the test conversation (`btest_…`).' }),
+    inbound_message_id: Type.String({ description: "The customer's message as written to the inbox (a test exchange's own id, `btmsg_…`)." }),
+    message_id: Type.String({ description: "The bot's reply as written to the inbox (a test exchange's own id, `btmsg_…`)." }),
+    test: Type.Boolean({ description: 'A test exchange: nothing was written to the inbox and no event was sent.' }),
     content: Type.String(),
     citations: Type.Array(KnowledgeSearchResult, { description: 'The knowledge passages the reply stands on, as POST /knowledge/search returns them.' }),
     confidence: Nullable(Type.Number({ minimum: 0, maximum: 1 })),
@@ -236,6 +246,37 @@ export const BotReply = Type.Object(
   { $id: 'BotReply' },
 )
 export type BotReplyT = Static<typeof BotReply>
+
+export const BotMessageStreamEvent = Type.Object(
+  {
+    text: Type.Optional(Type.String({ description: '`delta`: the next piece of the reply.' })),
+    reply: Type.Optional(BotReply),
+  },
+  { $id: 'BotMessageStreamEvent', description: '`delta`: {text}; `message`: {reply}; `error`: a problem.' },
+)
+
+export const TestConversationParams = Type.Object(
+  { id: Type.String({ minLength: 1, maxLength: 64 }), conversation_id: Type.String({ minLength: 1, maxLength: 64 }) },
+  { additionalProperties: false },
+)
+
+export const BotTestConversation = Type.Object(
+  {
+    id: Type.String({ examples: ['btest_01JD0000000000000000000000'] }),
+    object: Type.Literal('bot_test_conversation'),
+    bot_id: Type.String(),
+    turns: Type.Array(
+      Type.Object({
+        message: Type.Object({ id: Type.String(), content: Type.String({ description: "The tester's message." }), created_at: DateTime }),
+        reply: BotReply,
+      }),
+      { description: 'Oldest first.' },
+    ),
+    created_at: DateTime,
+  },
+  { $id: 'BotTestConversation' },
+)
+export type BotTestConversationT = Static<typeof BotTestConversation>
 
 const toolFields = {
   id: Type.String({ examples: ['tool_01JD0000000000000000000000'] }),

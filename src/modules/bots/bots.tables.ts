@@ -94,6 +94,10 @@ export interface BotRepliesTable {
   provider: string
   model: string
   created_at: string
+  /** 1: a test exchange (bot-tests.service.ts), kept out of the inbox, events and integrations. */
+  test: number
+  /** The tester's message of a test exchange; null for inbox exchanges (the inbox holds it). */
+  question: string | null
 }
 
 declare module '../../kernel/db/database.js' {

@@ -72,6 +72,7 @@ export function replyView(r: BotRepliesTable): BotReplyT {
     conversation_id: r.conversation_id,
     inbound_message_id: r.inbound_message_id,
     message_id: r.message_id,
+    test: Number(r.test) === 1,
     content: r.content,
     citations: fromJson(r.citations, []),
     confidence: r.confidence === null ? null : Number(r.confidence),

@@ -899,6 +899,13 @@ export interface BotList {
   next_cursor: string | null
 }
 
+/** `delta`: {text}; `message`: {reply}; `error`: a problem. */
+export interface BotMessageStreamEvent {
+  /** `delta`: the next piece of the reply. */
+  text?: string
+  reply?: BotReply
+}
+
 /** Personal data masked in the bot's replies. */
 export interface BotPiiMasking {
   /** Mask e-mail addresses in replies as `[email]`. */
@@ -944,11 +951,14 @@ export interface BotReply {
   bot_id: string
   /** The bot version that answered. */
   version_id: string
+  /** The inbox conversation; for a test exchange the test conversation (`btest_…`). */
   conversation_id: string
-  /** The customer's message as written to the inbox. */
+  /** The customer's message as written to the inbox (a test exchange's own id, `btmsg_…`). */
   inbound_message_id: string
-  /** The bot's reply as written to the inbox. */
+  /** The bot's reply as written to the inbox (a test exchange's own id, `btmsg_…`). */
   message_id: string
+  /** A test exchange: nothing was written to the inbox and no event was sent. */
+  test: boolean
   content: string
   /** The knowledge passages the reply stands on, as POST /knowledge/search returns them. */
   citations: Array<KnowledgeSearchResult>
@@ -986,6 +996,23 @@ export interface BotRolledBackEvent {
 
 /** `draft`: never published; `published`: customers talk to `published_version_id`; `archived`: answers nothing (see docs/bots.md). */
 export type BotStatus = 'draft' | 'published' | 'archived'
+
+export interface BotTestConversation {
+  id: string
+  object: 'bot_test_conversation'
+  bot_id: string
+  /** Oldest first. */
+  turns: Array<{
+    message: {
+      id: string
+      /** The tester's message. */
+      content: string
+      created_at: string
+    }
+    reply: BotReply
+  }>
+  created_at: string
+}
 
 export interface BotTool {
   id: string
@@ -2667,6 +2694,8 @@ export interface PiiRedaction {
   object: 'pii_redaction'
   mode: 'mask' | 'remove' | 'hash'
   applied: boolean
+  /** The region national phone numbers were read in (the request's, else the workspace default); null: none. */
+  region: string | null
   items: Array<PiiRedactionItem>
   entity_count: number
 }
@@ -3516,6 +3545,8 @@ export interface Workspace {
   timezone: string
   /** BCP 47 language tag, e.g. en or pt-BR */
   default_language: string
+  /** ISO 3166-1 alpha-2 region where phone numbers written without +country code are read (PII redaction); null: none. */
+  default_region: string | null
   /** Up to 50 string key/value pairs (keys ≤ 40, values ≤ 500 characters). */
   metadata: { [key: string]: string }
   /** Whether this view was read with a live key */

@@ -288,12 +288,28 @@ export interface BotsListParams {
 export interface BotsMessagesSendParams {
   /** The customer's message. */
   content: string
-  /** An inbox conversation to continue; default a new one. */
+  /** An inbox conversation to continue (a test conversation, `btest_…`, for a test exchange); default a new one. */
   conversation_id?: string
   channel?: ConversationChannel
   contact?: InboxContactInput
   /** Answer with this version instead of the published one (testing an unpublished version). */
   version_id?: string
+  /** A test exchange: kept with the bot (read it back with GET /bots/{id}/test-conversations/{conversation_id}), never written to the inbox, no events, webhooks or integrations. Default: true when `version_id` is given, else false. */
+  test?: boolean
+}
+
+/** Params of `bots.messages.stream` (operation `streamBotMessage`): the JSON body. */
+export interface BotsMessagesStreamParams {
+  /** The customer's message. */
+  content: string
+  /** An inbox conversation to continue (a test conversation, `btest_…`, for a test exchange); default a new one. */
+  conversation_id?: string
+  channel?: ConversationChannel
+  contact?: InboxContactInput
+  /** Answer with this version instead of the published one (testing an unpublished version). */
+  version_id?: string
+  /** A test exchange: kept with the bot (read it back with GET /bots/{id}/test-conversations/{conversation_id}), never written to the inbox, no events, webhooks or integrations. Default: true when `version_id` is given, else false. */
+  test?: boolean
 }
 
 /** Params of `bots.publish` (operation `publishBot`): the JSON body. */
@@ -301,6 +317,12 @@ export interface BotsPublishParams {
   /** The version to make live; default the latest (a first version is frozen from the draft when none exists). */
   version_id?: string
 }
+
+/**
+ * Params of `bots.testConversations.get` (operation `getBotTestConversation`): the query string.
+ * The operation takes no query parameters.
+ */
+export type BotsTestConversationsGetParams = Record<string, never>
 
 /** Params of `bots.tools.attach` (operation `attachBotTool`): the JSON body. */
 export type BotsToolsAttachParams = {
@@ -453,6 +475,8 @@ export interface CompliancePiiRedactionRedactParams {
   mode?: 'mask' | 'remove' | 'hash'
   /** Write the redacted text back to the stored message(s) (audited). Default: preview. */
   apply?: boolean
+  /** ISO 3166-1 alpha-2 region whose national phone numbers (no +country code) are found, e.g. GB; default the workspace's default_region. Without one, only international numbers are. */
+  region?: string
 }
 
 /**
@@ -1397,6 +1421,8 @@ export interface WorkspacesUpdateParams {
   name?: string
   timezone?: string
   default_language?: string
+  /** ISO 3166-1 alpha-2 code with phone number metadata (e.g. GB, US); null: none. */
+  default_region?: string | null
   /** Up to 50 string key/value pairs (keys ≤ 40, values ≤ 500 characters). */
   metadata?: { [key: string]: string }
   /** The CRM of this mode (a test key sets the test one); null removes it. */

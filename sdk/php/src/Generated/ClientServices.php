@@ -22,7 +22,7 @@ trait ClientServices
     /** `$client->apiLogs`: list() */
     public readonly Services\ApiLogsService $apiLogs;
 
-    /** `$client->bots`: clone(), create(), delete(), get(), list(), publish(), update(), ->guardrails, ->messages, ->tools, ->versions */
+    /** `$client->bots`: clone(), create(), delete(), get(), list(), publish(), update(), ->guardrails, ->messages, ->testConversations, ->tools, ->versions */
     public readonly Services\BotsService $bots;
 
     /** `$client->compliance`: ->auditLog, ->dsar, ->evidence, ->piiRedaction, ->retention */

@@ -688,6 +688,12 @@ namespace Svc\Generated;
  *     next_cursor: string|null,
  * }
  *
+ * BotMessageStreamEvent: `delta`: {text}; `message`: {reply}; `error`: a problem.
+ * @psalm-type BotMessageStreamEvent array{
+ *     text?: string,
+ *     reply?: BotReply,
+ * }
+ *
  * BotPiiMasking: Personal data masked in the bot's replies.
  * @psalm-type BotPiiMasking array{
  *     emails: bool,
@@ -724,6 +730,7 @@ namespace Svc\Generated;
  *     conversation_id: string,
  *     inbound_message_id: string,
  *     message_id: string,
+ *     test: bool,
  *     content: string,
  *     citations: list<KnowledgeSearchResult>,
  *     confidence: int|float|null,
@@ -749,6 +756,14 @@ namespace Svc\Generated;
  *
  * BotStatus: `draft`: never published; `published`: customers talk to `published_version_id`; `archived`: answers nothing (see docs/bots.md).
  * @psalm-type BotStatus 'draft'|'published'|'archived'
+ *
+ * @psalm-type BotTestConversation array{
+ *     id: string,
+ *     object: 'bot_test_conversation',
+ *     bot_id: string,
+ *     turns: list<array{message: array<string, mixed>, reply: BotReply}>,
+ *     created_at: string,
+ * }
  *
  * @psalm-type BotTool array{
  *     id: string,
@@ -2018,6 +2033,7 @@ namespace Svc\Generated;
  *     object: 'pii_redaction',
  *     mode: 'mask'|'remove'|'hash',
  *     applied: bool,
+ *     region: string|null,
  *     items: list<PiiRedactionItem>,
  *     entity_count: int,
  * }
@@ -2695,6 +2711,7 @@ namespace Svc\Generated;
  *     name: string,
  *     timezone: string,
  *     default_language: string,
+ *     default_region: string|null,
  *     metadata: array<string, string>,
  *     livemode: bool,
  *     crm: WorkspaceCrmSettings|null,

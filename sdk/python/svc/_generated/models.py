@@ -77,12 +77,14 @@ __all__ = [
     "BotHandoffEvent",
     "BotHandoffInput",
     "BotList",
+    "BotMessageStreamEvent",
     "BotPiiMasking",
     "BotPublication",
     "BotPublishedEvent",
     "BotReply",
     "BotRolledBackEvent",
     "BotStatus",
+    "BotTestConversation",
     "BotTool",
     "BotToolCall",
     "BotToolList",
@@ -1217,6 +1219,14 @@ class BotList(TypedDict):
     object: Literal["list"]
 
 
+class BotMessageStreamEvent(TypedDict, total=False):
+    """`delta`: {text}; `message`: {reply}; `error`: a problem."""
+
+    reply: BotReply
+    #: `delta`: the next piece of the reply.
+    text: str
+
+
 class BotPiiMasking(TypedDict):
     """Personal data masked in the bot's replies."""
 
@@ -1267,6 +1277,7 @@ class BotReply(TypedDict):
     citations: List[KnowledgeSearchResult]
     confidence: Optional[float]
     content: str
+    #: The inbox conversation; for a test exchange the test conversation (`btest_…`).
     conversation_id: str
     created_at: str
     #: The reply rests on knowledge passages or a tool result.
@@ -1277,11 +1288,13 @@ class BotReply(TypedDict):
     handoff: bool
     handoff_reason: Optional[str]
     id: str
-    #: The customer's message as written to the inbox.
+    #: The customer's message as written to the inbox (a test exchange's own id, `btmsg_…`).
     inbound_message_id: str
-    #: The bot's reply as written to the inbox.
+    #: The bot's reply as written to the inbox (a test exchange's own id, `btmsg_…`).
     message_id: str
     object: Literal["bot_reply"]
+    #: A test exchange: nothing was written to the inbox and no event was sent.
+    test: bool
     tool_calls: List[BotToolCall]
     #: The bot version that answered.
     version_id: str
@@ -1300,6 +1313,17 @@ class BotRolledBackEvent(TypedDict):
     livemode: bool
     type: Literal["bot.rolled_back"]
     workspace_id: str
+
+
+class BotTestConversation(TypedDict):
+    """The ``BotTestConversation`` object (components.schemas.BotTestConversation)."""
+
+    bot_id: str
+    created_at: str
+    id: str
+    object: Literal["bot_test_conversation"]
+    #: Oldest first.
+    turns: List[Dict[str, Any]]
 
 
 class _BotToolRequired(TypedDict):
@@ -2997,6 +3021,8 @@ class PiiRedaction(TypedDict):
     items: List[PiiRedactionItem]
     mode: Literal["mask", "remove", "hash"]
     object: Literal["pii_redaction"]
+    #: The region national phone numbers were read in (the request's, else the workspace default); null: none.
+    region: Optional[str]
 
 
 class PiiRedactionItem(TypedDict):
@@ -3875,6 +3901,8 @@ class Workspace(TypedDict):
     crm: Optional[WorkspaceCrmSettings]
     #: BCP 47 language tag, e.g. en or pt-BR
     default_language: str
+    #: ISO 3166-1 alpha-2 region where phone numbers written without +country code are read (PII redaction); null: none.
+    default_region: Optional[str]
     id: str
     #: A conversation whose lead score reaches this creates its lead (docs/leads.md); null: never.
     lead_auto_create_score: Optional[int]

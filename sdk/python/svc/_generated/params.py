@@ -93,6 +93,7 @@ __all__ = [
     "GetApiRootParams",
     "GetBotGuardrailsParams",
     "GetBotParams",
+    "GetBotTestConversationParams",
     "GetConversationParams",
     "GetCurrentWorkspaceParams",
     "GetDsarRequestParams",
@@ -167,6 +168,7 @@ __all__ = [
     "SendMessageParams",
     "SnoozeConversationParams",
     "StreamAgentDryRunParams",
+    "StreamBotMessageParams",
     "StreamEventsParams",
     "StreamWebhookPlaygroundParams",
     "SyncLeadToCrmParams",
@@ -706,6 +708,10 @@ class GetBotGuardrailsParams(TypedDict, total=False):
 
 class GetBotParams(TypedDict, total=False):
     """Params of getBot (GET /bots/{id}): the query string."""
+
+
+class GetBotTestConversationParams(TypedDict, total=False):
+    """Params of getBotTestConversation (GET /bots/{id}/test-conversations/{conversation_id}): the query string."""
 
 
 class GetConversationParams(TypedDict, total=False):
@@ -1258,6 +1264,8 @@ class RedactPiiParams(TypedDict, total=False):
     conversation_id: str
     message_id: str
     mode: Literal["mask", "remove", "hash"]
+    #: ISO 3166-1 alpha-2 region whose national phone numbers (no +country code) are found, e.g. GB; default the workspace's default_region. Without one, only international numbers are.
+    region: str
     text: str
     #: Entity types to find (default all; unknown ones are 422).
     types: List[str]
@@ -1341,8 +1349,10 @@ class SendBotMessageParams(_SendBotMessageParamsRequired, total=False):
 
     channel: ConversationChannel
     contact: InboxContactInput
-    #: An inbox conversation to continue; default a new one.
+    #: An inbox conversation to continue (a test conversation, `btest_…`, for a test exchange); default a new one.
     conversation_id: str
+    #: A test exchange: kept with the bot (read it back with GET /bots/{id}/test-conversations/{conversation_id}), never written to the inbox, no events, webhooks or integrations. Default: true when `version_id` is given, else false.
+    test: bool
     #: Answer with this version instead of the published one (testing an unpublished version).
     version_id: str
 
@@ -1376,6 +1386,24 @@ class StreamAgentDryRunParams(TypedDict):
 
     #: Text, or a JSON object (checked against the agent's input_schema).
     input: Union[str, Dict[str, Any]]
+
+
+class _StreamBotMessageParamsRequired(TypedDict):
+    #: The customer's message.
+    content: str
+
+
+class StreamBotMessageParams(_StreamBotMessageParamsRequired, total=False):
+    """Params of streamBotMessage (POST /bots/{id}/messages/stream): the JSON body."""
+
+    channel: ConversationChannel
+    contact: InboxContactInput
+    #: An inbox conversation to continue (a test conversation, `btest_…`, for a test exchange); default a new one.
+    conversation_id: str
+    #: A test exchange: kept with the bot (read it back with GET /bots/{id}/test-conversations/{conversation_id}), never written to the inbox, no events, webhooks or integrations. Default: true when `version_id` is given, else false.
+    test: bool
+    #: Answer with this version instead of the published one (testing an unpublished version).
+    version_id: str
 
 
 class StreamEventsParams(TypedDict, total=False):
@@ -1630,6 +1658,8 @@ class UpdateWorkspaceParams(TypedDict, total=False):
     #: The CRM of this mode (a test key sets the test one); null removes it.
     crm: Optional[WorkspaceCrmSettingsInput]
     default_language: str
+    #: ISO 3166-1 alpha-2 code with phone number metadata (e.g. GB, US); null: none.
+    default_region: Optional[str]
     lead_auto_create_score: Optional[int]
     #: Up to 50 string key/value pairs (keys ≤ 40, values ≤ 500 characters).
     metadata: Dict[str, str]

@@ -3,13 +3,15 @@
 import { APIResource } from '../../core.js'
 import type { ApiPromise, BaseClient, RequestOptions } from '../../core.js'
 import type { PagePromise } from '../../pagination.js'
+import type { StreamPromise } from '../../sse.js'
 import type * as M from '../models.js'
-import type { BotsCloneParams, BotsCreateParams, BotsDeleteParams, BotsGetParams, BotsGuardrailsGetParams, BotsGuardrailsUpdateParams, BotsListParams, BotsMessagesSendParams, BotsPublishParams, BotsToolsAttachParams, BotsToolsListParams, BotsUpdateParams, BotsVersionsCreateParams, BotsVersionsListParams, BotsVersionsRollbackParams } from '../params.js'
+import type { BotsCloneParams, BotsCreateParams, BotsDeleteParams, BotsGetParams, BotsGuardrailsGetParams, BotsGuardrailsUpdateParams, BotsListParams, BotsMessagesSendParams, BotsMessagesStreamParams, BotsPublishParams, BotsTestConversationsGetParams, BotsToolsAttachParams, BotsToolsListParams, BotsUpdateParams, BotsVersionsCreateParams, BotsVersionsListParams, BotsVersionsRollbackParams } from '../params.js'
 
 /** `svc.bots` */
 export class Bots extends APIResource {
   readonly guardrails: BotsGuardrails
   readonly messages: BotsMessages
+  readonly testConversations: BotsTestConversations
   readonly tools: BotsTools
   readonly versions: BotsVersions
 
@@ -17,6 +19,7 @@ export class Bots extends APIResource {
     super(client)
     this.guardrails = new BotsGuardrails(client)
     this.messages = new BotsMessages(client)
+    this.testConversations = new BotsTestConversations(client)
     this.tools = new BotsTools(client)
     this.versions = new BotsVersions(client)
   }
@@ -156,6 +159,36 @@ export class BotsMessages extends APIResource {
    */
   send(id: string, params: BotsMessagesSendParams, options?: RequestOptions): ApiPromise<M.BotReply> {
     return this._client._request<M.BotReply>({ operationId: 'sendBotMessage', method: 'POST', path: '/bots/{id}/messages', pathParams: { id }, body: params ?? {}, idempotent: true }, options)
+  }
+
+  /**
+   * Send a message to a bot, the reply streamed
+   *
+   * sendBotMessage (`POST /bots/{id}/messages`, same body and effects) as Server-Sent Events: `delta` events carry the reply as the engine writes it (an OpenAI-compatible engine token by token; the builtin engine in one piece), then `message` carries the reply object, whose `content` replaces the pieces (guardrails and hand-off rules judge the whole answer). docs/bots.md "Streaming".
+   *
+   * Required scope: `bots:write`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/bots/streamBotMessage
+   *
+   * Operation `streamBotMessage`: `POST /bots/{id}/messages/stream`.
+   * Returns the Server-Sent Events as an async iterable of `{ event, data, id }`.
+   */
+  stream(id: string, params: BotsMessagesStreamParams, options?: RequestOptions): StreamPromise {
+    return this._client._requestStream({ operationId: 'streamBotMessage', method: 'POST', path: '/bots/{id}/messages/stream', pathParams: { id }, body: params ?? {}, idempotent: true }, options)
+  }
+}
+
+/** `svc.bots.testConversations` */
+export class BotsTestConversations extends APIResource {
+  /**
+   * Get a test conversation of a bot
+   *
+   * A test exchange (sendBotMessage with `test`, or with `version_id`) as the tester had it: each message and the reply, oldest first. Test exchanges are kept with the bot only — never in the inbox, events, webhooks or integrations — and go when the bot is deleted.
+   *
+   * Required scope: `bots:read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/bots/getBotTestConversation
+   *
+   * Operation `getBotTestConversation`: `GET /bots/{id}/test-conversations/{conversation_id}`.
+   */
+  get(id: string, conversationId: string, params?: BotsTestConversationsGetParams, options?: RequestOptions): ApiPromise<M.BotTestConversation> {
+    return this._client._request<M.BotTestConversation>({ operationId: 'getBotTestConversation', method: 'GET', path: '/bots/{id}/test-conversations/{conversation_id}', pathParams: { id, conversation_id: conversationId }, query: params }, options)
   }
 }
 

@@ -9,7 +9,7 @@ namespace Svc\Generated\Services;
 use Svc\AbstractService;
 
 /**
- * `$client->bots->messages`: 1 operation.
+ * `$client->bots->messages`: 2 operations.
  *
  * @psalm-import-type BotGuardrailFired from \Svc\Generated\Types
  * @psalm-import-type BotToolCall from \Svc\Generated\Types
@@ -40,6 +40,7 @@ class BotsMessagesService extends AbstractService
      *     channel?: ConversationChannel,
      *     contact?: InboxContactInput,
      *     version_id?: string,
+     *     test?: bool,
      * }|null $params the JSON body
      * @param RequestOptions $opts per-request options: idempotency_key, timeout, max_retries, api_version, headers, api_key
      * @return array{
@@ -50,6 +51,7 @@ class BotsMessagesService extends AbstractService
      *     conversation_id: string,
      *     inbound_message_id: string,
      *     message_id: string,
+     *     test: bool,
      *     content: string,
      *     citations: list<KnowledgeSearchResult>,
      *     confidence: int|float|null,
@@ -66,5 +68,36 @@ class BotsMessagesService extends AbstractService
     public function send(string $id, ?array $params = null, array $opts = []): array
     {
         return $this->callOperation('POST', '/bots/{id}/messages', ['id' => $id], $params, $opts, ['body' => true, 'idempotent' => true, 'operation' => 'sendBotMessage']);
+    }
+
+    /**
+     * Send a message to a bot, the reply streamed
+     *
+     * sendBotMessage (`POST /bots/{id}/messages`, same body and effects) as Server-Sent Events: `delta` events carry
+     * the reply as the engine writes it (an OpenAI-compatible engine token by token; the builtin engine in one
+     * piece), then `message` carries the reply object, whose `content` replaces the pieces (guardrails and hand-off
+     * rules judge the whole answer). docs/bots.md "Streaming".
+     *
+     * Required scope: `bots:write`. Minimum member role: `member`. Reference:
+     * https://api.example.com/v2/api-docs/bots/streamBotMessage
+     *
+     * Operation `streamBotMessage`: POST /bots/{id}/messages/stream
+     *
+     * @param string $id
+     * @param array{
+     *     content: string,
+     *     conversation_id?: string,
+     *     channel?: ConversationChannel,
+     *     contact?: InboxContactInput,
+     *     version_id?: string,
+     *     test?: bool,
+     * }|null $params the JSON body
+     * @param RequestOptions $opts per-request options: idempotency_key, timeout, max_retries, api_version, headers, api_key
+     * @return \Generator<int, array{event: string, data: mixed, id: string|null}> the Server-Sent Events as they arrive
+     * @throws \Svc\Exception\ApiException
+     */
+    public function stream(string $id, ?array $params = null, array $opts = []): \Generator
+    {
+        return $this->callOperation('POST', '/bots/{id}/messages/stream', ['id' => $id], $params, $opts, ['stream' => true, 'body' => true, 'idempotent' => true, 'operation' => 'streamBotMessage']);
     }
 }

@@ -10,7 +10,7 @@ use Svc\AbstractService;
 use Svc\SvcClient;
 
 /**
- * `$client->bots`: 7 operations, and guardrails, messages, tools, versions.
+ * `$client->bots`: 7 operations, and guardrails, messages, testConversations, tools, versions.
  *
  * @psalm-import-type Bot from \Svc\Generated\Types
  * @psalm-import-type BotAiSettings from \Svc\Generated\Types
@@ -26,8 +26,11 @@ class BotsService extends AbstractService
     /** `$client->bots->guardrails`: get(), update() */
     public readonly BotsGuardrailsService $guardrails;
 
-    /** `$client->bots->messages`: send() */
+    /** `$client->bots->messages`: send(), stream() */
     public readonly BotsMessagesService $messages;
+
+    /** `$client->bots->testConversations`: get() */
+    public readonly BotsTestConversationsService $testConversations;
 
     /** `$client->bots->tools`: attach(), list() */
     public readonly BotsToolsService $tools;
@@ -40,6 +43,7 @@ class BotsService extends AbstractService
         parent::__construct($client);
         $this->guardrails = new BotsGuardrailsService($client);
         $this->messages = new BotsMessagesService($client);
+        $this->testConversations = new BotsTestConversationsService($client);
         $this->tools = new BotsToolsService($client);
         $this->versions = new BotsVersionsService($client);
     }

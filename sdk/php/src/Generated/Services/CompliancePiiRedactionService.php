@@ -37,12 +37,14 @@ class CompliancePiiRedactionService extends AbstractService
      *     types?: list<string>,
      *     mode?: 'mask'|'remove'|'hash',
      *     apply?: bool,
+     *     region?: string,
      * }|null $params the JSON body (optional)
      * @param RequestOptions $opts per-request options: idempotency_key, timeout, max_retries, api_version, headers, api_key
      * @return array{
      *     object: 'pii_redaction',
      *     mode: 'mask'|'remove'|'hash',
      *     applied: bool,
+     *     region: string|null,
      *     items: list<PiiRedactionItem>,
      *     entity_count: int,
      * } PiiRedaction

@@ -33,6 +33,7 @@ class WorkspacesCurrentService extends AbstractService
      *     name: string,
      *     timezone: string,
      *     default_language: string,
+     *     default_region: string|null,
      *     metadata: array<string, string>,
      *     livemode: bool,
      *     crm: WorkspaceCrmSettings|null,

@@ -6,11 +6,13 @@ from typing import Any, Mapping, Optional, cast
 
 from ..._resource import Resource
 from ...pagination import Page
+from ...sse import Stream
 from ..models import (
     AttachedBotTool,
     Bot,
     BotGuardrailsSettings,
     BotReply,
+    BotTestConversation,
     BotTool,
     BotVersion,
     DeletedBot,
@@ -23,12 +25,14 @@ from ..params import (
     DeleteBotParams,
     GetBotGuardrailsParams,
     GetBotParams,
+    GetBotTestConversationParams,
     ListBotToolsParams,
     ListBotVersionsParams,
     ListBotsParams,
     PublishBotParams,
     RollbackBotVersionParams,
     SendBotMessageParams,
+    StreamBotMessageParams,
     UpdateBotGuardrailsParams,
     UpdateBotParams,
 )
@@ -148,6 +152,88 @@ class BotsMessagesResource(Resource):
                 kwargs,
                 body=True,
                 idempotency_key=idempotency_key,
+                timeout=timeout,
+                max_retries=max_retries,
+                api_version=api_version,
+                extra_headers=extra_headers,
+            ),
+        )
+
+    def stream(
+        self,
+        id: str,
+        /,
+        params: Optional[StreamBotMessageParams] = None,
+        *,
+        idempotency_key: Optional[str] = None,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        api_version: Optional[str] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+        **kwargs: Any,
+    ) -> Stream:
+        """Send a message to a bot, the reply streamed
+
+        sendBotMessage (`POST /bots/{id}/messages`, same body and effects) as Server-Sent Events: `delta` events carry the reply as the engine writes it (an OpenAI-compatible engine token by token; the builtin engine in one piece), then `message` carries the reply object, whose `content` replaces the pieces (guardrails and hand-off rules judge the whole answer). docs/bots.md "Streaming".
+
+        Required scope: `bots:write`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/bots/streamBotMessage
+
+        Operation ``streamBotMessage``: ``POST /bots/{id}/messages/stream``.
+        ``params`` (and keyword arguments, merged into it) is the JSON body.
+        Returns a :class:`svc.Stream` of :class:`svc.ServerSentEvent` (``event``, ``data``, ``id``).
+        """
+        return cast(
+            "Stream",
+            self._client._request(
+                "POST",
+                "/bots/{id}/messages/stream",
+                (id,),
+                params,
+                kwargs,
+                body=True,
+                kind="stream",
+                idempotency_key=idempotency_key,
+                timeout=timeout,
+                max_retries=max_retries,
+                api_version=api_version,
+                extra_headers=extra_headers,
+            ),
+        )
+
+
+class BotsTestConversationsResource(Resource):
+    """``client.bots.test_conversations``"""
+
+    def get(
+        self,
+        id: str,
+        conversation_id: str,
+        /,
+        params: Optional[GetBotTestConversationParams] = None,
+        *,
+        timeout: Optional[float] = None,
+        max_retries: Optional[int] = None,
+        api_version: Optional[str] = None,
+        extra_headers: Optional[Mapping[str, str]] = None,
+        **kwargs: Any,
+    ) -> BotTestConversation:
+        """Get a test conversation of a bot
+
+        A test exchange (sendBotMessage with `test`, or with `version_id`) as the tester had it: each message and the reply, oldest first. Test exchanges are kept with the bot only — never in the inbox, events, webhooks or integrations — and go when the bot is deleted.
+
+        Required scope: `bots:read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/bots/getBotTestConversation
+
+        Operation ``getBotTestConversation``: ``GET /bots/{id}/test-conversations/{conversation_id}``.
+        ``params`` (and keyword arguments, merged into it) is the query string.
+        """
+        return cast(
+            "BotTestConversation",
+            self._client._request(
+                "GET",
+                "/bots/{id}/test-conversations/{conversation_id}",
+                (id, conversation_id),
+                params,
+                kwargs,
                 timeout=timeout,
                 max_retries=max_retries,
                 api_version=api_version,
@@ -362,6 +448,7 @@ class BotsResource(Resource):
 
     guardrails: BotsGuardrailsResource
     messages: BotsMessagesResource
+    test_conversations: BotsTestConversationsResource
     tools: BotsToolsResource
     versions: BotsVersionsResource
 
@@ -369,6 +456,7 @@ class BotsResource(Resource):
         super().__init__(client)
         self.guardrails = BotsGuardrailsResource(client)
         self.messages = BotsMessagesResource(client)
+        self.test_conversations = BotsTestConversationsResource(client)
         self.tools = BotsToolsResource(client)
         self.versions = BotsVersionsResource(client)
 

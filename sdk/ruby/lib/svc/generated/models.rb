@@ -1465,6 +1465,19 @@ module Svc
       REQUIRED = ['data', 'has_more', 'next_cursor', 'object'].freeze
     end
 
+    # BotMessageStreamEvent:
+    #   `delta`: {text}; `message`: {reply}; `error`: a problem.
+    #
+    # - +reply+ [BotReply (Hash)]
+    # - +text+ [String] `delta`: the next piece of the reply.
+    module BotMessageStreamEvent
+      FIELDS = {
+        'reply' => 'BotReply (Hash)',
+        'text' => 'String',
+      }.freeze
+      REQUIRED = [].freeze
+    end
+
     # BotPiiMasking:
     #   Personal data masked in the bot's replies.
     #
@@ -1532,16 +1545,17 @@ module Svc
     # - +citations+ [Array<KnowledgeSearchResult (Hash)>] (required) The knowledge passages the reply stands on, as POST /knowledge/search returns them.
     # - +confidence+ [Float, nil] (required)
     # - +content+ [String] (required)
-    # - +conversation_id+ [String] (required)
+    # - +conversation_id+ [String] (required) The inbox conversation; for a test exchange the test conversation (`btest_…`).
     # - +created_at+ [String (date-time)] (required)
     # - +grounded+ [Boolean] (required) The reply rests on knowledge passages or a tool result.
     # - +guardrails+ [Array<BotGuardrailFired (Hash)>] (required) Guardrails that fired on the message or the reply, and what they did.
     # - +handoff+ [Boolean] (required) The conversation was handed to a human.
     # - +handoff_reason+ [String, nil] (required)
     # - +id+ [String] (required)
-    # - +inbound_message_id+ [String] (required) The customer's message as written to the inbox.
-    # - +message_id+ [String] (required) The bot's reply as written to the inbox.
+    # - +inbound_message_id+ [String] (required) The customer's message as written to the inbox (a test exchange's own id, `btmsg_…`).
+    # - +message_id+ [String] (required) The bot's reply as written to the inbox (a test exchange's own id, `btmsg_…`).
     # - +object+ ["bot_reply"] (required)
+    # - +test+ [Boolean] (required) A test exchange: nothing was written to the inbox and no event was sent.
     # - +tool_calls+ [Array<BotToolCall (Hash)>] (required)
     # - +version_id+ [String] (required) The bot version that answered.
     module BotReply
@@ -1561,10 +1575,11 @@ module Svc
         'inbound_message_id' => 'String',
         'message_id' => 'String',
         'object' => '"bot_reply"',
+        'test' => 'Boolean',
         'tool_calls' => 'Array<BotToolCall (Hash)>',
         'version_id' => 'String',
       }.freeze
-      REQUIRED = ['ai', 'bot_id', 'citations', 'confidence', 'content', 'conversation_id', 'created_at', 'grounded', 'guardrails', 'handoff', 'handoff_reason', 'id', 'inbound_message_id', 'message_id', 'object', 'tool_calls', 'version_id'].freeze
+      REQUIRED = ['ai', 'bot_id', 'citations', 'confidence', 'content', 'conversation_id', 'created_at', 'grounded', 'guardrails', 'handoff', 'handoff_reason', 'id', 'inbound_message_id', 'message_id', 'object', 'test', 'tool_calls', 'version_id'].freeze
     end
 
     # BotRolledBackEvent:
@@ -1597,6 +1612,24 @@ module Svc
     # Type: "draft" | "published" | "archived"
     module BotStatus
       VALUES = ['draft', 'published', 'archived'].freeze
+    end
+
+    # BotTestConversation
+    #
+    # - +bot_id+ [String] (required)
+    # - +created_at+ [String (date-time)] (required)
+    # - +id+ [String] (required)
+    # - +object+ ["bot_test_conversation"] (required)
+    # - +turns+ [Array<Hash>] (required) Oldest first.
+    module BotTestConversation
+      FIELDS = {
+        'bot_id' => 'String',
+        'created_at' => 'String (date-time)',
+        'id' => 'String',
+        'object' => '"bot_test_conversation"',
+        'turns' => 'Array<Hash>',
+      }.freeze
+      REQUIRED = ['bot_id', 'created_at', 'id', 'object', 'turns'].freeze
     end
 
     # BotTool
@@ -4380,6 +4413,7 @@ module Svc
     # - +items+ [Array<PiiRedactionItem (Hash)>] (required)
     # - +mode+ ["mask" | "remove" | "hash"] (required)
     # - +object+ ["pii_redaction"] (required)
+    # - +region+ [String, nil] (required) The region national phone numbers were read in (the request's, else the workspace default); null: none.
     module PiiRedaction
       FIELDS = {
         'applied' => 'Boolean',
@@ -4387,8 +4421,9 @@ module Svc
         'items' => 'Array<PiiRedactionItem (Hash)>',
         'mode' => '"mask" | "remove" | "hash"',
         'object' => '"pii_redaction"',
+        'region' => 'String, nil',
       }.freeze
-      REQUIRED = ['applied', 'entity_count', 'items', 'mode', 'object'].freeze
+      REQUIRED = ['applied', 'entity_count', 'items', 'mode', 'object', 'region'].freeze
     end
 
     # PiiRedactionItem
@@ -5861,6 +5896,7 @@ module Svc
     # - +created_at+ [String (date-time)] (required)
     # - +crm+ [WorkspaceCrmSettings (Hash), nil] (required)
     # - +default_language+ [String] (required) BCP 47 language tag, e.g. en or pt-BR
+    # - +default_region+ [String, nil] (required) ISO 3166-1 alpha-2 region where phone numbers written without +country code are read (PII redaction); null: none.
     # - +id+ [String] (required)
     # - +lead_auto_create_score+ [Integer, nil] (required) A conversation whose lead score reaches this creates its lead (docs/leads.md); null: never.
     # - +livemode+ [Boolean] (required) Whether this view was read with a live key
@@ -5875,6 +5911,7 @@ module Svc
         'created_at' => 'String (date-time)',
         'crm' => 'WorkspaceCrmSettings (Hash), nil',
         'default_language' => 'String',
+        'default_region' => 'String, nil',
         'id' => 'String',
         'lead_auto_create_score' => 'Integer, nil',
         'livemode' => 'Boolean',
@@ -5885,7 +5922,7 @@ module Svc
         'updated_at' => 'String (date-time)',
         'voice' => 'WorkspaceVoiceSettings (Hash), nil',
       }.freeze
-      REQUIRED = ['created_at', 'crm', 'default_language', 'id', 'lead_auto_create_score', 'livemode', 'metadata', 'name', 'object', 'timezone', 'updated_at', 'voice'].freeze
+      REQUIRED = ['created_at', 'crm', 'default_language', 'default_region', 'id', 'lead_auto_create_score', 'livemode', 'metadata', 'name', 'object', 'timezone', 'updated_at', 'voice'].freeze
     end
 
     # WorkspaceCrmSettings:

@@ -9,6 +9,7 @@ module Svc
         super
         @guardrails = Guardrails.new(client)
         @messages = Messages.new(client)
+        @test_conversations = TestConversations.new(client)
         @tools = Tools.new(client)
         @versions = Versions.new(client)
       end
@@ -20,6 +21,10 @@ module Svc
       # +client.bots.messages+
       # @return [Svc::Resources::Bots::Messages]
       attr_reader :messages
+
+      # +client.bots.test_conversations+
+      # @return [Svc::Resources::Bots::TestConversations]
+      attr_reader :test_conversations
 
       # +client.bots.tools+
       # @return [Svc::Resources::Bots::Tools]
@@ -258,13 +263,66 @@ module Svc
         #   - +channel+ [ConversationChannel (String)]
         #   - +contact+ [InboxContactInput (Hash)]
         #   - +content+ [String] (required) The customer's message.
-        #   - +conversation_id+ [String] An inbox conversation to continue; default a new one.
+        #   - +conversation_id+ [String] An inbox conversation to continue (a test conversation, `btest_…`, for a test exchange); default a new one.
+        #   - +test+ [Boolean] A test exchange: kept with the bot (read it back with GET /bots/{id}/test-conversations/{conversation_id}), never written to the inbox, no events, webhooks or integrations. Default: true when `version_id` is given, else false.
         #   - +version_id+ [String] Answer with this version instead of the published one (testing an unpublished version).
         # @param opts [Hash] request options: +idempotency_key+, +timeout+, +max_retries+, +api_version+, +headers+; other keywords are added to params
         # @return [Hash] BotReply
         # @raise [Svc::APIError] an error answer (a subclass by status); [Svc::ConnectionError] no answer
         def send(id, params = nil, **opts)
           _call('sendBotMessage', [id], params, opts)
+        end
+
+        # Send a message to a bot, the reply streamed
+        #
+        # Operation +streamBotMessage+: POST /bots/{id}/messages/stream
+        #
+        # sendBotMessage (`POST /bots/{id}/messages`, same body and effects) as Server-Sent Events: `delta`
+        # events carry the reply as the engine writes it (an OpenAI-compatible engine token by token; the
+        # builtin engine in one piece), then `message` carries the reply object, whose `content` replaces the
+        # pieces (guardrails and hand-off rules judge the whole answer). docs/bots.md "Streaming".
+        #
+        # Required scope: `bots:write`. Minimum member role: `member`. Reference:
+        # https://api.example.com/v2/api-docs/bots/streamBotMessage
+        #
+        # @param id [String] path parameter +id+
+        # @param params [Hash] the JSON body (SendBotMessageBody):
+        #   - +channel+ [ConversationChannel (String)]
+        #   - +contact+ [InboxContactInput (Hash)]
+        #   - +content+ [String] (required) The customer's message.
+        #   - +conversation_id+ [String] An inbox conversation to continue (a test conversation, `btest_…`, for a test exchange); default a new one.
+        #   - +test+ [Boolean] A test exchange: kept with the bot (read it back with GET /bots/{id}/test-conversations/{conversation_id}), never written to the inbox, no events, webhooks or integrations. Default: true when `version_id` is given, else false.
+        #   - +version_id+ [String] Answer with this version instead of the published one (testing an unpublished version).
+        # @param opts [Hash] request options: +idempotency_key+, +timeout+, +max_retries+, +api_version+, +headers+; other keywords are added to params
+        # @yieldparam event [Svc::SSE::Event] each event as it arrives
+        # @return [Enumerator<Svc::SSE::Event>, nil] the events (an Enumerator without a block; nil with one)
+        # @raise [Svc::APIError] an error answer (a subclass by status); [Svc::ConnectionError] no answer
+        def stream(id, params = nil, **opts, &block)
+          _call('streamBotMessage', [id], params, opts, &block)
+        end
+      end
+
+      # The +bots.testConversations+ namespace: +client.bots.test_conversations+.
+      class TestConversations < Svc::Resource
+        # Get a test conversation of a bot
+        #
+        # Operation +getBotTestConversation+: GET /bots/{id}/test-conversations/{conversation_id}
+        #
+        # A test exchange (sendBotMessage with `test`, or with `version_id`) as the tester had it: each
+        # message and the reply, oldest first. Test exchanges are kept with the bot only — never in the inbox,
+        # events, webhooks or integrations — and go when the bot is deleted.
+        #
+        # Required scope: `bots:read`. Minimum member role: `member`. Reference:
+        # https://api.example.com/v2/api-docs/bots/getBotTestConversation
+        #
+        # @param id [String] path parameter +id+
+        # @param conversation_id [String] path parameter +conversation_id+
+        # @param params [Hash, nil] the query (this operation defines none)
+        # @param opts [Hash] request options: +idempotency_key+, +timeout+, +max_retries+, +api_version+, +headers+; other keywords are added to params
+        # @return [Hash] BotTestConversation
+        # @raise [Svc::APIError] an error answer (a subclass by status); [Svc::ConnectionError] no answer
+        def get(id, conversation_id, params = nil, **opts)
+          _call('getBotTestConversation', [id, conversation_id], params, opts)
         end
       end
 

@@ -238,6 +238,7 @@ module Svc
         #   - +conversation_id+ [String]
         #   - +message_id+ [String]
         #   - +mode+ ["mask" | "remove" | "hash"]
+        #   - +region+ [String] ISO 3166-1 alpha-2 region whose national phone numbers (no +country code) are found, e.g. GB; default the workspace's default_region. Without one, only international numbers are.
         #   - +text+ [String]
         #   - +types+ [Array<String>] Entity types to find (default all; unknown ones are 422).
         # @param opts [Hash] request options: +idempotency_key+, +timeout+, +max_retries+, +api_version+, +headers+; other keywords are added to params

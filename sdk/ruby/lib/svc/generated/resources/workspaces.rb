@@ -57,6 +57,7 @@ module Svc
       # @param params [Hash] the JSON body (UpdateWorkspaceBody):
       #   - +crm+ [WorkspaceCrmSettingsInput (Hash), nil] The CRM of this mode (a test key sets the test one); null removes it.
       #   - +default_language+ [String]
+      #   - +default_region+ [String, nil] ISO 3166-1 alpha-2 code with phone number metadata (e.g. GB, US); null: none.
       #   - +lead_auto_create_score+ [Integer, nil]
       #   - +metadata+ [Hash] Up to 50 string key/value pairs (keys ≤ 40, values ≤ 500 characters).
       #   - +name+ [String]

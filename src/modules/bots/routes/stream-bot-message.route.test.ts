@@ -1,0 +1,83 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, it } from 'node:test'
+import { startChatServer } from '../../../kernel/ai/ai.test-support.js'
+import type { TestApp } from '../../../../test/helpers.js'
+import { assertProblem, botsApp, helpCenter, newBot, ok, patch, post } from '../bots.test-support.js'
+
+/** The events of a text/event-stream body, in order: [event, data]. */
+function eventsOf(body: string): [string, any][] {
+  return body
+    .split('\n\n')
+    .map((block) => {
+      const event = /^event: (.*)$/m.exec(block)?.[1]
+      const data = /^data: (.*)$/m.exec(block)?.[1]
+      return event && data ? ([event, JSON.parse(data)] as [string, any]) : null
+    })
+    .filter((e): e is [string, any] => e !== null)
+}
+
+// streamBotMessage: the reply as Server-Sent Events. An OpenAI-compatible server on 127.0.0.1 streams its
+// answer a word at a time (`stream: true`); the bot passes each piece on as a `delta`, then the reply.
+describe('streamBotMessage (POST /bots/{id}/messages/stream)', () => {
+  let h: TestApp
+  let chat: Awaited<ReturnType<typeof startChatServer>>
+  let kb: any
+  before(async () => {
+    chat = await startChatServer(() => ({ text: 'Delivery takes two to four working days in France [1].' }))
+    h = await botsApp({ AI_PROVIDER: 'openai', AI_BASE_URL: chat.baseUrl, AI_MODEL: 'test-model', AI_TIMEOUT_MS: '2000' })
+    ;({ kb } = await helpCenter(h))
+  })
+  after(async () => {
+    await h.close()
+    await chat.close()
+  })
+
+  const stream = (botId: string, body: Record<string, unknown>) =>
+    h.request({ method: 'POST', url: `/v2/bots/${botId}/messages/stream`, payload: body, headers: { accept: 'text/event-stream' } })
+
+  it('streams the model’s answer in several deltas, then the reply; the JSON operation is unchanged', async () => {
+    const bot = await newBot(h, { knowledge_base_ids: [kb.id], handoff: { confidence_threshold: 0 } })
+    // What is streamed is what is sent here: the reply is not replaced by the fallback whatever the ranking says.
+    await ok(patch(h, `/bots/${bot.id}/guardrails`, { answer_only_when_grounded: false }))
+    await ok(post(h, `/bots/${bot.id}/publish`))
+    const r = await stream(bot.id, { content: 'How long does delivery take to France?', test: true })
+    assert.equal(r.statusCode, 200, r.body)
+    assert.match(String(r.headers['content-type']), /^text\/event-stream/)
+    const events = eventsOf(r.body)
+    const deltas = events.filter(([e]) => e === 'delta').map(([, d]) => d.text as string)
+    assert.ok(deltas.length >= 5, JSON.stringify(events))
+    assert.equal(deltas.join(''), 'Delivery takes two to four working days in France [1].')
+    assert.equal(events.at(-1)![0], 'message')
+    assert.equal(events.findIndex(([e]) => e === 'message'), events.length - 1, 'the reply comes last, once')
+    const reply = events.at(-1)![1].reply
+    assert.equal(reply.object, 'bot_reply')
+    assert.equal(reply.test, true)
+    assert.equal(reply.content, 'Delivery takes two to four working days in France [1].')
+    assert.deepEqual(reply.ai, { provider: 'openai', model: 'test-model' })
+    const asked = chat.requests.at(-1)
+    assert.equal(asked.stream, true, 'the model was asked to stream')
+    // The tester reads the same reply back; sendBotMessage still answers JSON, and asks the model without streaming.
+    const read = await ok(h.request({ method: 'GET', url: `/v2/bots/${bot.id}/test-conversations/${reply.conversation_id}` }))
+    assert.deepEqual(read.turns[0].reply, reply)
+    const plain = await ok(post(h, `/bots/${bot.id}/messages`, { content: 'How long does delivery take to France?' }), 201)
+    assert.equal(plain.content, reply.content)
+    assert.equal(chat.requests.at(-1).stream, undefined)
+  })
+
+  it('sends the builtin engine’s reply as one delta; errors before the stream are problems', async () => {
+    const bot = await newBot(h, { knowledge_base_ids: [kb.id], ai: { provider: 'builtin' } })
+    await ok(post(h, `/bots/${bot.id}/publish`))
+    const events = eventsOf((await stream(bot.id, { content: 'How long does delivery take to France?' })).body)
+    assert.deepEqual(
+      events.map(([e]) => e),
+      ['delta', 'message'],
+    )
+    assert.equal(events[0][1].text, events[1][1].reply.content)
+    assert.equal(events[1][1].reply.test, false)
+    assert.match(events[1][1].reply.conversation_id, /^conv_/)
+    const draft = await newBot(h)
+    assertProblem(await stream(draft.id, { content: 'hello' }), 409, 'bot_not_published')
+    assertProblem(await stream(bot.id, { content: '' }), 422)
+    assertProblem(await stream('bot_01JD0000000000000000000000', { content: 'hello' }), 404)
+  })
+})
