@@ -21,8 +21,10 @@ export interface QualityRow {
   mrr10: number
   /** Answerable questions whose search reported a knowledge gap (should be few). */
   falseGaps?: number
-  /** Unanswerable questions whose search reported a gap (should be all). */
+  /** Unanswerable (off-topic) questions whose search reported a gap: handled, declined (should be all). */
   gapsFound?: number
+  /** p95 of one search's latency, one client, milliseconds. */
+  p95?: number
   note?: string
 }
 
@@ -81,8 +83,11 @@ async function ours(engine: 'sqlite' | 'postgres', corpus: CorpusDocument[], que
     const ranked = new Map<string, string[]>()
     let falseGaps = 0
     let gapsFound = 0
+    const took: number[] = []
     for (const q of questions) {
+      const t = performance.now()
       const r = await app.api('POST', `${V}/knowledge/search`, { query: q.question, knowledge_base_ids: [kb.id], top_k: 50 })
+      took.push(performance.now() - t)
       // Document level: a document ranks where its best chunk does.
       const list: string[] = []
       for (const res of r.results as { citation: { document_id: string } }[]) {
@@ -98,7 +103,9 @@ async function ours(engine: 'sqlite' | 'postgres', corpus: CorpusDocument[], que
       if (r.gap && !q.relevant.length) gapsFound++
     }
     const note = failed.length ? `${failed.length} documents failed: ${failed[0].error}` : undefined
-    return { row: { engine, system: 'ours (POST /knowledge/search)', ...score(questions, ranked), falseGaps, gapsFound, note }, chunks }
+    took.sort((a, b) => a - b)
+    const p95 = Math.round(took[Math.min(took.length - 1, Math.floor(took.length * 0.95))] * 10) / 10
+    return { row: { engine, system: 'ours (POST /knowledge/search)', ...score(questions, ranked), falseGaps, gapsFound, p95, note }, chunks }
   } finally {
     await app.close()
   }
@@ -125,12 +132,14 @@ export async function evaluateQuality(engines: string[], entry?: string): Promis
 
 export function qualityTable(r: QualityResult): string {
   const base = r.rows[0]
-  const head = '| engine | system | Recall@5 | MRR@10 | vs baseline | gaps on unanswerable | gaps on answerable |\n|---|---|---:|---:|---|---:|---:|'
+  const head =
+    '| engine | system | Recall@5 | MRR@10 | vs baseline | off-topic handled (gap, not answered) | in-scope answered | search p95 (1 client, HTTP) |\n|---|---|---:|---:|---|---:|---:|---:|'
   const body = r.rows.map((row, i) => {
-    const vs = i === 0 ? '—' : row.recall5 >= base.recall5 && row.mrr10 >= base.mrr10 ? 'not worse ✓' : 'worse ⚠'
-    const gaps = row.gapsFound === undefined ? '—' : `${row.gapsFound} / ${r.unanswerable}`
-    const false_ = row.falseGaps === undefined ? '—' : `${row.falseGaps} / ${r.answerable}`
-    return `| ${row.engine} | ${row.system}${row.note ? ` (${row.note})` : ''} | ${row.recall5} | ${row.mrr10} | ${vs} | ${gaps} | ${false_} |`
+    const vs = i === 0 ? '—' : row.recall5 > base.recall5 && row.mrr10 > base.mrr10 ? 'better ✓' : row.recall5 >= base.recall5 && row.mrr10 >= base.mrr10 ? 'not worse' : 'worse ⚠'
+    const off = row.gapsFound === undefined ? '—' : `${row.gapsFound} / ${r.unanswerable} (${Math.round((100 * row.gapsFound) / Math.max(1, r.unanswerable))} %)`
+    const answered = row.falseGaps === undefined ? '—' : `${r.answerable - row.falseGaps} / ${r.answerable} (${Math.round((100 * (r.answerable - row.falseGaps)) / Math.max(1, r.answerable))} %)`
+    const p95 = row.p95 === undefined ? '—' : `${row.p95} ms`
+    return `| ${row.engine} | ${row.system}${row.note ? ` (${row.note})` : ''} | ${row.recall5} | ${row.mrr10} | ${vs} | ${off} | ${answered} | ${p95} |`
   })
   return [head, ...body].join('\n')
 }
@@ -138,7 +147,9 @@ export function qualityTable(r: QualityResult): string {
 export function qualityHeader(r: QualityResult, machine: string): string {
   return (
     `Latest run: ${machine}. ${r.documents} documents (${r.chunks} chunks), ${r.answerable} answerable questions and ` +
-    `${r.unanswerable} that nothing in the corpus answers. Document level: a document ranks where its best chunk does (top_k 50).`
+    `${r.unanswerable} off-topic ones that nothing in the corpus answers (a third share a word with document titles). ` +
+    `Document level: a document ranks where its best chunk does (top_k 50). Off-topic handled: the search recorded a gap ` +
+    `(its best score is below the answered threshold, so answer: true and a bot decline it too).`
   )
 }
 

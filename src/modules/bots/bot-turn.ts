@@ -7,7 +7,7 @@ import { callIdempotencyKey, callTool, toolSpecOf, type StoredTool, type ToolCal
 import type { GuardrailFired } from './guardrails/guardrails.js'
 import { checkInput, checkOutput } from './guardrails/guardrails.js'
 import type { BotConfig, FrozenTool } from './bots.config.js'
-import { searchResultOf, type KnowledgeSearchResultT } from '../knowledge/knowledge.search.schemas.js'
+import { isAnswered, searchResultOf, type KnowledgeSearchResultT } from '../knowledge/knowledge.search.schemas.js'
 
 /** Engine steps per reply: a tool round, maybe a second, then the answer. */
 const MAX_STEPS = 3
@@ -90,10 +90,16 @@ export async function runTurn(k: Kernel, services: Services, t: TurnInput): Prom
   }
 
   const answer = step?.kind === 'answer' ? step : null
-  const grounded = !!answer && (answer.grounded || toolResults.some((r) => r.ok && r.name !== 'handoff_to_human'))
-  const confidence = answer?.confidence ?? null
   const cited = new Map(passages.map((p) => [p.chunk_id, p]))
   const citations = (answer?.sources ?? []).filter((s) => s.kind === 'passage' && cited.has(s.id)).map((s) => searchResultOf(cited.get(s.id)!))
+  // One notion of "answered" (knowledge.relevance.ts): knowledge grounds a reply only when a passage it
+  // was given reaches the threshold the search and the gaps use, so a question logged as a gap is never
+  // answered as grounded; and the confidence never exceeds the calibrated score of what the reply cites.
+  const bestPassage = passages.reduce((m, p) => Math.max(m, p.score), 0)
+  const toolGrounded = toolResults.some((r) => r.ok && r.name !== 'handoff_to_human')
+  const grounded = !!answer && ((answer.grounded && isAnswered(bestPassage)) || toolGrounded)
+  const citedScore = citations.length > 0 ? Math.max(...citations.map((c) => c.score)) : toolGrounded || passages.length === 0 ? 1 : bestPassage
+  const confidence = answer?.confidence == null ? null : Math.min(answer.confidence, citedScore)
   let content = answer?.content ?? g.fallback_message
   if (handoff === null && !grounded) handoff = 'not_grounded'
   else if (handoff === null && confidence !== null && confidence < t.config.handoff.confidence_threshold) handoff = 'low_confidence'

@@ -151,10 +151,10 @@ export function bm25fScorer(terms: readonly string[], stats: TermStats): (c: Ran
  * How much a question term that no chunk of the searched bases holds weighs against the score, relative to
  * its idf: a question about "pizza" asked of a base that never says "pizza" is about something else,
  * however well its other words ("recommend", "good", "place") match. Measured on the bench's questions
- * (docs/knowledge.md, with SCORE_TERM_CAP): 1.5 declines 29 of 30 off-topic questions and answers 101 of
- * 116 in-scope ones.
+ * (docs/knowledge.md, with SCORE_TERM_CAP): 2 × idf(df = 1) declines 30 of 30 off-topic questions and
+ * answers 101 of 116 in-scope ones.
  */
-export const ABSENT_TERM_WEIGHT = 1.5
+export const ABSENT_TERM_WEIGHT = 2
 
 /**
  * In the calibrated score (not the order) one term counts at most 1.5× its idf, where BM25F saturates at
@@ -162,6 +162,12 @@ export const ABSENT_TERM_WEIGHT = 1.5
  * shop's "Opening hours") must not reach the threshold on that word's repeats alone.
  */
 export const SCORE_TERM_CAP = 1.5
+
+/**
+ * Words of the question's form, not its subject ("how long", "how much", "how many", "how often", "how
+ * far", "how soon"; stemmed English): absent from the bases, they are no sign of another subject.
+ */
+const QUESTION_FORMS = new Set(['long', 'much', 'mani', 'often', 'far', 'soon'])
 
 export interface Relevance {
   /** What results are ordered by: BM25F × the chunk's prose factor. */
@@ -176,17 +182,20 @@ export interface Relevance {
  * The ranking and the calibrated relevance of one question over many candidates. Order: the chunk's BM25F
  * (as bm25fScorer) times its prose factor (knowledge-boilerplate.ts: navigation pages rank low). Score:
  *
- *     score = prose × min(1, BM25F₁.₅ / (Σ idf(t) of terms some chunk holds + 1.5 × Σ idf(t) of terms none holds))
+ *     score = prose × min(1, BM25F₁.₅ / (Σ idf(t) of terms some chunk holds + 2 × idf(df=1) × terms none holds))
  *
  * BM25F₁.₅ is BM25F with each term's saturated frequency capped at SCORE_TERM_CAP (1.5). So a chunk holding each question term once in a text of average length scores 1, one holding the terms
  * that carry half of the question's idf weight about 0.5, and a rare word that nothing in the bases holds
- * (the subject of an off-topic question) pulls every score down 1.5× its idf.
+ * (the subject of an off-topic question) pulls every score down twice the weight of the rarest word it holds.
  */
 export function relevanceScorer(terms: readonly string[], stats: TermStats): (c: Rankable & { prose?: number }) => Relevance {
   const bm25 = bm25fScorer(terms, stats)
   const weight = terms.reduce((n, t) => {
     const df = stats.df.get(t) ?? 0
-    return n + idf(df, stats.chunks) * (df === 0 ? ABSENT_TERM_WEIGHT : 1)
+    if (df === 0 && QUESTION_FORMS.has(t)) return n
+    // An absent term weighs as the rarest present one would (df 1), times ABSENT_TERM_WEIGHT: idf(0) itself
+    // would be twice idf(1) in a base of three chunks and let one unknown word decline everything there.
+    return n + (df === 0 ? ABSENT_TERM_WEIGHT * idf(1, stats.chunks) : idf(df, stats.chunks))
   }, 0)
   return (c) => {
     const k = bm25(c)
