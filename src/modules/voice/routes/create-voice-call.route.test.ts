@@ -63,7 +63,7 @@ describe('createVoiceCall / getVoiceCall / listVoiceCalls on the simulated carri
 
   it('a recorded call yields a WAV whose duration soxi reads as reported, and a transcript in time order that became messages', async () => {
     const bot = await voiceBot(h)
-    const created = await place({ to: '+14155550123', bot_id: bot.id, record: true, script: ['When is my parcel delivered today?', 'Can I return a parcel?'] })
+    const created = await place({ to: '+14155550123', bot_id: bot.id, record: true, script: ['When are parcels delivered?', 'Can I return a parcel?'] })
     const call = await advance(h, created.id)
     assert.equal(call.status, 'completed')
     const meta = await ok(get(h, `/voice/calls/${call.id}/recording`))

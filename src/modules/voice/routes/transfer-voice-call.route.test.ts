@@ -13,7 +13,7 @@ describe('transferVoiceCall', () => {
   })
   after(() => h.close())
 
-  const inProgress = async (script = ['When is my parcel delivered today?', 'Can I return a parcel?']) => {
+  const inProgress = async (script = ['When are parcels delivered?', 'Can I return a parcel?']) => {
     const c = await ok(post(h, '/voice/calls', { from_number_id: num.id, to: '+14155550142', record: true, script }), 201)
     return advance(h, c.id, (x) => x.status === 'in_progress')
   }
