@@ -75,10 +75,12 @@ export function createApi(workspaceId: string, mode: Mode) {
     },
     /**
      * Reads a text/event-stream (fetch + eventsource-parser: EventSource cannot send Authorization).
-     * Resolves when the stream ends or `signal` aborts.
+     * Resolves when the stream ends or `signal` aborts. `body`: a POST with that JSON body (streamBotMessage).
      */
-    async stream(path: string, onEvent: (e: { event?: string; id?: string; data: string }) => void, signal: AbortSignal): Promise<void> {
-      const res = await fetchAuthorized(new Request(`${base}${path}`, { headers: { accept: 'text/event-stream' }, signal }))
+    async stream(path: string, onEvent: (e: { event?: string; id?: string; data: string }) => void, signal: AbortSignal, body?: unknown): Promise<void> {
+      const init: RequestInit =
+        body === undefined ? { headers: { accept: 'text/event-stream' }, signal } : { method: 'POST', headers: { accept: 'text/event-stream', 'content-type': 'application/json' }, body: JSON.stringify(body), signal }
+      const res = await fetchAuthorized(new Request(`${base}${path}`, init))
       if (!res.ok || !res.body) throw await problemOf(res)
       const parser = createParser({ onEvent: (e) => onEvent({ event: e.event, id: e.id, data: e.data }) })
       const reader = res.body.pipeThrough(new TextDecoderStream()).getReader()

@@ -8,7 +8,12 @@ export type ChatReply = (
   | { toolCalls: { id?: string; name: string; arguments: string }[] }
   | { status: number; error: string }
   | { hang: true }
-) & { /** Answer after this long (a slow model). */ delayMs?: number }
+) & {
+  /** Answer after this long (a slow model). */
+  delayMs?: number
+  /** With `stream: true`: this long between the chunks (a model writing as it thinks). */
+  chunkDelayMs?: number
+}
 
 export async function startChatServer(script: (body: any, n: number) => ChatReply) {
   const requests: any[] = []
@@ -29,7 +34,7 @@ export async function startChatServer(script: (body: any, n: number) => ChatRepl
         return
       }
       const answer = () => {
-        if (body.stream) return streamAnswer(res, body, reply, `chatcmpl-${requests.length}`)
+        if (body.stream) return void streamAnswer(res, body, reply, `chatcmpl-${requests.length}`, reply.chunkDelayMs ?? 0)
         const message =
           'text' in reply
             ? { role: 'assistant', content: reply.text }
@@ -70,16 +75,26 @@ export async function startChatServer(script: (body: any, n: number) => ChatRepl
  * word at a time (each word a delta), tool calls in one delta each — then a chunk with the finish reason
  * and `data: [DONE]`.
  */
-function streamAnswer(res: ServerResponse, body: any, reply: { text: string } | { toolCalls: { id?: string; name: string; arguments: string }[] }, id: string): void {
+async function streamAnswer(
+  res: ServerResponse,
+  body: any,
+  reply: { text: string } | { toolCalls: { id?: string; name: string; arguments: string }[] },
+  id: string,
+  pauseMs: number,
+): Promise<void> {
   const chunk = (delta: Record<string, unknown>, finish: string | null) =>
     `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: body.model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`
+  const pieces =
+    'text' in reply
+      ? (reply.text.match(/\S+\s*/g) ?? []).map((piece) => chunk({ content: piece }, null))
+      : reply.toolCalls.map((c, i) => chunk({ tool_calls: [{ index: i, id: c.id ?? `call_${i + 1}`, type: 'function', function: { name: c.name, arguments: c.arguments } }] }, null))
   res.writeHead(200, { 'content-type': 'text/event-stream' })
   res.write(chunk({ role: 'assistant', content: '' }, null))
-  if ('text' in reply) for (const piece of reply.text.match(/\S+\s*/g) ?? []) res.write(chunk({ content: piece }, null))
-  else
-    reply.toolCalls.forEach((c, i) =>
-      res.write(chunk({ tool_calls: [{ index: i, id: c.id ?? `call_${i + 1}`, type: 'function', function: { name: c.name, arguments: c.arguments } }] }, null)),
-    )
+  for (const piece of pieces) {
+    if (pauseMs) await new Promise((r) => setTimeout(r, pauseMs))
+    if (res.destroyed) return
+    res.write(piece)
+  }
   res.write(chunk({}, 'text' in reply ? 'stop' : 'tool_calls'))
   res.end('data: [DONE]\n\n')
 }

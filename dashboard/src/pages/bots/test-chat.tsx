@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks'
 import { ok } from '../../api/client.js'
+import { ApiProblem } from '../../api/problem.js'
 import { Badge, Field, Notice, ProblemView } from '../../ui/components.js'
 import { useAction } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
@@ -50,7 +51,8 @@ function ReplyView({ reply }: { reply: BotReply }) {
 
 /**
  * A test chat with a version of the bot: by default the draft, frozen into a new (unpublished) version
- * first when it changed, so customers never see it. The exchange is a real inbox conversation.
+ * first when it changed, so customers never see it. The exchange is a test (docs/bots.md "Testing a bot"):
+ * it stays out of the inbox, events and integrations; the reply streams in as the engine writes it.
  */
 export function TestChat({ bot, versions, onVersionCreated }: { bot: Bot; versions: BotVersion[]; onVersionCreated: () => void }) {
   const { api } = useWorkspace()
@@ -61,6 +63,7 @@ export function TestChat({ bot, versions, onVersionCreated }: { bot: Bot; versio
   const [text, setText] = useState('')
   const [turns, setTurns] = useState<Turn[]>([])
   const [conversationId, setConversationId] = useState<string>()
+  const [streaming, setStreaming] = useState<{ question: string; text: string } | null>(null)
   const [notice, setNotice] = useState('')
   const send = useAction(async () => {
     let versionId = selected
@@ -71,14 +74,30 @@ export function TestChat({ bot, versions, onVersionCreated }: { bot: Bot; versio
       setNotice(t('bots.testChat.theDraftWasFrozenAs', { number: v.number }))
       onVersionCreated()
     }
-    const reply = await ok(
-      api.client.POST('/bots/{id}/messages', {
-        params: { path: { id: bot.id } },
-        body: { content: text, version_id: versionId, ...(conversationId ? { conversation_id: conversationId } : { contact: { name: 'Dashboard test' } }) },
-      }),
-    )
-    setTurns((t) => [...t, { question: text, reply }])
-    setConversationId(reply.conversation_id)
+    // A test exchange (test: true): kept with the bot, never in the inbox, events or integrations. The
+    // reply streams: `delta` pieces show as they come, then `message` (the reply as sent) replaces them.
+    const question = text
+    setStreaming({ question, text: '' })
+    let reply: BotReply | null = null
+    try {
+      await api.stream(
+        `/bots/${encodeURIComponent(bot.id)}/messages/stream`,
+        (e) => {
+          const data = JSON.parse(e.data)
+          if (e.event === 'delta') setStreaming((s) => (s ? { ...s, text: s.text + (data.text as string) } : s))
+          else if (e.event === 'message') reply = data.reply as BotReply
+          else if (e.event === 'error') throw new ApiProblem(data.status ?? 500, data, data.request_id ?? null)
+        },
+        new AbortController().signal,
+        { content: question, version_id: versionId, test: true, ...(conversationId ? { conversation_id: conversationId } : {}) },
+      )
+    } finally {
+      setStreaming(null)
+    }
+    const done = reply as BotReply | null
+    if (!done) throw new ApiProblem(0, null, null)
+    setTurns((t) => [...t, { question, reply: done }])
+    setConversationId(done.conversation_id)
     setText('')
   })
   return (
@@ -98,7 +117,7 @@ export function TestChat({ bot, versions, onVersionCreated }: { bot: Bot; versio
           </select>
         )}
       </Field>
-      {turns.length > 0 && (
+      {(turns.length > 0 || streaming) && (
         <ol aria-label={t('bots.testChat.testConversation')} style={{ padding: 0, listStyle: 'none' }}>
           {turns.map((turn) => (
             <li>
@@ -108,6 +127,16 @@ export function TestChat({ bot, versions, onVersionCreated }: { bot: Bot; versio
               <ReplyView reply={turn.reply} />
             </li>
           ))}
+          {streaming && (
+            <li>
+              <p style={{ margin: '0 2rem 0.5rem 0', padding: '0.5rem 0.75rem', border: '1px solid var(--line)', borderRadius: 'var(--radius)', background: 'var(--bubble-inbound)', overflowWrap: 'anywhere' }}>
+                <Badge tone="info">{t('bots.testChat.youAsTheCustomer')}</Badge> {streaming.question}
+              </p>
+              <p class="bot-streaming" aria-live="polite" style={{ margin: '0 0 0.75rem 2rem', padding: '0.5rem 0.75rem', border: '1px dashed var(--line)', borderRadius: 'var(--radius)', whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+                {streaming.text || '…'}
+              </p>
+            </li>
+          )}
         </ol>
       )}
       <form
