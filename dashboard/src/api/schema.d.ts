@@ -5178,10 +5178,16 @@ export interface components {
          *       "card_numbers": true,
          *       "phone_regions": [
          *         "US"
-         *       ]
+         *       ],
+         *       "allowed_contacts": []
          *     }
          */
         BotPiiMasking: {
+            /**
+             * @description The business's own public contact details, left unmasked in replies: each one phone number (international, or national in one of phone_regions), e-mail address or URL (a URL also covers the addresses under it and the numbers and addresses inside them). The same number written another way is still allowed.
+             * @default []
+             */
+            allowed_contacts: string[];
             /**
              * @description Mask payment card numbers (a known card length and prefix and a valid Luhn check digit) in replies as `[card]`.
              * @default true
@@ -7933,6 +7939,8 @@ export interface components {
          * @description Fields sent replace those fields; others are kept.
          */
         UpdateBotPiiMasking: {
+            /** @description The business's own public contact details, left unmasked in replies: each one phone number (international, or national in one of phone_regions), e-mail address or URL (a URL also covers the addresses under it and the numbers and addresses inside them). The same number written another way is still allowed. Replaces the list. */
+            allowed_contacts?: string[];
             /** @description Mask payment card numbers (a known card length and prefix and a valid Luhn check digit) in replies as `[card]`. */
             card_numbers?: boolean;
             /** @description Mask e-mail addresses in replies as `[email]`. */

@@ -98,4 +98,4 @@ function blank(text: string, spans: Span[]): string {
 }
 
 export { isPhoneRegion } from './pii.phones.js'
-export { PII_REDACTION_MODES, redactPii, type PiiRedactionMode, type RedactedPiiEntity, type RedactPiiOptions } from './pii.redact.js'
+export { normalisePii, PII_REDACTION_MODES, redactPii, type PiiRedactionMode, type RedactedPiiEntity, type RedactPiiOptions } from './pii.redact.js'

@@ -184,6 +184,12 @@ export const RedactPiiBody = Type.Object(
     types: Type.Optional(Type.Array(Type.String({ maxLength: 40 }), { minItems: 1, maxItems: 20, uniqueItems: true, description: 'Entity types to find (default all; unknown ones are 422).' })),
     mode: Type.Optional(oneOf(['mask', 'remove', 'hash'] as const, { default: 'mask' })),
     apply: Type.Optional(Type.Boolean({ default: false, description: 'Write the redacted text back to the stored message(s) (audited). Default: preview.' })),
+    region: Type.Optional(
+      Type.String({
+        pattern: '^[a-zA-Z]{2}$',
+        description: "ISO 3166-1 alpha-2 region whose national phone numbers (no +country code) are found, e.g. GB; default the workspace's default_region. Without one, only international numbers are.",
+      }),
+    ),
   },
   { additionalProperties: false, description: 'Exactly one of text, message_id, conversation_id.' },
 )
@@ -197,6 +203,7 @@ export const PiiRedaction = Type.Object(
     object: Type.Literal('pii_redaction'),
     mode: oneOf(['mask', 'remove', 'hash'] as const),
     applied: Type.Boolean(),
+    region: Nullable(Type.String({ description: 'The region national phone numbers were read in (the request\'s, else the workspace default); null: none.' })),
     items: Type.Array(
       Type.Object({ message_id: Nullable(Type.String()), original: Type.String(), redacted: Type.String(), entities: Type.Array(Entity) }, { title: 'PiiRedactionItem' }),
     ),

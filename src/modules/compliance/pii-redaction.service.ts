@@ -1,6 +1,6 @@
 import { AppError } from '../../kernel/errors.js'
 import type { Kernel } from '../../kernel/kernel.js'
-import { detectPii, PII_TYPES, redactPii, type PiiType } from '../../kernel/pii/pii.js'
+import { detectPii, isPhoneRegion, PII_TYPES, redactPii, type PiiType } from '../../kernel/pii/pii.js'
 import type { Services } from '../../kernel/services.js'
 import type { Principal } from '../../kernel/tenant.js'
 import type { PiiRedactionT, RedactPiiBodyT } from './compliance.schemas.js'
@@ -25,6 +25,11 @@ export class PiiRedactionService {
       throw new AppError('validation_failed', `Unknown entity type '${unknown}'; the types are ${PII_TYPES.join(', ')}.`, { errors: [{ pointer: `/body/types/${body.types!.indexOf(unknown)}`, detail: 'unknown entity type' }] })
     }
     if (body.apply && body.text !== undefined) throw new AppError('validation_failed', 'apply works on stored messages; a text is only previewed.', { errors: [{ pointer: '/body/apply', detail: 'only with message_id or conversation_id' }] })
+    if (body.region !== undefined && !isPhoneRegion(body.region.toUpperCase())) {
+      throw new AppError('validation_failed', `'${body.region}' is not a region with phone number metadata (ISO 3166-1 alpha-2).`, { errors: [{ pointer: '/body/region', detail: 'must be an ISO 3166-1 alpha-2 region code such as GB or US' }] })
+    }
+    // A national number ("020 7946 0018") means nothing without a region: the request's, else the workspace's.
+    const region = body.region?.toUpperCase() ?? (await this.services.workspaces.defaultRegion(principal))
     const mode = body.mode ?? 'mask'
     const types = body.types as PiiType[] | undefined
     const texts: { message_id: string | null; original: string }[] =
@@ -33,8 +38,8 @@ export class PiiRedactionService {
         : await referenced(body.message_id ? '/body/message_id' : '/body/conversation_id', () => this.services.inbox.messages.texts(principal, { messageId: body.message_id ?? null, conversationId: body.conversation_id ?? null }))
     const hashKey = this.k.deriveKey(`pii-hash:${principal.workspaceId}`)
     const items = texts.map((t) => {
-      const found = detectPii(t.original, { types })
-      const out = redactPii(t.original, found, mode, { hashKey })
+      const found = detectPii(t.original, { types, ...(region ? { region } : {}) })
+      const out = redactPii(t.original, found, mode, { hashKey, ...(region ? { region } : {}) })
       return {
         message_id: t.message_id,
         original: t.original,
@@ -42,7 +47,7 @@ export class PiiRedactionService {
         entities: out.entities.map((e) => ({ type: e.type, start: e.start, end: e.end, redacted_start: e.redacted_start, redacted_end: e.redacted_end, replacement: e.replacement })),
       }
     })
-    const result: PiiRedactionT = { object: 'pii_redaction', mode, applied: !!body.apply, items, entity_count: items.reduce((n, i) => n + i.entities.length, 0) }
+    const result: PiiRedactionT = { object: 'pii_redaction', mode, applied: !!body.apply, region, items, entity_count: items.reduce((n, i) => n + i.entities.length, 0) }
     // A preview changes nothing, but its Idempotency-Key still commits with the answer (a retry replays it).
     if (!body.apply) return this.k.transaction(principal, async () => result)
     return this.k.transaction(principal, async (tx) => {

@@ -58,4 +58,10 @@ export const workspacesMigrations: ModuleMigration[] = [
       await db.schema.alterTable('workspace_settings').addColumn('voice', 'text').execute()
     },
   },
+  {
+    name: '202612300100_workspaces_default_region',
+    async up(db) {
+      await db.schema.alterTable('workspaces').addColumn('default_region', 'text').execute()
+    },
+  },
 ]

@@ -6,6 +6,7 @@ import type { PageResult } from '../../kernel/http/pagination.js'
 import { newId, randomToken } from '../../kernel/ids.js'
 import type { Kernel } from '../../kernel/kernel.js'
 import type { Tenant } from '../../kernel/tenant.js'
+import { isPhoneRegion } from '../../kernel/pii/pii.js'
 import { assertRoleAllows } from './member-roles.js'
 import { checkSettingsUrls } from './check-settings-urls.js'
 import * as repo from './workspaces.repository.js'
@@ -65,6 +66,7 @@ export class WorkspacesService {
       name: input.name,
       timezone: 'UTC',
       default_language: 'en',
+      default_region: null,
       metadata: '{}',
       created_at: now,
       updated_at: now,
@@ -155,6 +157,11 @@ export class WorkspacesService {
     }
   }
 
+  /** Where national phone numbers are read (ISO 3166-1 alpha-2), or null: PII redaction's default region. */
+  async defaultRegion(tenant: Tenant, db: Executor = this.k.db): Promise<string | null> {
+    return (await repo.findWorkspace(db, tenant))?.default_region ?? null
+  }
+
   /** The lead score at which a conversation creates its lead, or null (`db`: a transaction reading it). */
   async leadAutoCreateScore(tenant: Tenant, db: Executor = this.k.db): Promise<number | null> {
     return (await repo.findSettings(db, tenant))?.lead_auto_create_score ?? null
@@ -168,12 +175,18 @@ export class WorkspacesService {
   async update(
     tenant: Tenant,
     id: string,
-    patch: { name?: string; timezone?: string; default_language?: string; metadata?: Record<string, string>; crm?: CrmSettingsInputT | null; lead_auto_create_score?: number | null; voice?: VoiceCarrierSettingsInputT | null },
+    patch: { name?: string; timezone?: string; default_language?: string; default_region?: string | null; metadata?: Record<string, string>; crm?: CrmSettingsInputT | null; lead_auto_create_score?: number | null; voice?: VoiceCarrierSettingsInputT | null },
   ): Promise<WorkspaceT> {
     this.guard(tenant, id)
     if (patch.timezone !== undefined && !isTimezone(patch.timezone)) {
       throw new AppError('validation_failed', `'${patch.timezone}' is not an IANA time zone.`, {
         errors: [{ pointer: '/body/timezone', detail: 'must be an IANA time zone such as Europe/Berlin' }],
+      })
+    }
+    const region = patch.default_region ? patch.default_region.toUpperCase() : patch.default_region
+    if (region && !isPhoneRegion(region)) {
+      throw new AppError('validation_failed', `'${patch.default_region}' is not a region with phone number metadata (ISO 3166-1 alpha-2).`, {
+        errors: [{ pointer: '/body/default_region', detail: 'must be an ISO 3166-1 alpha-2 region code such as GB or US' }],
       })
     }
     if (patch.voice && tenant.mode === 'test') {
@@ -186,6 +199,7 @@ export class WorkspacesService {
         ...(patch.name !== undefined ? { name: patch.name } : {}),
         ...(patch.timezone !== undefined ? { timezone: patch.timezone } : {}),
         ...(patch.default_language !== undefined ? { default_language: patch.default_language } : {}),
+        ...(region !== undefined ? { default_region: region } : {}),
         ...(patch.metadata !== undefined ? { metadata: toJson(patch.metadata) } : {}),
         updated_at: iso(this.k.clock.now()),
       })

@@ -5,6 +5,8 @@ export interface WorkspacesTable {
   name: string
   timezone: string
   default_language: string
+  /** ISO 3166-1 alpha-2: where national phone numbers (no +country code) are read; null: none. */
+  default_region: string | null
   metadata: string
   created_at: string
   updated_at: string

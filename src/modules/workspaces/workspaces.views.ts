@@ -32,6 +32,7 @@ export function workspaceView(row: WorkspacesTable, tenant: Tenant, settings?: W
     name: row.name,
     timezone: row.timezone,
     default_language: row.default_language,
+    default_region: row.default_region ?? null,
     metadata: fromJson(row.metadata, {}),
     livemode: tenant.mode === 'live',
     crm: crm

@@ -916,6 +916,8 @@ export interface BotPiiMasking {
   card_numbers: boolean
   /** Regions whose national number formats are recognised (international `+…` numbers always are). */
   phone_regions: Array<string>
+  /** The business's own public contact details, left unmasked in replies: each one phone number (international, or national in one of phone_regions), e-mail address or URL (a URL also covers the addresses under it and the numbers and addresses inside them). The same number written another way is still allowed. */
+  allowed_contacts?: Array<string>
 }
 
 export interface BotPublication {
@@ -3082,6 +3084,8 @@ export interface UpdateBotPiiMasking {
   card_numbers?: boolean
   /** Regions whose national number formats are recognised (international `+…` numbers always are). */
   phone_regions?: Array<string>
+  /** The business's own public contact details, left unmasked in replies: each one phone number (international, or national in one of phone_regions), e-mail address or URL (a URL also covers the addresses under it and the numbers and addresses inside them). The same number written another way is still allowed. Replaces the list. */
+  allowed_contacts?: Array<string>
 }
 
 export interface VoiceAnswer {

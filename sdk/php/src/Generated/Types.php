@@ -700,6 +700,7 @@ namespace Svc\Generated;
  *     phone_numbers: bool,
  *     card_numbers: bool,
  *     phone_regions: list<string>,
+ *     allowed_contacts?: list<string>,
  * }
  *
  * @psalm-type BotPublication array{
@@ -2345,6 +2346,7 @@ namespace Svc\Generated;
  *     phone_numbers?: bool,
  *     card_numbers?: bool,
  *     phone_regions?: list<string>,
+ *     allowed_contacts?: list<string>,
  * }
  *
  * @psalm-type VoiceAnswer array{

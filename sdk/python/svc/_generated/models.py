@@ -1227,9 +1227,7 @@ class BotMessageStreamEvent(TypedDict, total=False):
     text: str
 
 
-class BotPiiMasking(TypedDict):
-    """Personal data masked in the bot's replies."""
-
+class _BotPiiMaskingRequired(TypedDict):
     #: Mask payment card numbers (a known card length and prefix and a valid Luhn check digit) in replies as `[card]`.
     card_numbers: bool
     #: Mask e-mail addresses in replies as `[email]`.
@@ -1238,6 +1236,13 @@ class BotPiiMasking(TypedDict):
     phone_numbers: bool
     #: Regions whose national number formats are recognised (international `+…` numbers always are).
     phone_regions: List[str]
+
+
+class BotPiiMasking(_BotPiiMaskingRequired, total=False):
+    """Personal data masked in the bot's replies."""
+
+    #: The business's own public contact details, left unmasked in replies: each one phone number (international, or national in one of phone_regions), e-mail address or URL (a URL also covers the addresses under it and the numbers and addresses inside them). The same number written another way is still allowed.
+    allowed_contacts: List[str]
 
 
 class BotPublication(TypedDict):
@@ -3422,6 +3427,8 @@ class ToolParameters(_ToolParametersRequired, total=False):
 class UpdateBotPiiMasking(TypedDict, total=False):
     """Fields sent replace those fields; others are kept."""
 
+    #: The business's own public contact details, left unmasked in replies: each one phone number (international, or national in one of phone_regions), e-mail address or URL (a URL also covers the addresses under it and the numbers and addresses inside them). The same number written another way is still allowed. Replaces the list.
+    allowed_contacts: List[str]
     #: Mask payment card numbers (a known card length and prefix and a valid Luhn check digit) in replies as `[card]`.
     card_numbers: bool
     #: Mask e-mail addresses in replies as `[email]`.

@@ -63,7 +63,7 @@ describe('guardrails: configuration (schemas and mergeGuardrails)', () => {
       ...DEFAULT_GUARDRAILS,
       blocked_terms: ['a'],
       blocked_topics: [{ name: 'Medical advice', keywords: ['side effects', 'dosage'] }],
-      pii_masking: { emails: false, phone_numbers: true, card_numbers: true, phone_regions: ['DE'] },
+      pii_masking: { emails: false, phone_numbers: true, card_numbers: true, phone_regions: ['DE'], allowed_contacts: [] },
       max_reply_length: 500,
       allowed_languages: ['en', 'de'],
       blocked_reply: 'No, sorry.',
@@ -109,6 +109,21 @@ describe('guardrails: configuration (schemas and mergeGuardrails)', () => {
       ['/body/pii_masking/phone_regions/1', "'XX' is not a region with phone number metadata (ISO 3166-1 alpha-2)"],
       ['/body/pii_masking/phone_regions/2', 'duplicates entry 0'],
     ])
+  })
+
+  it("allowed contacts: each one whole phone number (read in the patch's regions), e-mail address or URL, once each", () => {
+    const ok = mergeGuardrails(DEFAULT_GUARDRAILS, { pii_masking: { phone_regions: ['GB'], allowed_contacts: [' 020 7946 0018 ', 'Help@Acme-Shop.co.uk', 'https://acme-shop.co.uk/contact'] } })
+    assert.deepEqual(ok.pii_masking.allowed_contacts, ['020 7946 0018', 'Help@Acme-Shop.co.uk', 'https://acme-shop.co.uk/contact'])
+    assert.deepEqual(
+      errorsOf({ pii_masking: { allowed_contacts: ['020 7946 0018', 'call us', '+1 415 555 0132 or +1 415 555 0133', '+44 20 7946 0958', '+442079460958', 'help@acme-shop.co.uk'] } }),
+      [
+        ['/body/pii_masking/allowed_contacts/0', 'must be one phone number (international, or national in one of phone_regions), e-mail address or URL'],
+        ['/body/pii_masking/allowed_contacts/1', 'must be one phone number (international, or national in one of phone_regions), e-mail address or URL'],
+        ['/body/pii_masking/allowed_contacts/2', 'must be one phone number (international, or national in one of phone_regions), e-mail address or URL'],
+        ['/body/pii_masking/allowed_contacts/4', 'duplicates entry 3 (the same contact written another way)'],
+      ],
+    )
+    assert.ok(!Value.Check(UpdateBotGuardrailsBody, { pii_masking: { allowed_contacts: Array.from({ length: 21 }, (_, i) => `+1 415 555 01${String(i).padStart(2, '0')}`) } }))
   })
 
   it('messages must not be blank and must fit the maximum reply length', () => {

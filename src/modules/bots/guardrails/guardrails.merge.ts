@@ -1,6 +1,6 @@
 import { AppError, type FieldError } from '../../../kernel/errors.js'
 import { DETECTABLE_LANGUAGES } from './guardrails.language.js'
-import { isPhoneRegion } from './guardrails.pii.js'
+import { contactKey, isPhoneRegion } from './guardrails.pii.js'
 import type { BotGuardrailsT, UpdateBotGuardrailsBodyT } from './guardrails.schemas.js'
 import { charLength, hasWordChar, phraseKey } from './guardrails.text.js'
 
@@ -34,6 +34,19 @@ function codes(list: string[], pointer: string, known: (c: string) => boolean, w
     else seen.set(code, i)
   })
   return list
+}
+
+/** Each entry one whole phone number, e-mail address or URL as the masking reads it; no value twice. */
+function contacts(list: string[], regions: string[], pointer: string, errors: FieldError[]): string[] {
+  const seen = new Map<string, number>()
+  return list.map((raw, i) => {
+    const value = tidy(raw)
+    const key = contactKey(value, regions)
+    if (!key) errors.push({ pointer: `${pointer}/${i}`, detail: 'must be one phone number (international, or national in one of phone_regions), e-mail address or URL' })
+    else if (seen.has(key)) errors.push({ pointer: `${pointer}/${i}`, detail: `duplicates entry ${seen.get(key)} (the same contact written another way)` })
+    else seen.set(key, i)
+    return value
+  })
 }
 
 function message(value: string, pointer: string, errors: FieldError[]): string {
@@ -75,6 +88,9 @@ export function mergeGuardrails(current: BotGuardrailsT, patch: UpdateBotGuardra
     if (pii.card_numbers !== undefined) next.pii_masking.card_numbers = pii.card_numbers
     if (pii.phone_regions !== undefined) {
       next.pii_masking.phone_regions = codes(pii.phone_regions, `${POINTER}/pii_masking/phone_regions`, isPhoneRegion, 'a region with phone number metadata (ISO 3166-1 alpha-2)', errors)
+    }
+    if (pii.allowed_contacts !== undefined) {
+      next.pii_masking.allowed_contacts = contacts(pii.allowed_contacts, next.pii_masking.phone_regions, `${POINTER}/pii_masking/allowed_contacts`, errors)
     }
   }
 

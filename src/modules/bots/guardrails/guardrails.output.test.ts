@@ -86,6 +86,19 @@ describe('guardrails: bot replies (checkOutput)', () => {
       assert.deepEqual(checkOutput(cfg(), text, grounded).fired, [])
     })
 
+    it("leaves the business's own public contact details alone, however written, while a customer's are masked", () => {
+      const shop = cfg({ pii_masking: { ...DEFAULT_GUARDRAILS.pii_masking, phone_regions: ['GB'], allowed_contacts: ['+44 20 7946 0018', 'help@acme-shop.co.uk', 'https://acme-shop.co.uk/contact'] } })
+      const reply = 'Call us on 020 7946 0018 or mail Help@Acme-Shop.co.uk; your number 020 7946 0999 and ada@example.com are on file.'
+      const r = checkOutput(shop, reply, grounded)
+      assert.equal(r.text, 'Call us on 020 7946 0018 or mail Help@Acme-Shop.co.uk; your number [phone] and [email] are on file.')
+      assert.deepEqual(r.fired.map((f) => f.detail), ['Masked 1 e-mail address, 1 phone number.'])
+      // Inside an allowed URL (or under it) a number or address is part of the link; elsewhere it is not.
+      const link = 'Book at https://acme-shop.co.uk/contact/book?tel=02079460777 or text 020 7946 0777.'
+      assert.equal(checkOutput(shop, link, grounded).text, 'Book at https://acme-shop.co.uk/contact/book?tel=02079460777 or text [phone].')
+      // Without the allow-list the business's number is masked like any other (the old behaviour).
+      assert.equal(checkOutput(cfg({ pii_masking: { ...shop.pii_masking, allowed_contacts: [] } }), reply, grounded).text, 'Call us on [phone] or mail [email]; your number [phone] and [email] are on file.')
+    })
+
     it('each kind can be switched off', () => {
       const off = cfg({ pii_masking: { emails: false, phone_numbers: false, card_numbers: false, phone_regions: ['US'] } })
       const text = 'Mail a@example.com, call +1 415 555 2671, card 4111111111111111.'

@@ -11,6 +11,7 @@ export const LIMITS = {
   message: 500,
   languages: 20,
   phoneRegions: 10,
+  allowedContacts: 20,
   replyMin: 50,
   replyMax: 10_000,
 } as const
@@ -36,14 +37,18 @@ const PromptInjection = Type.Union([Type.Literal('block'), Type.Literal('flag'),
 const LanguageCode = Type.String({ pattern: '^[a-z]{2}$', description: 'ISO 639-1 code the language detector knows (e.g. `en`, `de`).' })
 const RegionCode = Type.String({ pattern: '^[A-Z]{2}$', description: 'ISO 3166-1 alpha-2 region code (e.g. `US`, `DE`).' })
 
-const DEFAULT_PII = { emails: true, phone_numbers: true, card_numbers: true, phone_regions: ['US'] }
+const DEFAULT_PII = { emails: true, phone_numbers: true, card_numbers: true, phone_regions: ['US'], allowed_contacts: [] as string[] }
 
 const piiDescription = {
   emails: 'Mask e-mail addresses in replies as `[email]`.',
   phone_numbers: 'Mask phone numbers in replies as `[phone]`.',
   card_numbers: 'Mask payment card numbers (a known card length and prefix and a valid Luhn check digit) in replies as `[card]`.',
   phone_regions: 'Regions whose national number formats are recognised (international `+…` numbers always are).',
+  allowed_contacts:
+    "The business's own public contact details, left unmasked in replies: each one phone number (international, or national in one of phone_regions), " +
+    'e-mail address or URL (a URL also covers the addresses under it and the numbers and addresses inside them). The same number written another way is still allowed.',
 }
+const AllowedContact = Type.String({ minLength: 3, maxLength: 200, description: 'One phone number, e-mail address or URL.' })
 
 export const PiiMasking = Type.Object(
   {
@@ -51,6 +56,8 @@ export const PiiMasking = Type.Object(
     phone_numbers: Type.Boolean({ description: piiDescription.phone_numbers, default: true }),
     card_numbers: Type.Boolean({ description: piiDescription.card_numbers, default: true }),
     phone_regions: Type.Array(RegionCode, { maxItems: LIMITS.phoneRegions, description: piiDescription.phone_regions, default: ['US'] }),
+    // Optional: guardrails stored before it read without it (none allowed).
+    allowed_contacts: Type.Optional(Type.Array(AllowedContact, { maxItems: LIMITS.allowedContacts, description: piiDescription.allowed_contacts, default: [] })),
   },
   { additionalProperties: false, title: 'BotPiiMasking', description: "Personal data masked in the bot's replies.", default: DEFAULT_PII },
 )
@@ -98,6 +105,7 @@ export const UpdateBotGuardrailsBody = Type.Object(
           phone_numbers: Type.Optional(Type.Boolean({ description: piiDescription.phone_numbers })),
           card_numbers: Type.Optional(Type.Boolean({ description: piiDescription.card_numbers })),
           phone_regions: Type.Optional(Type.Array(RegionCode, { maxItems: LIMITS.phoneRegions, description: piiDescription.phone_regions })),
+          allowed_contacts: Type.Optional(Type.Array(AllowedContact, { maxItems: LIMITS.allowedContacts, description: `${piiDescription.allowed_contacts} Replaces the list.` })),
         },
         { additionalProperties: false, title: 'UpdateBotPiiMasking', description: 'Fields sent replace those fields; others are kept.' },
       ),

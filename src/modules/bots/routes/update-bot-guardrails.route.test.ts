@@ -26,6 +26,17 @@ describe('getBotGuardrails and updateBotGuardrails', () => {
     assert.deepEqual(await ok(get(h, `/bots/${bot.id}/guardrails`)), next)
   })
 
+  it("stores the business's own public contacts (validated), which its replies' masking leaves alone", async () => {
+    const bot = await newBot(h)
+    assert.deepEqual((await ok(get(h, `/bots/${bot.id}/guardrails`))).pii_masking.allowed_contacts, [])
+    const next = await ok(guardrails(h, bot.id, { pii_masking: { phone_regions: ['GB'], allowed_contacts: ['020 7946 0018', 'help@acme-shop.co.uk'] } }))
+    assert.deepEqual(next.pii_masking.allowed_contacts, ['020 7946 0018', 'help@acme-shop.co.uk'])
+    assert.deepEqual(await ok(get(h, `/bots/${bot.id}/guardrails`)), next)
+    const bad = await guardrails(h, bot.id, { pii_masking: { allowed_contacts: ['our shop'] } })
+    assertProblem(bad, 422, 'validation_failed')
+    assert.equal(JSON.parse(bad.body).errors[0].pointer, '/body/pii_masking/allowed_contacts/0')
+  })
+
   it('rejects invalid values with a pointer to the bad entry', async () => {
     const bot = await newBot(h)
     const dup = await guardrails(h, bot.id, { blocked_terms: ['refund', 'Refund'] })

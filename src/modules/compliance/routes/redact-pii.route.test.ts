@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { assertProblem, complianceApp, events, get, ok, post, type ComplianceApp } from '../compliance.test-support.js'
+import { assertProblem, complianceApp, events, get, ok, patch, post, type ComplianceApp } from '../compliance.test-support.js'
 
 describe('redactPii', () => {
   let h: ComplianceApp
@@ -56,5 +56,34 @@ describe('redactPii', () => {
     assertProblem(await post(h, '/compliance/pii-redaction', { text: 'x', mode: 'shred' }), 422, 'validation_failed')
     const theirs = await ok(post(h, '/inbox/conversations', { message: { content: 'a@b.example' } }, { key: h.b.live }), 201)
     assertProblem(await post(h, '/compliance/pii-redaction', { conversation_id: theirs.id }), 422, 'invalid_reference')
+  })
+
+  it("finds national phone numbers in the request's region, else the workspace's default_region; none without one", async () => {
+    const text = 'Call 020 7946 0018 (London) or (415) 555-0132 (San Francisco), or +44 20 7946 0958.'
+    const phones = (r: any) => r.items[0].entities.filter((e: any) => e.replacement === '[PHONE]').map((e: any) => text.slice(e.start, e.end))
+    const none = await ok(post(h, '/compliance/pii-redaction', { text, types: ['phone'] }))
+    assert.equal(none.region, null)
+    assert.deepEqual(phones(none), ['+44 20 7946 0958'], 'a national number is ambiguous without a region')
+    const gb = await ok(post(h, '/compliance/pii-redaction', { text, types: ['phone'], region: 'gb' }))
+    assert.equal(gb.region, 'GB')
+    assert.deepEqual(phones(gb), ['020 7946 0018', '+44 20 7946 0958'])
+    assert.match(gb.items[0].redacted, /^Call \[PHONE\] \(London\) or \(415\) 555-0132/)
+    assert.deepEqual(phones(await ok(post(h, '/compliance/pii-redaction', { text, types: ['phone'], region: 'US' }))), ['(415) 555-0132', '+44 20 7946 0958'])
+    // The same number hashes alike written nationally (with its region) and internationally.
+    const national = (await ok(post(h, '/compliance/pii-redaction', { text: '020 7946 0958', mode: 'hash', region: 'GB' }))).items[0].redacted
+    const international = (await ok(post(h, '/compliance/pii-redaction', { text: '+44 20 7946 0958', mode: 'hash' }))).items[0].redacted
+    assert.equal(national, international)
+
+    const ws = await ok(patch(h, `/workspaces/${h.a.workspaceId}`, { default_region: 'us' }))
+    assert.equal(ws.default_region, 'US')
+    const byDefault = await ok(post(h, '/compliance/pii-redaction', { text, types: ['phone'] }))
+    assert.equal(byDefault.region, 'US')
+    assert.deepEqual(phones(byDefault), ['(415) 555-0132', '+44 20 7946 0958'])
+    assert.deepEqual(phones(await ok(post(h, '/compliance/pii-redaction', { text, types: ['phone'], region: 'GB' }))), ['020 7946 0018', '+44 20 7946 0958'], 'the request overrides the default')
+    assertProblem(await patch(h, `/workspaces/${h.a.workspaceId}`, { default_region: 'XX' }), 422, 'validation_failed')
+    assertProblem(await patch(h, `/workspaces/${h.a.workspaceId}`, { default_region: 'GBR' }), 422, 'validation_failed')
+    assert.equal((await ok(patch(h, `/workspaces/${h.a.workspaceId}`, { default_region: null }))).default_region, null)
+    assertProblem(await post(h, '/compliance/pii-redaction', { text, region: 'ZZ' }), 422, 'validation_failed')
+    assertProblem(await post(h, '/compliance/pii-redaction', { text, region: 'GBR' }), 422, 'validation_failed')
   })
 })

@@ -1481,12 +1481,14 @@ module Svc
     # BotPiiMasking:
     #   Personal data masked in the bot's replies.
     #
+    # - +allowed_contacts+ [Array<String>] The business's own public contact details, left unmasked in replies: each one phone number (international, or national in one of phone_regions), e-mail address or URL (a URL also covers the addresses under it and the numbers and addresses inside them). The same number written another way is still allowed.
     # - +card_numbers+ [Boolean] (required) Mask payment card numbers (a known card length and prefix and a valid Luhn check digit) in replies as `[card]`.
     # - +emails+ [Boolean] (required) Mask e-mail addresses in replies as `[email]`.
     # - +phone_numbers+ [Boolean] (required) Mask phone numbers in replies as `[phone]`.
     # - +phone_regions+ [Array<String>] (required) Regions whose national number formats are recognised (international `+…` numbers always are).
     module BotPiiMasking
       FIELDS = {
+        'allowed_contacts' => 'Array<String>',
         'card_numbers' => 'Boolean',
         'emails' => 'Boolean',
         'phone_numbers' => 'Boolean',
@@ -5089,12 +5091,14 @@ module Svc
     # UpdateBotPiiMasking:
     #   Fields sent replace those fields; others are kept.
     #
+    # - +allowed_contacts+ [Array<String>] The business's own public contact details, left unmasked in replies: each one phone number (international, or national in one of phone_regions), e-mail address or URL (a URL also covers the addresses under it and the numbers and addresses inside them). The same number written another way is still allowed. Replaces the list.
     # - +card_numbers+ [Boolean] Mask payment card numbers (a known card length and prefix and a valid Luhn check digit) in replies as `[card]`.
     # - +emails+ [Boolean] Mask e-mail addresses in replies as `[email]`.
     # - +phone_numbers+ [Boolean] Mask phone numbers in replies as `[phone]`.
     # - +phone_regions+ [Array<String>] Regions whose national number formats are recognised (international `+…` numbers always are).
     module UpdateBotPiiMasking
       FIELDS = {
+        'allowed_contacts' => 'Array<String>',
         'card_numbers' => 'Boolean',
         'emails' => 'Boolean',
         'phone_numbers' => 'Boolean',
