@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test'
 import { sql } from 'kysely'
 import { ENGINE, json, type TestApp } from '../../../test/helpers.js'
 import * as index from './knowledge-index.repository.js'
-import { bm25f, COMMON_CAP, planFilters, termFrequencies, termsOfFrequencies, type TermStats } from './knowledge-ranking.js'
+import { bm25f, COMMON_CAP, idf, planFilters, relevanceScorer, termFrequencies, termsOfFrequencies, type TermStats } from './knowledge-ranking.js'
 import { KnowledgeSearchService } from './knowledge-search.service.js'
 import { applyStats, StatsDelta } from './knowledge-stats.repository.js'
 import * as repo from './knowledge.repository.js'
@@ -34,6 +34,32 @@ describe('knowledge ranking: query plan and BM25F', () => {
     assert.ok(bm25f(chunk(['refund'], []), ['refund'], s).raw > bm25f(chunk([], ['refund']), ['refund'], s).raw)
     assert.ok(bm25f(chunk([], ['refund'], 400), ['refund'], s).raw < bm25f(chunk([], ['refund'], 50), ['refund'], s).raw)
     assert.deepEqual(termsOfFrequencies(termFrequencies(['b', 'a'], ['a', 'c'])), ['a', 'b', 'c'])
+  })
+})
+
+describe('knowledge ranking: the calibrated relevance score', () => {
+  const s = statsOf({ refund: 40, card: 300, deliveri: 200 }, 1000)
+  const chunk = (terms: string, prose = 1) => ({ terms, head_len: 4, body_len: 100, prose })
+  it('scores about 1 for every term once, and a term no chunk holds weighs 2 × idf(df = 1) against it', () => {
+    const one = chunk(termFrequencies([], ['refund', 'card']))
+    assert.ok(Math.abs(relevanceScorer(['refund', 'card'], s)(one).score - 1) < 0.05)
+    const withPizza = relevanceScorer(['refund', 'card', 'pizza'], s)(one).score
+    const expected = (idf(40, 1000) + idf(300, 1000)) / (idf(40, 1000) + idf(300, 1000) + 2 * idf(1, 1000))
+    assert.ok(Math.abs(withPizza - expected) < 0.05, `${withPizza} vs ${expected}`)
+    assert.ok(withPizza < 0.5)
+  })
+  it('caps one repeated term at 1.5 × its idf, orders by the uncapped BM25F, and multiplies both by the prose factor', () => {
+    const repeated = chunk(termFrequencies(['refund', 'refund'], Array(12).fill('refund')))
+    const r = relevanceScorer(['refund', 'louvr', 'museum'], s)(repeated)
+    assert.ok(r.raw > 2 * idf(40, 1000))
+    assert.ok(r.score <= (1.5 * idf(40, 1000)) / (idf(40, 1000) + 4 * idf(1, 1000)) + 1e-9)
+    const links = relevanceScorer(['refund'], s)(chunk(termFrequencies([], ['refund']), 0.4))
+    const prose = relevanceScorer(['refund'], s)(chunk(termFrequencies([], ['refund'])))
+    assert.ok(Math.abs(links.order - 0.4 * prose.order) < 1e-9 && Math.abs(links.score - 0.4 * prose.score) < 1e-9)
+  })
+  it('does not count words of the question\'s form ("how long") as another subject', () => {
+    const c = chunk(termFrequencies([], ['deliveri']))
+    assert.equal(relevanceScorer(['long', 'deliveri'], s)(c).score, relevanceScorer(['deliveri'], s)(c).score)
   })
 })
 
