@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { startChatServer } from '../../../kernel/ai/ai.test-support.js'
 import type { TestApp } from '../../../../test/helpers.js'
-import { assertProblem, botsApp, helpCenter, newBot, ok, patch, post } from '../bots.test-support.js'
+import { assertProblem, botsApp, helpCenter, newBot, ok, patch, post, startToolServer } from '../bots.test-support.js'
 
 /** The events of a text/event-stream body, in order: [event, data]. */
 function eventsOf(body: string): [string, any][] {
@@ -22,14 +22,18 @@ describe('streamBotMessage (POST /bots/{id}/messages/stream)', () => {
   let h: TestApp
   let chat: Awaited<ReturnType<typeof startChatServer>>
   let kb: any
+  let tools: Awaited<ReturnType<typeof startToolServer>>
+  let script: (body: any) => { text: string } | { toolCalls: { name: string; arguments: string }[] } = () => ({ text: 'Delivery takes two to four working days in France [1].' })
   before(async () => {
-    chat = await startChatServer(() => ({ text: 'Delivery takes two to four working days in France [1].' }))
-    h = await botsApp({ AI_PROVIDER: 'openai', AI_BASE_URL: chat.baseUrl, AI_MODEL: 'test-model', AI_TIMEOUT_MS: '2000' })
+    chat = await startChatServer((body) => script(body))
+    tools = await startToolServer((req) => ({ body: { order_id: JSON.parse(req.body).order_id, status: 'shipped' } }))
+    h = await botsApp({ AI_PROVIDER: 'openai', AI_BASE_URL: chat.baseUrl, AI_MODEL: 'test-model', AI_TIMEOUT_MS: '2000', OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true' })
     ;({ kb } = await helpCenter(h))
   })
   after(async () => {
     await h.close()
     await chat.close()
+    await tools.close()
   })
 
   const stream = (botId: string, body: Record<string, unknown>) =>
@@ -62,6 +66,25 @@ describe('streamBotMessage (POST /bots/{id}/messages/stream)', () => {
     const plain = await ok(post(h, `/bots/${bot.id}/messages`, { content: 'How long does delivery take to France?' }), 201)
     assert.equal(plain.content, reply.content)
     assert.equal(chat.requests.at(-1).stream, undefined)
+  })
+
+  it('streams a tool-calling turn: the streamed tool call runs, then the answer streams', async () => {
+    const bot = await newBot(h, { knowledge_base_ids: [kb.id] })
+    await ok(post(h, `/bots/${bot.id}/tools`, {
+      type: 'http',
+      name: 'lookup_order',
+      description: 'Look up an order by id.',
+      parameters: { type: 'object', properties: { order_id: { type: 'string' } }, required: ['order_id'] },
+      url: `${tools.url}/orders`,
+    }), 201)
+    await ok(post(h, `/bots/${bot.id}/publish`))
+    script = (body) => (body.messages.some((m: any) => m.role === 'tool') ? { text: 'Your order ord_7 has shipped.' } : { toolCalls: [{ name: 'lookup_order', arguments: '{"order_id":"ord_7"}' }] })
+    const events = eventsOf((await stream(bot.id, { content: 'Where is my order ord_7?', test: true })).body)
+    assert.deepEqual(events.filter(([e]) => e === 'delta').map(([, d]) => d.text).join(''), 'Your order ord_7 has shipped.')
+    const reply = events.at(-1)![1].reply
+    assert.equal(reply.content, 'Your order ord_7 has shipped.')
+    assert.deepEqual(reply.tool_calls.map((c: any) => [c.name, c.arguments, c.ok]), [['lookup_order', { order_id: 'ord_7' }, true]])
+    assert.equal(tools.seen.length, 1)
   })
 
   it('sends the builtin engine’s reply as one delta; errors before the stream are problems', async () => {
