@@ -1,4 +1,5 @@
 import type { AiEngine, AiTurn } from '../../kernel/ai/ai.js'
+import { renderReply, type ReplyChannel } from '../../kernel/ai/render-reply.js'
 import { iso } from '../../kernel/clock.js'
 import { fromJson, toJson } from '../../kernel/db/database.js'
 import { AppError } from '../../kernel/errors.js'
@@ -127,12 +128,16 @@ export class BotRepliesService {
     const handoff = outcome.handoff
       ? { assigneeId: config.handoff.action === 'assign' ? config.handoff.assignee_id : null, tag: config.handoff.tag }
       : null
+    const channel = conversation?.channel ?? ((body.channel ?? config.channels[0] ?? 'chat') as 'chat')
+    // The reply's `content` is the API's view (markers citing `citations`, as data beside it); the message the
+    // customer reads is its channel's rendering: links on chat and email, none of the markup on voice.
+    const links = outcome.citations.map((c) => ({ title: c.citation.title, url: c.citation.source_url }))
     const exchange = await this.services.inbox.turns.prepare(tenant, {
       conversationId: conversation?.id ?? null,
-      channel: (body.channel ?? config.channels[0] ?? 'chat') as 'chat',
+      channel,
       contact: body.contact,
       inbound: body.content,
-      outbound: { content: outcome.content, author: { type: 'bot', id: botId } },
+      outbound: { content: renderReply(outcome.content, links, replyChannelOf(channel)), author: { type: 'bot', id: botId } },
       handoff,
     })
     return this.k.transaction(principal, async (tx) => {
@@ -156,4 +161,9 @@ function withDeltas(engine: AiEngine, onDelta: ((text: string) => void) | undefi
     generate: (req) => engine.generate(req),
     respond: (req) => engine.respond({ ...req, onDelta }),
   }
+}
+
+/** How a conversation's channel shows a reply (kernel/ai render-reply): WhatsApp reads like SMS (plain, links tappable). */
+function replyChannelOf(channel: string): ReplyChannel {
+  return channel === 'whatsapp' ? 'sms' : channel === 'chat' || channel === 'email' || channel === 'sms' || channel === 'voice' ? channel : 'api'
 }

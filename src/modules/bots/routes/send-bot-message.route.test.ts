@@ -38,7 +38,8 @@ describe('sendBotMessage (POST /bots/{id}/messages)', () => {
         [r.message_id, 'outbound', 'bot', bot.id],
       ],
     )
-    assert.equal(messages[1].content, r.content)
+    // What the customer reads is the chat's rendering of the reply: its sources listed under it (send-bot-message.channels.test.ts).
+    assert.equal(messages[1].content, `${r.content}\n\nSources:\n[1] Shipping times`)
   })
 
   it('continues a conversation; the transcript is part of what it answers', async () => {
