@@ -44,14 +44,18 @@ export function joinWrapped(before: string, after: string): string {
  */
 export function unwrapLines(lines: readonly string[]): string[] {
   const rows = lines.map((l) => l.replace(/\s+$/, '')).filter((l) => l.trim() !== '')
-  const width = Math.max(0, ...rows.map((l) => l.trim().length))
-  const out: string[] = []
+  const width = rows.reduce((w, l) => Math.max(w, l.trim().length), 0)
+  // Each output line as its parts, each with what comes before it (a space; nothing after a kept hyphen), so
+  // that every test reads only the last part: a paragraph of 100,000 lines costs linear time (testing the
+  // whole joined line each time was quadratic).
+  const out: { parts: string[]; glued: boolean }[] = []
   let last: { indent: number; length: number; columns: boolean } | null = null
   for (const row of rows) {
     const text = row.trim()
     const indent = row.length - row.trimStart().length
     const columns = COLUMNS.test(text)
-    const prev = out.at(-1)
+    const line = out.at(-1)
+    const prev = line?.parts.at(-1)
     const joins =
       prev !== undefined &&
       last !== null &&
@@ -60,11 +64,17 @@ export function unwrapLines(lines: readonly string[]): string[] {
       !LIST_ITEM.test(text) &&
       indent === last.indent &&
       (/\p{L}-$/u.test(prev) && /^\p{Ll}/u.test(text) ? true : (width >= MIN_WRAP_WIDTH && last.length >= width * 0.6) || (/^\p{Ll}/u.test(text) && !ENDS_SENTENCE.test(prev)))
-    if (joins) out[out.length - 1] = joinWrapped(prev!, text)
-    else out.push(text)
+    if (joins) {
+      // A part glued after a kept hyphen follows that hyphen: joinWrapped must see it.
+      const before = line!.glued ? `-${prev}` : prev!
+      const joined = joinWrapped(before, text)
+      if (joined === `${before} ${text}`) line!.parts.push(` ${text}`), (line!.glued = false)
+      else if (joined === before + text) line!.parts.push(text), (line!.glued = true)
+      else line!.parts[line!.parts.length - 1] = line!.glued ? joined.slice(1) : joined
+    } else out.push({ parts: [text], glued: false })
     last = { indent, length: text.length, columns }
   }
-  return out
+  return out.map((l) => l.parts.join(''))
 }
 
 /** Soft line breaks inside one paragraph (Markdown): only a hyphenated wrap needs repair, the rest reads as a space. */
