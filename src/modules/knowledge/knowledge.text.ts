@@ -117,14 +117,3 @@ export function markedExcerpt(text: string, terms: ReadonlySet<string>, a: Analy
   out = out.replace(/\s+/g, ' ').trim()
   return `${from > 0 ? '…' : ''}${out}${to < text.length ? '…' : ''}`
 }
-
-/** Sentences of a passage with their offsets in it (a light splitter: ., !, ? or a line break). */
-export function sentencesOf(text: string): { text: string; start: number }[] {
-  const out: { text: string; start: number }[] = []
-  const re = /[^.!?\n]+(?:[.!?]+|\n|$)/g
-  for (const m of text.matchAll(re)) {
-    const s = m[0].trim()
-    if (s.length >= 3) out.push({ text: s, start: m.index! + m[0].indexOf(s) })
-  }
-  return out
-}
