@@ -207,7 +207,8 @@ export class KnowledgeDocumentsService {
     kbId: string,
     page: { sourceUrl: string; title: string | null; body: Buffer; format: DocumentFormat; contentType: string; checksum: string; crawlId: string; etag: string | null; lastModified: string | null },
   ): Promise<{ id: string; outcome: 'created' | 'updated' | 'unchanged' }> {
-    await findBaseOr404(tx, tenant, kbId)
+    // Locked first: a base's deletion locks the base, then its documents; the other order deadlocks with it.
+    await findBaseOr404(tx, tenant, kbId, { forUpdate: true })
     const now = iso(this.k.clock.now())
     const existing = await repo.findBySourceUrl(tx, tenant, kbId, page.sourceUrl)
     if (existing && existing.checksum === page.checksum) {
@@ -274,8 +275,8 @@ export class KnowledgeDocumentsService {
     return this.bases.setLastCrawl(tx, tenant, kbId, summary)
   }
 
-  findBaseOr404(db: Executor, tenant: Tenant, kbId: string): Promise<KnowledgeBasesTable> {
-    return findBaseOr404(db, tenant, kbId)
+  findBaseOr404(db: Executor, tenant: Tenant, kbId: string, opts: { forUpdate?: boolean } = {}): Promise<KnowledgeBasesTable> {
+    return findBaseOr404(db, tenant, kbId, opts)
   }
 }
 

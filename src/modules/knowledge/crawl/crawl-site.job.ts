@@ -3,7 +3,7 @@
 // document is found by (base, source URL), so pages already written come back as unchanged (and are counted
 // as indexed by this crawl, since it wrote them).
 import { iso } from '../../../kernel/clock.js'
-import { fromJson, toJson } from '../../../kernel/db/database.js'
+import { fromJson, toJson, type Tx } from '../../../kernel/db/database.js'
 import { defineJob, extendLease, type JobContext, type JobDefinition } from '../../../kernel/jobs/jobs.js'
 import type { Kernel } from '../../../kernel/kernel.js'
 import type { Mode, Tenant } from '../../../kernel/tenant.js'
@@ -71,11 +71,19 @@ export function crawlSiteJob(k: Kernel, docs: CrawlDocuments): JobDefinition<Cra
   async function save(tenant: Tenant, row: KnowledgeCrawlsTable, patch: Partial<KnowledgeCrawlsTable>): Promise<KnowledgeCrawlsTable> {
     const next = { ...row, ...patch, updated_at: now() }
     await k.transaction(null, async (tx) => {
-      if (!(await repo.findCrawl(tx, tenant, row.id))) return // the base was deleted meanwhile
+      if (!(await lockBase(tx, tenant, row.knowledge_base_id)) || !(await repo.findCrawl(tx, tenant, row.id))) return // the base was deleted meanwhile
       await repo.updateCrawl(tx, tenant, row.id, { ...patch, updated_at: next.updated_at })
       await docs.setLastCrawl(tx, tenant, row.knowledge_base_id, crawlView(next))
     })
     return next
+  }
+
+  /**
+   * Locks the base before the crawl row: a base's deletion locks the base, then deletes its crawls, so the
+   * other order deadlocks with it on PostgreSQL. False when the base is gone.
+   */
+  async function lockBase(tx: Tx, tenant: Tenant, kbId: string): Promise<boolean> {
+    return docs.findBaseOr404(tx, tenant, kbId, { forUpdate: true }).then(() => true, () => false)
   }
 
   async function baseExists(tenant: Tenant, kbId: string): Promise<boolean> {
@@ -205,7 +213,7 @@ export function crawlSiteJob(k: Kernel, docs: CrawlDocuments): JobDefinition<Cra
     // Without a tally (gave up on an error) the counts written so far stay.
     const patch = { ...tally?.columns(), ...end, finished_at: at, updated_at: at }
     await k.transaction(null, async (tx) => {
-      if (!(await repo.findCrawl(tx, tenant, row.id))) return // the base was deleted meanwhile
+      if (!(await lockBase(tx, tenant, row.knowledge_base_id)) || !(await repo.findCrawl(tx, tenant, row.id))) return // the base was deleted meanwhile
       if (removeIds.length) await docs.removeDocuments(tx, tenant, removeIds)
       await repo.updateCrawl(tx, tenant, row.id, patch)
       const view = crawlView({ ...row, ...patch })

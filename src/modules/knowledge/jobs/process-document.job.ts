@@ -44,6 +44,8 @@ const SLICE = { sqlite: { chunks: 100, chars: 50_000 }, postgres: { chunks: 500,
 export function processDocumentJob(k: Kernel, followUp: () => ReadyFollowUp | null): JobDefinition<ProcessDocumentPayload> {
   const fail = async (tenant: Tenant, doc: KnowledgeDocumentsTable, message: string): Promise<void> => {
     await k.transaction(null, async (tx) => {
+      // Lock order: base, then document (as a base's deletion takes them).
+      await repo.findBase(tx, tenant, doc.knowledge_base_id, { forUpdate: true })
       const current = await repo.findDocumentFull(tx, tenant, doc.id, { forUpdate: true })
       // Gone, or changed since this run read it (a newer upload of the page has its own job).
       if (!current || current.checksum !== doc.checksum) return
@@ -157,8 +159,9 @@ export function processDocumentJob(k: Kernel, followUp: () => ReadyFollowUp | nu
       // Deleted, re-uploaded (a newer crawl of the page) or re-configured meanwhile, or this run's lease
       // taken over: the newer job does it. Locks the document and the base for the transaction.
       const stillCurrent = async (tx: Tx, slices: boolean): Promise<KnowledgeDocumentsTable | null> => {
-        const current = await repo.findDocumentFull(tx, tenant, doc.id, { forUpdate: true })
+        // The base first: every writer locks base, then document (a base's deletion does), or two deadlock.
         const currentBase = await repo.findBase(tx, tenant, base.id, { forUpdate: true })
+        const current = await repo.findDocumentFull(tx, tenant, doc.id, { forUpdate: true })
         if (!current || !currentBase || current.checksum !== doc.checksum) return null
         if (currentBase.chunk_size !== base.chunk_size || currentBase.chunk_overlap !== base.chunk_overlap || currentBase.language !== base.language) return null
         if (slices && ctx.lease && !(await extendLease(tx, k.clock, ctx.lease, leaseSeconds))) return null
