@@ -3,7 +3,7 @@ import type { Executor } from '../../kernel/db/database.js'
 import { scoped } from '../../kernel/db/scoped.js'
 import type { Tenant } from '../../kernel/tenant.js'
 import './inbox.tables.js'
-import { conversationText, ftsMatch, indexText, tenantToken, tsQuery } from './inbox.search-text.js'
+import { conversationText, ftsBodyMatch, ftsMatch, indexText, tenantToken, tsQuery } from './inbox.search-text.js'
 
 // The search index of the inbox: the only full-text SQL. Written in the transaction of the row it
 // indexes (a message, a conversation's subject or contact), so a search never sees a row that is not
@@ -92,6 +92,21 @@ export interface SearchHit {
  */
 export async function searchDocs(db: Executor, tenant: Tenant, words: string[], page: { before: number | null; take: number }): Promise<SearchHit[]> {
   if (onSqlite(db)) {
+    // Rare words first: their own postings, every tenant's, newest first and at most RARE_MATCHES of them. Fewer
+    // means that is all of them, so the tenant's are checked on those rows alone. ANDed with the tenant's token
+    // instead, FTS5 seeks through the tenant's postings (one per document of the workspace) backwards: 0.4 ms
+    // at 100,000 conversations, ~7 ms at a million, for a word that matches one document.
+    const before = page.before !== null ? sql` and rowid < ${page.before}` : sql``
+    const few = await sql<{ rid: number }>`select rowid as rid from inbox_search_fts where inbox_search_fts match ${ftsBodyMatch(words)}${before}
+      order by rowid desc limit ${RARE_MATCHES}`.execute(db)
+    if (few.rows.length < RARE_MATCHES) {
+      if (few.rows.length === 0) return []
+      const rows = await sql<SearchHit>`select rid, conversation_id, message_id, body from inbox_search_docs
+        where rid in (select value from json_each(${JSON.stringify(few.rows.map((r) => Number(r.rid)))}))
+        and workspace_id = ${tenant.workspaceId} and mode = ${tenant.mode}
+        order by rid desc limit ${page.take}`.execute(db)
+      return rows.rows.map((r) => ({ ...r, rid: Number(r.rid) }))
+    }
     // CROSS JOIN keeps FTS5 the outer loop: left to itself, the planner may walk the tenant's documents
     // newest first and ask FTS5 about each one (seconds for a rare word at a million conversations).
     const rows = await sql<SearchHit>`select d.rid, d.conversation_id, d.message_id, d.body
@@ -126,6 +141,12 @@ export async function searchDocs(db: Executor, tenant: Tenant, words: string[], 
     .execute()
   return rows.map((r) => ({ ...r, rid: Number(r.rid) }))
 }
+
+/**
+ * SQLite: a query whose words match fewer documents than this, in every tenant together, is answered from
+ * those documents; more, and FTS5 walks the tenant's own postings (a common word fills the page at once).
+ */
+const RARE_MATCHES = 100
 
 /** PostgreSQL: how many of the newest documents a search checks before it asks the GIN index. */
 const RECENT_WINDOW = 2000

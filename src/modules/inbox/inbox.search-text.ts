@@ -13,10 +13,14 @@ export function queryWords(q: string): string[] {
   return [...new Set((q.normalize('NFKC').toLowerCase().match(WORD) ?? []))].slice(0, MAX_QUERY_WORDS)
 }
 
+/** The FTS5 MATCH expression of the body alone: every word (the last as a prefix), in every tenant. */
+export function ftsBodyMatch(words: string[]): string {
+  return `body : (${words.map((w, i) => `"${w}"${i === words.length - 1 ? ' *' : ''}`).join(' AND ')})`
+}
+
 /** The FTS5 MATCH expression: the tenant's token, then every word (the last as a prefix) in the body. */
 export function ftsMatch(tenant: Tenant, words: string[]): string {
-  const terms = words.map((w, i) => `"${w}"${i === words.length - 1 ? ' *' : ''}`).join(' AND ')
-  return `tenant : "${tenantToken(tenant)}" AND body : (${terms})`
+  return `tenant : "${tenantToken(tenant)}" AND ${ftsBodyMatch(words)}`
 }
 
 /** The to_tsquery text: every word, the last as a prefix (`:*`). Words are letters and digits only. */

@@ -63,6 +63,29 @@ describe('searchInbox (GET /inbox/search)', () => {
     assert.deepEqual((await search('zebra', '', h.b.live)).data, [])
   })
 
+  it('pages the same whether a word is rare or common across workspaces (the rare path checks only its own matches)', async () => {
+    // 130 matches in the other workspace and 3 here: more than the rare path's 100 in all, so this tenant's
+    // postings are walked; the same query's later pages and a word only the other workspace holds stay apart.
+    const other = await createConversation(h, {}, h.b.live)
+    for (let i = 0; i < 130; i++) {
+      const r = await h.request({ method: 'POST', url: `/v2/inbox/conversations/${other.id}/messages`, payload: { content: `walrus tusk ${i}` }, key: h.b.live })
+      assert.equal(r.statusCode, 201, r.body)
+    }
+    const mine = await createConversation(h, {})
+    for (let i = 0; i < 3; i++) await sendMessage(h, mine.id, { content: `walrus here ${i}` })
+    const seen: string[] = []
+    let page = await search('walrus', '&limit=2')
+    for (;;) {
+      seen.push(...page.data.map((x: any) => x.message.content))
+      if (!page.next_cursor) break
+      page = await search('walrus', `&limit=2&cursor=${page.next_cursor}`)
+    }
+    assert.deepEqual(seen, ['walrus here 2', 'walrus here 1', 'walrus here 0'])
+    assert.deepEqual((await search('tusk')).data, [], "only the other workspace's documents hold the word")
+    assert.equal((await search('tusk', '&limit=100', h.b.live)).data.length, 100)
+    assert.deepEqual((await search('here 1')).data.map((x: any) => x.message.content), ['walrus here 1'])
+  })
+
   it('answers 422 for a query without a word, and validates q', async () => {
     const r = await h.request({ method: 'GET', url: '/v2/inbox/search?q=%2B%2B%2B' })
     assertProblem(r, 422, 'validation_failed')
