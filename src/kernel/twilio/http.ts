@@ -1,14 +1,26 @@
 import { request } from 'undici'
-import type { Kernel } from '../../../kernel/kernel.js'
-import { checkOutboundUrl, OutboundUrlRefused } from '../../../kernel/outbound/address-policy.js'
-import { policyAgent } from '../../../kernel/outbound/policy-agent.js'
-import { CarrierError } from './carrier.types.js'
+import type { Kernel } from '../kernel.js'
+import { checkOutboundUrl, OutboundUrlRefused } from '../outbound/address-policy.js'
+import { policyAgent } from '../outbound/policy-agent.js'
 
 // One request to Twilio under the kernel's outbound policy (SSRF) and one deadline that also bounds the
 // body. crm.http.ts does not fit: it sends JSON and reads text, Twilio takes forms and serves audio.
 // Transport failures throw CarrierError here; what a status code means is the adapter's business.
+// Shared by every module that talks to Twilio (voice calls, messaging channels): no domain here.
 
-const USER_AGENT = 'svc-voice/1'
+const USER_AGENT = 'svc-twilio/1'
+
+/** A carrier request that failed: `retryable` for 429 / 5xx / network; `status` the carrier's HTTP status. */
+export class CarrierError extends Error {
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+    readonly status: number | null = null,
+    readonly carrierCode: string | number | null = null,
+  ) {
+    super(message)
+  }
+}
 const POOL_CONNECTIONS = 16
 
 export interface TwilioHttpRequest {
@@ -103,4 +115,29 @@ export async function sendTwilioRequest(k: Kernel, req: TwilioHttpRequest, opts:
     const code = (err as { code?: string }).code
     throw new CarrierError(`${opts.peer} could not be reached (${code ?? (err as Error).name ?? 'error'}).`, true)
   }
+}
+
+const RETRYABLE_4XX = new Set([408, 429])
+
+export const isRedirect = (status: number) => [301, 302, 303, 307, 308].includes(status)
+
+export function parseJson(body: Buffer): unknown {
+  try {
+    return JSON.parse(body.toString('utf8'))
+  } catch {
+    return null
+  }
+}
+
+/** Twilio's error JSON `{ code, message, more_info, status }` as a CarrierError (retryable: 408, 429, 5xx). */
+export function twilioErrorOf(res: TwilioHttpResponse): CarrierError {
+  if (isRedirect(res.status)) return new CarrierError(`Twilio answered HTTP ${res.status} (a redirect); not followed.`, false, res.status)
+  const j = parseJson(res.body) as { code?: unknown; message?: unknown; detail?: unknown } | null
+  const code = typeof j?.code === 'number' || typeof j?.code === 'string' ? j.code : null
+  const said = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : null)
+  // 401 says only "Authenticate"; the why is in `detail`.
+  const text = [said(j?.message), said(j?.detail)].filter(Boolean).join(': ') || null
+  const retryable = res.status >= 500 || RETRYABLE_4XX.has(res.status)
+  const message = code !== null ? `Twilio ${code}: ${text ?? `HTTP ${res.status}`}` : `Twilio answered HTTP ${res.status}${text ? `: ${text}` : '.'}`
+  return new CarrierError(message.length > 1000 ? `${message.slice(0, 999)}…` : message, retryable, res.status, code)
 }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
 import { describe, it } from 'node:test'
 import twilio from 'twilio'
-import { twilioParams, twilioSignature, verifyTwilioSignature, type TwilioParams } from './twilio.signature.js'
+import { twilioParams, twilioSignature, verifyTwilioSignature, type TwilioParams } from './signature.js'
 
 // The official twilio package is the reference: same signatures, same accept/refuse decisions.
 

@@ -3,7 +3,7 @@ import { parse as parseQuery, stringify as stringifyQuery } from 'node:querystri
 
 // Twilio's X-Twilio-Signature: base64(HMAC-SHA1(auth token, URL + name + value for every parameter,
 // sorted by name; a repeated name's values sorted and deduplicated)). Written here rather than imported
-// from the twilio package (tens of MB of REST client for twenty lines); twilio.signature.test.ts holds it
+// from the twilio package (tens of MB of REST client for twenty lines); signature.test.ts holds it
 // to the official implementation.
 //
 // Twilio signs the URL as configured, which a proxy in front of us may have changed: like twilio-node,

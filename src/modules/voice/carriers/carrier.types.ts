@@ -28,14 +28,5 @@ export interface CarrierCall {
   status: CallStatus
 }
 
-/** A carrier request that failed: `retryable` for 429 / 5xx / network; `status` the carrier's HTTP status. */
-export class CarrierError extends Error {
-  constructor(
-    message: string,
-    readonly retryable: boolean,
-    readonly status: number | null = null,
-    readonly carrierCode: string | number | null = null,
-  ) {
-    super(message)
-  }
-}
+/** A carrier request that failed (kernel/twilio/http.ts, shared with the channels module). */
+export { CarrierError } from '../../../kernel/twilio/http.js'

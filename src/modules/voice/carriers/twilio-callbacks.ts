@@ -13,7 +13,7 @@ import { ENDED_BY_API } from '../call-hangup.service.js'
 import type { CallLine, VoiceCallsTable } from '../voice.tables.js'
 import type { TwilioCarriers } from './twilio-voice.js'
 import { callTwiml, CALLBACK_BASE, listen, MAX_TURNS } from './twilio-twiml.js'
-import { twilioParams, verifyTwilioSignature, type TwilioParams } from './twilio.signature.js'
+import { twilioParams, verifyTwilioSignature, type TwilioParams } from '../../../kernel/twilio/signature.js'
 import { twilioStatus } from './twilio.status.js'
 import { hangup, response, say } from './twiml.js'
 

@@ -6,7 +6,7 @@ import { systemClock } from '../../../kernel/clock.js'
 import type { Kernel } from '../../../kernel/kernel.js'
 import { CarrierError, type TwilioCredentials } from './carrier.types.js'
 import { TwilioAdapter, type TwilioAdapterOptions } from './twilio.adapter.js'
-import { twilioParams, verifyTwilioSignature } from './twilio.signature.js'
+import { twilioParams, verifyTwilioSignature } from '../../../kernel/twilio/signature.js'
 import { startTwilioServer, type TwilioServer } from './twilio.test-support.js'
 import { dial, gather, hangup, response, say } from './twiml.js'
 

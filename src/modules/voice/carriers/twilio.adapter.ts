@@ -1,6 +1,6 @@
 import type { Kernel } from '../../../kernel/kernel.js'
 import { CarrierError, type CarrierCall, type CarrierNumber, type TwilioCredentials } from './carrier.types.js'
-import { checkTwilioUrl, sendTwilioRequest, type TwilioHttpResponse } from './twilio.http.js'
+import { checkTwilioUrl, isRedirect, parseJson, sendTwilioRequest, twilioErrorOf, type TwilioHttpResponse } from '../../../kernel/twilio/http.js'
 import { twilioStatus } from './twilio.status.js'
 import type { Twiml } from './twiml.js'
 
@@ -23,7 +23,6 @@ export const DEFAULT_RECORDING_TIMEOUT_MS = 120_000
 const MAX_REDIRECTS = 3
 /** The events a call reports to its StatusCallback (without them Twilio reports only `completed`). */
 const CALL_EVENTS = ['initiated', 'ringing', 'answered', 'completed']
-const RETRYABLE_4XX = new Set([408, 429])
 /** Twilio's limit on TwiML passed inline (error 32018); webhook answers may be longer. */
 export const TWIML_MAX_CHARS = 4000
 
@@ -129,7 +128,7 @@ export class TwilioAdapter {
       { timeoutMs: this.timeoutMs, maxBytes: MAX_JSON_BYTES, peer: 'Twilio' },
     )
     if (res.status === 404) return 'already_gone'
-    if (res.status < 200 || res.status >= 300) throw this.errorOf(res)
+    if (res.status < 200 || res.status >= 300) throw twilioErrorOf(res)
     return 'released'
   }
 
@@ -182,7 +181,7 @@ export class TwilioAdapter {
       url = await checkTwilioUrl(this.k, new URL(location, url).href)
       res = await sendTwilioRequest(this.k, { method: 'GET', url: url.href, authorization: url.origin === twilioOrigin ? this.authorization : null, accept: 'audio/*' }, opts, deadline)
     }
-    if (res.status < 200 || res.status >= 300) throw this.errorOf(res)
+    if (res.status < 200 || res.status >= 300) throw twilioErrorOf(res)
     return res.body
   }
 
@@ -200,7 +199,7 @@ export class TwilioAdapter {
       { method, url: `${this.account}${path}`, authorization: this.authorization, form, accept: 'application/json' },
       { timeoutMs: this.timeoutMs, maxBytes: MAX_JSON_BYTES, peer: 'Twilio' },
     )
-    if (res.status < 200 || res.status >= 300) throw this.errorOf(res)
+    if (res.status < 200 || res.status >= 300) throw twilioErrorOf(res)
     const body = parseJson(res.body)
     if (!body || typeof body !== 'object' || Array.isArray(body)) throw new CarrierError(`Twilio answered HTTP ${res.status} without a JSON object.`, false, res.status)
     return body as Record<string, unknown>
@@ -210,19 +209,6 @@ export class TwilioAdapter {
     const status = typeof c.status === 'string' ? twilioStatus(c.status) : null
     if (!status) throw new CarrierError(`Twilio answered a call with an unknown status ${JSON.stringify(c.status)}.`, false)
     return { sid: stringOf(c.sid, 'sid'), status }
-  }
-
-  /** Twilio's error JSON `{ code, message, more_info, status }` as a CarrierError. */
-  private errorOf(res: TwilioHttpResponse): CarrierError {
-    if (isRedirect(res.status)) return new CarrierError(`Twilio answered HTTP ${res.status} (a redirect); not followed.`, false, res.status)
-    const j = parseJson(res.body) as { code?: unknown; message?: unknown; detail?: unknown } | null
-    const code = typeof j?.code === 'number' || typeof j?.code === 'string' ? j.code : null
-    const said = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : null)
-    // 401 says only "Authenticate"; the why is in `detail`.
-    const text = [said(j?.message), said(j?.detail)].filter(Boolean).join(': ') || null
-    const retryable = res.status >= 500 || RETRYABLE_4XX.has(res.status)
-    const message = code !== null ? `Twilio ${code}: ${text ?? `HTTP ${res.status}`}` : `Twilio answered HTTP ${res.status}${text ? `: ${text}` : '.'}`
-    return new CarrierError(message.length > 1000 ? `${message.slice(0, 999)}…` : message, retryable, res.status, code)
   }
 }
 
@@ -235,19 +221,9 @@ function checkTwimlSize(twiml: string) {
   }
 }
 
-const isRedirect = (status: number) => [301, 302, 303, 307, 308].includes(status)
-
 function header(res: TwilioHttpResponse, name: string): string | null {
   const v = res.headers[name]
   return (Array.isArray(v) ? v[0] : v) ?? null
-}
-
-function parseJson(body: Buffer): unknown {
-  try {
-    return JSON.parse(body.toString('utf8'))
-  } catch {
-    return null
-  }
 }
 
 function stringOf(v: unknown, field: string): string {
