@@ -19,6 +19,7 @@ import { findBotOr404 } from './bots.shared.js'
 import type { BotRepliesTable, BotVersionsTable } from './bots.tables.js'
 import { replyView } from './bots.views.js'
 import { referenced } from '../../kernel/references.js'
+import { guardedPieces } from './guardrails/guardrails.stream.js'
 
 /** Earlier messages of the conversation the engine sees besides the new one. */
 const HISTORY = 10
@@ -66,8 +67,9 @@ export class BotRepliesService {
 
   /**
    * `live.onDelta` gets the reply's text as it is produced (streamBotMessage): the engine's pieces when it
-   * streams (OpenAI-compatible), else the final reply at once. Pieces are provisional — the guardrails and
-   * hand-off rules run on the whole answer — so the returned reply's `content` is what was sent.
+   * streams (OpenAI-compatible), whole sentences at a time with terms, profanity and personal data masked,
+   * else the final reply at once. Pieces are provisional — the rules that judge the whole answer run on
+   * it — so the returned reply's `content` is what was sent.
    */
   async send(principal: Principal, botId: string, body: SendBotMessageBodyT, live: { onDelta?: (text: string) => void } = {}): Promise<BotReplyT> {
     const tenant: Tenant = { workspaceId: principal.workspaceId, mode: principal.mode }
@@ -78,7 +80,9 @@ export class BotRepliesService {
       inConversation && !test ? await referenced('/body/conversation_id', () => this.services.inbox.turns.context(tenant, inConversation, HISTORY)) : null
     const earlier = inConversation && test ? await testTranscript(this.k, tenant, botId, inConversation, HISTORY) : (conversation?.transcript ?? [])
     let streamed = false
-    const onDelta = live.onDelta ? (text: string) => ((streamed = true), live.onDelta!(text)) : undefined
+    // The engine's pieces reach the reader through the guardrails that can judge a part (guardrails.stream.ts).
+    const pieces = live.onDelta ? guardedPieces(config.guardrails, live.onDelta) : null
+    const onDelta = pieces ? (text: string) => ((streamed = true), pieces.push(text)) : undefined
     const engine = withDeltas(engineFor(this.k, config.ai.provider), onDelta)
     const id = newId('brep')
     const claim = claimFor(principal)
@@ -95,6 +99,7 @@ export class BotRepliesService {
     })
     // An engine that does not stream (builtin), or a reply that is not the engine's (blocked, fallback): one piece.
     if (live.onDelta && !streamed) live.onDelta(outcome.content)
+    else pieces?.end()
     const record = (conversationId: string, inbound: string, message: string, at: string): BotRepliesTable => ({
       id,
       workspace_id: tenant.workspaceId,

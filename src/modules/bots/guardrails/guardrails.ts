@@ -112,26 +112,9 @@ export function checkOutput(
     return { text: cfg.blocked_reply, fired, handoff: false }
   }
 
-  const terms = termHits(cfg, folded)
-  if (terms.length) {
-    text = replaceSpans(text, terms, () => BLOCKED_MASK)
-    out('blocked_terms', 'masked', `Masked ${plural(terms.length, 'occurrence', 'occurrences')} of ${quoteList(unique(terms.map((h) => h.owner)).map((i) => cfg.blocked_terms[i]))}.`)
-  }
-
-  if (cfg.profanity_filter) {
-    const p = maskProfanity(text)
-    if (p.count) {
-      text = p.text
-      out('profanity_filter', 'masked', `Masked ${plural(p.count, 'profane word', 'profane words')}.`)
-    }
-  }
-
-  const pii = maskPii(text, cfg.pii_masking)
-  const found = (Object.keys(pii.counts) as PiiKind[]).filter((k) => pii.counts[k] > 0)
-  if (found.length) {
-    text = pii.text
-    out('pii_masking', 'masked', `Masked ${found.map((k) => plural(pii.counts[k], ...PII_NAMES[k])).join(', ')}.`)
-  }
+  const masked = maskOutput(cfg, text, folded)
+  text = masked.text
+  fired.push(...masked.fired)
 
   if (cfg.allowed_languages.length) {
     const verdict = judgeLanguage(text, cfg.allowed_languages, ctx.language)
@@ -152,3 +135,34 @@ export function checkOutput(
   }
   return { text, fired, handoff: false }
 }
+
+/** Steps 3–5 of checkOutput: blocked terms, profanity and personal data masked in place (also each streamed piece's). */
+export function maskOutput(cfg: BotGuardrailsT, text: string, folded: Folded = fold(text)): { text: string; fired: GuardrailFired[] } {
+  const fired: GuardrailFired[] = []
+  const out = (guardrail: string, detail: string) => fired.push({ guardrail, stage: 'output', action: 'masked', detail })
+  const terms = termHits(cfg, folded)
+  if (terms.length) {
+    text = replaceSpans(text, terms, () => BLOCKED_MASK)
+    out('blocked_terms', `Masked ${plural(terms.length, 'occurrence', 'occurrences')} of ${quoteList(unique(terms.map((h) => h.owner)).map((i) => cfg.blocked_terms[i]))}.`)
+  }
+  if (cfg.profanity_filter) {
+    const p = maskProfanity(text)
+    if (p.count) {
+      text = p.text
+      out('profanity_filter', `Masked ${plural(p.count, 'profane word', 'profane words')}.`)
+    }
+  }
+  const pii = maskPii(text, cfg.pii_masking)
+  const found = (Object.keys(pii.counts) as PiiKind[]).filter((k) => pii.counts[k] > 0)
+  if (found.length) {
+    text = pii.text
+    out('pii_masking', `Masked ${found.map((k) => plural(pii.counts[k], ...PII_NAMES[k])).join(', ')}.`)
+  }
+  return { text, fired }
+}
+
+/** Whether the text touches one of the blocked topics (a streamed reply stops showing pieces then). */
+export const touchesBlockedTopic = (cfg: BotGuardrailsT, text: string): boolean => cfg.blocked_topics.length > 0 && topicHits(cfg, fold(text)).length > 0
+
+/** Where the blocked terms occur in `text` (a streamed part must not end inside one). */
+export const blockedTermSpans = (cfg: BotGuardrailsT, text: string): { start: number; end: number }[] => (cfg.blocked_terms.length ? termHits(cfg, fold(text)) : [])

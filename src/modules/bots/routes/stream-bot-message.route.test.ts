@@ -68,6 +68,26 @@ describe('streamBotMessage (POST /bots/{id}/messages/stream)', () => {
     assert.equal(chat.requests.at(-1).stream, undefined)
   })
 
+  it('streams personal data masked as the reply is, however the pieces fall', async () => {
+    const bot = await newBot(h, { knowledge_base_ids: [kb.id], handoff: { confidence_threshold: 0 } })
+    await ok(patch(h, `/bots/${bot.id}/guardrails`, { answer_only_when_grounded: false }))
+    await ok(post(h, `/bots/${bot.id}/publish`))
+    script = () => ({ text: 'Write to jane.doe@example.com or call +44 20 7946 0958 about delivery to France.' })
+    try {
+      const r = await stream(bot.id, { content: 'How long does delivery take to France?', test: true })
+      assert.equal(r.statusCode, 200, r.body)
+      const events = eventsOf(r.body)
+      const deltas = events.filter(([e]) => e === 'delta').map(([, d]) => d.text as string)
+      const reply = events.at(-1)![1].reply
+      assert.match(reply.content, /\[email\].*\[phone\]/)
+      assert.ok(deltas.length >= 3, JSON.stringify(deltas))
+      assert.equal(deltas.join(''), reply.content)
+      for (const d of deltas) assert.doesNotMatch(d, /jane|example\.com|7946|0958/, JSON.stringify(deltas))
+    } finally {
+      script = () => ({ text: 'Delivery takes two to four working days in France [1].' })
+    }
+  })
+
   it('streams a tool-calling turn: the streamed tool call runs, then the answer streams', async () => {
     const bot = await newBot(h, { knowledge_base_ids: [kb.id] })
     await ok(post(h, `/bots/${bot.id}/tools`, {
