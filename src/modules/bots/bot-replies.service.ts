@@ -47,7 +47,12 @@ export class BotRepliesService {
     }
     // A version named in the body is a reference (422 when it is not this bot's); the published one is ours to find.
     const version = versionId ? await referenced('/body/version_id', () => versionOr404(this.k.db, tenant, botId, id)) : await versionOr404(this.k.db, tenant, botId, id)
-    return { version, config: fromJson<BotConfig>(version.config, null as unknown as BotConfig), name: bot.name }
+    const config = fromJson<BotConfig>(version.config, null as unknown as BotConfig)
+    // The workspace's default region always counts for national phone numbers, beside the guardrails' own.
+    const region = await this.services.workspaces.defaultRegion(tenant)
+    const pii = config.guardrails.pii_masking
+    if (region && !pii.phone_regions.includes(region)) config.guardrails = { ...config.guardrails, pii_masking: { ...pii, phone_regions: [...pii.phone_regions, region] } }
+    return { version, config, name: bot.name }
   }
 
   /**
