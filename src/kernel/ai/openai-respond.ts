@@ -70,19 +70,24 @@ export function readRespondCompletion(completion: OpenAI.Chat.ChatCompletion, re
   if (content === '') throw new AppError('ai_provider_error', 'The AI provider answered without any text or tool call.')
   const passages = req.passages.slice(0, MAX_PASSAGES)
   const cited = new Set<number>()
-  // Markers that point at no passage are removed: a citation must lead somewhere.
+  const MARKER = /\[(\d{1,2})\]/g
+  for (const m of content.matchAll(MARKER)) {
+    const i = Number(m[1]) - 1
+    if (i >= 0 && i < passages.length) cited.add(i)
+  }
+  const order = [...cited].sort((a, b) => a - b)
+  // Markers are renumbered to the reply's own citations ("[4]" of the prompt is the reply's [n]-th source);
+  // one that points at no passage is removed: a citation must lead somewhere.
   const text = content
-    .replace(/\[(\d{1,2})\]/g, (whole, n: string) => {
-      const i = Number(n) - 1
-      if (i < 0 || i >= passages.length) return ''
-      cited.add(i)
-      return whole
+    .replace(MARKER, (_, n: string) => {
+      const at = order.indexOf(Number(n) - 1)
+      return at < 0 ? '' : `[${at + 1}]`
     })
     .replace(/ {2,}/g, ' ')
     .replace(/ ([.,;:!?])/g, '$1')
     .trim()
   const grounded = cited.size > 0 || (passages.length > 0 && !CANNOT_ANSWER.test(text)) || (req.toolResults.some((r) => r.ok) && !CANNOT_ANSWER.test(text))
-  const used = cited.size > 0 ? [...cited].sort((a, b) => a - b) : grounded ? passages.map((_, i) => i) : []
+  const used = cited.size > 0 ? order : grounded ? passages.map((_, i) => i) : []
   const sources: Citation[] = used.map((i) => ({ kind: 'passage', id: passages[i].id, title: passages[i].title ?? null, excerpt: excerptOf(passages[i].text), score: cited.has(i) ? 1 : 0.5 }))
   return { kind: 'answer', content: text, confidence: null, grounded, sources, ...base }
 }

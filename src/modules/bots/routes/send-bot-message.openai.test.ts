@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { startChatServer, type ChatReply } from '../../../kernel/ai/ai.test-support.js'
 import type { TestApp } from '../../../../test/helpers.js'
-import { botsApp, get, helpCenter, newBot, ok, post, say, startToolServer } from '../bots.test-support.js'
+import { botsApp, get, helpCenter, newBot, ok, patch, post, say, startToolServer } from '../bots.test-support.js'
 
 // sendBotMessage with an OpenAI-compatible engine: a local server that speaks the chat-completions wire
 // format answers as each test scripts it (tool calls, text, malformed calls, silence).
@@ -66,6 +66,22 @@ describe('sendBotMessage with an OpenAI-compatible engine', () => {
     assert.equal(r.grounded, true)
     assert.equal(r.citations.length, 1)
     assert.equal(r.citations[0].citation.title, 'Shipping times')
+  })
+
+  it("renumbers the model's markers to the reply's own citations, and drops one that points nowhere", async () => {
+    // Whatever the passages' scores, the model's text is what is sent here.
+    const bot = await newBot(h, { knowledge_base_ids: [kb.id], handoff: { confidence_threshold: 0 } })
+    await ok(patch(h, `/bots/${bot.id}/guardrails`, { answer_only_when_grounded: false }))
+    await ok(post(h, `/bots/${bot.id}/publish`))
+    const first = chat.requests.length
+    script = () => ({ text: 'Delivery takes two to four working days [2]. Returns are free [9].' })
+    const r = await ok(say(h, bot.id, 'How long does delivery take, and are returns free?'), 201)
+    const prompt = JSON.stringify(chat.requests[first].messages)
+    const second = /\[2\] ([^:\n]+):/.exec(JSON.parse(prompt)[0].content)
+    assert.ok(second, 'the prompt numbers at least two passages')
+    assert.equal(r.content, 'Delivery takes two to four working days [1]. Returns are free.')
+    assert.equal(r.citations.length, 1)
+    assert.equal(r.citations[0].citation.title, second[1], "the prompt's [2] is the reply's [1]")
   })
 
   it('a malformed answer or a silent provider never fails the request: the customer gets the fallback, a person the conversation', async () => {
