@@ -5,6 +5,7 @@ import { BOTS_ERRORS } from './bots.errors.js'
 import { BOTS_EVENTS } from './bots.events.js'
 import { botsMigrations } from './bots.migrations.js'
 import { botsPrivacy } from './bots.privacy.js'
+import { BOTS_RETENTION } from './bots.retention.js'
 import { BotsService, botsUsage } from './bots.service.js'
 import { attachBotTool } from './routes/attach-bot-tool.route.js'
 import { cloneBot } from './routes/clone-bot.route.js'
@@ -58,4 +59,5 @@ export const botsModule = defineModule({
   usage: botsUsage,
   reseal: (kernel) => resealBotSecrets(kernel),
   privacy: botsPrivacy,
+  retention: BOTS_RETENTION,
 })

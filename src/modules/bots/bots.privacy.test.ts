@@ -39,4 +39,22 @@ describe('bots privacy', () => {
     await ok(get(h, `/inbox/conversations/${first.conversation_id}`))
     assert.deepEqual(await privacy().erase(h.app.kernel, h.app.services, tenant(), ADA), { deleted: 0, anonymised: 0 })
   })
+
+  it('the bot_test_exchanges retention class deletes test exchanges made before the cutoff, and no live reply', async () => {
+    const cls = h.app.kernel.modules.find((m) => m.name === 'bots')!.retention!.find((c) => c.name === 'bot_test_exchanges')!
+    const tried = await ok(say(h, bot.id, 'How long does delivery take to France?', { test: true }), 201)
+    const live = await ok(say(h, bot.id, 'How long does delivery take to France?'), 201)
+    assert.equal(tried.test, true)
+    const earlier = new Date(Date.now() - 3600_000).toISOString()
+    const later = new Date(Date.now() + 60_000).toISOString()
+    assert.equal(await cls.count(h.app.kernel, tenant(), earlier), 0)
+    const n = await cls.count(h.app.kernel, tenant(), later)
+    assert.ok(n >= 1)
+    assert.equal(await cls.purge(h.app.kernel, tenant(), later, 500), n)
+    assert.equal(await cls.count(h.app.kernel, tenant(), later), 0)
+    assert.equal((await get(h, `/bots/${bot.id}/test-conversations/${tried.conversation_id}`)).statusCode, 404)
+    await ok(get(h, `/inbox/conversations/${live.conversation_id}`))
+    const kept = await h.app.kernel.db.selectFrom('bot_replies').select('id').where('id', '=', live.id).executeTakeFirst()
+    assert.ok(kept, 'a live reply is not a test exchange')
+  })
 })

@@ -143,3 +143,17 @@ export async function resealVersion(db: Executor, id: string, from: string, to: 
   const r = await db.updateTable('bot_versions').set({ config: to }).where('id', '=', id).where('config', '=', from).executeTakeFirst()
   return Number(r.numUpdatedRows) === 1
 }
+
+/** Test exchanges made before `before` (the `bot_test_exchanges` retention class). */
+export async function countTestRepliesBefore(db: Executor, tenant: Tenant, before: string): Promise<number> {
+  const r = await scoped(db, tenant).selectFrom('bot_replies').select((eb) => eb.fn.countAll<number>().as('n')).where('test', '=', 1).where('created_at', '<', before).executeTakeFirst()
+  return Number(r?.n ?? 0)
+}
+
+/** Deletes up to `limit` of them, oldest first; how many went. */
+export async function deleteTestRepliesBefore(db: Executor, tenant: Tenant, before: string, limit: number): Promise<number> {
+  const ids = await scoped(db, tenant).selectFrom('bot_replies').select('id').where('test', '=', 1).where('created_at', '<', before).orderBy('created_at').limit(limit).execute()
+  if (ids.length === 0) return 0
+  const r = await scoped(db, tenant).deleteFrom('bot_replies').where('id', 'in', ids.map((x) => x.id)).executeTakeFirst()
+  return Number(r.numDeletedRows)
+}

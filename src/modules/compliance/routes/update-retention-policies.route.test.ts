@@ -10,7 +10,7 @@ describe('getRetentionPolicies / updateRetentionPolicies and enforcement', () =>
   it('lists every class with its minimum; keep by default; the Playground fixed', async () => {
     const r = await ok(get(h, '/compliance/retention'))
     const names = r.classes.map((c: any) => c.name)
-    for (const n of ['messages', 'call_recordings', 'transcripts', 'webhook_deliveries', 'audit_log', 'dsar_exports', 'api_logs', 'playground']) assert.ok(names.includes(n), n)
+    for (const n of ['messages', 'call_recordings', 'transcripts', 'webhook_deliveries', 'audit_log', 'dsar_exports', 'api_logs', 'playground', 'bot_test_exchanges']) assert.ok(names.includes(n), n)
     assert.equal(r.policies.messages, 'keep')
     assert.equal(r.classes.find((c: any) => c.name === 'audit_log').minimum_days, 365)
     assert.equal(r.classes.find((c: any) => c.name === 'playground').fixed, true)
