@@ -39,6 +39,7 @@ describe('dashboard settings in Chromium: workspace, members, integrations', { s
     await page.getByLabel('Name').fill('Acme Renamed')
     await page.getByLabel('Time zone').fill('Europe/Berlin')
     await page.getByLabel('Lead auto-create score').fill('70')
+    await page.getByLabel('Default region').fill('gb')
     await page.getByRole('button', { name: 'Add pair' }).click()
     await page.getByLabel('Metadata key 1').fill('region')
     await page.getByLabel('Metadata value 1').fill('eu-central')
@@ -49,6 +50,7 @@ describe('dashboard settings in Chromium: workspace, members, integrations', { s
     assert.equal(ws.name, 'Acme Renamed')
     assert.equal(ws.timezone, 'Europe/Berlin')
     assert.equal(ws.lead_auto_create_score, 70)
+    assert.equal(ws.default_region, 'GB')
     assert.deepEqual(ws.metadata, { region: 'eu-central' })
     // The header's workspace switcher follows the rename without a reload.
     await page.waitForFunction(() => document.querySelector('#workspace-select option:checked')?.textContent === 'Acme Renamed')
@@ -61,6 +63,7 @@ describe('dashboard settings in Chromium: workspace, members, integrations', { s
     await page.getByLabel('Name').waitFor()
     await page.waitForFunction(() => (document.querySelector('#meta-v-0') as HTMLInputElement | null)?.value === 'eu-central')
     assert.equal(await page.getByLabel('Name').inputValue(), 'Acme Renamed')
+    assert.equal(await page.getByLabel('Default region').inputValue(), 'GB')
     await checkA11y(page, 'settings workspace (saved)')
     await assertFitsPhone(page, 'settings workspace')
     await screenshot(page, 'settings-workspace')

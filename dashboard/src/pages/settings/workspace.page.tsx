@@ -15,10 +15,11 @@ interface Form {
   name: string
   timezone: string
   default_language: string
+  default_region: string
   score: string
   meta: MetaRow[]
 }
-const formOf = (w: Ws): Form => ({ name: w.name, timezone: w.timezone, default_language: w.default_language, score: w.lead_auto_create_score === null ? '' : String(w.lead_auto_create_score), meta: rowsOf(w.metadata) })
+const formOf = (w: Ws): Form => ({ name: w.name, timezone: w.timezone, default_language: w.default_language, default_region: w.default_region ?? '', score: w.lead_auto_create_score === null ? '' : String(w.lead_auto_create_score), meta: rowsOf(w.metadata) })
 
 // The browser's own list of IANA zones as suggestions; the API validates whatever is typed.
 const ZONES: string[] = (() => {
@@ -35,6 +36,8 @@ function changes(w: Ws, f: Form): Body {
   if (f.name.trim() !== w.name) out.name = f.name.trim()
   if (f.timezone.trim() !== w.timezone) out.timezone = f.timezone.trim()
   if (f.default_language.trim() !== w.default_language) out.default_language = f.default_language.trim()
+  const region = f.default_region.trim() === '' ? null : f.default_region.trim().toUpperCase()
+  if (region !== (w.default_region ?? null)) out.default_region = region
   const score = f.score.trim() === '' ? null : Number(f.score)
   if (score !== w.lead_auto_create_score) out.lead_auto_create_score = score
   const meta = metadataOf(f.meta)
@@ -111,6 +114,9 @@ export default function WorkspaceSettings() {
                   </Field>
                   <Field label={t('settings.workspace.defaultLanguage')} hint={t('settings.workspace.bcp47TagEG')}>
                     {(id, d) => <input id={id} aria-describedby={d} value={form.default_language} onInput={set('default_language')} />}
+                  </Field>
+                  <Field label={t('settings.workspace.defaultRegion')} hint={t('settings.workspace.defaultRegionHint')}>
+                    {(id, d) => <input id={id} aria-describedby={d} maxLength={2} autoComplete="off" value={form.default_region} onInput={set('default_region')} />}
                   </Field>
                   <Field label={t('settings.workspace.leadAutoCreateScore')} hint={t('settings.workspace.1100AConversationWhose')}>
                     {(id, d) => <input id={id} type="number" min={1} max={100} step={1} inputMode="numeric" aria-describedby={d} value={form.score} onInput={set('score')} />}
