@@ -9,10 +9,11 @@ import { botsModule } from './bots/bots.module.js'
 import { agentsModule } from './agents/agents.module.js'
 import { leadsModule } from './leads/leads.module.js'
 import { voiceModule } from './voice/voice.module.js'
+import { channelsModule } from './channels/channels.module.js'
 import { complianceModule } from './compliance/compliance.module.js'
 import { developerModule } from './developer/developer.module.js'
 import { v1Module } from './v1/v1.module.js'
 import { dashboardModule } from './dashboard/dashboard.module.js'
 
 /** Every module of this build, in init order (a module may use the services of those before it). */
-export const MODULES: ModuleDefinition[] = [healthModule, workspacesModule, knowledgeModule, inboxModule, botsModule, agentsModule, leadsModule, voiceModule, webhooksModule, liveModule, complianceModule, developerModule, v1Module, dashboardModule]
+export const MODULES: ModuleDefinition[] = [healthModule, workspacesModule, knowledgeModule, inboxModule, botsModule, agentsModule, leadsModule, voiceModule, channelsModule, webhooksModule, liveModule, complianceModule, developerModule, v1Module, dashboardModule]

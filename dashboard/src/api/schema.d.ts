@@ -610,6 +610,90 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/channels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List channels
+         * @description Newest first; filter by `type`.
+         *
+         *     Required scope: `read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/channels/listChannels
+         */
+        get: operations["listChannels"];
+        put?: never;
+        /**
+         * Create a channel
+         * @description An SMS or WhatsApp number through which customers reach the inbox. `provider` `twilio` (live mode only) takes the Twilio account in `credentials` (the auth token is sealed at rest and never shown); `simulated` (the default without credentials, and the only one in the sandbox) sends nothing outside and reports every message delivered. Configure the returned `webhooks.messages_url` at Twilio as the number's "A message comes in" webhook. `bot_id` names a published bot. 409 `channel_number_taken` when another channel of the same type has the number.
+         *
+         *     Required scope: `write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/channels/createChannel
+         */
+        post: operations["createChannel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/channels/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a channel
+         * @description The channel, its provider (without the auth token) and the webhook URLs to configure at the provider.
+         *
+         *     Required scope: `read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/channels/getChannel
+         */
+        get: operations["getChannel"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a channel
+         * @description Removes the channel and its customers' opt-outs. Its conversations stay in the inbox; replies in them are no longer sent (their delivery fails with `channel_deleted`), and the provider's webhooks for it are refused from now on.
+         *
+         *     Required scope: `write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/channels/deleteChannel
+         */
+        delete: operations["deleteChannel"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a channel
+         * @description Renames the channel, changes its bot (`bot_id` null: no bot) or its Twilio credentials (`auth_token` may be left out to keep the stored one for the same account). The type, number and provider stay: create another channel for another number.
+         *
+         *     Required scope: `write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/channels/updateChannel
+         */
+        patch: operations["updateChannel"];
+        trace?: never;
+    };
+    "/channels/{id}/simulated-messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Simulate a customer message
+         * @description For a channel on the `simulated` provider: a customer's message arrives as a provider webhook would bring it, through the same path (threading, STOP/START, idempotency by `message_sid`, the bot). 409 `channel_not_simulated` for a Twilio channel, whose messages come from Twilio.
+         *
+         *     Required scope: `write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/channels/simulateChannelMessage
+         */
+        post: operations["simulateChannelMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/compliance/audit-log": {
         parameters: {
             query?: never;
@@ -3082,6 +3166,72 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "channel.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Event channel.created
+         * @description A channel was created.
+         *
+         *     Sent as `POST <endpoint url>` to every enabled endpoint of the workspace and mode subscribed to `channel.created` (or `*`), at least once: deduplicate on `id` / `webhook-id`. See docs/webhooks.md.
+         */
+        post: operations["channelCreatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "channel.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Event channel.deleted
+         * @description A channel was deleted; the payload is the channel as it was. Its conversations stay in the inbox.
+         *
+         *     Sent as `POST <endpoint url>` to every enabled endpoint of the workspace and mode subscribed to `channel.deleted` (or `*`), at least once: deduplicate on `id` / `webhook-id`. See docs/webhooks.md.
+         */
+        post: operations["channelDeletedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "channel.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Event channel.updated
+         * @description A channel was renamed, got another bot or other credentials.
+         *
+         *     Sent as `POST <endpoint url>` to every enabled endpoint of the workspace and mode subscribed to `channel.updated` (or `*`), at least once: deduplicate on `id` / `webhook-id`. See docs/webhooks.md.
+         */
+        post: operations["channelUpdatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "conversation.assigned": {
         parameters: {
             query?: never;
@@ -3643,7 +3793,7 @@ export interface webhooks {
         put?: never;
         /**
          * Event message.updated
-         * @description A message’s text was changed: personal data redacted in place (POST /compliance/pii-redaction with apply).
+         * @description A message changed: its text, with personal data redacted in place (POST /compliance/pii-redaction with apply), or the `delivery` state of an outbound message a channel sends (SMS, WhatsApp).
          *
          *     Sent as `POST <endpoint url>` to every enabled endpoint of the workspace and mode subscribed to `message.updated` (or `*`), at least once: deduplicate on `id` / `webhook-id`. See docs/webhooks.md.
          */
@@ -5630,6 +5780,149 @@ export interface components {
             type: "call.transferred";
             workspace_id: string;
         };
+        Channel: {
+            /** @description The bot that answers customers first (bot_…), or null. */
+            bot_id: string | null;
+            /** Format: date-time */
+            created_at: string;
+            credentials: components["schemas"]["ChannelCredentials"];
+            /** @example chn_01JD0000000000000000000000 */
+            id: string;
+            name: string;
+            /** @enum {string} */
+            object: "channel";
+            /**
+             * @description E.164, e.g. +14155550123.
+             * @example +14155550123
+             */
+            phone_number: string;
+            provider: components["schemas"]["ChannelProvider"];
+            type: components["schemas"]["ChannelType"];
+            /** Format: date-time */
+            updated_at: string;
+            webhooks: components["schemas"]["ChannelWebhooks"];
+        };
+        /** @description The `channel.created` event (channels): A channel was created. */
+        ChannelCreatedEvent: {
+            /** @description The API version of the payload shape. */
+            api_version: string;
+            /** Format: date-time */
+            created_at: string;
+            data: {
+                object: components["schemas"]["Channel"];
+            };
+            /**
+             * @description The event id (`evt_…`): the same in every attempt and replay; deduplicate on it.
+             * @example evt_01JD4M3Q8Y7ZV9S2K5R1X0B6TN
+             */
+            id: string;
+            /** @description false for events of the sandbox (svc_test_ keys). */
+            livemode: boolean;
+            /** @enum {string} */
+            type: "channel.created";
+            workspace_id: string;
+        };
+        /** ChannelCredentials */
+        ChannelCredentials: {
+            /** @description The Twilio AccountSid (AC…); null on the simulated provider. */
+            account_sid: string | null;
+            /** @description Whether an auth token is stored (it is never shown). */
+            auth_token_set: boolean;
+            /** @description The Twilio API base URL. */
+            base_url: string | null;
+        };
+        /** ChannelCredentialsInput */
+        ChannelCredentialsInput: {
+            /** @description The Twilio AccountSid. */
+            account_sid: string;
+            /** @description Write-only; required the first time, kept when left out for the same account. */
+            auth_token?: string;
+            /**
+             * Format: uri
+             * @description Default https://api.twilio.com.
+             */
+            base_url?: string;
+        };
+        /** @description The `channel.deleted` event (channels): A channel was deleted; the payload is the channel as it was. Its conversations stay in the inbox. */
+        ChannelDeletedEvent: {
+            /** @description The API version of the payload shape. */
+            api_version: string;
+            /** Format: date-time */
+            created_at: string;
+            data: {
+                object: components["schemas"]["Channel"];
+            };
+            /**
+             * @description The event id (`evt_…`): the same in every attempt and replay; deduplicate on it.
+             * @example evt_01JD4M3Q8Y7ZV9S2K5R1X0B6TN
+             */
+            id: string;
+            /** @description false for events of the sandbox (svc_test_ keys). */
+            livemode: boolean;
+            /** @enum {string} */
+            type: "channel.deleted";
+            workspace_id: string;
+        };
+        ChannelInbound: {
+            channel_id: string;
+            conversation_id: string | null;
+            /** @description True when this message_sid was received before: nothing new was written. */
+            duplicate: boolean;
+            message_id: string | null;
+            message_sid: string;
+            /** @enum {string} */
+            object: "channel_inbound";
+        };
+        /** ChannelList */
+        ChannelList: {
+            data: components["schemas"]["Channel"][];
+            has_more: boolean;
+            next_cursor: string | null;
+            /** @enum {string} */
+            object: "list";
+        };
+        /**
+         * ChannelProvider
+         * @description `twilio` (live mode only: Twilio Messaging with the account below) or `simulated` (offline: sends are recorded and reported delivered).
+         * @enum {string}
+         */
+        ChannelProvider: "simulated" | "twilio";
+        /**
+         * ChannelType
+         * @description `sms` or `whatsapp` (through Twilio Messaging, or the simulated provider). Web chat and email come later.
+         * @enum {string}
+         */
+        ChannelType: "sms" | "whatsapp";
+        /** @description The `channel.updated` event (channels): A channel was renamed, got another bot or other credentials. */
+        ChannelUpdatedEvent: {
+            /** @description The API version of the payload shape. */
+            api_version: string;
+            /** Format: date-time */
+            created_at: string;
+            data: {
+                object: components["schemas"]["Channel"];
+            };
+            /**
+             * @description The event id (`evt_…`): the same in every attempt and replay; deduplicate on it.
+             * @example evt_01JD4M3Q8Y7ZV9S2K5R1X0B6TN
+             */
+            id: string;
+            /** @description false for events of the sandbox (svc_test_ keys). */
+            livemode: boolean;
+            /** @enum {string} */
+            type: "channel.updated";
+            workspace_id: string;
+        };
+        /**
+         * ChannelWebhooks
+         * @description Derived from PUBLIC_URL; configure them at Twilio (read-only).
+         */
+        ChannelWebhooks: {
+            /** @description Twilio's "A message comes in" webhook (POST) for the number or Messaging Service. */
+            messages_url: string;
+            /** @description The status callback given with every message sent. */
+            status_url: string;
+        };
         ComplianceEvidence: {
             download: components["schemas"]["EvidenceDownloads"];
             /** Format: date-time */
@@ -5931,6 +6224,13 @@ export interface components {
             id: string;
             /** @enum {string} */
             object: "bot";
+        };
+        DeletedChannel: {
+            /** @enum {boolean} */
+            deleted: true;
+            id: string;
+            /** @enum {string} */
+            object: "channel";
         };
         DeletedKnowledgeBase: {
             /** @enum {boolean} */
@@ -7018,6 +7318,7 @@ export interface components {
             conversation_id: string;
             /** Format: date-time */
             created_at: string;
+            delivery: components["schemas"]["MessageDelivery"] | null;
             /** @enum {string} */
             direction: "inbound" | "outbound";
             /** @example msg_01JD0000000000000000000000 */
@@ -7061,6 +7362,23 @@ export interface components {
             type: "message.created";
             workspace_id: string;
         };
+        /**
+         * MessageDelivery
+         * @description How far an outbound message sent through a channel (SMS, WhatsApp) got: queued → sent → delivered, or failed / undelivered (docs/channels.md).
+         */
+        MessageDelivery: {
+            /** @description Why it failed: the provider's error code (Twilio 30003…), `opted_out`, `outcome_unknown`, `channel_deleted`. */
+            error_code: string | null;
+            error_message: string | null;
+            status: components["schemas"]["MessageDeliveryStatus"];
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /**
+         * MessageDeliveryStatus
+         * @enum {string}
+         */
+        MessageDeliveryStatus: "queued" | "sent" | "delivered" | "failed" | "undelivered";
         /** MessageList */
         MessageList: {
             data: components["schemas"]["Message"][];
@@ -7069,7 +7387,7 @@ export interface components {
             /** @enum {string} */
             object: "list";
         };
-        /** @description The `message.updated` event (inbox): A message’s text was changed: personal data redacted in place (POST /compliance/pii-redaction with apply). */
+        /** @description The `message.updated` event (inbox): A message changed: its text, with personal data redacted in place (POST /compliance/pii-redaction with apply), or the `delivery` state of an outbound message a channel sends (SMS, WhatsApp). */
         MessageUpdatedEvent: {
             /** @description The API version of the payload shape. */
             api_version: string;
@@ -8886,6 +9204,22 @@ export interface components {
                 };
             };
         };
+        CreateChannelBody: {
+            content: {
+                "application/json": {
+                    bot_id?: string | null;
+                    credentials?: components["schemas"]["ChannelCredentialsInput"];
+                    name: string;
+                    /**
+                     * @description E.164, e.g. +14155550123.
+                     * @example +14155550123
+                     */
+                    phone_number: string;
+                    provider?: components["schemas"]["ChannelProvider"];
+                    type: components["schemas"]["ChannelType"];
+                };
+            };
+        };
         CreateComplianceEvidenceBody: {
             content: {
                 "application/json": {
@@ -9329,6 +9663,22 @@ export interface components {
                 };
             };
         };
+        SimulateChannelMessageBody: {
+            content: {
+                "application/json": {
+                    /** @description The text, as the customer wrote it (STOP / START act as on Twilio). */
+                    body: string;
+                    /**
+                     * @description E.164, e.g. +14155550123.
+                     * @example +14155550123
+                     */
+                    from: string;
+                    media_urls?: string[];
+                    /** @description The provider message id; the same one again is the same message (a retry). Default: a new one. */
+                    message_sid?: string;
+                };
+            };
+        };
         SnoozeConversationBody: {
             content: {
                 "application/json": {
@@ -9486,6 +9836,16 @@ export interface components {
                      * @enum {string}
                      */
                     prompt_injection?: "block" | "flag" | "off";
+                };
+            };
+        };
+        /** @description Every field is optional: the body may be omitted. */
+        UpdateChannelBody: {
+            content: {
+                "application/json": {
+                    bot_id?: string | null;
+                    credentials?: components["schemas"]["ChannelCredentialsInput"];
+                    name?: string;
                 };
             };
         };
@@ -10920,6 +11280,206 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Bot"];
+                };
+            };
+            /** @description problem details (RFC 9457) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listChannels: {
+        parameters: {
+            query?: {
+                /** @description Opaque cursor from a previous next_cursor. */
+                cursor?: string;
+                /** @description Page size, 1–100 (default 20). */
+                limit?: number;
+                type?: components["schemas"]["ChannelType"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of channels */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChannelList"];
+                };
+            };
+            /** @description problem details (RFC 9457) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createChannel: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["CreateChannelBody"];
+        responses: {
+            /** @description The created channel */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Channel"];
+                };
+            };
+            /** @description problem details (RFC 9457) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getChannel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The channel */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Channel"];
+                };
+            };
+            /** @description problem details (RFC 9457) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteChannel: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deleted channel */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedChannel"];
+                };
+            };
+            /** @description problem details (RFC 9457) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateChannel: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: components["requestBodies"]["UpdateChannelBody"];
+        responses: {
+            /** @description The channel */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Channel"];
+                };
+            };
+            /** @description problem details (RFC 9457) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    simulateChannelMessage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retried request take effect once: the same key with the same method, path and body answers the first response again (with `Idempotent-Replayed: true`); with another payload 409 `idempotency_key_reused`. Scoped to the API key, kept 24 hours (IDEMPOTENCY_RETENTION_HOURS). On an event stream the same key replays the whole stream once it ended without an `error` event (while it runs: 409 `idempotency_request_in_progress`); a resume sends `Last-Event-ID` instead. See docs/api-conventions.md. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["SimulateChannelMessageBody"];
+        responses: {
+            /** @description The channel inbound */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChannelInbound"];
                 };
             };
             /** @description problem details (RFC 9457) */
@@ -17451,6 +18011,255 @@ export interface operations {
             };
         };
     };
+    channelCreatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery (`whd_…`): one per event and endpoint, the same in every attempt of it. */
+                "Svc-Delivery-Id": components["parameters"]["SvcDeliveryId"];
+                /** @description The event id (`evt_…`). */
+                "Svc-Event-Id": components["parameters"]["SvcEventId"];
+                /** @description The event type. */
+                "Svc-Event-Type": components["parameters"]["SvcEventType"];
+                /** @description `t=<unix seconds>,v1=<hex>[,v1=<hex>…]`: one `v1` per active secret, hex(HMAC-SHA256(key = the whole secret "whsec_…", message = "<t>.<raw body>")). Verify over the raw bytes, in constant time, and refuse a `t` more than 300 s from your clock. */
+                "Svc-Status-Signature": components["parameters"]["SvcStatusSignature"];
+                /** @description Standard Webhooks: the event id (`evt_…`), the same in every attempt and replay; deduplicate on it. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Standard Webhooks: `v1,<base64>[ v1,<base64>…]`, base64 HMAC-SHA256 keyed with the base64-decoded part after `whsec_`, over `<webhook-id>.<webhook-timestamp>.<raw body>`; one per active secret. */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+                /** @description Standard Webhooks: the same `t` as in Svc-Status-Signature (unix seconds), fresh per attempt. */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01JD4M3Q8Y7ZV9S2K5R1X0B6TN",
+                 *       "type": "channel.created",
+                 *       "created_at": "2026-01-05T10:00:00.000Z",
+                 *       "workspace_id": "ws_01JD4M0000000000000000000",
+                 *       "livemode": true,
+                 *       "api_version": "2.4.0",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "chn_01JD0000000000000000000000",
+                 *           "object": "channel",
+                 *           "type": "sms",
+                 *           "name": "Support SMS",
+                 *           "phone_number": "+14155550123",
+                 *           "bot_id": null,
+                 *           "provider": "twilio",
+                 *           "credentials": {
+                 *             "account_sid": "AC0123456789abcdef0123456789abcdef",
+                 *             "auth_token_set": true,
+                 *             "base_url": "https://api.twilio.com"
+                 *           },
+                 *           "webhooks": {
+                 *             "messages_url": "https://api.example.com/channels/chn_01JD0000000000000000000000/twilio/messages",
+                 *             "status_url": "https://api.example.com/channels/chn_01JD0000000000000000000000/twilio/status"
+                 *           },
+                 *           "created_at": "2026-11-28T09:00:00.000Z",
+                 *           "updated_at": "2026-11-28T09:00:00.000Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ChannelCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within WEBHOOK_TIMEOUT_MS (default 15 s) ends the delivery as succeeded. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the service disables the endpoint at once (no further attempts). */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else — another status, a timeout, a connection error, a redirect (not followed) — is a failed attempt, retried on WEBHOOK_RETRY_SCHEDULE; `Retry-After` on 429 or 503 replaces the next delay. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    channelDeletedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery (`whd_…`): one per event and endpoint, the same in every attempt of it. */
+                "Svc-Delivery-Id": components["parameters"]["SvcDeliveryId"];
+                /** @description The event id (`evt_…`). */
+                "Svc-Event-Id": components["parameters"]["SvcEventId"];
+                /** @description The event type. */
+                "Svc-Event-Type": components["parameters"]["SvcEventType"];
+                /** @description `t=<unix seconds>,v1=<hex>[,v1=<hex>…]`: one `v1` per active secret, hex(HMAC-SHA256(key = the whole secret "whsec_…", message = "<t>.<raw body>")). Verify over the raw bytes, in constant time, and refuse a `t` more than 300 s from your clock. */
+                "Svc-Status-Signature": components["parameters"]["SvcStatusSignature"];
+                /** @description Standard Webhooks: the event id (`evt_…`), the same in every attempt and replay; deduplicate on it. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Standard Webhooks: `v1,<base64>[ v1,<base64>…]`, base64 HMAC-SHA256 keyed with the base64-decoded part after `whsec_`, over `<webhook-id>.<webhook-timestamp>.<raw body>`; one per active secret. */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+                /** @description Standard Webhooks: the same `t` as in Svc-Status-Signature (unix seconds), fresh per attempt. */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01JD4M3Q8Y7ZV9S2K5R1X0B6TN",
+                 *       "type": "channel.deleted",
+                 *       "created_at": "2026-01-05T10:00:00.000Z",
+                 *       "workspace_id": "ws_01JD4M0000000000000000000",
+                 *       "livemode": true,
+                 *       "api_version": "2.4.0",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "chn_01JD0000000000000000000000",
+                 *           "object": "channel",
+                 *           "type": "sms",
+                 *           "name": "Support SMS",
+                 *           "phone_number": "+14155550123",
+                 *           "bot_id": null,
+                 *           "provider": "twilio",
+                 *           "credentials": {
+                 *             "account_sid": "AC0123456789abcdef0123456789abcdef",
+                 *             "auth_token_set": true,
+                 *             "base_url": "https://api.twilio.com"
+                 *           },
+                 *           "webhooks": {
+                 *             "messages_url": "https://api.example.com/channels/chn_01JD0000000000000000000000/twilio/messages",
+                 *             "status_url": "https://api.example.com/channels/chn_01JD0000000000000000000000/twilio/status"
+                 *           },
+                 *           "created_at": "2026-11-28T09:00:00.000Z",
+                 *           "updated_at": "2026-11-28T09:00:00.000Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ChannelDeletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within WEBHOOK_TIMEOUT_MS (default 15 s) ends the delivery as succeeded. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the service disables the endpoint at once (no further attempts). */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else — another status, a timeout, a connection error, a redirect (not followed) — is a failed attempt, retried on WEBHOOK_RETRY_SCHEDULE; `Retry-After` on 429 or 503 replaces the next delay. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    channelUpdatedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery (`whd_…`): one per event and endpoint, the same in every attempt of it. */
+                "Svc-Delivery-Id": components["parameters"]["SvcDeliveryId"];
+                /** @description The event id (`evt_…`). */
+                "Svc-Event-Id": components["parameters"]["SvcEventId"];
+                /** @description The event type. */
+                "Svc-Event-Type": components["parameters"]["SvcEventType"];
+                /** @description `t=<unix seconds>,v1=<hex>[,v1=<hex>…]`: one `v1` per active secret, hex(HMAC-SHA256(key = the whole secret "whsec_…", message = "<t>.<raw body>")). Verify over the raw bytes, in constant time, and refuse a `t` more than 300 s from your clock. */
+                "Svc-Status-Signature": components["parameters"]["SvcStatusSignature"];
+                /** @description Standard Webhooks: the event id (`evt_…`), the same in every attempt and replay; deduplicate on it. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Standard Webhooks: `v1,<base64>[ v1,<base64>…]`, base64 HMAC-SHA256 keyed with the base64-decoded part after `whsec_`, over `<webhook-id>.<webhook-timestamp>.<raw body>`; one per active secret. */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+                /** @description Standard Webhooks: the same `t` as in Svc-Status-Signature (unix seconds), fresh per attempt. */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01JD4M3Q8Y7ZV9S2K5R1X0B6TN",
+                 *       "type": "channel.updated",
+                 *       "created_at": "2026-01-05T10:00:00.000Z",
+                 *       "workspace_id": "ws_01JD4M0000000000000000000",
+                 *       "livemode": true,
+                 *       "api_version": "2.4.0",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "chn_01JD0000000000000000000000",
+                 *           "object": "channel",
+                 *           "type": "sms",
+                 *           "name": "Sales SMS",
+                 *           "phone_number": "+14155550123",
+                 *           "bot_id": null,
+                 *           "provider": "twilio",
+                 *           "credentials": {
+                 *             "account_sid": "AC0123456789abcdef0123456789abcdef",
+                 *             "auth_token_set": true,
+                 *             "base_url": "https://api.twilio.com"
+                 *           },
+                 *           "webhooks": {
+                 *             "messages_url": "https://api.example.com/channels/chn_01JD0000000000000000000000/twilio/messages",
+                 *             "status_url": "https://api.example.com/channels/chn_01JD0000000000000000000000/twilio/status"
+                 *           },
+                 *           "created_at": "2026-11-28T09:00:00.000Z",
+                 *           "updated_at": "2026-11-28T09:00:00.000Z"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ChannelUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within WEBHOOK_TIMEOUT_MS (default 15 s) ends the delivery as succeeded. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the service disables the endpoint at once (no further attempts). */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else — another status, a timeout, a connection error, a redirect (not followed) — is a failed attempt, retried on WEBHOOK_RETRY_SCHEDULE; `Retry-After` on 429 or 503 replaces the next delay. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     conversationAssignedEvent: {
         parameters: {
             query?: never;
@@ -19717,6 +20526,7 @@ export interface operations {
                  *           "content": "How much is the Pro plan?",
                  *           "private": false,
                  *           "attachments": [],
+                 *           "delivery": null,
                  *           "created_at": "2026-01-05T10:00:00.000Z"
                  *         }
                  *       }
@@ -19794,6 +20604,7 @@ export interface operations {
                  *           "content": "My card is [CARD_NUMBER], please call me at [PHONE].",
                  *           "private": false,
                  *           "attachments": [],
+                 *           "delivery": null,
                  *           "created_at": "2026-01-05T10:00:00.000Z"
                  *         }
                  *       }

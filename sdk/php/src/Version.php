@@ -18,5 +18,5 @@ final class Version
     public const DEFAULT_BASE_URL = 'https://api.example.com';
 
     /** The operations this client was generated from. */
-    public const OPERATION_COUNT = 147;
+    public const OPERATION_COUNT = 153;
 }

@@ -9,4 +9,4 @@ API_VERSION = "2.4.0"
 #: The API's origin (the document's first server); the client appends /v2 or /sandbox/v2.
 DEFAULT_BASE_URL = "https://api.example.com"
 #: Operations in the document this client was generated from.
-OPERATION_COUNT = 147
+OPERATION_COUNT = 153

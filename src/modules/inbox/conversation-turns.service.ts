@@ -197,6 +197,47 @@ export class ConversationTurnsService {
     return { messageIds: ids }
   }
 
+  /**
+   * A contact's message arriving through a channel (SMS, WhatsApp), in the caller's transaction: appended to
+   * `continueId` while that conversation exists and is not resolved (a snoozed or pending one wakes, as any
+   * inbound message does), else written as the first message of a new conversation on `channel` with
+   * `contact` — a resolved conversation stays closed and the contact's next message starts a new one.
+   */
+  async receive(
+    tx: Tx,
+    tenant: Tenant,
+    input: { continueId: string | null; channel: Channel; contact: ContactInput; content: string; attachments: { url: string; filename: string | null; content_type: string | null; size_bytes: number | null }[]; metadata?: Record<string, string> },
+  ): Promise<{ conversationId: string; messageId: string; started: boolean }> {
+    const now = iso(this.k.clock.now())
+    const current = input.continueId ? await repo.findConversation(tx, tenant, input.continueId, { forUpdate: this.k.database.engine === 'postgres' }) : undefined
+    const continuing = current && current.status !== 'resolved' ? current : null
+    const message: InboxMessagesTable = {
+      id: newId('msg'),
+      workspace_id: tenant.workspaceId,
+      mode: tenant.mode,
+      conversation_id: continuing?.id ?? newId('conv'),
+      direction: 'inbound',
+      author_type: 'contact',
+      author_id: null,
+      content: input.content,
+      private: 0,
+      attachments: toJson(input.attachments),
+      created_at: now,
+    }
+    if (continuing) {
+      await repo.insertMessage(tx, message)
+      await this.k.events.emit(tx, tenant, 'message.created', messageView(message))
+      await applyInbound(this.k, tx, tenant, continuing, message)
+      return { conversationId: continuing.id, messageId: message.id, started: false }
+    }
+    const row = newConversationRow(tenant, message.conversation_id, { channel: input.channel, contact: input.contact, tags: [], metadata: input.metadata }, message, now)
+    await repo.insertConversation(tx, row)
+    await this.k.events.emit(tx, tenant, 'conversation.created', conversationView(row))
+    await repo.insertMessage(tx, message)
+    await this.k.events.emit(tx, tenant, 'message.created', messageView(message))
+    return { conversationId: row.id, messageId: message.id, started: true }
+  }
+
   private async tagOr422(tenant: Tenant, name: string, pointer: string): Promise<InboxTagsTable> {
     try {
       return (await resolveTags(this.k, tenant, [name]))[0]

@@ -40,6 +40,7 @@ const message: MessageT = {
   content: 'How much is the Pro plan?',
   private: false,
   attachments: [],
+  delivery: null,
   created_at: '2026-01-05T10:00:00.000Z',
 }
 const draft: AiDraftT = {
@@ -74,7 +75,7 @@ export const INBOX_EVENTS = defineEvents('inbox', { scope: 'conversations:read' 
     example: message,
   },
   'message.updated': {
-    description: 'A message’s text was changed: personal data redacted in place (POST /compliance/pii-redaction with apply).',
+    description: 'A message changed: its text, with personal data redacted in place (POST /compliance/pii-redaction with apply), or the `delivery` state of an outbound message a channel sends (SMS, WhatsApp).',
     schema: Message,
     example: { ...message, content: 'My card is [CARD_NUMBER], please call me at [PHONE].' },
   },

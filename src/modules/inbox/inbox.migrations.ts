@@ -235,4 +235,11 @@ export const inboxMigrations: ModuleMigration[] = [
       }
     },
   },
+  {
+    // Issue 33: the delivery state of outbound messages sent through a channel (SMS, WhatsApp).
+    name: '202612310001_inbox_message_delivery',
+    async up(db) {
+      await db.schema.alterTable('inbox_messages').addColumn('delivery', 'text').execute()
+    },
+  },
 ]

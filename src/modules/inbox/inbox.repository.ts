@@ -166,6 +166,10 @@ export function findMessage(db: Executor, tenant: Tenant, id: string): Promise<I
   return scoped(db, tenant).selectFrom('inbox_messages').selectAll().where('id', '=', id).executeTakeFirst()
 }
 
+export async function setMessageDelivery(db: Executor, tenant: Tenant, id: string, delivery: string): Promise<void> {
+  await scoped(db, tenant).updateTable('inbox_messages').set({ delivery }).where('id', '=', id).execute()
+}
+
 /** Every message of a conversation, oldest first (PII redaction of a conversation). */
 export function allMessagesOf(db: Executor, tenant: Tenant, conversationId: string): Promise<InboxMessagesTable[]> {
   return scoped(db, tenant).selectFrom('inbox_messages').selectAll().where('conversation_id', '=', conversationId).orderBy('id').execute()

@@ -184,6 +184,21 @@ const messageBody = (defaultDirection: 'inbound' | 'outbound', title: string) =>
 export const SendMessageBody = messageBody('outbound', 'SendMessageBody')
 export type SendMessageBodyT = Static<typeof SendMessageBody>
 
+export const MESSAGE_DELIVERY_STATUSES = ['queued', 'sent', 'delivered', 'failed', 'undelivered'] as const
+export const MessageDelivery = Type.Object(
+  {
+    status: Type.Unsafe<(typeof MESSAGE_DELIVERY_STATUSES)[number]>({ type: 'string', enum: [...MESSAGE_DELIVERY_STATUSES], title: 'MessageDeliveryStatus' }),
+    error_code: Nullable(Type.String({ description: 'Why it failed: the provider\'s error code (Twilio 30003…), `opted_out`, `outcome_unknown`, `channel_deleted`.' })),
+    error_message: Nullable(Type.String()),
+    updated_at: DateTime,
+  },
+  {
+    title: 'MessageDelivery',
+    description: 'How far an outbound message sent through a channel (SMS, WhatsApp) got: queued → sent → delivered, or failed / undelivered (docs/channels.md).',
+  },
+)
+export type MessageDeliveryT = Static<typeof MessageDelivery>
+
 export const Message = Type.Object(
   {
     id: Type.String({ examples: ['msg_01JD0000000000000000000000'] }),
@@ -194,6 +209,7 @@ export const Message = Type.Object(
     content: Type.String(),
     private: Type.Boolean(),
     attachments: Type.Array(Attachment),
+    delivery: Nullable(MessageDelivery),
     created_at: DateTime,
   },
   { $id: 'Message' },

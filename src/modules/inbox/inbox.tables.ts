@@ -68,6 +68,11 @@ export interface InboxMessagesTable {
   private: number
   /** JSON array of { url, filename, content_type, size_bytes }. */
   attachments: string
+  /**
+   * JSON { status, error_code, error_message, updated_at } of an outbound message sent through a channel
+   * (SMS, WhatsApp), written by that channel through `messages.setDelivery`; null (or absent) otherwise.
+   */
+  delivery?: string | null
   created_at: string
 }
 

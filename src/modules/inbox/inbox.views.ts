@@ -60,6 +60,7 @@ export function messageView(row: InboxMessagesTable): MessageT {
     content: row.content,
     private: row.private === 1,
     attachments: fromJson(row.attachments, []),
+    delivery: row.delivery ? fromJson(row.delivery, null) : null,
     created_at: row.created_at,
   }
 }

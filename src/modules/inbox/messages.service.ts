@@ -1,12 +1,12 @@
 import { iso } from '../../kernel/clock.js'
-import type { Tx } from '../../kernel/db/database.js'
+import { toJson, type Executor, type Tx } from '../../kernel/db/database.js'
 import { notFound } from '../../kernel/errors.js'
 import type { PageResult } from '../../kernel/http/pagination.js'
 import type { Kernel } from '../../kernel/kernel.js'
 import type { Services } from '../../kernel/services.js'
 import type { Principal, Tenant } from '../../kernel/tenant.js'
 import * as repo from './inbox.repository.js'
-import type { MessageT, SendMessageBodyT } from './inbox.schemas.js'
+import type { MessageDeliveryT, MessageT, SendMessageBodyT } from './inbox.schemas.js'
 import { applyInbound, buildMessage, conversationOr404 } from './inbox.shared.js'
 import { messageView } from './inbox.views.js'
 
@@ -41,6 +41,24 @@ export class MessagesService {
     }
     await conversationOr404(this.k, this.k.db, tenant, by.conversationId!)
     return (await repo.allMessagesOf(this.k.db, tenant, by.conversationId!)).map((m) => ({ message_id: m.id, original: m.content }))
+  }
+
+  /** A message (null when not in the tenant, e.g. erased since). */
+  async find(tenant: Tenant, id: string): Promise<MessageT | null> {
+    const m = await repo.findMessage(this.k.db, tenant, id)
+    return m ? messageView(m) : null
+  }
+
+  /**
+   * The delivery state of an outbound message a channel sends, in the caller's transaction; with
+   * message.updated unless `quiet` (the first state, written with the message itself).
+   */
+  async setDelivery(tx: Executor, tenant: Tenant, id: string, delivery: MessageDeliveryT, quiet = false): Promise<void> {
+    const m = await repo.findMessage(tx, tenant, id)
+    if (!m) return
+    const stored = toJson(delivery)
+    await repo.setMessageDelivery(tx, tenant, id, stored)
+    if (!quiet) await this.k.events.emit(tx, tenant, 'message.updated', messageView({ ...m, delivery: stored }))
   }
 
   /** A message's text replaced in the caller's transaction (redaction applied), with message.updated. */

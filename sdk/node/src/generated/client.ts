@@ -8,6 +8,7 @@ import { Agents } from './resources/agents.js'
 import { ApiKeys } from './resources/apiKeys.js'
 import { ApiLogs } from './resources/apiLogs.js'
 import { Bots } from './resources/bots.js'
+import { Channels } from './resources/channels.js'
 import { Compliance } from './resources/compliance.js'
 import { Conversations } from './resources/conversations.js'
 import { Events } from './resources/events.js'
@@ -32,6 +33,7 @@ export class SvcResources extends BaseClient {
   readonly apiKeys: ApiKeys = new ApiKeys(this)
   readonly apiLogs: ApiLogs = new ApiLogs(this)
   readonly bots: Bots = new Bots(this)
+  readonly channels: Channels = new Channels(this)
   readonly compliance: Compliance = new Compliance(this)
   readonly conversations: Conversations = new Conversations(this)
   readonly events: Events = new Events(this)

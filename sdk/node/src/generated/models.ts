@@ -1267,6 +1267,119 @@ export interface CallTransferredEvent {
   }
 }
 
+export interface Channel {
+  id: string
+  object: 'channel'
+  type: ChannelType
+  name: string
+  /** E.164, e.g. +14155550123. */
+  phone_number: string
+  /** The bot that answers customers first (bot_…), or null. */
+  bot_id: string | null
+  provider: ChannelProvider
+  credentials: ChannelCredentials
+  webhooks: ChannelWebhooks
+  created_at: string
+  updated_at: string
+}
+
+/** The `channel.created` event (channels): A channel was created. */
+export interface ChannelCreatedEvent {
+  /** The event id (`evt_…`): the same in every attempt and replay; deduplicate on it. */
+  id: string
+  type: 'channel.created'
+  created_at: string
+  workspace_id: string
+  /** false for events of the sandbox (svc_test_ keys). */
+  livemode: boolean
+  /** The API version of the payload shape. */
+  api_version: string
+  data: {
+    object: Channel
+  }
+}
+
+export interface ChannelCredentials {
+  /** The Twilio AccountSid (AC…); null on the simulated provider. */
+  account_sid: string | null
+  /** Whether an auth token is stored (it is never shown). */
+  auth_token_set: boolean
+  /** The Twilio API base URL. */
+  base_url: string | null
+}
+
+export interface ChannelCredentialsInput {
+  /** The Twilio AccountSid. */
+  account_sid: string
+  /** Write-only; required the first time, kept when left out for the same account. */
+  auth_token?: string
+  /** Default https://api.twilio.com. */
+  base_url?: string
+}
+
+/** The `channel.deleted` event (channels): A channel was deleted; the payload is the channel as it was. Its conversations stay in the inbox. */
+export interface ChannelDeletedEvent {
+  /** The event id (`evt_…`): the same in every attempt and replay; deduplicate on it. */
+  id: string
+  type: 'channel.deleted'
+  created_at: string
+  workspace_id: string
+  /** false for events of the sandbox (svc_test_ keys). */
+  livemode: boolean
+  /** The API version of the payload shape. */
+  api_version: string
+  data: {
+    object: Channel
+  }
+}
+
+export interface ChannelInbound {
+  object: 'channel_inbound'
+  channel_id: string
+  message_sid: string
+  /** True when this message_sid was received before: nothing new was written. */
+  duplicate: boolean
+  conversation_id: string | null
+  message_id: string | null
+}
+
+export interface ChannelList {
+  object: 'list'
+  data: Array<Channel>
+  has_more: boolean
+  next_cursor: string | null
+}
+
+/** `twilio` (live mode only: Twilio Messaging with the account below) or `simulated` (offline: sends are recorded and reported delivered). */
+export type ChannelProvider = 'simulated' | 'twilio'
+
+/** `sms` or `whatsapp` (through Twilio Messaging, or the simulated provider). Web chat and email come later. */
+export type ChannelType = 'sms' | 'whatsapp'
+
+/** The `channel.updated` event (channels): A channel was renamed, got another bot or other credentials. */
+export interface ChannelUpdatedEvent {
+  /** The event id (`evt_…`): the same in every attempt and replay; deduplicate on it. */
+  id: string
+  type: 'channel.updated'
+  created_at: string
+  workspace_id: string
+  /** false for events of the sandbox (svc_test_ keys). */
+  livemode: boolean
+  /** The API version of the payload shape. */
+  api_version: string
+  data: {
+    object: Channel
+  }
+}
+
+/** Derived from PUBLIC_URL; configure them at Twilio (read-only). */
+export interface ChannelWebhooks {
+  /** Twilio's "A message comes in" webhook (POST) for the number or Messaging Service. */
+  messages_url: string
+  /** The status callback given with every message sent. */
+  status_url: string
+}
+
 export interface ComplianceEvidence {
   id: string
   object: 'compliance_evidence'
@@ -1487,6 +1600,12 @@ export type CrmProvider = 'hubspot' | 'webhook'
 export interface DeletedBot {
   id: string
   object: 'bot'
+  deleted: true
+}
+
+export interface DeletedChannel {
+  id: string
+  object: 'channel'
   deleted: true
 }
 
@@ -2374,6 +2493,7 @@ export interface Message {
   content: string
   private: boolean
   attachments: Array<MessageAttachment>
+  delivery: MessageDelivery | null
   created_at: string
 }
 
@@ -2407,6 +2527,17 @@ export interface MessageCreatedEvent {
   }
 }
 
+/** How far an outbound message sent through a channel (SMS, WhatsApp) got: queued → sent → delivered, or failed / undelivered (docs/channels.md). */
+export interface MessageDelivery {
+  status: MessageDeliveryStatus
+  /** Why it failed: the provider's error code (Twilio 30003…), `opted_out`, `outcome_unknown`, `channel_deleted`. */
+  error_code: string | null
+  error_message: string | null
+  updated_at: string
+}
+
+export type MessageDeliveryStatus = 'queued' | 'sent' | 'delivered' | 'failed' | 'undelivered'
+
 export interface MessageList {
   object: 'list'
   data: Array<Message>
@@ -2414,7 +2545,7 @@ export interface MessageList {
   next_cursor: string | null
 }
 
-/** The `message.updated` event (inbox): A message’s text was changed: personal data redacted in place (POST /compliance/pii-redaction with apply). */
+/** The `message.updated` event (inbox): A message changed: its text, with personal data redacted in place (POST /compliance/pii-redaction with apply), or the `delivery` state of an outbound message a channel sends (SMS, WhatsApp). */
 export interface MessageUpdatedEvent {
   /** The event id (`evt_…`): the same in every attempt and replay; deduplicate on it. */
   id: string
@@ -3687,6 +3818,9 @@ export type WebhookEvent =
   | CallRingingEvent
   | CallTranscriptReadyEvent
   | CallTransferredEvent
+  | ChannelCreatedEvent
+  | ChannelDeletedEvent
+  | ChannelUpdatedEvent
   | ConversationAssignedEvent
   | ConversationCreatedEvent
   | ConversationReopenedEvent

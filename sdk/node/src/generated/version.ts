@@ -10,4 +10,4 @@ export const API_VERSION = '2.4.0'
 export const DEFAULT_BASE_URL = 'https://api.example.com'
 
 /** How many operations the client has (one method each). */
-export const OPERATION_COUNT = 147
+export const OPERATION_COUNT = 153

@@ -25,6 +25,9 @@ trait ClientServices
     /** `$client->bots`: clone(), create(), delete(), get(), list(), publish(), update(), ->guardrails, ->messages, ->testConversations, ->tools, ->versions */
     public readonly Services\BotsService $bots;
 
+    /** `$client->channels`: create(), delete(), get(), list(), update(), ->simulatedMessages */
+    public readonly Services\ChannelsService $channels;
+
     /** `$client->compliance`: ->auditLog, ->dsar, ->evidence, ->piiRedaction, ->retention */
     public readonly Services\ComplianceService $compliance;
 
@@ -83,6 +86,7 @@ trait ClientServices
         $this->apiKeys = new Services\ApiKeysService($client);
         $this->apiLogs = new Services\ApiLogsService($client);
         $this->bots = new Services\BotsService($client);
+        $this->channels = new Services\ChannelsService($client);
         $this->compliance = new Services\ComplianceService($client);
         $this->conversations = new Services\ConversationsService($client);
         $this->events = new Services\EventsService($client);

@@ -935,6 +935,93 @@ namespace Svc\Generated;
  *     data: array{object: VoiceCall},
  * }
  *
+ * @psalm-type Channel array{
+ *     id: string,
+ *     object: 'channel',
+ *     type: ChannelType,
+ *     name: string,
+ *     phone_number: string,
+ *     bot_id: string|null,
+ *     provider: ChannelProvider,
+ *     credentials: ChannelCredentials,
+ *     webhooks: ChannelWebhooks,
+ *     created_at: string,
+ *     updated_at: string,
+ * }
+ *
+ * ChannelCreatedEvent: The `channel.created` event (channels): A channel was created.
+ * @psalm-type ChannelCreatedEvent array{
+ *     id: string,
+ *     type: 'channel.created',
+ *     created_at: string,
+ *     workspace_id: string,
+ *     livemode: bool,
+ *     api_version: string,
+ *     data: array{object: Channel},
+ * }
+ *
+ * @psalm-type ChannelCredentials array{
+ *     account_sid: string|null,
+ *     auth_token_set: bool,
+ *     base_url: string|null,
+ * }
+ *
+ * @psalm-type ChannelCredentialsInput array{
+ *     account_sid: string,
+ *     auth_token?: string,
+ *     base_url?: string,
+ * }
+ *
+ * ChannelDeletedEvent: The `channel.deleted` event (channels): A channel was deleted; the payload is the channel as it was. Its conversations stay in the inbox.
+ * @psalm-type ChannelDeletedEvent array{
+ *     id: string,
+ *     type: 'channel.deleted',
+ *     created_at: string,
+ *     workspace_id: string,
+ *     livemode: bool,
+ *     api_version: string,
+ *     data: array{object: Channel},
+ * }
+ *
+ * @psalm-type ChannelInbound array{
+ *     object: 'channel_inbound',
+ *     channel_id: string,
+ *     message_sid: string,
+ *     duplicate: bool,
+ *     conversation_id: string|null,
+ *     message_id: string|null,
+ * }
+ *
+ * @psalm-type ChannelList array{
+ *     object: 'list',
+ *     data: list<Channel>,
+ *     has_more: bool,
+ *     next_cursor: string|null,
+ * }
+ *
+ * ChannelProvider: `twilio` (live mode only: Twilio Messaging with the account below) or `simulated` (offline: sends are recorded and reported delivered).
+ * @psalm-type ChannelProvider 'simulated'|'twilio'
+ *
+ * ChannelType: `sms` or `whatsapp` (through Twilio Messaging, or the simulated provider). Web chat and email come later.
+ * @psalm-type ChannelType 'sms'|'whatsapp'
+ *
+ * ChannelUpdatedEvent: The `channel.updated` event (channels): A channel was renamed, got another bot or other credentials.
+ * @psalm-type ChannelUpdatedEvent array{
+ *     id: string,
+ *     type: 'channel.updated',
+ *     created_at: string,
+ *     workspace_id: string,
+ *     livemode: bool,
+ *     api_version: string,
+ *     data: array{object: Channel},
+ * }
+ *
+ * ChannelWebhooks: Derived from PUBLIC_URL; configure them at Twilio (read-only).
+ * @psalm-type ChannelWebhooks array{
+ *     messages_url: string,
+ *     status_url: string,
+ * }
+ *
  * @psalm-type ComplianceEvidence array{
  *     id: string,
  *     object: 'compliance_evidence',
@@ -1110,6 +1197,12 @@ namespace Svc\Generated;
  * @psalm-type DeletedBot array{
  *     id: string,
  *     object: 'bot',
+ *     deleted: true,
+ * }
+ *
+ * @psalm-type DeletedChannel array{
+ *     id: string,
+ *     object: 'channel',
  *     deleted: true,
  * }
  *
@@ -1780,6 +1873,7 @@ namespace Svc\Generated;
  *     content: string,
  *     private: bool,
  *     attachments: list<MessageAttachment>,
+ *     delivery: MessageDelivery|null,
  *     created_at: string,
  * }
  *
@@ -1808,6 +1902,16 @@ namespace Svc\Generated;
  *     data: array{object: Message},
  * }
  *
+ * MessageDelivery: How far an outbound message sent through a channel (SMS, WhatsApp) got: queued → sent → delivered, or failed / undelivered (docs/channels.md).
+ * @psalm-type MessageDelivery array{
+ *     status: MessageDeliveryStatus,
+ *     error_code: string|null,
+ *     error_message: string|null,
+ *     updated_at: string,
+ * }
+ *
+ * @psalm-type MessageDeliveryStatus 'queued'|'sent'|'delivered'|'failed'|'undelivered'
+ *
  * @psalm-type MessageList array{
  *     object: 'list',
  *     data: list<Message>,
@@ -1815,7 +1919,7 @@ namespace Svc\Generated;
  *     next_cursor: string|null,
  * }
  *
- * MessageUpdatedEvent: The `message.updated` event (inbox): A message’s text was changed: personal data redacted in place (POST /compliance/pii-redaction with apply).
+ * MessageUpdatedEvent: The `message.updated` event (inbox): A message changed: its text, with personal data redacted in place (POST /compliance/pii-redaction with apply), or the `delivery` state of an outbound message a channel sends (SMS, WhatsApp).
  * @psalm-type MessageUpdatedEvent array{
  *     id: string,
  *     type: 'message.updated',

@@ -9,6 +9,7 @@ from .resources import (
     ApiKeysResource,
     ApiLogsResource,
     BotsResource,
+    ChannelsResource,
     ComplianceResource,
     ConversationsResource,
     EventsResource,
@@ -43,6 +44,7 @@ class GeneratedClient:
     api_keys: ApiKeysResource
     api_logs: ApiLogsResource
     bots: BotsResource
+    channels: ChannelsResource
     compliance: ComplianceResource
     conversations: ConversationsResource
     events: EventsResource
@@ -67,6 +69,7 @@ class GeneratedClient:
         self.api_keys = ApiKeysResource(self)
         self.api_logs = ApiLogsResource(self)
         self.bots = BotsResource(self)
+        self.channels = ChannelsResource(self)
         self.compliance = ComplianceResource(self)
         self.conversations = ConversationsResource(self)
         self.events = EventsResource(self)

@@ -101,6 +101,17 @@ __all__ = [
     "CallRingingEvent",
     "CallTranscriptReadyEvent",
     "CallTransferredEvent",
+    "Channel",
+    "ChannelCreatedEvent",
+    "ChannelCredentials",
+    "ChannelCredentialsInput",
+    "ChannelDeletedEvent",
+    "ChannelInbound",
+    "ChannelList",
+    "ChannelProvider",
+    "ChannelType",
+    "ChannelUpdatedEvent",
+    "ChannelWebhooks",
     "ComplianceEvidence",
     "ComplianceEvidenceList",
     "ComplianceEvidenceReport",
@@ -119,6 +130,7 @@ __all__ = [
     "CreatedSandboxWorkspace",
     "CrmProvider",
     "DeletedBot",
+    "DeletedChannel",
     "DeletedKnowledgeBase",
     "DeletedKnowledgeDocument",
     "DeletedLead",
@@ -196,6 +208,8 @@ __all__ = [
     "MessageAttachment",
     "MessageAttachmentInput",
     "MessageCreatedEvent",
+    "MessageDelivery",
+    "MessageDeliveryStatus",
     "MessageList",
     "MessageUpdatedEvent",
     "OAuthApp",
@@ -1567,6 +1581,124 @@ class CallTransferredEvent(TypedDict):
     workspace_id: str
 
 
+class Channel(TypedDict):
+    """The ``Channel`` object (components.schemas.Channel)."""
+
+    #: The bot that answers customers first (bot_…), or null.
+    bot_id: Optional[str]
+    created_at: str
+    credentials: ChannelCredentials
+    id: str
+    name: str
+    object: Literal["channel"]
+    #: E.164, e.g. +14155550123.
+    phone_number: str
+    provider: ChannelProvider
+    type: ChannelType
+    updated_at: str
+    webhooks: ChannelWebhooks
+
+
+class ChannelCreatedEvent(TypedDict):
+    """The `channel.created` event (channels): A channel was created."""
+
+    #: The API version of the payload shape.
+    api_version: str
+    created_at: str
+    data: Dict[str, Any]
+    #: The event id (`evt_…`): the same in every attempt and replay; deduplicate on it.
+    id: str
+    #: false for events of the sandbox (svc_test_ keys).
+    livemode: bool
+    type: Literal["channel.created"]
+    workspace_id: str
+
+
+class ChannelCredentials(TypedDict):
+    """The ``ChannelCredentials`` object (components.schemas.ChannelCredentials)."""
+
+    #: The Twilio AccountSid (AC…); null on the simulated provider.
+    account_sid: Optional[str]
+    #: Whether an auth token is stored (it is never shown).
+    auth_token_set: bool
+    #: The Twilio API base URL.
+    base_url: Optional[str]
+
+
+class _ChannelCredentialsInputRequired(TypedDict):
+    #: The Twilio AccountSid.
+    account_sid: str
+
+
+class ChannelCredentialsInput(_ChannelCredentialsInputRequired, total=False):
+    """The ``ChannelCredentialsInput`` object (components.schemas.ChannelCredentialsInput)."""
+
+    #: Write-only; required the first time, kept when left out for the same account.
+    auth_token: str
+    #: Default https://api.twilio.com.
+    base_url: str
+
+
+class ChannelDeletedEvent(TypedDict):
+    """The `channel.deleted` event (channels): A channel was deleted; the payload is the channel as it was. Its conversations stay in the inbox."""
+
+    #: The API version of the payload shape.
+    api_version: str
+    created_at: str
+    data: Dict[str, Any]
+    #: The event id (`evt_…`): the same in every attempt and replay; deduplicate on it.
+    id: str
+    #: false for events of the sandbox (svc_test_ keys).
+    livemode: bool
+    type: Literal["channel.deleted"]
+    workspace_id: str
+
+
+class ChannelInbound(TypedDict):
+    """The ``ChannelInbound`` object (components.schemas.ChannelInbound)."""
+
+    channel_id: str
+    conversation_id: Optional[str]
+    #: True when this message_sid was received before: nothing new was written.
+    duplicate: bool
+    message_id: Optional[str]
+    message_sid: str
+    object: Literal["channel_inbound"]
+
+
+class ChannelList(TypedDict):
+    """The ``ChannelList`` object (components.schemas.ChannelList)."""
+
+    data: List[Channel]
+    has_more: bool
+    next_cursor: Optional[str]
+    object: Literal["list"]
+
+
+class ChannelUpdatedEvent(TypedDict):
+    """The `channel.updated` event (channels): A channel was renamed, got another bot or other credentials."""
+
+    #: The API version of the payload shape.
+    api_version: str
+    created_at: str
+    data: Dict[str, Any]
+    #: The event id (`evt_…`): the same in every attempt and replay; deduplicate on it.
+    id: str
+    #: false for events of the sandbox (svc_test_ keys).
+    livemode: bool
+    type: Literal["channel.updated"]
+    workspace_id: str
+
+
+class ChannelWebhooks(TypedDict):
+    """Derived from PUBLIC_URL; configure them at Twilio (read-only)."""
+
+    #: Twilio's "A message comes in" webhook (POST) for the number or Messaging Service.
+    messages_url: str
+    #: The status callback given with every message sent.
+    status_url: str
+
+
 class ComplianceEvidence(TypedDict):
     """The ``ComplianceEvidence`` object (components.schemas.ComplianceEvidence)."""
 
@@ -1791,6 +1923,14 @@ class DeletedBot(TypedDict):
     deleted: Literal[True]
     id: str
     object: Literal["bot"]
+
+
+class DeletedChannel(TypedDict):
+    """The ``DeletedChannel`` object (components.schemas.DeletedChannel)."""
+
+    deleted: Literal[True]
+    id: str
+    object: Literal["channel"]
 
 
 class DeletedKnowledgeBase(TypedDict):
@@ -2680,6 +2820,7 @@ class Message(TypedDict):
     content: str
     conversation_id: str
     created_at: str
+    delivery: Optional[MessageDelivery]
     direction: Literal["inbound", "outbound"]
     id: str
     object: Literal["message"]
@@ -2722,6 +2863,16 @@ class MessageCreatedEvent(TypedDict):
     workspace_id: str
 
 
+class MessageDelivery(TypedDict):
+    """How far an outbound message sent through a channel (SMS, WhatsApp) got: queued → sent → delivered, or failed / undelivered (docs/channels.md)."""
+
+    #: Why it failed: the provider's error code (Twilio 30003…), `opted_out`, `outcome_unknown`, `channel_deleted`.
+    error_code: Optional[str]
+    error_message: Optional[str]
+    status: MessageDeliveryStatus
+    updated_at: str
+
+
 class MessageList(TypedDict):
     """The ``MessageList`` object (components.schemas.MessageList)."""
 
@@ -2732,7 +2883,7 @@ class MessageList(TypedDict):
 
 
 class MessageUpdatedEvent(TypedDict):
-    """The `message.updated` event (inbox): A message’s text was changed: personal data redacted in place (POST /compliance/pii-redaction with apply)."""
+    """The `message.updated` event (inbox): A message changed: its text, with personal data redacted in place (POST /compliance/pii-redaction with apply), or the `delivery` state of an outbound message a channel sends (SMS, WhatsApp)."""
 
     #: The API version of the payload shape.
     api_version: str
@@ -4036,6 +4187,12 @@ ApiKeyScope = Literal["read", "write", "admin", "conversations:read", "conversat
 #: `draft`: never published; `published`: customers talk to `published_version_id`; `archived`: answers nothing (see docs/bots.md).
 BotStatus = Literal["draft", "published", "archived"]
 
+#: `twilio` (live mode only: Twilio Messaging with the account below) or `simulated` (offline: sends are recorded and reported delivered).
+ChannelProvider = Literal["simulated", "twilio"]
+
+#: `sms` or `whatsapp` (through Twilio Messaging, or the simulated provider). Web chat and email come later.
+ChannelType = Literal["sms", "whatsapp"]
+
 ConversationChannel = Literal["api", "chat", "email", "sms", "whatsapp", "voice"]
 
 #: State machine: see docs/inbox.md. resolved → open only (reopen); an inbound message reopens.
@@ -4058,6 +4215,8 @@ LeadSource = Literal["conversation", "bot", "voice_call", "api", "import"]
 LeadStatus = Literal["new", "contacted", "qualified", "converted", "unqualified", "lost"]
 
 LeadSyncStatus = Literal["never", "pending", "synced", "failed"]
+
+MessageDeliveryStatus = Literal["queued", "sent", "delivered", "failed", "undelivered"]
 
 #: `confidential`: a server that keeps a client secret. `public`: a browser or native app without one (PKCE S256 required).
 OAuthAppType = Literal["confidential", "public"]

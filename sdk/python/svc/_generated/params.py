@@ -16,6 +16,9 @@ from .models import (
     BotHandoffInput,
     BotStatus,
     BuiltinToolInput,
+    ChannelCredentialsInput,
+    ChannelProvider,
+    ChannelType,
     ConversationChannel,
     ConversationStatus,
     DsarStatus,
@@ -60,6 +63,7 @@ __all__ = [
     "CreateApiKeyParams",
     "CreateBotParams",
     "CreateBotVersionParams",
+    "CreateChannelParams",
     "CreateComplianceEvidenceParams",
     "CreateConversationParams",
     "CreateDsarRequestParams",
@@ -77,6 +81,7 @@ __all__ = [
     "CreateVoiceTokenParams",
     "CreateWebhookEndpointParams",
     "DeleteBotParams",
+    "DeleteChannelParams",
     "DeleteKnowledgeBaseParams",
     "DeleteKnowledgeDocumentParams",
     "DeleteLeadParams",
@@ -94,6 +99,7 @@ __all__ = [
     "GetBotGuardrailsParams",
     "GetBotParams",
     "GetBotTestConversationParams",
+    "GetChannelParams",
     "GetConversationParams",
     "GetCurrentWorkspaceParams",
     "GetDsarRequestParams",
@@ -123,6 +129,7 @@ __all__ = [
     "ListBotToolsParams",
     "ListBotVersionsParams",
     "ListBotsParams",
+    "ListChannelsParams",
     "ListComplianceEvidenceParams",
     "ListConversationsParams",
     "ListDsarRequestsParams",
@@ -166,6 +173,7 @@ __all__ = [
     "SearchKnowledgeParams",
     "SendBotMessageParams",
     "SendMessageParams",
+    "SimulateChannelMessageParams",
     "SnoozeConversationParams",
     "StreamAgentDryRunParams",
     "StreamBotMessageParams",
@@ -177,6 +185,7 @@ __all__ = [
     "UpdateAgentParams",
     "UpdateBotGuardrailsParams",
     "UpdateBotParams",
+    "UpdateChannelParams",
     "UpdateConversationParams",
     "UpdateConversationPresenceParams",
     "UpdateKnowledgeBaseParams",
@@ -404,6 +413,21 @@ class CreateBotVersionParams(TypedDict, total=False):
 
     #: What changed, for whoever reads the history.
     note: str
+
+
+class _CreateChannelParamsRequired(TypedDict):
+    name: str
+    #: E.164, e.g. +14155550123.
+    phone_number: str
+    type: ChannelType
+
+
+class CreateChannelParams(_CreateChannelParamsRequired, total=False):
+    """Params of createChannel (POST /channels): the JSON body."""
+
+    bot_id: Optional[str]
+    credentials: ChannelCredentialsInput
+    provider: ChannelProvider
 
 
 _CreateComplianceEvidenceParamsRequired = TypedDict("_CreateComplianceEvidenceParamsRequired", {
@@ -640,6 +664,10 @@ class DeleteBotParams(TypedDict, total=False):
     """Params of deleteBot (DELETE /bots/{id}): the query string."""
 
 
+class DeleteChannelParams(TypedDict, total=False):
+    """Params of deleteChannel (DELETE /channels/{id}): the query string."""
+
+
 class DeleteKnowledgeBaseParams(TypedDict, total=False):
     """Params of deleteKnowledgeBase (DELETE /knowledge/bases/{id}): the query string."""
 
@@ -712,6 +740,10 @@ class GetBotParams(TypedDict, total=False):
 
 class GetBotTestConversationParams(TypedDict, total=False):
     """Params of getBotTestConversation (GET /bots/{id}/test-conversations/{conversation_id}): the query string."""
+
+
+class GetChannelParams(TypedDict, total=False):
+    """Params of getChannel (GET /channels/{id}): the query string."""
 
 
 class GetConversationParams(TypedDict, total=False):
@@ -922,6 +954,16 @@ class ListBotsParams(TypedDict, total=False):
     #: Page size, 1–100 (default 20).
     limit: int
     status: BotStatus
+
+
+class ListChannelsParams(TypedDict, total=False):
+    """Params of listChannels (GET /channels): the query string."""
+
+    #: Opaque cursor from a previous next_cursor.
+    cursor: str
+    #: Page size, 1–100 (default 20).
+    limit: int
+    type: ChannelType
 
 
 class ListComplianceEvidenceParams(TypedDict, total=False):
@@ -1374,6 +1416,25 @@ class SendMessageParams(_SendMessageParamsRequired, total=False):
     private: bool
 
 
+_SimulateChannelMessageParamsRequired = TypedDict("_SimulateChannelMessageParamsRequired", {
+    #: The text, as the customer wrote it (STOP / START act as on Twilio).
+    "body": str,
+    #: E.164, e.g. +14155550123.
+    "from": str,
+})
+_SimulateChannelMessageParamsOptional = TypedDict("_SimulateChannelMessageParamsOptional", {
+    "media_urls": List[str],
+    #: The provider message id; the same one again is the same message (a retry). Default: a new one.
+    "message_sid": str,
+}, total=False)
+
+
+class SimulateChannelMessageParams(_SimulateChannelMessageParamsRequired, _SimulateChannelMessageParamsOptional):
+    """Params of simulateChannelMessage (POST /channels/{id}/simulated-messages): the JSON body."""
+
+
+
+
 class SnoozeConversationParams(TypedDict):
     """Params of snoozeConversation (POST /inbox/conversations/{id}/snooze): the JSON body."""
 
@@ -1512,6 +1573,14 @@ class UpdateBotParams(TypedDict, total=False):
     language: str
     #: Up to 50 string key/value pairs (keys ≤ 40, values ≤ 500 characters).
     metadata: Dict[str, str]
+    name: str
+
+
+class UpdateChannelParams(TypedDict, total=False):
+    """Params of updateChannel (PATCH /channels/{id}): the JSON body."""
+
+    bot_id: Optional[str]
+    credentials: ChannelCredentialsInput
     name: str
 
 

@@ -14,6 +14,7 @@ use Svc\AbstractService;
  * @psalm-import-type Message from \Svc\Generated\Types
  * @psalm-import-type MessageAttachment from \Svc\Generated\Types
  * @psalm-import-type MessageAttachmentInput from \Svc\Generated\Types
+ * @psalm-import-type MessageDelivery from \Svc\Generated\Types
  * @psalm-import-type RequestOptions from \Svc\Generated\Types
  */
 class InboxConversationsMessagesService extends AbstractService
@@ -75,6 +76,7 @@ class InboxConversationsMessagesService extends AbstractService
      *     content: string,
      *     private: bool,
      *     attachments: list<MessageAttachment>,
+     *     delivery: MessageDelivery|null,
      *     created_at: string,
      * } Message
      * @throws \Svc\Exception\ApiException

@@ -4,6 +4,7 @@ from .agents import AgentsResource
 from .api_keys import ApiKeysResource
 from .api_logs import ApiLogsResource
 from .bots import BotsResource
+from .channels import ChannelsResource
 from .compliance import ComplianceResource
 from .conversations import ConversationsResource
 from .events import EventsResource
@@ -27,6 +28,7 @@ __all__ = [
     "ApiKeysResource",
     "ApiLogsResource",
     "BotsResource",
+    "ChannelsResource",
     "ComplianceResource",
     "ConversationsResource",
     "EventsResource",

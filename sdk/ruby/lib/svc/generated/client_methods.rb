@@ -21,6 +21,10 @@ module Svc
       # @return [Svc::Resources::Bots]
       attr_reader :bots
 
+      # +client.channels+
+      # @return [Svc::Resources::Channels]
+      attr_reader :channels
+
       # +client.compliance+
       # @return [Svc::Resources::Compliance]
       attr_reader :compliance
@@ -111,6 +115,7 @@ module Svc
         @api_keys = Svc::Resources::ApiKeys.new(self)
         @api_logs = Svc::Resources::ApiLogs.new(self)
         @bots = Svc::Resources::Bots.new(self)
+        @channels = Svc::Resources::Channels.new(self)
         @compliance = Svc::Resources::Compliance.new(self)
         @conversations = Svc::Resources::Conversations.new(self)
         @events = Svc::Resources::Events.new(self)

@@ -2000,6 +2000,199 @@ module Svc
       REQUIRED = ['api_version', 'created_at', 'data', 'id', 'livemode', 'type', 'workspace_id'].freeze
     end
 
+    # Channel
+    #
+    # - +bot_id+ [String, nil] (required) The bot that answers customers first (bot_…), or null.
+    # - +created_at+ [String (date-time)] (required)
+    # - +credentials+ [ChannelCredentials (Hash)] (required)
+    # - +id+ [String] (required)
+    # - +name+ [String] (required)
+    # - +object+ ["channel"] (required)
+    # - +phone_number+ [String] (required) E.164, e.g. +14155550123.
+    # - +provider+ [ChannelProvider (String)] (required)
+    # - +type+ [ChannelType (String)] (required)
+    # - +updated_at+ [String (date-time)] (required)
+    # - +webhooks+ [ChannelWebhooks (Hash)] (required)
+    module Channel
+      FIELDS = {
+        'bot_id' => 'String, nil',
+        'created_at' => 'String (date-time)',
+        'credentials' => 'ChannelCredentials (Hash)',
+        'id' => 'String',
+        'name' => 'String',
+        'object' => '"channel"',
+        'phone_number' => 'String',
+        'provider' => 'ChannelProvider (String)',
+        'type' => 'ChannelType (String)',
+        'updated_at' => 'String (date-time)',
+        'webhooks' => 'ChannelWebhooks (Hash)',
+      }.freeze
+      REQUIRED = ['bot_id', 'created_at', 'credentials', 'id', 'name', 'object', 'phone_number', 'provider', 'type', 'updated_at', 'webhooks'].freeze
+    end
+
+    # ChannelCreatedEvent:
+    #   The `channel.created` event (channels): A channel was created.
+    #
+    # - +api_version+ [String] (required) The API version of the payload shape.
+    # - +created_at+ [String (date-time)] (required)
+    # - +data+ [Hash] (required)
+    # - +id+ [String] (required) The event id (`evt_…`): the same in every attempt and replay; deduplicate on it.
+    # - +livemode+ [Boolean] (required) false for events of the sandbox (svc_test_ keys).
+    # - +type+ ["channel.created"] (required)
+    # - +workspace_id+ [String] (required)
+    module ChannelCreatedEvent
+      FIELDS = {
+        'api_version' => 'String',
+        'created_at' => 'String (date-time)',
+        'data' => 'Hash',
+        'id' => 'String',
+        'livemode' => 'Boolean',
+        'type' => '"channel.created"',
+        'workspace_id' => 'String',
+      }.freeze
+      REQUIRED = ['api_version', 'created_at', 'data', 'id', 'livemode', 'type', 'workspace_id'].freeze
+    end
+
+    # ChannelCredentials
+    #
+    # - +account_sid+ [String, nil] (required) The Twilio AccountSid (AC…); null on the simulated provider.
+    # - +auth_token_set+ [Boolean] (required) Whether an auth token is stored (it is never shown).
+    # - +base_url+ [String, nil] (required) The Twilio API base URL.
+    module ChannelCredentials
+      FIELDS = {
+        'account_sid' => 'String, nil',
+        'auth_token_set' => 'Boolean',
+        'base_url' => 'String, nil',
+      }.freeze
+      REQUIRED = ['account_sid', 'auth_token_set', 'base_url'].freeze
+    end
+
+    # ChannelCredentialsInput
+    #
+    # - +account_sid+ [String] (required) The Twilio AccountSid.
+    # - +auth_token+ [String] Write-only; required the first time, kept when left out for the same account.
+    # - +base_url+ [String (uri)] Default https://api.twilio.com.
+    module ChannelCredentialsInput
+      FIELDS = {
+        'account_sid' => 'String',
+        'auth_token' => 'String',
+        'base_url' => 'String (uri)',
+      }.freeze
+      REQUIRED = ['account_sid'].freeze
+    end
+
+    # ChannelDeletedEvent:
+    #   The `channel.deleted` event (channels): A channel was deleted; the payload is the channel as it was.
+    #   Its conversations stay in the inbox.
+    #
+    # - +api_version+ [String] (required) The API version of the payload shape.
+    # - +created_at+ [String (date-time)] (required)
+    # - +data+ [Hash] (required)
+    # - +id+ [String] (required) The event id (`evt_…`): the same in every attempt and replay; deduplicate on it.
+    # - +livemode+ [Boolean] (required) false for events of the sandbox (svc_test_ keys).
+    # - +type+ ["channel.deleted"] (required)
+    # - +workspace_id+ [String] (required)
+    module ChannelDeletedEvent
+      FIELDS = {
+        'api_version' => 'String',
+        'created_at' => 'String (date-time)',
+        'data' => 'Hash',
+        'id' => 'String',
+        'livemode' => 'Boolean',
+        'type' => '"channel.deleted"',
+        'workspace_id' => 'String',
+      }.freeze
+      REQUIRED = ['api_version', 'created_at', 'data', 'id', 'livemode', 'type', 'workspace_id'].freeze
+    end
+
+    # ChannelInbound
+    #
+    # - +channel_id+ [String] (required)
+    # - +conversation_id+ [String, nil] (required)
+    # - +duplicate+ [Boolean] (required) True when this message_sid was received before: nothing new was written.
+    # - +message_id+ [String, nil] (required)
+    # - +message_sid+ [String] (required)
+    # - +object+ ["channel_inbound"] (required)
+    module ChannelInbound
+      FIELDS = {
+        'channel_id' => 'String',
+        'conversation_id' => 'String, nil',
+        'duplicate' => 'Boolean',
+        'message_id' => 'String, nil',
+        'message_sid' => 'String',
+        'object' => '"channel_inbound"',
+      }.freeze
+      REQUIRED = ['channel_id', 'conversation_id', 'duplicate', 'message_id', 'message_sid', 'object'].freeze
+    end
+
+    # ChannelList
+    #
+    # - +data+ [Array<Channel (Hash)>] (required)
+    # - +has_more+ [Boolean] (required)
+    # - +next_cursor+ [String, nil] (required)
+    # - +object+ ["list"] (required)
+    module ChannelList
+      FIELDS = {
+        'data' => 'Array<Channel (Hash)>',
+        'has_more' => 'Boolean',
+        'next_cursor' => 'String, nil',
+        'object' => '"list"',
+      }.freeze
+      REQUIRED = ['data', 'has_more', 'next_cursor', 'object'].freeze
+    end
+
+    # ChannelProvider:
+    #   `twilio` (live mode only: Twilio Messaging with the account below) or `simulated` (offline: sends
+    #   are recorded and reported delivered).
+    # Type: "simulated" | "twilio"
+    module ChannelProvider
+      VALUES = ['simulated', 'twilio'].freeze
+    end
+
+    # ChannelType:
+    #   `sms` or `whatsapp` (through Twilio Messaging, or the simulated provider). Web chat and email come
+    #   later.
+    # Type: "sms" | "whatsapp"
+    module ChannelType
+      VALUES = ['sms', 'whatsapp'].freeze
+    end
+
+    # ChannelUpdatedEvent:
+    #   The `channel.updated` event (channels): A channel was renamed, got another bot or other credentials.
+    #
+    # - +api_version+ [String] (required) The API version of the payload shape.
+    # - +created_at+ [String (date-time)] (required)
+    # - +data+ [Hash] (required)
+    # - +id+ [String] (required) The event id (`evt_…`): the same in every attempt and replay; deduplicate on it.
+    # - +livemode+ [Boolean] (required) false for events of the sandbox (svc_test_ keys).
+    # - +type+ ["channel.updated"] (required)
+    # - +workspace_id+ [String] (required)
+    module ChannelUpdatedEvent
+      FIELDS = {
+        'api_version' => 'String',
+        'created_at' => 'String (date-time)',
+        'data' => 'Hash',
+        'id' => 'String',
+        'livemode' => 'Boolean',
+        'type' => '"channel.updated"',
+        'workspace_id' => 'String',
+      }.freeze
+      REQUIRED = ['api_version', 'created_at', 'data', 'id', 'livemode', 'type', 'workspace_id'].freeze
+    end
+
+    # ChannelWebhooks:
+    #   Derived from PUBLIC_URL; configure them at Twilio (read-only).
+    #
+    # - +messages_url+ [String] (required) Twilio's "A message comes in" webhook (POST) for the number or Messaging Service.
+    # - +status_url+ [String] (required) The status callback given with every message sent.
+    module ChannelWebhooks
+      FIELDS = {
+        'messages_url' => 'String',
+        'status_url' => 'String',
+      }.freeze
+      REQUIRED = ['messages_url', 'status_url'].freeze
+    end
+
     # ComplianceEvidence
     #
     # - +download+ [EvidenceDownloads (Hash)] (required)
@@ -2386,6 +2579,20 @@ module Svc
         'deleted' => 'true',
         'id' => 'String',
         'object' => '"bot"',
+      }.freeze
+      REQUIRED = ['deleted', 'id', 'object'].freeze
+    end
+
+    # DeletedChannel
+    #
+    # - +deleted+ [true] (required)
+    # - +id+ [String] (required)
+    # - +object+ ["channel"] (required)
+    module DeletedChannel
+      FIELDS = {
+        'deleted' => 'true',
+        'id' => 'String',
+        'object' => '"channel"',
       }.freeze
       REQUIRED = ['deleted', 'id', 'object'].freeze
     end
@@ -3847,6 +4054,7 @@ module Svc
     # - +content+ [String] (required)
     # - +conversation_id+ [String] (required)
     # - +created_at+ [String (date-time)] (required)
+    # - +delivery+ [MessageDelivery (Hash), nil] (required)
     # - +direction+ ["inbound" | "outbound"] (required)
     # - +id+ [String] (required)
     # - +object+ ["message"] (required)
@@ -3858,12 +4066,13 @@ module Svc
         'content' => 'String',
         'conversation_id' => 'String',
         'created_at' => 'String (date-time)',
+        'delivery' => 'MessageDelivery (Hash), nil',
         'direction' => '"inbound" | "outbound"',
         'id' => 'String',
         'object' => '"message"',
         'private' => 'Boolean',
       }.freeze
-      REQUIRED = ['attachments', 'author', 'content', 'conversation_id', 'created_at', 'direction', 'id', 'object', 'private'].freeze
+      REQUIRED = ['attachments', 'author', 'content', 'conversation_id', 'created_at', 'delivery', 'direction', 'id', 'object', 'private'].freeze
     end
 
     # MessageAttachment
@@ -3922,6 +4131,30 @@ module Svc
       REQUIRED = ['api_version', 'created_at', 'data', 'id', 'livemode', 'type', 'workspace_id'].freeze
     end
 
+    # MessageDelivery:
+    #   How far an outbound message sent through a channel (SMS, WhatsApp) got: queued → sent → delivered,
+    #   or failed / undelivered (docs/channels.md).
+    #
+    # - +error_code+ [String, nil] (required) Why it failed: the provider's error code (Twilio 30003…), `opted_out`, `outcome_unknown`, `channel_deleted`.
+    # - +error_message+ [String, nil] (required)
+    # - +status+ [MessageDeliveryStatus (String)] (required)
+    # - +updated_at+ [String (date-time)] (required)
+    module MessageDelivery
+      FIELDS = {
+        'error_code' => 'String, nil',
+        'error_message' => 'String, nil',
+        'status' => 'MessageDeliveryStatus (String)',
+        'updated_at' => 'String (date-time)',
+      }.freeze
+      REQUIRED = ['error_code', 'error_message', 'status', 'updated_at'].freeze
+    end
+
+    # MessageDeliveryStatus
+    # Type: "queued" | "sent" | "delivered" | "failed" | "undelivered"
+    module MessageDeliveryStatus
+      VALUES = ['queued', 'sent', 'delivered', 'failed', 'undelivered'].freeze
+    end
+
     # MessageList
     #
     # - +data+ [Array<Message (Hash)>] (required)
@@ -3939,8 +4172,9 @@ module Svc
     end
 
     # MessageUpdatedEvent:
-    #   The `message.updated` event (inbox): A message’s text was changed: personal data redacted in place
-    #   (POST /compliance/pii-redaction with apply).
+    #   The `message.updated` event (inbox): A message changed: its text, with personal data redacted in
+    #   place (POST /compliance/pii-redaction with apply), or the `delivery` state of an outbound message a
+    #   channel sends (SMS, WhatsApp).
     #
     # - +api_version+ [String] (required) The API version of the payload shape.
     # - +created_at+ [String (date-time)] (required)

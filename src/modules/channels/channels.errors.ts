@@ -1,0 +1,15 @@
+import { defineErrors, type ErrorSpec } from '../../kernel/errors.js'
+
+/** The channels module's error codes. */
+export const CHANNELS_ERRORS = defineErrors('channels', {
+  // A provider webhook (Twilio) whose X-Twilio-Signature does not verify with the channel's auth token, or for a channel we do not have.
+  channel_signature_invalid: { status: 403, title: 'Channel signature invalid' },
+  // createChannel with a phone number another channel of the workspace (same mode) already uses.
+  channel_number_taken: { status: 409, title: 'Channel number taken' },
+  // simulateChannelMessage on a channel whose provider is not `simulated` (its messages come from the provider).
+  channel_not_simulated: { status: 409, title: 'Channel not simulated' },
+})
+
+declare module '../../kernel/errors.js' {
+  interface ErrorCodes extends Record<keyof typeof CHANNELS_ERRORS, ErrorSpec> {}
+}

@@ -1,0 +1,36 @@
+import { defineModule } from '../../kernel/module.js'
+import { CHANNELS_ERRORS } from './channels.errors.js'
+import { CHANNELS_EVENTS } from './channels.events.js'
+import { channelsMigrations } from './channels.migrations.js'
+import { channelsPrivacy } from './channels.privacy.js'
+import { ChannelsService } from './channels.service.js'
+import { twilioMessagingCallbacks } from './providers/twilio-callbacks.js'
+import { createChannel } from './routes/create-channel.route.js'
+import { deleteChannel } from './routes/delete-channel.route.js'
+import { getChannel } from './routes/get-channel.route.js'
+import { listChannels } from './routes/list-channels.route.js'
+import { simulateChannelMessage } from './routes/simulate-channel-message.route.js'
+import { updateChannel } from './routes/update-channel.route.js'
+
+export const channelsModule = defineModule({
+  name: 'channels',
+  uses: ['inbox', 'bots'],
+  fixtures: () => import('./channels.fixtures.js').then((f) => f.FIXTURES),
+  errors: CHANNELS_ERRORS,
+  migrations: channelsMigrations,
+  routes: [listChannels, createChannel, getChannel, updateChannel, deleteChannel, simulateChannelMessage],
+  init(kernel, services) {
+    kernel.events.declare(CHANNELS_EVENTS)
+    const channels = new ChannelsService(kernel, services)
+    kernel.jobs.register(channels.outbound.sendJob)
+    kernel.jobs.register(channels.bot.replyJob)
+    kernel.events.subscribeInTransaction('channels.outbound', channels.outbound.subscriber)
+    services.channels = channels
+  },
+  health: (_kernel, services) => services.channels.health(),
+  reseal: (_kernel, services) => services.channels.channels.reseal(),
+  callbacks: async (app, kernel, services) => {
+    await app.register(twilioMessagingCallbacks(kernel, services))
+  },
+  privacy: channelsPrivacy,
+})

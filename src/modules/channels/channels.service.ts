@@ -1,0 +1,38 @@
+import type { Kernel } from '../../kernel/kernel.js'
+import type { ModuleHealth } from '../../kernel/module.js'
+import type { Services } from '../../kernel/services.js'
+import { ChannelBotService } from './channel-bot.service.js'
+import { ChannelInboundService } from './channel-inbound.service.js'
+import { ChannelOutboundService } from './channel-outbound.service.js'
+import { ChannelsResourceService } from './channels-resource.service.js'
+import * as repo from './channels.repository.js'
+
+/** `services.channels`: the channel resource, customers' messages in, and replies out. */
+export class ChannelsService {
+  readonly channels: ChannelsResourceService
+  readonly inbound: ChannelInboundService
+  readonly outbound: ChannelOutboundService
+  readonly bot: ChannelBotService
+
+  constructor(
+    private readonly k: Kernel,
+    services: Services,
+  ) {
+    this.channels = new ChannelsResourceService(k, services)
+    this.bot = new ChannelBotService(k, services)
+    this.inbound = new ChannelInboundService(k, services, this.bot)
+    this.outbound = new ChannelOutboundService(k, services, this.channels)
+  }
+
+  /** The tables answer. */
+  async health(): Promise<ModuleHealth> {
+    await repo.sealedChannels(this.k.db, null, 1)
+    return { status: 'ok' }
+  }
+}
+
+declare module '../../kernel/services.js' {
+  interface Services {
+    channels: ChannelsService
+  }
+}

@@ -1,0 +1,169 @@
+// Test support (not a test file itself): the real app listening on 127.0.0.1 (so that Twilio's side can
+// reach it over HTTP), and a Twilio-compatible Messaging server speaking the REST API 2010-04-01 as the
+// adapter uses it and playing Twilio's side: inbound message webhooks and status callbacks, signed with
+// the OFFICIAL twilio package, so our verifier is held to an independent implementation.
+//
+//   const tw = await startTwilioMessaging()          // fixed test AccountSid / auth token
+//   tw.requests                                       // every REST request: method, path, headers, form
+//   tw.failNext(429) / tw.failNext(400, 21211)        // the next Messages.json answers that, with Twilio's error JSON
+//   await tw.inbound(url, { from, to, body })          // a customer's message → { status, body, sid }
+//   await tw.status(sid, 'delivered')                  // the message's StatusCallback → our status code
+//
+// REST, as Twilio answers: POST /2010-04-01/Accounts/{Sid}/Messages.json with To (missing 21604, not E.164
+// or whatsapp:E.164 21211), From (missing 21603), Body or MediaUrl (neither 21602), a From/To pair mixing
+// whatsapp: and SMS (21910), StatusCallback → 201 { sid SM…, status queued, … }. Basic auth
+// AccountSid:AuthToken (401 20003), the path's account must be that one.
+import { randomBytes } from 'node:crypto'
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import twilio from 'twilio'
+import { ManualClock } from '../../kernel/clock.js'
+import { request } from 'undici'
+import { createTestApp, ok, post, type TestApp } from '../../../test/helpers.js'
+import { freePort } from '../../../test/spawn.js'
+
+export { assertProblem, events, get, json, ok, patch, post } from '../../../test/helpers.js'
+
+export const TEST_ACCOUNT_SID = 'AC00112233445566778899aabbccddeeff'
+export const TEST_AUTH_TOKEN = 'c0ffee00c0ffee00c0ffee00c0ffee00'
+const API_VERSION = '2010-04-01'
+const ADDRESS = /^(whatsapp:)?\+[1-9]\d{6,14}$/
+
+const sid = (prefix: string) => `${prefix}${randomBytes(16).toString('hex')}`
+
+export interface ChannelsApp extends TestApp {
+  clock: ManualClock
+}
+
+/** The app listening on a free port of 127.0.0.1, PUBLIC_URL pointing there, on a clock the test moves (retries). */
+export async function channelsApp(env: Record<string, string> = {}): Promise<ChannelsApp> {
+  const port = await freePort()
+  const clock = new ManualClock(Date.parse('2026-11-28T09:00:00Z'))
+  const h = await createTestApp({ env: { PUBLIC_URL: `http://127.0.0.1:${port}`, ...env }, clock })
+  await h.app.http.listen({ port, host: '127.0.0.1' })
+  return Object.assign(h, { clock })
+}
+
+export const newChannel = (h: TestApp, body: Record<string, unknown> = {}, key?: string) =>
+  ok(post(h, '/channels', { type: 'sms', name: 'Support SMS', phone_number: `+1415555${String(Math.floor(1000 + Math.random() * 9000))}`, ...body }, { key }), 201)
+
+export interface TwilioMessage {
+  sid: string
+  to: string
+  from: string
+  body: string
+  media: string[]
+  status: string
+  status_callback: string | null
+}
+
+export interface MessagingRequestSeen {
+  method: string
+  path: string
+  headers: IncomingHttpHeaders
+  form: URLSearchParams
+}
+
+/** POSTs a form signed as Twilio signs its webhooks (with `token`, over `url` and the parameters). */
+export async function signedPost(url: string, params: Record<string, string>, token: string): Promise<{ status: number; body: string; contentType: string }> {
+  const res = await request(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      'x-twilio-signature': twilio.getExpectedTwilioSignature(token, url, params),
+      'i-twilio-idempotency-token': randomBytes(16).toString('hex'),
+      'user-agent': 'TwilioProxy/1.1',
+    },
+    body: new URLSearchParams(params).toString(),
+  })
+  return { status: res.statusCode, body: await res.body.text(), contentType: String(res.headers['content-type'] ?? '') }
+}
+
+export async function startTwilioMessaging(opts: { accountSid?: string; authToken?: string } = {}) {
+  const accountSid = opts.accountSid ?? TEST_ACCOUNT_SID
+  const authToken = opts.authToken ?? TEST_AUTH_TOKEN
+  const messages = new Map<string, TwilioMessage>()
+  const requests: MessagingRequestSeen[] = []
+  const scripted: { status: number; code: number }[] = []
+  const expectedAuth = `Basic ${Buffer.from(`${accountSid}:${authToken}`).toString('base64')}`
+
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = []
+    req.on('data', (c: Buffer) => chunks.push(c))
+    req.on('end', () => {
+      const form = new URLSearchParams(Buffer.concat(chunks).toString('utf8'))
+      requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, form })
+      const fail = (status: number, code: number, message: string) =>
+        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ code, message, more_info: `https://www.twilio.com/docs/errors/${code}`, status }))
+      if (req.headers.authorization !== expectedAuth) return fail(401, 20003, 'Authenticate')
+      if (req.method !== 'POST' || req.url !== `/${API_VERSION}/Accounts/${accountSid}/Messages.json`) return fail(404, 20404, 'The requested resource was not found')
+      const next = scripted.shift()
+      if (next) return fail(next.status, next.code, `Scripted failure ${next.code}`)
+      const to = form.get('To') ?? ''
+      const from = form.get('From') ?? ''
+      const media = form.getAll('MediaUrl')
+      if (!to) return fail(400, 21604, "A 'To' phone number is required.")
+      if (!from) return fail(400, 21603, "A 'From' phone number is required.")
+      if (!ADDRESS.test(to)) return fail(400, 21211, `The 'To' number ${to} is not a valid phone number.`)
+      if (to.startsWith('whatsapp:') !== from.startsWith('whatsapp:')) return fail(400, 21910, 'Invalid From and To pair. From and To should be of the same channel')
+      if (!form.get('Body') && media.length === 0) return fail(400, 21602, 'Message body is required.')
+      const m: TwilioMessage = { sid: sid('SM'), to, from, body: form.get('Body') ?? '', media, status: 'queued', status_callback: form.get('StatusCallback') }
+      messages.set(m.sid, m)
+      res.writeHead(201, { 'content-type': 'application/json' }).end(
+        JSON.stringify({ account_sid: accountSid, api_version: API_VERSION, body: m.body, direction: 'outbound-api', from: m.from, to: m.to, num_media: String(media.length), num_segments: '1', sid: m.sid, status: 'queued', error_code: null, error_message: null, uri: `/${API_VERSION}/Accounts/${accountSid}/Messages/${m.sid}.json` }),
+      )
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+
+  return {
+    url,
+    accountSid,
+    authToken,
+    messages,
+    requests,
+    credentials: { account_sid: accountSid, auth_token: authToken, base_url: url },
+    failNext(status: number, code = status === 429 ? 20429 : 20500) {
+      scripted.push({ status, code })
+    },
+    /** A customer's message to `to`, posted to the channel's messages URL as Twilio does. */
+    async inbound(target: string, m: { from: string; to: string; body: string; media?: { url: string; type: string }[]; sid?: string; optOutType?: string; token?: string; whatsapp?: boolean }) {
+      const messageSid = m.sid ?? sid(m.media?.length ? 'MM' : 'SM')
+      const address = (p: string) => (m.whatsapp ? `whatsapp:${p}` : p)
+      const params: Record<string, string> = {
+        ToCountry: 'US',
+        SmsMessageSid: messageSid,
+        NumMedia: String(m.media?.length ?? 0),
+        SmsSid: messageSid,
+        SmsStatus: 'received',
+        Body: m.body,
+        To: address(m.to),
+        NumSegments: '1',
+        MessageSid: messageSid,
+        AccountSid: accountSid,
+        From: address(m.from),
+        ApiVersion: API_VERSION,
+      }
+      m.media?.forEach((x, i) => {
+        params[`MediaUrl${i}`] = x.url
+        params[`MediaContentType${i}`] = x.type
+      })
+      if (m.optOutType) params.OptOutType = m.optOutType
+      return { ...(await signedPost(target, params, m.token ?? authToken)), sid: messageSid }
+    },
+    /** The message moves to `status` and Twilio tells its StatusCallback (null when it has none). */
+    async status(messageSid: string, status: string, extra: { errorCode?: string; token?: string } = {}): Promise<number | null> {
+      const m = messages.get(messageSid)
+      if (!m) throw new Error(`no message ${messageSid}`)
+      m.status = status
+      if (!m.status_callback) return null
+      const params: Record<string, string> = { AccountSid: accountSid, ApiVersion: API_VERSION, MessageSid: m.sid, SmsSid: m.sid, MessageStatus: status, SmsStatus: status, From: m.from, To: m.to }
+      if (extra.errorCode) params.ErrorCode = extra.errorCode
+      return (await signedPost(m.status_callback, params, extra.token ?? authToken)).status
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  }
+}
+
+export type TwilioMessaging = Awaited<ReturnType<typeof startTwilioMessaging>>

@@ -1,0 +1,25 @@
+import type { Kernel } from '../../kernel/kernel.js'
+import type { ChannelT } from './channels.schemas.js'
+import type { ChannelsTable } from './channels.tables.js'
+
+/** Where Twilio posts a channel's messages and statuses: under PUBLIC_URL, outside the API's base URLs. */
+export const channelWebhooks = (k: Kernel, id: string) => ({
+  messages_url: `${k.config.publicUrl}/channels/${id}/twilio/messages`,
+  status_url: `${k.config.publicUrl}/channels/${id}/twilio/status`,
+})
+
+export function channelView(k: Kernel, row: ChannelsTable): ChannelT {
+  return {
+    id: row.id,
+    object: 'channel',
+    type: row.type,
+    name: row.name,
+    phone_number: row.phone_number,
+    bot_id: row.bot_id,
+    provider: row.provider,
+    credentials: { account_sid: row.account_sid, auth_token_set: row.auth_token_sealed !== null, base_url: row.base_url },
+    webhooks: channelWebhooks(k, row.id),
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  }
+}
