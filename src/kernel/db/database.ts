@@ -97,8 +97,10 @@ export function createDatabase(
     const pool = new pg.Pool({
       connectionString: url,
       max: opts.poolSize ?? 10,
-      // A schema per deployment/test run: set it on every new connection.
-      options: schema ? `-c search_path=${schema}` : undefined,
+      // A schema per deployment/test run: set it on every new connection. JIT off: it compiles a query whose
+      // estimate is large (a GIN prefix match at a million conversations: ~17 ms of compiling for 0.3 ms of
+      // work); our queries are short, and PostgreSQL's docs keep JIT for long analytical ones.
+      options: `-c jit=off${schema ? ` -c search_path=${schema}` : ''}`,
     })
     // The service's prepared queries go out as named statements: PostgreSQL parses and plans each once per
     // connection instead of on every call (its CPU shares the machine with ours).
