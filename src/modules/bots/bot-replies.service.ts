@@ -48,9 +48,10 @@ export class BotRepliesService {
     // A version named in the body is a reference (422 when it is not this bot's); the published one is ours to find.
     const version = versionId ? await referenced('/body/version_id', () => versionOr404(this.k.db, tenant, botId, id)) : await versionOr404(this.k.db, tenant, botId, id)
     const config = fromJson<BotConfig>(version.config, null as unknown as BotConfig)
-    // The workspace's default region always counts for national phone numbers, beside the guardrails' own.
-    const region = await this.services.workspaces.defaultRegion(tenant)
+    // The workspace's default region always counts for national phone numbers, beside the guardrails' own
+    // (read only when phone numbers are masked at all).
     const pii = config.guardrails.pii_masking
+    const region = pii.phone_numbers ? await this.services.workspaces.defaultRegion(tenant) : null
     if (region && !pii.phone_regions.includes(region)) config.guardrails = { ...config.guardrails, pii_masking: { ...pii, phone_regions: [...pii.phone_regions, region] } }
     return { version, config, name: bot.name }
   }
@@ -72,8 +73,8 @@ export class BotRepliesService {
 
   /**
    * `live.onDelta` gets the reply's text as it is produced (streamBotMessage): the engine's pieces when it
-   * streams (OpenAI-compatible), whole sentences at a time with terms, profanity and personal data masked,
-   * else the final reply at once. Pieces are provisional — the rules that judge the whole answer run on
+   * streams (OpenAI-compatible), word by word with terms, profanity and personal data masked
+   * (guardrails.stream.ts), else the final reply at once. Pieces are provisional — the rules that judge the whole answer run on
    * it — so the returned reply's `content` is what was sent.
    */
   async send(principal: Principal, botId: string, body: SendBotMessageBodyT, live: { onDelta?: (text: string) => void } = {}): Promise<BotReplyT> {

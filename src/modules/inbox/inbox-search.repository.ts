@@ -138,7 +138,7 @@ export async function searchDocs(db: Executor, tenant: Tenant, words: string[], 
   // common in other tenants stops at the limit.
   const rare = (ex: Executor) =>
     sql<SearchHit & { workspace_id: string; mode: string }>`with m as materialized (
-      select rid, workspace_id, mode, conversation_id, message_id, body from inbox_search_docs where tsv @@ to_tsquery('simple', ${tsQuery(words)}))
+      select rid, workspace_id, mode, conversation_id, message_id, body from inbox_search_docs where ${query})
     select * from m limit ${RARE_MATCHES}`.execute(ex)
   // Without parallel workers: the prefix's estimate (220,000 rows at a million conversations for one match)
   // makes a parallel plan look worth it, and starting the workers costs ~10 ms against 0.1 ms of work.

@@ -31,14 +31,15 @@ export function safeCut(text: string, holdWords: number): number {
  */
 export function guardedPieces(cfg: BotGuardrailsT, emit: (text: string) => void): { push(piece: string): void; end(): void } {
   let held = ''
-  let shown = ''
+  // The raw text released so far (a blocked topic may span parts) and the length shown of it, masked.
+  let released = ''
   let shownLength = 0
   let stopped = false
   const holdWords = Math.max(1, ...cfg.blocked_terms.map((t) => t.trim().split(/\s+/).length))
   const release = (part: string) => {
     if (stopped || !part) return
-    shown += part
-    if (touchesBlockedTopic(cfg, shown)) {
+    released += part
+    if (touchesBlockedTopic(cfg, released)) {
       stopped = true
       return
     }
