@@ -3,6 +3,7 @@ import { isUniqueViolation } from '../../kernel/db/database.js'
 import { AppError, notFound } from '../../kernel/errors.js'
 import type { PageResult } from '../../kernel/http/pagination.js'
 import { newId } from '../../kernel/ids.js'
+import { checkOutboundUrl, OutboundUrlRefused } from '../../kernel/outbound/address-policy.js'
 import type { Kernel } from '../../kernel/kernel.js'
 import { referenced } from '../../kernel/references.js'
 import type { Services } from '../../kernel/services.js'
@@ -44,6 +45,7 @@ export class ChannelsResourceService {
   async create(principal: Principal, body: CreateChannelBodyT): Promise<ChannelT> {
     const provider = body.provider ?? (body.credentials ? 'twilio' : 'simulated')
     if (body.bot_id) await this.checkBot(principal, body.bot_id)
+    if (body.credentials?.base_url) await this.checkBaseUrl(body.credentials.base_url)
     const id = newId('chn')
     const now = iso(this.k.clock.now())
     const row: ChannelsTable = {
@@ -79,6 +81,7 @@ export class ChannelsResourceService {
   async update(principal: Principal, id: string, body: UpdateChannelBodyT): Promise<ChannelT> {
     const row = await channelOr404(this.k, principal, id)
     if (body.bot_id && body.bot_id !== row.bot_id) await this.checkBot(principal, body.bot_id)
+    if (body.credentials?.base_url) await this.checkBaseUrl(body.credentials.base_url)
     const next: ChannelsTable = {
       ...row,
       name: body.name ?? row.name,
@@ -144,6 +147,19 @@ export class ChannelsResourceService {
     const sealed = input.auth_token !== undefined ? this.k.secrets.seal(input.auth_token, tokenContext(row.id)) : kept
     if (!sealed) throw invalid('/body/credentials/auth_token', 'required', 'A Twilio account needs its auth_token the first time.')
     return { account_sid: input.account_sid, auth_token_sealed: sealed, base_url: (input.base_url ?? row.base_url ?? TWILIO_API).replace(/\/$/, '') }
+  }
+
+  /** The kernel's address policy when the base URL is saved, as every send checks it again when used. */
+  private async checkBaseUrl(raw: string): Promise<void> {
+    const allowPrivateNetworks = this.k.config.outbound.allowPrivateNetworks
+    try {
+      await checkOutboundUrl(raw, { allowPrivateNetworks, allowedSchemes: allowPrivateNetworks ? ['http', 'https'] : ['https'] })
+    } catch (err) {
+      if (!(err instanceof OutboundUrlRefused)) throw err
+      // A name that resolves only later (offline set-ups where private networks are allowed) is checked at send.
+      if (err.reason === 'unresolvable' && allowPrivateNetworks) return
+      throw invalid('/body/credentials/base_url', 'not an allowed destination', `${err.message} The Twilio base URL must be a public https address.`)
+    }
   }
 
   private async checkBot(tenant: Tenant, botId: string): Promise<void> {

@@ -44,6 +44,10 @@ describe('createChannel', () => {
     assertProblem(await post(h, '/channels', { type: 'sms', name: 'x', phone_number: '+14155550100', provider: 'twilio' }), 422, 'validation_failed')
     assertProblem(await post(h, '/channels', { type: 'sms', name: 'x', phone_number: '+14155550100', provider: 'twilio', credentials: { account_sid: tw.accountSid } }), 422, 'validation_failed')
     assertProblem(await post(h, '/channels', { type: 'sms', name: 'x', phone_number: '+14155550100', credentials: { account_sid: 'nope', auth_token: tw.authToken } }), 422, 'validation_failed')
+    // A base URL the outbound policy refuses in every configuration (cloud metadata) is refused when saved.
+    const metadata = await post(h, '/channels', { type: 'sms', name: 'x', phone_number: '+14155550100', credentials: { ...tw.credentials, base_url: 'http://169.254.169.254' } })
+    assertProblem(metadata, 422, 'validation_failed')
+    assert.equal(JSON.parse(metadata.body).errors[0].pointer, '/body/credentials/base_url')
     await newChannel(h, { phone_number: '+14155550103' })
     assertProblem(await post(h, '/channels', { type: 'sms', name: 'again', phone_number: '+14155550103' }), 409, 'channel_number_taken')
     // The same number as a WhatsApp sender is another channel; another workspace may use it too.
