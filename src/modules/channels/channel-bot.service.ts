@@ -63,7 +63,7 @@ export class ChannelBotService {
     const posted = await this.k.transaction(null, async (tx) => {
       // At most one answer per customer message, whatever runs again.
       if (!(await repo.claimBotReply(tx, tenant, p.channel_id, p.provider_sid, 'pending'))) return false
-      const { messageId } = await this.services.inbox.turns.post(tx, tenant, p.conversation_id, renderReply(outcome.content, links, 'sms'), { type: 'bot', id: botId })
+      const { messageId } = await this.services.inbox.turns.post(tx, tenant, p.conversation_id, renderReply(outcome.content, links, channel.type === 'web_chat' ? 'chat' : 'sms'), { type: 'bot', id: botId })
       await repo.setBotReply(tx, tenant, p.channel_id, p.provider_sid, messageId)
       if (outcome.handoff) await repo.setBotState(tx, tenant, p.conversation_id, 'handed_off')
       return true

@@ -21,6 +21,8 @@ export interface InboundText {
   media: { url: string; content_type: string | null }[]
   /** Twilio's own reading of an opt-out keyword (Advanced Opt-Out), when it sends one. */
   optOutType: string | null
+  /** Who the customer is, for a new conversation, when not just the `from` phone number (a web chat visitor). */
+  contact?: { name?: string | null; email?: string | null; external_id?: string | null }
 }
 
 export interface Received {
@@ -78,13 +80,14 @@ export class ChannelInboundService {
       const contact = await repo.lockContact(tx, tenant, channel.id, text.from, now, this.k.database.engine === 'postgres')
       const received = await this.services.inbox.turns.receive(tx, tenant, {
         continueId: contact.conversation_id,
-        channel: channel.type,
-        contact: { phone: text.from },
+        channel: channel.type === 'web_chat' ? 'chat' : channel.type,
+        contact: text.contact ?? { phone: text.from },
         content: text.body.length > MAX_MESSAGE_LENGTH ? text.body.slice(0, MAX_MESSAGE_LENGTH) : text.body,
         attachments: text.media.map((m) => ({ url: m.url, filename: null, content_type: m.content_type, size_bytes: null })),
         metadata: { channel_id: channel.id },
       })
-      const consent = consentOf(text)
+      // Consent keywords are a phone carrier's convention; in a chat "stop" is just a word.
+      const consent = channel.type === 'web_chat' ? null : consentOf(text)
       const patch: Parameters<typeof repo.updateContact>[4] = { conversation_id: received.conversationId, updated_at: now }
       if (consent === 'out' && contact.opted_out === 0) Object.assign(patch, { opted_out: 1, opted_out_at: now })
       if (consent === 'in' && contact.opted_out === 1) Object.assign(patch, { opted_out: 0, opted_out_at: null })

@@ -33,6 +33,8 @@ const RANK: Record<DeliveryStatus, number> = { queued: 0, sent: 1, delivered: 2,
 
 /** The simulated provider: every send is accepted and delivered at once, recorded in channel_deliveries. */
 const SIMULATED: MessagingProvider = { send: async () => ({ sid: `SM${randomBytes(16).toString('hex')}`, status: 'delivered' }) }
+/** Web chat: the visitor's widget reads the conversation itself (its stream and history), so a reply is sent once written. */
+const WIDGET: MessagingProvider = { send: async () => ({ sid: `wc_${randomBytes(16).toString('hex')}`, status: 'sent' }) }
 
 /**
  * Outbound messages of channel conversations: a message written in a conversation that a channel talks
@@ -85,6 +87,7 @@ export class ChannelOutboundService {
   /** The provider of a channel (null: a Twilio channel without a token any more). */
   private providerOf(channel: ChannelsTable): MessagingProvider | null {
     if (channel.provider === 'simulated') return SIMULATED
+    if (channel.provider === 'widget') return WIDGET
     const token = this.channels.authToken(channel)
     return token && channel.account_sid && channel.base_url ? new TwilioMessagingAdapter(this.k, { account_sid: channel.account_sid, auth_token: token, base_url: channel.base_url }, channel.type) : null
   }
@@ -116,7 +119,7 @@ export class ChannelOutboundService {
     if (!(await repo.updateDeliveryIf(this.k.db, tenant, d.message_id, d, { provider_sid: marked.provider_sid, attempts: marked.attempts, updated_at: marked.updated_at }))) return
     try {
       const hooks = channelWebhooks(this.k, channel.id)
-      const sent = await provider.send({ from: channel.phone_number, to: d.to_phone, body: message.content, mediaUrls: message.attachments.map((a) => a.url), statusCallback: `${hooks.status_url}?message=${d.message_id}` })
+      const sent = await provider.send({ from: channel.phone_number ?? '', to: d.to_phone, body: message.content, mediaUrls: message.attachments.map((a) => a.url), statusCallback: `${hooks.status_url}?message=${d.message_id}` })
       await this.settle(tenant, marked, sent.status, sent.sid, null, null)
     } catch (err) {
       if (!(err instanceof CarrierError)) throw err

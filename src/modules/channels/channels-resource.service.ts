@@ -9,9 +9,10 @@ import { referenced } from '../../kernel/references.js'
 import type { Services } from '../../kernel/services.js'
 import type { Principal, Tenant } from '../../kernel/tenant.js'
 import * as repo from './channels.repository.js'
-import type { ChannelT, CreateChannelBodyT, DeletedChannelT, ListChannelsQueryT, UpdateChannelBodyT } from './channels.schemas.js'
+import { PHONE_CHANNEL_TYPES, type ChannelT, type CreateChannelBodyT, type DeletedChannelT, type ListChannelsQueryT, type UpdateChannelBodyT } from './channels.schemas.js'
 import type { ChannelsTable } from './channels.tables.js'
 import { channelView } from './channels.views.js'
+import { newWidget, updatedWidget } from './web-chat/web-chat.settings.js'
 
 const TWILIO_API = 'https://api.twilio.com'
 
@@ -43,7 +44,8 @@ export class ChannelsResourceService {
   }
 
   async create(principal: Principal, body: CreateChannelBodyT): Promise<ChannelT> {
-    const provider = body.provider ?? (body.credentials ? 'twilio' : 'simulated')
+    const provider = body.type === 'web_chat' ? 'widget' : (body.provider ?? (body.credentials ? 'twilio' : 'simulated'))
+    this.checkTypeFields(body)
     if (body.bot_id) await this.checkBot(principal, body.bot_id)
     if (body.credentials?.base_url) await this.checkBaseUrl(body.credentials.base_url)
     const id = newId('chn')
@@ -54,7 +56,7 @@ export class ChannelsResourceService {
       mode: principal.mode,
       type: body.type,
       name: body.name,
-      phone_number: body.phone_number,
+      phone_number: body.phone_number ?? null,
       bot_id: body.bot_id ?? null,
       provider,
       account_sid: null,
@@ -64,13 +66,16 @@ export class ChannelsResourceService {
       updated_at: now,
     }
     Object.assign(row, this.credentialsOf(principal, row, body.credentials))
-    if (await repo.findChannelByNumber(this.k.db, principal, row.type, row.phone_number)) throw this.taken(row)
+    const widget = newWidget(this.k, id, row.type, body.web_chat)
+    Object.assign(row, widget.columns)
+    if (row.phone_number && (await repo.findChannelByNumber(this.k.db, principal, row.type, row.phone_number))) throw this.taken(row)
     try {
       return await this.k.transaction(principal, async (tx) => {
         await repo.insertChannel(tx, row)
         const view = channelView(this.k, row)
         await this.k.events.emit(tx, principal, 'channel.created', view)
-        return view
+        // The identity secret is shown once, to the caller; never in events or webhooks.
+        return widget.secret ? channelView(this.k, row, widget.secret) : view
       })
     } catch (err) {
       // Taken meanwhile by a concurrent create (the unique index decides).
@@ -88,7 +93,11 @@ export class ChannelsResourceService {
       bot_id: body.bot_id !== undefined ? body.bot_id : row.bot_id,
       ...(body.credentials ? this.credentialsOf(principal, row, body.credentials) : {}),
     }
-    const changed = next.name !== row.name || next.bot_id !== row.bot_id || next.account_sid !== row.account_sid || next.auth_token_sealed !== row.auth_token_sealed || next.base_url !== row.base_url
+    const widget = updatedWidget(this.k, row, body.web_chat)
+    Object.assign(next, widget.columns)
+    const changed =
+      next.name !== row.name || next.bot_id !== row.bot_id || next.account_sid !== row.account_sid || next.auth_token_sealed !== row.auth_token_sealed || next.base_url !== row.base_url ||
+      next.widget_settings !== (row.widget_settings ?? null) || next.widget_secret_sealed !== (row.widget_secret_sealed ?? null)
     if (!changed) return channelView(this.k, row)
     next.updated_at = iso(this.k.clock.now())
     return this.k.transaction(principal, async (tx) => {
@@ -96,7 +105,7 @@ export class ChannelsResourceService {
       await repo.updateChannel(tx, principal, id, patch)
       const view = channelView(this.k, next)
       await this.k.events.emit(tx, principal, 'channel.updated', view)
-      return view
+      return widget.secret ? channelView(this.k, next, widget.secret) : view
     })
   }
 
@@ -137,6 +146,10 @@ export class ChannelsResourceService {
    * provider); the token is required the first time and kept when left out for the same account.
    */
   private credentialsOf(tenant: Tenant, row: ChannelsTable, input: CreateChannelBodyT['credentials']): Pick<ChannelsTable, 'account_sid' | 'auth_token_sealed' | 'base_url'> {
+    if (row.provider === 'widget') {
+      if (input) throw invalid('/body/credentials', 'not for web_chat', 'A web chat channel is served by this service: it takes no provider credentials.')
+      return { account_sid: null, auth_token_sealed: null, base_url: null }
+    }
     if (row.provider === 'simulated') {
       if (input) throw invalid('/body/credentials', 'only for provider twilio', 'The simulated provider takes no credentials.')
       return { account_sid: null, auth_token_sealed: null, base_url: null }
@@ -160,6 +173,16 @@ export class ChannelsResourceService {
       if (err.reason === 'unresolvable' && allowPrivateNetworks) return
       throw invalid('/body/credentials/base_url', 'not an allowed destination', `${err.message} The Twilio base URL must be a public https address.`)
     }
+  }
+
+  /** A phone number belongs to sms and whatsapp channels (required there); a web chat channel is always on `widget`. */
+  private checkTypeFields(body: CreateChannelBodyT): void {
+    const phone = PHONE_CHANNEL_TYPES.includes(body.type)
+    if (phone && !body.phone_number) throw invalid('/body/phone_number', 'required', `A ${body.type} channel needs its phone_number.`)
+    if (body.type === 'web_chat') {
+      if (body.phone_number) throw invalid('/body/phone_number', 'not for web_chat', 'A web chat channel has no phone number.')
+      if (body.provider && body.provider !== 'widget') throw invalid('/body/provider', 'widget only', 'A web chat channel is served by this service: provider widget.')
+    } else if (body.provider === 'widget') throw invalid('/body/provider', 'web_chat only', 'The widget provider serves web_chat channels only.')
   }
 
   private async checkBot(tenant: Tenant, botId: string): Promise<void> {

@@ -10,6 +10,7 @@ const CHANNEL: ChannelT = {
   bot_id: null,
   provider: 'twilio',
   credentials: { account_sid: 'AC0123456789abcdef0123456789abcdef', auth_token_set: true, base_url: 'https://api.twilio.com' },
+  web_chat: null,
   webhooks: {
     messages_url: 'https://api.example.com/channels/chn_01JD0000000000000000000000/twilio/messages',
     status_url: 'https://api.example.com/channels/chn_01JD0000000000000000000000/twilio/status',

@@ -1,4 +1,5 @@
 import type { ModuleMigration } from '../../kernel/db/migrations.js'
+import { webChatMigrations } from './web-chat/web-chat.migrations.js'
 
 export const channelsMigrations: ModuleMigration[] = [
   {
@@ -76,4 +77,5 @@ export const channelsMigrations: ModuleMigration[] = [
       await db.schema.createIndex('channel_deliveries_sid').on('channel_deliveries').columns(['channel_id', 'provider_sid']).execute()
     },
   },
+  ...webChatMigrations,
 ]

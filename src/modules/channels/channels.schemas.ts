@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox'
 import { Page, PageQuery } from '../../kernel/http/pagination.js'
 import { Nullable } from '../../kernel/http/schemas.js'
+import { WebChat, WebChatInput, WebChatUpdate } from './web-chat/web-chat.schemas.js'
 
 const DateTime = Type.String({ format: 'date-time' })
 const oneOf = <T extends string>(values: readonly T[], opts: Record<string, unknown> = {}) => Type.Unsafe<T>({ type: 'string', enum: [...values], ...opts })
@@ -8,11 +9,13 @@ const E164 = Type.String({ pattern: '^\\+[1-9][0-9]{6,14}$', description: 'E.164
 
 export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false })
 
-export const CHANNEL_TYPES = ['sms', 'whatsapp'] as const
-const ChannelType = oneOf(CHANNEL_TYPES, { title: 'ChannelType', description: '`sms` or `whatsapp` (through Twilio Messaging, or the simulated provider). Web chat and email come later.' })
-const ChannelProvider = oneOf(['simulated', 'twilio'] as const, {
+export const CHANNEL_TYPES = ['sms', 'whatsapp', 'web_chat'] as const
+/** The types that are a phone number (phone_number required). */
+export const PHONE_CHANNEL_TYPES: readonly string[] = ['sms', 'whatsapp']
+const ChannelType = oneOf(CHANNEL_TYPES, { title: 'ChannelType', description: '`sms` or `whatsapp` (through Twilio Messaging, or the simulated provider); `web_chat` (the chat widget on your site, `web_chat` settings).' })
+const ChannelProvider = oneOf(['simulated', 'twilio', 'widget'] as const, {
   title: 'ChannelProvider',
-  description: '`twilio` (live mode only: Twilio Messaging with the account below) or `simulated` (offline: sends are recorded and reported delivered).',
+  description: '`twilio` (live mode only: Twilio Messaging with the account below) or `simulated` (offline: sends are recorded and reported delivered); `widget` for `web_chat` (the service\'s own chat widget, always).',
 })
 
 const Credentials = Type.Object(
@@ -30,10 +33,11 @@ export const Channel = Type.Object(
     object: Type.Literal('channel'),
     type: ChannelType,
     name: Type.String(),
-    phone_number: E164,
+    phone_number: Nullable({ ...E164, description: 'E.164: the number of an `sms` or `whatsapp` channel; null for other types.' }),
     bot_id: Nullable(Type.String({ description: 'The bot that answers customers first (bot_…), or null.' })),
     provider: ChannelProvider,
     credentials: Credentials,
+    web_chat: Nullable(WebChat),
     webhooks: Type.Object(
       {
         messages_url: Type.String({ description: "Twilio's \"A message comes in\" webhook (POST) for the number or Messaging Service." }),
@@ -65,7 +69,8 @@ export const CreateChannelBody = Type.Object(
   {
     type: ChannelType,
     name: Type.String({ minLength: 1, maxLength: 100 }),
-    phone_number: E164,
+    phone_number: Type.Optional({ ...E164, description: 'E.164: required for `sms` and `whatsapp`, not taken by other types.' }),
+    web_chat: Type.Optional(WebChatInput),
     bot_id: Type.Optional(Nullable(Type.String({ maxLength: 64 }))),
     provider: Type.Optional(ChannelProvider),
     credentials: Type.Optional(CredentialsInput),
@@ -79,6 +84,7 @@ export const UpdateChannelBody = Type.Object(
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
     bot_id: Type.Optional(Nullable(Type.String({ maxLength: 64 }))),
     credentials: Type.Optional(CredentialsInput),
+    web_chat: Type.Optional(WebChatUpdate),
   },
   { additionalProperties: false },
 )

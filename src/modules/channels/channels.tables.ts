@@ -1,7 +1,7 @@
 import type { Mode } from '../../kernel/tenant.js'
 
-export type ChannelType = 'sms' | 'whatsapp'
-export type ChannelProvider = 'simulated' | 'twilio'
+export type ChannelType = 'sms' | 'whatsapp' | 'web_chat'
+export type ChannelProvider = 'simulated' | 'twilio' | 'widget'
 export type DeliveryStatus = 'queued' | 'sent' | 'delivered' | 'failed' | 'undelivered'
 
 export interface ChannelsTable {
@@ -10,8 +10,8 @@ export interface ChannelsTable {
   mode: Mode
   type: ChannelType
   name: string
-  /** E.164: the business's number customers write to. */
-  phone_number: string
+  /** E.164: the business's number customers write to (sms, whatsapp); null for other types. */
+  phone_number: string | null
   bot_id: string | null
   provider: ChannelProvider
   account_sid: string | null
@@ -19,11 +19,35 @@ export interface ChannelsTable {
   auth_token_sealed: string | null
   /** https://api.twilio.com or a Twilio-compatible server (tests). */
   base_url: string | null
+  /** web_chat: the widget's public key (`wck_…`, unique everywhere); null for other types. */
+  widget_key?: string | null
+  /** web_chat: JSON WidgetSettings (origins, theme, locale, pre-chat e-mail, identity verification). */
+  widget_settings?: string | null
+  /** web_chat: the identity-verification secret, sealed (context `<channel id>:identity_secret`). */
+  widget_secret_sealed?: string | null
   created_at: string
   updated_at: string
 }
 
-/** One customer of a channel: the conversation their next message continues, and their opt-out. */
+/** A web chat visitor (`vis_…`): their channel_contacts row is keyed by this id instead of a phone number. */
+export interface ChannelWebVisitorsTable {
+  id: string
+  channel_id: string
+  workspace_id: string
+  mode: Mode
+  /** The host site's user id, set only when verified by its HMAC (or when verification is off). */
+  user_id: string | null
+  /** Given in the pre-chat form. */
+  email: string | null
+  name: string | null
+  created_at: string
+  last_seen_at: string
+}
+
+/**
+ * One customer of a channel: the conversation their next message continues, and their opt-out.
+ * `contact_phone` is their address on the channel: an E.164 number, or a web chat visitor's id.
+ */
 export interface ChannelContactsTable {
   channel_id: string
   workspace_id: string
@@ -84,5 +108,6 @@ declare module '../../kernel/db/database.js' {
     channel_conversations: ChannelConversationsTable
     channel_receipts: ChannelReceiptsTable
     channel_deliveries: ChannelDeliveriesTable
+    channel_web_visitors: ChannelWebVisitorsTable
   }
 }

@@ -1,6 +1,7 @@
 import type { Kernel } from '../../kernel/kernel.js'
 import type { ChannelT } from './channels.schemas.js'
 import type { ChannelsTable } from './channels.tables.js'
+import { webChatView } from './web-chat/web-chat.settings.js'
 
 /** Where Twilio posts a channel's messages and statuses: under PUBLIC_URL, outside the API's base URLs. */
 export const channelWebhooks = (k: Kernel, id: string) => ({
@@ -8,7 +9,8 @@ export const channelWebhooks = (k: Kernel, id: string) => ({
   status_url: `${k.config.publicUrl}/channels/${id}/twilio/status`,
 })
 
-export function channelView(k: Kernel, row: ChannelsTable): ChannelT {
+/** `identitySecret`: a web chat channel's new identity secret, shown only in the answer that made it. */
+export function channelView(k: Kernel, row: ChannelsTable, identitySecret: string | null = null): ChannelT {
   return {
     id: row.id,
     object: 'channel',
@@ -18,6 +20,7 @@ export function channelView(k: Kernel, row: ChannelsTable): ChannelT {
     bot_id: row.bot_id,
     provider: row.provider,
     credentials: { account_sid: row.account_sid, auth_token_set: row.auth_token_sealed !== null, base_url: row.base_url },
+    web_chat: webChatView(k, row, identitySecret),
     webhooks: channelWebhooks(k, row.id),
     created_at: row.created_at,
     updated_at: row.updated_at,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { createTestApp, type TestApp } from '../../../../test/helpers.js'
-import { assertProblem, events, get, newChannel, ok, post, startTwilioMessaging, type TwilioMessaging } from '../channels.test-support.js'
+import { assertProblem, events, get, newChannel, ok, patch, post, startTwilioMessaging, type TwilioMessaging } from '../channels.test-support.js'
 
 describe('createChannel', () => {
   let h: TestApp
@@ -57,5 +57,38 @@ describe('createChannel', () => {
     assertProblem(sandbox, 422, 'validation_failed')
     const simulated = await h.request({ method: 'POST', url: '/sandbox/v2/channels', key: h.a.test, payload: { type: 'sms', name: 'x', phone_number: '+14155550104' } })
     assert.equal(simulated.statusCode, 201)
+  })
+
+  it('a web chat channel: public key, origins, theme, the identity secret sealed and shown once (rotatable)', async () => {
+    const c = await newChannel(h, { type: 'web_chat', name: 'Site chat', phone_number: undefined, web_chat: { allowed_origins: ['https://Shop.example.com'], theme: { color: '#aa3300', greeting: 'Hi!' }, locale: 'de', identity_verification: true } })
+    assert.equal(c.provider, 'widget')
+    assert.equal(c.phone_number, null)
+    assert.match(c.web_chat.public_key, /^wck_[0-9a-f]{24}$/)
+    assert.deepEqual(c.web_chat.allowed_origins, ['https://shop.example.com'])
+    assert.deepEqual(c.web_chat.theme, { color: '#aa3300', position: 'bottom-right', greeting: 'Hi!', avatar_url: null })
+    assert.equal(c.web_chat.locale, 'de')
+    assert.equal(c.web_chat.script_url, `${h.config.publicUrl}/widget/v1/widget.js`)
+    assert.ok(c.web_chat.snippet.includes(`data-channel="${c.web_chat.public_key}"`))
+    const secret = c.web_chat.identity_secret as string
+    assert.match(secret, /^[0-9a-f]{64}$/)
+    // Shown once: never on a read, in a list or in the event.
+    const read = await ok(get(h, `/channels/${c.id}`))
+    assert.equal(read.web_chat.identity_secret, undefined)
+    assert.equal(read.web_chat.identity_secret_set, true)
+    assert.ok(!JSON.stringify(await events(h, 'channel.created')).includes(secret))
+    const row = await h.app.kernel.db.selectFrom('channels').selectAll().where('id', '=', c.id).executeTakeFirstOrThrow()
+    assert.ok(row.widget_secret_sealed && !row.widget_secret_sealed.includes(secret), 'sealed')
+    const rotated = await ok(patch(h, `/channels/${c.id}`, { web_chat: { rotate_identity_secret: true, theme: { position: 'bottom-left' } } }))
+    assert.match(rotated.web_chat.identity_secret, /^[0-9a-f]{64}$/)
+    assert.notEqual(rotated.web_chat.identity_secret, secret)
+    assert.equal(rotated.web_chat.theme.position, 'bottom-left')
+    assert.equal(rotated.web_chat.theme.color, '#aa3300')
+    // Bad input: a phone number, credentials or another provider on web_chat; web_chat settings on SMS; an origin with a path.
+    assertProblem(await post(h, '/channels', { type: 'web_chat', name: 'x', provider: 'simulated' }), 422, 'validation_failed')
+    assertProblem(await post(h, '/channels', { type: 'web_chat', name: 'x', credentials: tw.credentials }), 422, 'validation_failed')
+    assertProblem(await post(h, '/channels', { type: 'sms', name: 'x', phone_number: '+14155550109', web_chat: { locale: 'en' } }), 422, 'validation_failed')
+    assertProblem(await post(h, '/channels', { type: 'sms', name: 'x' }), 422, 'validation_failed')
+    assertProblem(await post(h, '/channels', { type: 'web_chat', name: 'x', web_chat: { allowed_origins: ['https://a.example/path'] } }), 422, 'validation_failed')
+    assertProblem(await post(h, '/channels', { type: 'web_chat', name: 'x', web_chat: { theme: { color: 'red' } } }), 422, 'validation_failed')
   })
 })
