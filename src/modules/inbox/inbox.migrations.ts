@@ -242,4 +242,17 @@ export const inboxMigrations: ModuleMigration[] = [
       await db.schema.alterTable('inbox_messages').addColumn('delivery', 'text').execute()
     },
   },
+  {
+    // getInboxCounts at a million conversations: "mine", "unassigned" and the unread counts walked the
+    // status or assignee index and read each row for the column the index lacked (1.5x on PostgreSQL,
+    // whose heap does not fit its buffers). Every count now reads this index alone (docs/performance.md).
+    name: '202612310002_inbox_open_counts',
+    async up(db) {
+      await db.schema
+        .createIndex('inbox_conversations_counts')
+        .on('inbox_conversations')
+        .columns(['workspace_id', 'mode', 'status', 'assignee_id', 'inbound_count', 'id'])
+        .execute()
+    },
+  },
 ]
