@@ -11,6 +11,7 @@ import { getChannel } from './routes/get-channel.route.js'
 import { listChannels } from './routes/list-channels.route.js'
 import { simulateChannelMessage } from './routes/simulate-channel-message.route.js'
 import { updateChannel } from './routes/update-channel.route.js'
+import { webChatCallbacks } from './web-chat/web-chat.callbacks.js'
 
 export const channelsModule = defineModule({
   name: 'channels',
@@ -31,6 +32,7 @@ export const channelsModule = defineModule({
   reseal: (_kernel, services) => services.channels.channels.reseal(),
   callbacks: async (app, kernel, services) => {
     await app.register(twilioMessagingCallbacks(kernel, services))
+    await app.register(webChatCallbacks(kernel, services))
   },
   privacy: channelsPrivacy,
 })

@@ -6,6 +6,7 @@ import { ChannelInboundService } from './channel-inbound.service.js'
 import { ChannelOutboundService } from './channel-outbound.service.js'
 import { ChannelsResourceService } from './channels-resource.service.js'
 import * as repo from './channels.repository.js'
+import { WebChatService } from './web-chat/web-chat.service.js'
 
 /** `services.channels`: the channel resource, customers' messages in, and replies out. */
 export class ChannelsService {
@@ -13,6 +14,7 @@ export class ChannelsService {
   readonly inbound: ChannelInboundService
   readonly outbound: ChannelOutboundService
   readonly bot: ChannelBotService
+  readonly webChat: WebChatService
 
   constructor(
     private readonly k: Kernel,
@@ -22,6 +24,7 @@ export class ChannelsService {
     this.bot = new ChannelBotService(k, services)
     this.inbound = new ChannelInboundService(k, services, this.bot)
     this.outbound = new ChannelOutboundService(k, services, this.channels)
+    this.webChat = new WebChatService(k, services, this.inbound)
   }
 
   /** The tables answer. */

@@ -1,0 +1,166 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { Type } from 'typebox'
+import { AppError } from '../../../kernel/errors.js'
+import { registerJsonBodyParser } from '../../../kernel/http/json-body.js'
+import type { Kernel } from '../../../kernel/kernel.js'
+import type { Services } from '../../../kernel/services.js'
+import type { ChannelsTable } from '../channels.tables.js'
+import type { VisitorSession } from './web-chat.service.js'
+import { widgetSettingsOf } from './web-chat.settings.js'
+import { openVisitorStream, VisitorStreams } from './web-chat.stream.js'
+import { WIDGET_SOURCE } from './widget.client.js'
+
+/** A widget request is a line of chat or a session: small. */
+const BODY_LIMIT = 16 * 1024
+/** Per visitor (their token), per minute: enough to chat fast, not to flood an inbox. */
+const VISITOR_MESSAGES_PER_MINUTE = 30
+const VISITOR_REQUESTS_PER_MINUTE = 120
+/** Per client address, per minute: sessions (a new visitor each, at most) and the script. */
+const ADDRESS_SESSIONS_PER_MINUTE = 30
+const ADDRESS_SCRIPT_PER_MINUTE = 300
+
+const KeyParams = Type.Object({ key: Type.String({ maxLength: 40 }) })
+const SessionBody = Type.Object(
+  {
+    token: Type.Optional(Type.String({ maxLength: 600 })),
+    user_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    user_hash: Type.Optional(Type.String({ maxLength: 128 })),
+    email: Type.Optional(Type.String({ format: 'email', maxLength: 254 })),
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' })),
+    locale: Type.Optional(Type.String({ maxLength: 35 })),
+  },
+  { additionalProperties: false },
+)
+const ProfileBody = Type.Object(
+  { email: Type.Optional(Type.String({ format: 'email', maxLength: 254 })), name: Type.Optional(Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' })) },
+  { additionalProperties: false, minProperties: 1 },
+)
+const MessageBody = Type.Object(
+  {
+    client_id: Type.String({ pattern: '^[A-Za-z0-9_-]{8,64}$', description: 'Made by the widget per message: a retried send is the same message.' }),
+    text: Type.String({ minLength: 1, maxLength: 4000, pattern: '\\S' }),
+  },
+  { additionalProperties: false },
+)
+
+interface Widget {
+  channel?: ChannelsTable
+  session?: VisitorSession
+}
+const widgetOf = (request: FastifyRequest) => request as FastifyRequest & { widget?: Widget }
+
+/** The visitor token: `Authorization: Bearer wvt_…`, or `?token=` for EventSource (which cannot set headers). */
+function tokenOf(request: FastifyRequest): string | undefined {
+  const auth = request.headers.authorization
+  if (auth) {
+    const m = /^Bearer (\S+)$/.exec(auth)
+    if (m && !m[1].startsWith('wvt_')) throw new AppError('unauthorized', 'The widget API takes no API key: it answers visitors, by their visitor token.')
+    return m?.[1]
+  }
+  const q = (request.query as { token?: unknown }).token
+  return typeof q === 'string' ? q : undefined
+}
+
+/**
+ * The chat widget's own public API, outside the API's base URLs and its keys (a browser on a customer's
+ * site calls it; docs/channels.md "Web chat"):
+ * - GET  /widget/v1/widget.js — the script (any site may load it; it does nothing without an allowed origin);
+ * - POST /widget/v1/channels/{key}/session — start or resume a visitor (token, identity verification);
+ * - GET|POST /widget/v1/channels/{key}/messages — the visitor's history / a message from them;
+ * - POST /widget/v1/channels/{key}/profile — pre-chat e-mail and name;
+ * - GET  /widget/v1/channels/{key}/stream — their conversation, live (SSE).
+ * CORS only for the channel's allowed origins (a request from any other origin, or none, is 403); rate
+ * limited per visitor and per client address.
+ */
+export function webChatCallbacks(k: Kernel, services: Services) {
+  return async (app: FastifyInstance) => {
+    registerJsonBodyParser(app)
+    const streams = new VisitorStreams()
+    app.addHook('preClose', async () => streams.close())
+    const web = () => services.channels.webChat
+    // One limit counts per request (@fastify/rate-limit): a visitor's calls per visitor, and what makes
+    // visitors (sessions) per client address, so one address cannot mint visitors to escape its limit.
+    const perAddress = (max: number) => ({ max, timeWindow: 60_000, keyGenerator: (r: FastifyRequest) => `widget-ip:${r.ip}` })
+    const perVisitor = (max: number) => ({
+      max,
+      timeWindow: 60_000,
+      keyGenerator: (r: FastifyRequest) => {
+        const t = (() => {
+          try {
+            return tokenOf(r)
+          } catch {
+            return undefined
+          }
+        })()
+        // The signature part names the visitor (tokens are per visitor); unsigned requests share the address's bucket.
+        return t ? `widget-v:${t.slice(-43)}` : `widget-vip:${r.ip}`
+      },
+    })
+
+    // The channel named in the path, and CORS for its allowed origins, before anything else is read.
+    app.addHook('onRequest', async (request, reply) => {
+      const { key } = (request.params ?? {}) as { key?: string }
+      if (key === undefined) return
+      const channel = await web().channelByKey(key)
+      const origin = request.headers.origin
+      if (!web().originAllowed(channel, origin)) {
+        throw new AppError('forbidden', `This page's origin (${origin ? JSON.stringify(origin.slice(0, 200)) : 'none'}) is not among the chat's allowed origins (the channel's web_chat.allowed_origins).`)
+      }
+      reply.header('Access-Control-Allow-Origin', origin!)
+      reply.header('Vary', 'Origin')
+      reply.header('Access-Control-Expose-Headers', 'X-Request-ID, Retry-After')
+      widgetOf(request).widget = { channel }
+    })
+
+    const session = async (request: FastifyRequest): Promise<VisitorSession> => {
+      const w = widgetOf(request).widget!
+      w.session ??= await web().authenticate(w.channel!, tokenOf(request))
+      return w.session
+    }
+    const configOf = (channel: ChannelsTable) => {
+      const s = widgetSettingsOf(channel)
+      return { theme: s.theme, locale: s.locale, require_email: s.require_email, identity_verification: s.identity_verification }
+    }
+
+    app.options('/widget/v1/channels/:key/*', (_request, reply: FastifyReply) => {
+      reply.header('Access-Control-Allow-Methods', 'GET, POST').header('Access-Control-Allow-Headers', 'Authorization, Content-Type').header('Access-Control-Max-Age', '600').code(204).send()
+    })
+
+    app.get('/widget/v1/widget.js', { config: { rateLimit: perAddress(ADDRESS_SCRIPT_PER_MINUTE) } }, (_request, reply) => {
+      // Any site may load the script; the API it calls is what checks the origin.
+      reply.header('Content-Type', 'text/javascript; charset=utf-8').header('Cache-Control', 'public, max-age=300').header('Access-Control-Allow-Origin', '*').header('Cross-Origin-Resource-Policy', 'cross-origin')
+      return reply.send(WIDGET_SOURCE)
+    })
+
+    app.post('/widget/v1/channels/:key/session', { bodyLimit: BODY_LIMIT, schema: { params: KeyParams, body: SessionBody }, config: { rateLimit: perAddress(ADDRESS_SESSIONS_PER_MINUTE) } }, async (request) => {
+      const channel = widgetOf(request).widget!.channel!
+      const body = request.body as { token?: string; user_id?: string; user_hash?: string; email?: string; name?: string }
+      const { token, visitor } = await web().session(channel, body)
+      const s: VisitorSession = { channel, visitor, tenant: { workspaceId: channel.workspace_id, mode: channel.mode } }
+      const history = await web().history(s)
+      return { object: 'widget_session', token, visitor: { id: visitor.id, email: visitor.email, name: visitor.name, verified: visitor.user_id !== null }, config: configOf(channel), ...history }
+    })
+
+    app.get('/widget/v1/channels/:key/messages', { schema: { params: KeyParams }, config: { rateLimit: perVisitor(VISITOR_REQUESTS_PER_MINUTE) } }, async (request) => {
+      return { object: 'widget_history', ...(await web().history(await session(request))) }
+    })
+
+    app.post('/widget/v1/channels/:key/messages', { bodyLimit: BODY_LIMIT, schema: { params: KeyParams, body: MessageBody }, config: { rateLimit: perVisitor(VISITOR_MESSAGES_PER_MINUTE) } }, async (request, reply) => {
+      const s = await session(request)
+      const { client_id, text } = request.body as { client_id: string; text: string }
+      const r = await web().send(s, client_id, text)
+      reply.code(r.duplicate ? 200 : 201)
+      return { object: 'widget_message', client_id, duplicate: r.duplicate, conversation_id: r.conversationId, message_id: r.messageId }
+    })
+
+    app.post('/widget/v1/channels/:key/profile', { bodyLimit: BODY_LIMIT, schema: { params: KeyParams, body: ProfileBody }, config: { rateLimit: perVisitor(VISITOR_REQUESTS_PER_MINUTE) } }, async (request) => {
+      const v = await web().profile(await session(request), request.body as { email?: string; name?: string })
+      return { object: 'widget_visitor', id: v.id, email: v.email, name: v.name, verified: v.user_id !== null }
+    })
+
+    app.get('/widget/v1/channels/:key/stream', { schema: { params: KeyParams }, config: { rateLimit: perVisitor(VISITOR_REQUESTS_PER_MINUTE) } }, async (request, reply) => {
+      const s = await session(request)
+      openVisitorStream(k, streams, web(), s, request, reply)
+    })
+  }
+}

@@ -1,0 +1,48 @@
+import type { Executor } from '../../../kernel/db/database.js'
+import { scoped } from '../../../kernel/db/scoped.js'
+import type { Tenant } from '../../../kernel/tenant.js'
+import '../channels.tables.js'
+import type { ChannelConversationsTable, ChannelsTable, ChannelWebVisitorsTable } from '../channels.tables.js'
+
+// The web chat's SQL (beside channels.repository.ts). The widget arrives without a tenant: it names its
+// channel by the public key, and everything after is scoped to that channel's workspace.
+
+/** A web chat channel by its public key, in any workspace (the widget's only way to name it). */
+export function findChannelByWidgetKey(db: Executor, key: string): Promise<ChannelsTable | undefined> {
+  return db.selectFrom('channels').selectAll().where('widget_key', '=', key).where('type', '=', 'web_chat').executeTakeFirst()
+}
+
+export async function insertVisitor(db: Executor, row: ChannelWebVisitorsTable): Promise<void> {
+  await db.insertInto('channel_web_visitors').values(row).execute()
+}
+
+export function findVisitor(db: Executor, tenant: Tenant, channelId: string, id: string): Promise<ChannelWebVisitorsTable | undefined> {
+  return scoped(db, tenant).selectFrom('channel_web_visitors').selectAll().where('channel_id', '=', channelId).where('id', '=', id).executeTakeFirst()
+}
+
+export function findVisitorByUser(db: Executor, tenant: Tenant, channelId: string, userId: string): Promise<ChannelWebVisitorsTable | undefined> {
+  return scoped(db, tenant).selectFrom('channel_web_visitors').selectAll().where('channel_id', '=', channelId).where('user_id', '=', userId).executeTakeFirst()
+}
+
+export async function updateVisitor(db: Executor, tenant: Tenant, id: string, patch: Partial<ChannelWebVisitorsTable>): Promise<void> {
+  await scoped(db, tenant).updateTable('channel_web_visitors').set(patch).where('id', '=', id).execute()
+}
+
+/** The conversations a visitor had on the channel (their own only: the widget shows nothing else). */
+export function visitorConversations(db: Executor, tenant: Tenant, channelId: string, visitorId: string): Promise<ChannelConversationsTable[]> {
+  return scoped(db, tenant).selectFrom('channel_conversations').selectAll().where('channel_id', '=', channelId).where('contact_phone', '=', visitorId).orderBy('conversation_id', 'desc').limit(20).execute()
+}
+
+/** Privacy: the visitors a person is (by the e-mail they gave). */
+export function visitorsByEmail(db: Executor, tenant: Tenant, email: string): Promise<ChannelWebVisitorsTable[]> {
+  return scoped(db, tenant).selectFrom('channel_web_visitors').selectAll().where('email', '=', email).execute()
+}
+
+/** Forgets visitors (by id): their rows, consent rows and conversation links. */
+export async function eraseVisitors(db: Executor, tenant: Tenant, ids: string[]): Promise<number> {
+  if (ids.length === 0) return 0
+  const a = await scoped(db, tenant).deleteFrom('channel_web_visitors').where('id', 'in', ids).executeTakeFirst()
+  const b = await scoped(db, tenant).deleteFrom('channel_contacts').where('contact_phone', 'in', ids).executeTakeFirst()
+  const c = await scoped(db, tenant).deleteFrom('channel_conversations').where('contact_phone', 'in', ids).executeTakeFirst()
+  return Number(a.numDeletedRows) + Number(b.numDeletedRows) + Number(c.numDeletedRows)
+}

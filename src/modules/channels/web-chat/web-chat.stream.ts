@@ -1,0 +1,100 @@
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { FeedEvent } from '../../../kernel/events/event-feed.js'
+import type { Kernel } from '../../../kernel/kernel.js'
+import type { MessageT } from '../../inbox/inbox.schemas.js'
+import { visitorMessage, type VisitorSession, type WebChatService } from './web-chat.service.js'
+
+/** A comment this often keeps proxies from closing an idle stream. */
+const HEARTBEAT_MS = 15_000
+/** Conversation ids remembered as not the visitor's (each costs one indexed read the first time). */
+const MAX_FOREIGN = 2_000
+/** The visitor streams one server has open: ended before it waits for in-flight requests (they never finish). */
+export class VisitorStreams {
+  readonly open = new Set<() => void>()
+
+  close(): void {
+    for (const end of [...this.open]) end()
+  }
+}
+
+const CONVERSATION_EVENTS = new Set(['conversation.updated', 'conversation.assigned', 'conversation.resolved', 'conversation.reopened'])
+
+/**
+ * The visitor's own conversation, live (text/event-stream): `message` (a visitor, bot or agent message,
+ * never a private note), `state` (hand-off to a person, resolved), `typing` (an agent is typing). It reads
+ * the workspace's event feed (kernel/events/event-feed.ts, one tail per process) and sends only what belongs
+ * to a conversation of this visitor on this channel. No resume: on reconnect the widget reads its history
+ * again (GET …/messages) and drops the messages it has.
+ */
+export function openVisitorStream(k: Kernel, streams: VisitorStreams, web: WebChatService, s: VisitorSession, request: FastifyRequest, reply: FastifyReply): void {
+  const open = streams.open
+  reply.hijack()
+  const raw = reply.raw
+  raw.writeHead(200, {
+    'Content-Type': 'text/event-stream; charset=utf-8',
+    'Cache-Control': 'no-cache, no-transform',
+    'X-Accel-Buffering': 'no',
+    'X-Request-ID': String(request.id),
+    'Access-Control-Allow-Origin': String(reply.getHeader('access-control-allow-origin') ?? ''),
+    Vary: 'Origin',
+  })
+  const write = (event: string, data: unknown) => {
+    if (!raw.writableEnded) raw.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`)
+  }
+  raw.write('retry: 2000\n\n')
+  const mine = new Set<string>()
+  const foreign = new Set<string>()
+  const owned = async (conversationId: string): Promise<boolean> => {
+    if (mine.has(conversationId)) return true
+    if (foreign.has(conversationId)) return false
+    const yes = await web.owns(s, conversationId)
+    if (yes) mine.add(conversationId)
+    else {
+      if (foreign.size >= MAX_FOREIGN) foreign.clear()
+      foreign.add(conversationId)
+    }
+    return yes
+  }
+  // Events are handled one after the other, so the visitor reads them in the order they were committed.
+  let chain: Promise<void> = Promise.resolve()
+  const queue = (work: () => Promise<void>) => {
+    chain = chain.then(work).catch((err) => request.log.warn({ err: (err as Error).message }, 'web chat stream: an event was not sent'))
+  }
+  const onEvent = (e: FeedEvent) => {
+    const type = e.envelope.type
+    const object = (e.envelope.data as { object?: Record<string, unknown> }).object
+    if (!object) return
+    if (type === 'message.created') {
+      const m = object as unknown as MessageT
+      if (m.private) return
+      queue(async () => {
+        if (await owned(m.conversation_id)) write('message', visitorMessage(m))
+      })
+    } else if (CONVERSATION_EVENTS.has(type)) {
+      const id = object.id as string
+      queue(async () => {
+        if (await owned(id)) write('state', { conversation_id: id, ...(await web.state(s, id)) })
+      })
+    }
+  }
+  const onSignal = (name: string, data: unknown) => {
+    const p = data as { conversation_id?: string; actor?: { type?: string }; state?: string }
+    if (name !== 'presence' || p.actor?.type !== 'member' || !p.conversation_id) return
+    const id = p.conversation_id
+    queue(async () => {
+      if (await owned(id)) write('typing', { conversation_id: id, from: 'agent', typing: p.state === 'typing' })
+    })
+  }
+  const unsubscribe = k.feed.subscribe(s.tenant, { event: onEvent, signal: onSignal })
+  const heartbeat = setInterval(() => raw.writableEnded || raw.write(': ping\n\n'), HEARTBEAT_MS)
+  heartbeat.unref()
+  const end = () => {
+    if (!open.delete(end)) return
+    clearInterval(heartbeat)
+    unsubscribe()
+    if (!raw.writableEnded) raw.end()
+  }
+  open.add(end)
+  raw.on('close', end)
+  write('ready', { object: 'widget_stream', visitor_id: s.visitor.id })
+}

@@ -1,0 +1,229 @@
+// The chat widget's browser script, served as GET /widget/v1/widget.js (web-chat.callbacks.ts). It is a
+// string, not a module of the service: it runs on customers' sites, in any browser, with no framework and
+// no build step. Written without template literals (this file's String.raw would take them) and without
+// innerHTML for anything a person wrote (messages are text nodes; links are built as elements).
+//
+// <script src="https://svc.example.com/widget/v1/widget.js" data-channel="wck_…" async></script>
+// Optional: data-user-id + data-user-hash (identity verification), data-email, data-name, data-locale (en|de).
+// Everything lives in a shadow root (styles neither leak in nor out); the visitor token is kept in the
+// page's localStorage per channel, so a returning visitor sees their conversation.
+
+export const WIDGET_SOURCE = String.raw`(function () {
+  'use strict';
+  var script = document.currentScript;
+  if (!script || window.__svcChatLoaded) return;
+  window.__svcChatLoaded = true;
+  var key = script.getAttribute('data-channel') || '';
+  var base = new URL(script.src).origin;
+  var api = base + '/widget/v1/channels/' + encodeURIComponent(key);
+  var store = 'svc-chat:' + key;
+  var T = {
+    en: { open: 'Open chat', close: 'Close chat', title: 'Chat with us', greeting: 'Hi! How can we help?', label: 'Your message', send: 'Send', emailLabel: 'Your e-mail address', emailIntro: 'Leave your e-mail address so we can answer you even after you leave.', start: 'Start chat', handoff: 'A person from our team will answer you here.', typing: 'Typing…', failed: 'Not sent. Try again.', bot: 'Assistant', agent: 'Team', you: 'You', offline: 'The chat is not available right now.', resolved: 'This conversation was closed. Write to start a new one.' },
+    de: { open: 'Chat öffnen', close: 'Chat schließen', title: 'Schreiben Sie uns', greeting: 'Hallo! Wie können wir helfen?', label: 'Ihre Nachricht', send: 'Senden', emailLabel: 'Ihre E-Mail-Adresse', emailIntro: 'Hinterlassen Sie Ihre E-Mail-Adresse, damit wir Ihnen auch später antworten können.', start: 'Chat beginnen', handoff: 'Eine Person aus unserem Team antwortet Ihnen hier.', typing: 'Schreibt…', failed: 'Nicht gesendet. Bitte erneut versuchen.', bot: 'Assistent', agent: 'Team', you: 'Sie', offline: 'Der Chat ist gerade nicht verfügbar.', resolved: 'Dieses Gespräch wurde beendet. Schreiben Sie, um ein neues zu beginnen.' }
+  };
+  var asked = (script.getAttribute('data-locale') || '').slice(0, 2);
+  var browser = (navigator.language || 'en').slice(0, 2).toLowerCase();
+  var lang = T[asked] ? asked : T[browser] ? browser : 'en';
+  var t = T[lang];
+  var state = { token: null, config: null, seen: {}, handedOff: false, stream: null, email: null };
+  try { state.token = localStorage.getItem(store); } catch (e) { /* storage blocked: a session per page */ }
+
+  function el(tag, attrs, children) {
+    var node = document.createElement(tag);
+    for (var k in attrs || {}) {
+      if (k === 'text') node.textContent = attrs[k];
+      else if (k.slice(0, 2) === 'on') node.addEventListener(k.slice(2), attrs[k]);
+      else node.setAttribute(k, attrs[k]);
+    }
+    (children || []).forEach(function (c) { node.appendChild(c); });
+    return node;
+  }
+  function request(method, path, body) {
+    var headers = { 'Content-Type': 'application/json' };
+    if (state.token) headers.Authorization = 'Bearer ' + state.token;
+    return fetch(api + path, { method: method, headers: headers, body: body ? JSON.stringify(body) : undefined, mode: 'cors', credentials: 'omit' }).then(function (r) {
+      return r.json().catch(function () { return {}; }).then(function (data) {
+        if (!r.ok) { var err = new Error(data.detail || ('HTTP ' + r.status)); err.status = r.status; throw err; }
+        return data;
+      });
+    });
+  }
+  function id() {
+    var a = new Uint8Array(16);
+    crypto.getRandomValues(a);
+    return Array.prototype.map.call(a, function (b) { return ('0' + b.toString(16)).slice(-2); }).join('');
+  }
+
+  // Text with Markdown links and bare URLs as links; everything else as text.
+  function rich(text) {
+    var frag = document.createDocumentFragment();
+    var re = /\[([^\]\n]{1,200})\]\((https?:\/\/[^)\s]{1,2000})\)|(https?:\/\/[^\s<>()"']*[^\s<>()"'.,;:!?])/g;
+    var last = 0, m;
+    while ((m = re.exec(text))) {
+      if (m.index > last) frag.appendChild(document.createTextNode(text.slice(last, m.index)));
+      frag.appendChild(el('a', { href: m[2] || m[3], target: '_blank', rel: 'noopener noreferrer', text: m[1] || m[3] }));
+      last = re.lastIndex;
+    }
+    if (last < text.length) frag.appendChild(document.createTextNode(text.slice(last)));
+    return frag;
+  }
+
+  var host = el('div', { id: 'svc-chat-widget' });
+  var root = host.attachShadow({ mode: 'open' });
+  var style = el('style');
+  var log = el('div', { class: 'log', role: 'log', 'aria-live': 'polite', 'aria-label': t.title });
+  var notice = el('p', { class: 'notice', hidden: '' });
+  var typing = el('p', { class: 'typing', hidden: '', text: t.typing });
+  var input = el('textarea', { id: 'svc-chat-input', rows: '2', maxlength: '4000' });
+  var sendButton = el('button', { type: 'submit', class: 'send', text: t.send });
+  var form = el('form', { class: 'compose' }, [el('label', { for: 'svc-chat-input', class: 'sr', text: t.label }), input, sendButton]);
+  var emailInput = el('input', { id: 'svc-chat-email', type: 'email', required: '', autocomplete: 'email', maxlength: '254' });
+  var prechat = el('form', { class: 'prechat', hidden: '' }, [el('p', { text: t.emailIntro }), el('label', { for: 'svc-chat-email', text: t.emailLabel }), emailInput, el('button', { type: 'submit', class: 'send', text: t.start })]);
+  var closeButton = el('button', { type: 'button', class: 'close', 'aria-label': t.close, text: '×' });
+  var panel = el('div', { class: 'panel', role: 'dialog', 'aria-label': t.title, hidden: '' }, [el('header', {}, [el('h2', { text: t.title }), closeButton]), log, typing, notice, prechat, form]);
+  var launcher = el('button', { type: 'button', class: 'launcher', 'aria-label': t.open, 'aria-expanded': 'false' }, [el('span', { 'aria-hidden': 'true', text: '💬' })]);
+  root.appendChild(style);
+  root.appendChild(panel);
+  root.appendChild(launcher);
+
+  function theme(cfg) {
+    var color = /^#[0-9a-fA-F]{6}$/.test(cfg.theme.color) ? cfg.theme.color : '#1f6feb';
+    var side = cfg.theme.position === 'bottom-left' ? 'left' : 'right';
+    style.textContent = ':host{all:initial}' +
+      '*{box-sizing:border-box;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;font-size:15px;line-height:1.4}' +
+      '.launcher{position:fixed;bottom:20px;' + side + ':20px;width:56px;height:56px;border-radius:50%;border:0;background:' + color + ';color:#fff;font-size:24px;cursor:pointer;box-shadow:0 4px 14px rgba(0,0,0,.25);z-index:2147483000}' +
+      '.panel{position:fixed;bottom:88px;' + side + ':20px;width:360px;max-width:calc(100vw - 40px);height:520px;max-height:calc(100vh - 120px);background:#fff;color:#1b1b1b;border-radius:12px;box-shadow:0 8px 30px rgba(0,0,0,.3);display:flex;flex-direction:column;overflow:hidden;z-index:2147483000}' +
+      '.panel[hidden],.prechat[hidden],.compose[hidden],.notice[hidden],.typing[hidden]{display:none}' +
+      'header{background:' + color + ';color:#fff;padding:12px 16px;display:flex;align-items:center;justify-content:space-between}' +
+      'h2{margin:0;font-size:16px;font-weight:600;color:#fff}' +
+      '.close{background:transparent;border:0;color:#fff;font-size:24px;cursor:pointer;line-height:1;padding:0 4px}' +
+      '.log{flex:1;overflow-y:auto;padding:12px;display:flex;flex-direction:column;gap:8px}' +
+      '.msg{max-width:85%;padding:8px 12px;border-radius:12px;white-space:pre-wrap;word-wrap:break-word}' +
+      '.msg .who{display:block;font-size:12px;color:#4a4a4a;margin-bottom:2px}' +
+      '.visitor{align-self:flex-end;background:' + color + ';color:#fff}.visitor .who{color:#fff}.visitor a{color:#fff}' +
+      '.bot,.agent,.greeting{align-self:flex-start;background:#f0f0f0;color:#1b1b1b}.bot a,.agent a,.greeting a{color:#0b4fb3}' +
+      '.avatar{width:28px;height:28px;border-radius:50%;vertical-align:middle;margin-right:6px}' +
+      '.pending{opacity:.7}.failed{outline:2px solid #b00020}' +
+      '.notice,.typing{margin:0 12px 8px;font-size:13px;color:#4a4a4a}' +
+      '.compose,.prechat{display:flex;gap:8px;padding:10px;border-top:1px solid #ddd}.prechat{flex-direction:column}' +
+      'textarea,input{flex:1;border:1px solid #767676;border-radius:8px;padding:8px;resize:none;color:#1b1b1b;background:#fff}' +
+      '.send{background:' + color + ';color:#fff;border:0;border-radius:8px;padding:8px 14px;cursor:pointer;font-weight:600}' +
+      'button:focus-visible,textarea:focus-visible,input:focus-visible,a:focus-visible{outline:3px solid #ffbf47;outline-offset:2px}' +
+      '.sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}';
+  }
+
+  function add(m, pending) {
+    if (m.id && state.seen[m.id]) return state.seen[m.id];
+    var who = m.from === 'visitor' ? t.you : m.from === 'bot' ? t.bot : t.agent;
+    var head = el('span', { class: 'who' });
+    if (m.from !== 'visitor' && state.config && state.config.theme.avatar_url) head.appendChild(el('img', { class: 'avatar', src: state.config.theme.avatar_url, alt: '' }));
+    head.appendChild(document.createTextNode(who));
+    var bubble = el('div', { class: 'msg ' + m.from + (pending ? ' pending' : '') }, [head]);
+    bubble.appendChild(rich(m.text || ''));
+    log.appendChild(bubble);
+    log.scrollTop = log.scrollHeight;
+    if (m.id) state.seen[m.id] = bubble;
+    if (m.from !== 'visitor') typing.hidden = true;
+    return bubble;
+  }
+  function setState(s) {
+    if (s.handed_off && !state.handedOff) { state.handedOff = true; notice.textContent = t.handoff; notice.hidden = false; }
+    if (s.status === 'resolved') { notice.textContent = t.resolved; notice.hidden = false; state.handedOff = false; }
+  }
+  function showCompose() {
+    var needEmail = state.config && state.config.require_email && !state.email;
+    prechat.hidden = !needEmail;
+    form.hidden = !!needEmail;
+  }
+
+  function connect() {
+    if (state.stream || !state.token || typeof EventSource === 'undefined') return;
+    var es = new EventSource(api + '/stream?token=' + encodeURIComponent(state.token));
+    state.stream = es;
+    es.addEventListener('message', function (e) { add(JSON.parse(e.data)); });
+    es.addEventListener('state', function (e) { setState(JSON.parse(e.data)); });
+    es.addEventListener('typing', function (e) { typing.hidden = !JSON.parse(e.data).typing; });
+    // After a reconnect, what was missed is in the history (messages already shown are skipped).
+    es.addEventListener('ready', function () { history(); });
+  }
+  function history() {
+    return request('GET', '/messages').then(function (h) { h.messages.forEach(function (m) { add(m); }); setState(h); });
+  }
+
+  function start() {
+    var body = { token: state.token || undefined };
+    ['user-id', 'user-hash', 'email', 'name'].forEach(function (a) {
+      var v = script.getAttribute('data-' + a);
+      if (v) body[a.replace('-', '_')] = v;
+    });
+    return request('POST', '/session', body).then(function (s) {
+      state.token = s.token;
+      state.config = s.config;
+      state.email = s.visitor.email;
+      try { localStorage.setItem(store, s.token); } catch (e) { /* kept for this page only */ }
+      theme(s.config);
+      if (s.config.theme.position === 'bottom-left') launcher.setAttribute('data-side', 'left');
+      add({ from: 'greeting', text: s.config.theme.greeting || t.greeting });
+      s.messages.forEach(function (m) { add(m); });
+      setState(s);
+      showCompose();
+      connect();
+    });
+  }
+
+  function openPanel(open) {
+    panel.hidden = !open;
+    launcher.setAttribute('aria-expanded', String(open));
+    launcher.setAttribute('aria-label', open ? t.close : t.open);
+    if (open) (prechat.hidden ? input : emailInput).focus();
+    else launcher.focus();
+  }
+  launcher.addEventListener('click', function () { openPanel(panel.hidden); });
+  closeButton.addEventListener('click', function () { openPanel(false); });
+  panel.addEventListener('keydown', function (e) { if (e.key === 'Escape') openPanel(false); });
+  input.addEventListener('keydown', function (e) { if (e.key === 'Enter' && !e.shiftKey) { e.preventDefault(); form.requestSubmit(); } });
+  prechat.addEventListener('submit', function (e) {
+    e.preventDefault();
+    request('POST', '/profile', { email: emailInput.value }).then(function (v) { state.email = v.email; showCompose(); input.focus(); }, function (err) { notice.textContent = err.message; notice.hidden = false; });
+  });
+  form.addEventListener('submit', function (e) {
+    e.preventDefault();
+    var text = input.value.trim();
+    if (!text) return;
+    input.value = '';
+    var clientId = id();
+    var bubble = add({ from: 'visitor', text: text }, true);
+    var send = function () {
+      return request('POST', '/messages', { client_id: clientId, text: text }).then(function (r) {
+        bubble.classList.remove('pending', 'failed');
+        if (r.message_id) {
+          if (state.seen[r.message_id] && state.seen[r.message_id] !== bubble) bubble.remove();
+          else state.seen[r.message_id] = bubble;
+        }
+        connect();
+      }, function (err) {
+        bubble.classList.add('failed');
+        bubble.setAttribute('title', t.failed + ' ' + err.message);
+        bubble.onclick = function () { bubble.onclick = null; send(); };
+      });
+    };
+    send();
+  });
+
+  function boot() {
+    theme({ theme: { color: '#1f6feb', position: 'bottom-right' } });
+    document.body.appendChild(host);
+    start().catch(function (err) {
+      // A stale token (another channel's, a forgotten visitor) is dropped once; anything else shows.
+      if (err.status === 401 && state.token) { state.token = null; return start(); }
+      throw err;
+    }).catch(function (err) {
+      notice.textContent = t.offline + ' (' + err.message + ')';
+      notice.hidden = false;
+      form.hidden = true;
+    });
+  }
+  if (document.body) boot(); else document.addEventListener('DOMContentLoaded', boot);
+  window.SvcChat = { open: function () { openPanel(true); }, close: function () { openPanel(false); } };
+})();
+`
