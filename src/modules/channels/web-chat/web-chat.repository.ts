@@ -33,9 +33,14 @@ export function visitorConversations(db: Executor, tenant: Tenant, channelId: st
   return scoped(db, tenant).selectFrom('channel_conversations').selectAll().where('channel_id', '=', channelId).where('contact_phone', '=', visitorId).orderBy('conversation_id', 'desc').limit(20).execute()
 }
 
-/** Privacy: the visitors a person is (by the e-mail they gave). */
-export function visitorsByEmail(db: Executor, tenant: Tenant, email: string): Promise<ChannelWebVisitorsTable[]> {
-  return scoped(db, tenant).selectFrom('channel_web_visitors').selectAll().where('email', '=', email).execute()
+/** Privacy: the visitors a person is, by the e-mail they gave or the host site's (verified) user id. */
+export function visitorsOf(db: Executor, tenant: Tenant, by: { email: string | null; userId: string | null }): Promise<ChannelWebVisitorsTable[]> {
+  if (!by.email && !by.userId) return Promise.resolve([])
+  return scoped(db, tenant)
+    .selectFrom('channel_web_visitors')
+    .selectAll()
+    .where((eb) => eb.or([...(by.email ? [eb('email', '=', by.email.toLowerCase())] : []), ...(by.userId ? [eb('user_id', '=', by.userId)] : [])]))
+    .execute()
 }
 
 /** Forgets visitors (by id): their rows, consent rows and conversation links. */

@@ -157,4 +157,23 @@ describe('the web chat widget’s public API (/widget/v1)', () => {
     assert.match(text, /event: message\ndata: \{[^\n]*"from":"agent"[^\n]*Hello from the team/)
     assert.doesNotMatch(text, /note/)
   })
+
+  it('data-subject requests: a visitor found by the e-mail they gave and by the verified user id; erased, their token opens nothing', async () => {
+    const channels = () => h.app.kernel.modules.find((m) => m.name === 'channels')!
+    const tenant = { workspaceId: h.a.workspaceId, mode: 'live' as const }
+    const s = await session({ email: 'grace@example.com' })
+    await ok(widget('POST', '/messages', { token: s.token, body: { client_id: 'c7-gggggggg', text: 'Please forget me later' } }), 201)
+    const subject = { email: 'grace@example.com', phone: null, external_id: null }
+    const found = await channels().privacy!.collect(h.app.kernel, h.app.services, tenant, subject)
+    assert.deepEqual(found.records.channel_web_visitors.map((v: any) => [v.id, v.email]), [[s.visitor.id, 'grace@example.com']])
+    const byUser = await channels().privacy!.collect(h.app.kernel, h.app.services, tenant, { email: null, phone: null, external_id: 'user-42' })
+    assert.equal(byUser.records.channel_web_visitors.length, 1, 'the verified user of the identity test')
+    const erased = await channels().privacy!.erase(h.app.kernel, h.app.services, tenant, subject)
+    assert.ok(erased.deleted >= 3, 'the visitor, their customer row and their conversation link')
+    assert.deepEqual((await channels().privacy!.collect(h.app.kernel, h.app.services, tenant, subject)).records.channel_web_visitors, [])
+    assertProblem(await widget('GET', '/messages', { token: s.token }), 401, 'unauthorized')
+    // Another workspace's request finds nothing of this one.
+    const other = await channels().privacy!.collect(h.app.kernel, h.app.services, { workspaceId: h.b.workspaceId, mode: 'live' }, { email: null, phone: null, external_id: 'user-42' })
+    assert.deepEqual(other.records.channel_web_visitors, [])
+  })
 })
