@@ -1,7 +1,10 @@
-// The only file that reads process.env: everything else receives a Config.
+// The only file that reads process.env: everything else receives a Config. Every variable is declared once, with
+// its type, limits, default and README text, in src/config-schema.ts; src/config-env.ts checks them.
 import { availableParallelism } from 'node:os'
 import { dirname } from 'node:path'
 import ipaddr from 'ipaddr.js'
+import { readEnv } from './config-env.js'
+import { ENV_SCHEMA, type EnvValues } from './config-schema.js'
 
 export interface Config {
   host: string
@@ -138,6 +141,23 @@ export interface Config {
      */
     simSetupScale: number
   }
+  /** The email channel (docs/channels.md "Email"). */
+  email: {
+    /** SMTP_LISTEN_PORT: the service's own inbound SMTP listener; null (the default) = off. */
+    listenPort: number | null
+    /** SMTP_LISTEN_HOST (default 0.0.0.0). */
+    listenHost: string
+    /** SMTP_HOSTNAME: the name the listener greets with, and the domain of the Message-IDs we make (default PUBLIC_URL's host). */
+    hostname: string
+    /** EMAIL_MAX_MESSAGE_BYTES (default 25 MiB): larger mail is refused while it is read (SMTP 552, 413 on webhooks). */
+    maxMessageBytes: number
+    /** EMAIL_MAX_ATTACHMENT_BYTES (default 10 MiB): larger attachments are named in the message, not kept. */
+    maxAttachmentBytes: number
+    /** SMTP_TLS_KEY_FILE and SMTP_TLS_CERT_FILE (PEM): STARTTLS offered when both are set. */
+    tls: { keyFile: string; certFile: string } | null
+    /** EMAIL_RELAY_URL (`smtp://user:pass@host:587`, `smtps://…:465`): the default outbound relay of email channels without their own. */
+    relayUrl: string | null
+  }
   /** Any OpenAI-compatible POST /audio/transcriptions endpoint (TRANSCRIPTION_*); null = carrier recordings are not transcribed. */
   transcription: {
     baseUrl: string | null
@@ -147,31 +167,8 @@ export interface Config {
   } | null
 }
 
-const SVIX_SCHEDULE = [5, 300, 1800, 7200, 18000, 36000, 36000]
-
-function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const raw = env[name]
-  if (raw === undefined || raw === '') return fallback
-  const n = Number(raw)
-  if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a non-negative number, got "${raw}"`)
-  return n
-}
-
-function bool(env: NodeJS.ProcessEnv, name: string): boolean {
-  return /^(1|true|yes|on)$/i.test(env[name] ?? '')
-}
-
-function onOff(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
-  const raw = (env[name] ?? '').trim().toLowerCase()
-  if (raw === '') return fallback
-  if (['on', 'true', '1', 'yes'].includes(raw)) return true
-  if (['off', 'false', '0', 'no'].includes(raw)) return false
-  throw new Error(`${name} must be on or off, got "${env[name]}"`)
-}
-
 export function parseSchedule(raw: string | undefined): number[] {
-  if (!raw) return SVIX_SCHEDULE
-  const parts = raw.split(',').map((s) => Number(s.trim()))
+  const parts = (raw || String(ENV_SCHEMA.properties.WEBHOOK_RETRY_SCHEDULE.default)).split(',').map((s) => Number(s.trim()))
   if (parts.some((n) => !Number.isFinite(n) || n < 0)) {
     throw new Error(`WEBHOOK_RETRY_SCHEDULE must be comma-separated seconds, got "${raw}"`)
   }
@@ -185,20 +182,19 @@ function defaultDataDir(databaseUrl: string): string {
   return dirname(path)
 }
 
-function isoDate(env: NodeJS.ProcessEnv, name: string, fallback: string): Date {
-  const raw = env[name] || fallback
+function isoDate(name: string, raw: string): Date {
   const d = new Date(raw)
   if (Number.isNaN(d.getTime())) throw new Error(`${name} must be an ISO 8601 date, got "${raw}"`)
   return d
 }
 
-/** WEB_CONCURRENCY: a whole number ≥ 1, or `auto` for one process per core the OS gives this one. */
-function concurrency(env: NodeJS.ProcessEnv): number {
-  const raw = (env.WEB_CONCURRENCY ?? '').trim().toLowerCase()
-  if (raw === '') return 1
-  if (raw === 'auto') return availableParallelism()
-  const n = Number(raw)
-  if (!Number.isInteger(n) || n < 1 || n > 256) throw new Error(`WEB_CONCURRENCY must be a whole number from 1 to 256, or auto, got "${env.WEB_CONCURRENCY}"`)
+/** WEB_CONCURRENCY: a whole number from 1 to 256, or `auto` for one process per core the OS gives this one. */
+function concurrency(raw: string | undefined): number {
+  const value = (raw ?? '').trim().toLowerCase()
+  if (value === '') return 1
+  if (value === 'auto') return availableParallelism()
+  const n = Number(value)
+  if (!Number.isInteger(n) || n < 1 || n > 256) throw new Error(`WEB_CONCURRENCY must be a whole number from 1 to 256, or auto, got "${raw}"`)
   return n
 }
 
@@ -218,123 +214,123 @@ export function trustProxy(raw: string | undefined): Config['trustProxy'] {
   return entries
 }
 
-function eventFeed(env: NodeJS.ProcessEnv): Config['eventFeed'] {
-  const bus = (env.EVENT_FEED_BUS || 'auto').toLowerCase() as Config['eventFeed']['bus']
-  if (!['auto', 'postgres', 'redis', 'none'].includes(bus)) throw new Error(`EVENT_FEED_BUS must be auto, postgres, redis or none, got "${env.EVENT_FEED_BUS}"`)
-  const feed = { bus, pollMs: int(env, 'EVENT_FEED_POLL_MS', 250), lookbackMs: int(env, 'EVENT_FEED_LOOKBACK_MS', 2000), recheckMs: int(env, 'EVENT_STREAM_RECHECK_MS', 30_000) }
-  if (feed.pollMs < 10) throw new Error('EVENT_FEED_POLL_MS must be at least 10')
-  if (feed.recheckMs < 100) throw new Error('EVENT_STREAM_RECHECK_MS must be at least 100')
-  return feed
-}
-
-function httpLimits(env: NodeJS.ProcessEnv): Config['http'] {
-  const limits = {
-    headersTimeoutMs: int(env, 'HTTP_HEADERS_TIMEOUT_MS', 10_000),
-    requestTimeoutMs: int(env, 'HTTP_REQUEST_TIMEOUT_MS', 120_000),
-    keepAliveTimeoutMs: int(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 72_000),
-    maxConnectionsPerIp: int(env, 'HTTP_MAX_CONNECTIONS_PER_IP', 100),
-  }
-  // Node refuses a header timeout longer than the request's; 0 would mean "wait forever" (the fault this prevents).
-  if (limits.headersTimeoutMs < 1 || limits.requestTimeoutMs < 1) throw new Error('HTTP_HEADERS_TIMEOUT_MS and HTTP_REQUEST_TIMEOUT_MS must be at least 1')
-  if (limits.headersTimeoutMs > limits.requestTimeoutMs) throw new Error('HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS')
-  return limits
-}
-
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const port = int(env, 'PORT', 8080)
-  const host = env.HOST || '0.0.0.0'
-  const role = (env.SVC_ROLE || 'all') as Config['role']
-  if (!['api', 'worker', 'all'].includes(role)) throw new Error(`SVC_ROLE must be api, worker or all, got "${role}"`)
-  const provider = (env.AI_PROVIDER || 'builtin') as Config['ai']['provider']
-  if (!['builtin', 'openai'].includes(provider)) throw new Error(`AI_PROVIDER must be builtin or openai`)
-  const databaseUrl = env.DATABASE_URL || 'sqlite:./data/svc.sqlite'
-  const dataDir = env.DATA_DIR || defaultDataDir(databaseUrl)
-  const publicUrl = (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/$/, '')
+function httpLimits(v: EnvValues): Config['http'] {
+  // Node refuses a header timeout longer than the request's; 0 would mean "wait forever" (the fault the schema's minimum of 1 prevents).
+  if (v.HTTP_HEADERS_TIMEOUT_MS > v.HTTP_REQUEST_TIMEOUT_MS) throw new Error('HTTP_HEADERS_TIMEOUT_MS must not exceed HTTP_REQUEST_TIMEOUT_MS')
   return {
-    host,
+    headersTimeoutMs: v.HTTP_HEADERS_TIMEOUT_MS,
+    requestTimeoutMs: v.HTTP_REQUEST_TIMEOUT_MS,
+    keepAliveTimeoutMs: v.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+    maxConnectionsPerIp: v.HTTP_MAX_CONNECTIONS_PER_IP,
+  }
+}
+
+/**
+ * The configuration from the environment: every variable is checked against its declaration first
+ * (src/config-schema.ts; a ConfigError names each faulty one), then the few that depend on each other.
+ * Unknown and mistyped names are not errors here: main.ts logs envWarnings(env).
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const v = readEnv(env)
+  const port = v.PORT
+  const provider = v.AI_PROVIDER
+  const databaseUrl = v.DATABASE_URL
+  const dataDir = v.DATA_DIR || defaultDataDir(databaseUrl)
+  const publicUrl = (v.PUBLIC_URL || `http://localhost:${port}`).replace(/\/$/, '')
+  return {
+    host: v.HOST,
     port,
     databaseUrl,
-    databaseSchema: env.DATABASE_SCHEMA || null,
-    redisUrl: env.REDIS_URL || null,
+    databaseSchema: v.DATABASE_SCHEMA || null,
+    redisUrl: v.REDIS_URL || null,
     redis: {
-      connectTimeoutMs: int(env, 'REDIS_CONNECT_TIMEOUT_MS', 1000),
-      commandTimeoutMs: int(env, 'REDIS_COMMAND_TIMEOUT_MS', 500),
+      connectTimeoutMs: v.REDIS_CONNECT_TIMEOUT_MS,
+      commandTimeoutMs: v.REDIS_COMMAND_TIMEOUT_MS,
     },
-    trustProxy: trustProxy(env.TRUST_PROXY),
-    http: httpLimits(env),
-    rateLimitPerMinute: int(env, 'RATE_LIMIT_PER_MINUTE', 600),
-    replayRateLimitPerMinute: int(env, 'REPLAY_RATE_LIMIT_PER_MINUTE', 60),
+    trustProxy: trustProxy(v.TRUST_PROXY),
+    http: httpLimits(v),
+    rateLimitPerMinute: v.RATE_LIMIT_PER_MINUTE,
+    replayRateLimitPerMinute: v.REPLAY_RATE_LIMIT_PER_MINUTE,
     publicUrl,
-    docsBaseUrl: (env.DOCS_BASE_URL || `${publicUrl}/v2/api-docs`).replace(/\/$/, ''),
-    logLevel: env.LOG_LEVEL || 'info',
-    role,
-    webConcurrency: concurrency(env),
-    processSlot: int(env, 'SVC_PROCESS_SLOT', 0),
-    bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1024 * 1024),
-    idempotencyRetentionHours: int(env, 'IDEMPOTENCY_RETENTION_HOURS', 24),
-    jobPollIntervalMs: int(env, 'JOB_POLL_INTERVAL_MS', 250),
-    jobConcurrency: int(env, 'JOB_CONCURRENCY', 64),
-    jobLeaseSeconds: int(env, 'JOB_LEASE_SECONDS', 60),
-    shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000),
-    sseHeartbeatMs: int(env, 'SSE_HEARTBEAT_MS', 15_000),
-    eventFeed: eventFeed(env),
-    metricsToken: env.METRICS_TOKEN || null,
-    apiLogs: onOff(env, 'API_LOGS', true),
-    metricsPublic: bool(env, 'METRICS_PUBLIC'),
-    serverSecret: env.SERVER_SECRET || null,
-    serverSecretPrevious: (env.SERVER_SECRET_PREVIOUS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    docsBaseUrl: (v.DOCS_BASE_URL || `${publicUrl}/v2/api-docs`).replace(/\/$/, ''),
+    logLevel: v.LOG_LEVEL,
+    role: v.SVC_ROLE,
+    webConcurrency: concurrency(v.WEB_CONCURRENCY),
+    processSlot: v.SVC_PROCESS_SLOT,
+    bodyLimitBytes: v.BODY_LIMIT_BYTES,
+    idempotencyRetentionHours: v.IDEMPOTENCY_RETENTION_HOURS,
+    jobPollIntervalMs: v.JOB_POLL_INTERVAL_MS,
+    jobConcurrency: v.JOB_CONCURRENCY,
+    jobLeaseSeconds: v.JOB_LEASE_SECONDS,
+    shutdownTimeoutMs: v.SHUTDOWN_TIMEOUT_MS,
+    sseHeartbeatMs: v.SSE_HEARTBEAT_MS,
+    eventFeed: { bus: v.EVENT_FEED_BUS, pollMs: v.EVENT_FEED_POLL_MS, lookbackMs: v.EVENT_FEED_LOOKBACK_MS, recheckMs: v.EVENT_STREAM_RECHECK_MS },
+    metricsToken: v.METRICS_TOKEN || null,
+    apiLogs: v.API_LOGS,
+    metricsPublic: v.METRICS_PUBLIC,
+    serverSecret: v.SERVER_SECRET || null,
+    serverSecretPrevious: (v.SERVER_SECRET_PREVIOUS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     dataDir,
-    idempotencyLockSeconds: int(env, 'IDEMPOTENCY_LOCK_SECONDS', 60),
-    v1Sunset: isoDate(env, 'V1_SUNSET', '2027-06-30T00:00:00Z'),
-    dashboardDir: env.DASHBOARD_DIR || 'dashboard/dist',
+    idempotencyLockSeconds: v.IDEMPOTENCY_LOCK_SECONDS,
+    v1Sunset: isoDate('V1_SUNSET', v.V1_SUNSET),
+    dashboardDir: v.DASHBOARD_DIR,
     ai: {
       provider,
-      baseUrl: env.AI_BASE_URL || null,
-      apiKey: env.AI_API_KEY || null,
-      model: env.AI_MODEL || (provider === 'builtin' ? 'builtin-bm25' : 'gpt-4o-mini'),
-      timeoutMs: int(env, 'AI_TIMEOUT_MS', 10_000),
+      baseUrl: v.AI_BASE_URL || null,
+      apiKey: v.AI_API_KEY || null,
+      model: v.AI_MODEL || (provider === 'builtin' ? 'builtin-bm25' : 'gpt-4o-mini'),
+      timeoutMs: v.AI_TIMEOUT_MS,
     },
     embeddings:
-      env.EMBEDDINGS_BASE_URL || env.EMBEDDINGS_API_KEY
+      v.EMBEDDINGS_BASE_URL || v.EMBEDDINGS_API_KEY
         ? {
-            baseUrl: env.EMBEDDINGS_BASE_URL || null,
-            apiKey: env.EMBEDDINGS_API_KEY || null,
-            model: env.EMBEDDINGS_MODEL || 'text-embedding-3-small',
-            timeoutMs: int(env, 'EMBEDDINGS_TIMEOUT_MS', 10_000),
+            baseUrl: v.EMBEDDINGS_BASE_URL || null,
+            apiKey: v.EMBEDDINGS_API_KEY || null,
+            model: v.EMBEDDINGS_MODEL,
+            timeoutMs: v.EMBEDDINGS_TIMEOUT_MS,
           }
         : null,
     webhooks: {
-      retryScheduleSeconds: parseSchedule(env.WEBHOOK_RETRY_SCHEDULE),
-      timeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 15_000),
-      allowPrivateNetworks: bool(env, 'WEBHOOK_ALLOW_PRIVATE_NETWORKS') || bool(env, 'OUTBOUND_ALLOW_PRIVATE_NETWORKS'),
-      disableAfterHours: int(env, 'WEBHOOK_DISABLE_AFTER_HOURS', 120),
+      retryScheduleSeconds: parseSchedule(v.WEBHOOK_RETRY_SCHEDULE),
+      timeoutMs: v.WEBHOOK_TIMEOUT_MS,
+      allowPrivateNetworks: v.WEBHOOK_ALLOW_PRIVATE_NETWORKS || v.OUTBOUND_ALLOW_PRIVATE_NETWORKS,
+      disableAfterHours: v.WEBHOOK_DISABLE_AFTER_HOURS,
     },
     knowledge: {
-      maxUploadBytes: int(env, 'KNOWLEDGE_MAX_UPLOAD_BYTES', 20 * 1024 * 1024),
-      maxInflatedBytes: int(env, 'KNOWLEDGE_MAX_INFLATED_BYTES', 64 * 1024 * 1024),
-      maxTextChars: int(env, 'KNOWLEDGE_MAX_TEXT_CHARS', 20_000_000),
-      maxChunks: int(env, 'KNOWLEDGE_MAX_CHUNKS', 50_000),
-      parseThreads: int(env, 'KNOWLEDGE_PARSE_THREADS', 2),
-      parseMemoryMb: int(env, 'KNOWLEDGE_PARSE_MEMORY_MB', 1024),
-      parseTimeoutMs: int(env, 'KNOWLEDGE_PARSE_TIMEOUT_MS', 300_000),
+      maxUploadBytes: v.KNOWLEDGE_MAX_UPLOAD_BYTES,
+      maxInflatedBytes: v.KNOWLEDGE_MAX_INFLATED_BYTES,
+      maxTextChars: v.KNOWLEDGE_MAX_TEXT_CHARS,
+      maxChunks: v.KNOWLEDGE_MAX_CHUNKS,
+      parseThreads: v.KNOWLEDGE_PARSE_THREADS,
+      parseMemoryMb: v.KNOWLEDGE_PARSE_MEMORY_MB,
+      parseTimeoutMs: v.KNOWLEDGE_PARSE_TIMEOUT_MS,
     },
     outbound: {
-      allowPrivateNetworks: bool(env, 'OUTBOUND_ALLOW_PRIVATE_NETWORKS') || bool(env, 'WEBHOOK_ALLOW_PRIVATE_NETWORKS'),
+      allowPrivateNetworks: v.OUTBOUND_ALLOW_PRIVATE_NETWORKS || v.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
     },
     blobs: {
-      dir: env.BLOB_DIR || `${dataDir}/blobs`,
+      dir: v.BLOB_DIR || `${dataDir}/blobs`,
     },
     voice: {
-      speechCommand: env.VOICE_SPEECH_COMMAND || 'espeak-ng',
-      simSetupScale: int(env, 'VOICE_SIM_SETUP_SCALE', 1),
+      speechCommand: v.VOICE_SPEECH_COMMAND,
+      simSetupScale: v.VOICE_SIM_SETUP_SCALE,
+    },
+    email: {
+      listenPort: v.SMTP_LISTEN_PORT ?? null,
+      listenHost: v.SMTP_LISTEN_HOST,
+      hostname: v.SMTP_HOSTNAME || new URL(publicUrl).hostname,
+      maxMessageBytes: v.EMAIL_MAX_MESSAGE_BYTES,
+      maxAttachmentBytes: v.EMAIL_MAX_ATTACHMENT_BYTES,
+      tls: v.SMTP_TLS_KEY_FILE && v.SMTP_TLS_CERT_FILE ? { keyFile: v.SMTP_TLS_KEY_FILE, certFile: v.SMTP_TLS_CERT_FILE } : null,
+      relayUrl: v.EMAIL_RELAY_URL || null,
     },
     transcription:
-      env.TRANSCRIPTION_BASE_URL || env.TRANSCRIPTION_API_KEY
+      v.TRANSCRIPTION_BASE_URL || v.TRANSCRIPTION_API_KEY
         ? {
-            baseUrl: env.TRANSCRIPTION_BASE_URL || null,
-            apiKey: env.TRANSCRIPTION_API_KEY || null,
-            model: env.TRANSCRIPTION_MODEL || 'whisper-1',
-            timeoutMs: int(env, 'TRANSCRIPTION_TIMEOUT_MS', 60_000),
+            baseUrl: v.TRANSCRIPTION_BASE_URL || null,
+            apiKey: v.TRANSCRIPTION_API_KEY || null,
+            model: v.TRANSCRIPTION_MODEL,
+            timeoutMs: v.TRANSCRIPTION_TIMEOUT_MS,
           }
         : null,
   }

@@ -2,6 +2,7 @@ import cluster from 'node:cluster'
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Logger } from 'pino'
+import { envWarnings } from './config-env.js'
 import { loadConfig, type Config } from './config.js'
 import { createLogger } from './logger.js'
 
@@ -18,6 +19,8 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
   // A cluster worker's role is the one its primary gave it (SVC_ROLE per slot), not the command line's.
   const config: Config = loadConfig(roleArg && !cluster.isWorker ? { ...process.env, SVC_ROLE: roleArg } : process.env)
   const log = createLogger(config)
+  // Unknown SVC_ names and near misses of known ones (PROT, DATABSE_URL): the setting meant is probably not in effect.
+  if (!cluster.isWorker) for (const warning of envWarnings(process.env)) log.warn({ config: true }, warning)
   const serveHttp = config.role !== 'worker'
   const runJobs = config.role !== 'api'
   if (serveHttp && config.webConcurrency > 1 && cluster.isPrimary) {
@@ -107,7 +110,8 @@ function printFirstStart(config: Config, log: Logger, keys: { workspaceId: strin
 }
 
 main().catch((err) => {
-  // A refusal to start (e.g. another node's server secret) is the operator's to fix: its message, not a stack.
-  console.error(err instanceof Error && err.name === 'ServerSecretMismatch' ? `svc: refusing to start: ${err.message}` : err)
+  // A refusal to start (another node's server secret, a faulty variable) is the operator's to fix: its message, not a stack.
+  const operators = err instanceof Error && (err.name === 'ServerSecretMismatch' || err.name === 'ConfigError')
+  console.error(operators ? `svc: refusing to start: ${err.message}` : err)
   process.exit(1)
 })
