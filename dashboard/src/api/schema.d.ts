@@ -627,7 +627,7 @@ export interface paths {
         put?: never;
         /**
          * Create a channel
-         * @description An SMS or WhatsApp number through which customers reach the inbox. `provider` `twilio` (live mode only) takes the Twilio account in `credentials` (the auth token is sealed at rest and never shown); `simulated` (the default without credentials, and the only one in the sandbox) sends nothing outside and reports every message delivered. Configure the returned `webhooks.messages_url` at Twilio as the number's "A message comes in" webhook. `bot_id` names a published bot. 409 `channel_number_taken` when another channel of the same type has the number.
+         * @description An SMS or WhatsApp number through which customers reach the inbox. `provider` `twilio` (live mode only) takes the Twilio account in `credentials` (the auth token is sealed at rest and never shown); `simulated` (the default without credentials, and the only one in the sandbox) sends nothing outside and reports every message delivered. Configure the returned `webhooks.messages_url` at Twilio as the number's "A message comes in" webhook. `bot_id` names a published bot. 409 `channel_number_taken` when another channel of the same type has the number. Type `web_chat` is the chat widget for your site (provider `widget`, no phone number): `web_chat` sets its allowed origins, theme, locale, pre-chat e-mail and identity verification; the answer carries the public key and the script-tag snippet, and the identity secret once (docs/channels.md, "Web chat").
          *
          *     Required scope: `write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/channels/createChannel
          */
@@ -665,7 +665,7 @@ export interface paths {
         head?: never;
         /**
          * Update a channel
-         * @description Renames the channel, changes its bot (`bot_id` null: no bot) or its Twilio credentials (`auth_token` may be left out to keep the stored one for the same account). The type, number and provider stay: create another channel for another number.
+         * @description Renames the channel, changes its bot (`bot_id` null: no bot) or its Twilio credentials (`auth_token` may be left out to keep the stored one for the same account). The type, number and provider stay: create another channel for another number. A `web_chat` channel's `web_chat` settings change here; `rotate_identity_secret` makes a new identity secret, shown once in this answer (the old one stops verifying at once).
          *
          *     Required scope: `write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/channels/updateChannel
          */
@@ -5792,14 +5792,15 @@ export interface components {
             /** @enum {string} */
             object: "channel";
             /**
-             * @description E.164, e.g. +14155550123.
+             * @description E.164: the number of an `sms` or `whatsapp` channel; null for other types.
              * @example +14155550123
              */
-            phone_number: string;
+            phone_number: string | null;
             provider: components["schemas"]["ChannelProvider"];
             type: components["schemas"]["ChannelType"];
             /** Format: date-time */
             updated_at: string;
+            web_chat: components["schemas"]["WebChatSettings"] | null;
             webhooks: components["schemas"]["ChannelWebhooks"];
         };
         /** @description The `channel.created` event (channels): A channel was created. */
@@ -5883,16 +5884,16 @@ export interface components {
         };
         /**
          * ChannelProvider
-         * @description `twilio` (live mode only: Twilio Messaging with the account below) or `simulated` (offline: sends are recorded and reported delivered).
+         * @description `twilio` (live mode only: Twilio Messaging with the account below) or `simulated` (offline: sends are recorded and reported delivered); `widget` for `web_chat` (the service's own chat widget, always).
          * @enum {string}
          */
-        ChannelProvider: "simulated" | "twilio";
+        ChannelProvider: "simulated" | "twilio" | "widget";
         /**
          * ChannelType
-         * @description `sms` or `whatsapp` (through Twilio Messaging, or the simulated provider). Web chat and email come later.
+         * @description `sms` or `whatsapp` (through Twilio Messaging, or the simulated provider); `web_chat` (the chat widget on your site, `web_chat` settings).
          * @enum {string}
          */
-        ChannelType: "sms" | "whatsapp";
+        ChannelType: "sms" | "whatsapp" | "web_chat";
         /** @description The `channel.updated` event (channels): A channel was renamed, got another bot or other credentials. */
         ChannelUpdatedEvent: {
             /** @description The API version of the payload shape. */
@@ -8544,6 +8545,95 @@ export interface components {
             /** @enum {string} */
             type: "number" | "member";
         };
+        /**
+         * WebChatInput
+         * @description Only for type `web_chat`.
+         */
+        WebChatInput: {
+            allowed_origins?: string[];
+            /** @description Turning it on makes the identity secret (shown once) if there is none. */
+            identity_verification?: boolean;
+            /**
+             * @description The widget’s language when the visitor’s browser asks for none we have: `en` or `de`.
+             * @enum {string}
+             */
+            locale?: "en" | "de";
+            require_email?: boolean;
+            theme?: components["schemas"]["WebChatThemeInput"];
+        };
+        /** WebChatSettings */
+        WebChatSettings: {
+            /** @description The sites that may run the widget (checked against `Origin`); empty: none yet. */
+            allowed_origins: string[];
+            /** @description Only in the answer that made it (create, or update with `rotate_identity_secret`): keep it on your server. */
+            identity_secret?: string;
+            /** @description Whether an identity secret exists (it is shown once, when made). */
+            identity_secret_set: boolean;
+            /** @description Visitors named by your site (`user_id`) must carry `user_hash` = hex HMAC-SHA256 of the user id with the identity secret; an unsigned `user_id` is refused. */
+            identity_verification: boolean;
+            /**
+             * @description The widget’s language when the visitor’s browser asks for none we have: `en` or `de`.
+             * @enum {string}
+             */
+            locale: "en" | "de";
+            /**
+             * @description The channel’s public key (`wck_…`) for the script tag (`data-channel`): not a secret, it names the channel.
+             * @example wck_4f9c2d1a7b3e8f60a1b2c3d4
+             */
+            public_key: string;
+            /** @description The visitor gives an e-mail address before the first message (pre-chat capture). */
+            require_email: boolean;
+            /** @description The widget script. */
+            script_url: string;
+            /** @description The tag to paste before `</body>`. */
+            snippet: string;
+            theme: components["schemas"]["WebChatTheme"];
+        };
+        /** WebChatTheme */
+        WebChatTheme: {
+            /**
+             * Format: uri
+             * @description An https image shown beside the team’s messages.
+             */
+            avatar_url: string | null;
+            /**
+             * @description The accent colour, `#rrggbb`.
+             * @example #1f6feb
+             */
+            color: string;
+            /** @description The first line the visitor reads; null: the widget’s own, in its language. */
+            greeting: string | null;
+            /** @enum {string} */
+            position: "bottom-right" | "bottom-left";
+        };
+        /** WebChatThemeInput */
+        WebChatThemeInput: {
+            /** Format: uri */
+            avatar_url?: string | null;
+            /**
+             * @description The accent colour, `#rrggbb`.
+             * @example #1f6feb
+             */
+            color?: string;
+            greeting?: string | null;
+            /** @enum {string} */
+            position?: "bottom-right" | "bottom-left";
+        };
+        /** WebChatUpdate */
+        WebChatUpdate: {
+            allowed_origins?: string[];
+            /** @description Turning it on makes the identity secret (shown once) if there is none. */
+            identity_verification?: boolean;
+            /**
+             * @description The widget’s language when the visitor’s browser asks for none we have: `en` or `de`.
+             * @enum {string}
+             */
+            locale?: "en" | "de";
+            require_email?: boolean;
+            /** @description true: a new identity secret replaces the old one at once (shown once in this answer). */
+            rotate_identity_secret?: boolean;
+            theme?: components["schemas"]["WebChatThemeInput"];
+        };
         WebhookAttempt: {
             /** @description 1 for the first attempt, counting replays. */
             attempt: number;
@@ -9211,12 +9301,13 @@ export interface components {
                     credentials?: components["schemas"]["ChannelCredentialsInput"];
                     name: string;
                     /**
-                     * @description E.164, e.g. +14155550123.
+                     * @description E.164: required for `sms` and `whatsapp`, not taken by other types.
                      * @example +14155550123
                      */
-                    phone_number: string;
+                    phone_number?: string;
                     provider?: components["schemas"]["ChannelProvider"];
                     type: components["schemas"]["ChannelType"];
+                    web_chat?: components["schemas"]["WebChatInput"];
                 };
             };
         };
@@ -9846,6 +9937,7 @@ export interface components {
                     bot_id?: string | null;
                     credentials?: components["schemas"]["ChannelCredentialsInput"];
                     name?: string;
+                    web_chat?: components["schemas"]["WebChatUpdate"];
                 };
             };
         };
@@ -18057,6 +18149,7 @@ export interface operations {
                  *             "auth_token_set": true,
                  *             "base_url": "https://api.twilio.com"
                  *           },
+                 *           "web_chat": null,
                  *           "webhooks": {
                  *             "messages_url": "https://api.example.com/channels/chn_01JD0000000000000000000000/twilio/messages",
                  *             "status_url": "https://api.example.com/channels/chn_01JD0000000000000000000000/twilio/status"
@@ -18140,6 +18233,7 @@ export interface operations {
                  *             "auth_token_set": true,
                  *             "base_url": "https://api.twilio.com"
                  *           },
+                 *           "web_chat": null,
                  *           "webhooks": {
                  *             "messages_url": "https://api.example.com/channels/chn_01JD0000000000000000000000/twilio/messages",
                  *             "status_url": "https://api.example.com/channels/chn_01JD0000000000000000000000/twilio/status"
@@ -18223,6 +18317,7 @@ export interface operations {
                  *             "auth_token_set": true,
                  *             "base_url": "https://api.twilio.com"
                  *           },
+                 *           "web_chat": null,
                  *           "webhooks": {
                  *             "messages_url": "https://api.example.com/channels/chn_01JD0000000000000000000000/twilio/messages",
                  *             "status_url": "https://api.example.com/channels/chn_01JD0000000000000000000000/twilio/status"

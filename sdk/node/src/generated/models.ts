@@ -1272,12 +1272,13 @@ export interface Channel {
   object: 'channel'
   type: ChannelType
   name: string
-  /** E.164, e.g. +14155550123. */
-  phone_number: string
+  /** E.164: the number of an `sms` or `whatsapp` channel; null for other types. */
+  phone_number: string | null
   /** The bot that answers customers first (bot_…), or null. */
   bot_id: string | null
   provider: ChannelProvider
   credentials: ChannelCredentials
+  web_chat: WebChatSettings | null
   webhooks: ChannelWebhooks
   created_at: string
   updated_at: string
@@ -1350,11 +1351,11 @@ export interface ChannelList {
   next_cursor: string | null
 }
 
-/** `twilio` (live mode only: Twilio Messaging with the account below) or `simulated` (offline: sends are recorded and reported delivered). */
-export type ChannelProvider = 'simulated' | 'twilio'
+/** `twilio` (live mode only: Twilio Messaging with the account below) or `simulated` (offline: sends are recorded and reported delivered); `widget` for `web_chat` (the service's own chat widget, always). */
+export type ChannelProvider = 'simulated' | 'twilio' | 'widget'
 
-/** `sms` or `whatsapp` (through Twilio Messaging, or the simulated provider). Web chat and email come later. */
-export type ChannelType = 'sms' | 'whatsapp'
+/** `sms` or `whatsapp` (through Twilio Messaging, or the simulated provider); `web_chat` (the chat widget on your site, `web_chat` settings). */
+export type ChannelType = 'sms' | 'whatsapp' | 'web_chat'
 
 /** The `channel.updated` event (channels): A channel was renamed, got another bot or other credentials. */
 export interface ChannelUpdatedEvent {
@@ -3429,6 +3430,69 @@ export interface VoiceTransferTarget {
   /** E.164, e.g. +14155550123. */
   phone_number: string | null
   member_id: string | null
+}
+
+/** Only for type `web_chat`. */
+export interface WebChatInput {
+  allowed_origins?: Array<string>
+  theme?: WebChatThemeInput
+  /** The widget’s language when the visitor’s browser asks for none we have: `en` or `de`. */
+  locale?: 'en' | 'de'
+  require_email?: boolean
+  /** Turning it on makes the identity secret (shown once) if there is none. */
+  identity_verification?: boolean
+}
+
+export interface WebChatSettings {
+  /** The channel’s public key (`wck_…`) for the script tag (`data-channel`): not a secret, it names the channel. */
+  public_key: string
+  /** The sites that may run the widget (checked against `Origin`); empty: none yet. */
+  allowed_origins: Array<string>
+  theme: WebChatTheme
+  /** The widget’s language when the visitor’s browser asks for none we have: `en` or `de`. */
+  locale: 'en' | 'de'
+  /** The visitor gives an e-mail address before the first message (pre-chat capture). */
+  require_email: boolean
+  /** Visitors named by your site (`user_id`) must carry `user_hash` = hex HMAC-SHA256 of the user id with the identity secret; an unsigned `user_id` is refused. */
+  identity_verification: boolean
+  /** Whether an identity secret exists (it is shown once, when made). */
+  identity_secret_set: boolean
+  /** Only in the answer that made it (create, or update with `rotate_identity_secret`): keep it on your server. */
+  identity_secret?: string
+  /** The widget script. */
+  script_url: string
+  /** The tag to paste before `</body>`. */
+  snippet: string
+}
+
+export interface WebChatTheme {
+  /** The accent colour, `#rrggbb`. */
+  color: string
+  position: 'bottom-right' | 'bottom-left'
+  /** The first line the visitor reads; null: the widget’s own, in its language. */
+  greeting: string | null
+  /** An https image shown beside the team’s messages. */
+  avatar_url: string | null
+}
+
+export interface WebChatThemeInput {
+  /** The accent colour, `#rrggbb`. */
+  color?: string
+  position?: 'bottom-right' | 'bottom-left'
+  greeting?: string | null
+  avatar_url?: string | null
+}
+
+export interface WebChatUpdate {
+  allowed_origins?: Array<string>
+  theme?: WebChatThemeInput
+  /** The widget’s language when the visitor’s browser asks for none we have: `en` or `de`. */
+  locale?: 'en' | 'de'
+  require_email?: boolean
+  /** Turning it on makes the identity secret (shown once) if there is none. */
+  identity_verification?: boolean
+  /** true: a new identity secret replaces the old one at once (shown once in this answer). */
+  rotate_identity_secret?: boolean
 }
 
 export interface WebhookAttempt {

@@ -940,10 +940,11 @@ namespace Svc\Generated;
  *     object: 'channel',
  *     type: ChannelType,
  *     name: string,
- *     phone_number: string,
+ *     phone_number: string|null,
  *     bot_id: string|null,
  *     provider: ChannelProvider,
  *     credentials: ChannelCredentials,
+ *     web_chat: WebChatSettings|null,
  *     webhooks: ChannelWebhooks,
  *     created_at: string,
  *     updated_at: string,
@@ -999,11 +1000,11 @@ namespace Svc\Generated;
  *     next_cursor: string|null,
  * }
  *
- * ChannelProvider: `twilio` (live mode only: Twilio Messaging with the account below) or `simulated` (offline: sends are recorded and reported delivered).
- * @psalm-type ChannelProvider 'simulated'|'twilio'
+ * ChannelProvider: `twilio` (live mode only: Twilio Messaging with the account below) or `simulated` (offline: sends are recorded and reported delivered); `widget` for `web_chat` (the service's own chat widget, always).
+ * @psalm-type ChannelProvider 'simulated'|'twilio'|'widget'
  *
- * ChannelType: `sms` or `whatsapp` (through Twilio Messaging, or the simulated provider). Web chat and email come later.
- * @psalm-type ChannelType 'sms'|'whatsapp'
+ * ChannelType: `sms` or `whatsapp` (through Twilio Messaging, or the simulated provider); `web_chat` (the chat widget on your site, `web_chat` settings).
+ * @psalm-type ChannelType 'sms'|'whatsapp'|'web_chat'
  *
  * ChannelUpdatedEvent: The `channel.updated` event (channels): A channel was renamed, got another bot or other credentials.
  * @psalm-type ChannelUpdatedEvent array{
@@ -2626,6 +2627,51 @@ namespace Svc\Generated;
  *     type: 'number'|'member',
  *     phone_number: string|null,
  *     member_id: string|null,
+ * }
+ *
+ * WebChatInput: Only for type `web_chat`.
+ * @psalm-type WebChatInput array{
+ *     allowed_origins?: list<string>,
+ *     theme?: WebChatThemeInput,
+ *     locale?: 'en'|'de',
+ *     require_email?: bool,
+ *     identity_verification?: bool,
+ * }
+ *
+ * @psalm-type WebChatSettings array{
+ *     public_key: string,
+ *     allowed_origins: list<string>,
+ *     theme: WebChatTheme,
+ *     locale: 'en'|'de',
+ *     require_email: bool,
+ *     identity_verification: bool,
+ *     identity_secret_set: bool,
+ *     identity_secret?: string,
+ *     script_url: string,
+ *     snippet: string,
+ * }
+ *
+ * @psalm-type WebChatTheme array{
+ *     color: string,
+ *     position: 'bottom-right'|'bottom-left',
+ *     greeting: string|null,
+ *     avatar_url: string|null,
+ * }
+ *
+ * @psalm-type WebChatThemeInput array{
+ *     color?: string,
+ *     position?: 'bottom-right'|'bottom-left',
+ *     greeting?: string|null,
+ *     avatar_url?: string|null,
+ * }
+ *
+ * @psalm-type WebChatUpdate array{
+ *     allowed_origins?: list<string>,
+ *     theme?: WebChatThemeInput,
+ *     locale?: 'en'|'de',
+ *     require_email?: bool,
+ *     identity_verification?: bool,
+ *     rotate_identity_secret?: bool,
  * }
  *
  * @psalm-type WebhookAttempt array{

@@ -292,6 +292,11 @@ __all__ = [
     "VoiceTranscriptSegment",
     "VoiceTransfer",
     "VoiceTransferTarget",
+    "WebChatInput",
+    "WebChatSettings",
+    "WebChatTheme",
+    "WebChatThemeInput",
+    "WebChatUpdate",
     "WebhookAttempt",
     "WebhookDelivery",
     "WebhookDeliveryDetail",
@@ -1591,11 +1596,12 @@ class Channel(TypedDict):
     id: str
     name: str
     object: Literal["channel"]
-    #: E.164, e.g. +14155550123.
-    phone_number: str
+    #: E.164: the number of an `sms` or `whatsapp` channel; null for other types.
+    phone_number: Optional[str]
     provider: ChannelProvider
     type: ChannelType
     updated_at: str
+    web_chat: Optional[WebChatSettings]
     webhooks: ChannelWebhooks
 
 
@@ -3815,6 +3821,81 @@ class VoiceTransferTarget(TypedDict):
     type: Literal["number", "member"]
 
 
+class WebChatInput(TypedDict, total=False):
+    """Only for type `web_chat`."""
+
+    allowed_origins: List[str]
+    #: Turning it on makes the identity secret (shown once) if there is none.
+    identity_verification: bool
+    #: The widget’s language when the visitor’s browser asks for none we have: `en` or `de`.
+    locale: Literal["en", "de"]
+    require_email: bool
+    theme: WebChatThemeInput
+
+
+class _WebChatSettingsRequired(TypedDict):
+    #: The sites that may run the widget (checked against `Origin`); empty: none yet.
+    allowed_origins: List[str]
+    #: Whether an identity secret exists (it is shown once, when made).
+    identity_secret_set: bool
+    #: Visitors named by your site (`user_id`) must carry `user_hash` = hex HMAC-SHA256 of the user id with the identity secret; an unsigned `user_id` is refused.
+    identity_verification: bool
+    #: The widget’s language when the visitor’s browser asks for none we have: `en` or `de`.
+    locale: Literal["en", "de"]
+    #: The channel’s public key (`wck_…`) for the script tag (`data-channel`): not a secret, it names the channel.
+    public_key: str
+    #: The visitor gives an e-mail address before the first message (pre-chat capture).
+    require_email: bool
+    #: The widget script.
+    script_url: str
+    #: The tag to paste before `</body>`.
+    snippet: str
+    theme: WebChatTheme
+
+
+class WebChatSettings(_WebChatSettingsRequired, total=False):
+    """The ``WebChatSettings`` object (components.schemas.WebChatSettings)."""
+
+    #: Only in the answer that made it (create, or update with `rotate_identity_secret`): keep it on your server.
+    identity_secret: str
+
+
+class WebChatTheme(TypedDict):
+    """The ``WebChatTheme`` object (components.schemas.WebChatTheme)."""
+
+    #: An https image shown beside the team’s messages.
+    avatar_url: Optional[str]
+    #: The accent colour, `#rrggbb`.
+    color: str
+    #: The first line the visitor reads; null: the widget’s own, in its language.
+    greeting: Optional[str]
+    position: Literal["bottom-right", "bottom-left"]
+
+
+class WebChatThemeInput(TypedDict, total=False):
+    """The ``WebChatThemeInput`` object (components.schemas.WebChatThemeInput)."""
+
+    avatar_url: Optional[str]
+    #: The accent colour, `#rrggbb`.
+    color: str
+    greeting: Optional[str]
+    position: Literal["bottom-right", "bottom-left"]
+
+
+class WebChatUpdate(TypedDict, total=False):
+    """The ``WebChatUpdate`` object (components.schemas.WebChatUpdate)."""
+
+    allowed_origins: List[str]
+    #: Turning it on makes the identity secret (shown once) if there is none.
+    identity_verification: bool
+    #: The widget’s language when the visitor’s browser asks for none we have: `en` or `de`.
+    locale: Literal["en", "de"]
+    require_email: bool
+    #: true: a new identity secret replaces the old one at once (shown once in this answer).
+    rotate_identity_secret: bool
+    theme: WebChatThemeInput
+
+
 class WebhookAttempt(TypedDict):
     """The ``WebhookAttempt`` object (components.schemas.WebhookAttempt)."""
 
@@ -4187,11 +4268,11 @@ ApiKeyScope = Literal["read", "write", "admin", "conversations:read", "conversat
 #: `draft`: never published; `published`: customers talk to `published_version_id`; `archived`: answers nothing (see docs/bots.md).
 BotStatus = Literal["draft", "published", "archived"]
 
-#: `twilio` (live mode only: Twilio Messaging with the account below) or `simulated` (offline: sends are recorded and reported delivered).
-ChannelProvider = Literal["simulated", "twilio"]
+#: `twilio` (live mode only: Twilio Messaging with the account below) or `simulated` (offline: sends are recorded and reported delivered); `widget` for `web_chat` (the service's own chat widget, always).
+ChannelProvider = Literal["simulated", "twilio", "widget"]
 
-#: `sms` or `whatsapp` (through Twilio Messaging, or the simulated provider). Web chat and email come later.
-ChannelType = Literal["sms", "whatsapp"]
+#: `sms` or `whatsapp` (through Twilio Messaging, or the simulated provider); `web_chat` (the chat widget on your site, `web_chat` settings).
+ChannelType = Literal["sms", "whatsapp", "web_chat"]
 
 ConversationChannel = Literal["api", "chat", "email", "sms", "whatsapp", "voice"]
 

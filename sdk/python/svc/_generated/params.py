@@ -39,6 +39,8 @@ from .models import (
     ToolParameters,
     UpdateBotPiiMasking,
     VoiceCallStatus,
+    WebChatInput,
+    WebChatUpdate,
     WebhookDeliveryStatus,
     WorkspaceCrmSettingsInput,
     WorkspaceMemberRole,
@@ -417,8 +419,6 @@ class CreateBotVersionParams(TypedDict, total=False):
 
 class _CreateChannelParamsRequired(TypedDict):
     name: str
-    #: E.164, e.g. +14155550123.
-    phone_number: str
     type: ChannelType
 
 
@@ -427,7 +427,10 @@ class CreateChannelParams(_CreateChannelParamsRequired, total=False):
 
     bot_id: Optional[str]
     credentials: ChannelCredentialsInput
+    #: E.164: required for `sms` and `whatsapp`, not taken by other types.
+    phone_number: str
     provider: ChannelProvider
+    web_chat: WebChatInput
 
 
 _CreateComplianceEvidenceParamsRequired = TypedDict("_CreateComplianceEvidenceParamsRequired", {
@@ -1582,6 +1585,7 @@ class UpdateChannelParams(TypedDict, total=False):
     bot_id: Optional[str]
     credentials: ChannelCredentialsInput
     name: str
+    web_chat: WebChatUpdate
 
 
 class UpdateConversationParams(TypedDict, total=False):

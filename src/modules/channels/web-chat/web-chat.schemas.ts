@@ -22,7 +22,7 @@ const Theme = Type.Object(
 
 export const WebChat = Type.Object(
   {
-    public_key: Type.String({ description: 'The channel’s public key (`wck_…`) for the `<script>` tag: not a secret, it names the channel.', examples: ['wck_4f9c2d1a7b3e8f60a1b2c3d4'] }),
+    public_key: Type.String({ description: 'The channel’s public key (`wck_…`) for the script tag (`data-channel`): not a secret, it names the channel.', examples: ['wck_4f9c2d1a7b3e8f60a1b2c3d4'] }),
     allowed_origins: Type.Array(Origin, { description: 'The sites that may run the widget (checked against `Origin`); empty: none yet.' }),
     theme: Theme,
     locale: Locale,

@@ -18,7 +18,7 @@ export class Channels extends APIResource {
   /**
    * Create a channel
    *
-   * An SMS or WhatsApp number through which customers reach the inbox. `provider` `twilio` (live mode only) takes the Twilio account in `credentials` (the auth token is sealed at rest and never shown); `simulated` (the default without credentials, and the only one in the sandbox) sends nothing outside and reports every message delivered. Configure the returned `webhooks.messages_url` at Twilio as the number's "A message comes in" webhook. `bot_id` names a published bot. 409 `channel_number_taken` when another channel of the same type has the number.
+   * An SMS or WhatsApp number through which customers reach the inbox. `provider` `twilio` (live mode only) takes the Twilio account in `credentials` (the auth token is sealed at rest and never shown); `simulated` (the default without credentials, and the only one in the sandbox) sends nothing outside and reports every message delivered. Configure the returned `webhooks.messages_url` at Twilio as the number's "A message comes in" webhook. `bot_id` names a published bot. 409 `channel_number_taken` when another channel of the same type has the number. Type `web_chat` is the chat widget for your site (provider `widget`, no phone number): `web_chat` sets its allowed origins, theme, locale, pre-chat e-mail and identity verification; the answer carries the public key and the script-tag snippet, and the identity secret once (docs/channels.md, "Web chat").
    *
    * Required scope: `write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/channels/createChannel
    *
@@ -71,7 +71,7 @@ export class Channels extends APIResource {
   /**
    * Update a channel
    *
-   * Renames the channel, changes its bot (`bot_id` null: no bot) or its Twilio credentials (`auth_token` may be left out to keep the stored one for the same account). The type, number and provider stay: create another channel for another number.
+   * Renames the channel, changes its bot (`bot_id` null: no bot) or its Twilio credentials (`auth_token` may be left out to keep the stored one for the same account). The type, number and provider stay: create another channel for another number. A `web_chat` channel's `web_chat` settings change here; `rotate_identity_secret` makes a new identity secret, shown once in this answer (the old one stops verifying at once).
    *
    * Required scope: `write`. Minimum member role: `admin`. Reference: https://api.example.com/v2/api-docs/channels/updateChannel
    *

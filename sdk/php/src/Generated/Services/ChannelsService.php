@@ -19,6 +19,9 @@ use Svc\SvcClient;
  * @psalm-import-type ChannelType from \Svc\Generated\Types
  * @psalm-import-type ChannelWebhooks from \Svc\Generated\Types
  * @psalm-import-type RequestOptions from \Svc\Generated\Types
+ * @psalm-import-type WebChatInput from \Svc\Generated\Types
+ * @psalm-import-type WebChatSettings from \Svc\Generated\Types
+ * @psalm-import-type WebChatUpdate from \Svc\Generated\Types
  */
 class ChannelsService extends AbstractService
 {
@@ -39,7 +42,9 @@ class ChannelsService extends AbstractService
      * default without credentials, and the only one in the sandbox) sends nothing outside and reports every message
      * delivered. Configure the returned `webhooks.messages_url` at Twilio as the number's "A message comes in"
      * webhook. `bot_id` names a published bot. 409 `channel_number_taken` when another channel of the same type has
-     * the number.
+     * the number. Type `web_chat` is the chat widget for your site (provider `widget`, no phone number): `web_chat`
+     * sets its allowed origins, theme, locale, pre-chat e-mail and identity verification; the answer carries the
+     * public key and the script-tag snippet, and the identity secret once (docs/channels.md, "Web chat").
      *
      * Required scope: `write`. Minimum member role: `admin`. Reference:
      * https://api.example.com/v2/api-docs/channels/createChannel
@@ -49,7 +54,8 @@ class ChannelsService extends AbstractService
      * @param array{
      *     type: ChannelType,
      *     name: string,
-     *     phone_number: string,
+     *     phone_number?: string,
+     *     web_chat?: WebChatInput,
      *     bot_id?: string|null,
      *     provider?: ChannelProvider,
      *     credentials?: ChannelCredentialsInput,
@@ -60,10 +66,11 @@ class ChannelsService extends AbstractService
      *     object: 'channel',
      *     type: ChannelType,
      *     name: string,
-     *     phone_number: string,
+     *     phone_number: string|null,
      *     bot_id: string|null,
      *     provider: ChannelProvider,
      *     credentials: ChannelCredentials,
+     *     web_chat: WebChatSettings|null,
      *     webhooks: ChannelWebhooks,
      *     created_at: string,
      *     updated_at: string,
@@ -120,10 +127,11 @@ class ChannelsService extends AbstractService
      *     object: 'channel',
      *     type: ChannelType,
      *     name: string,
-     *     phone_number: string,
+     *     phone_number: string|null,
      *     bot_id: string|null,
      *     provider: ChannelProvider,
      *     credentials: ChannelCredentials,
+     *     web_chat: WebChatSettings|null,
      *     webhooks: ChannelWebhooks,
      *     created_at: string,
      *     updated_at: string,
@@ -164,7 +172,8 @@ class ChannelsService extends AbstractService
      *
      * Renames the channel, changes its bot (`bot_id` null: no bot) or its Twilio credentials (`auth_token` may be
      * left out to keep the stored one for the same account). The type, number and provider stay: create another
-     * channel for another number.
+     * channel for another number. A `web_chat` channel's `web_chat` settings change here; `rotate_identity_secret`
+     * makes a new identity secret, shown once in this answer (the old one stops verifying at once).
      *
      * Required scope: `write`. Minimum member role: `admin`. Reference:
      * https://api.example.com/v2/api-docs/channels/updateChannel
@@ -176,6 +185,7 @@ class ChannelsService extends AbstractService
      *     name?: string,
      *     bot_id?: string|null,
      *     credentials?: ChannelCredentialsInput,
+     *     web_chat?: WebChatUpdate,
      * }|null $params the JSON body (optional)
      * @param RequestOptions $opts per-request options: idempotency_key, timeout, max_retries, api_version, headers, api_key
      * @return array{
@@ -183,10 +193,11 @@ class ChannelsService extends AbstractService
      *     object: 'channel',
      *     type: ChannelType,
      *     name: string,
-     *     phone_number: string,
+     *     phone_number: string|null,
      *     bot_id: string|null,
      *     provider: ChannelProvider,
      *     credentials: ChannelCredentials,
+     *     web_chat: WebChatSettings|null,
      *     webhooks: ChannelWebhooks,
      *     created_at: string,
      *     updated_at: string,

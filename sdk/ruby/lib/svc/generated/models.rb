@@ -2008,10 +2008,11 @@ module Svc
     # - +id+ [String] (required)
     # - +name+ [String] (required)
     # - +object+ ["channel"] (required)
-    # - +phone_number+ [String] (required) E.164, e.g. +14155550123.
+    # - +phone_number+ [String, nil] (required) E.164: the number of an `sms` or `whatsapp` channel; null for other types.
     # - +provider+ [ChannelProvider (String)] (required)
     # - +type+ [ChannelType (String)] (required)
     # - +updated_at+ [String (date-time)] (required)
+    # - +web_chat+ [WebChatSettings (Hash), nil] (required)
     # - +webhooks+ [ChannelWebhooks (Hash)] (required)
     module Channel
       FIELDS = {
@@ -2021,13 +2022,14 @@ module Svc
         'id' => 'String',
         'name' => 'String',
         'object' => '"channel"',
-        'phone_number' => 'String',
+        'phone_number' => 'String, nil',
         'provider' => 'ChannelProvider (String)',
         'type' => 'ChannelType (String)',
         'updated_at' => 'String (date-time)',
+        'web_chat' => 'WebChatSettings (Hash), nil',
         'webhooks' => 'ChannelWebhooks (Hash)',
       }.freeze
-      REQUIRED = ['bot_id', 'created_at', 'credentials', 'id', 'name', 'object', 'phone_number', 'provider', 'type', 'updated_at', 'webhooks'].freeze
+      REQUIRED = ['bot_id', 'created_at', 'credentials', 'id', 'name', 'object', 'phone_number', 'provider', 'type', 'updated_at', 'web_chat', 'webhooks'].freeze
     end
 
     # ChannelCreatedEvent:
@@ -2143,18 +2145,19 @@ module Svc
 
     # ChannelProvider:
     #   `twilio` (live mode only: Twilio Messaging with the account below) or `simulated` (offline: sends
-    #   are recorded and reported delivered).
-    # Type: "simulated" | "twilio"
+    #   are recorded and reported delivered); `widget` for `web_chat` (the service's own chat widget,
+    #   always).
+    # Type: "simulated" | "twilio" | "widget"
     module ChannelProvider
-      VALUES = ['simulated', 'twilio'].freeze
+      VALUES = ['simulated', 'twilio', 'widget'].freeze
     end
 
     # ChannelType:
-    #   `sms` or `whatsapp` (through Twilio Messaging, or the simulated provider). Web chat and email come
-    #   later.
-    # Type: "sms" | "whatsapp"
+    #   `sms` or `whatsapp` (through Twilio Messaging, or the simulated provider); `web_chat` (the chat
+    #   widget on your site, `web_chat` settings).
+    # Type: "sms" | "whatsapp" | "web_chat"
     module ChannelType
-      VALUES = ['sms', 'whatsapp'].freeze
+      VALUES = ['sms', 'whatsapp', 'web_chat'].freeze
     end
 
     # ChannelUpdatedEvent:
@@ -5731,6 +5734,105 @@ module Svc
         'type' => '"number" | "member"',
       }.freeze
       REQUIRED = ['member_id', 'phone_number', 'type'].freeze
+    end
+
+    # WebChatInput:
+    #   Only for type `web_chat`.
+    #
+    # - +allowed_origins+ [Array<String>]
+    # - +identity_verification+ [Boolean] Turning it on makes the identity secret (shown once) if there is none.
+    # - +locale+ ["en" | "de"] The widget’s language when the visitor’s browser asks for none we have: `en` or `de`.
+    # - +require_email+ [Boolean]
+    # - +theme+ [WebChatThemeInput (Hash)]
+    module WebChatInput
+      FIELDS = {
+        'allowed_origins' => 'Array<String>',
+        'identity_verification' => 'Boolean',
+        'locale' => '"en" | "de"',
+        'require_email' => 'Boolean',
+        'theme' => 'WebChatThemeInput (Hash)',
+      }.freeze
+      REQUIRED = [].freeze
+    end
+
+    # WebChatSettings
+    #
+    # - +allowed_origins+ [Array<String>] (required) The sites that may run the widget (checked against `Origin`); empty: none yet.
+    # - +identity_secret+ [String] Only in the answer that made it (create, or update with `rotate_identity_secret`): keep it on your server.
+    # - +identity_secret_set+ [Boolean] (required) Whether an identity secret exists (it is shown once, when made).
+    # - +identity_verification+ [Boolean] (required) Visitors named by your site (`user_id`) must carry `user_hash` = hex HMAC-SHA256 of the user id with the identity secret; an unsigned `user_id` is refused.
+    # - +locale+ ["en" | "de"] (required) The widget’s language when the visitor’s browser asks for none we have: `en` or `de`.
+    # - +public_key+ [String] (required) The channel’s public key (`wck_…`) for the script tag (`data-channel`): not a secret, it names the channel.
+    # - +require_email+ [Boolean] (required) The visitor gives an e-mail address before the first message (pre-chat capture).
+    # - +script_url+ [String] (required) The widget script.
+    # - +snippet+ [String] (required) The tag to paste before `</body>`.
+    # - +theme+ [WebChatTheme (Hash)] (required)
+    module WebChatSettings
+      FIELDS = {
+        'allowed_origins' => 'Array<String>',
+        'identity_secret' => 'String',
+        'identity_secret_set' => 'Boolean',
+        'identity_verification' => 'Boolean',
+        'locale' => '"en" | "de"',
+        'public_key' => 'String',
+        'require_email' => 'Boolean',
+        'script_url' => 'String',
+        'snippet' => 'String',
+        'theme' => 'WebChatTheme (Hash)',
+      }.freeze
+      REQUIRED = ['allowed_origins', 'identity_secret_set', 'identity_verification', 'locale', 'public_key', 'require_email', 'script_url', 'snippet', 'theme'].freeze
+    end
+
+    # WebChatTheme
+    #
+    # - +avatar_url+ [String (uri), nil] (required) An https image shown beside the team’s messages.
+    # - +color+ [String] (required) The accent colour, `#rrggbb`.
+    # - +greeting+ [String, nil] (required) The first line the visitor reads; null: the widget’s own, in its language.
+    # - +position+ ["bottom-right" | "bottom-left"] (required)
+    module WebChatTheme
+      FIELDS = {
+        'avatar_url' => 'String (uri), nil',
+        'color' => 'String',
+        'greeting' => 'String, nil',
+        'position' => '"bottom-right" | "bottom-left"',
+      }.freeze
+      REQUIRED = ['avatar_url', 'color', 'greeting', 'position'].freeze
+    end
+
+    # WebChatThemeInput
+    #
+    # - +avatar_url+ [String (uri), nil]
+    # - +color+ [String] The accent colour, `#rrggbb`.
+    # - +greeting+ [String, nil]
+    # - +position+ ["bottom-right" | "bottom-left"]
+    module WebChatThemeInput
+      FIELDS = {
+        'avatar_url' => 'String (uri), nil',
+        'color' => 'String',
+        'greeting' => 'String, nil',
+        'position' => '"bottom-right" | "bottom-left"',
+      }.freeze
+      REQUIRED = [].freeze
+    end
+
+    # WebChatUpdate
+    #
+    # - +allowed_origins+ [Array<String>]
+    # - +identity_verification+ [Boolean] Turning it on makes the identity secret (shown once) if there is none.
+    # - +locale+ ["en" | "de"] The widget’s language when the visitor’s browser asks for none we have: `en` or `de`.
+    # - +require_email+ [Boolean]
+    # - +rotate_identity_secret+ [Boolean] true: a new identity secret replaces the old one at once (shown once in this answer).
+    # - +theme+ [WebChatThemeInput (Hash)]
+    module WebChatUpdate
+      FIELDS = {
+        'allowed_origins' => 'Array<String>',
+        'identity_verification' => 'Boolean',
+        'locale' => '"en" | "de"',
+        'require_email' => 'Boolean',
+        'rotate_identity_secret' => 'Boolean',
+        'theme' => 'WebChatThemeInput (Hash)',
+      }.freeze
+      REQUIRED = [].freeze
     end
 
     # WebhookAttempt

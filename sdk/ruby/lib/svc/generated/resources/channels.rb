@@ -23,7 +23,10 @@ module Svc
       # `simulated` (the default without credentials, and the only one in the sandbox) sends nothing outside
       # and reports every message delivered. Configure the returned `webhooks.messages_url` at Twilio as the
       # number's "A message comes in" webhook. `bot_id` names a published bot. 409 `channel_number_taken`
-      # when another channel of the same type has the number.
+      # when another channel of the same type has the number. Type `web_chat` is the chat widget for your
+      # site (provider `widget`, no phone number): `web_chat` sets its allowed origins, theme, locale,
+      # pre-chat e-mail and identity verification; the answer carries the public key and the script-tag
+      # snippet, and the identity secret once (docs/channels.md, "Web chat").
       #
       # Required scope: `write`. Minimum member role: `admin`. Reference:
       # https://api.example.com/v2/api-docs/channels/createChannel
@@ -32,9 +35,10 @@ module Svc
       #   - +bot_id+ [String, nil]
       #   - +credentials+ [ChannelCredentialsInput (Hash)]
       #   - +name+ [String] (required)
-      #   - +phone_number+ [String] (required) E.164, e.g. +14155550123.
+      #   - +phone_number+ [String] E.164: required for `sms` and `whatsapp`, not taken by other types.
       #   - +provider+ [ChannelProvider (String)]
       #   - +type+ [ChannelType (String)] (required)
+      #   - +web_chat+ [WebChatInput (Hash)]
       # @param opts [Hash] request options: +idempotency_key+, +timeout+, +max_retries+, +api_version+, +headers+; other keywords are added to params
       # @return [Hash] Channel
       # @raise [Svc::APIError] an error answer (a subclass by status); [Svc::ConnectionError] no answer
@@ -107,7 +111,9 @@ module Svc
       #
       # Renames the channel, changes its bot (`bot_id` null: no bot) or its Twilio credentials (`auth_token`
       # may be left out to keep the stored one for the same account). The type, number and provider stay:
-      # create another channel for another number.
+      # create another channel for another number. A `web_chat` channel's `web_chat` settings change here;
+      # `rotate_identity_secret` makes a new identity secret, shown once in this answer (the old one stops
+      # verifying at once).
       #
       # Required scope: `write`. Minimum member role: `admin`. Reference:
       # https://api.example.com/v2/api-docs/channels/updateChannel
@@ -117,6 +123,7 @@ module Svc
       #   - +bot_id+ [String, nil]
       #   - +credentials+ [ChannelCredentialsInput (Hash)]
       #   - +name+ [String]
+      #   - +web_chat+ [WebChatUpdate (Hash)]
       # @param opts [Hash] request options: +idempotency_key+, +timeout+, +max_retries+, +api_version+, +headers+; other keywords are added to params
       # @return [Hash] Channel
       # @raise [Svc::APIError] an error answer (a subclass by status); [Svc::ConnectionError] no answer
