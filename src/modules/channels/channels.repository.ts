@@ -39,6 +39,8 @@ export async function updateChannel(db: Executor, tenant: Tenant, id: string, pa
 
 export async function deleteChannel(db: Executor, tenant: Tenant, id: string): Promise<void> {
   await scoped(db, tenant).deleteFrom('channel_contacts').where('channel_id', '=', id).execute()
+  // A web chat's visitors (their e-mail, the site's user ids) go with it; their tokens then open nothing.
+  await scoped(db, tenant).deleteFrom('channel_web_visitors').where('channel_id', '=', id).execute()
   await scoped(db, tenant).deleteFrom('channels').where('id', '=', id).execute()
 }
 

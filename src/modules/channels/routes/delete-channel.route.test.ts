@@ -26,6 +26,17 @@ describe('deleteChannel', () => {
     assert.equal(latest.delivery.error_code, 'channel_deleted')
   })
 
+  it('a web chat channel: its visitors go with it and its public key answers 404', async () => {
+    const c = await newChannel(h, { type: 'web_chat', phone_number: undefined, web_chat: { allowed_origins: ['https://shop.example.com'] } })
+    const widget = (path: string) => h.request({ method: 'POST', url: `/widget/v1/channels/${c.web_chat.public_key}${path}`, key: null, headers: { origin: 'https://shop.example.com' }, payload: {} })
+    assert.equal((await widget('/session')).statusCode, 200)
+    const visitors = () => h.app.kernel.db.selectFrom('channel_web_visitors').select('id').where('channel_id', '=', c.id).execute()
+    assert.equal((await visitors()).length, 1)
+    await ok(h.request({ method: 'DELETE', url: `/v2/channels/${c.id}` }))
+    assert.deepEqual(await visitors(), [])
+    assertProblem(await widget('/session'), 404, 'resource_not_found')
+  })
+
   it('another workspace’s channel is 404 and stays', async () => {
     const theirs = await newChannel(h, {}, h.b.live)
     assertProblem(await h.request({ method: 'DELETE', url: `/v2/channels/${theirs.id}` }), 404, 'resource_not_found')
