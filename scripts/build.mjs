@@ -5,7 +5,8 @@
 // per source file, 1.3–1.5 s bundled (docs/performance.md). Left outside the bundle: the native SQLite
 // binding, and the clients that are loaded only when configured (ioredis, openai).
 import { build } from 'esbuild'
-import { rmSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 
 const BANNER = { js: "import { createRequire as __svcCreateRequire } from 'node:module'; const require = __svcCreateRequire(import.meta.url);" }
@@ -17,11 +18,12 @@ const BANNER = { js: "import { createRequire as __svcCreateRequire } from 'node:
  * production does, instead of paying the TypeScript loader's ~3 s per process.
  */
 export async function buildService(outdir, { cli = false } = {}) {
+  const startedAt = Date.now()
   rmSync(outdir, { recursive: true, force: true })
   const common = { bundle: true, format: 'esm', platform: 'node', target: 'node20', sourcemap: true, banner: BANNER, logLevel: 'warning' }
   // Loaded only when a file of that kind is parsed (dynamic import): kept out of the bundle so start-up and memory do not pay for them.
   // The SDK generator's pure emitters (sdk/generator/languages.ts) are bundled: no TypeScript loader at run time.
-  const external = ['better-sqlite3', 'pg-native', 'ioredis', 'openai', 'unpdf', 'mammoth', 'linkedom', '@mozilla/readability', 'marked', 'jszip', 'pdfkit']
+  const external = ['better-sqlite3', 'pg-native', 'ioredis', 'openai', '@aws-sdk/client-s3', 'unpdf', 'mammoth', 'linkedom', '@mozilla/readability', 'marked', 'jszip', 'pdfkit']
   await Promise.all([
     build({ ...common, entryPoints: ['src/main.ts'], outfile: `${outdir}/main.js`, external }),
     // The knowledge ingest worker thread (src/modules/knowledge/ingest/ingest-pool.ts): an entry of its own beside
@@ -34,14 +36,51 @@ export async function buildService(outdir, { cli = false } = {}) {
     }),
     ...(cli ? [build({ ...common, entryPoints: ['src/cli.ts'], outfile: `${outdir}/cli.js`, external })] : []),
   ])
+  // When the build began, not ended: a source saved while it ran makes the next `npm start` build again.
+  writeFileSync(join(outdir, STAMP), JSON.stringify({ startedAt }) + '\n')
+}
+
+/** What the bundle is made from: a change to any of them (by modification time) makes it stale. */
+export const SERVICE_SOURCES = ['src', 'sdk/generator', 'scripts/build.mjs', 'package.json', 'package-lock.json']
+const STAMP = 'build.json'
+
+/** The newest modification time (ms) of the files under these paths; 0 when none exists. */
+function newestChange(paths) {
+  let newest = 0
+  const visit = (path) => {
+    const stat = statSync(path)
+    if (stat.isDirectory()) {
+      for (const name of readdirSync(path)) if (name !== 'node_modules') visit(join(path, name))
+    } else newest = Math.max(newest, stat.mtimeMs)
+  }
+  for (const path of paths) if (existsSync(path)) visit(path)
+  return newest
+}
+
+/**
+ * Whether `outdir` holds a bundle at least as new as every source. A host that ships only the built `dist/`
+ * (no sources: a read-only or trimmed checkout, an image) has nothing newer, so its bundle is used as it is.
+ */
+export function serviceBuildIsFresh(outdir, sources = SERVICE_SOURCES) {
+  const stamp = join(outdir, STAMP)
+  if (!existsSync(join(outdir, 'main.js')) || !existsSync(stamp)) return false
+  const { startedAt } = JSON.parse(readFileSync(stamp, 'utf8'))
+  return typeof startedAt === 'number' && newestChange(sources) <= startedAt
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   // SVC_BUILD_DIR: the service's bundle only, into another folder inside the repository (a test that boots its
   // own bundle while another test runs dist/).
-  await buildService(process.env.SVC_BUILD_DIR ?? 'dist')
-  // The dashboard (dashboard/build.mjs): skipped when its sources have not changed since the last build.
-  if (!process.env.SVC_BUILD_DIR) {
+  const outdir = process.env.SVC_BUILD_DIR ?? 'dist'
+  // --if-stale (`npm start`): build only when a source is newer than the bundle, so a start writes nothing when
+  // nothing changed (a read-only checkout with a built dist/ starts) and pays for no rebuild. `npm run build` always builds.
+  const ifStale = process.argv.includes('--if-stale')
+  if (ifStale && serviceBuildIsFresh(outdir)) process.stderr.write(`${outdir}/ is up to date with the sources: not rebuilt\n`)
+  // --cli: the operator's CLI too (dist/cli.js), for images and hosts that run `node dist/cli.js migrate` without tsx.
+  else await buildService(outdir, { cli: process.argv.includes('--cli') })
+  // The dashboard (dashboard/build.mjs): skipped when its sources have not changed since the last build, and
+  // with --if-stale when there are no sources to build it from (a host that ships the built dashboard only).
+  if (!process.env.SVC_BUILD_DIR && !(ifStale && !existsSync('dashboard/src'))) {
     const { buildDashboard } = await import('../dashboard/build.mjs')
     await buildDashboard()
   }
