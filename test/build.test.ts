@@ -4,7 +4,7 @@ import { createServer } from 'node:http'
 import { after, before, describe, it } from 'node:test'
 import { promisify } from 'node:util'
 import { createTestDatabase, ENGINE, type TestDatabase } from './helpers.js'
-import { freePort, startServer, svc, type ServerProcess } from './spawn.js'
+import { startServer, svc, type ServerProcess } from './spawn.js'
 
 const run = promisify(execFile)
 const ROOT = new URL('..', import.meta.url).pathname

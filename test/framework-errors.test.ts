@@ -61,7 +61,7 @@ describe('framework errors keep the contract', () => {
       new Promise<string>((resolve, reject) => {
         const s = connect(port, '127.0.0.1', () => s.write(bytes))
         let out = ''
-        s.on('data', (d) => (out += d))
+        s.on('data', (d) => (out += String(d)))
         s.on('end', () => resolve(out))
         s.on('error', reject)
       })

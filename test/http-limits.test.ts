@@ -16,7 +16,7 @@ function hold(port: number, bytes: string): Promise<{ response: string; closedAf
     let response = ''
     const socket: Socket = connect(port, '127.0.0.1', () => socket.write(bytes))
     socket.setEncoding('latin1')
-    socket.on('data', (d) => (response += d))
+    socket.on('data', (d) => (response += String(d)))
     socket.on('error', () => {})
     socket.on('close', () => resolve({ response, closedAfterMs: performance.now() - started }))
     setTimeout(() => {

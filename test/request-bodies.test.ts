@@ -95,7 +95,7 @@ describe('JSON request bodies and unknown methods (issue 30, findings 0 and 9)',
         new Promise<string>((resolve) => {
           let out = ''
           const socket = net.connect(port, '127.0.0.1', () => socket.write(text))
-          socket.on('data', (d) => (out += d))
+          socket.on('data', (d) => (out += String(d)))
           socket.on('close', () => resolve(out))
         })
       const known = await send(`FOO /v2/workspaces/current HTTP/1.1\r\nHost: x\r\n\r\n`)

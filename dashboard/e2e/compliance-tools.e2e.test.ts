@@ -106,7 +106,7 @@ describe('dashboard compliance tools in Chromium: PII redaction (preview and app
     const row = table.locator('tbody tr').filter({ hasText: 'Audit chain' })
     const text = (await row.textContent()) ?? ''
     assert.ok(text.includes(chain.sha256.slice(0, 12)) && text.includes('schedule'), text)
-    for (const [k, v] of Object.entries(chain.summary)) assert.ok(text.includes(`${k}: ${v}`), `summary ${k}`)
+    for (const [k, v] of Object.entries(chain.summary)) assert.ok(text.includes(`${k}: ${String(v)}`), `summary ${k}`)
     await checkA11y(page, 'compliance evidence')
     await assertFitsPhone(page, 'compliance evidence')
     await screenshot(page, 'compliance-evidence')

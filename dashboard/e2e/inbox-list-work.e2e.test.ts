@@ -10,19 +10,13 @@ import { checkA11y, OWNER_EMAIL, screenshot, skip, startDashboard, type Dashboar
  */
 describe('dashboard inbox in Chromium: bulk actions, search, Mine, the view in the URL, the phone', { skip }, () => {
   let d: Dashboard
-  let ada: any
   let grace: any
   let alan: any
   let ownerId: string
   const conv = (name: string, subject: string, content: string) =>
     ok(post(d.h, '/inbox/conversations', { channel: 'chat', subject, contact: { name, email: `${name.split(' ')[0]!.toLowerCase()}@example.com` }, message: { content } }), 201)
   const read = (id: string) => ok(get(d.h, `/inbox/conversations/${id}`))
-  const box = (page: Page) => page.getByRole('textbox', { name: /^(Reply|Private note)$/ })
   const list = (page: Page) => page.getByRole('list', { name: 'Conversations' })
-  const openConv = async (page: Page, name: RegExp) => {
-    await list(page).getByRole('link', { name }).click()
-    await page.getByRole('heading', { name, level: 2 }).waitFor()
-  }
   /** Moves the focus out of any field (letter shortcuts are ignored while typing). */
   const blur = (page: Page) => page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur())
 
@@ -30,7 +24,7 @@ describe('dashboard inbox in Chromium: bulk actions, search, Mine, the view in t
     d = await startDashboard()
     await ok(post(d.h, '/inbox/tags', { name: 'VIP' }), 201)
     // Created oldest first: the list shows Alan, Grace, Ada (newest first).
-    ada = await conv('Ada Lovelace', 'Question about plans', 'How much does the Pro plan cost?')
+    await conv('Ada Lovelace', 'Question about plans', 'How much does the Pro plan cost?')
     grace = await conv('Grace Hopper', 'Invoice missing', 'I need my invoice for October, the quarterly one.')
     alan = await conv('Alan Turing', 'Login trouble', 'I cannot sign in since yesterday.')
     const members = await ok(get(d.h, `/workspaces/${d.h.a.workspaceId}/members`))

@@ -13,7 +13,6 @@ describe('dashboard inbox in Chromium: drafts, AI draft, templates, shortcuts, s
   let d: Dashboard
   let ada: any
   let grace: any
-  let alan: any
   let ownerId: string
   const conv = (name: string, subject: string, content: string) =>
     ok(post(d.h, '/inbox/conversations', { channel: 'chat', subject, contact: { name, email: `${name.split(' ')[0]!.toLowerCase()}@example.com` }, message: { content } }), 201)
@@ -35,7 +34,7 @@ describe('dashboard inbox in Chromium: drafts, AI draft, templates, shortcuts, s
     // Created oldest first: the list shows Alan, Grace, Ada (newest first).
     ada = await conv('Ada Lovelace', 'Question about plans', 'How much does the Pro plan cost?')
     grace = await conv('Grace Hopper', 'Invoice missing', 'I need my invoice for October, the quarterly one.')
-    alan = await conv('Alan Turing', 'Login trouble', 'I cannot sign in since yesterday.')
+    await conv('Alan Turing', 'Login trouble', 'I cannot sign in since yesterday.')
     const members = await ok(get(d.h, `/workspaces/${d.h.a.workspaceId}/members`))
     ownerId = members.data.find((m: any) => m.email === OWNER_EMAIL).id
   })

@@ -72,7 +72,6 @@ const KERNEL_ERRORS = {
  * Every code the API can answer. Modules add theirs by declaration merging, next to `defineErrors`:
  * `declare module '…/kernel/errors.js' { interface ErrorCodes extends Record<keyof typeof MY_ERRORS, ErrorSpec> {} }`.
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-interface
 export interface ErrorCodes extends Record<keyof typeof KERNEL_ERRORS, ErrorSpec> {}
 export type ErrorCode = keyof ErrorCodes & string
 

@@ -32,7 +32,8 @@ export function scheduleMaintenance(kernel: Kernel, services?: Services, everyMs
       (r) => kernel.log.debug(r, 'maintenance done'),
       (err) => kernel.log.warn({ err }, 'maintenance failed'),
     )
-  const timer = setInterval(tick, everyMs)
+  // `void`: tick() logs its own failure (the .then above), it does not reject.
+  const timer = setInterval(() => void tick(), everyMs)
   timer.unref()
   void tick()
   const seal = setInterval(() => void sealAuditChains(kernel).catch((err) => kernel.log.warn({ err }, 'audit sealing failed')), sealEveryMs)

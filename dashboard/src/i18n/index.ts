@@ -8,7 +8,7 @@
  * (pages/areas.ts loads both), so German text costs an English visitor only the areas he opens.
  */
 import type { ComponentChildren } from 'preact'
-import type { Catalogue, Message, Messages } from './types.js'
+import type { Catalogue, Message } from './types.js'
 import shell from './messages/shell.js'
 
 export type { Catalogue, Message, Messages } from './types.js'

@@ -58,30 +58,36 @@ export async function startTranscriptionServer(handler: (upload: TranscriptionUp
   const server = createServer((req, res) => {
     const chunks: Buffer[] = []
     req.on('data', (c: Buffer) => chunks.push(c))
-    req.on('end', async () => {
-      const json = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body))
-      if (req.method !== 'POST' || req.url !== '/v1/audio/transcriptions') return json(404, { error: { message: 'not found', type: 'invalid_request_error' } })
-      let form: FormData
-      try {
-        form = await new Response(Buffer.concat(chunks), { headers: { 'content-type': req.headers['content-type'] ?? '' } }).formData()
-      } catch {
-        return json(400, { error: { message: 'Could not parse multipart form', type: 'invalid_request_error' } })
-      }
-      const upload: TranscriptionUpload = { headers: req.headers, fields: {}, file: null }
-      for (const [name, value] of form.entries()) {
-        if (typeof value === 'string') (upload.fields[name] ??= []).push(value)
-        else if (name === 'file') upload.file = { filename: value.name, contentType: value.type, data: Buffer.from(await value.arrayBuffer()) }
-      }
-      requests.push(upload)
-      const reply = await handler(upload, requests.length)
-      if ('hang' in reply) return
-      const answer = () => {
-        if (res.destroyed) return
-        if ('status' in reply) return json(reply.status, { error: { message: reply.error, type: 'server_error', param: null, code: null } })
-        json(200, 'json' in reply ? reply.json : verboseJson(reply))
-      }
-      if (reply.delayMs) setTimeout(answer, reply.delayMs)
-      else answer()
+    req.on('end', () => {
+      // A failure here (a test's answer that throws) answers 500, which the test sees, not an unhandled rejection.
+      void (async () => {
+        const json = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body))
+        if (req.method !== 'POST' || req.url !== '/v1/audio/transcriptions') return json(404, { error: { message: 'not found', type: 'invalid_request_error' } })
+        let form: FormData
+        try {
+          form = await new Response(Buffer.concat(chunks), { headers: { 'content-type': req.headers['content-type'] ?? '' } }).formData()
+        } catch {
+          return json(400, { error: { message: 'Could not parse multipart form', type: 'invalid_request_error' } })
+        }
+        const upload: TranscriptionUpload = { headers: req.headers, fields: {}, file: null }
+        for (const [name, value] of form.entries()) {
+          if (typeof value === 'string') (upload.fields[name] ??= []).push(value)
+          else if (name === 'file') upload.file = { filename: value.name, contentType: value.type, data: Buffer.from(await value.arrayBuffer()) }
+        }
+        requests.push(upload)
+        const reply = await handler(upload, requests.length)
+        if ('hang' in reply) return
+        const answer = () => {
+          if (res.destroyed) return
+          if ('status' in reply) return json(reply.status, { error: { message: reply.error, type: 'server_error', param: null, code: null } })
+          json(200, 'json' in reply ? reply.json : verboseJson(reply))
+        }
+        if (reply.delayMs) setTimeout(answer, reply.delayMs)
+        else answer()
+      })().catch((err: unknown) => {
+        if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' })
+        res.end(String(err))
+      })
     })
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))

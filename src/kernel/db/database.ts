@@ -9,7 +9,6 @@ import { statementName } from './prepared.js'
  * The whole schema. Each module adds its tables by declaration merging
  * (`declare module '…/kernel/db/database.js' { interface Tables { … } }`), so the kernel names none.
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-interface
 export interface Tables {}
 
 export type Db = Kysely<Tables>

@@ -47,6 +47,7 @@ export async function migrateToLatest(db: Kysely<any>, engine: Engine, migration
       await new Promise((r) => setTimeout(r, 50 * attempt))
       continue
     }
+    // eslint-disable-next-line @typescript-eslint/only-throw-error -- the migration's own error, rethrown as Kysely caught it
     if (error) throw error
     return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName)
   }

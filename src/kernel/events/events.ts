@@ -48,7 +48,6 @@ export interface EventDefinition<S extends TSchema = TSchema> {
  * next to `defineEvents`, so `emit()` accepts only declared types, with their payload, at compile time:
  * `declare module '…/kernel/events/events.js' { interface EventPayloads extends PayloadsOf<typeof MY_EVENTS> {} }`.
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-interface
 export interface EventPayloads {}
 export type EventTypeName = keyof EventPayloads & string
 export type PayloadsOf<T extends Record<string, EventDefinition>> = { [K in keyof T]: Static<T[K]['schema']> }

@@ -107,7 +107,6 @@ export function defineRoute<S extends RouteSchemas, Public extends boolean = fal
   return def
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyRoute = RouteDefinition<any, any, any>
 
 /**

@@ -415,7 +415,7 @@ function requestBody(registry: SchemaRegistry, r: AnyRoute): Json | undefined {
 function streamResponses(registry: SchemaRegistry, r: AnyRoute, out: Record<string, Json>): void {
   const opts = r.sse === true ? {} : (r.sse as Exclude<AnyRoute['sse'], true | undefined>)
   const schema = (r.schema.response as Record<string, TSchema>)[200]
-  const names = Object.entries(opts.events ?? {}).map(([name, what]) => `\`${name}\`: ${what}`)
+  const names = Object.entries(opts.events ?? {}).map(([name, what]) => `\`${name}\`: ${String(what)}`)
   const heartbeat = typeof opts.heartbeatMs === 'number' ? opts.heartbeatMs : SSE_DEFAULTS.heartbeatMs
   const ids = opts.ownIds
     ? 'Events that can be resumed from have an `id` this operation names (see its description; resume with `Last-Event-ID` on any node)'

@@ -13,8 +13,6 @@ import { STATUS_CODES } from 'node:http'
 import type { Socket } from 'node:net'
 import { capConnectionsPerAddress, checkingInterval, fastifyTrustProxy, trackSilentConnections, trustedPeer } from './connection-limits.js'
 import type { SharedCounters } from './rate-limit-store.js'
-import type { Logger } from 'pino'
-import type { Config } from '../../config.js'
 import { findPrincipal, hashKey, keyMode } from '../auth/api-keys.js'
 import { resolverFor } from '../auth/bearer-tokens.js'
 import { minRoleOf, roleAtLeast } from '../auth/roles.js'
@@ -699,8 +697,8 @@ function ietfRateLimitHeaders(request: FastifyRequest, reply: import('fastify').
   const secondsLeft = Number(reset)
   const policy = request.routeOptions.config?.rateLimit ? 'replay' : 'default'
   reply.header('X-RateLimit-Reset', String(Math.ceil(Date.now() / 1000) + secondsLeft))
-  reply.header('RateLimit-Policy', `"${policy}";q=${limit};w=60`)
-  reply.header('RateLimit', `"${policy}";r=${remaining};t=${secondsLeft}`)
+  reply.header('RateLimit-Policy', `"${policy}";q=${String(limit)};w=60`)
+  reply.header('RateLimit', `"${policy}";r=${String(remaining)};t=${secondsLeft}`)
 }
 
 

@@ -30,6 +30,7 @@ export class Batcher<I, O> {
     this.scheduled = true
     setImmediate(() => {
       this.scheduled = false
+      // `void`: flush() settles every queued item's promise itself (a failed run rejects the items, not flush).
       void this.flush()
     })
   }

@@ -110,7 +110,7 @@ export class JobRunner {
     if (this.timer) clearTimeout(this.timer)
     this.timer = null
     // "Now" is the next turn of the event loop, not a timer: setTimeout(0) waits at least a millisecond,
-    // and a busy runner polls after every batch of finished jobs.
+    // and a busy runner polls after every batch of finished jobs. `void`: poll() catches and logs its own failures.
     if (ms === 0) {
       this.immediate ??= setImmediate(() => {
         this.immediate = null
@@ -170,11 +170,16 @@ export class JobRunner {
       const jobs = await this.claim(this.opts.concurrency - this.inFlight.size)
       claimed = jobs.length
       for (const job of jobs) {
-        const p = this.execute(job).finally(() => {
-          this.inFlight.delete(job.id)
-          // A slot freed up: look for more work right away.
-          this.wake()
-        })
+        // Nobody awaits a running job until stop(): a rejection (recording the outcome of a job without a
+        // handler failed: the database is down) is logged here, and the lease expires, instead of an unhandled
+        // rejection ending the process.
+        const p = this.execute(job)
+          .catch((err: unknown) => this.log.error({ err, job: job.name, jobId: job.id }, 'job run failed outside its handler; the lease will expire'))
+          .finally(() => {
+            this.inFlight.delete(job.id)
+            // A slot freed up: look for more work right away.
+            this.wake()
+          })
         this.inFlight.set(job.id, p)
       }
     } catch (err) {

@@ -22,13 +22,19 @@ export async function startToolServer(answer: (r: ToolRequestSeen, n: number) =>
   const server = createServer((req, res) => {
     const chunks: Buffer[] = []
     req.on('data', (c: Buffer) => chunks.push(c))
-    req.on('end', async () => {
-      const seen = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') }
-      requests.push(seen)
-      const out = await answer(seen, requests.length)
-      if (out.hang) return
-      res.writeHead(out.status ?? 200, { 'content-type': 'application/json', ...out.headers })
-      res.end(out.body ?? '')
+    req.on('end', () => {
+      // A failure here (a test's answer that throws) answers 500, which the test sees, not an unhandled rejection.
+      void (async () => {
+        const seen = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') }
+        requests.push(seen)
+        const out = await answer(seen, requests.length)
+        if (out.hang) return
+        res.writeHead(out.status ?? 200, { 'content-type': 'application/json', ...out.headers })
+        res.end(out.body ?? '')
+      })().catch((err: unknown) => {
+        if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' })
+        res.end(String(err))
+      })
     })
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))

@@ -1,4 +1,4 @@
-import { Type, type Static, type TSchema } from 'typebox'
+import { Type, type Static } from 'typebox'
 import { PageQuery } from '../../kernel/http/pagination.js'
 import { Nullable } from '../../kernel/http/schemas.js'
 

@@ -301,7 +301,6 @@ type StartArgs = Tenant & { at: string; scheduled: boolean; again: boolean; posi
 /** The guard of a scheduled start (see startAttempts) on an UPDATE of webhook_deliveries. */
 function startGuard<Q>(q: Q, a: StartArgs): Q {
   if (!a.scheduled) return q
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const u = (q as unknown as UpdateQueryBuilder<any, any, any, any>).where('webhook_deliveries.status', '=', 'pending')
   const guarded = a.again
     ? u.where('webhook_deliveries.scheduled_attempts', '=', a.position)

@@ -22,7 +22,10 @@ export function useSelection() {
       const from = anchor.current ? order.indexOf(anchor.current) : -1
       const to = order.indexOf(id)
       const ids = range && from >= 0 && to >= 0 ? order.slice(Math.min(from, to), Math.max(from, to) + 1) : [id]
-      for (const x of ids) on ? next.add(x) : next.delete(x)
+      for (const x of ids) {
+        if (on) next.add(x)
+        else next.delete(x)
+      }
       anchor.current = id
       setSelected(next)
     },

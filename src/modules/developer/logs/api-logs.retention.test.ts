@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { ManualClock } from '../../../kernel/clock.js'
-import type { ApiLogEntry } from '../../../kernel/http/api-log.js'
 import { createTestApp, get, ok, patch, type TestApp } from '../../../../test/helpers.js'
 
 // The compliance module's `api_logs` retention class purges the request log rows and the usage rollups.

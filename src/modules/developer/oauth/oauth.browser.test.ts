@@ -21,29 +21,35 @@ const PASSWORD = 'member password 123'
 function partnerApp(service: string, port: number, app: TestOAuthApp): Server {
   const pending = new Map<string, string>()
   const redirectUri = `http://127.0.0.1:${port}/cb`
-  return createServer(async (req, res) => {
-    const url = new URL(req.url!, redirectUri)
-    const page = (status: number, text: string) => res.writeHead(status, { 'content-type': 'text/html' }).end(`<!doctype html><title>Partner</title><p id="result">${text}</p>`)
-    if (url.pathname === '/start') {
-      const state = randomBytes(16).toString('base64url')
-      const verifier = randomBytes(32).toString('base64url')
-      pending.set(state, verifier)
-      const q = new URLSearchParams({ response_type: 'code', client_id: app.client_id, redirect_uri: redirectUri, scope: 'read', state, code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256' })
-      return res.writeHead(302, { location: `${service}/oauth/authorize?${q}` }).end()
-    }
-    if (url.pathname !== '/cb') return page(404, 'not found')
-    const verifier = pending.get(url.searchParams.get('state') ?? '')
-    if (!verifier) return page(400, 'state mismatch')
-    if (url.searchParams.get('iss') !== service) return page(400, 'wrong issuer')
-    const tokenRes = await fetch(`${service}/oauth/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${app.client_id}:${app.client_secret}`).toString('base64')}` },
-      body: new URLSearchParams({ grant_type: 'authorization_code', code: url.searchParams.get('code') ?? '', redirect_uri: redirectUri, code_verifier: verifier }),
+  return createServer((req, res) => {
+    // A failure here answers 500, which the test sees, not an unhandled rejection that ends the test process.
+    void (async () => {
+      const url = new URL(req.url!, redirectUri)
+      const page = (status: number, text: string) => res.writeHead(status, { 'content-type': 'text/html' }).end(`<!doctype html><title>Partner</title><p id="result">${text}</p>`)
+      if (url.pathname === '/start') {
+        const state = randomBytes(16).toString('base64url')
+        const verifier = randomBytes(32).toString('base64url')
+        pending.set(state, verifier)
+        const q = new URLSearchParams({ response_type: 'code', client_id: app.client_id, redirect_uri: redirectUri, scope: 'read', state, code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256' })
+        return res.writeHead(302, { location: `${service}/oauth/authorize?${q}` }).end()
+      }
+      if (url.pathname !== '/cb') return page(404, 'not found')
+      const verifier = pending.get(url.searchParams.get('state') ?? '')
+      if (!verifier) return page(400, 'state mismatch')
+      if (url.searchParams.get('iss') !== service) return page(400, 'wrong issuer')
+      const tokenRes = await fetch(`${service}/oauth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${app.client_id}:${app.client_secret}`).toString('base64')}` },
+        body: new URLSearchParams({ grant_type: 'authorization_code', code: url.searchParams.get('code') ?? '', redirect_uri: redirectUri, code_verifier: verifier }),
+      })
+      const token = (await tokenRes.json()) as { access_token?: string; error?: string }
+      if (!token.access_token) return page(502, `token error ${token.error}`)
+      const ws = (await (await fetch(`${service}/v2/workspaces/current`, { headers: { authorization: `Bearer ${token.access_token}` } })).json()) as { name?: string; livemode?: boolean }
+      return page(200, `connected to ${ws.name} (${ws.livemode ? 'live' : 'sandbox'})`)
+    })().catch((err: unknown) => {
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' })
+      res.end(String(err))
     })
-    const token = (await tokenRes.json()) as { access_token?: string; error?: string }
-    if (!token.access_token) return page(502, `token error ${token.error}`)
-    const ws = (await (await fetch(`${service}/v2/workspaces/current`, { headers: { authorization: `Bearer ${token.access_token}` } })).json()) as { name?: string; livemode?: boolean }
-    return page(200, `connected to ${ws.name} (${ws.livemode ? 'live' : 'sandbox'})`)
   })
 }
 

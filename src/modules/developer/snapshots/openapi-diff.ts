@@ -1,4 +1,4 @@
-import { enumOf, escapePointer, isObject, itemsOf, jsonSchemaOf, operationsOf, propertiesOf, resolve, typesOf, valuesOf, type Json, type Loc, type OperationLoc } from './openapi-walk.js'
+import { enumOf, escapePointer, isObject, itemsOf, operationsOf, propertiesOf, resolve, typesOf, valuesOf, type Json, type Loc, type OperationLoc } from './openapi-walk.js'
 
 /**
  * What changed between two OpenAPI 3.1 documents, for the clients of the API: operations added and

@@ -4,7 +4,7 @@
 // as unchanged and what counts as removed is decided here, against the pages the caller knew before.
 import { createHash } from 'node:crypto'
 import { decodeBody, extractLinks, robotsDirectives } from './crawl-html.js'
-import { Fetcher, type FetchPolicy } from './crawl-fetcher.js'
+import { Fetcher } from './crawl-fetcher.js'
 import { loadRobots, type RobotsRules } from './crawl-robots.js'
 import { looksLikeSitemap, parseSitemap } from './crawl-sitemap.js'
 import { canonicalUrl, compileUrlFilter, sameSite } from './crawl-urls.js'
@@ -286,6 +286,7 @@ export async function crawlSite(options: CrawlOptions, onEvent: (e: CrawlEvent) 
   } finally {
     await fetcher.close()
   }
+  // eslint-disable-next-line @typescript-eslint/only-throw-error -- a worker's failure, rethrown as it was caught
   if (failure) throw failure
 
   const unvisited = queue.filter((i) => !done.has(i.url)).length

@@ -204,6 +204,8 @@ function isSpace(ch: number): boolean {
   return ch === 32 || ch === 10 || ch === 9 || ch === 13 || ch === 12 || ch === 11 || ch === 0xa0 || ch === 0x3000 || (ch >= 0x2000 && ch <= 0x200a) || ch === 0x2028 || ch === 0x2029 || ch === 0x202f || ch === 0x205f || ch === 0xfeff
 }
 
+// Each of these joins the character before it; a joiner or a selector alone in the class is what is meant.
+// eslint-disable-next-line no-misleading-character-class -- the class lists single code points, not a sequence
 const MARK = /^[\p{M}\u200d\ufe00-\ufe0f]/u
 
 /** True when the character at p belongs to the one before it (low surrogate, combining mark, ZWJ sequence). */

@@ -8,8 +8,8 @@ export function decodeText(input: Uint8Array, declared?: string | null): string 
   let encoding = 'utf-8'
   let skip = 0
   if (input[0] === 0xef && input[1] === 0xbb && input[2] === 0xbf) skip = 3
-  else if (input[0] === 0xff && input[1] === 0xfe) (encoding = 'utf-16le'), (skip = 2)
-  else if (input[0] === 0xfe && input[1] === 0xff) (encoding = 'utf-16be'), (skip = 2)
+  else if (input[0] === 0xff && input[1] === 0xfe) [encoding, skip] = ['utf-16le', 2]
+  else if (input[0] === 0xfe && input[1] === 0xff) [encoding, skip] = ['utf-16be', 2]
   else if (declared) encoding = declared.toLowerCase()
   let decoder: TextDecoder
   try {
@@ -35,6 +35,5 @@ export function normalizeNewlines(text: string): string {
   return text
     .replace(/\r\n?/g, '\n')
     .replace(/\f/g, '\n\n')
-    // eslint-disable-next-line no-control-regex
     .replace(/[\u0000-\u0008\u000b\u000e-\u001f\u007f]/g, '')
 }

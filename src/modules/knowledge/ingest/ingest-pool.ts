@@ -120,6 +120,7 @@ export class IngestPool {
   private retire(slot: Slot): void {
     if (slot.idle) clearTimeout(slot.idle)
     this.slots.delete(slot)
+    // `void`: terminate() resolves with the exit code; the 'exit' listener above already handles the thread's end.
     void slot.worker.terminate()
   }
 }

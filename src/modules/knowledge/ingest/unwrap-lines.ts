@@ -68,9 +68,13 @@ export function unwrapLines(lines: readonly string[]): string[] {
       // A part glued after a kept hyphen follows that hyphen: joinWrapped must see it.
       const before = line!.glued ? `-${prev}` : prev!
       const joined = joinWrapped(before, text)
-      if (joined === `${before} ${text}`) line!.parts.push(` ${text}`), (line!.glued = false)
-      else if (joined === before + text) line!.parts.push(text), (line!.glued = true)
-      else line!.parts[line!.parts.length - 1] = line!.glued ? joined.slice(1) : joined
+      if (joined === `${before} ${text}`) {
+        line!.parts.push(` ${text}`)
+        line!.glued = false
+      } else if (joined === before + text) {
+        line!.parts.push(text)
+        line!.glued = true
+      } else line!.parts[line!.parts.length - 1] = line!.glued ? joined.slice(1) : joined
     } else out.push({ parts: [text], glued: false })
     last = { indent, length: text.length, columns }
   }

@@ -98,7 +98,11 @@ export function processDocumentJob(k: Kernel, followUp: () => ReadyFollowUp | nu
       // The lease is kept while the thread reads: a large file can take longer than JOB_LEASE_SECONDS.
       const leaseSeconds = k.config.jobLeaseSeconds
       let beat: Promise<unknown> = Promise.resolve()
-      const keepLease = ctx.lease ? setInterval(() => (beat = beat.then(() => extendLease(k.db, k.clock, ctx.lease!, leaseSeconds)).catch(() => {})), (leaseSeconds * 1000) / 3) : null
+      const keepLease = ctx.lease
+        ? setInterval(() => {
+            beat = beat.then(() => extendLease(k.db, k.clock, ctx.lease!, leaseSeconds)).catch(() => {})
+          }, (leaseSeconds * 1000) / 3)
+        : null
       let outcome: IngestOutcome
       try {
         outcome = await pool().run({

@@ -481,46 +481,58 @@ export async function startTwilioServer(opts: TwilioServerOptions = {}) {
   }
 
   const beforeHooks: (() => Promise<unknown>)[] = []
-  const api = createServer(async (req, res) => {
-    const body = await readBody(req)
-    const method = req.method ?? ''
-    const target = new URL(req.url ?? '/', url)
-    const form = method === 'POST' ? new URLSearchParams(body) : new URLSearchParams()
-    requests.push({ host: 'api', method, path: req.url ?? '', headers: req.headers, body, form })
-    // Something that happens at Twilio while the request is on its way (a call answered meanwhile).
-    await beforeHooks.shift()?.()
-    const s = scripted[0]
-    if (s) {
-      if (--s.left <= 0) scripted.shift()
-      if (s.status === 'hang') return
-      // Done at Twilio, but the answer never leaves: the caller cannot know the call exists.
-      if (s.status === 'hold') return void route(method, target.pathname, target.searchParams, form)
-      return sendJson(res, s.status, s.body ?? defaultFailure(s.status))
-    }
-    if (req.headers.authorization !== `Basic ${Buffer.from(`${accountSid}:${authToken}`).toString('base64')}`) return sendJson(res, 401, defaultFailure(401))
-    if (!target.pathname.startsWith(`${base()}/`)) return sendJson(res, 401, defaultFailure(401))
-    const out = route(method, target.pathname, target.searchParams, form)
-    if (out.status === 204) {
-      res.writeHead(204, { 'twilio-request-id': sid('RQ') }).end()
-    } else if (out.location) {
-      res.writeHead(302, { location: out.location, 'content-type': 'text/plain' }).end('Found')
-    } else if (out.wav) {
-      res.writeHead(200, { 'content-type': 'audio/x-wav', 'content-length': String(out.wav.length) }).end(out.wav)
-    } else {
-      sendJson(res, out.status, out.body)
-    }
+  const api = createServer((req, res) => {
+    // A failure here answers 500, which the test sees, not an unhandled rejection that ends the test process.
+    void (async () => {
+      const body = await readBody(req)
+      const method = req.method ?? ''
+      const target = new URL(req.url ?? '/', url)
+      const form = method === 'POST' ? new URLSearchParams(body) : new URLSearchParams()
+      requests.push({ host: 'api', method, path: req.url ?? '', headers: req.headers, body, form })
+      // Something that happens at Twilio while the request is on its way (a call answered meanwhile).
+      await beforeHooks.shift()?.()
+      const s = scripted[0]
+      if (s) {
+        if (--s.left <= 0) scripted.shift()
+        if (s.status === 'hang') return
+        // Done at Twilio, but the answer never leaves: the caller cannot know the call exists.
+        if (s.status === 'hold') return void route(method, target.pathname, target.searchParams, form)
+        return sendJson(res, s.status, s.body ?? defaultFailure(s.status))
+      }
+      if (req.headers.authorization !== `Basic ${Buffer.from(`${accountSid}:${authToken}`).toString('base64')}`) return sendJson(res, 401, defaultFailure(401))
+      if (!target.pathname.startsWith(`${base()}/`)) return sendJson(res, 401, defaultFailure(401))
+      const out = route(method, target.pathname, target.searchParams, form)
+      if (out.status === 204) {
+        res.writeHead(204, { 'twilio-request-id': sid('RQ') }).end()
+      } else if (out.location) {
+        res.writeHead(302, { location: out.location, 'content-type': 'text/plain' }).end('Found')
+      } else if (out.wav) {
+        res.writeHead(200, { 'content-type': 'audio/x-wav', 'content-length': String(out.wav.length) }).end(out.wav)
+      } else {
+        sendJson(res, out.status, out.body)
+      }
+    })().catch((err: unknown) => {
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' })
+      res.end(String(err))
+    })
   })
 
-  const media = createServer(async (req, res) => {
-    const body = await readBody(req)
-    requests.push({ host: 'media', method: req.method ?? '', path: req.url ?? '', headers: req.headers, body, form: new URLSearchParams() })
-    const target = new URL(req.url ?? '/', mediaUrl)
-    const m = /^\/media\/(RE[0-9a-f]{32})\.wav$/.exec(target.pathname)
-    const r = m && mediaTokens.get(target.searchParams.get('Signature') ?? '') === m[1] ? recordings.get(m[1]) : undefined
-    // Storage signed by query string refuses a second credential, as S3 does.
-    if (req.headers.authorization) return res.writeHead(400, { 'content-type': 'application/xml' }).end('<Error><Code>InvalidArgument</Code><Message>Only one auth mechanism allowed</Message></Error>')
-    if (!r) return res.writeHead(403, { 'content-type': 'application/xml' }).end('<Error><Code>AccessDenied</Code></Error>')
-    res.writeHead(200, { 'content-type': 'audio/x-wav', 'content-length': String(r.wav.length) }).end(r.wav)
+  const media = createServer((req, res) => {
+    // A failure here answers 500, which the test sees, not an unhandled rejection that ends the test process.
+    void (async () => {
+      const body = await readBody(req)
+      requests.push({ host: 'media', method: req.method ?? '', path: req.url ?? '', headers: req.headers, body, form: new URLSearchParams() })
+      const target = new URL(req.url ?? '/', mediaUrl)
+      const m = /^\/media\/(RE[0-9a-f]{32})\.wav$/.exec(target.pathname)
+      const r = m && mediaTokens.get(target.searchParams.get('Signature') ?? '') === m[1] ? recordings.get(m[1]) : undefined
+      // Storage signed by query string refuses a second credential, as S3 does.
+      if (req.headers.authorization) return res.writeHead(400, { 'content-type': 'application/xml' }).end('<Error><Code>InvalidArgument</Code><Message>Only one auth mechanism allowed</Message></Error>')
+      if (!r) return res.writeHead(403, { 'content-type': 'application/xml' }).end('<Error><Code>AccessDenied</Code></Error>')
+      res.writeHead(200, { 'content-type': 'audio/x-wav', 'content-length': String(r.wav.length) }).end(r.wav)
+    })().catch((err: unknown) => {
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' })
+      res.end(String(err))
+    })
   })
 
   url = await listen(api)
