@@ -1,0 +1,34 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, it } from 'node:test'
+import type { TestApp } from '../../../../test/helpers.js'
+import { assertProblem, botsApp, get, newBot, ok, patch } from '../bots.test-support.js'
+
+// update-bot-guardrails.route.test.ts covers each guardrail in depth; this file holds the read's own promises.
+describe('getBotGuardrails (GET /bots/{id}/guardrails)', () => {
+  let h: TestApp
+  before(async () => (h = await botsApp()))
+  after(() => h.close())
+
+  it("answers the draft's guardrails: the documented defaults, then what was set", async () => {
+    const bot = await newBot(h)
+    const g = await ok(get(h, `/bots/${bot.id}/guardrails`))
+    assert.equal(g.object, 'bot_guardrails')
+    assert.equal(g.bot_id, bot.id)
+    assert.equal(g.prompt_injection, 'block')
+    assert.equal(g.answer_only_when_grounded, true)
+    assert.deepEqual(g.blocked_terms, [])
+    await ok(patch(h, `/bots/${bot.id}/guardrails`, { blocked_terms: ['lawsuit'], max_reply_length: 250 }))
+    const next = await ok(get(h, `/bots/${bot.id}/guardrails`))
+    assert.deepEqual(next.blocked_terms, ['lawsuit'])
+    assert.equal(next.max_reply_length, 250)
+    assert.equal(next.prompt_injection, 'block', 'fields not set keep their value')
+  })
+
+  it("another workspace's bot is 404; an over-long id is 422; bots:read is required", async () => {
+    const bot = await newBot(h)
+    assertProblem(await get(h, `/bots/${bot.id}/guardrails`, h.b.live), 404, 'resource_not_found')
+    assertProblem(await get(h, '/bots/bot_missing/guardrails'), 404, 'resource_not_found')
+    assertProblem(await get(h, `/bots/${'x'.repeat(65)}/guardrails`), 422, 'validation_failed')
+    assertProblem(await get(h, `/bots/${bot.id}/guardrails`, await h.key(['knowledge:read'])), 403, 'insufficient_scope')
+  })
+})
