@@ -36,7 +36,7 @@ export class LeadActivitiesService {
     const engagements = (await repo.countEngagements(this.k.db, principal, leadId)) + 1
     const scored = await this.crud.scored(principal, lead, engagements)
     return this.k.transaction(principal, async (tx) => {
-      const row = await record(this.k, tx, principal, leadId, body.type, { subject: body.subject, body: body.body, data: body.data, actor: principal.keyId, occurredAt: body.occurred_at })
+      const row = await record(this.k, tx, principal, leadId, body.type, { subject: body.subject, body: body.body, data: body.data, actor: principal.keyId, occurredAt: utc(body.occurred_at) })
       if (scored.score !== Number(lead.score) || scored.score_factors !== lead.score_factors) {
         const patch = { ...scored, updated_at: row.created_at }
         await repo.updateLead(tx, principal, leadId, patch)
@@ -72,4 +72,13 @@ export async function record(
   }
   await repo.insertActivity(tx, row)
   return row
+}
+
+/**
+ * `occurred_at` as every timestamp is stored (ISO 8601 UTC, milliseconds: docs/architecture.md), whatever offset the caller
+ * wrote. A leap second (23:59:60, valid RFC 3339 that Date cannot read) is kept as written rather than failing the request.
+ */
+function utc(value: string | undefined): string | undefined {
+  const ms = value === undefined ? NaN : Date.parse(value)
+  return Number.isFinite(ms) ? new Date(ms).toISOString() : value
 }
