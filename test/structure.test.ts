@@ -97,6 +97,24 @@ describe('structure', () => {
     assert.doesNotMatch(kernelErrors, /\b(webhook|inbox|conversation|member|template|playground)\w*\s*:/i)
   })
 
+  it('every route file has its test beside it (routes/verb-noun.route.ts and verb-noun.route.test.ts)', () => {
+    // `files` leaves tests out: list the routes/ folders here, tests and all.
+    const routeFiles: string[] = []
+    const walk = (dir: string) => {
+      for (const name of readdirSync(join(ROOT, dir))) {
+        const p = join(dir, name)
+        if (statSync(join(ROOT, p)).isDirectory()) walk(p)
+        else if (dir.split('/').at(-1) === 'routes') routeFiles.push(p)
+      }
+    }
+    walk('src/modules')
+    const present = new Set(routeFiles)
+    const routes = routeFiles.filter((p) => p.endsWith('.route.ts'))
+    // The rule is only as good as what it finds: one file per operationId, so as many files as operations.
+    assert.equal(routes.length, MODULES.reduce((n, m) => n + m.routes.length, 0), 'route files found vs operations the modules register')
+    assert.deepEqual(routes.filter((p) => !present.has(p.replace(/\.route\.ts$/, '.route.test.ts'))), [])
+  })
+
   it('every error code an operation declares is in a catalogue', async () => {
     const { errorSpec } = await import('../src/kernel/errors.js')
     for (const m of MODULES) for (const r of m.routes) for (const c of r.errors ?? []) assert.notEqual(errorSpec(c).title, 'Internal server error', `${r.operationId}: ${c}`)
