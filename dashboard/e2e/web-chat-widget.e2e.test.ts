@@ -77,6 +77,13 @@ describe('the web chat widget in Chromium, on a site of another origin', { skip 
     await visitor.getByRole('button', { name: 'Open chat' }).click()
     await chat.getByText('Hello, I am Olga from the shop.', { exact: false }).waitFor()
     await chat.getByText(/two to four working days/).waitFor()
+    // A photo from the visitor: shown in their chat from this service (another origin), and in the agent's thread.
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==', 'base64')
+    await chat.locator('input[type=file]').setInputFiles({ name: 'parcel.png', mimeType: 'image/png', buffer: png })
+    const img = chat.getByRole('img', { name: 'parcel.png' })
+    await img.waitFor({ timeout: 10_000 })
+    assert.ok(await img.evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth === 1), 'the image loads across origins')
+    await agent.getByRole('link', { name: /parcel\.png/ }).first().waitFor({ timeout: 10_000 })
     d.clean(visitor)
     d.clean(agent)
   })

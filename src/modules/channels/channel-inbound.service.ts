@@ -21,6 +21,8 @@ export interface InboundText {
   media: { url: string; content_type: string | null }[]
   /** Twilio's own reading of an opt-out keyword (Advanced Opt-Out), when it sends one. */
   optOutType: string | null
+  /** Files already stored (a web chat visitor's upload): attachments as they are, and no bot answer to them. */
+  files?: { url: string; filename: string | null; content_type: string | null; size_bytes: number | null }[]
   /** Who the customer is, for a new conversation, when not just the `from` phone number (a web chat visitor). */
   contact?: { name?: string | null; email?: string | null; external_id?: string | null }
 }
@@ -83,7 +85,7 @@ export class ChannelInboundService {
         channel: channel.type === 'web_chat' ? 'chat' : channel.type,
         contact: text.contact ?? { phone: text.from },
         content: text.body.length > MAX_MESSAGE_LENGTH ? text.body.slice(0, MAX_MESSAGE_LENGTH) : text.body,
-        attachments: text.media.map((m) => ({ url: m.url, filename: null, content_type: m.content_type, size_bytes: null })),
+        attachments: [...text.media.map((m) => ({ url: m.url, filename: null, content_type: m.content_type, size_bytes: null })), ...(text.files ?? [])],
         metadata: { channel_id: channel.id },
       })
       // Consent keywords are a phone carrier's convention; in a chat "stop" is just a word.
@@ -95,7 +97,7 @@ export class ChannelInboundService {
       if (received.started) await repo.insertConversationLink(tx, { conversation_id: received.conversationId, workspace_id: tenant.workspaceId, mode: tenant.mode, channel_id: channel.id, contact_phone: text.from, bot_state: 'active' })
       await repo.setReceiptMessage(tx, tenant, channel.id, text.sid, received.messageId)
       // The bot answers questions, not consent keywords (Twilio answers STOP and START itself).
-      if (channel.bot_id && consent === null) await this.bot.queue(tx, tenant, { channel_id: channel.id, conversation_id: received.conversationId, provider_sid: text.sid })
+      if (channel.bot_id && consent === null && !text.files?.length) await this.bot.queue(tx, tenant, { channel_id: channel.id, conversation_id: received.conversationId, provider_sid: text.sid })
       return answer({ duplicate: false, conversationId: received.conversationId, messageId: received.messageId })
     })
   }

@@ -1,10 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 import { AppError } from '../../../kernel/errors.js'
+import { sendBlob } from '../../../kernel/http/send-blob.js'
 import { registerJsonBodyParser } from '../../../kernel/http/json-body.js'
 import type { Kernel } from '../../../kernel/kernel.js'
 import type { Services } from '../../../kernel/services.js'
 import type { ChannelsTable } from '../channels.tables.js'
+import * as repo from './web-chat.repository.js'
 import type { VisitorSession } from './web-chat.service.js'
 import { widgetSettingsOf } from './web-chat.settings.js'
 import { openVisitorStream, VisitorStreams } from './web-chat.stream.js'
@@ -12,6 +14,10 @@ import { WIDGET_SOURCE } from './widget.client.js'
 
 /** A widget request is a line of chat or a session: small. */
 const BODY_LIMIT = 16 * 1024
+/** A visitor's file (an image, a PDF): checked while the body is read, refused past it (413). */
+const FILE_LIMIT = 5 * 1024 * 1024
+const FILE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'application/pdf']
+const VISITOR_FILES_PER_MINUTE = 10
 /** Per visitor (their token), per minute: enough to chat fast, not to flood an inbox. */
 const VISITOR_MESSAGES_PER_MINUTE = 30
 const VISITOR_REQUESTS_PER_MINUTE = 120
@@ -20,6 +26,11 @@ const ADDRESS_SESSIONS_PER_MINUTE = 30
 const ADDRESS_SCRIPT_PER_MINUTE = 300
 
 const KeyParams = Type.Object({ key: Type.String({ maxLength: 40 }) })
+const FileQuery = Type.Object(
+  { client_id: Type.String({ pattern: '^[A-Za-z0-9_-]{8,64}$' }), filename: Type.Optional(Type.String({ maxLength: 200 })) },
+  { additionalProperties: false },
+)
+const FileParams = Type.Object({ id: Type.String({ pattern: '^wfa_[0-9a-f]{32}$' }), name: Type.String({ maxLength: 200 }) })
 const SessionBody = Type.Object(
   {
     token: Type.Optional(Type.String({ maxLength: 600 })),
@@ -75,6 +86,7 @@ function tokenOf(request: FastifyRequest): string | undefined {
 export function webChatCallbacks(k: Kernel, services: Services) {
   return async (app: FastifyInstance) => {
     registerJsonBodyParser(app)
+    app.addContentTypeParser(FILE_TYPES, { parseAs: 'buffer', bodyLimit: FILE_LIMIT }, (_request, body, done) => done(null, body))
     const streams = new VisitorStreams()
     app.addHook('preClose', async () => streams.close())
     const web = () => services.channels.webChat
@@ -156,6 +168,31 @@ export function webChatCallbacks(k: Kernel, services: Services) {
     app.post('/widget/v1/channels/:key/profile', { bodyLimit: BODY_LIMIT, schema: { params: KeyParams, body: ProfileBody }, config: { rateLimit: perVisitor(VISITOR_REQUESTS_PER_MINUTE) } }, async (request) => {
       const v = await web().profile(await session(request), request.body as { email?: string; name?: string })
       return { object: 'widget_visitor', id: v.id, email: v.email, name: v.name, verified: v.user_id !== null }
+    })
+
+    app.post('/widget/v1/channels/:key/files', { bodyLimit: FILE_LIMIT, schema: { params: KeyParams, querystring: FileQuery }, config: { rateLimit: perVisitor(VISITOR_FILES_PER_MINUTE) } }, async (request, reply) => {
+      const s = await session(request)
+      const { client_id, filename } = request.query as { client_id: string; filename?: string }
+      const declared = String(request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase()
+      const bytes = request.body as Buffer
+      if (!Buffer.isBuffer(bytes) || bytes.length === 0) throw new AppError('validation_failed', 'Send the file as the body.', { errors: [{ pointer: '/body', detail: 'is required' }] })
+      const r = await web().attach(s, client_id, filename ?? 'file', declared, bytes)
+      reply.code(r.duplicate ? 200 : 201)
+      return { object: 'widget_message', client_id, duplicate: r.duplicate, conversation_id: r.conversationId, message_id: r.messageId, attachment_id: r.attachmentId }
+    })
+
+    // A visitor's file, by its unguessable id (the capability: shown in the visitor's chat and the inbox). Sandboxed:
+    // never run as a page of this origin, never sniffed as another type.
+    app.get('/widget/v1/files/:id/:name', { schema: { params: FileParams }, config: { rateLimit: perAddress(ADDRESS_SCRIPT_PER_MINUTE) } }, async (request, reply) => {
+      const { id } = request.params as { id: string }
+      const file = await repo.findAttachmentAnywhere(k.db, id)
+      if (!file) throw new AppError('resource_not_found', 'No such file (it may have been erased).')
+      reply
+        .header('X-Content-Type-Options', 'nosniff')
+        .header('Content-Security-Policy', "default-src 'none'; img-src 'self'; plugin-types application/pdf; sandbox")
+        .header('Cross-Origin-Resource-Policy', 'cross-origin')
+        .header('Cache-Control', 'private, max-age=3600')
+      return sendBlob(request, reply, k.blobs, file.blob_key, { contentType: file.content_type, filename: file.filename })
     })
 
     app.get('/widget/v1/channels/:key/stream', { schema: { params: KeyParams }, config: { rateLimit: perVisitor(VISITOR_REQUESTS_PER_MINUTE) } }, async (request, reply) => {

@@ -48,4 +48,24 @@ export const webChatMigrations: ModuleMigration[] = [
       await db.schema.createIndex('channel_web_visitors_tenant').on('channel_web_visitors').columns(['workspace_id', 'mode', 'email']).execute()
     },
   },
+  {
+    name: '202701010002_channels_web_chat_attachments',
+    async up(db) {
+      // A visitor's files (images, PDF), kept as blobs: found again for their data-subject requests.
+      await db.schema
+        .createTable('channel_web_attachments')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('channel_id', 'text', (c) => c.notNull())
+        .addColumn('visitor_id', 'text', (c) => c.notNull())
+        .addColumn('workspace_id', 'text', (c) => c.notNull())
+        .addColumn('mode', 'text', (c) => c.notNull())
+        .addColumn('blob_key', 'text', (c) => c.notNull())
+        .addColumn('filename', 'text', (c) => c.notNull())
+        .addColumn('content_type', 'text', (c) => c.notNull())
+        .addColumn('size_bytes', 'integer', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute()
+      await db.schema.createIndex('channel_web_attachments_visitor').on('channel_web_attachments').columns(['visitor_id']).execute()
+    },
+  },
 ]

@@ -3,6 +3,8 @@ import { scoped } from '../../../kernel/db/scoped.js'
 import type { Tenant } from '../../../kernel/tenant.js'
 import '../channels.tables.js'
 import type { ChannelConversationsTable, ChannelsTable, ChannelWebVisitorsTable } from '../channels.tables.js'
+import './web-chat.tables.js'
+import type { ChannelWebAttachmentsTable } from './web-chat.tables.js'
 
 // The web chat's SQL (beside channels.repository.ts). The widget arrives without a tenant: it names its
 // channel by the public key, and everything after is scoped to that channel's workspace.
@@ -43,11 +45,28 @@ export function visitorsOf(db: Executor, tenant: Tenant, by: { email: string | n
     .execute()
 }
 
-/** Forgets visitors (by id): their rows, consent rows and conversation links. */
+export async function insertAttachment(db: Executor, row: ChannelWebAttachmentsTable): Promise<void> {
+  await db.insertInto('channel_web_attachments').values(row).onConflict((oc) => oc.column('id').doNothing()).execute()
+}
+
+/** A file by its id, in any workspace: the id is the capability (only for serving it). */
+export function findAttachmentAnywhere(db: Executor, id: string): Promise<ChannelWebAttachmentsTable | undefined> {
+  return db.selectFrom('channel_web_attachments').selectAll().where('id', '=', id).executeTakeFirst()
+}
+
+export function attachmentsOf(db: Executor, tenant: Tenant, by: { visitorIds?: string[]; channelId?: string }): Promise<ChannelWebAttachmentsTable[]> {
+  let q = scoped(db, tenant).selectFrom('channel_web_attachments').selectAll()
+  if (by.visitorIds) q = q.where('visitor_id', 'in', by.visitorIds.length ? by.visitorIds : [''])
+  if (by.channelId) q = q.where('channel_id', '=', by.channelId)
+  return q.execute()
+}
+
+/** Forgets visitors (by id): their rows, files' rows, consent rows and conversation links (the caller deletes the blobs). */
 export async function eraseVisitors(db: Executor, tenant: Tenant, ids: string[]): Promise<number> {
   if (ids.length === 0) return 0
+  const files = await scoped(db, tenant).deleteFrom('channel_web_attachments').where('visitor_id', 'in', ids).executeTakeFirst()
   const a = await scoped(db, tenant).deleteFrom('channel_web_visitors').where('id', 'in', ids).executeTakeFirst()
   const b = await scoped(db, tenant).deleteFrom('channel_contacts').where('contact_phone', 'in', ids).executeTakeFirst()
   const c = await scoped(db, tenant).deleteFrom('channel_conversations').where('contact_phone', 'in', ids).executeTakeFirst()
-  return Number(a.numDeletedRows) + Number(b.numDeletedRows) + Number(c.numDeletedRows)
+  return Number(files.numDeletedRows) + Number(a.numDeletedRows) + Number(b.numDeletedRows) + Number(c.numDeletedRows)
 }

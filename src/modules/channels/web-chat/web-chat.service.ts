@@ -183,6 +183,37 @@ export class WebChatService {
     })
   }
 
+  /**
+   * A file from the visitor (an image or a PDF, checked by its first bytes, not only its declared type):
+   * stored as a blob, then its message written through the inbound path like a text. Its id comes from the
+   * visitor and the client id, so a retried upload replaces the same blob and finds its receipt.
+   */
+  async attach(s: VisitorSession, clientId: string, filename: string, declared: string, bytes: Buffer): Promise<{ duplicate: boolean; conversationId: string | null; messageId: string | null; attachmentId: string }> {
+    const type = sniff(bytes)
+    if (!type || type !== declared) {
+      throw new AppError('unsupported_media_type', `Only PNG, JPEG, GIF, WebP images and PDF documents are taken, and the bytes must be what Content-Type says (${declared.slice(0, 60)}${type ? `; they are ${type}` : '; they are none of these'}).`)
+    }
+    const id = `wfa_${createHmac('sha256', this.tokenKey).update(`${s.visitor.id}:${clientId}`).digest('hex').slice(0, 32)}`
+    const key = `channels/web-chat/${s.channel.id.toLowerCase()}/${id}`
+    const name = safeFilename(filename, type)
+    await this.k.blobs.put(key, bytes, { contentType: type })
+    await repo.insertAttachment(this.k.db, { id, channel_id: s.channel.id, visitor_id: s.visitor.id, workspace_id: s.tenant.workspaceId, mode: s.tenant.mode, blob_key: key, filename: name, content_type: type, size_bytes: bytes.length, created_at: iso(this.k.clock.now()) })
+    if (widgetSettingsOf(s.channel).require_email && !s.visitor.email) {
+      throw new AppError('validation_failed', 'This chat asks for your e-mail address first.', { errors: [{ pointer: '/body/email', detail: 'required before the first message' }] })
+    }
+    const url = `${this.k.config.publicUrl}/widget/v1/files/${id}/${encodeURIComponent(name)}`
+    const r = await this.inbound.receive(s.channel, {
+      sid: `wc:${s.visitor.id}:${clientId}`,
+      from: s.visitor.id,
+      body: '',
+      media: [],
+      files: [{ url, filename: name, content_type: type, size_bytes: bytes.length }],
+      optOutType: null,
+      contact: { name: s.visitor.name, email: s.visitor.email, external_id: s.visitor.user_id },
+    })
+    return { ...r, attachmentId: id }
+  }
+
   /** The visitor's current conversation id (the one their next message continues), if any. */
   async currentConversation(s: VisitorSession): Promise<string | null> {
     const contact = await channelsRepo.findContact(this.k.db, s.tenant, s.channel.id, s.visitor.id)
@@ -216,6 +247,24 @@ export class WebChatService {
 /** The host's signature of its user id: hex HMAC-SHA256 with the identity secret (as Intercom's user_hash). */
 export function userHash(secret: string, userId: string): string {
   return createHmac('sha256', secret).update(userId).digest('hex')
+}
+
+/** What the first bytes say a file is, among the types the widget takes; null for anything else. */
+export function sniff(b: Buffer): string | null {
+  if (b.length >= 8 && b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png'
+  if (b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return 'image/jpeg'
+  if (b.length >= 6 && (b.subarray(0, 6).toString('latin1') === 'GIF87a' || b.subarray(0, 6).toString('latin1') === 'GIF89a')) return 'image/gif'
+  if (b.length >= 12 && b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP') return 'image/webp'
+  if (b.length >= 5 && b.subarray(0, 5).toString('latin1') === '%PDF-') return 'application/pdf'
+  return null
+}
+
+const EXTENSION: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/gif': 'gif', 'image/webp': 'webp', 'application/pdf': 'pdf' }
+
+/** A name safe in a URL path and a header: letters, digits, dot, dash, underscore; the type's extension. */
+export function safeFilename(raw: string, type: string): string {
+  const base = raw.replace(/\.[A-Za-z0-9]{1,5}$/, '').replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+|[-.]+$/g, '').slice(0, 80) || 'file'
+  return `${base}.${EXTENSION[type]}`
 }
 
 function hashMatches(secret: string, userId: string, given: string | undefined): boolean {

@@ -176,4 +176,40 @@ describe('the web chat widget’s public API (/widget/v1)', () => {
     const other = await channels().privacy!.collect(h.app.kernel, h.app.services, { workspaceId: h.b.workspaceId, mode: 'live' }, { email: null, phone: null, external_id: 'user-42' })
     assert.deepEqual(other.records.channel_web_visitors, [])
   })
+
+  it('files: an image or a PDF checked by its bytes, kept as a blob, shown to the visitor and in the inbox; anything else refused', async () => {
+    const s = await session({ email: 'files@example.com' })
+    const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64, 7)])
+    const upload = (bytes: Buffer, type: string, clientId: string, filename = 'photo of <b>me</b>.png') =>
+      h.request({ method: 'POST', url: `/widget/v1/channels/${channel.web_chat.public_key}/files?client_id=${clientId}&filename=${encodeURIComponent(filename)}`, key: null, headers: { origin: SITE, authorization: `Bearer ${s.token}`, 'content-type': type }, payload: bytes })
+    const sent = await upload(PNG, 'image/png', 'f1-aaaaaaaa')
+    assert.equal(sent.statusCode, 201, sent.body)
+    const r = JSON.parse(sent.body)
+    assert.match(r.attachment_id, /^wfa_[0-9a-f]{32}$/)
+    assert.equal(JSON.parse((await upload(PNG, 'image/png', 'f1-aaaaaaaa')).body).duplicate, true, 'a retried upload is the same message')
+    const inbox = (await ok(get(h, `/inbox/conversations/${r.conversation_id}/messages?order=asc`))).data
+    const file = inbox[inbox.length - 1].attachments[0]
+    assert.deepEqual([file.filename, file.content_type, file.size_bytes], ['photo-of-b-me-b.png', 'image/png', PNG.length])
+    assert.equal(file.url, `${h.config.publicUrl}/widget/v1/files/${r.attachment_id}/photo-of-b-me-b.png`)
+    const history = await ok(widget('GET', '/messages', { token: s.token }))
+    assert.equal(history.messages[history.messages.length - 1].attachments[0].url, file.url)
+    const served = await h.request({ method: 'GET', url: new URL(file.url).pathname, key: null })
+    assert.equal(served.statusCode, 200)
+    assert.equal(served.headers['content-type'], 'image/png')
+    assert.equal(served.headers['x-content-type-options'], 'nosniff')
+    assert.match(String(served.headers['content-security-policy']), /sandbox/)
+    assert.deepEqual(served.rawPayload, PNG)
+    const pdf = await upload(Buffer.from('%PDF-1.4\n%\xe2\xe3\n1 0 obj\n'), 'application/pdf', 'f2-bbbbbbbb', 'invoice.pdf')
+    assert.equal(pdf.statusCode, 201, pdf.body)
+    // Bytes that are not what they claim, other types, nothing, too much.
+    assertProblem(await upload(Buffer.from('<script>alert(1)</script>'), 'image/png', 'f3-cccccccc'), 415, 'unsupported_media_type')
+    assertProblem(await upload(PNG, 'image/jpeg', 'f4-dddddddd'), 415, 'unsupported_media_type')
+    assertProblem(await upload(Buffer.from('<svg/>'), 'image/svg+xml', 'f5-eeeeeeee'), 415, 'unsupported_media_type')
+    assertProblem(await upload(Buffer.concat([PNG, Buffer.alloc(5 * 1024 * 1024)]), 'image/png', 'f6-ffffffff'), 413, 'payload_too_large')
+    assertProblem(await h.request({ method: 'GET', url: '/widget/v1/files/wfa_00000000000000000000000000000000/x.png', key: null }), 404, 'resource_not_found')
+    // Erased with the visitor: the blob goes too.
+    const channels = h.app.kernel.modules.find((m) => m.name === 'channels')!
+    await channels.privacy!.erase(h.app.kernel, h.app.services, { workspaceId: h.a.workspaceId, mode: 'live' }, { email: 'files@example.com', phone: null, external_id: null })
+    assertProblem(await h.request({ method: 'GET', url: new URL(file.url).pathname, key: null }), 404, 'resource_not_found')
+  })
 })

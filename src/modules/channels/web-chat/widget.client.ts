@@ -18,8 +18,8 @@ export const WIDGET_SOURCE = String.raw`(function () {
   var api = base + '/widget/v1/channels/' + encodeURIComponent(key);
   var store = 'svc-chat:' + key;
   var T = {
-    en: { open: 'Open chat', close: 'Close chat', title: 'Chat with us', greeting: 'Hi! How can we help?', label: 'Your message', send: 'Send', emailLabel: 'Your e-mail address', emailIntro: 'Leave your e-mail address so we can answer you even after you leave.', start: 'Start chat', handoff: 'A person from our team will answer you here.', typing: 'Typing…', failed: 'Not sent. Try again.', bot: 'Assistant', agent: 'Team', you: 'You', offline: 'The chat is not available right now.', resolved: 'This conversation was closed. Write to start a new one.' },
-    de: { open: 'Chat öffnen', close: 'Chat schließen', title: 'Schreiben Sie uns', greeting: 'Hallo! Wie können wir helfen?', label: 'Ihre Nachricht', send: 'Senden', emailLabel: 'Ihre E-Mail-Adresse', emailIntro: 'Hinterlassen Sie Ihre E-Mail-Adresse, damit wir Ihnen auch später antworten können.', start: 'Chat beginnen', handoff: 'Eine Person aus unserem Team antwortet Ihnen hier.', typing: 'Schreibt…', failed: 'Nicht gesendet. Bitte erneut versuchen.', bot: 'Assistent', agent: 'Team', you: 'Sie', offline: 'Der Chat ist gerade nicht verfügbar.', resolved: 'Dieses Gespräch wurde beendet. Schreiben Sie, um ein neues zu beginnen.' }
+    en: { open: 'Open chat', close: 'Close chat', title: 'Chat with us', greeting: 'Hi! How can we help?', label: 'Your message', send: 'Send', emailLabel: 'Your e-mail address', emailIntro: 'Leave your e-mail address so we can answer you even after you leave.', start: 'Start chat', handoff: 'A person from our team will answer you here.', typing: 'Typing…', failed: 'Not sent. Try again.', bot: 'Assistant', agent: 'Team', you: 'You', offline: 'The chat is not available right now.', resolved: 'This conversation was closed. Write to start a new one.', attach: 'Attach an image or PDF', tooBig: 'Files up to 5 MB.' },
+    de: { open: 'Chat öffnen', close: 'Chat schließen', title: 'Schreiben Sie uns', greeting: 'Hallo! Wie können wir helfen?', label: 'Ihre Nachricht', send: 'Senden', emailLabel: 'Ihre E-Mail-Adresse', emailIntro: 'Hinterlassen Sie Ihre E-Mail-Adresse, damit wir Ihnen auch später antworten können.', start: 'Chat beginnen', handoff: 'Eine Person aus unserem Team antwortet Ihnen hier.', typing: 'Schreibt…', failed: 'Nicht gesendet. Bitte erneut versuchen.', bot: 'Assistent', agent: 'Team', you: 'Sie', offline: 'Der Chat ist gerade nicht verfügbar.', resolved: 'Dieses Gespräch wurde beendet. Schreiben Sie, um ein neues zu beginnen.', attach: 'Bild oder PDF anhängen', tooBig: 'Dateien bis 5 MB.' }
   };
   var asked = (script.getAttribute('data-locale') || '').slice(0, 2);
   var browser = (navigator.language || 'en').slice(0, 2).toLowerCase();
@@ -38,10 +38,10 @@ export const WIDGET_SOURCE = String.raw`(function () {
     (children || []).forEach(function (c) { node.appendChild(c); });
     return node;
   }
-  function request(method, path, body) {
-    var headers = { 'Content-Type': 'application/json' };
+  function request(method, path, body, type) {
+    var headers = { 'Content-Type': type || 'application/json' };
     if (state.token) headers.Authorization = 'Bearer ' + state.token;
-    return fetch(api + path, { method: method, headers: headers, body: body ? JSON.stringify(body) : undefined, mode: 'cors', credentials: 'omit' }).then(function (r) {
+    return fetch(api + path, { method: method, headers: headers, body: body ? (type ? body : JSON.stringify(body)) : undefined, mode: 'cors', credentials: 'omit' }).then(function (r) {
       return r.json().catch(function () { return {}; }).then(function (data) {
         if (!r.ok) { var err = new Error(data.detail || ('HTTP ' + r.status)); err.status = r.status; throw err; }
         return data;
@@ -76,7 +76,9 @@ export const WIDGET_SOURCE = String.raw`(function () {
   var typing = el('p', { class: 'typing', hidden: '', text: t.typing });
   var input = el('textarea', { id: 'svc-chat-input', rows: '2', maxlength: '4000' });
   var sendButton = el('button', { type: 'submit', class: 'send', text: t.send });
-  var form = el('form', { class: 'compose' }, [el('label', { for: 'svc-chat-input', class: 'sr', text: t.label }), input, sendButton]);
+  var fileInput = el('input', { id: 'svc-chat-file', type: 'file', class: 'sr', accept: 'image/png,image/jpeg,image/gif,image/webp,application/pdf' });
+  var attachLabel = el('label', { for: 'svc-chat-file', class: 'attach', title: t.attach }, [el('span', { class: 'sr', text: t.attach }), el('span', { 'aria-hidden': 'true', text: '📎' })]);
+  var form = el('form', { class: 'compose' }, [fileInput, attachLabel, el('label', { for: 'svc-chat-input', class: 'sr', text: t.label }), input, sendButton]);
   var emailInput = el('input', { id: 'svc-chat-email', type: 'email', required: '', autocomplete: 'email', maxlength: '254' });
   var prechat = el('form', { class: 'prechat', hidden: '' }, [el('p', { text: t.emailIntro }), el('label', { for: 'svc-chat-email', text: t.emailLabel }), emailInput, el('button', { type: 'submit', class: 'send', text: t.start })]);
   var closeButton = el('button', { type: 'button', class: 'close', 'aria-label': t.close, text: '×' });
@@ -109,6 +111,8 @@ export const WIDGET_SOURCE = String.raw`(function () {
       'textarea,input{flex:1;border:1px solid #767676;border-radius:8px;padding:8px;resize:none;color:#1b1b1b;background:#fff}' +
       '.send{background:' + color + ';color:#fff;border:0;border-radius:8px;padding:8px 14px;cursor:pointer;font-weight:600}' +
       'button:focus-visible,textarea:focus-visible,input:focus-visible,a:focus-visible{outline:3px solid #ffbf47;outline-offset:2px}' +
+      '.attach{display:flex;align-items:center;cursor:pointer;font-size:20px;padding:0 2px}' +
+      '.file img{display:block;max-width:220px;max-height:220px;border-radius:8px;margin-top:4px}.file a{display:block;margin-top:4px}' +
       '.sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}';
   }
 
@@ -120,6 +124,12 @@ export const WIDGET_SOURCE = String.raw`(function () {
     head.appendChild(document.createTextNode(who));
     var bubble = el('div', { class: 'msg ' + m.from + (pending ? ' pending' : '') }, [head]);
     bubble.appendChild(rich(m.text || ''));
+    (m.attachments || []).forEach(function (a) {
+      var link = el('a', { href: a.url, target: '_blank', rel: 'noopener noreferrer' });
+      if (/^image\//.test(a.content_type || '')) link.appendChild(el('img', { src: a.url, alt: a.filename || 'image' }));
+      else link.textContent = a.filename || a.url;
+      bubble.appendChild(el('span', { class: 'file' }, [link]));
+    });
     log.appendChild(bubble);
     log.scrollTop = log.scrollHeight;
     if (m.id) state.seen[m.id] = bubble;
@@ -182,6 +192,21 @@ export const WIDGET_SOURCE = String.raw`(function () {
   closeButton.addEventListener('click', function () { openPanel(false); });
   panel.addEventListener('keydown', function (e) { if (e.key === 'Escape') openPanel(false); });
   input.addEventListener('keydown', function (e) { if (e.key === 'Enter' && !e.shiftKey) { e.preventDefault(); form.requestSubmit(); } });
+  fileInput.addEventListener('change', function () {
+    var file = fileInput.files && fileInput.files[0];
+    fileInput.value = '';
+    if (!file) return;
+    if (file.size > 5 * 1024 * 1024) { notice.textContent = t.tooBig; notice.hidden = false; return; }
+    var bubble = add({ from: 'visitor', text: file.name }, true);
+    request('POST', '/files?client_id=' + id() + '&filename=' + encodeURIComponent(file.name.slice(0, 200)), file, file.type || 'application/octet-stream').then(function (r) {
+      // The message with its file comes from the stream, or else from the history read here.
+      bubble.remove();
+      return state.seen[r.message_id] ? null : history();
+    }, function (err) {
+      bubble.classList.add('failed');
+      bubble.setAttribute('title', t.failed + ' ' + err.message);
+    });
+  });
   prechat.addEventListener('submit', function (e) {
     e.preventDefault();
     request('POST', '/profile', { email: emailInput.value }).then(function (v) { state.email = v.email; showCompose(); input.focus(); }, function (err) { notice.textContent = err.message; notice.hidden = false; });
