@@ -19,7 +19,7 @@ const SHELL_PREFIXES = ['shell.', 'nav.', 'overview.', 'role.', 'notFound.', 'ui
 
 describe('dashboard message catalogues', { skip: process.env.TEST_DB === 'postgres' && 'no database involved: checked on SQLite' }, () => {
   it('has a catalogue per area', () => {
-    assert.deepEqual(catalogues.map(([a]) => a).sort(), ['agents', 'bots', 'compliance', 'developers', 'inbox', 'knowledge', 'leads', 'settings', 'shell', 'voice'])
+    assert.deepEqual(catalogues.map(([a]) => a).sort(), ['agents', 'bots', 'channels', 'compliance', 'developers', 'inbox', 'knowledge', 'leads', 'settings', 'shell', 'voice'])
   })
 
   for (const [area, c] of catalogues) {

@@ -5620,6 +5620,20 @@ export interface components {
             /** @enum {string} */
             type: "builtin";
         };
+        /**
+         * BusinessHours
+         * @description When people answer this channel. Null: always (no out-of-hours reply).
+         */
+        BusinessHours: {
+            /** @description Local dates closed all day (holidays), `YYYY-MM-DD`. */
+            closed_dates: string[];
+            /** @description Sent once per closed period in a conversation whose customer writes while closed and no bot is answering (none on the channel, or it handed off). `{next_open}` becomes the next opening, e.g. "Monday 09:00 (Europe/Berlin)". Null: no reply. */
+            out_of_hours_reply: string | null;
+            /** @description IANA time zone the intervals are in, e.g. `Europe/Berlin` (daylight-saving time followed). */
+            timezone: string;
+            /** @description Opening intervals per weekday; several per day allowed (a lunch break), none overlapping. Empty: never open. */
+            weekly: components["schemas"]["OpeningInterval"][];
+        };
         /** @description The `call.answered` event (voice): The call was answered (status in_progress). */
         CallAnsweredEvent: {
             /** @description The API version of the payload shape. */
@@ -5783,9 +5797,11 @@ export interface components {
         Channel: {
             /** @description The bot that answers customers first (bot_…), or null. */
             bot_id: string | null;
+            business_hours: components["schemas"]["BusinessHours"] | null;
             /** Format: date-time */
             created_at: string;
             credentials: components["schemas"]["ChannelCredentials"];
+            email: components["schemas"]["EmailSettings"] | null;
             /** @example chn_01JD0000000000000000000000 */
             id: string;
             name: string;
@@ -5884,16 +5900,16 @@ export interface components {
         };
         /**
          * ChannelProvider
-         * @description `twilio` (live mode only: Twilio Messaging with the account below) or `simulated` (offline: sends are recorded and reported delivered); `widget` for `web_chat` (the service's own chat widget, always).
+         * @description `twilio` (live mode only: Twilio Messaging with the account below) or `simulated` (offline: sends are recorded and reported delivered); `widget` for `web_chat` (the service's own chat widget, always); `smtp` for `email` (live mode only: replies through the channel's relay or EMAIL_RELAY_URL; `simulated` records them).
          * @enum {string}
          */
-        ChannelProvider: "simulated" | "twilio" | "widget";
+        ChannelProvider: "simulated" | "twilio" | "widget" | "smtp";
         /**
          * ChannelType
-         * @description `sms` or `whatsapp` (through Twilio Messaging, or the simulated provider); `web_chat` (the chat widget on your site, `web_chat` settings).
+         * @description `sms` or `whatsapp` (through Twilio Messaging, or the simulated provider); `web_chat` (the chat widget on your site, `web_chat` settings); `email` (an address, `email` settings).
          * @enum {string}
          */
-        ChannelType: "sms" | "whatsapp" | "web_chat";
+        ChannelType: "sms" | "whatsapp" | "web_chat" | "email";
         /** @description The `channel.updated` event (channels): A channel was renamed, got another bot or other credentials. */
         ChannelUpdatedEvent: {
             /** @description The API version of the payload shape. */
@@ -6393,6 +6409,87 @@ export interface components {
             external_id?: string;
             /** @description Any common form; stored as E.164. */
             phone?: string;
+        };
+        /** EmailInbound */
+        EmailInbound: {
+            mailgun_signing_key_set: boolean;
+            /** @description Mailgun route `forward()` target; signed with the signing key (HMAC-SHA256 of timestamp + token). */
+            mailgun_url: string;
+            /** @description Postmark's inbound webhook URL (basic auth `inbound:<webhook_password>` in the URL, as Postmark documents). */
+            postmark_url: string;
+            /** @description SendGrid Inbound Parse URL (basic auth `inbound:<webhook_password>` in the URL; raw MIME or parsed both accepted). */
+            sendgrid_url: string;
+            /** @description Whether the service's own SMTP listener is on (SMTP_LISTEN_PORT): point the domain's MX (or a forward) at it. */
+            smtp: boolean;
+            webhook_password_set: boolean;
+        };
+        /**
+         * EmailInput
+         * @description Only for type `email` (required there).
+         */
+        EmailInput: {
+            /**
+             * Format: email
+             * @description The address customers write to, e.g. support@example.com.
+             * @example support@example.com
+             */
+            address: string;
+            from_name?: string | null;
+            /** @description Write-only: Mailgun's HTTP webhook signing key. */
+            mailgun_signing_key?: string;
+            relay?: components["schemas"]["EmailRelayInput"] | null;
+            /** @description Write-only: the basic-auth password of the Postmark and SendGrid inbound URLs. */
+            webhook_password?: string;
+        };
+        /**
+         * EmailRelay
+         * @description The channel's own SMTP relay; null: the service's default relay (EMAIL_RELAY_URL).
+         */
+        EmailRelay: {
+            host: string;
+            /** @description Whether a password is stored (it is never shown). */
+            password_set: boolean;
+            port: number;
+            /** @description TLS from the first byte (port 465); false: STARTTLS when the relay offers it. */
+            secure: boolean;
+            user: string | null;
+        };
+        /** EmailRelayInput */
+        EmailRelayInput: {
+            host: string;
+            /** @description Write-only; kept when left out for the same host and user. */
+            password?: string;
+            /** @description Default 587 (465 when secure). */
+            port?: number;
+            /** @description Default: true on port 465. */
+            secure?: boolean;
+            user?: string | null;
+        };
+        /** EmailSettings */
+        EmailSettings: {
+            /** @description The address customers write to. */
+            address: string;
+            /** @description The display name of replies (`From: "<from_name>" <address>`). */
+            from_name: string | null;
+            inbound: components["schemas"]["EmailInbound"];
+            relay: components["schemas"]["EmailRelay"] | null;
+            /** @description Replies carry a per-conversation Reply-To, `<local>+<token>@<domain>`: mail to it lands in that conversation. */
+            reply_address_example: string;
+        };
+        /** EmailUpdate */
+        EmailUpdate: {
+            /**
+             * Format: email
+             * @description The address customers write to, e.g. support@example.com.
+             * @example support@example.com
+             */
+            address?: string;
+            from_name?: string | null;
+            /** @description Write-only: Mailgun's HTTP webhook signing key. */
+            mailgun_signing_key?: string;
+            relay?: components["schemas"]["EmailRelayInput"] | null;
+            /** @description Write-only: the basic-auth password of the Postmark and SendGrid inbound URLs. */
+            webhook_password?: string;
         };
         /** @description `ready`: an EventStreamReady; `event`: a StreamedEvent; `presence`: a Presence; `error`: a problem. */
         EventStreamData: components["schemas"]["EventStreamReady"] | components["schemas"]["StreamedEvent"] | components["schemas"]["Presence"];
@@ -7745,6 +7842,21 @@ export interface components {
             next_cursor: string | null;
             /** @enum {string} */
             object: "list";
+        };
+        /** OpeningInterval */
+        OpeningInterval: {
+            /**
+             * @description Local `HH:MM` (24-hour); `24:00` ends the day.
+             * @example 09:00
+             */
+            close: string;
+            /** @enum {string} */
+            day: "mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun";
+            /**
+             * @description Local `HH:MM` (24-hour); `24:00` ends the day.
+             * @example 09:00
+             */
+            open: string;
         };
         /**
          * PiiEntity
@@ -9298,7 +9410,9 @@ export interface components {
             content: {
                 "application/json": {
                     bot_id?: string | null;
+                    business_hours?: components["schemas"]["BusinessHours"] | null;
                     credentials?: components["schemas"]["ChannelCredentialsInput"];
+                    email?: components["schemas"]["EmailInput"];
                     name: string;
                     /**
                      * @description E.164: required for `sms` and `whatsapp`, not taken by other types.
@@ -9935,7 +10049,9 @@ export interface components {
             content: {
                 "application/json": {
                     bot_id?: string | null;
+                    business_hours?: components["schemas"]["BusinessHours"] | null;
                     credentials?: components["schemas"]["ChannelCredentialsInput"];
+                    email?: components["schemas"]["EmailUpdate"];
                     name?: string;
                     web_chat?: components["schemas"]["WebChatUpdate"];
                 };
@@ -18150,6 +18266,41 @@ export interface operations {
                  *             "base_url": "https://api.twilio.com"
                  *           },
                  *           "web_chat": null,
+                 *           "email": null,
+                 *           "business_hours": {
+                 *             "timezone": "Europe/Berlin",
+                 *             "weekly": [
+                 *               {
+                 *                 "day": "mon",
+                 *                 "open": "09:00",
+                 *                 "close": "17:00"
+                 *               },
+                 *               {
+                 *                 "day": "tue",
+                 *                 "open": "09:00",
+                 *                 "close": "17:00"
+                 *               },
+                 *               {
+                 *                 "day": "wed",
+                 *                 "open": "09:00",
+                 *                 "close": "17:00"
+                 *               },
+                 *               {
+                 *                 "day": "thu",
+                 *                 "open": "09:00",
+                 *                 "close": "17:00"
+                 *               },
+                 *               {
+                 *                 "day": "fri",
+                 *                 "open": "09:00",
+                 *                 "close": "17:00"
+                 *               }
+                 *             ],
+                 *             "closed_dates": [
+                 *               "2026-12-25"
+                 *             ],
+                 *             "out_of_hours_reply": "Thanks for your message! Our team is back {next_open}."
+                 *           },
                  *           "webhooks": {
                  *             "messages_url": "https://api.example.com/channels/chn_01JD0000000000000000000000/twilio/messages",
                  *             "status_url": "https://api.example.com/channels/chn_01JD0000000000000000000000/twilio/status"
@@ -18234,6 +18385,41 @@ export interface operations {
                  *             "base_url": "https://api.twilio.com"
                  *           },
                  *           "web_chat": null,
+                 *           "email": null,
+                 *           "business_hours": {
+                 *             "timezone": "Europe/Berlin",
+                 *             "weekly": [
+                 *               {
+                 *                 "day": "mon",
+                 *                 "open": "09:00",
+                 *                 "close": "17:00"
+                 *               },
+                 *               {
+                 *                 "day": "tue",
+                 *                 "open": "09:00",
+                 *                 "close": "17:00"
+                 *               },
+                 *               {
+                 *                 "day": "wed",
+                 *                 "open": "09:00",
+                 *                 "close": "17:00"
+                 *               },
+                 *               {
+                 *                 "day": "thu",
+                 *                 "open": "09:00",
+                 *                 "close": "17:00"
+                 *               },
+                 *               {
+                 *                 "day": "fri",
+                 *                 "open": "09:00",
+                 *                 "close": "17:00"
+                 *               }
+                 *             ],
+                 *             "closed_dates": [
+                 *               "2026-12-25"
+                 *             ],
+                 *             "out_of_hours_reply": "Thanks for your message! Our team is back {next_open}."
+                 *           },
                  *           "webhooks": {
                  *             "messages_url": "https://api.example.com/channels/chn_01JD0000000000000000000000/twilio/messages",
                  *             "status_url": "https://api.example.com/channels/chn_01JD0000000000000000000000/twilio/status"
@@ -18318,6 +18504,41 @@ export interface operations {
                  *             "base_url": "https://api.twilio.com"
                  *           },
                  *           "web_chat": null,
+                 *           "email": null,
+                 *           "business_hours": {
+                 *             "timezone": "Europe/Berlin",
+                 *             "weekly": [
+                 *               {
+                 *                 "day": "mon",
+                 *                 "open": "09:00",
+                 *                 "close": "17:00"
+                 *               },
+                 *               {
+                 *                 "day": "tue",
+                 *                 "open": "09:00",
+                 *                 "close": "17:00"
+                 *               },
+                 *               {
+                 *                 "day": "wed",
+                 *                 "open": "09:00",
+                 *                 "close": "17:00"
+                 *               },
+                 *               {
+                 *                 "day": "thu",
+                 *                 "open": "09:00",
+                 *                 "close": "17:00"
+                 *               },
+                 *               {
+                 *                 "day": "fri",
+                 *                 "open": "09:00",
+                 *                 "close": "17:00"
+                 *               }
+                 *             ],
+                 *             "closed_dates": [
+                 *               "2026-12-25"
+                 *             ],
+                 *             "out_of_hours_reply": "Thanks for your message! Our team is back {next_open}."
+                 *           },
                  *           "webhooks": {
                  *             "messages_url": "https://api.example.com/channels/chn_01JD0000000000000000000000/twilio/messages",
                  *             "status_url": "https://api.example.com/channels/chn_01JD0000000000000000000000/twilio/status"

@@ -171,6 +171,7 @@ export type MessageKey =
   | KeysOf<typeof import('./messages/agents.js').default>
   | KeysOf<typeof import('./messages/leads.js').default>
   | KeysOf<typeof import('./messages/voice.js').default>
+  | KeysOf<typeof import('./messages/channels.js').default>
   | KeysOf<typeof import('./messages/compliance.js').default>
   | KeysOf<typeof import('./messages/developers.js').default>
   | KeysOf<typeof import('./messages/settings.js').default>

@@ -19,6 +19,7 @@ export const AREAS: readonly { path: string; label: MessageKey; component: Compo
   { path: '/dashboard/agents', label: 'nav.agents', component: lazy(area(() => import('../i18n/messages/agents.js'), () => import('./agents/index.js'))) },
   { path: '/dashboard/leads', label: 'nav.leads', component: lazy(area(() => import('../i18n/messages/leads.js'), () => import('./leads/index.js'))) },
   { path: '/dashboard/voice', label: 'nav.voice', component: lazy(area(() => import('../i18n/messages/voice.js'), () => import('./voice/index.js'))) },
+  { path: '/dashboard/channels', label: 'nav.channels', component: lazy(area(() => import('../i18n/messages/channels.js'), () => import('./channels/index.js'))) },
   { path: '/dashboard/compliance', label: 'nav.compliance', component: lazy(area(() => import('../i18n/messages/compliance.js'), () => import('./compliance/index.js'))) },
   { path: '/dashboard/developers', label: 'nav.developers', component: lazy(area(() => import('../i18n/messages/developers.js'), () => import('./developers/index.js'))) },
   { path: '/dashboard/settings', label: 'nav.settings', component: lazy(area(() => import('../i18n/messages/settings.js'), () => import('./settings/index.js'))) },

@@ -1139,6 +1139,18 @@ export interface BuiltinToolInput {
   parameters?: ToolParameters
 }
 
+/** When people answer this channel. Null: always (no out-of-hours reply). */
+export interface BusinessHours {
+  /** IANA time zone the intervals are in, e.g. `Europe/Berlin` (daylight-saving time followed). */
+  timezone: string
+  /** Opening intervals per weekday; several per day allowed (a lunch break), none overlapping. Empty: never open. */
+  weekly: Array<OpeningInterval>
+  /** Local dates closed all day (holidays), `YYYY-MM-DD`. */
+  closed_dates: Array<string>
+  /** Sent once per closed period in a conversation whose customer writes while closed and no bot is answering (none on the channel, or it handed off). `{next_open}` becomes the next opening, e.g. "Monday 09:00 (Europe/Berlin)". Null: no reply. */
+  out_of_hours_reply: string | null
+}
+
 /** The `call.answered` event (voice): The call was answered (status in_progress). */
 export interface CallAnsweredEvent {
   /** The event id (`evt_…`): the same in every attempt and replay; deduplicate on it. */
@@ -1279,6 +1291,8 @@ export interface Channel {
   provider: ChannelProvider
   credentials: ChannelCredentials
   web_chat: WebChatSettings | null
+  business_hours: BusinessHours | null
+  email: EmailSettings | null
   webhooks: ChannelWebhooks
   created_at: string
   updated_at: string
@@ -1351,11 +1365,11 @@ export interface ChannelList {
   next_cursor: string | null
 }
 
-/** `twilio` (live mode only: Twilio Messaging with the account below) or `simulated` (offline: sends are recorded and reported delivered); `widget` for `web_chat` (the service's own chat widget, always). */
-export type ChannelProvider = 'simulated' | 'twilio' | 'widget'
+/** `twilio` (live mode only: Twilio Messaging with the account below) or `simulated` (offline: sends are recorded and reported delivered); `widget` for `web_chat` (the service's own chat widget, always); `smtp` for `email` (live mode only: replies through the channel's relay or EMAIL_RELAY_URL; `simulated` records them). */
+export type ChannelProvider = 'simulated' | 'twilio' | 'widget' | 'smtp'
 
-/** `sms` or `whatsapp` (through Twilio Messaging, or the simulated provider); `web_chat` (the chat widget on your site, `web_chat` settings). */
-export type ChannelType = 'sms' | 'whatsapp' | 'web_chat'
+/** `sms` or `whatsapp` (through Twilio Messaging, or the simulated provider); `web_chat` (the chat widget on your site, `web_chat` settings); `email` (an address, `email` settings). */
+export type ChannelType = 'sms' | 'whatsapp' | 'web_chat' | 'email'
 
 /** The `channel.updated` event (channels): A channel was renamed, got another bot or other credentials. */
 export interface ChannelUpdatedEvent {
@@ -1735,6 +1749,75 @@ export interface DsarSubjectInput {
   phone?: string
   /** Your id of the person (a conversation contact’s external_id). */
   external_id?: string
+}
+
+export interface EmailInbound {
+  /** Whether the service's own SMTP listener is on (SMTP_LISTEN_PORT): point the domain's MX (or a forward) at it. */
+  smtp: boolean
+  /** Postmark's inbound webhook URL (basic auth `inbound:<webhook_password>` in the URL, as Postmark documents). */
+  postmark_url: string
+  /** SendGrid Inbound Parse URL (basic auth `inbound:<webhook_password>` in the URL; raw MIME or parsed both accepted). */
+  sendgrid_url: string
+  /** Mailgun route `forward()` target; signed with the signing key (HMAC-SHA256 of timestamp + token). */
+  mailgun_url: string
+  webhook_password_set: boolean
+  mailgun_signing_key_set: boolean
+}
+
+/** Only for type `email` (required there). */
+export interface EmailInput {
+  /** The address customers write to, e.g. support@example.com. */
+  address: string
+  from_name?: string | null
+  relay?: EmailRelayInput | null
+  /** Write-only: the basic-auth password of the Postmark and SendGrid inbound URLs. */
+  webhook_password?: string
+  /** Write-only: Mailgun's HTTP webhook signing key. */
+  mailgun_signing_key?: string
+}
+
+/** The channel's own SMTP relay; null: the service's default relay (EMAIL_RELAY_URL). */
+export interface EmailRelay {
+  host: string
+  port: number
+  /** TLS from the first byte (port 465); false: STARTTLS when the relay offers it. */
+  secure: boolean
+  user: string | null
+  /** Whether a password is stored (it is never shown). */
+  password_set: boolean
+}
+
+export interface EmailRelayInput {
+  host: string
+  /** Default 587 (465 when secure). */
+  port?: number
+  /** Default: true on port 465. */
+  secure?: boolean
+  user?: string | null
+  /** Write-only; kept when left out for the same host and user. */
+  password?: string
+}
+
+export interface EmailSettings {
+  /** The address customers write to. */
+  address: string
+  /** The display name of replies (`From: "<from_name>" <address>`). */
+  from_name: string | null
+  /** Replies carry a per-conversation Reply-To, `<local>+<token>@<domain>`: mail to it lands in that conversation. */
+  reply_address_example: string
+  relay: EmailRelay | null
+  inbound: EmailInbound
+}
+
+export interface EmailUpdate {
+  /** The address customers write to, e.g. support@example.com. */
+  address?: string
+  from_name?: string | null
+  relay?: EmailRelayInput | null
+  /** Write-only: the basic-auth password of the Postmark and SendGrid inbound URLs. */
+  webhook_password?: string
+  /** Write-only: Mailgun's HTTP webhook signing key. */
+  mailgun_signing_key?: string
 }
 
 /** `ready`: an EventStreamReady; `event`: a StreamedEvent; `presence`: a Presence; `error`: a problem. */
@@ -2812,6 +2895,14 @@ export interface OpenapiSnapshotCreatedEvent {
   data: {
     object: OpenApiSnapshot
   }
+}
+
+export interface OpeningInterval {
+  day: 'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun'
+  /** Local `HH:MM` (24-hour); `24:00` ends the day. */
+  open: string
+  /** Local `HH:MM` (24-hour); `24:00` ends the day. */
+  close: string
 }
 
 /** Offsets (UTF-16 code units) in the original text and in the redacted one. */

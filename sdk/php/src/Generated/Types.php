@@ -847,6 +847,14 @@ namespace Svc\Generated;
  *     parameters?: ToolParameters,
  * }
  *
+ * BusinessHours: When people answer this channel. Null: always (no out-of-hours reply).
+ * @psalm-type BusinessHours array{
+ *     timezone: string,
+ *     weekly: list<OpeningInterval>,
+ *     closed_dates: list<string>,
+ *     out_of_hours_reply: string|null,
+ * }
+ *
  * CallAnsweredEvent: The `call.answered` event (voice): The call was answered (status in_progress).
  * @psalm-type CallAnsweredEvent array{
  *     id: string,
@@ -945,6 +953,8 @@ namespace Svc\Generated;
  *     provider: ChannelProvider,
  *     credentials: ChannelCredentials,
  *     web_chat: WebChatSettings|null,
+ *     business_hours: BusinessHours|null,
+ *     email: EmailSettings|null,
  *     webhooks: ChannelWebhooks,
  *     created_at: string,
  *     updated_at: string,
@@ -1000,11 +1010,11 @@ namespace Svc\Generated;
  *     next_cursor: string|null,
  * }
  *
- * ChannelProvider: `twilio` (live mode only: Twilio Messaging with the account below) or `simulated` (offline: sends are recorded and reported delivered); `widget` for `web_chat` (the service's own chat widget, always).
- * @psalm-type ChannelProvider 'simulated'|'twilio'|'widget'
+ * ChannelProvider: `twilio` (live mode only: Twilio Messaging with the account below) or `simulated` (offline: sends are recorded and reported delivered); `widget` for `web_chat` (the service's own chat widget, always); `smtp` for `email` (live mode only: replies through the channel's relay or EMAIL_RELAY_URL; `simulated` records them).
+ * @psalm-type ChannelProvider 'simulated'|'twilio'|'widget'|'smtp'
  *
- * ChannelType: `sms` or `whatsapp` (through Twilio Messaging, or the simulated provider); `web_chat` (the chat widget on your site, `web_chat` settings).
- * @psalm-type ChannelType 'sms'|'whatsapp'|'web_chat'
+ * ChannelType: `sms` or `whatsapp` (through Twilio Messaging, or the simulated provider); `web_chat` (the chat widget on your site, `web_chat` settings); `email` (an address, `email` settings).
+ * @psalm-type ChannelType 'sms'|'whatsapp'|'web_chat'|'email'
  *
  * ChannelUpdatedEvent: The `channel.updated` event (channels): A channel was renamed, got another bot or other credentials.
  * @psalm-type ChannelUpdatedEvent array{
@@ -1317,6 +1327,57 @@ namespace Svc\Generated;
  *     email?: string,
  *     phone?: string,
  *     external_id?: string,
+ * }
+ *
+ * @psalm-type EmailInbound array{
+ *     smtp: bool,
+ *     postmark_url: string,
+ *     sendgrid_url: string,
+ *     mailgun_url: string,
+ *     webhook_password_set: bool,
+ *     mailgun_signing_key_set: bool,
+ * }
+ *
+ * EmailInput: Only for type `email` (required there).
+ * @psalm-type EmailInput array{
+ *     address: string,
+ *     from_name?: string|null,
+ *     relay?: EmailRelayInput|null,
+ *     webhook_password?: string,
+ *     mailgun_signing_key?: string,
+ * }
+ *
+ * EmailRelay: The channel's own SMTP relay; null: the service's default relay (EMAIL_RELAY_URL).
+ * @psalm-type EmailRelay array{
+ *     host: string,
+ *     port: int,
+ *     secure: bool,
+ *     user: string|null,
+ *     password_set: bool,
+ * }
+ *
+ * @psalm-type EmailRelayInput array{
+ *     host: string,
+ *     port?: int,
+ *     secure?: bool,
+ *     user?: string|null,
+ *     password?: string,
+ * }
+ *
+ * @psalm-type EmailSettings array{
+ *     address: string,
+ *     from_name: string|null,
+ *     reply_address_example: string,
+ *     relay: EmailRelay|null,
+ *     inbound: EmailInbound,
+ * }
+ *
+ * @psalm-type EmailUpdate array{
+ *     address?: string,
+ *     from_name?: string|null,
+ *     relay?: EmailRelayInput|null,
+ *     webhook_password?: string,
+ *     mailgun_signing_key?: string,
  * }
  *
  * EventStreamData: `ready`: an EventStreamReady; `event`: a StreamedEvent; `presence`: a Presence; `error`: a problem.
@@ -2123,6 +2184,12 @@ namespace Svc\Generated;
  *     livemode: bool,
  *     api_version: string,
  *     data: array{object: OpenApiSnapshot},
+ * }
+ *
+ * @psalm-type OpeningInterval array{
+ *     day: 'mon'|'tue'|'wed'|'thu'|'fri'|'sat'|'sun',
+ *     open: string,
+ *     close: string,
  * }
  *
  * PiiEntity: Offsets (UTF-16 code units) in the original text and in the redacted one.

@@ -93,6 +93,7 @@ __all__ = [
     "BotVersionCreatedEvent",
     "BotVersionList",
     "BuiltinToolInput",
+    "BusinessHours",
     "CallAnsweredEvent",
     "CallCompletedEvent",
     "CallFailedEvent",
@@ -145,6 +146,12 @@ __all__ = [
     "DsarStatus",
     "DsarSubject",
     "DsarSubjectInput",
+    "EmailInbound",
+    "EmailInput",
+    "EmailRelay",
+    "EmailRelayInput",
+    "EmailSettings",
+    "EmailUpdate",
     "EventStreamData",
     "EventStreamReady",
     "EventType",
@@ -232,6 +239,7 @@ __all__ = [
     "OpenApiSnapshot",
     "OpenApiSnapshotList",
     "OpenapiSnapshotCreatedEvent",
+    "OpeningInterval",
     "PiiEntity",
     "PiiRedaction",
     "PiiRedactionItem",
@@ -1466,6 +1474,19 @@ class BuiltinToolInput(_BuiltinToolInputRequired, total=False):
     parameters: ToolParameters
 
 
+class BusinessHours(TypedDict):
+    """When people answer this channel. Null: always (no out-of-hours reply)."""
+
+    #: Local dates closed all day (holidays), `YYYY-MM-DD`.
+    closed_dates: List[str]
+    #: Sent once per closed period in a conversation whose customer writes while closed and no bot is answering (none on the channel, or it handed off). `{next_open}` becomes the next opening, e.g. "Monday 09:00 (Europe/Berlin)". Null: no reply.
+    out_of_hours_reply: Optional[str]
+    #: IANA time zone the intervals are in, e.g. `Europe/Berlin` (daylight-saving time followed).
+    timezone: str
+    #: Opening intervals per weekday; several per day allowed (a lunch break), none overlapping. Empty: never open.
+    weekly: List[OpeningInterval]
+
+
 class CallAnsweredEvent(TypedDict):
     """The `call.answered` event (voice): The call was answered (status in_progress)."""
 
@@ -1591,8 +1612,10 @@ class Channel(TypedDict):
 
     #: The bot that answers customers first (bot_…), or null.
     bot_id: Optional[str]
+    business_hours: Optional[BusinessHours]
     created_at: str
     credentials: ChannelCredentials
+    email: Optional[EmailSettings]
     id: str
     name: str
     object: Literal["channel"]
@@ -2081,6 +2104,91 @@ class DsarSubjectInput(TypedDict, total=False):
     external_id: str
     #: Any common form; stored as E.164.
     phone: str
+
+
+class EmailInbound(TypedDict):
+    """The ``EmailInbound`` object (components.schemas.EmailInbound)."""
+
+    mailgun_signing_key_set: bool
+    #: Mailgun route `forward()` target; signed with the signing key (HMAC-SHA256 of timestamp + token).
+    mailgun_url: str
+    #: Postmark's inbound webhook URL (basic auth `inbound:<webhook_password>` in the URL, as Postmark documents).
+    postmark_url: str
+    #: SendGrid Inbound Parse URL (basic auth `inbound:<webhook_password>` in the URL; raw MIME or parsed both accepted).
+    sendgrid_url: str
+    #: Whether the service's own SMTP listener is on (SMTP_LISTEN_PORT): point the domain's MX (or a forward) at it.
+    smtp: bool
+    webhook_password_set: bool
+
+
+class _EmailInputRequired(TypedDict):
+    #: The address customers write to, e.g. support@example.com.
+    address: str
+
+
+class EmailInput(_EmailInputRequired, total=False):
+    """Only for type `email` (required there)."""
+
+    from_name: Optional[str]
+    #: Write-only: Mailgun's HTTP webhook signing key.
+    mailgun_signing_key: str
+    relay: Optional[EmailRelayInput]
+    #: Write-only: the basic-auth password of the Postmark and SendGrid inbound URLs.
+    webhook_password: str
+
+
+class EmailRelay(TypedDict):
+    """The channel's own SMTP relay; null: the service's default relay (EMAIL_RELAY_URL)."""
+
+    host: str
+    #: Whether a password is stored (it is never shown).
+    password_set: bool
+    port: int
+    #: TLS from the first byte (port 465); false: STARTTLS when the relay offers it.
+    secure: bool
+    user: Optional[str]
+
+
+class _EmailRelayInputRequired(TypedDict):
+    host: str
+
+
+class EmailRelayInput(_EmailRelayInputRequired, total=False):
+    """The ``EmailRelayInput`` object (components.schemas.EmailRelayInput)."""
+
+    #: Write-only; kept when left out for the same host and user.
+    password: str
+    #: Default 587 (465 when secure).
+    port: int
+    #: Default: true on port 465.
+    secure: bool
+    user: Optional[str]
+
+
+class EmailSettings(TypedDict):
+    """The ``EmailSettings`` object (components.schemas.EmailSettings)."""
+
+    #: The address customers write to.
+    address: str
+    #: The display name of replies (`From: "<from_name>" <address>`).
+    from_name: Optional[str]
+    inbound: EmailInbound
+    relay: Optional[EmailRelay]
+    #: Replies carry a per-conversation Reply-To, `<local>+<token>@<domain>`: mail to it lands in that conversation.
+    reply_address_example: str
+
+
+class EmailUpdate(TypedDict, total=False):
+    """The ``EmailUpdate`` object (components.schemas.EmailUpdate)."""
+
+    #: The address customers write to, e.g. support@example.com.
+    address: str
+    from_name: Optional[str]
+    #: Write-only: Mailgun's HTTP webhook signing key.
+    mailgun_signing_key: str
+    relay: Optional[EmailRelayInput]
+    #: Write-only: the basic-auth password of the Postmark and SendGrid inbound URLs.
+    webhook_password: str
 
 
 class EventStreamReady(TypedDict):
@@ -3162,6 +3270,16 @@ class OpenapiSnapshotCreatedEvent(TypedDict):
     livemode: bool
     type: Literal["openapi_snapshot.created"]
     workspace_id: str
+
+
+class OpeningInterval(TypedDict):
+    """The ``OpeningInterval`` object (components.schemas.OpeningInterval)."""
+
+    #: Local `HH:MM` (24-hour); `24:00` ends the day.
+    close: str
+    day: Literal["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+    #: Local `HH:MM` (24-hour); `24:00` ends the day.
+    open: str
 
 
 class PiiEntity(TypedDict):
@@ -4268,11 +4386,11 @@ ApiKeyScope = Literal["read", "write", "admin", "conversations:read", "conversat
 #: `draft`: never published; `published`: customers talk to `published_version_id`; `archived`: answers nothing (see docs/bots.md).
 BotStatus = Literal["draft", "published", "archived"]
 
-#: `twilio` (live mode only: Twilio Messaging with the account below) or `simulated` (offline: sends are recorded and reported delivered); `widget` for `web_chat` (the service's own chat widget, always).
-ChannelProvider = Literal["simulated", "twilio", "widget"]
+#: `twilio` (live mode only: Twilio Messaging with the account below) or `simulated` (offline: sends are recorded and reported delivered); `widget` for `web_chat` (the service's own chat widget, always); `smtp` for `email` (live mode only: replies through the channel's relay or EMAIL_RELAY_URL; `simulated` records them).
+ChannelProvider = Literal["simulated", "twilio", "widget", "smtp"]
 
-#: `sms` or `whatsapp` (through Twilio Messaging, or the simulated provider); `web_chat` (the chat widget on your site, `web_chat` settings).
-ChannelType = Literal["sms", "whatsapp", "web_chat"]
+#: `sms` or `whatsapp` (through Twilio Messaging, or the simulated provider); `web_chat` (the chat widget on your site, `web_chat` settings); `email` (an address, `email` settings).
+ChannelType = Literal["sms", "whatsapp", "web_chat", "email"]
 
 ConversationChannel = Literal["api", "chat", "email", "sms", "whatsapp", "voice"]
 

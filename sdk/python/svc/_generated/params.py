@@ -16,6 +16,7 @@ from .models import (
     BotHandoffInput,
     BotStatus,
     BuiltinToolInput,
+    BusinessHours,
     ChannelCredentialsInput,
     ChannelProvider,
     ChannelType,
@@ -23,6 +24,8 @@ from .models import (
     ConversationStatus,
     DsarStatus,
     DsarSubjectInput,
+    EmailInput,
+    EmailUpdate,
     InboxContactInput,
     KnowledgeChunking,
     LeadManualActivityType,
@@ -426,7 +429,9 @@ class CreateChannelParams(_CreateChannelParamsRequired, total=False):
     """Params of createChannel (POST /channels): the JSON body."""
 
     bot_id: Optional[str]
+    business_hours: Optional[BusinessHours]
     credentials: ChannelCredentialsInput
+    email: EmailInput
     #: E.164: required for `sms` and `whatsapp`, not taken by other types.
     phone_number: str
     provider: ChannelProvider
@@ -1583,7 +1588,9 @@ class UpdateChannelParams(TypedDict, total=False):
     """Params of updateChannel (PATCH /channels/{id}): the JSON body."""
 
     bot_id: Optional[str]
+    business_hours: Optional[BusinessHours]
     credentials: ChannelCredentialsInput
+    email: EmailUpdate
     name: str
     web_chat: WebChatUpdate
 

@@ -12,12 +12,16 @@ use Svc\SvcClient;
 /**
  * `$client->channels`: 5 operations, and simulatedMessages.
  *
+ * @psalm-import-type BusinessHours from \Svc\Generated\Types
  * @psalm-import-type Channel from \Svc\Generated\Types
  * @psalm-import-type ChannelCredentials from \Svc\Generated\Types
  * @psalm-import-type ChannelCredentialsInput from \Svc\Generated\Types
  * @psalm-import-type ChannelProvider from \Svc\Generated\Types
  * @psalm-import-type ChannelType from \Svc\Generated\Types
  * @psalm-import-type ChannelWebhooks from \Svc\Generated\Types
+ * @psalm-import-type EmailInput from \Svc\Generated\Types
+ * @psalm-import-type EmailSettings from \Svc\Generated\Types
+ * @psalm-import-type EmailUpdate from \Svc\Generated\Types
  * @psalm-import-type RequestOptions from \Svc\Generated\Types
  * @psalm-import-type WebChatInput from \Svc\Generated\Types
  * @psalm-import-type WebChatSettings from \Svc\Generated\Types
@@ -56,6 +60,8 @@ class ChannelsService extends AbstractService
      *     name: string,
      *     phone_number?: string,
      *     web_chat?: WebChatInput,
+     *     business_hours?: BusinessHours|null,
+     *     email?: EmailInput,
      *     bot_id?: string|null,
      *     provider?: ChannelProvider,
      *     credentials?: ChannelCredentialsInput,
@@ -71,6 +77,8 @@ class ChannelsService extends AbstractService
      *     provider: ChannelProvider,
      *     credentials: ChannelCredentials,
      *     web_chat: WebChatSettings|null,
+     *     business_hours: BusinessHours|null,
+     *     email: EmailSettings|null,
      *     webhooks: ChannelWebhooks,
      *     created_at: string,
      *     updated_at: string,
@@ -132,6 +140,8 @@ class ChannelsService extends AbstractService
      *     provider: ChannelProvider,
      *     credentials: ChannelCredentials,
      *     web_chat: WebChatSettings|null,
+     *     business_hours: BusinessHours|null,
+     *     email: EmailSettings|null,
      *     webhooks: ChannelWebhooks,
      *     created_at: string,
      *     updated_at: string,
@@ -186,6 +196,8 @@ class ChannelsService extends AbstractService
      *     bot_id?: string|null,
      *     credentials?: ChannelCredentialsInput,
      *     web_chat?: WebChatUpdate,
+     *     business_hours?: BusinessHours|null,
+     *     email?: EmailUpdate,
      * }|null $params the JSON body (optional)
      * @param RequestOptions $opts per-request options: idempotency_key, timeout, max_retries, api_version, headers, api_key
      * @return array{
@@ -198,6 +210,8 @@ class ChannelsService extends AbstractService
      *     provider: ChannelProvider,
      *     credentials: ChannelCredentials,
      *     web_chat: WebChatSettings|null,
+     *     business_hours: BusinessHours|null,
+     *     email: EmailSettings|null,
      *     webhooks: ChannelWebhooks,
      *     created_at: string,
      *     updated_at: string,

@@ -1811,6 +1811,23 @@ module Svc
       REQUIRED = ['name', 'type'].freeze
     end
 
+    # BusinessHours:
+    #   When people answer this channel. Null: always (no out-of-hours reply).
+    #
+    # - +closed_dates+ [Array<String (date)>] (required) Local dates closed all day (holidays), `YYYY-MM-DD`.
+    # - +out_of_hours_reply+ [String, nil] (required) Sent once per closed period in a conversation whose customer writes while closed and no bot is answering (none on the channel, or it handed off). `{next_open}` becomes the next opening, e.g. "Monday 09:00 (Europe/Berlin)". Null: no reply.
+    # - +timezone+ [String] (required) IANA time zone the intervals are in, e.g. `Europe/Berlin` (daylight-saving time followed).
+    # - +weekly+ [Array<OpeningInterval (Hash)>] (required) Opening intervals per weekday; several per day allowed (a lunch break), none overlapping. Empty: never open.
+    module BusinessHours
+      FIELDS = {
+        'closed_dates' => 'Array<String (date)>',
+        'out_of_hours_reply' => 'String, nil',
+        'timezone' => 'String',
+        'weekly' => 'Array<OpeningInterval (Hash)>',
+      }.freeze
+      REQUIRED = ['closed_dates', 'out_of_hours_reply', 'timezone', 'weekly'].freeze
+    end
+
     # CallAnsweredEvent:
     #   The `call.answered` event (voice): The call was answered (status in_progress).
     #
@@ -2003,8 +2020,10 @@ module Svc
     # Channel
     #
     # - +bot_id+ [String, nil] (required) The bot that answers customers first (bot_…), or null.
+    # - +business_hours+ [BusinessHours (Hash), nil] (required)
     # - +created_at+ [String (date-time)] (required)
     # - +credentials+ [ChannelCredentials (Hash)] (required)
+    # - +email+ [EmailSettings (Hash), nil] (required)
     # - +id+ [String] (required)
     # - +name+ [String] (required)
     # - +object+ ["channel"] (required)
@@ -2017,8 +2036,10 @@ module Svc
     module Channel
       FIELDS = {
         'bot_id' => 'String, nil',
+        'business_hours' => 'BusinessHours (Hash), nil',
         'created_at' => 'String (date-time)',
         'credentials' => 'ChannelCredentials (Hash)',
+        'email' => 'EmailSettings (Hash), nil',
         'id' => 'String',
         'name' => 'String',
         'object' => '"channel"',
@@ -2029,7 +2050,7 @@ module Svc
         'web_chat' => 'WebChatSettings (Hash), nil',
         'webhooks' => 'ChannelWebhooks (Hash)',
       }.freeze
-      REQUIRED = ['bot_id', 'created_at', 'credentials', 'id', 'name', 'object', 'phone_number', 'provider', 'type', 'updated_at', 'web_chat', 'webhooks'].freeze
+      REQUIRED = ['bot_id', 'business_hours', 'created_at', 'credentials', 'email', 'id', 'name', 'object', 'phone_number', 'provider', 'type', 'updated_at', 'web_chat', 'webhooks'].freeze
     end
 
     # ChannelCreatedEvent:
@@ -2146,18 +2167,19 @@ module Svc
     # ChannelProvider:
     #   `twilio` (live mode only: Twilio Messaging with the account below) or `simulated` (offline: sends
     #   are recorded and reported delivered); `widget` for `web_chat` (the service's own chat widget,
-    #   always).
-    # Type: "simulated" | "twilio" | "widget"
+    #   always); `smtp` for `email` (live mode only: replies through the channel's relay or EMAIL_RELAY_URL;
+    #   `simulated` records them).
+    # Type: "simulated" | "twilio" | "widget" | "smtp"
     module ChannelProvider
-      VALUES = ['simulated', 'twilio', 'widget'].freeze
+      VALUES = ['simulated', 'twilio', 'widget', 'smtp'].freeze
     end
 
     # ChannelType:
     #   `sms` or `whatsapp` (through Twilio Messaging, or the simulated provider); `web_chat` (the chat
-    #   widget on your site, `web_chat` settings).
-    # Type: "sms" | "whatsapp" | "web_chat"
+    #   widget on your site, `web_chat` settings); `email` (an address, `email` settings).
+    # Type: "sms" | "whatsapp" | "web_chat" | "email"
     module ChannelType
-      VALUES = ['sms', 'whatsapp', 'web_chat'].freeze
+      VALUES = ['sms', 'whatsapp', 'web_chat', 'email'].freeze
     end
 
     # ChannelUpdatedEvent:
@@ -2846,6 +2868,118 @@ module Svc
         'email' => 'String (email)',
         'external_id' => 'String',
         'phone' => 'String',
+      }.freeze
+      REQUIRED = [].freeze
+    end
+
+    # EmailInbound
+    #
+    # - +mailgun_signing_key_set+ [Boolean] (required)
+    # - +mailgun_url+ [String] (required) Mailgun route `forward()` target; signed with the signing key (HMAC-SHA256 of timestamp + token).
+    # - +postmark_url+ [String] (required) Postmark's inbound webhook URL (basic auth `inbound:<webhook_password>` in the URL, as Postmark documents).
+    # - +sendgrid_url+ [String] (required) SendGrid Inbound Parse URL (basic auth `inbound:<webhook_password>` in the URL; raw MIME or parsed both accepted).
+    # - +smtp+ [Boolean] (required) Whether the service's own SMTP listener is on (SMTP_LISTEN_PORT): point the domain's MX (or a forward) at it.
+    # - +webhook_password_set+ [Boolean] (required)
+    module EmailInbound
+      FIELDS = {
+        'mailgun_signing_key_set' => 'Boolean',
+        'mailgun_url' => 'String',
+        'postmark_url' => 'String',
+        'sendgrid_url' => 'String',
+        'smtp' => 'Boolean',
+        'webhook_password_set' => 'Boolean',
+      }.freeze
+      REQUIRED = ['mailgun_signing_key_set', 'mailgun_url', 'postmark_url', 'sendgrid_url', 'smtp', 'webhook_password_set'].freeze
+    end
+
+    # EmailInput:
+    #   Only for type `email` (required there).
+    #
+    # - +address+ [String (email)] (required) The address customers write to, e.g. support@example.com.
+    # - +from_name+ [String, nil]
+    # - +mailgun_signing_key+ [String] Write-only: Mailgun's HTTP webhook signing key.
+    # - +relay+ [EmailRelayInput (Hash), nil]
+    # - +webhook_password+ [String] Write-only: the basic-auth password of the Postmark and SendGrid inbound URLs.
+    module EmailInput
+      FIELDS = {
+        'address' => 'String (email)',
+        'from_name' => 'String, nil',
+        'mailgun_signing_key' => 'String',
+        'relay' => 'EmailRelayInput (Hash), nil',
+        'webhook_password' => 'String',
+      }.freeze
+      REQUIRED = ['address'].freeze
+    end
+
+    # EmailRelay:
+    #   The channel's own SMTP relay; null: the service's default relay (EMAIL_RELAY_URL).
+    #
+    # - +host+ [String] (required)
+    # - +password_set+ [Boolean] (required) Whether a password is stored (it is never shown).
+    # - +port+ [Integer] (required)
+    # - +secure+ [Boolean] (required) TLS from the first byte (port 465); false: STARTTLS when the relay offers it.
+    # - +user+ [String, nil] (required)
+    module EmailRelay
+      FIELDS = {
+        'host' => 'String',
+        'password_set' => 'Boolean',
+        'port' => 'Integer',
+        'secure' => 'Boolean',
+        'user' => 'String, nil',
+      }.freeze
+      REQUIRED = ['host', 'password_set', 'port', 'secure', 'user'].freeze
+    end
+
+    # EmailRelayInput
+    #
+    # - +host+ [String] (required)
+    # - +password+ [String] Write-only; kept when left out for the same host and user.
+    # - +port+ [Integer] Default 587 (465 when secure).
+    # - +secure+ [Boolean] Default: true on port 465.
+    # - +user+ [String, nil]
+    module EmailRelayInput
+      FIELDS = {
+        'host' => 'String',
+        'password' => 'String',
+        'port' => 'Integer',
+        'secure' => 'Boolean',
+        'user' => 'String, nil',
+      }.freeze
+      REQUIRED = ['host'].freeze
+    end
+
+    # EmailSettings
+    #
+    # - +address+ [String] (required) The address customers write to.
+    # - +from_name+ [String, nil] (required) The display name of replies (`From: "<from_name>" <address>`).
+    # - +inbound+ [EmailInbound (Hash)] (required)
+    # - +relay+ [EmailRelay (Hash), nil] (required)
+    # - +reply_address_example+ [String] (required) Replies carry a per-conversation Reply-To, `<local>+<token>@<domain>`: mail to it lands in that conversation.
+    module EmailSettings
+      FIELDS = {
+        'address' => 'String',
+        'from_name' => 'String, nil',
+        'inbound' => 'EmailInbound (Hash)',
+        'relay' => 'EmailRelay (Hash), nil',
+        'reply_address_example' => 'String',
+      }.freeze
+      REQUIRED = ['address', 'from_name', 'inbound', 'relay', 'reply_address_example'].freeze
+    end
+
+    # EmailUpdate
+    #
+    # - +address+ [String (email)] The address customers write to, e.g. support@example.com.
+    # - +from_name+ [String, nil]
+    # - +mailgun_signing_key+ [String] Write-only: Mailgun's HTTP webhook signing key.
+    # - +relay+ [EmailRelayInput (Hash), nil]
+    # - +webhook_password+ [String] Write-only: the basic-auth password of the Postmark and SendGrid inbound URLs.
+    module EmailUpdate
+      FIELDS = {
+        'address' => 'String (email)',
+        'from_name' => 'String, nil',
+        'mailgun_signing_key' => 'String',
+        'relay' => 'EmailRelayInput (Hash), nil',
+        'webhook_password' => 'String',
       }.freeze
       REQUIRED = [].freeze
     end
@@ -4622,6 +4756,20 @@ module Svc
         'workspace_id' => 'String',
       }.freeze
       REQUIRED = ['api_version', 'created_at', 'data', 'id', 'livemode', 'type', 'workspace_id'].freeze
+    end
+
+    # OpeningInterval
+    #
+    # - +close+ [String] (required) Local `HH:MM` (24-hour); `24:00` ends the day.
+    # - +day+ ["mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun"] (required)
+    # - +open+ [String] (required) Local `HH:MM` (24-hour); `24:00` ends the day.
+    module OpeningInterval
+      FIELDS = {
+        'close' => 'String',
+        'day' => '"mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun"',
+        'open' => 'String',
+      }.freeze
+      REQUIRED = ['close', 'day', 'open'].freeze
     end
 
     # PiiEntity:

@@ -33,7 +33,9 @@ module Svc
       #
       # @param params [Hash] the JSON body:
       #   - +bot_id+ [String, nil]
+      #   - +business_hours+ [BusinessHours (Hash), nil]
       #   - +credentials+ [ChannelCredentialsInput (Hash)]
+      #   - +email+ [EmailInput (Hash)]
       #   - +name+ [String] (required)
       #   - +phone_number+ [String] E.164: required for `sms` and `whatsapp`, not taken by other types.
       #   - +provider+ [ChannelProvider (String)]
@@ -121,7 +123,9 @@ module Svc
       # @param id [String] path parameter +id+
       # @param params [Hash, nil] the JSON body, optional:
       #   - +bot_id+ [String, nil]
+      #   - +business_hours+ [BusinessHours (Hash), nil]
       #   - +credentials+ [ChannelCredentialsInput (Hash)]
+      #   - +email+ [EmailUpdate (Hash)]
       #   - +name+ [String]
       #   - +web_chat+ [WebChatUpdate (Hash)]
       # @param opts [Hash] request options: +idempotency_key+, +timeout+, +max_retries+, +api_version+, +headers+; other keywords are added to params
