@@ -1,9 +1,13 @@
 #!/usr/bin/env node
 // Runs the whole suite twice: on SQLite, then on PostgreSQL (127.0.0.1:5432/test, a fresh schema per
-// test app) with Redis (127.0.0.1:6379). TEST_DB=sqlite|postgres runs one engine; extra args filter files.
+// test app) with Redis (127.0.0.1:6379). TEST_DB=sqlite|postgres runs one engine; extra args filter files
+// (`npm test -- src/modules/leads` or `npm test -- leads`: every test file whose path contains one of them).
+// The whole suite runs the linter first (npm run lint) and stops if it fails: a red lint is a red CI. A filtered
+// run skips it (LINT=1 runs it anyway; LINT=0 skips it on a whole run). At the end: each engine's time and the
+// slowest test files.
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
-import { join, resolve } from 'node:path'
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { join, relative, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 
 function find(dir, out = []) {
@@ -18,6 +22,19 @@ function find(dir, out = []) {
 }
 
 const filters = process.argv.slice(2)
+const started = performance.now()
+const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`
+let lintMs = null
+if (process.env.LINT === '1' || (filters.length === 0 && process.env.LINT !== '0')) {
+  process.stdout.write('\n=== lint (npm run lint) ===\n')
+  const lint = spawnSync('npm', ['run', '--silent', 'lint'], { stdio: 'inherit' })
+  lintMs = performance.now() - started
+  if (lint.status !== 0) {
+    process.stdout.write(`\nlint failed (${seconds(lintMs)}): fix it before the tests run (LINT=0 skips it locally)\n`)
+    process.exit(1)
+  }
+  process.stdout.write(`lint clean (${seconds(lintMs)})\n`)
+}
 const files = [...find('src'), ...find('test'), ...find('sdk'), ...find('dashboard')].filter((f) => filters.length === 0 || filters.some((x) => f.includes(x))).sort()
 // The browser tests load the built dashboard: build it once (skipped when its sources have not changed).
 if (files.some((f) => f.startsWith('dashboard'))) await (await import('../dashboard/build.mjs')).buildDashboard()
@@ -27,6 +44,8 @@ if (files.some((f) => f.startsWith('dashboard'))) await (await import('../dashbo
 // One folder per run: two runs at once (a whole suite and a few files) must not remove each other's entries.
 const GROUP_DIR = join('.tmp', 'test-groups', String(process.pid))
 process.on('exit', () => rmSync(GROUP_DIR, { recursive: true, force: true }))
+// A group's entry file is named in the timings by the module's route tests it runs.
+const labels = new Map()
 function grouped(list) {
   if (process.env.TEST_GROUP === '0') return list
   rmSync(GROUP_DIR, { recursive: true, force: true })
@@ -47,6 +66,7 @@ function grouped(list) {
     const entry = join(GROUP_DIR, `${module}.routes.test.mjs`)
     writeFileSync(entry, `// ${module}: its route tests in one process (scripts/test.mjs)\n` + members.map((f) => `import ${JSON.stringify(pathToFileURL(resolve(f)).href)}\n`).join(''))
     entries.push(entry)
+    labels.set(resolve(entry), `src/modules/${module}/routes/*.route.test.ts (${members.length} files in one process)`)
   }
   // The groups run longest: start them first.
   return [...entries, ...alone]
@@ -61,8 +81,15 @@ if (process.env.SVC_TEST_BUILD !== '0') {
   process.on('exit', () => rmSync(TEST_BUILD, { recursive: true, force: true }))
 }
 const engines = process.env.TEST_DB ? [process.env.TEST_DB] : ['sqlite', 'postgres']
+// Each engine's run also writes its files' times (scripts/test-timings-reporter.mjs) here.
+const TIMINGS_DIR = join('.tmp', 'test-timings', String(process.pid))
+mkdirSync(TIMINGS_DIR, { recursive: true })
+process.on('exit', () => rmSync(TIMINGS_DIR, { recursive: true, force: true }))
+const summary = []
 let failed = false
 for (const engine of engines) {
+  const engineStarted = performance.now()
+  const timingsFile = join(TIMINGS_DIR, `${engine}.json`)
   process.stdout.write(`\n=== test suite on ${engine} (${files.length} files) ===\n`)
   const env = {
     ...process.env,
@@ -79,6 +106,9 @@ for (const engine of engines) {
       'tsx',
       '--test',
       '--test-reporter=spec',
+      '--test-reporter-destination=stdout',
+      `--test-reporter=${pathToFileURL(resolve('scripts/test-timings-reporter.mjs')).href}`,
+      `--test-reporter-destination=${timingsFile}`,
       `--test-concurrency=${process.env.TEST_CONCURRENCY ?? 2}`,
       // A test that hangs fails after 3 minutes, and a file whose handles stay open still ends.
       '--test-timeout=180000',
@@ -88,5 +118,35 @@ for (const engine of engines) {
     { stdio: 'inherit', env },
   )
   if (r.status !== 0) failed = true
+  summary.push({ engine, ms: performance.now() - engineStarted, ok: r.status === 0, files: readTimings(timingsFile) })
 }
+
+// A file's time: the runner's own for the file, else the longest span the reporter saw.
+function readTimings(file) {
+  if (!existsSync(file)) return []
+  const whole = new Map()
+  const spans = new Map()
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    let t
+    try {
+      t = JSON.parse(line)
+    } catch {
+      continue // empty, or the last line cut short by a killed run
+    }
+    if (t.ms !== undefined) whole.set(t.file, t.ms)
+    else spans.set(t.file, Math.max(spans.get(t.file) ?? 0, t.span))
+  }
+  return [...new Set([...whole.keys(), ...spans.keys()])].map((f) => ({ file: labels.get(f) ?? relative(process.cwd(), f), ms: whole.get(f) ?? spans.get(f) }))
+}
+
+// The times, last, where a reader of a long log looks: which engine took how long, and where the time went.
+process.stdout.write('\n=== test times ===\n')
+if (lintMs !== null) process.stdout.write(`lint: ${seconds(lintMs)}\n`)
+for (const s of summary) {
+  process.stdout.write(`${s.engine}: ${seconds(s.ms)} (${files.length} files${s.ok ? '' : ', FAILED'})\n`)
+  const slowest = s.files.sort((a, b) => b.ms - a.ms).slice(0, 10)
+  if (slowest.length > 0) process.stdout.write(`  the ${slowest.length} slowest on ${s.engine}:\n`)
+  for (const f of slowest) process.stdout.write(`  ${seconds(f.ms).padStart(9)}  ${f.file}\n`)
+}
+process.stdout.write(`total: ${seconds(performance.now() - started)}\n`)
 process.exit(failed ? 1 : 0)
