@@ -35,7 +35,17 @@ describe('detectSpeech', () => {
     const missing = await detectSpeech('/nonexistent/espeak-ng')
     assert.equal(missing.available, false)
     assert.match(!missing.available ? missing.reason : '', /not installed/)
-    assert.equal(detectSpeech('/nonexistent/espeak-ng'), detectSpeech('/nonexistent/espeak-ng'))
+  })
+
+  it('probes each command once: a second call answers from the cache without running it again', async () => {
+    // A stand-in program that counts its runs and prints espeak-ng's version line.
+    const runs = join(dir, 'probe-runs')
+    const program = join(dir, 'counting-espeak')
+    writeFileSync(program, `#!/bin/sh\necho run >> '${runs}'\necho 'eSpeak NG text-to-speech: 1.51  Data at: /usr/share'\n`)
+    chmodSync(program, 0o755)
+    assert.deepEqual(await detectSpeech(program), { available: true, version: '1.51' })
+    assert.deepEqual(await detectSpeech(program), { available: true, version: '1.51' })
+    assert.equal(readFileSync(runs, 'utf8'), 'run\n')
   })
 })
 
