@@ -24,7 +24,7 @@ export class ChannelsService {
     this.bot = new ChannelBotService(k, services)
     this.inbound = new ChannelInboundService(k, services, this.bot)
     this.outbound = new ChannelOutboundService(k, services, this.channels)
-    this.webChat = new WebChatService(k, services, this.inbound)
+    this.webChat = new WebChatService(k, services, this.inbound, this.outbound)
   }
 
   /** The tables answer. */

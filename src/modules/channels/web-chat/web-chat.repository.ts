@@ -2,7 +2,7 @@ import type { Executor } from '../../../kernel/db/database.js'
 import { scoped } from '../../../kernel/db/scoped.js'
 import type { Tenant } from '../../../kernel/tenant.js'
 import '../channels.tables.js'
-import type { ChannelConversationsTable, ChannelsTable, ChannelWebVisitorsTable } from '../channels.tables.js'
+import type { ChannelConversationsTable, ChannelDeliveriesTable, ChannelsTable, ChannelWebVisitorsTable } from '../channels.tables.js'
 import './web-chat.tables.js'
 import type { ChannelWebAttachmentsTable } from './web-chat.tables.js'
 
@@ -43,6 +43,12 @@ export function visitorsOf(db: Executor, tenant: Tenant, by: { email: string | n
     .selectAll()
     .where((eb) => eb.or([...(by.email ? [eb('email', '=', by.email.toLowerCase())] : []), ...(by.userId ? [eb('user_id', '=', by.userId)] : [])]))
     .execute()
+}
+
+/** Replies of the channel among `messageIds` not yet shown to the visitor (queued or sent). */
+export function undelivered(db: Executor, tenant: Tenant, channelId: string, messageIds: string[]): Promise<ChannelDeliveriesTable[]> {
+  if (messageIds.length === 0) return Promise.resolve([])
+  return scoped(db, tenant).selectFrom('channel_deliveries').selectAll().where('channel_id', '=', channelId).where('message_id', 'in', messageIds).where('status', 'in', ['queued', 'sent']).execute()
 }
 
 export async function insertAttachment(db: Executor, row: ChannelWebAttachmentsTable): Promise<void> {

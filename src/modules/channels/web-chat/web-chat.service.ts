@@ -7,6 +7,7 @@ import type { Services } from '../../../kernel/services.js'
 import type { Tenant } from '../../../kernel/tenant.js'
 import type { MessageT } from '../../inbox/inbox.schemas.js'
 import type { ChannelInboundService } from '../channel-inbound.service.js'
+import type { ChannelOutboundService } from '../channel-outbound.service.js'
 import * as channelsRepo from '../channels.repository.js'
 import type { ChannelsTable, ChannelWebVisitorsTable } from '../channels.tables.js'
 import * as repo from './web-chat.repository.js'
@@ -68,6 +69,7 @@ export class WebChatService {
     private readonly k: Kernel,
     private readonly services: Services,
     private readonly inbound: ChannelInboundService,
+    private readonly outbound: ChannelOutboundService,
   ) {
     this.tokenKey = k.deriveKey('channels:web-chat-visitor-token')
   }
@@ -240,7 +242,19 @@ export class WebChatService {
     if (!page) return { conversation_id: null, handed_off: false, status: null, messages: [] }
     const state = await this.state(s, conversationId)
     const messages = page.data.filter((m) => !m.private).reverse().map(visitorMessage)
+    await this.delivered(s, messages)
     return { conversation_id: conversationId, ...state, messages }
+  }
+
+  /**
+   * The widget has shown these replies to the visitor (its open stream, or the history it read): their
+   * delivery moves to `delivered`, as a carrier's receipt moves an SMS (forward only, via applyStatus).
+   */
+  async delivered(s: VisitorSession, messages: VisitorMessage[]): Promise<void> {
+    const ids = messages.filter((m) => m.from !== 'visitor').map((m) => m.id)
+    for (const d of await repo.undelivered(this.k.db, s.tenant, s.channel.id, ids)) {
+      await this.outbound.applyStatus(s.channel, d.message_id, d.provider_sid ?? `wc_shown_${d.message_id}`, 'delivered', { code: null, message: null })
+    }
   }
 }
 

@@ -68,7 +68,10 @@ export function openVisitorStream(k: Kernel, streams: VisitorStreams, web: WebCh
       const m = object as unknown as MessageT
       if (m.private) return
       queue(async () => {
-        if (await owned(m.conversation_id)) write('message', visitorMessage(m))
+        if (!(await owned(m.conversation_id))) return
+        const shown = visitorMessage(m)
+        write('message', shown)
+        await web.delivered(s, [shown])
       })
     } else if (CONVERSATION_EVENTS.has(type)) {
       const id = object.id as string

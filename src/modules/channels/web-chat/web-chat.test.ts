@@ -54,7 +54,7 @@ describe('the web chat widget’s public API (/widget/v1)', () => {
     const conv = await ok(get(h, `/inbox/conversations/${first.conversation_id}`))
     assert.deepEqual([conv.channel, conv.contact.name, conv.metadata.channel_id], ['chat', 'Ada', channel.id])
     const inbox = (await ok(get(h, `/inbox/conversations/${first.conversation_id}/messages?order=asc`))).data
-    assert.equal(inbox[1].delivery.status, 'sent')
+    assert.equal(inbox[1].delivery.status, 'delivered', 'the widget showed it (the history read above)')
     // A private note never reaches the visitor; an agent's reply does.
     await ok(post(h, `/inbox/conversations/${first.conversation_id}/messages`, { content: 'internal: VIP', private: true }), 201)
     await ok(post(h, `/inbox/conversations/${first.conversation_id}/messages`, { content: 'Anything else?' }), 201)
@@ -156,6 +156,10 @@ describe('the web chat widget’s public API (/widget/v1)', () => {
     assert.match(text, /event: ready/)
     assert.match(text, /event: message\ndata: \{[^\n]*"from":"agent"[^\n]*Hello from the team/)
     assert.doesNotMatch(text, /note/)
+    // Shown on the visitor's open stream: delivered.
+    await new Promise((r) => setTimeout(r, 200))
+    const last = (await ok(get(h, `/inbox/conversations/${m.conversation_id}/messages`))).data[0]
+    assert.deepEqual([last.content, last.delivery.status], ['Hello from the team', 'delivered'])
   })
 
   it('data-subject requests: a visitor found by the e-mail they gave and by the verified user id; erased, their token opens nothing', async () => {
