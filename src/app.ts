@@ -7,7 +7,7 @@ import type { Logger } from 'pino'
 import { createLogger } from './logger.js'
 import type { Config } from './config.js'
 import { createAiEngine } from './kernel/ai/ai.js'
-import { LocalBlobStore } from './kernel/blobs/blobs.js'
+import { openBlobStore } from './kernel/blobs/open-blob-store.js'
 import { ToolRegistry } from './kernel/tools/tools.js'
 import { createEmbeddings } from './kernel/ai/embeddings.js'
 import { systemClock, type Clock } from './kernel/clock.js'
@@ -84,7 +84,7 @@ export async function createKernel(deps: AppDeps): Promise<{ kernel: Kernel; ser
     throw err
   })
   if (verified === 'rotated') log.warn('the server secret was rotated: the database now records the current SERVER_SECRET (nodes still on the old one will refuse to start)')
-  const blobs = new LocalBlobStore(config.blobs.dir)
+  const blobs = await openBlobStore(config.blobs)
   const audit = new AuditChain(db, blobs, clock, loaded.secret, previousSecrets)
   const upgraded = await upgradeAuditChains(db, clock, audit)
   if (upgraded && upgraded.entries > 0) log.warn(upgraded, 'audit chains re-sealed under the keyed scheme (HMAC-SHA256 of the server secret), once')
@@ -199,6 +199,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       if (redis?.status === 'ready') await redis.quit().catch(() => redis.disconnect())
       else redis?.disconnect()
       await kernel.database.close()
+      kernel.blobs.close?.()
     },
   }
 }

@@ -7,6 +7,9 @@ import { loadConfig } from './config.js'
 import { auditScope } from './kernel/audit/audit.js'
 import { EVIDENCE_KINDS } from './modules/compliance/compliance.schemas.js'
 import { userInfo } from 'node:os'
+import { resolve } from 'node:path'
+import { LocalBlobStore } from './kernel/blobs/blobs.js'
+import { copyBlobs } from './kernel/blobs/copy-blobs.js'
 
 const USAGE = `Usage: svc <command>
   workspaces create --name <name> [--owner-email <email>] [--json]
@@ -19,6 +22,9 @@ const USAGE = `Usage: svc <command>
                       set a member's sign-in password, read from standard input (first line); ends their sessions
   migrate
   secrets reseal      seal stored credentials under the current SERVER_SECRET (after a rotation)
+  blobs copy --from-dir <dir> [--json]
+                      copy every file of a local blob directory (the old BLOB_DIR) into the configured store
+                      (BLOB_STORE=s3): with content types; run again, it copies only what is missing
   compliance evidence --workspace <id> [--sandbox] [--kind <kind>] [--from <date>] [--to <date>] [--json]
                       generate evidence reports now (default: every kind, the last 30 days)
 Scopes: ${ALL_SCOPES.join(' ')}
@@ -93,6 +99,14 @@ export async function cli(argv: string[]): Promise<number> {
       out({ resealed: total }, rest.includes('--json'), `resealed ${total} row(s) under the current server secret`)
       return 0
     }
+    if (group === 'blobs' && action === 'copy') {
+      const { values } = parseArgs({ args: rest, options: { 'from-dir': { type: 'string' }, json: { type: 'boolean' } } })
+      if (!values['from-dir']) fail('blobs copy needs --from-dir <the local blob directory>')
+      if (config.blobs.store === 'local' && resolve(config.blobs.dir) === resolve(values['from-dir'])) fail('blobs copy: the configured store is that directory already (set BLOB_STORE=s3 and S3_*)')
+      const r = await copyBlobs(new LocalBlobStore(values['from-dir']), kernel.blobs)
+      out(r, !!values.json, `copied ${r.copied} file(s) (${r.bytes} bytes), ${r.skipped} already there`)
+      return 0
+    }
     if (group === 'compliance' && action === 'evidence') {
       const { values } = parseArgs({ args: rest, options: { workspace: { type: 'string' }, sandbox: { type: 'boolean' }, kind: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' }, json: { type: 'boolean' } } })
       if (!values.workspace) fail('compliance evidence needs --workspace <id>')
@@ -156,8 +170,9 @@ export async function cli(argv: string[]): Promise<number> {
       out({ id, revoked: true }, rest.includes('--json'), `revoked ${id}`)
       return 0
     }
-    fail(USAGE)
+    return fail(USAGE)
   } finally {
+    kernel.blobs.close?.()
     await kernel.database.close()
   }
 }

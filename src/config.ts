@@ -3,7 +3,8 @@
 import { availableParallelism } from 'node:os'
 import { dirname } from 'node:path'
 import ipaddr from 'ipaddr.js'
-import { readEnv } from './config-env.js'
+import { ConfigError, readEnv } from './config-env.js'
+import type { S3Settings } from './kernel/blobs/s3-blob-store.js'
 import { ENV_SCHEMA, type EnvValues } from './config-schema.js'
 
 export interface Config {
@@ -128,9 +129,11 @@ export interface Config {
   outbound: {
     allowPrivateNetworks: boolean
   }
-  /** Files the service keeps (call recordings): BLOB_DIR, a local directory (default `<DATA_DIR>/blobs`). */
+  /** Files the service keeps: BLOB_DIR, a local directory (default `<DATA_DIR>/blobs`), or an S3 bucket (BLOB_STORE=s3). */
   blobs: {
+    store: 'local' | 's3'
     dir: string
+    s3: S3Settings | null
   }
   voice: {
     /** The speech synthesiser run as a separate program (VOICE_SPEECH_COMMAND, default `espeak-ng`); missing = recordings `unavailable`. */
@@ -225,6 +228,22 @@ function httpLimits(v: EnvValues): Config['http'] {
   }
 }
 
+/** BLOB_STORE=s3: the bucket is required, explicit credentials come as a pair. */
+function s3Settings(v: EnvValues): S3Settings {
+  const problems: string[] = []
+  if (!v.S3_BUCKET) problems.push('S3_BUCKET: required with BLOB_STORE=s3 (the bucket the service keeps its files in)')
+  if (Boolean(v.S3_ACCESS_KEY_ID) !== Boolean(v.S3_SECRET_ACCESS_KEY)) problems.push('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY: set both or neither (neither: the AWS SDK\'s default credentials)')
+  if (problems.length) throw new ConfigError(problems)
+  return {
+    bucket: v.S3_BUCKET!,
+    region: v.S3_REGION,
+    endpoint: v.S3_ENDPOINT || null,
+    forcePathStyle: v.S3_FORCE_PATH_STYLE,
+    credentials: v.S3_ACCESS_KEY_ID ? { accessKeyId: v.S3_ACCESS_KEY_ID, secretAccessKey: v.S3_SECRET_ACCESS_KEY! } : null,
+    prefix: v.S3_PREFIX ?? '',
+  }
+}
+
 /**
  * The configuration from the environment: every variable is checked against its declaration first
  * (src/config-schema.ts; a ConfigError names each faulty one), then the few that depend on each other.
@@ -309,7 +328,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       allowPrivateNetworks: v.OUTBOUND_ALLOW_PRIVATE_NETWORKS || v.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
     },
     blobs: {
+      store: v.BLOB_STORE,
       dir: v.BLOB_DIR || `${dataDir}/blobs`,
+      s3: v.BLOB_STORE === 's3' ? s3Settings(v) : null,
     },
     voice: {
       speechCommand: v.VOICE_SPEECH_COMMAND,

@@ -5,13 +5,10 @@ import { dirname, join, posix } from 'node:path'
 import type { Readable } from 'node:stream'
 
 /**
- * Files the service keeps (call recordings), addressed by key. Modules receive it as `kernel.blobs`.
+ * Files the service keeps (recordings, exports, SDK archives, attachments), addressed by key. Modules receive it as `kernel.blobs`.
  *
- * An S3-compatible store would implement the same interface without changing callers: `put` is one
- * PutObject (S3 replaces an object atomically, so a retry rewriting the key is safe and a half upload is
- * never visible) with `ContentType` set; `stat` is HeadObject (ContentLength, ContentType, ETag; 404 →
- * null); `read` is GetObject with `Range: bytes=start-end` whose Body is already a Readable; `delete` is
- * DeleteObject (idempotent there too). Keys need no translation: the allowed characters are S3-safe.
+ * Two implementations, chosen by BLOB_STORE: LocalBlobStore below (a directory) and S3BlobStore
+ * (s3-blob-store.ts, any S3-compatible bucket). Keys need no translation: the allowed characters are S3-safe.
  */
 export interface BlobStore {
   /** Store `data` under `key`, replacing what was there; readers see the old or the new blob, never half. */
@@ -22,6 +19,8 @@ export interface BlobStore {
   read(key: string, range?: { start: number; end: number }): Readable
   /** Remove `key`; a missing key is not an error. */
   delete(key: string): Promise<void>
+  /** Release what the store holds open (an S3 client's sockets); a local directory holds nothing. */
+  close?(): void
 }
 
 export interface BlobStat {
@@ -120,6 +119,20 @@ export class LocalBlobStore implements BlobStore {
     const file = this.pathOf(key)
     await unlink(file).catch(ignoreMissing)
     await unlink(sidecarOf(file)).catch(ignoreMissing)
+  }
+
+  /** Every key in the directory (dot-names are the store's own: sidecars, temp files). */
+  async *keys(prefix = ''): AsyncGenerator<string> {
+    const walk = async function* (dir: string, key: string): AsyncGenerator<string> {
+      const entries = await readdir(dir, { withFileTypes: true }).catch(() => [])
+      for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
+        if (e.name.startsWith('.')) continue
+        const k = key ? `${key}/${e.name}` : e.name
+        if (e.isDirectory()) yield* walk(join(dir, e.name), k)
+        else if (e.isFile() && k.startsWith(prefix)) yield k
+      }
+    }
+    yield* walk(this.dir, '')
   }
 
   private pathOf(key: string): string {
