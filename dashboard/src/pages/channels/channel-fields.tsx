@@ -1,4 +1,5 @@
 import { Field } from '../../ui/components.js'
+import { useWorkspace } from '../../ui/workspace.js'
 import { t } from '../../i18n/index.js'
 import type { ChannelForm } from './channel-form.js'
 
@@ -11,6 +12,8 @@ const check = (set: Set, k: keyof ChannelForm) => (e: Event) => set(k, (e.target
  * number and provider stay (the API changes neither) and an empty auth token keeps the stored one.
  */
 export function PhoneFields({ f, set, editing = false, tokenSet = false }: { f: ChannelForm; set: Set; editing?: boolean; tokenSet?: boolean }) {
+  // The sandbox reaches no real provider: the API takes only the simulated one there, so nothing else is offered.
+  const sandbox = useWorkspace().membership.mode === 'test'
   return (
     <>
       {!editing && (
@@ -22,7 +25,7 @@ export function PhoneFields({ f, set, editing = false, tokenSet = false }: { f: 
             {(id, d) => (
               <select id={id} aria-describedby={d} value={f.provider} onChange={text(set, 'provider')}>
                 <option value="simulated">{t('channels.form.simulated')}</option>
-                <option value="twilio">Twilio</option>
+                {!sandbox && <option value="twilio">Twilio</option>}
               </select>
             )}
           </Field>
@@ -98,6 +101,7 @@ export function WebChatFields({ f, set }: { f: ChannelForm; set: Set }) {
 /** E-mail: the address, the replies' name, the relay (none: the service's default) and the inbound webhooks' secrets. */
 export function EmailFields({ f, set, editing = false, passwordSet = false, webhookPasswordSet = false, signingKeySet = false }: { f: ChannelForm; set: Set; editing?: boolean; passwordSet?: boolean; webhookPasswordSet?: boolean; signingKeySet?: boolean }) {
   const keep = t('channels.form.secretKeep')
+  const sandbox = useWorkspace().membership.mode === 'test'
   return (
     <>
       <Field label={t('channels.form.address')} hint={t('channels.form.addressHint')}>
@@ -111,7 +115,7 @@ export function EmailFields({ f, set, editing = false, passwordSet = false, webh
           {(id, d) => (
             <select id={id} aria-describedby={d} value={f.email_provider} onChange={text(set, 'email_provider')}>
               <option value="">{t('channels.form.automatic')}</option>
-              <option value="smtp">SMTP</option>
+              {!sandbox && <option value="smtp">SMTP</option>}
               <option value="simulated">{t('channels.form.simulated')}</option>
             </select>
           )}
