@@ -14,7 +14,10 @@ export class AuditLogService {
     // Entries written a moment ago get their chain link now rather than at the next sealing tick.
     await this.k.audit.seal(tenant.workspaceId)
     const { cursor: _c, limit: _l, ...filters } = q
-    return this.k.paginate({ list: 'listAuditLog', tenant, filters, query: q, fetch: (page) => repo.listAudit(this.k.db, tenant, q, page), key: (r) => r.id, view: auditView })
+    // occurred_at is UTC text compared as text: the bounds must be written the same way (an offset, or no milliseconds,
+    // would otherwise compare wrong).
+    const bounds = { ...q, from: utc(q.from), to: utc(q.to) }
+    return this.k.paginate({ list: 'listAuditLog', tenant, filters, query: q, fetch: (page) => repo.listAudit(this.k.db, tenant, bounds, page), key: (r) => r.id, view: auditView })
   }
 
   /**
@@ -33,4 +36,10 @@ export class AuditLogService {
     }
     return v
   }
+}
+
+/** A date-time as stored (ISO 8601 UTC, milliseconds); a leap second, which Date cannot read, as written. */
+function utc(value: string | undefined): string | undefined {
+  const ms = value === undefined ? NaN : Date.parse(value)
+  return Number.isFinite(ms) ? new Date(ms).toISOString() : value
 }

@@ -4,7 +4,7 @@ import type { PageResult } from '../../kernel/http/pagination.js'
 import { newId } from '../../kernel/ids.js'
 import type { Kernel } from '../../kernel/kernel.js'
 import type { Principal, Tenant } from '../../kernel/tenant.js'
-import { leadOr404, type LeadsCrudService } from './leads-crud.service.js'
+import { leadOr404, utc, type LeadsCrudService } from './leads-crud.service.js'
 import * as repo from './leads.repository.js'
 import type { ActivityT, CreateActivityBodyT } from './leads.schemas.js'
 import type { ActivityType, LeadActivitiesTable } from './leads.tables.js'
@@ -72,13 +72,4 @@ export async function record(
   }
   await repo.insertActivity(tx, row)
   return row
-}
-
-/**
- * `occurred_at` as every timestamp is stored (ISO 8601 UTC, milliseconds: docs/architecture.md), whatever offset the caller
- * wrote. A leap second (23:59:60, valid RFC 3339 that Date cannot read) is kept as written rather than failing the request.
- */
-function utc(value: string | undefined): string | undefined {
-  const ms = value === undefined ? NaN : Date.parse(value)
-  return Number.isFinite(ms) ? new Date(ms).toISOString() : value
 }

@@ -29,7 +29,8 @@ export class LeadsCrudService {
       tenant,
       filters,
       query: q,
-      fetch: (page) => repo.listLeads(this.k.db, tenant, q, page),
+      // Stored timestamps are UTC text, compared as text: the bound must be written the same way.
+      fetch: (page) => repo.listLeads(this.k.db, tenant, { ...q, updated_after: utc(q.updated_after) }, page),
       key: (r) => r.id,
       view: leadView,
     })
@@ -182,6 +183,16 @@ export async function customerMessages(services: Services, tenant: Tenant, conve
 }
 
 const normaliseEmail = (e: string | null): string | null => (e ? e.trim().toLowerCase() : null)
+
+/**
+ * A date-time from the caller as every timestamp is stored (ISO 8601 UTC, milliseconds: docs/architecture.md), so that
+ * text order is time order whatever offset or precision they wrote. A leap second (23:59:60: valid RFC 3339 that Date
+ * cannot read) is kept as written rather than failing the request.
+ */
+export function utc(value: string | undefined): string | undefined {
+  const ms = value === undefined ? NaN : Date.parse(value)
+  return Number.isFinite(ms) ? new Date(ms).toISOString() : value
+}
 
 /** Any common format to E.164; a number that is not a valid phone number is 422. */
 export function normalisePhone(input: string | null, pointer: string): string | null {

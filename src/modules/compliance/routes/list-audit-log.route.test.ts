@@ -72,6 +72,21 @@ describe('listAuditLog and the audit chain', () => {
     assert.match(gap.broken!.reason, /entry 1 is missing/)
   })
 
+  it('from and to are instants: an offset, or a time without milliseconds, selects by the time it names', async () => {
+    h.clock.advance(1500)
+    const lead = await ok(post(h, '/leads', { name: 'Timed' }), 201)
+    const [entry] = (await ok(get(h, `/compliance/audit-log?target_id=${lead.id}`))).data
+    const at = Date.parse(entry.occurred_at)
+    assert.notEqual(at % 1000, 0, 'the entry falls inside a second')
+    const seconds = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z')
+    const offset = (ms: number, hours: number) => new Date(ms + hours * 3_600_000).toISOString().replace('Z', `${hours < 0 ? '-' : '+'}${String(Math.abs(hours)).padStart(2, '0')}:00`)
+    const found = async (q: string) => (await ok(get(h, `/compliance/audit-log?target_id=${lead.id}&${q}`))).data.length
+    assert.equal(await found(`from=${encodeURIComponent(seconds(at))}&to=${encodeURIComponent(seconds(at + 1000))}`), 1)
+    assert.equal(await found(`from=${encodeURIComponent(offset(at, 1))}&to=${encodeURIComponent(offset(at + 1, -5))}`), 1)
+    assert.equal(await found(`from=${encodeURIComponent(offset(at + 1, 1))}`), 0)
+    assert.equal(await found(`to=${encodeURIComponent(offset(at, -5))}`), 0, 'to is exclusive')
+  })
+
   it('bad filters are 422', async () => {
     assertProblem(await get(h, '/compliance/audit-log?actor_type=robot'), 422, 'validation_failed')
     assertProblem(await get(h, '/compliance/audit-log?from=yesterday'), 422, 'validation_failed')

@@ -44,6 +44,11 @@ describe('listLeads (GET /leads)', () => {
     const since = await ids(`?updated_after=${encodeURIComponent(new Date(Date.parse(touched.updated_at) - 1).toISOString())}`)
     assert.ok(since.includes(l.rich.id))
     assert.deepEqual(await ids(`?updated_after=${encodeURIComponent(new Date(Date.parse(touched.updated_at) + 60_000).toISOString())}`), [])
+    // An instant is an instant however it is written: at +01:00, or to the second without milliseconds.
+    const at = Date.parse(touched.updated_at)
+    assert.ok((await ids(`?updated_after=${encodeURIComponent(new Date(at - 1 + 3_600_000).toISOString().replace('Z', '+01:00'))}`)).includes(l.rich.id))
+    assert.ok((await ids(`?updated_after=${encodeURIComponent(new Date(Math.floor((at - 1) / 1000) * 1000).toISOString().replace('.000Z', 'Z'))}`)).includes(l.rich.id))
+    assert.ok(!(await ids(`?updated_after=${encodeURIComponent(new Date(at + 3_600_000).toISOString().replace('Z', '+01:00'))}`)).includes(l.rich.id))
   })
 
   it('bad queries are 422 problems; leads:read is required', async () => {
