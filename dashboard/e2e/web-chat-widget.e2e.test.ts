@@ -49,6 +49,10 @@ describe('the web chat widget in Chromium, on a site of another origin', { skip 
   it('the visitor chats with the bot, is handed off, and sees the agent’s answer from the dashboard live', async () => {
     const visitor = await d.open()
     await visitor.goto(siteUrl)
+    await visitor.getByRole('button', { name: 'Open chat' }).waitFor()
+    // A page view makes no visitor: one is made when the chat is opened.
+    const visitors = () => d.h.app.kernel.db.selectFrom('channel_web_visitors').select('id').where('channel_id', '=', channel.id).execute()
+    assert.equal((await visitors()).length, 0)
     await visitor.getByRole('button', { name: 'Open chat' }).click()
     const chat = visitor.getByRole('dialog', { name: 'Chat with us' })
     await chat.getByText('Hi! How can we help?').waitFor()
@@ -57,6 +61,7 @@ describe('the web chat widget in Chromium, on a site of another origin', { skip 
     await box.fill('How long does delivery take to France?')
     await box.press('Enter')
     await chat.getByText(/two to four working days/).waitFor({ timeout: 15_000 })
+    assert.equal((await visitors()).length, 1)
 
     await box.fill('Can you write me a poem about pirates?')
     await chat.getByRole('button', { name: 'Send' }).click()

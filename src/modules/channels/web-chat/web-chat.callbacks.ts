@@ -144,6 +144,12 @@ export function webChatCallbacks(k: Kernel, services: Services) {
       return reply.send(WIDGET_SOURCE)
     })
 
+    // The look of the widget before any visitor exists: a page view makes no visitor until the chat is opened.
+    app.get('/widget/v1/channels/:key/config', { schema: { params: KeyParams }, config: { rateLimit: perAddress(ADDRESS_SCRIPT_PER_MINUTE) } }, async (request, reply) => {
+      reply.header('Cache-Control', 'private, max-age=60')
+      return { object: 'widget_config', ...configOf(widgetOf(request).widget!.channel!) }
+    })
+
     app.post('/widget/v1/channels/:key/session', { bodyLimit: BODY_LIMIT, schema: { params: KeyParams, body: SessionBody }, config: { rateLimit: perAddress(ADDRESS_SESSIONS_PER_MINUTE) } }, async (request) => {
       const channel = widgetOf(request).widget!.channel!
       const body = request.body as { token?: string; user_id?: string; user_hash?: string; email?: string; name?: string }

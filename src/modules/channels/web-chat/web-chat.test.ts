@@ -131,6 +131,9 @@ describe('the web chat widget’s public API (/widget/v1)', () => {
   })
 
   it('serves the script (small, gzip ≤ 40 KB) and streams the visitor’s conversation live', async () => {
+    const cfg = await ok(widget('GET', '/config'))
+    assert.deepEqual([cfg.object, cfg.theme.position, cfg.identity_verification], ['widget_config', 'bottom-right', true])
+    assertProblem(await widget('GET', '/config', { origin: 'https://evil.example' }), 403, 'forbidden')
     const js = await h.request({ method: 'GET', url: '/widget/v1/widget.js', key: null })
     assert.equal(js.statusCode, 200)
     assert.match(String(js.headers['content-type']), /javascript/)

@@ -167,13 +167,12 @@ export const WIDGET_SOURCE = String.raw`(function () {
       if (v) body[a.replace('-', '_')] = v;
     });
     return request('POST', '/session', body).then(function (s) {
+      if (!state.greeted) { state.greeted = true; add({ from: 'greeting', text: s.config.theme.greeting || t.greeting }); }
       state.token = s.token;
       state.config = s.config;
       state.email = s.visitor.email;
       try { localStorage.setItem(store, s.token); } catch (e) { /* kept for this page only */ }
       theme(s.config);
-      if (s.config.theme.position === 'bottom-left') launcher.setAttribute('data-side', 'left');
-      add({ from: 'greeting', text: s.config.theme.greeting || t.greeting });
       s.messages.forEach(function (m) { add(m); });
       setState(s);
       showCompose();
@@ -181,7 +180,22 @@ export const WIDGET_SOURCE = String.raw`(function () {
     });
   }
 
+  // A visitor is made when the chat is first opened (a page view alone makes none); a returning one resumes at once.
+  var starting = null;
+  function ensureSession() {
+    starting = starting || start().catch(function (err) {
+      // A stale token (another channel's, a forgotten visitor) is dropped once; anything else shows.
+      if (err.status === 401 && state.token) { state.token = null; return start(); }
+      throw err;
+    }).catch(function (err) {
+      notice.textContent = t.offline + ' (' + err.message + ')';
+      notice.hidden = false;
+      form.hidden = true;
+    });
+    return starting;
+  }
   function openPanel(open) {
+    if (open) ensureSession();
     panel.hidden = !open;
     launcher.setAttribute('aria-expanded', String(open));
     launcher.setAttribute('aria-label', open ? t.close : t.open);
@@ -232,21 +246,18 @@ export const WIDGET_SOURCE = String.raw`(function () {
         bubble.onclick = function () { bubble.onclick = null; send(); };
       });
     };
-    send();
+    ensureSession().then(send);
   });
 
   function boot() {
     theme({ theme: { color: '#1f6feb', position: 'bottom-right' } });
     document.body.appendChild(host);
-    start().catch(function (err) {
-      // A stale token (another channel's, a forgotten visitor) is dropped once; anything else shows.
-      if (err.status === 401 && state.token) { state.token = null; return start(); }
-      throw err;
-    }).catch(function (err) {
-      notice.textContent = t.offline + ' (' + err.message + ')';
-      notice.hidden = false;
-      form.hidden = true;
-    });
+    if (state.token) { ensureSession(); return; }
+    request('GET', '/config').then(function (cfg) {
+      state.config = cfg;
+      theme(cfg);
+      if (!state.greeted) { state.greeted = true; add({ from: 'greeting', text: cfg.theme.greeting || t.greeting }); }
+    }, function () { /* shown when the visitor opens the chat */ });
   }
   if (document.body) boot(); else document.addEventListener('DOMContentLoaded', boot);
   window.SvcChat = { open: function () { openPanel(true); }, close: function () { openPanel(false); } };
