@@ -4,7 +4,8 @@
 # Node 20.19+ is required, and Debian 12's own nodejs is 18). Needs root, debootstrap and buildah.
 #
 #   sh deploy/base-image/make-base.sh [image-name]            (default localhost/svc-base:bookworm)
-#   buildah bud --isolation chroot --build-arg BASE_IMAGE=localhost/svc-base:bookworm -f Containerfile -t svc .
+#   buildah bud --format docker --isolation chroot --build-arg BASE_IMAGE=localhost/svc-base:bookworm -f Containerfile -t svc .
+#   sh deploy/base-image/smoke-test.sh svc [postgres://…]      (starts it with buildah run and checks it)
 #
 # EXTRA_CA_FILE=/path/ca.pem adds a certificate authority (a TLS-intercepting proxy's) to the image's trust
 # store and to npm's, for builds behind one; leave it unset otherwise.
@@ -28,19 +29,24 @@ for tool in npm corepack; do cp -a "/usr/lib/node_modules/$tool" "$ROOTFS/usr/li
 ln -sf ../lib/node_modules/npm/bin/npm-cli.js "$ROOTFS/usr/bin/npm"
 ln -sf ../lib/node_modules/npm/bin/npx-cli.js "$ROOTFS/usr/bin/npx"
 ln -sf ../lib/node_modules/corepack/dist/corepack.js "$ROOTFS/usr/bin/corepack"
-# Native addons (better-sqlite3) compile against these headers instead of downloading them.
-printf 'nodedir=/usr\n' > "$ROOTFS/etc/npmrc"
+# npm's global settings (its prefix is /usr): native addons (better-sqlite3) compile against those headers.
+mkdir -p "$ROOTFS/usr/etc"
+printf 'nodedir=/usr\n' > "$ROOTFS/usr/etc/npmrc"
+EXTRA_ENV=
 
 if [ -n "${EXTRA_CA_FILE:-}" ]; then
   cp "$EXTRA_CA_FILE" "$ROOTFS/usr/local/share/ca-certificates/extra-ca.crt"
   chroot "$ROOTFS" update-ca-certificates >/dev/null
-  printf 'cafile=/etc/ssl/certs/ca-certificates.crt\n' >> "$ROOTFS/etc/npmrc"
+  printf 'cafile=/etc/ssl/certs/ca-certificates.crt\n' >> "$ROOTFS/usr/etc/npmrc"
+  # Node's own fetch trusts its bundled authorities only, unless told.
+  EXTRA_ENV="--env NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt"
 fi
 rm -rf "$ROOTFS/var/lib/apt/lists/"* "$ROOTFS/var/cache/apt/archives/"*.deb
 
 ctr=$(buildah from scratch)
 buildah copy "$ctr" "$ROOTFS" / >/dev/null
-buildah config --env PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin --cmd '["node"]' \
+# shellcheck disable=SC2086 # EXTRA_ENV is two words or none
+buildah config --env PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin $EXTRA_ENV --cmd '["node"]' \
   --label org.opencontainers.image.description="Debian 12 with Node.js $(node --version), for the svc Containerfile" "$ctr"
 buildah commit --rm "$ctr" "$IMAGE"
 echo "made $IMAGE (Debian 12, Node.js $(node --version))"
