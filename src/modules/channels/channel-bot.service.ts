@@ -1,10 +1,12 @@
 import { renderReply } from '../../kernel/ai/render-reply.js'
 import { defineJob, enqueue, type JobDefinition } from '../../kernel/jobs/jobs.js'
-import type { Executor } from '../../kernel/db/database.js'
+import type { Executor, Tx } from '../../kernel/db/database.js'
 import type { Kernel } from '../../kernel/kernel.js'
 import type { Services } from '../../kernel/services.js'
 import type { Tenant } from '../../kernel/tenant.js'
 import * as repo from './channels.repository.js'
+import type { ChannelsTable } from './channels.tables.js'
+import { OutOfHours } from './business-hours/out-of-hours.js'
 
 export interface BotReplyPayload {
   workspace_id: string
@@ -27,19 +29,32 @@ const HISTORY = 10
  */
 export class ChannelBotService {
   readonly replyJob: JobDefinition<BotReplyPayload>
+  private readonly outOfHours: OutOfHours
 
   constructor(
     private readonly k: Kernel,
     private readonly services: Services,
   ) {
+    this.outOfHours = new OutOfHours(k, services)
     this.replyJob = defineJob<BotReplyPayload>({ name: 'channels.bot-reply', retrySchedule: [5, 30], run: (p) => this.reply(p) })
   }
 
   /** In the customer's message transaction: queue the bot's answer when the channel has a bot still answering there. */
-  async queue(tx: Executor, tenant: Tenant, p: Omit<BotReplyPayload, 'workspace_id' | 'mode'>): Promise<void> {
+  async queue(tx: Executor, tenant: Tenant, p: Omit<BotReplyPayload, 'workspace_id' | 'mode'>): Promise<boolean> {
     const link = await repo.findConversationLink(tx, tenant, p.conversation_id)
-    if (link?.bot_state === 'handed_off') return
+    if (link?.bot_state === 'handed_off') return false
     await enqueue(tx, this.k.clock, this.replyJob, { workspace_id: tenant.workspaceId, mode: tenant.mode, ...p })
+    return true
+  }
+
+  /**
+   * In the transaction of a customer's message that asks something (not a consent keyword, not an
+   * automatic mail): the channel's bot answers it, or, with no bot answering there, the out-of-hours reply
+   * tells the customer when people are back (business-hours/out-of-hours.ts).
+   */
+  async afterCustomerMessage(tx: Tx, tenant: Tenant, channel: ChannelsTable, p: Omit<BotReplyPayload, 'workspace_id' | 'mode' | 'channel_id'>): Promise<void> {
+    if (channel.bot_id && (await this.queue(tx, tenant, { channel_id: channel.id, ...p }))) return
+    await this.outOfHours.reply(tx, tenant, channel, p.conversation_id)
   }
 
   private async reply(p: BotReplyPayload): Promise<void> {
@@ -65,7 +80,11 @@ export class ChannelBotService {
       if (!(await repo.claimBotReply(tx, tenant, p.channel_id, p.provider_sid, 'pending'))) return false
       const { messageId } = await this.services.inbox.turns.post(tx, tenant, p.conversation_id, renderReply(outcome.content, links, channel.type === 'web_chat' ? 'chat' : 'sms'), { type: 'bot', id: botId })
       await repo.setBotReply(tx, tenant, p.channel_id, p.provider_sid, messageId)
-      if (outcome.handoff) await repo.setBotState(tx, tenant, p.conversation_id, 'handed_off')
+      if (outcome.handoff) {
+        await repo.setBotState(tx, tenant, p.conversation_id, 'handed_off')
+        // Handed to people who are not there: the customer learns when they are back.
+        await this.outOfHours.reply(tx, tenant, channel, p.conversation_id)
+      }
       return true
     })
     if (!posted || !outcome.handoff) return

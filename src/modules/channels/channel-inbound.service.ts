@@ -96,8 +96,8 @@ export class ChannelInboundService {
       await repo.updateContact(tx, tenant, channel.id, text.from, patch)
       if (received.started) await repo.insertConversationLink(tx, { conversation_id: received.conversationId, workspace_id: tenant.workspaceId, mode: tenant.mode, channel_id: channel.id, contact_phone: text.from, bot_state: 'active' })
       await repo.setReceiptMessage(tx, tenant, channel.id, text.sid, received.messageId)
-      // The bot answers questions, not consent keywords (Twilio answers STOP and START itself).
-      if (channel.bot_id && consent === null && !text.files?.length) await this.bot.queue(tx, tenant, { channel_id: channel.id, conversation_id: received.conversationId, provider_sid: text.sid })
+      // The bot (or the out-of-hours reply) answers questions, not consent keywords (Twilio answers STOP and START itself).
+      if (consent === null && !text.files?.length) await this.bot.afterCustomerMessage(tx, tenant, channel, { conversation_id: received.conversationId, provider_sid: text.sid })
       return answer({ duplicate: false, conversationId: received.conversationId, messageId: received.messageId })
     })
   }

@@ -113,6 +113,7 @@ export class ChannelOutboundService {
     if (contact?.opted_out === 1) return this.settle(tenant, d, 'failed', null, 'opted_out', `${d.to_phone} opted out of messages from this channel (STOP); nothing was sent.`)
     const message = await this.services.inbox.messages.find(tenant, d.message_id)
     if (!message) return this.settle(tenant, d, 'failed', null, 'message_deleted', 'The message is gone (erased); nothing was sent.')
+    if (channel.type === 'email') return this.sendEmail(tenant, d, channel, message, attempt)
     const provider = this.providerOf(channel)
     if (!provider) return this.settle(tenant, d, 'failed', null, 'provider_not_configured', 'The channel has no provider credentials any more.')
     const marked = { ...d, provider_sid: sending(d.message_id), attempts: d.attempts + 1, updated_at: iso(this.k.clock.now()) }
@@ -131,6 +132,23 @@ export class ChannelOutboundService {
       this.k.log.warn({ message: d.message_id, err: err.message }, 'channel send outcome unknown; waiting for the status callback')
       await this.k.transaction(null, (tx) => enqueue(tx, this.k.clock, this.sendJob, { ...p, check: true }, { runAt: new Date(this.k.clock.now().getTime() + UNKNOWN_OUTCOME_WAIT_MS) }))
     }
+  }
+
+  /**
+   * An email reply, once, as an SMS is: marked before the relay is asked. A refusal before the message was
+   * taken (4xx, no connection) clears the mark and retries on the schedule; a 5xx fails it with the
+   * relay's code; a connection lost while the message was handed over fails it as `outcome_unknown` at
+   * once (SMTP sends no status callback that could tell later) and it is never sent again.
+   */
+  private async sendEmail(tenant: Tenant, d: ChannelDeliveriesTable, channel: ChannelsTable, message: NonNullable<Awaited<ReturnType<Services['inbox']['messages']['find']>>>, attempt: number): Promise<void> {
+    const marked = { ...d, provider_sid: sending(d.message_id), attempts: d.attempts + 1, updated_at: iso(this.k.clock.now()) }
+    if (!(await repo.updateDeliveryIf(this.k.db, tenant, d.message_id, d, { provider_sid: marked.provider_sid, attempts: marked.attempts, updated_at: marked.updated_at }))) return
+    const r = await this.services.channels.email.send(tenant, channel, marked, message)
+    if (r.kind === 'sent') return this.settle(tenant, marked, r.status ?? 'sent', r.sid, null, null)
+    if (r.kind === 'unknown') return this.settle(tenant, marked, 'failed', null, 'outcome_unknown', `The connection to the relay broke while the message was handed over; it may have been sent and was not sent again. ${r.message}`.slice(0, 500))
+    await repo.updateDeliveryIf(this.k.db, tenant, d.message_id, marked, { provider_sid: null })
+    if (r.kind === 'retry' && attempt <= SEND_RETRIES.length) throw new Error(`${r.code}: ${r.message}`)
+    return this.settle(tenant, { ...marked, provider_sid: null }, 'failed', null, r.code, r.message.slice(0, 500))
   }
 
   private async exhausted(p: SendPayload, error: string): Promise<void> {

@@ -8,6 +8,10 @@ export const CHANNELS_ERRORS = defineErrors('channels', {
   channel_number_taken: { status: 409, title: 'Channel number taken' },
   // simulateChannelMessage on a channel whose provider is not `simulated` (its messages come from the provider).
   channel_not_simulated: { status: 409, title: 'Channel not simulated' },
+  // createChannel / updateChannel with an email address another channel (any workspace) already receives: mail names one channel.
+  channel_address_taken: { status: 409, title: 'Channel address taken' },
+  // An email provider's inbound webhook without the channel's credentials (basic auth, Mailgun's signature), or for a channel we do not have.
+  channel_webhook_unauthorized: { status: 401, title: 'Channel webhook unauthorized' },
 })
 
 declare module '../../kernel/errors.js' {

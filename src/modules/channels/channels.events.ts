@@ -11,6 +11,13 @@ const CHANNEL: ChannelT = {
   provider: 'twilio',
   credentials: { account_sid: 'AC0123456789abcdef0123456789abcdef', auth_token_set: true, base_url: 'https://api.twilio.com' },
   web_chat: null,
+  email: null,
+  business_hours: {
+    timezone: 'Europe/Berlin',
+    weekly: (['mon', 'tue', 'wed', 'thu', 'fri'] as const).map((day) => ({ day, open: '09:00', close: '17:00' })),
+    closed_dates: ['2026-12-25'],
+    out_of_hours_reply: 'Thanks for your message! Our team is back {next_open}.',
+  },
   webhooks: {
     messages_url: 'https://api.example.com/channels/chn_01JD0000000000000000000000/twilio/messages',
     status_url: 'https://api.example.com/channels/chn_01JD0000000000000000000000/twilio/status',

@@ -1,5 +1,7 @@
 import type { ModuleMigration } from '../../kernel/db/migrations.js'
 import { webChatMigrations } from './web-chat/web-chat.migrations.js'
+import { emailMigrations } from './email/email.migrations.js'
+import { businessHoursMigrations } from './business-hours/business-hours.migrations.js'
 
 export const channelsMigrations: ModuleMigration[] = [
   {
@@ -78,4 +80,6 @@ export const channelsMigrations: ModuleMigration[] = [
     },
   },
   ...webChatMigrations,
+  ...emailMigrations,
+  ...businessHoursMigrations,
 ]

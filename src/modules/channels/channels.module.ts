@@ -5,6 +5,7 @@ import { channelsMigrations } from './channels.migrations.js'
 import { channelsPrivacy } from './channels.privacy.js'
 import { ChannelsService } from './channels.service.js'
 import { twilioMessagingCallbacks } from './providers/twilio-callbacks.js'
+import { emailCallbacks } from './email/email-webhooks.js'
 import { createChannel } from './routes/create-channel.route.js'
 import { deleteChannel } from './routes/delete-channel.route.js'
 import { getChannel } from './routes/get-channel.route.js'
@@ -29,10 +30,14 @@ export const channelsModule = defineModule({
     services.channels = channels
   },
   health: (_kernel, services) => services.channels.health(),
-  reseal: (_kernel, services) => services.channels.channels.reseal(),
+  reseal: async (_kernel, services) => (await services.channels.channels.reseal()) + (await services.channels.email.reseal()),
   callbacks: async (app, kernel, services) => {
     await app.register(twilioMessagingCallbacks(kernel, services))
     await app.register(webChatCallbacks(kernel, services))
+    await app.register(emailCallbacks(kernel, services))
+    // The inbound SMTP listener (SMTP_LISTEN_PORT) lives and dies with the HTTP server that serves the callbacks.
+    app.addHook('onReady', () => services.channels.email.smtp.start())
+    app.addHook('onClose', () => services.channels.email.smtp.stop())
   },
   privacy: channelsPrivacy,
 })

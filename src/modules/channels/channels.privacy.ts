@@ -1,6 +1,8 @@
 import type { ModulePrivacy } from '../../kernel/module.js'
 import * as repo from './channels.repository.js'
 import { eraseWebChat, webChatRecords } from './web-chat/web-chat.privacy.js'
+import { attachmentFolder, attachmentKey, MAX_ATTACHMENTS } from './email/email-inbound.service.js'
+import * as emails from './email/email.repository.js'
 
 // The channels module's part in data-subject requests (docs/compliance.md "What each module does"). It
 // keeps a customer's phone number with their consent (opt-out) and the links from their conversations;
@@ -9,10 +11,12 @@ import { eraseWebChat, webChatRecords } from './web-chat/web-chat.privacy.js'
 export const channelsPrivacy: ModulePrivacy = {
   async collect(k, _services, tenant, subject) {
     const rows = subject.phone ? await repo.contactsByPhone(k.db, tenant, subject.phone) : []
+    const threads = subject.email ? await emails.conversationsByEmail(k.db, tenant, subject.email) : []
     return {
       records: {
         channel_contacts: rows.map((r) => ({ channel_id: r.channel_id, phone: r.contact_phone, conversation_id: r.conversation_id, opted_out: r.opted_out === 1, opted_out_at: r.opted_out_at, updated_at: r.updated_at })),
         channel_web_visitors: await webChatRecords(k, tenant, subject),
+        channel_email_conversations: threads.map((t) => ({ channel_id: t.channel_id, email: t.contact_email, conversation_id: t.conversation_id, subject: t.subject })),
       },
       files: [],
       // The channel is the business's, not the subject's: no audit entries to export through it.
@@ -22,8 +26,17 @@ export const channelsPrivacy: ModulePrivacy = {
 
   /** Deletes the subject's rows (consent, conversation links, delivery records): a second run finds nothing. */
   async erase(k, _services, tenant, subject) {
-    const visitors = await eraseWebChat(k, tenant, subject)
-    if (!subject.phone) return { deleted: visitors, anonymised: 0 }
-    return { deleted: (await repo.eraseByPhone(k.db, tenant, subject.phone)) + visitors, anonymised: 0 }
+    let deleted = subject.phone ? await repo.eraseByPhone(k.db, tenant, subject.phone) : 0
+    deleted += await eraseWebChat(k, tenant, subject)
+    if (subject.email) {
+      // Their emails' attachments (blobs named by channel and Message-ID), then the rows that lead to them.
+      const threads = await emails.conversationsByEmail(k.db, tenant, subject.email)
+      for (const h of await emails.threadHeadersOf(k.db, tenant, threads.map((t) => t.conversation_id))) {
+        const folder = attachmentFolder(h.channel_id, h.header_id)
+        for (let i = 0; i < MAX_ATTACHMENTS; i++) await k.blobs.delete(attachmentKey(h.channel_id, folder, i))
+      }
+      deleted += await emails.eraseByEmail(k.db, tenant, subject.email)
+    }
+    return { deleted, anonymised: 0 }
   },
 }

@@ -153,3 +153,7 @@ export async function setBotReply(db: Executor, tenant: Tenant, channelId: strin
 export async function setBotState(db: Executor, tenant: Tenant, conversationId: string, state: ChannelConversationsTable['bot_state']): Promise<void> {
   await scoped(db, tenant).updateTable('channel_conversations').set({ bot_state: state }).where('conversation_id', '=', conversationId).execute()
 }
+
+export async function setOutOfHoursReply(db: Executor, tenant: Tenant, conversationId: string, at: string): Promise<void> {
+  await scoped(db, tenant).updateTable('channel_conversations').set({ out_of_hours_reply_at: at }).where('conversation_id', '=', conversationId).execute()
+}

@@ -2,6 +2,8 @@ import { Type, type Static } from 'typebox'
 import { Page, PageQuery } from '../../kernel/http/pagination.js'
 import { Nullable } from '../../kernel/http/schemas.js'
 import { WebChat, WebChatInput, WebChatUpdate } from './web-chat/web-chat.schemas.js'
+import { BusinessHoursSchema } from './business-hours/business-hours.schemas.js'
+import { EmailInput, EmailSettings, EmailUpdate } from './email/email.schemas.js'
 
 const DateTime = Type.String({ format: 'date-time' })
 const oneOf = <T extends string>(values: readonly T[], opts: Record<string, unknown> = {}) => Type.Unsafe<T>({ type: 'string', enum: [...values], ...opts })
@@ -9,13 +11,13 @@ const E164 = Type.String({ pattern: '^\\+[1-9][0-9]{6,14}$', description: 'E.164
 
 export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false })
 
-export const CHANNEL_TYPES = ['sms', 'whatsapp', 'web_chat'] as const
+export const CHANNEL_TYPES = ['sms', 'whatsapp', 'web_chat', 'email'] as const
 /** The types that are a phone number (phone_number required). */
 export const PHONE_CHANNEL_TYPES: readonly string[] = ['sms', 'whatsapp']
-const ChannelType = oneOf(CHANNEL_TYPES, { title: 'ChannelType', description: '`sms` or `whatsapp` (through Twilio Messaging, or the simulated provider); `web_chat` (the chat widget on your site, `web_chat` settings).' })
-const ChannelProvider = oneOf(['simulated', 'twilio', 'widget'] as const, {
+const ChannelType = oneOf(CHANNEL_TYPES, { title: 'ChannelType', description: '`sms` or `whatsapp` (through Twilio Messaging, or the simulated provider); `web_chat` (the chat widget on your site, `web_chat` settings); `email` (an address, `email` settings).' })
+const ChannelProvider = oneOf(['simulated', 'twilio', 'widget', 'smtp'] as const, {
   title: 'ChannelProvider',
-  description: '`twilio` (live mode only: Twilio Messaging with the account below) or `simulated` (offline: sends are recorded and reported delivered); `widget` for `web_chat` (the service\'s own chat widget, always).',
+  description: '`twilio` (live mode only: Twilio Messaging with the account below) or `simulated` (offline: sends are recorded and reported delivered); `widget` for `web_chat` (the service\'s own chat widget, always); `smtp` for `email` (live mode only: replies through the channel\'s relay or EMAIL_RELAY_URL; `simulated` records them).',
 })
 
 const Credentials = Type.Object(
@@ -38,6 +40,8 @@ export const Channel = Type.Object(
     provider: ChannelProvider,
     credentials: Credentials,
     web_chat: Nullable(WebChat),
+    business_hours: Nullable(BusinessHoursSchema),
+    email: Nullable(EmailSettings),
     webhooks: Type.Object(
       {
         messages_url: Type.String({ description: "Twilio's \"A message comes in\" webhook (POST) for the number or Messaging Service." }),
@@ -71,6 +75,8 @@ export const CreateChannelBody = Type.Object(
     name: Type.String({ minLength: 1, maxLength: 100 }),
     phone_number: Type.Optional({ ...E164, description: 'E.164: required for `sms` and `whatsapp`, not taken by other types.' }),
     web_chat: Type.Optional(WebChatInput),
+    business_hours: Type.Optional(Nullable(BusinessHoursSchema)),
+    email: Type.Optional(EmailInput),
     bot_id: Type.Optional(Nullable(Type.String({ maxLength: 64 }))),
     provider: Type.Optional(ChannelProvider),
     credentials: Type.Optional(CredentialsInput),
@@ -85,6 +91,8 @@ export const UpdateChannelBody = Type.Object(
     bot_id: Type.Optional(Nullable(Type.String({ maxLength: 64 }))),
     credentials: Type.Optional(CredentialsInput),
     web_chat: Type.Optional(WebChatUpdate),
+    business_hours: Type.Optional(Nullable(BusinessHoursSchema)),
+    email: Type.Optional(EmailUpdate),
   },
   { additionalProperties: false },
 )

@@ -6,6 +6,7 @@ import { ChannelInboundService } from './channel-inbound.service.js'
 import { ChannelOutboundService } from './channel-outbound.service.js'
 import { ChannelsResourceService } from './channels-resource.service.js'
 import * as repo from './channels.repository.js'
+import { EmailChannelsService } from './email/email.service.js'
 import { WebChatService } from './web-chat/web-chat.service.js'
 
 /** `services.channels`: the channel resource, customers' messages in, and replies out. */
@@ -14,6 +15,7 @@ export class ChannelsService {
   readonly inbound: ChannelInboundService
   readonly outbound: ChannelOutboundService
   readonly bot: ChannelBotService
+  readonly email: EmailChannelsService
   readonly webChat: WebChatService
 
   constructor(
@@ -23,6 +25,7 @@ export class ChannelsService {
     this.channels = new ChannelsResourceService(k, services)
     this.bot = new ChannelBotService(k, services)
     this.inbound = new ChannelInboundService(k, services, this.bot)
+    this.email = new EmailChannelsService(k, services, this.bot)
     this.outbound = new ChannelOutboundService(k, services, this.channels)
     this.webChat = new WebChatService(k, services, this.inbound, this.outbound)
   }

@@ -1,7 +1,7 @@
 import type { Mode } from '../../kernel/tenant.js'
 
-export type ChannelType = 'sms' | 'whatsapp' | 'web_chat'
-export type ChannelProvider = 'simulated' | 'twilio' | 'widget'
+export type ChannelType = 'sms' | 'whatsapp' | 'web_chat' | 'email'
+export type ChannelProvider = 'simulated' | 'twilio' | 'widget' | 'smtp'
 export type DeliveryStatus = 'queued' | 'sent' | 'delivered' | 'failed' | 'undelivered'
 
 export interface ChannelsTable {
@@ -19,6 +19,8 @@ export interface ChannelsTable {
   auth_token_sealed: string | null
   /** https://api.twilio.com or a Twilio-compatible server (tests). */
   base_url: string | null
+  /** JSON BusinessHours (business-hours.ts); null: always answered, no out-of-hours reply. */
+  business_hours?: string | null
   /** web_chat: the widget's public key (`wck_…`, unique everywhere); null for other types. */
   widget_key?: string | null
   /** web_chat: JSON WidgetSettings (origins, theme, locale, pre-chat e-mail, identity verification). */
@@ -70,6 +72,8 @@ export interface ChannelConversationsTable {
   contact_phone: string
   /** `active` while the channel's bot answers there; `handed_off` once its rules gave it to a person. */
   bot_state: 'active' | 'handed_off'
+  /** When the out-of-hours reply last went out here (once per closed period). */
+  out_of_hours_reply_at?: string | null
 }
 
 /** Every provider message received (unique per channel and MessageSid): a retried webhook finds it. */

@@ -21,6 +21,6 @@ describe('listChannels', () => {
     assert.equal(first.data[0].id, wa.id)
     const second = await ok(get(h, `/channels?limit=1&cursor=${encodeURIComponent(first.next_cursor)}`))
     assert.deepEqual(second.data.map((c: any) => c.id), [sms.id])
-    assertProblem(await get(h, '/channels?type=email'), 422, 'validation_failed')
+    assertProblem(await get(h, '/channels?type=fax'), 422, 'validation_failed')
   })
 })
