@@ -28,7 +28,7 @@ export function expectedOf(name: EnvName): string {
   if (s.type === 'integer' || s.type === 'number') {
     const kind = s.type === 'integer' ? 'a whole number' : 'a number'
     const min = s.minimum as number | undefined
-    if (s.maximum !== undefined) return `${kind} from ${min ?? 0} to ${s.maximum}`
+    if (s.maximum !== undefined) return `${kind} from ${min ?? 0} to ${String(s.maximum)}`
     return min ? `${kind} of at least ${min}` : `${kind} (0 or more)`
   }
   return 'text'
@@ -110,7 +110,7 @@ export function envWarnings(env: NodeJS.ProcessEnv): string[] {
   return warnings
 }
 
-const code = (v: unknown) => `\`${v}\``
+const code = (v: unknown) => `\`${String(v)}\``
 function defaultCell(name: EnvName): string {
   const s = schemaOf(name)
   if (typeof s['x-default'] === 'string') return s['x-default']
