@@ -48,7 +48,10 @@ export default tseslint.config(
       // arrow or does not use `this`; the rule cannot tell and would need 49 annotations.
       '@typescript-eslint/unbound-method': 'off',
       // `_name` marks a value left out on purpose (a destructured field dropped, an unused parameter of a signature).
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', ignoreRestSiblings: true }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', ignoreRestSiblings: true },
+      ],
       // An AbortSignal's reason, a caught value passed on: rethrowing what was caught is not the bug this rule is for.
       '@typescript-eslint/prefer-promise-reject-errors': ['error', { allowThrowingAny: true, allowThrowingUnknown: true }],
       '@typescript-eslint/only-throw-error': ['error', { allowThrowingAny: true, allowThrowingUnknown: true }],

@@ -2,9 +2,9 @@
 // Runs the whole suite twice: on SQLite, then on PostgreSQL (127.0.0.1:5432/test, a fresh schema per
 // test app) with Redis (127.0.0.1:6379). TEST_DB=sqlite|postgres runs one engine; extra args filter files
 // (`npm test -- src/modules/leads` or `npm test -- leads`: every test file whose path contains one of them).
-// The whole suite runs the linter first (npm run lint) and stops if it fails: a red lint is a red CI. A filtered
-// run skips it (LINT=1 runs it anyway; LINT=0 skips it on a whole run). At the end: each engine's time and the
-// slowest test files.
+// The whole suite runs the linter first (npm run lint, then npm run format:check) and stops if it fails: a red lint
+// is a red CI. A filtered run skips it (LINT=1 runs it anyway; LINT=0 skips it on a whole run). At the end: each
+// engine's time and the slowest test files.
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join, relative, resolve } from 'node:path'
@@ -26,10 +26,12 @@ const started = performance.now()
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`
 let lintMs = null
 if (process.env.LINT === '1' || (filters.length === 0 && process.env.LINT !== '0')) {
-  process.stdout.write('\n=== lint (npm run lint) ===\n')
+  process.stdout.write('\n=== lint (npm run lint, npm run format:check) ===\n')
   const lint = spawnSync('npm', ['run', '--silent', 'lint'], { stdio: 'inherit' })
+  // The formatter covers only the files listed in package.json's format:check (see docs/architecture.md).
+  const format = lint.status === 0 ? spawnSync('npm', ['run', '--silent', 'format:check'], { stdio: 'inherit' }) : null
   lintMs = performance.now() - started
-  if (lint.status !== 0) {
+  if (lint.status !== 0 || format?.status !== 0) {
     process.stdout.write(`\nlint failed (${seconds(lintMs)}): fix it before the tests run (LINT=0 skips it locally)\n`)
     process.exit(1)
   }
