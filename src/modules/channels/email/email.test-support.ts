@@ -35,10 +35,15 @@ export async function startSmtpSink(opts: { user?: string; password?: string } =
     onData(stream, session, cb) {
       const chunks: Buffer[] = []
       stream.on('data', (c: Buffer) => chunks.push(c))
-      stream.on('end', async () => {
+      stream.on('end', () => {
         const raw = Buffer.concat(chunks)
-        mails.push({ envelope: { from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '', to: session.envelope.rcptTo.map((r) => r.address) }, raw: raw.toString('utf8'), parsed: await simpleParser(raw) })
-        cb()
+        simpleParser(raw).then(
+          (parsed) => {
+            mails.push({ envelope: { from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '', to: session.envelope.rcptTo.map((r) => r.address) }, raw: raw.toString('utf8'), parsed })
+            cb()
+          },
+          (err: Error) => cb(err),
+        )
       })
     },
   })

@@ -52,7 +52,12 @@ export class SmtpListener {
           },
         )
       },
-      onData: (stream, session, cb) => this.onData(stream, session, maxBytes).then((msg) => cb(null, msg), (err) => cb(err as Error)),
+      onData: (stream, session, cb) => {
+        this.onData(stream, session, maxBytes).then(
+          (msg) => cb(null, msg),
+          (err: Error) => cb(err),
+        )
+      },
     })
     this.server.on('error', (err) => this.k.log.warn({ err: err.message }, 'smtp listener error'))
     const server = this.server
