@@ -6,6 +6,7 @@ import { useAction, useResource } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import { BotStatusBadge, type Bot, type BotVersion } from './bots-shared.js'
 import { DraftForm } from './draft-form.js'
+import { GuardrailsForm } from './guardrails-form.js'
 import { TestChat } from './test-chat.js'
 import { Versions } from './versions.js'
 import { statusLabel, t } from '../../i18n/index.js'
@@ -108,6 +109,7 @@ export default function BotDetail() {
               {versions.data && <PublishPanel bot={b} versions={versions.data} onDone={changed} />}
               <TestChat bot={b} versions={versions.data ?? []} onVersionCreated={() => (bot.reload(), versions.reload())} />
               <DraftForm bot={b} onSaved={(nb) => changed(nb, t('bots.botDetail.draftSaved'))} />
+              <GuardrailsForm bot={b} onSaved={(nb) => changed(nb, t('bots.guardrails.saved'))} />
               <Versions bot={b} versions={versions} onChanged={changed} />
             </>
           )
