@@ -189,8 +189,8 @@ describe('dashboard channels in Chromium: an SMS channel with business hours, ed
     d.clean(page)
   })
 
-  it('speaks German: the navigation, the list and the new-channel form', async () => {
-    const page = await d.open({ locale: 'de-DE' })
+  it('speaks German: the navigation, the list and the new-channel form (in the dark theme, axe clean)', async () => {
+    const page = await d.open({ locale: 'de-DE', colorScheme: 'dark' })
     await d.signIn(page, '/dashboard/channels')
     await page.getByRole('heading', { name: 'Kanäle', level: 1 }).waitFor()
     await page.getByRole('navigation').getByRole('link', { name: 'Kanäle' }).first().waitFor()
@@ -200,7 +200,11 @@ describe('dashboard channels in Chromium: an SMS channel with business hours, ed
     await dialog.getByLabel('Schließt, Montag').waitFor()
     await dialog.getByRole('button', { name: 'Zeiten am Samstag hinzufügen' }).waitFor()
     await dialog.getByText('Abwesenheitsantwort', { exact: true }).waitFor()
-    await checkA11y(page, 'new channel dialog (German)')
+    await checkA11y(page, 'new channel dialog (German, dark)')
+    await dialog.getByRole('button', { name: 'Abbrechen' }).click()
+    await page.getByRole('table', { name: 'Kanäle' }).getByRole('link', { name: 'Support SMS' }).click()
+    await page.getByRole('region', { name: 'Geschäftszeiten' }).getByLabel('Immer geöffnet').waitFor()
+    await checkA11y(page, 'SMS channel (German, dark)')
     d.clean(page)
   })
 
