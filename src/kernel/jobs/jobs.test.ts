@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { pino } from 'pino'
 import { createTestApp, ENGINE, type TestApp } from '../../../test/helpers.js'
 import { claimJobs, completeJobs, defineJob, enqueue, enqueueMany, leaseOf, type ExhaustedInfo } from './jobs.js'
+import { JobRunner } from './runner.js'
 
 describe(`job leases (${ENGINE})`, () => {
   let h: TestApp
@@ -94,5 +97,36 @@ describe(`job leases (${ENGINE})`, () => {
     const row = await h.app.kernel.db.selectFrom('jobs').select(['status', 'attempts', 'last_error']).where('id', '=', id).executeTakeFirstOrThrow()
     assert.deepEqual(row, { status: 'failed', attempts: 1, last_error: 'provider down' })
     assert.deepEqual(told, [{ jobId: id, attempts: 1, error: 'provider down', leaseExpired: false }])
+  })
+
+  it('logs a run that fails outside any handler, and the process goes on (no unhandled rejection)', async () => {
+    const { kernel } = h.app
+    const lines: string[] = []
+    const log = pino({ level: 'error' }, { write: (line: string) => void lines.push(line) })
+    // A job this runner has no handler for: recording that goes through the observer, which throws here (a
+    // metrics bug), so the run itself rejects, with nobody awaiting it until stop().
+    const observer = {
+      onJobFinished: () => {
+        throw new Error('metrics broke')
+      },
+    }
+    const runner = new JobRunner(kernel.database, kernel.clock, log, { concurrency: 1, pollIntervalMs: 20, leaseSeconds: 30 }, observer)
+    const unhandled: unknown[] = []
+    const onUnhandled = (reason: unknown) => void unhandled.push(reason)
+    process.on('unhandledRejection', onUnhandled)
+    try {
+      const orphan = defineJob<{ n: number }>({ name: 'test.orphan', retrySchedule: [1], run: async () => {} })
+      await kernel.transaction(null, (tx) => enqueue(tx, kernel.clock, orphan, { n: 1 }))
+      runner.start()
+      for (let i = 0; i < 250 && !lines.some((l) => l.includes('job run failed outside its handler')); i++) await sleep(20)
+      await runner.stop(1000)
+      await sleep(50) // an unhandled rejection is reported after the microtasks of its turn
+    } finally {
+      process.off('unhandledRejection', onUnhandled)
+    }
+    assert.deepEqual(unhandled, [])
+    const logged = lines.map((l) => JSON.parse(l)).find((l) => l.msg === 'job run failed outside its handler; the lease will expire')
+    assert.equal(logged?.job, 'test.orphan')
+    assert.equal(logged?.err?.message, 'metrics broke')
   })
 })
