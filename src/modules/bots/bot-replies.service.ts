@@ -1,7 +1,7 @@
 import type { AiEngine, AiTurn } from '../../kernel/ai/ai.js'
 import { renderReply, type ReplyChannel } from '../../kernel/ai/render-reply.js'
 import { iso } from '../../kernel/clock.js'
-import { fromJson, toJson } from '../../kernel/db/database.js'
+import { fromJson, toJson, type Tx } from '../../kernel/db/database.js'
 import { AppError } from '../../kernel/errors.js'
 import { claimFor } from '../../kernel/http/idempotency.js'
 import { newId } from '../../kernel/ids.js'
@@ -66,6 +66,22 @@ export class BotRepliesService {
     return runTurn(this.k, this.services, { tenant, botId, config, engine: engineFor(this.k, config.ai.provider), transcript, question, scope, conversationId: null })
   }
 
+  /**
+   * The record of an answer a channel posted itself (a channel's bot, channels/channel-bot.service.ts), in
+   * the caller's transaction: the reply as sendBotMessage keeps it, and `bot.handoff` when it handed off.
+   */
+  async recordChannelReply(
+    tx: Tx,
+    tenant: Tenant,
+    r: { botId: string; versionId: string; outcome: TurnOutcome; conversationId: string; inboundMessageId: string; messageId: string },
+  ): Promise<BotReplyT> {
+    const row = replyRow(tenant, { ...r, id: newId('brep'), at: iso(this.k.clock.now()), question: null })
+    await repo.insertReply(tx, row)
+    const view = replyView(row)
+    if (r.outcome.handoff) await this.k.events.emit(tx, tenant, 'bot.handoff', view)
+    return view
+  }
+
   /** getBotTestConversation (bot-tests.ts). */
   readTest(tenant: Tenant, botId: string, conversationId: string): Promise<BotTestConversationT> {
     return readTestConversation(this.k, tenant, botId, conversationId)
@@ -106,28 +122,8 @@ export class BotRepliesService {
     // An engine that does not stream (builtin), or a reply that is not the engine's (blocked, fallback): one piece.
     if (live.onDelta && !streamed) live.onDelta(outcome.content)
     else pieces?.end()
-    const record = (conversationId: string, inbound: string, message: string, at: string): BotRepliesTable => ({
-      id,
-      workspace_id: tenant.workspaceId,
-      mode: tenant.mode,
-      bot_id: botId,
-      version_id: version.id,
-      conversation_id: conversationId,
-      inbound_message_id: inbound,
-      message_id: message,
-      content: outcome.content,
-      confidence: outcome.confidence,
-      grounded: outcome.grounded ? 1 : 0,
-      citations: toJson(outcome.citations),
-      tool_calls: toJson(outcome.toolCalls),
-      guardrails: toJson(outcome.fired),
-      handoff: outcome.handoff ? toJson({ reason: outcome.handoff }) : null,
-      provider: outcome.provider,
-      model: outcome.model,
-      created_at: at,
-      test: test ? 1 : 0,
-      question: test ? body.content : null,
-    })
+    const record = (conversationId: string, inbound: string, message: string, at: string): BotRepliesTable =>
+      replyRow(tenant, { id, botId, versionId: version.id, outcome, conversationId, inboundMessageId: inbound, messageId: message, at, question: test ? body.content : null })
     if (test) {
       // Only the reply record: no inbox conversation, no hand-off applied, no event (see bot-tests.ts).
       const row = record(inConversation ?? newId(TEST_CONVERSATION), newId(TEST_MESSAGE), newId(TEST_MESSAGE), iso(this.k.clock.now()))
@@ -159,6 +155,36 @@ export class BotRepliesService {
       if (outcome.handoff) await this.k.events.emit(tx, tenant, 'bot.handoff', view)
       return view
     })
+  }
+}
+
+/** A reply's record; `question` is kept only for a test exchange (it has no inbox message to point at). */
+function replyRow(
+  tenant: Tenant,
+  r: { id: string; botId: string; versionId: string; outcome: TurnOutcome; conversationId: string; inboundMessageId: string; messageId: string; at: string; question: string | null },
+): BotRepliesTable {
+  const { outcome } = r
+  return {
+    id: r.id,
+    workspace_id: tenant.workspaceId,
+    mode: tenant.mode,
+    bot_id: r.botId,
+    version_id: r.versionId,
+    conversation_id: r.conversationId,
+    inbound_message_id: r.inboundMessageId,
+    message_id: r.messageId,
+    content: outcome.content,
+    confidence: outcome.confidence,
+    grounded: outcome.grounded ? 1 : 0,
+    citations: toJson(outcome.citations),
+    tool_calls: toJson(outcome.toolCalls),
+    guardrails: toJson(outcome.fired),
+    handoff: outcome.handoff ? toJson({ reason: outcome.handoff }) : null,
+    provider: outcome.provider,
+    model: outcome.model,
+    created_at: r.at,
+    test: r.question !== null ? 1 : 0,
+    question: r.question,
   }
 }
 

@@ -80,6 +80,15 @@ export class ChannelBotService {
       if (!(await repo.claimBotReply(tx, tenant, p.channel_id, p.provider_sid, 'pending'))) return false
       const { messageId } = await this.services.inbox.turns.post(tx, tenant, p.conversation_id, renderReply(outcome.content, links, channel.type === 'web_chat' ? 'chat' : 'sms'), { type: 'bot', id: botId })
       await repo.setBotReply(tx, tenant, p.channel_id, p.provider_sid, messageId)
+      // The reply's record, as sendBotMessage keeps it (listBotReplies, analytics), and `bot.handoff` when it handed off.
+      await this.services.bots.replies.recordChannelReply(tx, tenant, {
+        botId,
+        versionId: answering.version.id,
+        outcome,
+        conversationId: p.conversation_id,
+        inboundMessageId: receipt.message_id,
+        messageId,
+      })
       if (outcome.handoff) {
         await repo.setBotState(tx, tenant, p.conversation_id, 'handed_off')
         // Handed to people who are not there: the customer learns when they are back.

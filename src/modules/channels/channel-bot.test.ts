@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { createTestApp, type TestApp } from '../../../test/helpers.js'
-import { get, newChannel, ok, post } from './channels.test-support.js'
+import { events, get, newChannel, ok, post } from './channels.test-support.js'
 
 const messagesOf = async (h: TestApp, conv: string) => (await ok(get(h, `/inbox/conversations/${conv}/messages?order=asc`))).data
 
@@ -43,6 +43,14 @@ describe('the channel’s bot answers customers first and hands off by its rules
     assert.equal(msgs[3].author.type, 'bot', 'the fallback message')
     const conv = await ok(get(h, `/inbox/conversations/${asked.conversation_id}`))
     assert.deepEqual(conv.tags, ['needs-human'])
+    // Each answer is recorded as sendBotMessage's are, and the hand-off is an event.
+    const records = await h.app.kernel.db.selectFrom('bot_replies').selectAll().where('conversation_id', '=', asked.conversation_id).orderBy('created_at').execute()
+    assert.deepEqual(records.map((r) => [r.message_id, r.inbound_message_id, r.grounded, r.handoff === null]), [
+      [answer.id, msgs[0].id, 1, true],
+      [msgs[3].id, msgs[2].id, 0, false],
+    ])
+    const handoffs = (await events(h, 'bot.handoff')).filter((e) => e.conversation_id === asked.conversation_id)
+    assert.deepEqual(handoffs.map((e) => [e.id, e.bot_id]), [[records[1].id, bot.id]])
 
     // Handed off: the next message waits for a person.
     await ok(post(h, `/channels/${channel.id}/simulated-messages`, { from: '+14155550181', body: 'Hello? How long does delivery take?' }))
