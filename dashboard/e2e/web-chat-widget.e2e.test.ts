@@ -73,7 +73,11 @@ describe('the web chat widget in Chromium, on a site of another origin', { skip 
     const agent = await d.open()
     await d.signIn(agent, `/dashboard/inbox/${convs[0].id}`)
     await agent.getByText('Can you write me a poem about pirates?').first().waitFor()
+    // The visitor types: the agent sees it (and no "someone else is answering" warning: it is the customer).
+    await box.fill('I also wanted to ask')
+    await agent.getByText('Someone is typing…').waitFor({ timeout: 10_000 })
     await agent.getByRole('textbox', { name: 'Reply', exact: true }).fill('Hello, I am Olga from the shop. No poems, but I can help with your order!')
+    assert.equal(await agent.getByText(/is also replying/).count(), 0, 'the customer typing is no collision')
     await agent.getByRole('button', { name: 'Send reply' }).click()
 
     await chat.getByText('Hello, I am Olga from the shop.', { exact: false }).waitFor({ timeout: 10_000 })

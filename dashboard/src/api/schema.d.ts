@@ -7893,7 +7893,7 @@ export interface components {
                 id: string;
                 name: string | null;
                 /** @enum {string} */
-                type: "member" | "api_key" | "oauth_app";
+                type: "member" | "api_key" | "oauth_app" | "contact";
             };
             conversation_id: string;
             /**

@@ -51,7 +51,8 @@ export const Presence = Type.Object(
     object: Type.Literal('presence'),
     conversation_id: Type.String(),
     actor: Type.Object({
-      type: Type.Union([Type.Literal('member'), Type.Literal('api_key'), Type.Literal('oauth_app')]),
+      // `contact`: a customer typing in a channel's chat (the web chat widget); the others are the workspace's own.
+      type: Type.Union([Type.Literal('member'), Type.Literal('api_key'), Type.Literal('oauth_app'), Type.Literal('contact')]),
       id: Type.String(),
       name: Type.Union([Type.String(), Type.Null()]),
     }),

@@ -12,6 +12,8 @@ const TYPING_STOPS_MS = 6_000
 export interface Someone {
   id: string
   name: string
+  /** The customer (typing in the web chat widget), not another member: no collision warning for them. */
+  customer: boolean
   state: 'viewing' | 'typing'
   expires: number
 }
@@ -63,7 +65,7 @@ export function usePresence(conversationId: string): { others: Someone[]; typed:
     setOthers((m) => {
       const next = new Map(m)
       if (p.state === 'idle') next.delete(p.actor.id)
-      else next.set(p.actor.id, { id: p.actor.id, name: p.actor.name ?? t('inbox.live.someone'), state: p.state, expires: Date.parse(p.expires_at) })
+      else next.set(p.actor.id, { id: p.actor.id, name: p.actor.name ?? t('inbox.live.someone'), customer: p.actor.type === 'contact', state: p.state, expires: Date.parse(p.expires_at) })
       return next
     })
   })
@@ -110,8 +112,8 @@ export function PresenceBar({ others, replying }: { others: Someone[]; replying:
         {typingOnes.length > 0 && viewingOnes.length > 0 && ' · '}
         {viewingOnes.length > 0 && t('inbox.live.viewing', { names: names(viewingOnes), count: viewingOnes.length })}
       </p>
-      {replying && typingOnes.length > 0 && (
-        <Notice tone="warn">{t('inbox.live.collision', { names: names(typingOnes), count: typingOnes.length })}</Notice>
+      {replying && typingOnes.some((o) => !o.customer) && (
+        <Notice tone="warn">{t('inbox.live.collision', { names: names(typingOnes.filter((o) => !o.customer)), count: typingOnes.filter((o) => !o.customer).length })}</Notice>
       )}
     </div>
   )

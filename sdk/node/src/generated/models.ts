@@ -2936,7 +2936,7 @@ export interface Presence {
   object: 'presence'
   conversation_id: string
   actor: {
-    type: 'member' | 'api_key' | 'oauth_app'
+    type: 'member' | 'api_key' | 'oauth_app' | 'contact'
     id: string
     name: string | null
   }

@@ -46,6 +46,7 @@ const ProfileBody = Type.Object(
   { email: Type.Optional(Type.String({ format: 'email', maxLength: 254 })), name: Type.Optional(Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' })) },
   { additionalProperties: false, minProperties: 1 },
 )
+const TypingBody = Type.Object({ typing: Type.Boolean() }, { additionalProperties: false })
 const MessageBody = Type.Object(
   {
     client_id: Type.String({ pattern: '^[A-Za-z0-9_-]{8,64}$', description: 'Made by the widget per message: a retried send is the same message.' }),
@@ -169,6 +170,11 @@ export function webChatCallbacks(k: Kernel, services: Services) {
       const r = await web().send(s, client_id, text)
       reply.code(r.duplicate ? 200 : 201)
       return { object: 'widget_message', client_id, duplicate: r.duplicate, conversation_id: r.conversationId, message_id: r.messageId }
+    })
+
+    app.post('/widget/v1/channels/:key/typing', { bodyLimit: BODY_LIMIT, schema: { params: KeyParams, body: TypingBody }, config: { rateLimit: perVisitor(VISITOR_REQUESTS_PER_MINUTE) } }, async (request, reply) => {
+      await web().typing(await session(request), (request.body as { typing: boolean }).typing)
+      return reply.code(204).send()
     })
 
     app.post('/widget/v1/channels/:key/profile', { bodyLimit: BODY_LIMIT, schema: { params: KeyParams, body: ProfileBody }, config: { rateLimit: perVisitor(VISITOR_REQUESTS_PER_MINUTE) } }, async (request) => {

@@ -15,6 +15,8 @@ import { identitySecretOf, widgetSettingsOf } from './web-chat.settings.js'
 
 /** A visitor token lives this long; every session call hands out a fresh one. */
 const TOKEN_TTL_MS = 30 * 24 * 3600_000
+/** A visitor's typing signal lasts this long unless refreshed (the widget refreshes every few seconds). */
+const TYPING_TTL_MS = 10_000
 /** Messages the widget shows of a returning visitor's conversation. */
 const HISTORY_LIMIT = 100
 
@@ -214,6 +216,23 @@ export class WebChatService {
       contact: { name: s.visitor.name, email: s.visitor.email, external_id: s.visitor.user_id },
     })
     return { ...r, attachmentId: id }
+  }
+
+  /**
+   * The visitor is typing (or stopped): a presence signal on the workspace's event stream, as an agent's is
+   * (`actor.type` `contact`), for their current conversation; nothing stored, nothing when there is none yet.
+   */
+  async typing(s: VisitorSession, typing: boolean): Promise<void> {
+    const conversationId = await this.currentConversation(s)
+    if (!conversationId) return
+    const now = this.k.clock.now().getTime()
+    this.k.feed.signal(s.tenant, 'presence', {
+      object: 'presence',
+      conversation_id: conversationId,
+      actor: { type: 'contact', id: s.visitor.id, name: s.visitor.name ?? s.visitor.email },
+      state: typing ? 'typing' : 'idle',
+      expires_at: iso(new Date(now + (typing ? TYPING_TTL_MS : 0))),
+    })
   }
 
   /** The visitor's current conversation id (the one their next message continues), if any. */

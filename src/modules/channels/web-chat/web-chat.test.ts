@@ -156,6 +156,13 @@ describe('the web chat widget’s public API (/widget/v1)', () => {
     await ok(post(h, `/inbox/conversations/${m.conversation_id}/messages`, { content: 'Hello from the team' }), 201)
     await Promise.race([seen, new Promise((_, reject) => setTimeout(() => reject(new Error(`no message on the stream: ${text}`)), 5000))])
     res.body.destroy()
+    // The visitor's typing reaches the team's event stream as presence of the contact, for their conversation.
+    const signals: any[] = []
+    const stop = h.app.kernel.feed.subscribe({ workspaceId: h.a.workspaceId, mode: 'live' }, { event: () => undefined, signal: (name, data) => name === 'presence' && signals.push(data) })
+    assert.equal((await widget('POST', '/typing', { token: s.token, body: { typing: true } })).statusCode, 204)
+    stop()
+    assert.deepEqual(signals.map((p) => [p.conversation_id, p.actor.type, p.actor.id, p.state]), [[m.conversation_id, 'contact', s.visitor.id, 'typing']])
+    assertProblem(await widget('POST', '/typing', { token: s.token, body: { typing: 'yes' } }), 422, 'validation_failed')
     assert.match(text, /event: ready/)
     assert.match(text, /event: message\ndata: \{[^\n]*"from":"agent"[^\n]*Hello from the team/)
     assert.doesNotMatch(text, /note/)

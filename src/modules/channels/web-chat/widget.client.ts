@@ -206,6 +206,17 @@ export const WIDGET_SOURCE = String.raw`(function () {
   closeButton.addEventListener('click', function () { openPanel(false); });
   panel.addEventListener('keydown', function (e) { if (e.key === 'Escape') openPanel(false); });
   input.addEventListener('keydown', function (e) { if (e.key === 'Enter' && !e.shiftKey) { e.preventDefault(); form.requestSubmit(); } });
+  // The team sees the visitor typing: at most one signal every 3 s, and "stopped" 5 s after the last key.
+  var typingSent = 0, typingStop = null;
+  function typingSignal(on) {
+    if (!state.token) return;
+    request('POST', '/typing', { typing: on }).catch(function () { /* a hint only */ });
+  }
+  input.addEventListener('input', function () {
+    if (Date.now() - typingSent > 3000) { typingSent = Date.now(); typingSignal(true); }
+    clearTimeout(typingStop);
+    typingStop = setTimeout(function () { typingSent = 0; typingSignal(false); }, 5000);
+  });
   fileInput.addEventListener('change', function () {
     var file = fileInput.files && fileInput.files[0];
     fileInput.value = '';
@@ -229,6 +240,8 @@ export const WIDGET_SOURCE = String.raw`(function () {
     e.preventDefault();
     var text = input.value.trim();
     if (!text) return;
+    clearTimeout(typingStop);
+    typingSent = 0;
     input.value = '';
     var clientId = id();
     var bubble = add({ from: 'visitor', text: text }, true);

@@ -37,7 +37,7 @@ class InboxConversationsPresenceService extends AbstractService
      * @return array{
      *     object: 'presence',
      *     conversation_id: string,
-     *     actor: array{type: 'member'|'api_key'|'oauth_app', id: string, name: string|null},
+     *     actor: array{type: 'member'|'api_key'|'oauth_app'|'contact', id: string, name: string|null},
      *     state: PresenceState,
      *     expires_at: string,
      * } Presence
