@@ -49,6 +49,16 @@ describe('framework errors keep the contract', () => {
     }
   })
 
+  it('422: a date-time RFC 3339 allows but no Date holds (a leap second), in a body and in a query', async () => {
+    const body = await h.request({ method: 'POST', url: '/v2/compliance/dsar', payload: { type: 'access', subject: { email: 'a@example.com' }, due_at: '2026-12-31T23:59:60Z' } })
+    assertContract(body, 422, 'validation_failed')
+    assert.equal(JSON.parse(body.body).errors[0].pointer, '/body/due_at')
+    const query = await h.request({ method: 'GET', url: '/v2/compliance/audit-log?from=2026-12-31T23:59:60Z' })
+    assertContract(query, 422, 'validation_failed')
+    // An ordinary time still passes.
+    assert.equal((await h.request({ method: 'GET', url: '/v2/compliance/audit-log?from=2026-12-31T23:59:59Z' })).statusCode, 200)
+  })
+
   it('415: an unsupported media type', async () => {
     const res = await h.request({ method: 'POST', url: '/v2/inbox/conversations', headers: { 'content-type': 'text/plain' }, payload: 'hi' })
     assertContract(res, 415, 'unsupported_media_type')

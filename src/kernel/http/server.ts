@@ -83,6 +83,12 @@ function compilers() {
   const other = new Ajv({ ...options, coerceTypes: 'array' })
   addFormats(body)
   addFormats(other)
+  // RFC 3339 allows a leap second (23:59:60), which no JavaScript Date holds: a time the handlers could not
+  // read is refused here with the other format errors (422), not met as an invalid Date later (a 500).
+  const rfc3339 = addFormats.get('date-time') as { validate: (s: string) => boolean; compare: (a: string, b: string) => number | undefined }
+  const dateTime = { type: 'string' as const, validate: (s: string) => rfc3339.validate(s) && !Number.isNaN(Date.parse(s)), compare: rfc3339.compare }
+  body.addFormat('date-time', dateTime)
+  other.addFormat('date-time', dateTime)
   return { body, other }
 }
 
