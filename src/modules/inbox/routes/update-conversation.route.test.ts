@@ -10,6 +10,30 @@ describe('updateConversation (PATCH /inbox/conversations/{id})', () => {
   const patch = (id: string, payload: Record<string, unknown>, headers: Record<string, string> = {}) =>
     h.request({ method: 'PATCH', url: `/v2/inbox/conversations/${id}`, payload, headers })
 
+  it('follows the documented state machine pair by pair: allowed or the same status is 200, anything else 409', async () => {
+    // The answer key: docs/inbox.md "States", written here (not imported from inbox.status.ts, which it checks).
+    const MAY_BECOME: Record<string, string[]> = {
+      open: ['pending', 'snoozed', 'resolved'],
+      pending: ['open', 'snoozed', 'resolved'],
+      snoozed: ['open', 'pending', 'resolved'],
+      resolved: ['open'],
+    }
+    for (const from of Object.keys(MAY_BECOME)) {
+      for (const to of Object.keys(MAY_BECOME)) {
+        const { id } = await createConversation(h)
+        if (from !== 'open') assert.equal(json(await patch(id, { status: from })).status, from)
+        const r = await patch(id, { status: to })
+        if (to === from || MAY_BECOME[from].includes(to)) {
+          assert.equal(r.statusCode, 200, `${from} → ${to}: ${r.body}`)
+          assert.equal(json(r).status, to)
+        } else {
+          assertProblem(r, 409, 'invalid_status_transition')
+          assert.deepEqual([...(json(r).allowed as string[])].sort(), [...MAY_BECOME[from]].sort(), `${from} → ${to}`)
+        }
+      }
+    }
+  })
+
   it('moves through the state machine and emits updated, resolved and reopened events', async () => {
     const { id } = await createConversation(h)
     assert.equal(json(await patch(id, { status: 'pending' })).status, 'pending')
