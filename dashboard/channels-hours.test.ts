@@ -11,7 +11,10 @@ describe('dashboard channels: business hours form (pure rules)', { skip: process
     assert.equal(hoursOfForm(f), null)
     const on = hoursOfForm({ ...defaultHours('Europe/Berlin'), enabled: true })!
     assert.equal(on.timezone, 'Europe/Berlin')
-    assert.deepEqual(on.weekly.map((i) => i.day), ['mon', 'tue', 'wed', 'thu', 'fri'])
+    assert.deepEqual(
+      on.weekly.map((i) => i.day),
+      ['mon', 'tue', 'wed', 'thu', 'fri'],
+    )
     assert.equal(on.out_of_hours_reply, null)
   })
 
@@ -27,7 +30,10 @@ describe('dashboard channels: business hours form (pure rules)', { skip: process
       out_of_hours_reply: 'Back {next_open}',
     }
     const f = hoursFormOf(api)
-    assert.deepEqual(f.weekly.mon, [{ open: '09:00', close: '12:00' }, { open: '13:00', close: '00:00' }])
+    assert.deepEqual(f.weekly.mon, [
+      { open: '09:00', close: '12:00' },
+      { open: '13:00', close: '00:00' },
+    ])
     f.closed_dates.push('2026-12-24')
     f.out_of_hours_reply = '  Back {next_open}  '
     assert.deepEqual(hoursOfForm(f), { ...api, closed_dates: ['2026-12-24', '2026-12-25'] })
@@ -37,7 +43,10 @@ describe('dashboard channels: business hours form (pure rules)', { skip: process
 
   it('finds empty, reversed and overlapping intervals before the API is asked', () => {
     const f = { ...defaultHours('UTC'), enabled: true }
-    f.weekly.mon = [{ open: '09:00', close: '17:00' }, { open: '16:00', close: '18:00' }]
+    f.weekly.mon = [
+      { open: '09:00', close: '17:00' },
+      { open: '16:00', close: '18:00' },
+    ]
     f.weekly.tue = [{ open: '18:00', close: '09:00' }]
     f.weekly.wed = [{ open: '', close: '12:00' }]
     f.weekly.thu = [{ open: '20:00', close: '00:00' }]

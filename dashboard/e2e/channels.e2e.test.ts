@@ -216,7 +216,11 @@ describe('dashboard channels in Chromium: an SMS channel with business hours, ed
     await page.getByText('No channels yet').waitFor()
     await page.getByRole('button', { name: 'New channel' }).click()
     const dialog = page.getByRole('dialog', { name: 'New channel' })
-    const options = async () => dialog.getByLabel('Provider').locator('option').evaluateAll((xs) => xs.map((x) => (x as HTMLOptionElement).value))
+    const options = async () =>
+      dialog
+        .getByLabel('Provider')
+        .locator('option')
+        .evaluateAll((xs) => xs.map((x) => (x as HTMLOptionElement).value))
     assert.deepEqual(await options(), ['simulated'])
     await dialog.getByLabel('Type').selectOption('email')
     assert.deepEqual(await options(), ['', 'simulated'])

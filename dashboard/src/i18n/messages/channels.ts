@@ -109,7 +109,8 @@ export default defineMessages({
     'channels.hours.date': 'Date',
     'channels.hours.addClosedDate': 'Add closed date',
     'channels.hours.outOfHoursReply': 'Out-of-hours reply',
-    'channels.hours.outOfHoursReplyHint': 'Sent when a customer writes while closed and no bot is answering; {next_open} becomes the next opening, e.g. “Monday 09:00 (Europe/Berlin)”. Empty: no reply.',
+    'channels.hours.outOfHoursReplyHint':
+      'Sent when a customer writes while closed and no bot is answering; {next_open} becomes the next opening, e.g. “Monday 09:00 (Europe/Berlin)”. Empty: no reply.',
     'channels.hours.saveHours': 'Save business hours',
     'channels.hours.saved': 'Business hours saved.',
     'channels.detail.channel': 'Channel',
@@ -172,7 +173,8 @@ export default defineMessages({
     'channels.list.anyType': 'Jeder Typ',
     'channels.list.noChannelsYet': 'Noch keine Kanäle',
     'channels.list.noChannelsOfType': 'Keine Kanäle vom Typ {type}',
-    'channels.list.emptyHint': 'Ein Kanal ist ein Weg für Kunden zu Ihnen: ein Chat-Widget auf Ihrer Website, eine E-Mail-Adresse, eine SMS- oder WhatsApp-Nummer. Seine Nachrichten landen im Posteingang.',
+    'channels.list.emptyHint':
+      'Ein Kanal ist ein Weg für Kunden zu Ihnen: ein Chat-Widget auf Ihrer Website, eine E-Mail-Adresse, eine SMS- oder WhatsApp-Nummer. Seine Nachrichten landen im Posteingang.',
     'channels.list.name': 'Name',
     'channels.list.address': 'Nummer, Adresse oder Widget-Schlüssel',
     'channels.list.hours': 'Geschäftszeiten',
@@ -212,7 +214,8 @@ export default defineMessages({
     'channels.form.widgetLanguageHint': 'Gilt, wenn der Browser des Besuchers keine Sprache verlangt, die das Widget hat.',
     'channels.form.requireEmail': 'Vor der ersten Nachricht nach der E-Mail-Adresse fragen',
     'channels.form.identityVerification': 'Identitätsprüfung',
-    'channels.form.identityVerificationHint': 'Ihre Website signiert ihre Benutzer-IDs mit dem Identitätsgeheimnis (HMAC-SHA256); eine unsignierte Benutzer-ID wird abgelehnt. Beim Einschalten entsteht das Geheimnis, einmal angezeigt.',
+    'channels.form.identityVerificationHint':
+      'Ihre Website signiert ihre Benutzer-IDs mit dem Identitätsgeheimnis (HMAC-SHA256); eine unsignierte Benutzer-ID wird abgelehnt. Beim Einschalten entsteht das Geheimnis, einmal angezeigt.',
     'channels.form.address': 'Adresse',
     'channels.form.addressHint': 'Die Adresse, an die Kunden schreiben, z. B. support@example.com.',
     'channels.form.fromName': 'Absendername',
@@ -264,7 +267,8 @@ export default defineMessages({
     'channels.hours.date': 'Datum',
     'channels.hours.addClosedDate': 'Geschlossenen Tag hinzufügen',
     'channels.hours.outOfHoursReply': 'Abwesenheitsantwort',
-    'channels.hours.outOfHoursReplyHint': 'Wird gesendet, wenn ein Kunde außerhalb der Geschäftszeiten schreibt und kein Bot antwortet; {next_open} wird zur nächsten Öffnung, z. B. „Monday 09:00 (Europe/Berlin)“. Leer: keine Antwort.',
+    'channels.hours.outOfHoursReplyHint':
+      'Wird gesendet, wenn ein Kunde außerhalb der Geschäftszeiten schreibt und kein Bot antwortet; {next_open} wird zur nächsten Öffnung, z. B. „Monday 09:00 (Europe/Berlin)“. Leer: keine Antwort.',
     'channels.hours.saveHours': 'Geschäftszeiten speichern',
     'channels.hours.saved': 'Geschäftszeiten gespeichert.',
     'channels.detail.channel': 'Kanal',
@@ -289,7 +293,8 @@ export default defineMessages({
     'channels.detail.no': 'Nein',
     'channels.detail.secretStored': 'Identitätsgeheimnis gespeichert (nie wieder angezeigt)',
     'channels.detail.identitySecret': 'Identitätsgeheimnis',
-    'channels.detail.identitySecretUse': 'Bewahren Sie es auf Ihrem Server auf: Es signiert die IDs Ihrer Benutzer (user_hash = hexadezimales HMAC-SHA256 der Benutzer-ID). Es wird nie wieder angezeigt; erneuern Sie es, um ein neues zu erhalten.',
+    'channels.detail.identitySecretUse':
+      'Bewahren Sie es auf Ihrem Server auf: Es signiert die IDs Ihrer Benutzer (user_hash = hexadezimales HMAC-SHA256 der Benutzer-ID). Es wird nie wieder angezeigt; erneuern Sie es, um ein neues zu erhalten.',
     'channels.detail.snippet': 'Code-Schnipsel für Ihre Website',
     'channels.detail.snippetHint': 'Fügen Sie diesen Tag auf jeder Seite der erlaubten Websites vor </body> ein.',
     'channels.detail.copySnippet': 'Schnipsel kopieren',
@@ -308,7 +313,8 @@ export default defineMessages({
     'channels.edit.deleting': 'Wird gelöscht…',
     'channels.edit.rotateIdentitySecret': 'Identitätsgeheimnis erneuern',
     'channels.edit.newIdentitySecret': 'Neues Identitätsgeheimnis',
-    'channels.edit.rotateExplains': 'Ein neues Identitätsgeheimnis ersetzt das bisherige sofort: Mit dem alten erstellte Signaturen werden ab jetzt abgelehnt, passen Sie Ihre Website also gleich danach an.',
+    'channels.edit.rotateExplains':
+      'Ein neues Identitätsgeheimnis ersetzt das bisherige sofort: Mit dem alten erstellte Signaturen werden ab jetzt abgelehnt, passen Sie Ihre Website also gleich danach an.',
     'channels.edit.rotate': 'Geheimnis erneuern',
     'channels.edit.rotating': 'Wird erneuert…',
   },

@@ -37,7 +37,14 @@ export function EditChannelDialog({ channel: c, open, onClose, onSaved }: { chan
         {isPhone(c.type) && <PhoneFields f={f} set={set} editing tokenSet={c.credentials.auth_token_set} />}
         {c.type === 'web_chat' && <WebChatFields f={f} set={set} />}
         {c.type === 'email' && (
-          <EmailFields f={f} set={set} editing passwordSet={c.email?.relay?.password_set ?? false} webhookPasswordSet={c.email?.inbound.webhook_password_set ?? false} signingKeySet={c.email?.inbound.mailgun_signing_key_set ?? false} />
+          <EmailFields
+            f={f}
+            set={set}
+            editing
+            passwordSet={c.email?.relay?.password_set ?? false}
+            webhookPasswordSet={c.email?.inbound.webhook_password_set ?? false}
+            signingKeySet={c.email?.inbound.mailgun_signing_key_set ?? false}
+          />
         )}
         <BotField value={f.bot_id} keep={c.bot_id} onChange={(v) => set('bot_id', v)} />
         <FormActions action={save} label={t('channels.edit.saveChanges')} busyLabel={t('channels.edit.saving')} onCancel={close} />

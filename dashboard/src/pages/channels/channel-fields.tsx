@@ -33,9 +33,23 @@ export function PhoneFields({ f, set, editing = false, tokenSet = false }: { f: 
       )}
       {f.provider === 'twilio' && (
         <>
-          <Field label={t('channels.form.accountSid')}>{(id) => <input id={id} required pattern="^AC[0-9a-fA-F]{32}$" autocomplete="off" value={f.account_sid} onInput={text(set, 'account_sid')} />}</Field>
+          <Field label={t('channels.form.accountSid')}>
+            {(id) => <input id={id} required pattern="^AC[0-9a-fA-F]{32}$" autocomplete="off" value={f.account_sid} onInput={text(set, 'account_sid')} />}
+          </Field>
           <Field label={t('channels.form.authToken')} hint={editing && tokenSet ? t('channels.form.authTokenKeep') : t('channels.form.authTokenHint')}>
-            {(id, d) => <input id={id} type="password" required={!editing} minLength={16} maxLength={128} autocomplete="new-password" aria-describedby={d} value={f.auth_token} onInput={text(set, 'auth_token')} />}
+            {(id, d) => (
+              <input
+                id={id}
+                type="password"
+                required={!editing}
+                minLength={16}
+                maxLength={128}
+                autocomplete="new-password"
+                aria-describedby={d}
+                value={f.auth_token}
+                onInput={text(set, 'auth_token')}
+              />
+            )}
           </Field>
           <Field label={t('channels.form.baseUrl')} hint={t('channels.form.baseUrlHint')}>
             {(id, d) => <input id={id} type="url" aria-describedby={d} value={f.base_url} onInput={text(set, 'base_url')} />}
@@ -99,7 +113,21 @@ export function WebChatFields({ f, set }: { f: ChannelForm; set: Set }) {
 }
 
 /** E-mail: the address, the replies' name, the relay (none: the service's default) and the inbound webhooks' secrets. */
-export function EmailFields({ f, set, editing = false, passwordSet = false, webhookPasswordSet = false, signingKeySet = false }: { f: ChannelForm; set: Set; editing?: boolean; passwordSet?: boolean; webhookPasswordSet?: boolean; signingKeySet?: boolean }) {
+export function EmailFields({
+  f,
+  set,
+  editing = false,
+  passwordSet = false,
+  webhookPasswordSet = false,
+  signingKeySet = false,
+}: {
+  f: ChannelForm
+  set: Set
+  editing?: boolean
+  passwordSet?: boolean
+  webhookPasswordSet?: boolean
+  signingKeySet?: boolean
+}) {
   const keep = t('channels.form.secretKeep')
   const sandbox = useWorkspace().membership.mode === 'test'
   return (
@@ -145,10 +173,14 @@ export function EmailFields({ f, set, editing = false, passwordSet = false, webh
         </fieldset>
       )}
       <Field label={t('channels.form.webhookPassword')} hint={editing && webhookPasswordSet ? keep : t('channels.form.webhookPasswordHint')}>
-        {(id, d) => <input id={id} type="password" minLength={16} maxLength={128} autocomplete="new-password" aria-describedby={d} value={f.webhook_password} onInput={text(set, 'webhook_password')} />}
+        {(id, d) => (
+          <input id={id} type="password" minLength={16} maxLength={128} autocomplete="new-password" aria-describedby={d} value={f.webhook_password} onInput={text(set, 'webhook_password')} />
+        )}
       </Field>
       <Field label={t('channels.form.mailgunSigningKey')} hint={editing && signingKeySet ? keep : t('channels.form.mailgunSigningKeyHint')}>
-        {(id, d) => <input id={id} type="password" minLength={16} maxLength={128} autocomplete="new-password" aria-describedby={d} value={f.mailgun_signing_key} onInput={text(set, 'mailgun_signing_key')} />}
+        {(id, d) => (
+          <input id={id} type="password" minLength={16} maxLength={128} autocomplete="new-password" aria-describedby={d} value={f.mailgun_signing_key} onInput={text(set, 'mailgun_signing_key')} />
+        )}
       </Field>
     </>
   )

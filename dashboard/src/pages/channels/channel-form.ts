@@ -95,7 +95,14 @@ export function formOf(c: Channel): ChannelForm {
 
 const opt = (s: string): string | undefined => s.trim() || undefined
 /** One origin per line (or separated by blanks or commas). */
-export const originsOf = (s: string): string[] => [...new Set(s.split(/[\s,]+/).map((x) => x.trim().replace(/\/+$/, '')).filter(Boolean))]
+export const originsOf = (s: string): string[] => [
+  ...new Set(
+    s
+      .split(/[\s,]+/)
+      .map((x) => x.trim().replace(/\/+$/, ''))
+      .filter(Boolean),
+  ),
+]
 
 function relayOf(f: ChannelForm) {
   if (!f.relay) return null
@@ -150,7 +157,9 @@ export function patchOf(c: Channel, f: ChannelForm): UpdateBody {
     const e: NonNullable<UpdateBody['email']> = {}
     if (f.address.trim() !== was.address) e.address = f.address.trim()
     if (f.from_name.trim() !== was.from_name) e.from_name = opt(f.from_name) ?? null
-    const relayChanged = f.relay !== was.relay || (f.relay && (f.relay_host !== was.relay_host || f.relay_port !== was.relay_port || f.relay_secure !== was.relay_secure || f.relay_user !== was.relay_user || !!opt(f.relay_password)))
+    const relayChanged =
+      f.relay !== was.relay ||
+      (f.relay && (f.relay_host !== was.relay_host || f.relay_port !== was.relay_port || f.relay_secure !== was.relay_secure || f.relay_user !== was.relay_user || !!opt(f.relay_password)))
     if (relayChanged) e.relay = relayOf(f)
     if (opt(f.webhook_password)) e.webhook_password = f.webhook_password.trim()
     if (opt(f.mailgun_signing_key)) e.mailgun_signing_key = f.mailgun_signing_key.trim()

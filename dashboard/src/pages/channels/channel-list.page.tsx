@@ -47,10 +47,7 @@ export default function ChannelList() {
           )}
         </Field>
       </div>
-      <PagedList
-        list={list}
-        emptyView={<Empty title={type ? t('channels.list.noChannelsOfType', { type: typeLabel(type) }) : t('channels.list.noChannelsYet')}>{t('channels.list.emptyHint')}</Empty>}
-      >
+      <PagedList list={list} emptyView={<Empty title={type ? t('channels.list.noChannelsOfType', { type: typeLabel(type) }) : t('channels.list.noChannelsYet')}>{t('channels.list.emptyHint')}</Empty>}>
         {(rows) => (
           <Table<Channel>
             caption={t('channels.list.channels')}

@@ -34,7 +34,8 @@ export function HoursEditor({ value: f, onChange, readOnly = false, hideLegend =
           <input type="radio" name="hours-enabled" checked={!f.enabled} onChange={() => onChange({ ...f, enabled: false })} /> {t('channels.hours.alwaysOpen')}
         </label>
         <label>
-          <input type="radio" name="hours-enabled" checked={f.enabled} onChange={() => onChange(f.timezone ? { ...f, enabled: true } : { ...defaultHours(), enabled: true })} /> {t('channels.hours.setHours')}
+          <input type="radio" name="hours-enabled" checked={f.enabled} onChange={() => onChange(f.timezone ? { ...f, enabled: true } : { ...defaultHours(), enabled: true })} />{' '}
+          {t('channels.hours.setHours')}
         </label>
       </div>
       {!f.enabled && <p class="hint">{t('channels.hours.alwaysOpenHint')}</p>}
@@ -60,18 +61,47 @@ export function HoursEditor({ value: f, onChange, readOnly = false, hideLegend =
                 {xs.map((i, index) => {
                   const problem = problems.find((p) => p.day === day && p.index === index)
                   const pid = `hours-${day}-${index}-problem`
-                  const set = (k: keyof Interval) => (e: Event) => setDay(day, xs.map((x, j) => (j === index ? { ...x, [k]: (e.target as HTMLInputElement).value } : x)))
+                  const set = (k: keyof Interval) => (e: Event) =>
+                    setDay(
+                      day,
+                      xs.map((x, j) => (j === index ? { ...x, [k]: (e.target as HTMLInputElement).value } : x)),
+                    )
                   return (
                     <div class="hours-interval">
                       <label>
                         {t('channels.hours.opens')}{' '}
-                        <input type="time" required aria-label={t('channels.hours.opensOn', { day: name })} aria-invalid={problem ? true : undefined} aria-describedby={problem ? pid : undefined} value={i.open} onInput={set('open')} />
+                        <input
+                          type="time"
+                          required
+                          aria-label={t('channels.hours.opensOn', { day: name })}
+                          aria-invalid={problem ? true : undefined}
+                          aria-describedby={problem ? pid : undefined}
+                          value={i.open}
+                          onInput={set('open')}
+                        />
                       </label>
                       <label>
                         {t('channels.hours.closes')}{' '}
-                        <input type="time" required aria-label={t('channels.hours.closesOn', { day: name })} aria-invalid={problem ? true : undefined} aria-describedby={problem ? pid : undefined} value={i.close} onInput={set('close')} />
+                        <input
+                          type="time"
+                          required
+                          aria-label={t('channels.hours.closesOn', { day: name })}
+                          aria-invalid={problem ? true : undefined}
+                          aria-describedby={problem ? pid : undefined}
+                          value={i.close}
+                          onInput={set('close')}
+                        />
                       </label>
-                      <button type="button" aria-label={t('channels.hours.removeInterval', { day: name, n: index + 1 })} onClick={() => setDay(day, xs.filter((_, j) => j !== index))}>
+                      <button
+                        type="button"
+                        aria-label={t('channels.hours.removeInterval', { day: name, n: index + 1 })}
+                        onClick={() =>
+                          setDay(
+                            day,
+                            xs.filter((_, j) => j !== index),
+                          )
+                        }
+                      >
                         {t('channels.hours.remove')}
                       </button>
                       {problem && (
@@ -82,7 +112,11 @@ export function HoursEditor({ value: f, onChange, readOnly = false, hideLegend =
                     </div>
                   )
                 })}
-                <button type="button" aria-label={t('channels.hours.addHoursOn', { day: name })} onClick={() => setDay(day, [...xs, xs.length ? { open: '', close: '' } : { open: '09:00', close: '17:00' }])}>
+                <button
+                  type="button"
+                  aria-label={t('channels.hours.addHoursOn', { day: name })}
+                  onClick={() => setDay(day, [...xs, xs.length ? { open: '', close: '' } : { open: '09:00', close: '17:00' }])}
+                >
                   {t('channels.hours.addHours')}
                 </button>
               </fieldset>
