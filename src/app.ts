@@ -33,6 +33,7 @@ import type { Kernel } from './kernel/kernel.js'
 import type { Services } from './kernel/services.js'
 import { Metrics } from './kernel/metrics.js'
 import { MODULES } from './modules/index.js'
+import { flushTracing, startTracing } from './kernel/tracing/tracing.js'
 
 export interface AppDeps {
   config: Config
@@ -61,6 +62,8 @@ export async function createKernel(deps: AppDeps): Promise<{ kernel: Kernel; ser
   const clock = deps.clock ?? systemClock
   const log = deps.logger ?? createLogger(config)
   const modules = deps.modules ?? MODULES
+  // Before the database opens: its query logger (a span per statement) is chosen when it is created.
+  await startTracing(config.tracing, log)
   let database = deps.database
   if (!database) {
     await ensureSchema(config.databaseUrl, config.databaseSchema)
@@ -200,6 +203,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       else redis?.disconnect()
       await kernel.database.close()
       kernel.blobs.close?.()
+      // Spans of the last requests and jobs are exported before the process ends (a no-op when tracing is off).
+      await flushTracing()
     },
   }
 }

@@ -5,6 +5,7 @@ import { dirname } from 'node:path'
 import ipaddr from 'ipaddr.js'
 import { ConfigError, readEnv } from './config-env.js'
 import type { S3Settings } from './kernel/blobs/s3-blob-store.js'
+import type { TracingSettings } from './kernel/tracing/tracing.js'
 import { ENV_SCHEMA, type EnvValues } from './config-schema.js'
 
 export interface Config {
@@ -129,6 +130,8 @@ export interface Config {
   outbound: {
     allowPrivateNetworks: boolean
   }
+  /** OpenTelemetry traces exported over OTLP/HTTP (the standard OTEL_* variables); null = off, no SDK loaded. */
+  tracing: TracingSettings | null
   /** Files the service keeps: BLOB_DIR, a local directory (default `<DATA_DIR>/blobs`), or an S3 bucket (BLOB_STORE=s3). */
   blobs: {
     store: 'local' | 's3'
@@ -225,6 +228,43 @@ function httpLimits(v: EnvValues): Config['http'] {
     requestTimeoutMs: v.HTTP_REQUEST_TIMEOUT_MS,
     keepAliveTimeoutMs: v.HTTP_KEEP_ALIVE_TIMEOUT_MS,
     maxConnectionsPerIp: v.HTTP_MAX_CONNECTIONS_PER_IP,
+  }
+}
+
+/** OTEL_*: on when an endpoint is set and the SDK is not disabled; headers parsed as the OTLP spec writes them. */
+function tracingSettings(v: EnvValues): TracingSettings | null {
+  const endpoint = v.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || (v.OTEL_EXPORTER_OTLP_ENDPOINT ? `${v.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, '')}/v1/traces` : null)
+  if (!endpoint || v.OTEL_SDK_DISABLED) return null
+  const problems: string[] = []
+  const headers: Record<string, string> = {}
+  const lists = { OTEL_EXPORTER_OTLP_HEADERS: v.OTEL_EXPORTER_OTLP_HEADERS, OTEL_EXPORTER_OTLP_TRACES_HEADERS: v.OTEL_EXPORTER_OTLP_TRACES_HEADERS }
+  for (const [name, list] of Object.entries(lists)) {
+    for (const pair of (list ?? '').split(',')) {
+      if (!pair.trim()) continue
+      const eq = pair.indexOf('=')
+      const key = eq > 0 ? pair.slice(0, eq).trim() : ''
+      let value: string | null = null
+      try {
+        value = eq > 0 ? decodeURIComponent(pair.slice(eq + 1).trim()) : null
+      } catch {
+        value = null
+      }
+      // The value is a credential: the message says where, never what.
+      if (!/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(key) || value === null) problems.push(`${name}: expected key=value pairs separated by commas (values URL-encoded)`)
+      else headers[key.toLowerCase()] = value
+    }
+  }
+  if (!(v.OTEL_TRACES_SAMPLER_ARG <= 1)) problems.push(`OTEL_TRACES_SAMPLER_ARG: expected a ratio from 0 to 1, got ${v.OTEL_TRACES_SAMPLER_ARG}`)
+  if (problems.length) throw new ConfigError([...new Set(problems)])
+  return {
+    // The schema accepts only http/json (OTLP/HTTP with JSON bodies), the exporter this service ships.
+    protocol: v.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL === 'http/json' ? 'http/json' : v.OTEL_EXPORTER_OTLP_PROTOCOL,
+    endpoint,
+    headers,
+    timeoutMs: v.OTEL_EXPORTER_OTLP_TRACES_TIMEOUT ?? v.OTEL_EXPORTER_OTLP_TIMEOUT,
+    serviceName: v.OTEL_SERVICE_NAME,
+    sampler: v.OTEL_TRACES_SAMPLER,
+    samplerRatio: v.OTEL_TRACES_SAMPLER_ARG,
   }
 }
 
@@ -327,6 +367,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     outbound: {
       allowPrivateNetworks: v.OUTBOUND_ALLOW_PRIVATE_NETWORKS || v.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
     },
+    tracing: tracingSettings(v),
     blobs: {
       store: v.BLOB_STORE,
       dir: v.BLOB_DIR || `${dataDir}/blobs`,

@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3'
 import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, SqliteDriver, sql, type DatabaseConnection, type Driver, type SqliteDialectConfig, type Transaction } from 'kysely'
 import pg from 'pg'
 import { statementName } from './prepared.js'
+import { databaseQueryLogger } from '../tracing/tracing.js'
 
 /**
  * The whole schema. Each module adds its tables by declaration merging
@@ -110,7 +111,8 @@ export function createDatabase(
         return name ? query({ name, text, values }, cb) : query(text, values, cb)
       }
     })
-    const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) })
+    // A span per statement when tracing is on (kernel/tracing); without it Kysely skips its logging entirely.
+    const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }), log: databaseQueryLogger('postgres') })
     return {
       db,
       engine: 'postgres',
@@ -139,7 +141,7 @@ export function createDatabase(
   sqlite.pragma(`synchronous = ${opts.sqliteSynchronous ?? 'NORMAL'}`)
   sqlite.pragma('busy_timeout = 5000')
   sqlite.pragma('foreign_keys = ON')
-  const db = new Kysely<Tables>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) })
+  const db = new Kysely<Tables>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }), log: databaseQueryLogger('sqlite') })
   return {
     db,
     engine: 'sqlite',

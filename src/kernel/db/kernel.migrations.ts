@@ -210,4 +210,12 @@ export const kernelMigrations: ModuleMigration[] = [
       await db.schema.alterTable('audit_log').addColumn('entry_mac', 'text').execute()
     },
   },
+  {
+    // OpenTelemetry (kernel/tracing): a job keeps the traceparent of the request (or job) that enqueued it,
+    // so its span continues that trace. Null when tracing is off, and for jobs enqueued before.
+    name: '202701031000_kernel_jobs_traceparent',
+    async up(db) {
+      await db.schema.alterTable('jobs').addColumn('traceparent', 'text').execute()
+    },
+  },
 ]

@@ -76,6 +76,8 @@ export interface JobsTable {
   last_error: string | null
   created_at: string
   updated_at: string
+  /** The W3C traceparent of the span that enqueued it (tracing on), so the job's span continues that trace. */
+  traceparent: string | null
 }
 export interface EventsTable {
   id: string

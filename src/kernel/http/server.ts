@@ -33,6 +33,7 @@ import { readMultipartBody, registerMultipart } from './multipart.js'
 import { openApiDocument, problemStatuses } from './openapi.js'
 import { Problem, problemTypeUri, sendProblem, setProblemDocsBase, toAppError } from './problem.js'
 import { EventStreams } from './sse.js'
+import { traceRequests } from '../tracing/http-tracing.js'
 
 // ajv-formats is CommonJS; under ESM its function may sit on .default.
 const addFormats = ((addFormatsModule as unknown as { default?: FormatsPlugin }).default ?? addFormatsModule) as FormatsPlugin
@@ -167,6 +168,8 @@ export async function createHttpServer(kernel: Kernel, services: Services, route
     closeSilent()
   })
 
+  // OpenTelemetry server spans (kernel/tracing), first so every later hook runs inside the span; none when off.
+  traceRequests(app)
   // Hooks take a callback where they need not wait: each async hook costs every request a promise.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Request-ID', request.id)

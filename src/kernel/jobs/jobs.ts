@@ -4,6 +4,7 @@ import { toJson, type Engine, type Executor } from '../db/database.js'
 import { prepared } from '../db/prepared.js'
 import { newId } from '../ids.js'
 import '../db/kernel.tables.js'
+import { currentTraceparent } from '../tracing/tracing.js'
 
 /**
  * A job is declared once: its name, its retry schedule (seconds after each failed attempt; data, not
@@ -92,6 +93,8 @@ export async function enqueueMany<P>(
   const now = iso(clock.now())
   const schedule = scheduleOf(def)
   const retrySchedule = toJson(schedule)
+  // The enqueuing span (a request, or a job enqueuing the next): the job's span continues its trace.
+  const traceparent = currentTraceparent()
   const rows = jobs.map((j) => ({
     id: j.id ?? newId('job'),
     name: def.name,
@@ -106,6 +109,7 @@ export async function enqueueMany<P>(
     last_error: null,
     created_at: now,
     updated_at: now,
+    traceparent,
   }))
   // SQLite: one prepared insert per job (built once); PostgreSQL: one statement (a round trip) for all.
   if (onSqlite(tx)) for (const row of rows) await insertJobQ.run(tx, row)
@@ -114,7 +118,7 @@ export async function enqueueMany<P>(
 }
 const onSqlite = (db: Executor) => db.getExecutor().adapter instanceof SqliteAdapter
 const insertJobQ = prepared(
-  (db, row: { id: string; name: string; payload: string; status: 'pending'; run_at: string; attempts: number; max_attempts: number; retry_schedule: string; locked_by: null; locked_until: null; last_error: null; created_at: string; updated_at: string }) =>
+  (db, row: { id: string; name: string; payload: string; status: 'pending'; run_at: string; attempts: number; max_attempts: number; retry_schedule: string; locked_by: null; locked_until: null; last_error: null; created_at: string; updated_at: string; traceparent: string | null }) =>
     db.insertInto('jobs').values(row),
 )
 
@@ -126,6 +130,7 @@ export interface ClaimedJob {
   max_attempts: number
   retry_schedule: string
   locked_until: string | null
+  traceparent: string | null
 }
 
 /** What a takeover records on the job: the attempt before it never finished. */
@@ -195,7 +200,7 @@ const claimQ = prepared((db, a: { workerId: string; limit: number; nowIso: strin
         ? (eb) => eb.and([eb('status', '=', 'running'), eb('locked_until', '<', a.nowIso), attemptsLeft])
         : (eb) => eb.and([eb('status', '=', 'pending'), sql<boolean>`attempts < max_attempts`]),
     )
-    .returning(['id', 'name', 'payload', 'attempts', 'max_attempts', 'retry_schedule', 'locked_until'])
+    .returning(['id', 'name', 'payload', 'attempts', 'max_attempts', 'retry_schedule', 'locked_until', 'traceparent'])
 })
 
 /** Marks a job failed for good (its lease expired on its last attempt), only while `lease` still holds it. */

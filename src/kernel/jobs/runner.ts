@@ -17,6 +17,7 @@ import {
   type JobContext,
   type JobDefinition,
 } from './jobs.js'
+import { markActiveSpanFailed, withJobSpan } from '../tracing/tracing.js'
 
 export interface RunnerOptions {
   concurrency: number
@@ -191,7 +192,12 @@ export class JobRunner {
     this.schedule(busy && this.inFlight.size < this.opts.concurrency ? 0 : this.opts.pollIntervalMs)
   }
 
-  private async execute(job: ClaimedJob): Promise<void> {
+  /** A run under a span continuing the trace that enqueued the job (kernel/tracing; a plain call when off). */
+  private execute(job: ClaimedJob): Promise<void> {
+    return withJobSpan(job, () => this.executeJob(job))
+  }
+
+  private async executeJob(job: ClaimedJob): Promise<void> {
     const started = performance.now()
     const def = this.defs.get(job.name)
     const finish = (outcome: 'succeeded' | 'retry' | 'failed') =>
@@ -212,6 +218,7 @@ export class JobRunner {
       finish('succeeded')
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err)
+      markActiveSpanFailed(err)
       try {
         // The last attempt: the module hears of it before the job is failed (a crash in between: the
         // takeover dead-letters it and tells the module again).
