@@ -86,6 +86,16 @@ export class EmailInboundService {
   }
 
   async receive(to: EmailRoute, mail: ParsedEmail): Promise<Received> {
+    const received = await this.write(to, mail)
+    // A bounce of one of our replies: that reply's delivery ends `undelivered` (only forward moves count, so a
+    // redelivered report changes nothing). Our Message-ID is the delivery's provider id.
+    if (!received.duplicate && mail.bounce) {
+      await this.services.channels.outbound.applyStatus(to.channel, null, mail.bounce.of, 'undelivered', { code: 'bounced', message: mail.bounce.reason })
+    }
+    return received
+  }
+
+  private async write(to: EmailRoute, mail: ParsedEmail): Promise<Received> {
     const { channel } = to
     const tenant: Tenant = { workspaceId: channel.workspace_id, mode: channel.mode }
     const attachments = await this.storeAttachments(channel, mail)
@@ -94,7 +104,8 @@ export class EmailInboundService {
     return this.k.transaction(null, async (tx) => {
       const fresh = await repo.insertReceipt(tx, { channel_id: channel.id, provider_sid: mail.messageId, workspace_id: tenant.workspaceId, mode: tenant.mode, message_id: '', bot_reply_id: null, received_at: now })
       if (!fresh) return { duplicate: true, conversationId: null, messageId: null }
-      const referenced = [mail.inReplyTo, ...[...mail.references].reverse()].filter((x): x is string => x !== null)
+      // A delivery report belongs with the message it returns.
+      const referenced = [mail.bounce?.of ?? null, mail.inReplyTo, ...[...mail.references].reverse()].filter((x): x is string => x !== null)
       const continueId = to.conversationId ?? (await emails.conversationOfHeaders(tx, tenant, channel.id, referenced))
       const received = await this.services.inbox.turns.receive(tx, tenant, {
         continueId,

@@ -1,5 +1,10 @@
 import assert from 'node:assert/strict'
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
+import nodemailer from 'nodemailer'
 import { request } from 'undici'
 import { channelsApp, type ChannelsApp, get, ok, post } from '../channels.test-support.js'
 import { sendInto, sendRaw, startSmtpSink, type SmtpSink } from './email.test-support.js'
@@ -158,6 +163,54 @@ describe('email round trip: mail in through our SMTP listener, replies out throu
     assert.equal((await sendInto(port, { from: 'fay@example.net', to: 'support@acme.test', subject: 'still there?', text: 'yes' })).ok, true)
   })
 
+  it('a delivery report (DSN) of our reply lands in its conversation and marks the reply undelivered', async () => {
+    await sendInto(port, { from: 'hal@example.net', to: 'support@acme.test', subject: 'Bounce me', messageId: '<bounce-q@example.net>', text: 'Question' })
+    const conv = await conversationOfReceipt(h, 'bounce-q@example.net')
+    const reply = await ok(post(h, `/inbox/conversations/${conv}/messages`, { content: 'Answer' }), 201)
+    await h.drainJobs()
+    const ours = sink.mails.find((m) => m.parsed.messageId === `<${reply.id.toLowerCase()}@mx.acme.test>`)!
+    assert.ok(ours)
+    const dsn = [
+      'From: MAILER-DAEMON@mx.example.net',
+      'To: support@acme.test',
+      'Subject: Undelivered Mail Returned to Sender',
+      'Message-ID: <dsn-1@mx.example.net>',
+      'Auto-Submitted: auto-replied',
+      'MIME-Version: 1.0',
+      'Content-Type: multipart/report; report-type=delivery-status; boundary="b1"',
+      '',
+      '--b1',
+      'Content-Type: text/plain',
+      '',
+      'I could not deliver your message.',
+      '--b1',
+      'Content-Type: message/delivery-status',
+      '',
+      'Reporting-MTA: dns; mx.example.net',
+      '',
+      'Final-Recipient: rfc822; hal@example.net',
+      'Action: failed',
+      'Status: 5.1.1',
+      'Diagnostic-Code: smtp; 550 5.1.1 <hal@example.net>: user unknown',
+      '--b1',
+      'Content-Type: text/rfc822-headers',
+      '',
+      'From: Acme Support <support@acme.test>',
+      `Message-ID: ${ours.parsed.messageId}`,
+      'Subject: Re: Bounce me',
+      '--b1--',
+      '',
+    ].join('\r\n')
+    assert.equal((await sendRaw(port, '', 'support@acme.test', dsn)).ok, true)
+    assert.equal(await conversationOfReceipt(h, 'dsn-1@mx.example.net'), conv, 'threaded by the returned Message-ID')
+    const msgs = await messagesOf(h, conv)
+    const d = msgs.find((m: any) => m.id === reply.id).delivery
+    assert.deepEqual([d.status, d.error_code], ['undelivered', 'bounced'])
+    assert.match(d.error_message, /user unknown/)
+    assert.match(msgs[msgs.length - 1].content, /^\[Delivery report\]/)
+    assert.deepEqual(msgs[msgs.length - 1].attachments, [], 'the returned headers are read, not kept as a file')
+  })
+
   it('a relay’s temporary refusal is retried; a permanent one fails the delivery with the relay’s code', async () => {
     await sendInto(port, { from: 'gil@example.net', to: 'support@acme.test', subject: 'Retry', messageId: '<retry@example.net>', text: 'Hi' })
     const conv = await conversationOfReceipt(h, 'retry@example.net')
@@ -177,5 +230,30 @@ describe('email round trip: mail in through our SMTP listener, replies out throu
     const d = await status(second.id)
     assert.deepEqual([d.status, d.error_code], ['failed', 'smtp_550'])
     assert.equal(sink.mails.length, count + 1)
+  })
+})
+
+describe('the SMTP listener offers STARTTLS when a key and certificate are configured', () => {
+  let h: ChannelsApp
+  let dir: string
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'smtp-tls-'))
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=mx.acme.test', '-days', '1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' })
+    h = await channelsApp({ SMTP_LISTEN_PORT: '0', SMTP_LISTEN_HOST: '127.0.0.1', SMTP_TLS_KEY_FILE: join(dir, 'key.pem'), SMTP_TLS_CERT_FILE: join(dir, 'cert.pem') })
+    await ok(post(h, '/channels', { type: 'email', name: 'TLS', email: { address: 'tls@acme.test' } }), 201)
+  })
+  after(async () => {
+    await h.close()
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('a sender that requires TLS upgrades the connection and the mail lands', async () => {
+    const port = h.app.services.channels.email.smtp.port()!
+    const transport = nodemailer.createTransport({ host: '127.0.0.1', port, secure: false, requireTLS: true, tls: { rejectUnauthorized: false, servername: 'mx.acme.test' } })
+    const info = await transport.sendMail({ from: 'ivy@example.net', to: 'tls@acme.test', subject: 'Over TLS', messageId: '<tls-1@example.net>', text: 'Encrypted in transit.' })
+    transport.close()
+    assert.match(info.response, /^250/)
+    const [m] = await messagesOf(h, await conversationOfReceipt(h, 'tls-1@example.net'))
+    assert.equal(m.content, 'Encrypted in transit.')
   })
 })

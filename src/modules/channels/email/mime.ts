@@ -36,6 +36,8 @@ export interface ParsedEmail {
   references: string[]
   /** RFC 3834 / Precedence auto-replies and delivery-status reports: not answered by the bot. */
   automatic: 'auto_reply' | 'bounce' | null
+  /** A delivery report's original message (its Message-ID, from the returned headers) and the reason given. */
+  bounce: { of: string; reason: string } | null
   attachments: EmailAttachment[]
   /** Attachments not kept (over the limits), as "name (size)". */
   omitted: string[]
@@ -141,6 +143,24 @@ const headerRecord = (p: ParsedMail): Record<string, string> => {
   return out
 }
 
+const RETURNED = /^(message\/rfc822|text\/rfc822-headers|message\/rfc822-headers|message\/global|message\/global-headers)$/i
+
+/**
+ * The message a delivery report returns (RFC 3464: its headers in a text/rfc822-headers or message/rfc822
+ * part) and why it failed (Diagnostic-Code, else Status, from the report's text).
+ */
+function bounceOf(p: ParsedMail, text: string): { of: string; reason: string } | null {
+  for (const a of p.attachments) {
+    if (!RETURNED.test(a.contentType)) continue
+    const m = a.content.toString('utf8', 0, 64 * 1024).match(/^message-id:[ \t]*<([^<>\s]+)>/im)
+    const of = m ? headerId(m[1]) : null
+    if (!of) continue
+    const reason = text.match(/^Diagnostic-Code:[ \t]*(.+)$/im)?.[1] ?? text.match(/^Status:[ \t]*([245]\.\d{1,3}\.\d{1,3})/im)?.[1] ?? 'The recipient’s mail server returned the message.'
+    return { of, reason: reason.trim().slice(0, 300) }
+  }
+  return null
+}
+
 /** Counts the multiparts and parts of a raw message without parsing it: a bomb is refused cheaply. */
 function checkStructure(raw: Buffer): void {
   const head = raw.toString('latin1')
@@ -163,11 +183,14 @@ export async function parseEmail(raw: Buffer, limits: EmailLimits): Promise<Pars
   const sender = from.address.toLowerCase()
   const html = typeof p.html === 'string' ? sanitizeEmailHtml(p.html.slice(0, MAX_HTML)) : null
   const fullText = (p.text?.trim() ? p.text : html ? htmlText(html) : '').slice(0, MAX_TEXT)
+  const automatic = automaticOf(headerRecord(p), sender)
+  const bounce = automatic === 'bounce' ? bounceOf(p, fullText) : null
   const attachments: EmailAttachment[] = []
   const omitted: string[] = []
   for (const a of p.attachments) {
-    // Inline images of a signature are part of the HTML, not files the customer sent.
+    // Inline images of a signature are part of the HTML, not files the customer sent; a report's returned headers are read above.
     if (a.related && a.contentDisposition !== 'attachment') continue
+    if (bounce && RETURNED.test(a.contentType)) continue
     const name = a.filename ? a.filename.replace(/[\r\n\\/]/g, '_').slice(0, 255) : null
     if (a.size > limits.maxAttachmentBytes || attachments.length >= limits.maxAttachments) omitted.push(`${name ?? 'attachment'} (${a.size} bytes)`)
     else attachments.push({ filename: name, contentType: /^[a-z]+\/[a-zA-Z0-9.+_-]{1,80}$/.test(a.contentType) ? a.contentType : 'application/octet-stream', content: a.content })
@@ -186,7 +209,8 @@ export async function parseEmail(raw: Buffer, limits: EmailLimits): Promise<Pars
     html,
     inReplyTo: idsOf(p.inReplyTo)[0] ?? null,
     references: idsOf(p.references).slice(-50),
-    automatic: automaticOf(headerRecord(p), sender),
+    automatic,
+    bounce,
     attachments,
     omitted,
   }
@@ -218,6 +242,7 @@ export function emailOfFields(
     inReplyTo: idsOf(f.headers['in-reply-to'])[0] ?? null,
     references: idsOf(f.headers.references).slice(-50),
     automatic: automaticOf(f.headers, sender),
+    bounce: null,
     attachments,
     omitted,
   }
