@@ -38,7 +38,6 @@ const SessionBody = Type.Object(
     user_hash: Type.Optional(Type.String({ maxLength: 128 })),
     email: Type.Optional(Type.String({ format: 'email', maxLength: 254 })),
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' })),
-    locale: Type.Optional(Type.String({ maxLength: 35 })),
   },
   { additionalProperties: false },
 )
