@@ -97,6 +97,10 @@ describe('email providers’ inbound webhooks: Postmark, SendGrid Inbound Parse,
     // Signed in but not mail: a clear 400.
     const bad = await send(channel.email.inbound.postmark_url, { body: JSON.stringify({ From: 'not an address' }), headers: { 'content-type': 'application/json', authorization: basic(PASSWORD) } })
     assert.equal(bad.status, 400)
+    // Hostile JSON (nesting a parser could choke on) is refused as a client error, alone.
+    const deep = await send(channel.email.inbound.postmark_url, { body: '['.repeat(200_000) + ']'.repeat(200_000), headers: { 'content-type': 'application/json', authorization: basic(PASSWORD) } })
+    assert.ok(deep.status >= 400 && deep.status < 500, `deep JSON: ${deep.status}`)
+    assert.match(deep.headers.get('content-type') ?? '', /application\/problem\+json/)
     assert.equal(await count(h), before)
   })
 
