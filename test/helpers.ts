@@ -11,6 +11,11 @@ import { createApiKey } from '../src/kernel/auth/api-keys.js'
 import { ALL_SCOPES } from '../src/kernel/auth/scopes.js'
 import type { Clock } from '../src/kernel/clock.js'
 import type { Mode } from '../src/kernel/tenant.js'
+import { createDatabase } from '../src/kernel/db/database.js'
+import { kernelMigrations } from '../src/kernel/db/kernel.migrations.js'
+import { migrateToLatest } from '../src/kernel/db/migrations.js'
+import { MODULES } from '../src/modules/index.js'
+import { clonePgDatabase } from './pg-template.js'
 
 export const ENGINE = (process.env.TEST_DB ?? 'sqlite') as 'sqlite' | 'postgres'
 export const PG_URL = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
@@ -72,8 +77,25 @@ export interface TestApp {
   close(): Promise<void>
 }
 
+/**
+ * A test app's database: on PostgreSQL a clone of a template that already has every migration
+ * (test/pg-template.ts), unless the app runs another set of modules; elsewhere createTestDatabase.
+ */
+async function appDatabase(modules: AppDeps['modules']): Promise<TestDatabase> {
+  if (ENGINE !== 'postgres' || modules) return createTestDatabase()
+  const clone = await clonePgDatabase(PG_URL, async (url) => {
+    const database = createDatabase(url)
+    try {
+      await migrateToLatest(database.db, database.engine, [...kernelMigrations, ...MODULES.flatMap((m) => m.migrations)], null)
+    } finally {
+      await database.close()
+    }
+  })
+  return { env: { DATABASE_URL: clone.url, REDIS_URL }, drop: clone.drop }
+}
+
 export async function createTestApp(opts: { env?: Record<string, string>; clock?: Clock; modules?: AppDeps['modules']; logger?: AppDeps['logger'] } = {}): Promise<TestApp> {
-  const database = await createTestDatabase()
+  const database = await appDatabase(opts.modules)
   // Files (call recordings) in a folder of their own, removed with the app.
   const blobDir = mkdtempSync(join(tmpdir(), 'svc-blobs-'))
   const config = loadConfig({

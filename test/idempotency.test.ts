@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import pg from 'pg'
 import { findPrincipal } from '../src/kernel/auth/api-keys.js'
-import { createTestApp, ENGINE, json, PG_URL, type TestApp } from './helpers.js'
+import { createTestApp, ENGINE, json, type TestApp } from './helpers.js'
 
 describe('Idempotency-Key', () => {
   let h: TestApp
@@ -63,11 +63,11 @@ describe('Idempotency-Key', () => {
     const principal = await findPrincipal(h.app.kernel.db, h.a.live)
     if (ENGINE === 'postgres') {
       // Hold the first request inside its handler for real: lock the table its INSERT needs.
-      const schema = h.config.databaseSchema!
-      const locker = new pg.Client({ connectionString: PG_URL })
+      const schema = h.config.databaseSchema
+      const locker = new pg.Client({ connectionString: h.config.databaseUrl })
       await locker.connect()
       await locker.query('begin')
-      await locker.query(`lock table "${schema}".workspace_members in exclusive mode`)
+      await locker.query(`lock table ${schema ? `"${schema}".` : ''}workspace_members in exclusive mode`)
       const first = invite('k-inflight', 'inflight@example.com')
       // Wait until the first request holds its claim.
       for (let i = 0; i < 100; i++) {
