@@ -97,7 +97,7 @@ async function timed<T>(name: string, fn: () => Promise<T> | T): Promise<T> {
 
 const s = await seed()
 
-// PROFILE_HTTP=1: the bench's search load (20 concurrent POST /knowledge/search over the questions) against
+// PROFILE_HTTP=1: the bench's search load (20 concurrent POST /knowledge/search over the questions; PROFILE_CONNECTIONS=1 for one client) against
 // the kept base, on the server as `npm start` runs it (dist/main.js; PROFILE_ENTRY=src/main.ts for the
 // sources): p50/p95 and the server's CPU per search, without seeding again.
 if (process.env.PROFILE_HTTP === '1') {
@@ -115,7 +115,7 @@ if (process.env.PROFILE_HTTP === '1') {
         url: `${url}${V}/knowledge/search`,
         method: 'POST',
         headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-        connections: 20,
+        connections: Number(process.env.PROFILE_CONNECTIONS ?? 20),
         duration,
         requests: [{ setupRequest: (req: any) => ({ ...req, body: JSON.stringify({ query: queries[n++ % queries.length], knowledge_base_ids: [s.kbId], top_k: 5 }) }) }],
       })
