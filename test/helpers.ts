@@ -15,7 +15,7 @@ import { createDatabase } from '../src/kernel/db/database.js'
 import { kernelMigrations } from '../src/kernel/db/kernel.migrations.js'
 import { migrateToLatest } from '../src/kernel/db/migrations.js'
 import { MODULES } from '../src/modules/index.js'
-import { clonePgDatabase } from './pg-template.js'
+import { clonePgDatabase, copySqliteTemplate } from './db-template.js'
 
 export const ENGINE = (process.env.TEST_DB ?? 'sqlite') as 'sqlite' | 'postgres'
 export const PG_URL = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
@@ -78,20 +78,26 @@ export interface TestApp {
 }
 
 /**
- * A test app's database: on PostgreSQL a clone of a template that already has every migration
- * (test/pg-template.ts), unless the app runs another set of modules; elsewhere createTestDatabase.
+ * A test app's database, a copy of a template that already has every migration (test/db-template.ts),
+ * unless the app runs another set of modules (then an empty one it migrates itself).
  */
 async function appDatabase(modules: AppDeps['modules']): Promise<TestDatabase> {
-  if (ENGINE !== 'postgres' || modules) return createTestDatabase()
-  const clone = await clonePgDatabase(PG_URL, async (url) => {
+  if (modules) return createTestDatabase()
+  const migrate = async (url: string) => {
     const database = createDatabase(url)
     try {
       await migrateToLatest(database.db, database.engine, [...kernelMigrations, ...MODULES.flatMap((m) => m.migrations)], null)
     } finally {
       await database.close()
     }
-  })
-  return { env: { DATABASE_URL: clone.url, REDIS_URL }, drop: clone.drop }
+  }
+  if (ENGINE === 'postgres') {
+    const clone = await clonePgDatabase(PG_URL, migrate)
+    return { env: { DATABASE_URL: clone.url, REDIS_URL }, drop: clone.drop }
+  }
+  const db = await createTestDatabase()
+  await copySqliteTemplate(db.env.DATABASE_URL.slice('sqlite:'.length), migrate)
+  return db
 }
 
 export async function createTestApp(opts: { env?: Record<string, string>; clock?: Clock; modules?: AppDeps['modules']; logger?: AppDeps['logger'] } = {}): Promise<TestApp> {

@@ -1,16 +1,19 @@
-// PostgreSQL test databases cloned from a migrated template: `CREATE DATABASE … TEMPLATE` copies the files
-// of a database that already has every migration (~0.1–0.3 s), where a fresh schema ran every migration
-// again for each test app (~2–3 s on CI's 2 cores, and Kysely's existence checks read the catalog of every
-// other test's schema). The template is made once per migration set, under an advisory lock, by whichever
-// test process needs it first; its name carries a hash of the migration sources, so a changed migration
-// makes a new one and the old is dropped.
+// Test databases copied from a migrated template instead of migrated again for every test app. PostgreSQL:
+// `CREATE DATABASE … TEMPLATE` copies the files of a database that already has every migration (~0.1–0.3 s),
+// where a fresh schema ran every migration again (~2–3 s on CI's 2 cores, and Kysely's existence checks read
+// the catalog of every other test's schema). SQLite: a copy of a migrated file. A template is made once per
+// migration set by whichever test process needs it first (PostgreSQL under an advisory lock); its name
+// carries a hash of the migration sources, so a changed migration makes a new one.
 import { createHash, randomBytes } from 'node:crypto'
-import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { copyFileSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pg from 'pg'
 
 const LOCK = 727_310_001
 let templateName: Promise<string> | null = null
+let sqliteTemplate: Promise<string> | null = null
+const migrationHash = () => createHash('sha256').update(migrationSources().join('\n')).digest('hex').slice(0, 16)
 
 /** Every `*migrations*.ts` under src/, with its path: what the template's schema is made of. */
 function migrationSources(dir = 'src', out: string[] = []): string[] {
@@ -41,7 +44,7 @@ async function admin<T>(url: string, fn: (c: pg.Client) => Promise<T>): Promise<
 /** The template's name, made (migrated through `migrate(url)`) if this migration set has none yet. */
 function template(url: string, migrate: (url: string) => Promise<void>): Promise<string> {
   templateName ??= (async () => {
-    const name = `svc_tpl_${createHash('sha256').update(migrationSources().join('\n')).digest('hex').slice(0, 16)}`
+    const name = `svc_tpl_${migrationHash()}`
     return admin(url, async (c) => {
       await c.query('select pg_advisory_lock($1)', [LOCK])
       try {
@@ -96,3 +99,22 @@ export async function clonePgDatabase(url: string, migrate: (url: string) => Pro
   }
 }
 
+
+/**
+ * SQLite: `target` becomes a copy of a migrated database file. The template is built under a name of its
+ * own and renamed into place when complete (closed first: its WAL checkpointed into the file), so a copy
+ * never sees half of one; two processes building at once both rename a whole file.
+ */
+export async function copySqliteTemplate(target: string, migrate: (url: string) => Promise<void>): Promise<void> {
+  sqliteTemplate ??= (async () => {
+    const path = join(tmpdir(), `svc-sqlite-tpl-${migrationHash()}.sqlite`)
+    if (!existsSync(path)) {
+      const building = `${path}.${process.pid}.${randomBytes(4).toString('hex')}`
+      await migrate(`sqlite:${building}`)
+      for (const side of ['-wal', '-shm']) rmSync(building + side, { force: true })
+      renameSync(building, path)
+    }
+    return path
+  })()
+  copyFileSync(await sqliteTemplate, target)
+}
