@@ -38,7 +38,7 @@ export class AuditLogService {
   }
 }
 
-/** A date-time as stored (ISO 8601 UTC, milliseconds); a leap second, which Date cannot read, as written. */
+/** A date-time as stored (ISO 8601 UTC, milliseconds); one Date cannot read (the request's check refuses a leap second) as written. */
 function utc(value: string | undefined): string | undefined {
   const ms = value === undefined ? NaN : Date.parse(value)
   return Number.isFinite(ms) ? new Date(ms).toISOString() : value

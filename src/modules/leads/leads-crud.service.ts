@@ -186,8 +186,8 @@ const normaliseEmail = (e: string | null): string | null => (e ? e.trim().toLowe
 
 /**
  * A date-time from the caller as every timestamp is stored (ISO 8601 UTC, milliseconds: docs/architecture.md), so that
- * text order is time order whatever offset or precision they wrote. A leap second (23:59:60: valid RFC 3339 that Date
- * cannot read) is kept as written rather than failing the request.
+ * text order is time order whatever offset or precision they wrote. (A leap second, 23:59:60, which Date cannot read,
+ * is refused by the request's date-time check before it gets here; a value Date cannot read is kept as written.)
  */
 export function utc(value: string | undefined): string | undefined {
   const ms = value === undefined ? NaN : Date.parse(value)

@@ -43,8 +43,10 @@ export function useThreadMessages(conversationId: string) {
       (p) => {
         if (mine !== generation.current) return
         // Merged, not replaced: messages the stream brought (and replies still being sent) while this was
-        // read may be newer than it.
-        setItems((xs) => merge(xs, p.data.slice().reverse()))
+        // read may be newer than it. Ones older than this page, with pages before it, wait for "Load earlier".
+        const newest = p.data.slice().reverse()
+        const start = p.has_more ? newest[0] : undefined
+        setItems((xs) => merge(start ? xs.filter((x) => isTemp(x) || byTime(x, start) >= 0) : xs, newest))
         setCursor(p.has_more ? (p.next_cursor ?? null) : null)
         setLoading(false)
       },
@@ -77,11 +79,19 @@ export function useThreadMessages(conversationId: string) {
       return merge(own ? xs.filter((x) => x.id !== own) : xs, [m])
     })
 
+  // The oldest message shown while earlier pages are not loaded: a late event about a message before it (the
+  // stream lagging behind a burst) would show that message above a gap; "Load earlier" brings it in order.
+  const windowStart = useRef<Message | null>(null)
+  windowStart.current = cursor !== null ? (items.find((x) => !isTemp(x)) ?? null) : null
+
   useLiveEvents(
     ['message.created', 'message.updated'],
     (e) => {
       const m = e.data.object as unknown as Message
-      if (m.conversation_id === conversationId) upsert(m)
+      if (m.conversation_id !== conversationId) return
+      const start = windowStart.current
+      if (start && byTime(m, start) < 0) return
+      upsert(m)
     },
     () => setTick((t) => t + 1),
   )
