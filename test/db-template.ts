@@ -48,6 +48,8 @@ function template(url: string, migrate: (url: string) => Promise<void>): Promise
     return admin(url, async (c) => {
       await c.query('select pg_advisory_lock($1)', [LOCK])
       try {
+        // Made here, under the lock: CREATE … IF NOT EXISTS from processes at once can still collide.
+        await c.query('create table if not exists svc_test_leftovers (name text primary key)')
         const exists = await c.query('select 1 from pg_database where datname = $1', [name])
         if (exists.rowCount) return name
         // Built under another name and renamed when complete: a run killed half-way leaves no half template.
@@ -74,7 +76,10 @@ export async function clonePgDatabase(url: string, migrate: (url: string) => Pro
   // Copying needs the template to have no session; another process's copy of it may be running: retry.
   for (let attempt = 1; ; attempt++) {
     try {
-      await admin(url, (c) => c.query(`create database "${name}" template "${tpl}"`))
+      await admin(url, async (c) => {
+        if (attempt === 1) await dropLeftovers(c)
+        await c.query(`create database "${name}" template "${tpl}"`)
+      })
       break
     } catch (err) {
       if ((err as { code?: string }).code !== '55006' || attempt >= 20) throw err
@@ -83,22 +88,33 @@ export async function clonePgDatabase(url: string, migrate: (url: string) => Pro
   }
   return {
     url: withDatabase(url, name),
-    // Not WITH (FORCE): terminating a connection something still holds would fail that test with an
-    // uncaught error. A connection held ~10 s past its app leaves the database behind (named t_…).
+    // A database something still holds a session on cannot be dropped (PostgreSQL waits 5 s, then refuses),
+    // and WITH (FORCE) would end that session with an error in the test that holds it (a second app a test
+    // built and left open). Such a clone is listed and dropped by a later clone once its sessions are gone.
     async drop() {
-      for (let attempt = 1; attempt <= 20; attempt++) {
-        try {
-          await admin(url, (c) => c.query(`drop database if exists "${name}"`))
-          return
-        } catch (err) {
-          if ((err as { code?: string }).code !== '55006') throw err
-          await new Promise((r) => setTimeout(r, 50 * attempt))
-        }
-      }
+      await admin(url, async (c) => {
+        const leave = () => c.query('insert into svc_test_leftovers (name) values ($1) on conflict do nothing', [name])
+        if (await inUse(c, name)) return void (await leave())
+        // A session that came back meanwhile (a reconnecting client) refuses the drop after 5 s: leave it too.
+        await c.query(`drop database if exists "${name}"`).catch(async (err: { code?: string }) => (err.code === '55006' ? void (await leave()) : Promise.reject(err)))
+      })
     },
   }
 }
 
+async function inUse(c: pg.Client, name: string): Promise<boolean> {
+  const r = await c.query('select 1 from pg_stat_activity where datname = $1 and pid <> pg_backend_pid() limit 1', [name])
+  return (r.rowCount ?? 0) > 0
+}
+
+/** Clones listed as left behind whose sessions have ended since. */
+async function dropLeftovers(c: pg.Client): Promise<void> {
+  for (const { name } of (await c.query('select name from svc_test_leftovers')).rows as { name: string }[]) {
+    if (await inUse(c, name)) continue
+    await c.query(`drop database if exists "${name}"`).catch(() => undefined)
+    await c.query('delete from svc_test_leftovers where name = $1', [name])
+  }
+}
 
 /**
  * SQLite: `target` becomes a copy of a migrated database file. The template is built under a name of its
