@@ -96,7 +96,12 @@ export async function clonePgDatabase(url: string, migrate: (url: string) => Pro
         const leave = () => c.query('insert into svc_test_leftovers (name) values ($1) on conflict do nothing', [name])
         if (await inUse(c, name)) return void (await leave())
         // A session that came back meanwhile (a reconnecting client) refuses the drop after 5 s: leave it too.
-        await c.query(`drop database if exists "${name}"`).catch(async (err: { code?: string }) => (err.code === '55006' ? void (await leave()) : Promise.reject(err)))
+        try {
+          await c.query(`drop database if exists "${name}"`)
+        } catch (err) {
+          if ((err as { code?: string }).code !== '55006') throw err
+          await leave()
+        }
       })
     },
   }
