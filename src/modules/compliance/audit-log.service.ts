@@ -1,4 +1,5 @@
 import type { ChainVerification } from '../../kernel/audit/audit-chain.js'
+import { utc } from '../../kernel/clock.js'
 import type { PageResult } from '../../kernel/http/pagination.js'
 import type { Kernel } from '../../kernel/kernel.js'
 import type { Tenant } from '../../kernel/tenant.js'
@@ -36,10 +37,4 @@ export class AuditLogService {
     }
     return v
   }
-}
-
-/** A date-time as stored (ISO 8601 UTC, milliseconds); one Date cannot read (the request's check refuses a leap second) as written. */
-function utc(value: string | undefined): string | undefined {
-  const ms = value === undefined ? NaN : Date.parse(value)
-  return Number.isFinite(ms) ? new Date(ms).toISOString() : value
 }

@@ -1,5 +1,5 @@
 import parsePhoneNumber from 'libphonenumber-js'
-import { iso } from '../../kernel/clock.js'
+import { iso, utc } from '../../kernel/clock.js'
 import { toJson, type Executor } from '../../kernel/db/database.js'
 import { uniqueConflict } from '../../kernel/db/unique-conflict.js'
 import { AppError, notFound } from '../../kernel/errors.js'
@@ -183,16 +183,6 @@ export async function customerMessages(services: Services, tenant: Tenant, conve
 }
 
 const normaliseEmail = (e: string | null): string | null => (e ? e.trim().toLowerCase() : null)
-
-/**
- * A date-time from the caller as every timestamp is stored (ISO 8601 UTC, milliseconds: docs/architecture.md), so that
- * text order is time order whatever offset or precision they wrote. (A leap second, 23:59:60, which Date cannot read,
- * is refused by the request's date-time check before it gets here; a value Date cannot read is kept as written.)
- */
-export function utc(value: string | undefined): string | undefined {
-  const ms = value === undefined ? NaN : Date.parse(value)
-  return Number.isFinite(ms) ? new Date(ms).toISOString() : value
-}
 
 /** Any common format to E.164; a number that is not a valid phone number is 422. */
 export function normalisePhone(input: string | null, pointer: string): string | null {
