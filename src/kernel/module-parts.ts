@@ -19,6 +19,7 @@ export function moduleFromParts(name: string, parts: ModuleDefinition[]): Module
   const withMaintenance = parts.filter((p) => p.maintenance)
   const withReseal = parts.filter((p) => p.reseal)
   const withMetrics = parts.filter((p) => p.metrics)
+  const withAccessReview = parts.filter((p) => p.accessReview)
   const retention = parts.flatMap((p) => p.retention ?? [])
   return {
     name,
@@ -52,6 +53,14 @@ export function moduleFromParts(name: string, parts: ModuleDefinition[]): Module
         }
       : {}),
     ...(withReseal.length ? { reseal: async (kernel, services) => (await Promise.all(withReseal.map((p) => p.reseal!(kernel, services)))).reduce((a, b) => a + b, 0) } : {}),
+    ...(withAccessReview.length
+      ? {
+          accessReview: async (kernel, services, tenant, memberEmail) => {
+            const reviewed = await Promise.all(withAccessReview.map((p) => p.accessReview!(kernel, services, tenant, memberEmail)))
+            return { summary: reviewed.flatMap((r) => r.summary), sections: reviewed.flatMap((r) => r.sections) }
+          },
+        }
+      : {}),
     ...(withMetrics.length ? { metrics: async (kernel, services) => (await Promise.all(withMetrics.map((p) => p.metrics!(kernel, services)))).flat() } : {}),
   }
 }

@@ -84,6 +84,16 @@ export interface RetentionClass {
 }
 
 /**
+ * A module's part in the access-review evidence report (compliance; docs/compliance.md "Evidence"): who holds
+ * access to the tenant through credentials the module issues besides API keys and memberships (OAuth
+ * authorizations), as figures and tables already worded for the report.
+ */
+export interface AccessReviewPart {
+  summary: { label: string; value: string }[]
+  sections: { heading: string; text?: string; table: { columns: string[]; rows: string[][] } }[]
+}
+
+/**
  * A module: its migrations, its routes, and `init`, which builds its service into the container and
  * registers its jobs, event types and event subscribers with the kernel.
  */
@@ -128,6 +138,11 @@ export interface ModuleDefinition {
    * the member). A module with tables declares one or the other; the structure test fails otherwise.
    */
   noSubjectData?: Record<string, string>
+  /**
+   * Its part in the access-review evidence report: compliance asks every module that has one, in MODULES order,
+   * and reads nothing of the module's own. `memberEmail` names a member as the report does.
+   */
+  accessReview?(kernel: Kernel, services: Services, tenant: Tenant, memberEmail: (memberId: string) => string): Promise<AccessReviewPart>
   /** The classes of its data a retention policy can govern. */
   retention?: RetentionClass[]
   /** Gauges reported on GET /metrics at scrape time (names prefixed `svc_<module>_`). */

@@ -3,7 +3,8 @@ import { iso, type Clock } from '../clock.js'
 import type { Db, Executor } from '../db/database.js'
 import { prepared } from '../db/prepared.js'
 import { newId, randomToken } from '../ids.js'
-import type { Mode, Principal } from '../tenant.js'
+import type { Mode, Principal, Tenant } from '../tenant.js'
+import { scoped } from '../db/scoped.js'
 import '../db/kernel.tables.js'
 
 export const KEY_PREFIX: Record<Mode, string> = { live: 'svc_live_', test: 'svc_test_' }
@@ -65,8 +66,19 @@ export async function createApiKey(
   return { ...view(row), key }
 }
 
+/** Every key of every workspace: the operator's `svc keys list` (CLI), which answers to no tenant. */
 export async function listApiKeys(db: Db): Promise<ApiKeyView[]> {
   const rows = await db
+    .selectFrom('api_keys')
+    .select(['id', 'workspace_id', 'mode', 'name', 'prefix', 'scopes', 'created_at', 'revoked_at', 'last_used_at'])
+    .orderBy('id')
+    .execute()
+  return rows.map(view)
+}
+
+/** A tenant's keys, revoked ones included (the access review), oldest first: filtered in SQL, not after loading all. */
+export async function listTenantApiKeys(db: Db, tenant: Tenant): Promise<ApiKeyView[]> {
+  const rows = await scoped(db, tenant)
     .selectFrom('api_keys')
     .select(['id', 'workspace_id', 'mode', 'name', 'prefix', 'scopes', 'created_at', 'revoked_at', 'last_used_at'])
     .orderBy('id')

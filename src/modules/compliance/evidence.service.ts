@@ -2,12 +2,13 @@ import { createHash } from 'node:crypto'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { iso } from '../../kernel/clock.js'
 import { fromJson, toJson } from '../../kernel/db/database.js'
-import { listApiKeys } from '../../kernel/auth/api-keys.js'
+import { listTenantApiKeys } from '../../kernel/auth/api-keys.js'
 import { AppError, notFound } from '../../kernel/errors.js'
 import type { PageResult } from '../../kernel/http/pagination.js'
 import { sendBlob } from '../../kernel/http/send-blob.js'
 import { newId } from '../../kernel/ids.js'
 import type { Kernel } from '../../kernel/kernel.js'
+import type { AccessReviewPart } from '../../kernel/module.js'
 import type { Services } from '../../kernel/services.js'
 import type { Principal, Tenant } from '../../kernel/tenant.js'
 import type { AuditCheckpoint } from '../../kernel/audit/audit-chain.js'
@@ -150,20 +151,20 @@ export class EvidenceService {
       }
     }
     if (kind === 'access_review') {
-      const keys = (await listApiKeys(this.k.db)).filter((key) => key.workspace_id === tenant.workspaceId && key.mode === tenant.mode)
+      const keys = await listTenantApiKeys(this.k.db, tenant)
       const last = new Map((await repo.lastWriteByKey(this.k.db, tenant)).map((r) => [r.actor_id, r.last]))
       const members = await this.allMembers(tenant)
       const email = new Map(members.map((m) => [m.id, m.email]))
-      // Deployments may leave developer tools out: then no OAuth app can exist.
-      const oauth = this.services.oauth ? await this.services.oauth.accessReview(tenant) : { apps: [], grants: [] }
-      const status = (g: (typeof oauth.grants)[number]) => (g.revoked_at ? `revoked ${g.revoked_at.slice(0, 10)}` : g.live_until ? `active until ${g.live_until.slice(0, 16).replace('T', ' ')}` : 'expired')
+      // Access through what other modules issue (OAuth authorizations) comes from their accessReview hooks: a
+      // deployment without developer tools has no such part, and compliance reads none of their tables.
+      const parts: AccessReviewPart[] = []
+      for (const m of this.k.modules) if (m.accessReview) parts.push(await m.accessReview(this.k, this.services, tenant, (id) => email.get(id) ?? id))
       return {
         summary: [
           { label: 'Active API keys', value: count(keys.filter((key) => !key.revoked_at).length) },
           { label: 'Revoked API keys', value: count(keys.filter((key) => key.revoked_at).length) },
           { label: 'Members', value: count(members.length) },
-          { label: 'OAuth apps owned', value: count(oauth.apps.length) },
-          { label: 'OAuth authorizations active', value: count(oauth.grants.filter((g) => !g.revoked_at && g.live_until).length) },
+          ...parts.flatMap((p) => p.summary),
         ],
         sections: [
           {
@@ -172,19 +173,7 @@ export class EvidenceService {
             table: { columns: ['Key', 'Prefix', 'Scopes', 'Created', 'Revoked', 'Last change'], rows: keys.map((key) => [key.id, key.prefix, key.scopes.join(' '), key.created_at.slice(0, 10), key.revoked_at?.slice(0, 10) ?? '—', last.get(key.id)?.slice(0, 19) ?? 'never']) },
           },
           { heading: 'Members', table: { columns: ['Member', 'Email', 'Role', 'Status', 'Joined'], rows: members.map((m) => [m.id, m.email, m.role, m.status, m.joined_at?.slice(0, 10) ?? '—']) } },
-          {
-            heading: 'OAuth apps owned',
-            text: 'Apps this workspace publishes; other workspaces may authorize them.',
-            table: { columns: ['App', 'Client id', 'Type', 'Allowed scopes', 'Created'], rows: oauth.apps.map((a) => [a.name, a.client_id, a.type, a.allowed_scopes, a.created_at.slice(0, 10)]) },
-          },
-          {
-            heading: 'OAuth authorizations',
-            text: 'Apps a member let act on this workspace, with the scopes granted. Active while one of its tokens is usable; revoking the authorization ends them all.',
-            table: {
-              columns: ['Authorization', 'App', 'Authorized by', 'Scopes', 'Granted', 'Status'],
-              rows: oauth.grants.map((g) => [g.id, g.app_name ? `${g.app_name} (${g.client_id})` : g.client_id, email.get(g.member_id) ?? g.member_id, g.scopes, g.created_at.slice(0, 10), status(g)]),
-            },
-          },
+          ...parts.flatMap((p) => p.sections),
         ],
       }
     }

@@ -13,7 +13,7 @@ import type { ConversationT, CreateConversationBodyT, ListConversationsQueryT, U
 import { memberIdOf, memberOnly, unreadOf } from './inbox.member.js'
 import { assertActiveMember, autoLead, buildMessage, conversationOr404, newConversationRow, normaliseContact, resolveTags } from './inbox.shared.js'
 import { assertTransition } from './inbox.status.js'
-import type { ConversationStatus, InboxConversationsTable } from './inbox.tables.js'
+import type { Channel, ConversationStatus, InboxConversationsTable } from './inbox.tables.js'
 import { conversationView, messageView } from './inbox.views.js'
 
 /** Conversations: list with filters, get, create (optionally with a first message), update, assign, resolve. */
@@ -76,6 +76,16 @@ export class ConversationsService {
   async get(tenant: Tenant, id: string): Promise<ConversationT> {
     const row = await conversationOr404(this.k, this.k.db, tenant, id)
     return this.withUnread(tenant, row)
+  }
+
+  /** The newest unresolved conversation with this contact external id on the channel, if any (v1's current chat). */
+  openWithContact(tenant: Tenant, externalId: string, channel: Channel): Promise<string | null> {
+    return repo.findOpenByContact(this.k.db, tenant, externalId, channel)
+  }
+
+  /** Conversation ids newest first, `take` of them after skipping `offset` (v1's offset pages; the caller bounds it). */
+  idsAt(tenant: Tenant, offset: number, take: number): Promise<string[]> {
+    return repo.conversationIdsAt(this.k.db, tenant, offset, take)
   }
 
   /** The view of a row for the credential: unread_count from the member's read mark (a key lookup), else null. */

@@ -135,3 +135,26 @@ export function messagesByIds(db: Executor, tenant: Tenant, conversationIds: str
   if (ids.length === 0) return Promise.resolve([])
   return scoped(db, tenant).selectFrom('inbox_messages').selectAll().where('conversation_id', 'in', conversationIds).where('id', 'in', ids).execute()
 }
+
+/** The newest conversation with a contact's external id on a channel that is not resolved (v1's "current chat"). */
+export async function findOpenByContact(db: Executor, tenant: Tenant, externalId: string, channel: Channel): Promise<string | null> {
+  const row = await scoped(db, tenant)
+    .selectFrom('inbox_conversations')
+    .select('id')
+    .where('contact_external_id', '=', externalId)
+    .where('channel', '=', channel)
+    .where('status', '!=', 'resolved')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst()
+  return row?.id ?? null
+}
+
+/**
+ * Conversation ids newest first from an offset (v1's offset pages). Only the id column is read, so the offset
+ * is skipped in the (workspace, mode, id) index without touching rows; the caller bounds the offset.
+ */
+export async function conversationIdsAt(db: Executor, tenant: Tenant, offset: number, take: number): Promise<string[]> {
+  const rows = await scoped(db, tenant).selectFrom('inbox_conversations').select('id').orderBy('id', 'desc').limit(take).offset(offset).execute()
+  return rows.map((r) => r.id)
+}

@@ -38,7 +38,7 @@ type Op = (typeof V1_MAPPING)[number]
  * report and list them in GET /api-logs.
  */
 export function v1Endpoints(k: Kernel, services: Services) {
-  const v1 = new V1Service(k, services)
+  const v1 = new V1Service(services)
   const guide = `${k.config.publicUrl}/api/v1/migration`
   const sunset = k.config.v1Sunset
   const successor = (op: Op | null) => (op?.operationId ? `${k.config.docsBaseUrl}/${op.module}/${op.operationId}` : `${k.config.docsBaseUrl}`)

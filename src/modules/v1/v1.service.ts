@@ -1,10 +1,8 @@
 import { AppError } from '../../kernel/errors.js'
-import type { Kernel } from '../../kernel/kernel.js'
 import type { Services } from '../../kernel/services.js'
 import type { Principal } from '../../kernel/tenant.js'
 import type { AgentRunT } from '../agents/agents.schemas.js'
 import type { ConversationT } from '../inbox/inbox.schemas.js'
-import * as repo from './v1.repository.js'
 import type { V1BotRunBodyT, V1ChatBodyT, V1ChatsQueryT } from './v1.schemas.js'
 
 /** Deeper than this, GET /api/v1/chats answers 400: a client paging that far moves to v2's cursors. */
@@ -35,10 +33,7 @@ function runV1(r: AgentRunT) {
  * webhooks, audit) is v2's own, so v2 sees exactly what a v2 call would have made.
  */
 export class V1Service {
-  constructor(
-    private readonly k: Kernel,
-    private readonly services: Services,
-  ) {}
+  constructor(private readonly services: Services) {}
 
   /**
    * POST /api/v1/chat. v1 kept one running chat per user and channel: `chat_id` when given, else the newest
@@ -48,7 +43,7 @@ export class V1Service {
   async chat(principal: Principal, body: V1ChatBodyT) {
     const channel = body.channel ?? 'api'
     const message = { content: body.message, direction: body.sender === 'agent' ? ('outbound' as const) : ('inbound' as const) }
-    const existing = body.chat_id ?? (await repo.findOpenChat(this.k.db, principal, body.user_id, channel))
+    const existing = body.chat_id ?? (await this.services.inbox.conversations.openWithContact(principal, body.user_id, channel))
     if (!existing) {
       const c = await this.services.inbox.conversations.create(principal, { channel, contact: { external_id: body.user_id }, message })
       const first = await this.services.inbox.messages.list(principal, c.id, { limit: 1 })
@@ -68,7 +63,7 @@ export class V1Service {
         errors: [{ pointer: '/query/offset', detail: `must be at most ${MAX_V1_OFFSET}` }],
       })
     }
-    const ids = await repo.chatIdsAt(this.k.db, principal, offset, limit + 1)
+    const ids = await this.services.inbox.conversations.idsAt(principal, offset, limit + 1)
     const page = ids.slice(0, limit)
     const chats = await Promise.all(page.map((id) => this.services.inbox.conversations.get(principal, id)))
     return { data: chats.map(chatV1), offset, limit, has_more: ids.length > limit }

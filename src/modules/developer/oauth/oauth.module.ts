@@ -1,4 +1,5 @@
 import { defineModule } from '../../../kernel/module.js'
+import { oauthAccessReview } from './oauth.access-review.js'
 import { OAUTH_EVENTS } from './oauth.events.js'
 import { oauthEndpoints } from './oauth.endpoints.js'
 import { oauthMigrations } from './oauth.migrations.js'
@@ -39,4 +40,5 @@ export const oauthModule = defineModule({
   maintenance: async (_kernel, services) => {
     await services.oauth.purge()
   },
+  accessReview: oauthAccessReview,
 })
