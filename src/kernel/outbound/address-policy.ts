@@ -19,9 +19,10 @@
 // sees the address actually connected to: DNS rebinding) and at each redirect (`checkRedirect`).
 // IP literals never reach a lookup function (Node connects to them directly), so the per-attempt check is
 // what guards them; names are guarded by both.
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns'
+import type { LookupAddress } from 'node:dns'
 import { isIP, type LookupFunction } from 'node:net'
 import ipaddr from 'ipaddr.js'
+import { sharedLookup } from './shared-lookup.js'
 
 export type AddressClass = 'public' | 'private' | 'forbidden'
 
@@ -185,7 +186,7 @@ export class OutboundUrlRefused extends Error {
 
 export interface OutboundPolicy {
   allowPrivateNetworks: boolean
-  /** The resolver underneath (default `dns.lookup`); tests stand in for DNS with it. */
+  /** The resolver underneath (default `dns.lookup`, concurrent lookups of a name shared); tests stand in for DNS with it. */
   lookup?: LookupFunction
 }
 
@@ -212,7 +213,8 @@ function refusal(host: string, addresses: string[], allowPrivateNetworks: boolea
   return new OutboundUrlRefused('address', `${subject} ${explain(v)}; ${rule}.`, v)
 }
 
-const defaultLookup = dnsLookup as unknown as LookupFunction
+// One per process, so every caller's lookups of a name in flight share one resolver call.
+const defaultLookup = sharedLookup()
 
 function resolveAll(host: string, lookup: LookupFunction): Promise<string[]> {
   return new Promise((resolve, reject) => {
