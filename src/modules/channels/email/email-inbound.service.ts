@@ -116,8 +116,9 @@ export class EmailInboundService {
         metadata: { channel_id: channel.id },
         subject: mail.subject.trim() ? mail.subject.trim().slice(0, 300) : null,
       })
-      const thread = received.started ? undefined : await emails.findEmailConversation(tx, tenant, received.conversationId)
-      const refs = [...(thread ? thread.references_ids.split(' ').filter(Boolean) : mail.references), mail.messageId].filter((x, i, all) => all.indexOf(x) === i).slice(-MAX_REFERENCES)
+      // A new conversation's thread was made by its conversation.created (email-start.ts): its ids start here.
+      const thread = await emails.findEmailConversation(tx, tenant, received.conversationId)
+      const refs = [...(thread && !received.started ? thread.references_ids.split(' ').filter(Boolean) : mail.references), mail.messageId].filter((x, i, all) => all.indexOf(x) === i).slice(-MAX_REFERENCES)
       if (thread) {
         await emails.updateEmailConversation(tx, tenant, received.conversationId, { last_header_id: mail.messageId, references_ids: refs.join(' ') })
       } else {

@@ -4,7 +4,8 @@ import type { Kernel } from '../../../kernel/kernel.js'
 import type { Tenant } from '../../../kernel/tenant.js'
 import type { ChannelDeliveriesTable, ChannelsTable } from '../channels.tables.js'
 import * as emails from './email.repository.js'
-import { replyAddress } from './email-inbound.service.js'
+import { replyAttachments, type MailAttachment, type ReplyAttachment } from './email-attachments.js'
+import { replyAddress, type EmailInboundService } from './email-inbound.service.js'
 import type { ChannelEmailsTable } from './email.tables.js'
 
 /** One reply as it goes out: threading headers made from the conversation's thread. */
@@ -20,6 +21,8 @@ export interface OutboundEmail {
   references: string[]
   /** A bot's answer: `Auto-Submitted: auto-replied` (RFC 3834), so that auto-responders stay quiet. */
   automatic: boolean
+  /** The reply's files as MIME parts (those that could not go are links in the text). */
+  attachments: MailAttachment[]
 }
 
 /** A relay to send through: host and port as configured, the address the policy checked, credentials opened. */
@@ -40,8 +43,8 @@ export type SendOutcome =
   /** The connection broke while the message was being handed over: it may have been taken. */
   | { kind: 'unknown'; message: string }
 
-/** The simulated provider's sends (offline: the sandbox, tests, demos), newest last, at most 1,000 per process. */
-export const simulatedOutbox: OutboundEmail[] = []
+/** The simulated provider's sends (offline: the sandbox, tests, demos), newest last, at most 1,000 per process; files by name, type and size only. */
+export const simulatedOutbox: (Omit<OutboundEmail, 'attachments'> & { attachments: { filename: string; contentType: string; size: number }[] })[] = []
 
 const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
 
@@ -106,6 +109,7 @@ export async function sendSmtp(k: Kernel, relay: Relay, mail: OutboundEmail): Pr
       ...(mail.inReplyTo ? { inReplyTo: `<${mail.inReplyTo}>` } : {}),
       ...(mail.references.length ? { references: mail.references.map((r) => `<${r}>`) } : {}),
       headers: mail.automatic ? { 'Auto-Submitted': 'auto-replied' } : {},
+      attachments: mail.attachments.map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.content, contentDisposition: 'attachment' as const })),
     })
     if (info.rejected.length > 0 && info.accepted.length === 0) return { kind: 'failed', code: 'smtp_rejected', message: `The relay refused ${mail.to}.` }
     return { kind: 'sent', sid: mail.messageId }
@@ -128,30 +132,37 @@ function outcomeOf(err: Error & { code?: string; responseCode?: number; command?
   return { kind: 'unknown', message: text }
 }
 
-/** The reply of a delivery as an email, from the thread's state; null when the conversation has no email thread. */
+/**
+ * The reply of a delivery as an email, from the thread's state; null when the conversation has no email
+ * thread. The first mail of a thread an agent started (nothing exchanged yet) takes the subject as it is and
+ * no In-Reply-To; later ones answer the thread's newest Message-ID.
+ */
 export async function composeReply(
   k: Kernel,
   tenant: Tenant,
+  inbound: EmailInboundService,
   email: ChannelEmailsTable,
   channel: ChannelsTable,
   d: ChannelDeliveriesTable,
-  message: { conversation_id: string; content: string; author: { type: string }; attachments: { url: string; filename: string | null }[] },
+  message: { conversation_id: string; content: string; author: { type: string }; attachments: ReplyAttachment[] },
 ): Promise<OutboundEmail | null> {
   const thread = await emails.findEmailConversation(k.db, tenant, message.conversation_id)
   if (!thread) return null
-  const files = message.attachments.map((a) => `${a.filename ?? 'Attachment'}: ${a.url}`)
-  const text = files.length ? `${message.content}\n\n${files.join('\n')}` : message.content
+  const { files, links } = await replyAttachments(k, tenant, inbound, message.attachments)
+  const text = links.length ? `${message.content}\n\n${links.map((l) => `${l.filename}: ${l.url}`).join('\n')}` : message.content
+  const first = thread.last_header_id === null
   return {
     from: { name: email.from_name ?? channel.name, address: email.address },
     to: d.to_phone,
     replyTo: replyAddress(email.address, thread.reply_token),
-    subject: replySubject(thread.subject),
+    subject: first ? thread.subject || `Message from ${email.from_name ?? channel.name}` : replySubject(thread.subject),
     text,
     html: textToHtml(text),
     messageId: messageIdOf(k, d.message_id),
     inReplyTo: thread.last_header_id,
     references: thread.references_ids.split(' ').filter(Boolean),
     automatic: message.author.type === 'bot',
+    attachments: files,
   }
 }
 

@@ -4,6 +4,7 @@ import type { Tenant } from '../../../kernel/tenant.js'
 import type { ChannelBotService } from '../channel-bot.service.js'
 import type { ChannelDeliveriesTable, ChannelsTable } from '../channels.tables.js'
 import { EmailInboundService } from './email-inbound.service.js'
+import { linkStartedConversation } from './email-start.js'
 import { composeReply, sendSmtp, simulatedOutbox, type SendOutcome } from './email-outbound.js'
 import * as emails from './email.repository.js'
 import { relayOf, resealed } from './email.settings.js'
@@ -21,22 +22,24 @@ export class EmailChannelsService {
   ) {
     this.inbound = new EmailInboundService(k, services, bot)
     this.smtp = new SmtpListener(k, this.inbound)
+    // Made once, in the module's init: conversations started by an agent get their thread in their own transaction.
+    k.events.subscribeInTransaction('channels.email-start', linkStartedConversation)
   }
 
   /**
    * One reply of a delivery, through the channel's provider. `simulated` records it (simulatedOutbox) and
    * reports it delivered; `smtp` hands it to the relay: accepted is `sent` (SMTP tells no more).
    */
-  async send(tenant: Tenant, channel: ChannelsTable, d: ChannelDeliveriesTable, message: Parameters<typeof composeReply>[5]): Promise<SendOutcome & { status?: 'sent' | 'delivered' }> {
+  async send(tenant: Tenant, channel: ChannelsTable, d: ChannelDeliveriesTable, message: Parameters<typeof composeReply>[6]): Promise<SendOutcome & { status?: 'sent' | 'delivered' }> {
     const settings = await emails.findEmail(this.k.db, tenant, channel.id)
     if (!settings) return { kind: 'failed', code: 'provider_not_configured', message: 'The channel has no email settings.' }
-    const mail = await composeReply(this.k, tenant, settings, channel, d, message)
+    const mail = await composeReply(this.k, tenant, this.inbound, settings, channel, d, message)
     if (!mail) return { kind: 'failed', code: 'no_email_thread', message: 'This conversation did not start by email: there is no address to answer.' }
     // Recorded before it leaves: the customer's answer (In-Reply-To our Message-ID) finds the conversation.
     await emails.insertThreadHeader(this.k.db, tenant, channel.id, mail.messageId, message.conversation_id)
     let outcome: SendOutcome
     if (channel.provider === 'simulated') {
-      simulatedOutbox.push(mail)
+      simulatedOutbox.push({ ...mail, attachments: mail.attachments.map((a) => ({ filename: a.filename, contentType: a.contentType, size: a.content.length })) })
       if (simulatedOutbox.length > 1000) simulatedOutbox.shift()
       outcome = { kind: 'sent', sid: mail.messageId }
     } else {
