@@ -13,6 +13,8 @@ export type ChatReply = (
   delayMs?: number
   /** With `stream: true`: this long between the chunks (a model writing as it thinks). */
   chunkDelayMs?: number
+  /** With `stream: true`: the connection breaks after this many pieces (a model or network failing mid-answer). */
+  breakAfter?: number
 }
 
 export async function startChatServer(script: (body: any, n: number) => ChatReply) {
@@ -34,7 +36,7 @@ export async function startChatServer(script: (body: any, n: number) => ChatRepl
         return
       }
       const answer = () => {
-        if (body.stream) return void streamAnswer(res, body, reply, `chatcmpl-${requests.length}`, reply.chunkDelayMs ?? 0)
+        if (body.stream) return void streamAnswer(res, body, reply, `chatcmpl-${requests.length}`, reply.chunkDelayMs ?? 0, reply.breakAfter)
         const message =
           'text' in reply
             ? { role: 'assistant', content: reply.text }
@@ -81,6 +83,7 @@ async function streamAnswer(
   reply: { text: string } | { toolCalls: { id?: string; name: string; arguments: string }[] },
   id: string,
   pauseMs: number,
+  breakAfter = Infinity,
 ): Promise<void> {
   const chunk = (delta: Record<string, unknown>, finish: string | null) =>
     `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: body.model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`
@@ -90,9 +93,10 @@ async function streamAnswer(
       : reply.toolCalls.map((c, i) => chunk({ tool_calls: [{ index: i, id: c.id ?? `call_${i + 1}`, type: 'function', function: { name: c.name, arguments: c.arguments } }] }, null))
   res.writeHead(200, { 'content-type': 'text/event-stream' })
   res.write(chunk({ role: 'assistant', content: '' }, null))
-  for (const piece of pieces) {
+  for (const [i, piece] of pieces.entries()) {
     if (pauseMs) await new Promise((r) => setTimeout(r, pauseMs))
     if (res.destroyed) return
+    if (i === breakAfter) return void res.destroy()
     res.write(piece)
   }
   res.write(chunk({}, 'text' in reply ? 'stop' : 'tool_calls'))

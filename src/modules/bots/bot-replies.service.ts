@@ -58,12 +58,16 @@ export class BotRepliesService {
 
   /**
    * A turn of the published version that writes nothing: for channels that keep their own record (a phone
-   * call writes its transcript to the conversation when it ends). `scope` keys its tool calls.
+   * call writes its transcript to the conversation when it ends; a channel's bot posts the answer itself).
+   * `scope` keys its tool calls; `live.onDelta` gets the reply as it is produced, as `send` streams it.
    */
-  async answer(tenant: Tenant, botId: string, transcript: AiTurn[], scope: string): Promise<TurnOutcome> {
+  async answer(tenant: Tenant, botId: string, transcript: AiTurn[], scope: string, live: { onDelta?: (text: string) => void } = {}): Promise<TurnOutcome> {
     const { config } = await this.answering(tenant, botId)
     const question = transcript.at(-1)?.text ?? ''
-    return runTurn(this.k, this.services, { tenant, botId, config, engine: engineFor(this.k, config.ai.provider), transcript, question, scope, conversationId: null })
+    const stream = streamed(config, live.onDelta)
+    const outcome = await runTurn(this.k, this.services, { tenant, botId, config, engine: stream.engine(engineFor(this.k, config.ai.provider)), transcript, question, scope, conversationId: null })
+    stream.finish(outcome.content)
+    return outcome
   }
 
   /**
@@ -101,11 +105,8 @@ export class BotRepliesService {
     const conversation =
       inConversation && !test ? await referenced('/body/conversation_id', () => this.services.inbox.turns.context(tenant, inConversation, HISTORY)) : null
     const earlier = inConversation && test ? await testTranscript(this.k, tenant, botId, inConversation, HISTORY) : (conversation?.transcript ?? [])
-    let streamed = false
-    // The engine's pieces reach the reader through the guardrails that can judge a part (guardrails.stream.ts).
-    const pieces = live.onDelta ? guardedPieces(config.guardrails, live.onDelta) : null
-    const onDelta = pieces ? (text: string) => ((streamed = true), pieces.push(text)) : undefined
-    const engine = withDeltas(engineFor(this.k, config.ai.provider), onDelta)
+    const stream = streamed(config, live.onDelta)
+    const engine = stream.engine(engineFor(this.k, config.ai.provider))
     const id = newId('brep')
     const claim = claimFor(principal)
     const outcome = await runTurn(this.k, this.services, {
@@ -119,9 +120,7 @@ export class BotRepliesService {
       conversationId: conversation?.id ?? null,
       test,
     })
-    // An engine that does not stream (builtin), or a reply that is not the engine's (blocked, fallback): one piece.
-    if (live.onDelta && !streamed) live.onDelta(outcome.content)
-    else pieces?.end()
+    stream.finish(outcome.content)
     const record = (conversationId: string, inbound: string, message: string, at: string): BotRepliesTable =>
       replyRow(tenant, { id, botId, versionId: version.id, outcome, conversationId, inboundMessageId: inbound, messageId: message, at, question: test ? body.content : null })
     if (test) {
@@ -188,15 +187,27 @@ function replyRow(
   }
 }
 
-/** The engine, passing `onDelta` to each step so a streaming provider hands over its text as it comes. */
-function withDeltas(engine: AiEngine, onDelta: ((text: string) => void) | undefined): AiEngine {
-  if (!onDelta) return engine
+/**
+ * A reply's live text for `onDelta` (none when it is not given): the engine's pieces when it streams
+ * (OpenAI-compatible), through the guardrails that can judge a part (guardrails.stream.ts); else — an engine
+ * that does not stream (builtin), or a reply that is not the engine's (blocked, fallback) — the final
+ * content as one piece when the turn is over (`finish`).
+ */
+function streamed(config: BotConfig, onDelta: ((text: string) => void) | undefined): { engine(e: AiEngine): AiEngine; finish(content: string): void } {
+  if (!onDelta) return { engine: (e) => e, finish: () => {} }
+  let any = false
+  const pieces = guardedPieces(config.guardrails, onDelta)
+  const push = (text: string) => ((any = true), pieces.push(text))
   return {
-    provider: engine.provider,
-    model: engine.model,
-    check: () => engine.check(),
-    generate: (req) => engine.generate(req),
-    respond: (req) => engine.respond({ ...req, onDelta }),
+    // Each step gets `onDelta`, so a streaming provider hands over its text as it comes.
+    engine: (engine) => ({
+      provider: engine.provider,
+      model: engine.model,
+      check: () => engine.check(),
+      generate: (req) => engine.generate(req),
+      respond: (req) => engine.respond({ ...req, onDelta: push }),
+    }),
+    finish: (content) => (any ? pieces.end() : onDelta(content)),
   }
 }
 

@@ -7,6 +7,7 @@ import type { Tenant } from '../../kernel/tenant.js'
 import * as repo from './channels.repository.js'
 import type { ChannelsTable } from './channels.tables.js'
 import { OutOfHours } from './business-hours/out-of-hours.js'
+import { BotDraft } from './web-chat/web-chat.drafts.js'
 
 export interface BotReplyPayload {
   workspace_id: string
@@ -72,12 +73,15 @@ export class ChannelBotService {
     const answering = await this.services.bots.replies.answering(tenant, botId).catch(() => null)
     if (!answering) return
     const context = await this.services.inbox.turns.context(tenant, p.conversation_id, HISTORY)
-    const outcome = await this.services.bots.replies.answer(tenant, botId, context.transcript.map((t) => ({ role: t.role, text: t.text })), `${channel.id}:${p.provider_sid}`)
+    // A web chat visitor watches the answer being written (web-chat/web-chat.drafts.ts); the posted message stays the answer.
+    const draft = channel.type === 'web_chat' ? new BotDraft(this.k, tenant, p.conversation_id, `${channel.id}:${p.provider_sid}`) : null
+    const transcript = context.transcript.map((t) => ({ role: t.role, text: t.text }))
+    const outcome = await this.services.bots.replies.answer(tenant, botId, transcript, `${channel.id}:${p.provider_sid}`, { onDelta: draft?.push }).catch(discarding(draft))
     const links = outcome.citations.map((c) => ({ title: c.citation.title, url: c.citation.source_url }))
     const handoff = answering.config.handoff
     const posted = await this.k.transaction(null, async (tx) => {
       // At most one answer per customer message, whatever runs again.
-      if (!(await repo.claimBotReply(tx, tenant, p.channel_id, p.provider_sid, 'pending'))) return false
+      if (!(await repo.claimBotReply(tx, tenant, p.channel_id, p.provider_sid, 'pending'))) return null
       const { messageId } = await this.services.inbox.turns.post(tx, tenant, p.conversation_id, renderReply(outcome.content, links, channel.type === 'web_chat' ? 'chat' : 'sms'), { type: 'bot', id: botId })
       await repo.setBotReply(tx, tenant, p.channel_id, p.provider_sid, messageId)
       // The reply's record, as sendBotMessage keeps it (listBotReplies, analytics), and `bot.handoff` when it handed off.
@@ -94,13 +98,24 @@ export class ChannelBotService {
         // Handed to people who are not there: the customer learns when they are back.
         await this.outOfHours.reply(tx, tenant, channel, p.conversation_id)
       }
-      return true
-    })
+      return messageId
+    }).catch(discarding(draft))
+    // Not posted by this run (another run answered first): the widget drops the draft.
+    if (posted) draft?.posted(posted)
+    else draft?.discard()
     if (!posted || !outcome.handoff) return
     // The bot's hand-off rule: assign to its member, and/or tag (each its own change, with its own event).
     if (handoff.action === 'assign' && handoff.assignee_id) await this.services.inbox.conversations.assign(tenant, p.conversation_id, handoff.assignee_id).catch((err) => this.k.log.warn({ err: (err as Error).message }, 'channel bot hand-off: assignment failed'))
     if (handoff.tag && !conversation.tags.includes(handoff.tag)) {
       await this.services.inbox.conversations.update(tenant, p.conversation_id, { tags: [...conversation.tags, handoff.tag] }).catch((err) => this.k.log.warn({ err: (err as Error).message }, 'channel bot hand-off: tagging failed'))
     }
+  }
+}
+
+/** A failed answer drops its draft from the visitor's widget (a retry writes it again), then fails the job. */
+function discarding(draft: BotDraft | null) {
+  return (err: unknown): never => {
+    draft?.discard()
+    throw err
   }
 }

@@ -18,14 +18,14 @@ export const WIDGET_SOURCE = String.raw`(function () {
   var api = base + '/widget/v1/channels/' + encodeURIComponent(key);
   var store = 'svc-chat:' + key;
   var T = {
-    en: { open: 'Open chat', close: 'Close chat', title: 'Chat with us', greeting: 'Hi! How can we help?', label: 'Your message', send: 'Send', emailLabel: 'Your e-mail address', emailIntro: 'Leave your e-mail address so we can answer you even after you leave.', start: 'Start chat', handoff: 'A person from our team will answer you here.', typing: 'Typing…', failed: 'Not sent. Try again.', bot: 'Assistant', agent: 'Team', you: 'You', offline: 'The chat is not available right now.', resolved: 'This conversation was closed. Write to start a new one.', attach: 'Attach an image or PDF', tooBig: 'Files up to 5 MB.' },
-    de: { open: 'Chat öffnen', close: 'Chat schließen', title: 'Schreiben Sie uns', greeting: 'Hallo! Wie können wir helfen?', label: 'Ihre Nachricht', send: 'Senden', emailLabel: 'Ihre E-Mail-Adresse', emailIntro: 'Hinterlassen Sie Ihre E-Mail-Adresse, damit wir Ihnen auch später antworten können.', start: 'Chat beginnen', handoff: 'Eine Person aus unserem Team antwortet Ihnen hier.', typing: 'Schreibt…', failed: 'Nicht gesendet. Bitte erneut versuchen.', bot: 'Assistent', agent: 'Team', you: 'Sie', offline: 'Der Chat ist gerade nicht verfügbar.', resolved: 'Dieses Gespräch wurde beendet. Schreiben Sie, um ein neues zu beginnen.', attach: 'Bild oder PDF anhängen', tooBig: 'Dateien bis 5 MB.' }
+    en: { open: 'Open chat', close: 'Close chat', title: 'Chat with us', greeting: 'Hi! How can we help?', label: 'Your message', send: 'Send', emailLabel: 'Your e-mail address', emailIntro: 'Leave your e-mail address so we can answer you even after you leave.', start: 'Start chat', handoff: 'A person from our team will answer you here.', typing: 'Typing…', failed: 'Not sent. Try again.', bot: 'Assistant', agent: 'Team', you: 'You', offline: 'The chat is not available right now.', resolved: 'This conversation was closed. Write to start a new one.', attach: 'Attach an image or PDF', tooBig: 'Files up to 5 MB.', writing: 'The assistant is writing a reply…' },
+    de: { open: 'Chat öffnen', close: 'Chat schließen', title: 'Schreiben Sie uns', greeting: 'Hallo! Wie können wir helfen?', label: 'Ihre Nachricht', send: 'Senden', emailLabel: 'Ihre E-Mail-Adresse', emailIntro: 'Hinterlassen Sie Ihre E-Mail-Adresse, damit wir Ihnen auch später antworten können.', start: 'Chat beginnen', handoff: 'Eine Person aus unserem Team antwortet Ihnen hier.', typing: 'Schreibt…', failed: 'Nicht gesendet. Bitte erneut versuchen.', bot: 'Assistent', agent: 'Team', you: 'Sie', offline: 'Der Chat ist gerade nicht verfügbar.', resolved: 'Dieses Gespräch wurde beendet. Schreiben Sie, um ein neues zu beginnen.', attach: 'Bild oder PDF anhängen', tooBig: 'Dateien bis 5 MB.', writing: 'Der Assistent schreibt eine Antwort…' }
   };
   var asked = (script.getAttribute('data-locale') || '').slice(0, 2);
   var browser = (navigator.language || 'en').slice(0, 2).toLowerCase();
   var lang = T[asked] ? asked : T[browser] ? browser : 'en';
   var t = T[lang];
-  var state = { token: null, config: null, seen: {}, handedOff: false, stream: null, email: null };
+  var state = { token: null, config: null, seen: {}, handedOff: false, stream: null, email: null, drafts: {}, finished: {}, replacing: {} };
   try { state.token = localStorage.getItem(store); } catch (e) { /* storage blocked: a session per page */ }
 
   function el(tag, attrs, children) {
@@ -74,6 +74,8 @@ export const WIDGET_SOURCE = String.raw`(function () {
   var log = el('div', { class: 'log', role: 'log', 'aria-live': 'polite', 'aria-label': t.title });
   var notice = el('p', { class: 'notice', hidden: '' });
   var typing = el('p', { class: 'typing', hidden: '', text: t.typing });
+  // Said once when the bot starts writing (the growing draft itself is hidden from screen readers).
+  var status = el('p', { class: 'sr', role: 'status' });
   var input = el('textarea', { id: 'svc-chat-input', rows: '2', maxlength: '4000' });
   var sendButton = el('button', { type: 'submit', class: 'send', text: t.send });
   var fileInput = el('input', { id: 'svc-chat-file', type: 'file', class: 'sr', accept: 'image/png,image/jpeg,image/gif,image/webp,application/pdf' });
@@ -82,7 +84,7 @@ export const WIDGET_SOURCE = String.raw`(function () {
   var emailInput = el('input', { id: 'svc-chat-email', type: 'email', required: '', autocomplete: 'email', maxlength: '254' });
   var prechat = el('form', { class: 'prechat', hidden: '' }, [el('p', { text: t.emailIntro }), el('label', { for: 'svc-chat-email', text: t.emailLabel }), emailInput, el('button', { type: 'submit', class: 'send', text: t.start })]);
   var closeButton = el('button', { type: 'button', class: 'close', 'aria-label': t.close, text: '×' });
-  var panel = el('div', { class: 'panel', role: 'dialog', 'aria-label': t.title, hidden: '' }, [el('header', {}, [el('h2', { text: t.title }), closeButton]), log, typing, notice, prechat, form]);
+  var panel = el('div', { class: 'panel', role: 'dialog', 'aria-label': t.title, hidden: '' }, [el('header', {}, [el('h2', { text: t.title }), closeButton]), log, typing, status, notice, prechat, form]);
   var launcher = el('button', { type: 'button', class: 'launcher', 'aria-label': t.open, 'aria-expanded': 'false' }, [el('span', { 'aria-hidden': 'true', text: '💬' })]);
   root.appendChild(style);
   root.appendChild(panel);
@@ -106,6 +108,8 @@ export const WIDGET_SOURCE = String.raw`(function () {
       '.bot,.agent,.greeting{align-self:flex-start;background:#f0f0f0;color:#1b1b1b}.bot a,.agent a,.greeting a{color:#0b4fb3}' +
       '.avatar{width:28px;height:28px;border-radius:50%;vertical-align:middle;margin-right:6px}' +
       '.pending{opacity:.7}.failed{outline:2px solid #b00020}' +
+      '.draft .text::after{content:"\u258D";margin-left:1px;animation:blink 1s steps(2) infinite}@keyframes blink{50%{opacity:0}}' +
+      '@media (prefers-reduced-motion:reduce){.draft .text::after{animation:none}}' +
       '.notice,.typing{margin:0 12px 8px;font-size:13px;color:#4a4a4a}' +
       '.compose,.prechat{display:flex;gap:8px;padding:10px;border-top:1px solid #ddd}.prechat{flex-direction:column}' +
       'textarea,input{flex:1;border:1px solid #767676;border-radius:8px;padding:8px;resize:none;color:#1b1b1b;background:#fff}' +
@@ -130,11 +134,59 @@ export const WIDGET_SOURCE = String.raw`(function () {
       else link.textContent = a.filename || a.url;
       bubble.appendChild(el('span', { class: 'file' }, [link]));
     });
-    log.appendChild(bubble);
+    // The bot's answer takes the place of its draft, once (whichever of the two arrived first).
+    var d = m.from === 'bot' && m.id ? draftFor(m) : null;
+    if (d) { log.insertBefore(bubble, d.bubble); dropDraft(d.id, true); }
+    else log.appendChild(bubble);
     log.scrollTop = log.scrollHeight;
     if (m.id) state.seen[m.id] = bubble;
     if (m.from !== 'visitor') typing.hidden = true;
     return bubble;
+  }
+
+  // The bot's reply while it is written (event 'draft'): text from 'offset' on, until 'done'. Losable: the
+  // message is the answer, so a draft with a gap waits for it, and one left alone goes after a minute.
+  function draftFor(m) {
+    var id = state.replacing[m.id];
+    if (id && state.drafts[id]) return state.drafts[id];
+    for (var k in state.drafts) if (state.drafts[k].conversation === m.conversation_id) return state.drafts[k];
+    return null;
+  }
+  function dropDraft(id, answered) {
+    var d = state.drafts[id];
+    if (answered) state.finished[id] = true;
+    if (!d) return;
+    clearTimeout(d.stale);
+    d.bubble.remove();
+    delete state.drafts[id];
+    status.textContent = '';
+  }
+  function draft(e) {
+    if (state.finished[e.draft_id]) return;
+    var d = state.drafts[e.draft_id];
+    if (e.done) {
+      if (e.done === 'discarded') return dropDraft(e.draft_id, false);
+      state.finished[e.draft_id] = true;
+      if (!d || state.seen[e.message_id]) return dropDraft(e.draft_id, true);
+      state.replacing[e.message_id] = e.draft_id;
+      return;
+    }
+    if (!d) {
+      if (e.offset !== 0) return;
+      var body = el('span', { class: 'text' });
+      var head = el('span', { class: 'who', text: t.bot });
+      d = state.drafts[e.draft_id] = { id: e.draft_id, conversation: e.conversation_id, text: '', body: body, bubble: el('div', { class: 'msg bot draft', 'aria-hidden': 'true' }, [head, body]) };
+      log.appendChild(d.bubble);
+      typing.hidden = true;
+      status.textContent = t.writing;
+    }
+    if (e.offset > d.text.length) return;
+    d.text = d.text.slice(0, e.offset) + e.text;
+    // Citation markers ([1]) become the links under the final message: not shown while it is written.
+    d.body.textContent = d.text.replace(/\s*\[\d{1,3}\]/g, '').replace(/\s*\[\d{0,3}$/, '');
+    log.scrollTop = log.scrollHeight;
+    clearTimeout(d.stale);
+    d.stale = setTimeout(function () { dropDraft(e.draft_id, false); }, 60000);
   }
   function setState(s) {
     if (s.handed_off && !state.handedOff) { state.handedOff = true; notice.textContent = t.handoff; notice.hidden = false; }
@@ -153,6 +205,7 @@ export const WIDGET_SOURCE = String.raw`(function () {
     es.addEventListener('message', function (e) { add(JSON.parse(e.data)); });
     es.addEventListener('state', function (e) { setState(JSON.parse(e.data)); });
     es.addEventListener('typing', function (e) { typing.hidden = !JSON.parse(e.data).typing; });
+    es.addEventListener('draft', function (e) { draft(JSON.parse(e.data)); });
     // After a reconnect, what was missed is in the history (messages already shown are skipped).
     es.addEventListener('ready', function () { history(); });
   }
