@@ -3,6 +3,7 @@ import { CHANNELS_ERRORS } from './channels.errors.js'
 import { CHANNELS_EVENTS } from './channels.events.js'
 import { channelsMigrations } from './channels.migrations.js'
 import { channelsPrivacy } from './channels.privacy.js'
+import { CHANNELS_RETENTION } from './channels.retention.js'
 import { ChannelsService } from './channels.service.js'
 import { twilioMessagingCallbacks } from './providers/twilio-callbacks.js'
 import { emailCallbacks } from './email/email-webhooks.js'
@@ -27,6 +28,8 @@ export const channelsModule = defineModule({
     kernel.jobs.register(channels.outbound.sendJob)
     kernel.jobs.register(channels.bot.replyJob)
     kernel.events.subscribeInTransaction('channels.outbound', channels.outbound.subscriber)
+    kernel.jobs.register(channels.webChatFollowup.job)
+    kernel.events.subscribeInTransaction('channels.web-chat-followup', channels.webChatFollowup.subscriber)
     services.channels = channels
   },
   health: (_kernel, services) => services.channels.health(),
@@ -40,4 +43,5 @@ export const channelsModule = defineModule({
     app.addHook('onClose', () => services.channels.email.smtp.stop())
   },
   privacy: channelsPrivacy,
+  retention: CHANNELS_RETENTION,
 })

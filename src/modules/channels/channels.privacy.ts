@@ -1,22 +1,28 @@
 import type { ModulePrivacy } from '../../kernel/module.js'
 import * as repo from './channels.repository.js'
-import { eraseWebChat, webChatRecords } from './web-chat/web-chat.privacy.js'
+import * as retention from './channels-retention.repository.js'
+import { eraseWebChat, visitorIdsOf, webChatRecords } from './web-chat/web-chat.privacy.js'
 import { attachmentFolder, attachmentKey, MAX_ATTACHMENTS } from './email/email-inbound.service.js'
 import * as emails from './email/email.repository.js'
 
 // The channels module's part in data-subject requests (docs/compliance.md "What each module does"). It
-// keeps a customer's phone number with their consent (opt-out) and the links from their conversations;
+// keeps a customer's phone number with their consent (opt-out), the links from their conversations, the
+// delivery records of replies to them and the web chat's visitors;
 // the messages themselves are the inbox's to export and erase.
 
 export const channelsPrivacy: ModulePrivacy = {
   async collect(k, _services, tenant, subject) {
     const rows = subject.phone ? await repo.contactsByPhone(k.db, tenant, subject.phone) : []
     const threads = subject.email ? await emails.conversationsByEmail(k.db, tenant, subject.email) : []
+    // Replies sent to them: by SMS / WhatsApp to their number, by e-mail to their address, in the widget to their visitors.
+    const recipients = [subject.phone, subject.email?.toLowerCase(), ...(await visitorIdsOf(k, tenant, subject))].filter((r): r is string => !!r)
+    const deliveries = await retention.deliveriesTo(k.db, tenant, recipients)
     return {
       records: {
         channel_contacts: rows.map((r) => ({ channel_id: r.channel_id, phone: r.contact_phone, conversation_id: r.conversation_id, opted_out: r.opted_out === 1, opted_out_at: r.opted_out_at, updated_at: r.updated_at })),
         channel_web_visitors: await webChatRecords(k, tenant, subject),
         channel_email_conversations: threads.map((t) => ({ channel_id: t.channel_id, email: t.contact_email, conversation_id: t.conversation_id, subject: t.subject })),
+        channel_deliveries: deliveries.map((d) => ({ message_id: d.message_id, channel_id: d.channel_id, to: d.to_phone, status: d.status, error_code: d.error_code, created_at: d.created_at, updated_at: d.updated_at })),
       },
       files: [],
       // The channel is the business's, not the subject's: no audit entries to export through it.

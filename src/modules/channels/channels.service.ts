@@ -7,6 +7,8 @@ import { ChannelOutboundService } from './channel-outbound.service.js'
 import { ChannelsResourceService } from './channels-resource.service.js'
 import * as repo from './channels.repository.js'
 import { EmailChannelsService } from './email/email.service.js'
+import { WebChatEmailFollowup } from './web-chat/web-chat-email-followup.js'
+import { WebChatReadReceipts } from './web-chat/web-chat-read-receipts.js'
 import { WebChatService } from './web-chat/web-chat.service.js'
 
 /** `services.channels`: the channel resource, customers' messages in, and replies out. */
@@ -17,6 +19,8 @@ export class ChannelsService {
   readonly bot: ChannelBotService
   readonly email: EmailChannelsService
   readonly webChat: WebChatService
+  readonly webChatReads: WebChatReadReceipts
+  readonly webChatFollowup: WebChatEmailFollowup
 
   constructor(
     private readonly k: Kernel,
@@ -28,6 +32,8 @@ export class ChannelsService {
     this.email = new EmailChannelsService(k, services, this.bot)
     this.outbound = new ChannelOutboundService(k, services, this.channels)
     this.webChat = new WebChatService(k, services, this.inbound, this.outbound)
+    this.webChatReads = new WebChatReadReceipts(k, services, this.outbound, this.webChat)
+    this.webChatFollowup = new WebChatEmailFollowup(k, services)
   }
 
   /** The tables answer. */

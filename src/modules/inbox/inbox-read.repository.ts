@@ -31,6 +31,18 @@ export async function upsertReadMark(db: Executor, row: InboxReadMarksTable): Pr
     .execute()
 }
 
+/** The furthest any member has read the conversation (its newest mark's message): what the customer sees as "seen". */
+export function furthestReadMark(db: Executor, tenant: Tenant, conversationId: string): Promise<{ last_read_message_id: string | null; last_read_at: string } | undefined> {
+  return scoped(db, tenant)
+    .selectFrom('inbox_read_marks')
+    .select(['last_read_message_id', 'last_read_at'])
+    .where('conversation_id', '=', conversationId)
+    .where('last_read_message_id', 'is not', null)
+    .orderBy('last_read_message_id', 'desc')
+    .limit(1)
+    .executeTakeFirst()
+}
+
 /** Inbound messages of the conversation up to and including `messageId` (a walk of its own messages). */
 export async function inboundUpTo(db: Executor, tenant: Tenant, conversationId: string, messageId: string): Promise<number> {
   const r = await scoped(db, tenant)

@@ -40,7 +40,8 @@ export class InboxWorkingService {
   /** The member's mark moves to `message_id` (default: the newest message); not an event (per member). */
   async markRead(principal: Principal, id: string, body: { message_id?: string }): Promise<ConversationT> {
     const memberId = memberIdOf(principal)
-    return this.k.transaction(principal, async (tx) => {
+    const seen: { mark?: { conversation_id: string; message_id: string; read_at: string } } = {}
+    const view = await this.k.transaction(principal, async (tx) => {
       // Another workspace's conversation is a 404 whatever the credential; then only a member has a mark.
       const row = await conversationOr404(this.k, tx, principal, id)
       if (!memberId) throw memberOnly('/header/authorization', 'markConversationRead')
@@ -66,8 +67,19 @@ export class InboxWorkingService {
         read_inbound_count: count,
         last_read_at: now,
       })
+      if (upTo) seen.mark = { conversation_id: row.id, message_id: upTo, read_at: now }
       return conversationView(row, unreadOf(row.inbound_count, count))
     })
+    // Not an event (read state is per member), an ephemeral signal after the commit: a customer's chat widget
+    // shows "seen" live from it (channels' web chat), and reads `readByTeam` when it (re)connects.
+    if (seen.mark) this.k.feed.signal(principal, 'conversation.read', seen.mark)
+    return view
+  }
+
+  /** How far the team has read a conversation: the furthest mark of any member (null: nobody has read it). */
+  async readByTeam(tenant: Tenant, conversationId: string): Promise<{ message_id: string; read_at: string } | null> {
+    const mark = await repo.furthestReadMark(this.k.db, tenant, conversationId)
+    return mark?.last_read_message_id ? { message_id: mark.last_read_message_id, read_at: mark.last_read_at } : null
   }
 
   /** Open conversations: all, the member's, unassigned, unread, the member's unread; each capped at COUNT_CAP. */

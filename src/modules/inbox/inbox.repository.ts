@@ -18,7 +18,7 @@ import type {
 
 // The only SQL of the module. Every function takes the tenant first; another workspace's row is not found.
 
-export { countOpen, deleteReadMarksOfMember, findReadMark, inboundUpTo, readMarksOfMember, upsertReadMark } from './inbox-read.repository.js'
+export { countOpen, deleteReadMarksOfMember, findReadMark, furthestReadMark, inboundUpTo, readMarksOfMember, upsertReadMark } from './inbox-read.repository.js'
 export { activityKey, ACTIVITY_KEY_SHAPE, conversationIdsAt, findOpenByContact, listConversations, listConversationsByIds, messagesByIds, type ConversationFilters, type ListedConversation, type ListOrder } from './inbox-list.repository.js'
 
 /** The row and its search document, in the caller's transaction. */

@@ -184,7 +184,7 @@ const messageBody = (defaultDirection: 'inbound' | 'outbound', title: string) =>
 export const SendMessageBody = messageBody('outbound', 'SendMessageBody')
 export type SendMessageBodyT = Static<typeof SendMessageBody>
 
-export const MESSAGE_DELIVERY_STATUSES = ['queued', 'sent', 'delivered', 'failed', 'undelivered'] as const
+export const MESSAGE_DELIVERY_STATUSES = ['queued', 'sent', 'delivered', 'read', 'failed', 'undelivered'] as const
 export const MessageDelivery = Type.Object(
   {
     status: Type.Unsafe<(typeof MESSAGE_DELIVERY_STATUSES)[number]>({ type: 'string', enum: [...MESSAGE_DELIVERY_STATUSES], title: 'MessageDeliveryStatus' }),
@@ -194,7 +194,7 @@ export const MessageDelivery = Type.Object(
   },
   {
     title: 'MessageDelivery',
-    description: 'How far an outbound message sent through a channel (SMS, WhatsApp) got: queued → sent → delivered, or failed / undelivered (docs/channels.md).',
+    description: 'How far an outbound message sent through a channel (SMS, WhatsApp, web chat, email) got: queued → sent → delivered → read (a web chat visitor saw it), or failed / undelivered (docs/channels.md).',
   },
 )
 export type MessageDeliveryT = Static<typeof MessageDelivery>

@@ -46,6 +46,7 @@ const ProfileBody = Type.Object(
   { additionalProperties: false, minProperties: 1 },
 )
 const TypingBody = Type.Object({ typing: Type.Boolean() }, { additionalProperties: false })
+const ReadBody = Type.Object({ message_id: Type.String({ pattern: '^msg_[0-9A-Z]{26}$', description: 'The newest reply the visitor has seen.' }) }, { additionalProperties: false })
 const MessageBody = Type.Object(
   {
     client_id: Type.String({ pattern: '^[A-Za-z0-9_-]{8,64}$', description: 'Made by the widget per message: a retried send is the same message.' }),
@@ -79,6 +80,7 @@ function tokenOf(request: FastifyRequest): string | undefined {
  * - POST /widget/v1/channels/{key}/session — start or resume a visitor (token, identity verification);
  * - GET|POST /widget/v1/channels/{key}/messages — the visitor's history / a message from them;
  * - POST /widget/v1/channels/{key}/profile — pre-chat e-mail and name;
+ * - POST /widget/v1/channels/{key}/read — the replies the visitor has seen (read receipts);
  * - GET  /widget/v1/channels/{key}/stream — their conversation, live (SSE).
  * CORS only for the channel's allowed origins (a request from any other origin, or none, is 403); rate
  * limited per visitor and per client address.
@@ -134,6 +136,12 @@ export function webChatCallbacks(k: Kernel, services: Services) {
       return { theme: s.theme, locale: s.locale, require_email: s.require_email, identity_verification: s.identity_verification }
     }
 
+    // How far the team has read the visitor's conversation (the widget's "Seen" under their messages).
+    const seenByTeam = async <H extends { conversation_id: string | null }>(s: VisitorSession, h: H) => ({
+      ...h,
+      team_read_up_to: h.conversation_id ? ((await services.channels.webChatReads.teamRead(s, h.conversation_id))?.message_id ?? null) : null,
+    })
+
     app.options('/widget/v1/channels/:key/*', (_request, reply: FastifyReply) => {
       reply.header('Access-Control-Allow-Methods', 'GET, POST').header('Access-Control-Allow-Headers', 'Authorization, Content-Type').header('Access-Control-Max-Age', '600').code(204).send()
     })
@@ -155,12 +163,13 @@ export function webChatCallbacks(k: Kernel, services: Services) {
       const body = request.body as { token?: string; user_id?: string; user_hash?: string; email?: string; name?: string }
       const { token, visitor } = await web().session(channel, body)
       const s: VisitorSession = { channel, visitor, tenant: { workspaceId: channel.workspace_id, mode: channel.mode } }
-      const history = await web().history(s)
+      const history = await seenByTeam(s, await web().history(s))
       return { object: 'widget_session', token, visitor: { id: visitor.id, email: visitor.email, name: visitor.name, verified: visitor.user_id !== null }, config: configOf(channel), ...history }
     })
 
     app.get('/widget/v1/channels/:key/messages', { schema: { params: KeyParams }, config: { rateLimit: perVisitor(VISITOR_REQUESTS_PER_MINUTE) } }, async (request) => {
-      return { object: 'widget_history', ...(await web().history(await session(request))) }
+      const s = await session(request)
+      return { object: 'widget_history', ...(await seenByTeam(s, await web().history(s))) }
     })
 
     app.post('/widget/v1/channels/:key/messages', { bodyLimit: BODY_LIMIT, schema: { params: KeyParams, body: MessageBody }, config: { rateLimit: perVisitor(VISITOR_MESSAGES_PER_MINUTE) } }, async (request, reply) => {
@@ -174,6 +183,12 @@ export function webChatCallbacks(k: Kernel, services: Services) {
     app.post('/widget/v1/channels/:key/typing', { bodyLimit: BODY_LIMIT, schema: { params: KeyParams, body: TypingBody }, config: { rateLimit: perVisitor(VISITOR_REQUESTS_PER_MINUTE) } }, async (request, reply) => {
       await web().typing(await session(request), (request.body as { typing: boolean }).typing)
       return reply.code(204).send()
+    })
+
+    // Read receipts (web-chat-read-receipts.ts): the widget reports the newest reply shown in a visible tab.
+    app.post('/widget/v1/channels/:key/read', { bodyLimit: BODY_LIMIT, schema: { params: KeyParams, body: ReadBody }, config: { rateLimit: perVisitor(VISITOR_REQUESTS_PER_MINUTE) } }, async (request) => {
+      const read = await services.channels.webChatReads.visitorRead(await session(request), (request.body as { message_id: string }).message_id)
+      return { object: 'widget_read', read }
     })
 
     app.post('/widget/v1/channels/:key/profile', { bodyLimit: BODY_LIMIT, schema: { params: KeyParams, body: ProfileBody }, config: { rateLimit: perVisitor(VISITOR_REQUESTS_PER_MINUTE) } }, async (request) => {

@@ -20,6 +20,20 @@ const Theme = Type.Object(
   { title: 'WebChatTheme' },
 )
 
+/** Replies the visitor has not seen in the widget go by e-mail (docs/channels.md "Continued by e-mail"). */
+const EmailFollowup = Type.Object(
+  {
+    email_channel_id: Type.String({ maxLength: 64, description: 'An email channel of the workspace: the mail comes from its address through its relay, and the visitor’s answer to it lands in the same conversation.' }),
+    after_minutes: Type.Integer({ minimum: 1, maximum: 10080, description: 'How long a reply waits to be seen in the widget before it goes by e-mail.' }),
+    chat_url: Nullable(Type.String({ format: 'uri', pattern: '^https?://', maxLength: 500, description: 'The page with the chat, linked from the mail (opened with `#svc-chat`); null: the first allowed origin.' })),
+  },
+  { title: 'WebChatEmailFollowup', additionalProperties: false },
+)
+const EmailFollowupInput = Type.Object(
+  { email_channel_id: EmailFollowup.properties.email_channel_id, after_minutes: EmailFollowup.properties.after_minutes, chat_url: Type.Optional(EmailFollowup.properties.chat_url) },
+  { title: 'WebChatEmailFollowupInput', additionalProperties: false, description: 'Replies not seen in the widget in time go by e-mail to visitors who gave an address; null: never.' },
+)
+
 export const WebChat = Type.Object(
   {
     public_key: Type.String({ description: 'The channel’s public key (`wck_…`) for the script tag (`data-channel`): not a secret, it names the channel.', examples: ['wck_4f9c2d1a7b3e8f60a1b2c3d4'] }),
@@ -28,6 +42,7 @@ export const WebChat = Type.Object(
     locale: Locale,
     require_email: Type.Boolean({ description: 'The visitor gives an e-mail address before the first message (pre-chat capture).' }),
     identity_verification: Type.Boolean({ description: 'Visitors named by your site (`user_id`) must carry `user_hash` = hex HMAC-SHA256 of the user id with the identity secret; an unsigned `user_id` is refused.' }),
+    email_followup: Nullable(EmailFollowup),
     identity_secret_set: Type.Boolean({ description: 'Whether an identity secret exists (it is shown once, when made).' }),
     identity_secret: Type.Optional(Type.String({ description: 'Only in the answer that made it (create, or update with `rotate_identity_secret`): keep it on your server.' })),
     script_url: Type.String({ description: 'The widget script.' }),
@@ -53,6 +68,7 @@ const inputFields = {
   locale: Locale,
   require_email: Type.Boolean(),
   identity_verification: Type.Boolean({ description: 'Turning it on makes the identity secret (shown once) if there is none.' }),
+  email_followup: Nullable(EmailFollowupInput),
 }
 
 export const WebChatInput = Type.Partial(Type.Object(inputFields), { additionalProperties: false, title: 'WebChatInput', description: 'Only for type `web_chat`.' })
@@ -71,6 +87,7 @@ export interface WidgetSettings {
   locale: 'en' | 'de'
   require_email: boolean
   identity_verification: boolean
+  email_followup: { email_channel_id: string; after_minutes: number; chat_url: string | null } | null
 }
 
 export const DEFAULT_WIDGET_SETTINGS: WidgetSettings = {
@@ -79,4 +96,5 @@ export const DEFAULT_WIDGET_SETTINGS: WidgetSettings = {
   locale: 'en',
   require_email: false,
   identity_verification: false,
+  email_followup: null,
 }

@@ -27,6 +27,7 @@ function merged(base: WidgetSettings, input: WebChatInputT): WidgetSettings {
     locale: input.locale ?? base.locale,
     require_email: input.require_email ?? base.require_email,
     identity_verification: input.identity_verification ?? base.identity_verification,
+    email_followup: input.email_followup === undefined ? base.email_followup : input.email_followup && { ...input.email_followup, chat_url: input.email_followup.chat_url ?? null },
   }
 }
 
@@ -73,6 +74,7 @@ export function webChatView(k: Kernel, row: ChannelsTable, secret: string | null
     locale: s.locale,
     require_email: s.require_email,
     identity_verification: s.identity_verification,
+    email_followup: s.email_followup,
     identity_secret_set: !!row.widget_secret_sealed,
     ...(secret ? { identity_secret: secret } : {}),
     script_url: script,
