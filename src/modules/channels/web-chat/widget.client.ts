@@ -117,6 +117,7 @@ export const WIDGET_SOURCE = String.raw`(function () {
       'button:focus-visible,textarea:focus-visible,input:focus-visible,a:focus-visible{outline:3px solid #ffbf47;outline-offset:2px}' +
       '.attach{display:flex;align-items:center;cursor:pointer;font-size:20px;padding:0 2px}' +
       '.file img{display:block;max-width:220px;max-height:220px;border-radius:8px;margin-top:4px}.file a{display:block;margin-top:4px}' +
+      '.seen{display:block;font-size:11px;text-align:right;margin-top:2px}' +
       '.sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}';
   }
 
@@ -141,6 +142,7 @@ export const WIDGET_SOURCE = String.raw`(function () {
     log.scrollTop = log.scrollHeight;
     if (m.id) state.seen[m.id] = bubble;
     if (m.from !== 'visitor') typing.hidden = true;
+    if (m.id && m.from !== 'visitor') setTimeout(reportRead, 0);
     return bubble;
   }
 
@@ -206,11 +208,12 @@ export const WIDGET_SOURCE = String.raw`(function () {
     es.addEventListener('state', function (e) { setState(JSON.parse(e.data)); });
     es.addEventListener('typing', function (e) { typing.hidden = !JSON.parse(e.data).typing; });
     es.addEventListener('draft', function (e) { draft(JSON.parse(e.data)); });
+    es.addEventListener('read', function (e) { teamRead(JSON.parse(e.data).up_to); });
     // After a reconnect, what was missed is in the history (messages already shown are skipped).
     es.addEventListener('ready', function () { history(); });
   }
   function history() {
-    return request('GET', '/messages').then(function (h) { h.messages.forEach(function (m) { add(m); }); setState(h); });
+    return request('GET', '/messages').then(function (h) { h.messages.forEach(function (m) { add(m); }); setState(h); teamRead(h.team_read_up_to); });
   }
 
   function start() {
@@ -228,10 +231,36 @@ export const WIDGET_SOURCE = String.raw`(function () {
       theme(s.config);
       s.messages.forEach(function (m) { add(m); });
       setState(s);
+      teamRead(s.team_read_up_to);
       showCompose();
       connect();
     });
   }
+
+  // Read receipts (web-chat-read-receipts.ts): the newest reply shown while the chat is open in a visible tab
+  // is reported read (replies before it with it); "Seen" stands under the visitor's newest message the team read.
+  T.en.seen = 'Seen';
+  T.de.seen = 'Gesehen';
+  var seenMark = el('span', { class: 'seen', text: t.seen });
+  var readSent = '', teamUpTo = '';
+  function reportRead() {
+    if (!state.token || panel.hidden || document.visibilityState !== 'visible') return;
+    var newest = '';
+    for (var k in state.seen) if (k > newest && k > readSent && !state.seen[k].classList.contains('visitor')) newest = k;
+    if (!newest) return;
+    readSent = newest;
+    request('POST', '/read', { message_id: newest }).catch(function () { readSent = ''; });
+  }
+  function teamRead(upTo) {
+    if (!upTo || upTo < teamUpTo) return;
+    teamUpTo = upTo;
+    var mine = '';
+    for (var k in state.seen) if (k <= upTo && k > mine && state.seen[k].classList.contains('visitor')) mine = k;
+    if (mine) state.seen[mine].appendChild(seenMark);
+  }
+  document.addEventListener('visibilitychange', reportRead);
+  // The link in a reply sent by e-mail (web-chat-email-followup.ts) opens the chat.
+  function fromMail() { if (location.hash === '#svc-chat') openPanel(true); }
 
   // A visitor is made when the chat is first opened (a page view alone makes none); a returning one resumes at once.
   var starting = null;
@@ -250,6 +279,7 @@ export const WIDGET_SOURCE = String.raw`(function () {
   function openPanel(open) {
     if (open) ensureSession();
     panel.hidden = !open;
+    if (open) setTimeout(reportRead, 0);
     launcher.setAttribute('aria-expanded', String(open));
     launcher.setAttribute('aria-label', open ? t.close : t.open);
     if (open) (prechat.hidden ? input : emailInput).focus();
@@ -326,6 +356,7 @@ export const WIDGET_SOURCE = String.raw`(function () {
     }, function () { /* shown when the visitor opens the chat */ });
   }
   if (document.body) boot(); else document.addEventListener('DOMContentLoaded', boot);
+  if (document.body) fromMail(); else document.addEventListener('DOMContentLoaded', fromMail);
   window.SvcChat = { open: function () { openPanel(true); }, close: function () { openPanel(false); } };
 })();
 `
