@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { get, ok, post } from '../../test/helpers.js'
+import { get, ok, post } from './server.js'
 import { checkA11y, skip, startDashboard, type Dashboard } from './harness.js'
 
 // Issue 32, point 6: the guardrails, the business's own contact details among them, edited where the bot is.

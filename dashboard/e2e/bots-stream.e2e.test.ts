@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { startChatServer } from '../../src/kernel/ai/ai.test-support.js'
-import { get, ok, post } from '../../test/helpers.js'
+import { get, ok, post } from './server.js'
 import { skip, startDashboard, type Dashboard } from './harness.js'
 
 const ANSWER = 'Orders ship from Lyon and arrive in two to four working days in France [1].'
@@ -10,11 +9,10 @@ const ANSWER = 'Orders ship from Lyon and arrive in two to four working days in 
 // reply shows as it streams, then the reply as sent; the exchange is a test, so the inbox stays empty.
 describe('dashboard bot test chat in Chromium: a streamed reply, no inbox conversation', { skip }, () => {
   let d: Dashboard
-  let chat: Awaited<ReturnType<typeof startChatServer>>
   let botId: string
   before(async () => {
-    chat = await startChatServer(() => ({ text: ANSWER, chunkDelayMs: 150 }))
-    d = await startDashboard({ env: { AI_PROVIDER: 'openai', AI_BASE_URL: chat.baseUrl, AI_MODEL: 'test-model', AI_TIMEOUT_MS: '10000' } })
+    // The imitation engine runs beside the server (scripts/e2e-server.ts), which is configured with it.
+    d = await startDashboard({ chat: { text: ANSWER, chunkDelayMs: 150 } })
     const bot = await ok(post(d.h, '/bots', { name: 'Streaming bot', handoff: { confidence_threshold: 0 } }), 201)
     await ok(d.h.request({ method: 'PATCH', url: `/v2/bots/${bot.id}/guardrails`, payload: { answer_only_when_grounded: false } }))
     await ok(post(d.h, `/bots/${bot.id}/publish`))
@@ -22,7 +20,6 @@ describe('dashboard bot test chat in Chromium: a streamed reply, no inbox conver
   })
   after(async () => {
     await d?.close()
-    await chat?.close()
   })
 
   it('shows the reply word by word, then the final reply; nothing reaches the inbox', async () => {
@@ -41,7 +38,7 @@ describe('dashboard bot test chat in Chromium: a streamed reply, no inbox conver
     // The reply as sent replaces the pieces: the bot has no knowledge, so the "[1]" the model wrote cites nothing and goes.
     assert.equal(await answer.textContent(), ANSWER.replace(' [1]', ''))
     assert.equal(await streaming.count(), 0)
-    assert.equal(chat.requests.at(-1).stream, true)
+    assert.equal((await d.h.step<{ stream?: boolean }[]>('chat-requests')).at(-1)?.stream, true)
     assert.deepEqual((await ok(get(d.h, '/inbox/conversations'))).data, [], 'a test exchange is not an inbox conversation')
     d.clean(page)
   })

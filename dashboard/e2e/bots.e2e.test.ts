@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { get, ok, post } from '../../test/helpers.js'
+import { get, ok, post } from './server.js'
 import { assertFitsPhone, checkA11y, screenshot, skip, startDashboard, type Dashboard } from './harness.js'
 
 /** Waits until a knowledge document is processed (the job runner is started by the harness). */

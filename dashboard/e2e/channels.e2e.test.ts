@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { memberWithPassword } from '../../src/modules/workspaces/sign-in/sign-in.test-support.js'
+import { memberWithPassword } from './server.js'
 import { assertFitsPhone, checkA11y, PASSWORD, screenshot, skip, startDashboard, type Dashboard } from './harness.js'
 
 describe('dashboard channels in Chromium: an SMS channel with business hours, edited and deleted; roles, German, the sandbox', { skip }, () => {

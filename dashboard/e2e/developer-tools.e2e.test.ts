@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict'
-import { createHash } from 'node:crypto'
 import { after, before, describe, it } from 'node:test'
 import type { Page } from 'playwright-core'
 import { stringify } from 'safe-stable-stringify'
@@ -164,11 +163,8 @@ describe('developer tools in Chromium: API logs, usage, OAuth apps, OpenAPI snap
     older.components.schemas.Bot.properties.legacy_score = { type: 'integer' }
     older.components.schemas.Bot.required.push('legacy_score')
     const text = stringify(older) as string
-    const hash = createHash('sha256').update(text).digest('hex')
-    const key = `developer/openapi/${hash}.json`
-    await d.h.app.kernel.blobs.put(key, Buffer.from(text), { contentType: 'application/json' })
     const previous = JSON.parse((await d.h.request({ method: 'POST', url: '/v2/openapi-snapshots', payload: { label: 'v2.3.0' } })).body)
-    await d.h.app.kernel.db.updateTable('developer_openapi_snapshots').set({ sha256: hash, document_key: key }).where('id', '=', previous.id).execute()
+    await d.h.step('snapshot-document', { snapshot_id: previous.id, text })
 
     const page = await d.open()
     await d.signIn(page, '/dashboard/developers/snapshots')

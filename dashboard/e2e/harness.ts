@@ -4,19 +4,19 @@ import { createRequire } from 'node:module'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { createTestApp, ENGINE, type TestApp } from '../../test/helpers.js'
-import { freePort } from '../../test/spawn.js'
+import { startServer, type Server } from './server.js'
 
 /**
- * The dashboard's end-to-end harness: the real app (createTestApp: real database, every module) listening
- * on 127.0.0.1 with its job runner started as the server's is, the built dashboard, and Debian's Chromium
- * driven by playwright-core. Each test file gets its own app and browser.
+ * The dashboard's end-to-end harness: the real app (a real database, every module) listening on 127.0.0.1
+ * with its job runner started as the server's is, in a process of its own (./server.ts), the built dashboard,
+ * and Debian's Chromium driven by playwright-core. Each test file gets its own server and browser.
  *
  * Browser tests run on SQLite only: the dashboard adds no SQL of its own (the API it calls is tested on
  * both engines), and a browser per file and engine would double the suite's slowest part. Its server side
  * (session tokens) is tested on both engines in src/modules/dashboard.
  */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+const ENGINE = process.env.TEST_DB ?? 'sqlite'
 export const skip: string | false = !existsSync(CHROMIUM)
   ? `${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium) to run the dashboard's browser tests`
   : ENGINE !== 'sqlite'
@@ -31,7 +31,8 @@ export const OWNER_EMAIL = 'owner@acme.example'
 export const PASSWORD = 'dashboard password 123'
 
 export interface Dashboard {
-  h: TestApp
+  /** The server, over HTTP (./server.ts). */
+  h: Server
   /** http://127.0.0.1:<port> */
   url: string
   browser: Browser
@@ -50,14 +51,11 @@ async function ensureBuilt(): Promise<void> {
   await buildDashboard()
 }
 
-export async function startDashboard(opts: { env?: Record<string, string> } = {}): Promise<Dashboard> {
+/** `chat`: the app talks to an imitation OpenAI-compatible engine that answers `text` (scripts/e2e-server.ts). */
+export async function startDashboard(opts: { env?: Record<string, string>; chat?: { text: string; chunkDelayMs?: number } } = {}): Promise<Dashboard> {
   await ensureBuilt()
-  const port = await freePort()
-  const url = `http://127.0.0.1:${port}`
-  const h = await createTestApp({ env: { PUBLIC_URL: url, DASHBOARD_DIR, ...opts.env } })
-  await h.app.http.listen({ port, host: '127.0.0.1' })
-  h.app.kernel.jobs.start()
-  await h.app.services.signIn.setPassword(OWNER_EMAIL, PASSWORD)
+  const h = await startServer({ env: { DASHBOARD_DIR, ...opts.env }, password: PASSWORD, chat: opts.chat })
+  const url = h.url
   const { chromium } = await import('playwright-core')
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] })
   const problems = new WeakMap<Page, string[]>()

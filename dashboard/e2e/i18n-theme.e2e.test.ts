@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { ok, post } from '../../test/helpers.js'
+import { ok, post } from './server.js'
 import { checkA11y, screenshot, skip, startDashboard, type Dashboard } from './harness.js'
 
 // Issue 31, point 4: the dashboard speaks the browser's language (English and German), a member can choose

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { Page } from 'playwright-core'
-import { get, ok, post } from '../../test/helpers.js'
+import { get, ok, post } from './server.js'
 import { checkA11y, OWNER_EMAIL, screenshot, skip, startDashboard, type Dashboard } from './harness.js'
 
 /**

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { ok, post } from '../../test/helpers.js'
+import { ok, post } from './server.js'
 import { checkA11y, screenshot, skip, type Dashboard } from './harness.js'
 import { BEA, inView, links, live, SECOND, twoMembers, type TwoMembers } from './live-support.js'
 

@@ -97,7 +97,7 @@ describe('dashboard inbox live in Chromium: two members see each other within a 
     await conversation('Before Drop')
     await links(page).filter({ hasText: 'Before Drop' }).waitFor(SECOND)
     // The server drops every connection (a restart, a proxy timing out); a conversation is made meanwhile.
-    d.h.app.http.server.closeAllConnections()
+    await d.h.step('close-connections')
     await page.locator('.live-state[data-state="reconnecting"]').waitFor({ timeout: 5000 })
     await conversation('During Drop')
     await live(page)

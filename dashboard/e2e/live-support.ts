@@ -1,6 +1,5 @@
 import type { Page } from 'playwright-core'
-import { memberWithPassword } from '../../src/modules/workspaces/sign-in/sign-in.test-support.js'
-import { get, ok, patch, post } from '../../test/helpers.js'
+import { get, memberWithPassword, ok, patch, post } from './server.js'
 import { OWNER_EMAIL, PASSWORD, startDashboard, type Dashboard } from './harness.js'
 
 /** The live inbox's browser tests (inbox-live*.e2e.test.ts): two members of one workspace, Olga (owner) and Bea (member). */

@@ -1,10 +1,16 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { json } from '../../test/helpers.js'
-import { api, authorizationInA, registerApp } from '../../src/modules/developer/oauth/oauth.test-support.js'
 import { assertFitsPhone, checkA11y, screenshot, skip, startDashboard, type Dashboard } from './harness.js'
+import { json, ok, post, type Server } from './server.js'
 
 const DEV = '/dashboard/developers'
+
+/** An OAuth app of workspace A. */
+const registerApp = (s: Server, body: Record<string, unknown>): Promise<{ id: string; client_id: string }> =>
+  ok(post(s, '/oauth/apps', { name: 'Partner CRM', redirect_uris: ['https://partner.example.com/oauth/callback'], allowed_scopes: ['read', 'write', 'admin', 'leads:read'], ...body }), 201)
+/** Globex's "Partner CRM" authorized by a new member of Acme through the real consent flow (the server's step). */
+const authorizationInA = (s: Server) => s.step<{ id: string; app: { id: string; client_id: string }; access_token: string }>('oauth-authorization-in-a')
+const api = (s: Server, token: string, method: 'GET', url: string) => s.request({ method, url, key: token })
 
 describe('dashboard OAuth in Chromium: the apps a workspace authorized (revoke), deleting an app', { skip }, () => {
   let d: Dashboard

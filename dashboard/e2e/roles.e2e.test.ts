@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { memberWithPassword } from '../../src/modules/workspaces/sign-in/sign-in.test-support.js'
+import { memberWithPassword } from './server.js'
 import { PASSWORD, skip, startDashboard, type Dashboard } from './harness.js'
 
 // The dashboard offers a member (role member) only what the API lets them do (docs/api-conventions.md "Roles").

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { memberWithPassword } from '../../src/modules/workspaces/sign-in/sign-in.test-support.js'
+import { memberWithPassword } from './server.js'
 import { assertFitsPhone, checkA11y, OWNER_EMAIL, PASSWORD, screenshot, skip, startDashboard, type Dashboard } from './harness.js'
 
 const INVITEE = 'new.person@example.com'

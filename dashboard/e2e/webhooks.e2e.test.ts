@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { Page } from 'playwright-core'
-import { json } from '../../test/helpers.js'
+import { json } from './server.js'
 import { assertFitsPhone, checkA11y, screenshot, skip, startDashboard, type Dashboard } from './harness.js'
 
 const DEV = '/dashboard/developers'
