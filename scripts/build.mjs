@@ -22,7 +22,7 @@ export async function buildService(outdir, { cli = false } = {}) {
   rmSync(outdir, { recursive: true, force: true })
   const common = { bundle: true, format: 'esm', platform: 'node', target: 'node20', sourcemap: true, banner: BANNER, logLevel: 'warning' }
   // Loaded only when a file of that kind is parsed (dynamic import): kept out of the bundle so start-up and memory do not pay for them.
-  // The SDK generator's pure emitters (sdk/generator/languages.ts) are bundled: no TypeScript loader at run time.
+  // The SDK generator's pure emitters (lib/sdk-generator, the layer below src/) are bundled: no TypeScript loader at run time.
   const external = ['better-sqlite3', 'pg-native', 'ioredis', 'openai', '@aws-sdk/client-s3', 'unpdf', 'mammoth', 'linkedom', '@mozilla/readability', 'marked', 'jszip', 'pdfkit']
   await Promise.all([
     build({ ...common, entryPoints: ['src/main.ts'], outfile: `${outdir}/main.js`, external }),
@@ -41,7 +41,7 @@ export async function buildService(outdir, { cli = false } = {}) {
 }
 
 /** What the bundle is made from: a change to any of them (by modification time) makes it stale. */
-export const SERVICE_SOURCES = ['src', 'sdk/generator', 'scripts/build.mjs', 'package.json', 'package-lock.json']
+export const SERVICE_SOURCES = ['src', 'lib', 'scripts/build.mjs', 'package.json', 'package-lock.json']
 const STAMP = 'build.json'
 
 /** The newest modification time (ms) of the files under these paths; 0 when none exists. */

@@ -37,7 +37,7 @@ if (process.env.LINT === '1' || (filters.length === 0 && process.env.LINT !== '0
   }
   process.stdout.write(`lint clean (${seconds(lintMs)})\n`)
 }
-const files = [...find('src'), ...find('test'), ...find('sdk'), ...find('dashboard')].filter((f) => filters.length === 0 || filters.some((x) => f.includes(x))).sort()
+const files = [...find('src'), ...find('lib'), ...find('test'), ...find('sdk'), ...find('dashboard')].filter((f) => filters.length === 0 || filters.some((x) => f.includes(x))).sort()
 // The browser tests load the built dashboard: build it once (skipped when its sources have not changed).
 if (files.some((f) => f.startsWith('dashboard'))) await (await import('../dashboard/build.mjs')).buildDashboard()
 // Each test file is a process that loads the whole app graph through tsx first (~3.5 s of CPU, more than most

@@ -4,17 +4,24 @@ import { join, posix } from 'node:path'
 import { describe, it } from 'node:test'
 import ts from 'typescript'
 
-// The layering between the service (src/), the clients (sdk/) and the dashboard (dashboard/), one way only
-// (docs/architecture.md, "Layering"): sdk/ and dashboard/ take the service's contract as data
-// (spec/openapi.json) and never import src/; src/ imports nothing of them but the generator's pure emitters
-// (sdk/generator/languages.ts and what it imports), which it bundles. Tests may cross: they start the real app.
+// The layers between the top-level folders, one way only (docs/architecture.md, "Layering"):
+//
+//   scripts/  bench/  test/           tools and tests: may import what is below them
+//        src/     sdk/   dashboard/   the service, the clients, the dashboard: none imports another
+//              lib/                   pure code both the service and the clients use (the SDK emitters)
+//
+// sdk/ and dashboard/ take the service's contract as data (spec/openapi.json) and start the service as a
+// process when a test needs one; src/ imports nothing of them. Tests count as much as production code here:
+// a test of sdk/ that imported src/ would be the circle again.
 const ROOT = new URL('..', import.meta.url).pathname
+const TOP = ['src', 'lib', 'sdk', 'dashboard', 'test', 'scripts', 'bench', 'bin'] as const
 
-/** The generator's pure part: the only files of sdk/ that src/ may import. */
-const PURE_GENERATOR = /^sdk\/generator\/(languages|ir|emit-[a-z]+)\.ts$/
+/** The generator's pure emitters: import only each other (no file system, no packages, nothing above them). */
+const PURE = /^lib\/sdk-generator\/[a-z-]+\.ts$/
 const CODE = /\.(ts|tsx|mts|mjs|js|cjs)$/
-/** Test files and test support: outside the production import graph, free to start the app. */
-const isTest = (p: string) => /\.test\.tsx?$|\.test-support\.ts$|\.testkit\.ts$/.test(p) || p.startsWith('sdk/test-support/') || p.startsWith('dashboard/e2e/')
+/** Test files and their support (fixtures are loaded only by the tests: src/kernel/module.ts). */
+const isTest = (p: string) =>
+  /\.test\.tsx?$|\.test-support\.ts$|\.testkit\.ts$|\.fixtures\.ts$/.test(p) || /^(test|sdk\/test-support|dashboard\/e2e)\//.test(p)
 
 function files(dir: string, out: string[] = []): string[] {
   if (!existsSync(join(ROOT, dir))) return out
@@ -27,9 +34,17 @@ function files(dir: string, out: string[] = []): string[] {
   return out
 }
 
-/** Every module a file names (import, export from, dynamic import, `typeof import`, require), relative ones as repository paths (.ts). */
-function imports(path: string): { spec: string; target: string | null; typeOnly: boolean }[] {
-  const file = ts.createSourceFile(path, readFileSync(join(ROOT, path), 'utf8'), ts.ScriptTarget.Latest, false, path.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS)
+interface Import {
+  from: string
+  spec: string
+  /** The repository path a relative import names (.ts for .js); null for a package or a builtin. */
+  target: string | null
+  typeOnly: boolean
+}
+
+/** Every module a file names (import, export from, dynamic import, `typeof import`, require). */
+function imports(path: string, text: string): Import[] {
+  const file = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, false, path.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS)
   const found: { spec: string; typeOnly: boolean }[] = []
   const visit = (node: ts.Node): void => {
     if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) found.push({ spec: node.moduleSpecifier.text, typeOnly: !!node.importClause?.isTypeOnly })
@@ -40,34 +55,70 @@ function imports(path: string): { spec: string; target: string | null; typeOnly:
     ts.forEachChild(node, visit)
   }
   visit(file)
-  return found.map(({ spec, typeOnly }) => ({ spec, typeOnly, target: spec.startsWith('.') ? posix.normalize(posix.join(posix.dirname(path), spec)).replace(/\.js$/, '.ts') : null }))
+  return found.map(({ spec, typeOnly }) => ({ from: path, spec, typeOnly, target: spec.startsWith('.') ? posix.normalize(posix.join(posix.dirname(path), spec)).replace(/\.js$/, '.ts') : null }))
 }
 
-/** Production files; the service's only those naming a folder outside it (parsing all of src/ is the slow part). */
-const production = (dir: string) => files(dir).filter((p) => !isTest(p) && (dir !== 'src' || /(sdk|dashboard|test|scripts|bench)\//.test(readFileSync(join(ROOT, p), 'utf8'))))
-const top = (target: string) => target.split('/')[0]
+const top = (path: string) => path.split('/')[0]
+/** A relative import that leaves its file's top-level folder. */
+const crosses = (i: Import) => i.target !== null && top(i.target) !== top(i.from)
 
-describe('layering: src/ ⇄ sdk/ and dashboard/', () => {
-  it('the service imports nothing outside src/ but the generator’s pure emitters (and types of its test support)', () => {
-    const src = production('src')
-    assert.ok(src.includes('src/modules/developer/sdk-generations/jobs/generate-sdk.job.ts'), 'src/ was read')
-    // A type from test/ (a fixture typed by the test app) is erased when built; a value would put test support in the bundle.
-    const allowed = (i: { target: string | null; typeOnly: boolean }) => !i.target || top(i.target) === 'src' || PURE_GENERATOR.test(i.target) || (top(i.target) === 'test' && i.typeOnly)
-    const crossing = src.flatMap((f) => imports(f).filter((i) => !allowed(i)).map((i) => `${f} → ${i.target}`))
-    assert.deepEqual(crossing, [])
+/**
+ * Every import that leaves its top-level folder, from every code file. Only files that name another top-level
+ * folder can (a relative path out of a folder spells the folder it goes to), so only those are parsed.
+ */
+const CROSSING: Import[] = TOP.flatMap((dir) =>
+  files(dir).flatMap((p) => {
+    const text = readFileSync(join(ROOT, p), 'utf8')
+    const names = TOP.filter((t) => t !== dir && text.includes(`${t}/`))
+    return names.length ? imports(p, text).filter(crosses) : []
+  }),
+)
+const show = (list: Import[]) => list.map((i) => `${i.from} → ${i.target}`)
+
+/** The circles of a graph (each once, from its smallest node). */
+function circles(edges: Map<string, Set<string>>): string[][] {
+  const found: string[][] = []
+  const walk = (start: string, node: string, path: string[]) => {
+    for (const next of edges.get(node) ?? []) {
+      if (next === start) found.push([...path, start])
+      else if (next > start && !path.includes(next)) walk(start, next, [...path, next])
+    }
+  }
+  for (const start of [...edges.keys()].sort()) walk(start, start, [start])
+  return found
+}
+
+describe('layering: one-way imports between the top-level folders', () => {
+  it('reads every folder', () => {
+    for (const f of ['src/modules/developer/sdk-generations/jobs/generate-sdk.job.ts', 'sdk/generator/generate.ts', 'scripts/live-server.ts'])
+      assert.ok(CROSSING.some((i) => i.from === f), `${f} was read`)
   })
 
-  it('the generator’s pure emitters import only each other: no file system, no packages, no src/', () => {
-    const pure = files('sdk/generator').filter((p) => PURE_GENERATOR.test(p))
-    assert.ok(pure.includes('sdk/generator/languages.ts') && pure.includes('sdk/generator/ir.ts'), pure.join(', '))
-    const other = pure.flatMap((f) => imports(f).filter((i) => !i.target || !PURE_GENERATOR.test(i.target)).map((i) => `${f} → ${i.spec}`))
+  it('no import circle between top-level folders (test files and their support left out: they sit above all)', () => {
+    const edges = new Map<string, Set<string>>()
+    for (const i of CROSSING.filter((i) => !isTest(i.from) && !i.typeOnly)) edges.set(top(i.from), (edges.get(top(i.from)) ?? new Set()).add(top(i.target!)))
+    assert.deepEqual(circles(edges), [], [...edges].map(([a, bs]) => `${a} → ${[...bs].sort().join(', ')}`).join('; '))
+  })
+
+  it('the service (src/) imports nothing of sdk/ or dashboard/, tests included; outside itself only lib/ (and, in tests, test/ and scripts/)', () => {
+    const allowed = (i: Import) => top(i.target!) === 'lib' || (top(i.target!) === 'test' && (i.typeOnly || isTest(i.from))) || (top(i.target!) === 'scripts' && isTest(i.from))
+    assert.deepEqual(show(CROSSING.filter((i) => top(i.from) === 'src' && !allowed(i))), [])
+  })
+
+  it('sdk/ and dashboard/ import neither the service nor each other, tests included: only lib/', () => {
+    assert.deepEqual(show(CROSSING.filter((i) => (top(i.from) === 'sdk' || top(i.from) === 'dashboard') && top(i.target!) !== 'lib')), [])
+  })
+
+  it('lib/ is the bottom: it imports no other folder, and the SDK emitters only each other (no file system, no packages)', () => {
+    assert.deepEqual(show(CROSSING.filter((i) => top(i.from) === 'lib')), [])
+    const pure = files('lib/sdk-generator').filter((p) => PURE.test(p))
+    assert.ok(pure.includes('lib/sdk-generator/languages.ts') && pure.includes('lib/sdk-generator/ir.ts'), pure.join(', '))
+    const other = pure.flatMap((f) => imports(f, readFileSync(join(ROOT, f), 'utf8')).filter((i) => !i.target || !PURE.test(i.target)).map((i) => `${f} → ${i.spec}`))
     assert.deepEqual(other, [])
   })
 
-  it('sdk/ and dashboard/ never import the service (src/), its tests or its scripts', () => {
-    const outside = [...production('sdk'), ...production('dashboard')]
-    assert.ok(outside.includes('sdk/generator/generate.ts') && outside.includes('dashboard/generate-types.ts'), 'sdk/ and dashboard/ were read')
-    const into = outside.flatMap((f) => imports(f).filter((i) => i.target && ['src', 'test', 'scripts', 'bench'].includes(top(i.target))).map((i) => `${f} → ${i.target}`))
-    assert.deepEqual(into, [])
+  it('the circle check sees a circle', () => {
+    assert.deepEqual(circles(new Map([['a', new Set(['b'])], ['b', new Set(['c'])], ['c', new Set(['a'])]])), [['a', 'b', 'c', 'a']])
+    assert.deepEqual(circles(new Map([['a', new Set(['b'])], ['b', new Set(['c'])]])), [])
   })
 })

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { generateAll, LANGUAGES, readDocument, stale } from './generate.js'
-import { placeOf, readModel } from './ir.js'
+import { placeOf, readModel } from '../../lib/sdk-generator/ir.js'
 
 // The committed clients are exactly what the generator makes from spec/openapi.json, the document the server
 // serves (test/openapi-document.test.ts holds the file to the app): change a route without

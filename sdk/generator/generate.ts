@@ -1,9 +1,11 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { generateAll, LANGUAGES, readModel } from './languages.js'
+// The emitters are the layer below sdk/ and src/ (lib/sdk-generator, pure functions of the document); this file
+// is the command around them: files in, files out.
+import { generateAll, LANGUAGES, readModel } from '../../lib/sdk-generator/languages.js'
 
-export { generateAll, LANGUAGES, type Language } from './languages.js'
+export { generateAll, LANGUAGES, type Language } from '../../lib/sdk-generator/languages.js'
 
 /** sdk/ */
 export const SDK_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
@@ -34,7 +36,8 @@ export function stale(files: Map<string, string>): string[] {
 }
 
 // `npm run sdk:generate [-- <language>…]`: rewrites spec/openapi.json from the app (scripts/write-openapi.ts),
-// then regenerates the clients from it. Alone: `tsx sdk/generator/generate.ts [--document <file>] [<language>…]`.
+// then the dashboard's types (dashboard/generate-types.ts: its own command, since sdk/ and dashboard/ do not
+// import each other), then the clients (this file, last: the languages given go to it). Alone: `tsx sdk/generator/generate.ts [--document <file>] [<language>…]`.
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const args = process.argv.slice(2)
   const at = args.indexOf('--document')
@@ -50,10 +53,5 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     writeFileSync(join(SDK_ROOT, path), text)
   }
   for (const path of orphans(generateAll(model))) if (only.length === 0 || only.includes(path.split('/')[0])) rmSync(join(SDK_ROOT, path))
-  // The dashboard's API types come from the same document: one command keeps every consumer current.
-  if (only.length === 0) {
-    const { dashboardTypes, TYPES_FILE } = await import('../../dashboard/generate-types.js')
-    writeFileSync(TYPES_FILE, await dashboardTypes(document))
-  }
   process.stdout.write(`generated ${files.size} files for ${(only.length ? only : Object.keys(LANGUAGES)).join(', ')} from ${relative(process.cwd(), file)} (API ${model.version}, ${model.operations.length} operations)\n`)
 }

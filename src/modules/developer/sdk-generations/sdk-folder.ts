@@ -4,8 +4,8 @@ import { fileURLToPath } from 'node:url'
 
 // The clients' hand-written runtimes (sdk/<language>/) are files that go into each archive, read at run time
 // from the repository's sdk/ folder next to src/ (sources) or dist/ (the bundle); they need deploying with the
-// service (docs/developer-tools.md). The generator itself is code: its pure emitters are imported statically
-// (sdk/generator/languages.ts, bundled by scripts/build.mjs), the one import allowed from src/ into sdk/.
+// service (docs/developer-tools.md). They are read as files, never imported: the generator's code is its pure
+// emitters in lib/sdk-generator (bundled by scripts/build.mjs), and src/ imports nothing of sdk/.
 
 export const LANGUAGE_NAMES = ['node', 'python', 'php', 'ruby'] as const
 export type SdkLanguage = (typeof LANGUAGE_NAMES)[number]

@@ -4,8 +4,8 @@ import { iso } from '../../../../kernel/clock.js'
 import { defineJob } from '../../../../kernel/jobs/jobs.js'
 import type { Kernel } from '../../../../kernel/kernel.js'
 import type { Mode, Tenant } from '../../../../kernel/tenant.js'
-// The generator's pure emitters, bundled with the service (the one import from src/ into sdk/: docs/architecture.md).
-import { LANGUAGES, readModel, type ApiModel } from '../../../../../sdk/generator/languages.js'
+// The generator's pure emitters (lib/sdk-generator, the layer below src/ and sdk/: docs/architecture.md), bundled.
+import { LANGUAGES, readModel, type ApiModel } from '../../../../../lib/sdk-generator/languages.js'
 import { buildArchive, readRuntime, type BuiltArchive } from '../sdk-archive.js'
 import { findSdkRoot } from '../sdk-folder.js'
 import * as repo from '../sdk-generations.repository.js'

@@ -1,7 +1,8 @@
 // The generator's pure entry: every language's emitter, from the OpenAPI document as data to the files of
-// each client. Pure functions of the document (no file system, no network, no import outside sdk/generator),
-// which is why the service may bundle them: `POST /sdk-generations` runs these on the document it serves,
-// and `npm run sdk:generate` on spec/openapi.json (docs/architecture.md, "Layering").
+// each client. Pure functions of the document (no file system, no network, no import outside this folder):
+// the one layer below both the service and the clients (docs/architecture.md, "Layering"). `POST
+// /sdk-generations` (src/) runs them on the document it serves, bundled; `npm run sdk:generate`
+// (sdk/generator/generate.ts) runs them on spec/openapi.json.
 import { emitNode } from './emit-node.js'
 import { emitPhp } from './emit-php.js'
 import { emitPython } from './emit-python.js'
