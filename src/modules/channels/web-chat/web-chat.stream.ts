@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { FeedEvent } from '../../../kernel/events/event-feed.js'
 import type { Kernel } from '../../../kernel/kernel.js'
 import type { MessageT } from '../../inbox/inbox.schemas.js'
+import { DRAFT_SIGNAL, type DraftSignal } from './web-chat.drafts.js'
 import { visitorMessage, type VisitorSession, type WebChatService } from './web-chat.service.js'
 
 /** A comment this often keeps proxies from closing an idle stream. */
@@ -21,7 +22,8 @@ const CONVERSATION_EVENTS = new Set(['conversation.updated', 'conversation.assig
 
 /**
  * The visitor's own conversation, live (text/event-stream): `message` (a visitor, bot or agent message,
- * never a private note), `state` (hand-off to a person, resolved), `typing` (an agent is typing). It reads
+ * never a private note), `state` (hand-off to a person, resolved), `typing` (an agent is typing), `draft`
+ * (the bot's reply while it is written, web-chat.drafts.ts: losable, the `message` is the answer). It reads
  * the workspace's event feed (kernel/events/event-feed.ts, one tail per process) and sends only what belongs
  * to a conversation of this visitor on this channel. No resume: on reconnect the widget reads its history
  * again (GET …/messages) and drops the messages it has.
@@ -81,6 +83,14 @@ export function openVisitorStream(k: Kernel, streams: VisitorStreams, web: WebCh
     }
   }
   const onSignal = (name: string, data: unknown) => {
+    if (name === DRAFT_SIGNAL) {
+      const d = data as DraftSignal
+      if (typeof d?.conversation_id !== 'string') return
+      queue(async () => {
+        if (await owned(d.conversation_id)) write('draft', d)
+      })
+      return
+    }
     const p = data as { conversation_id?: string; actor?: { type?: string }; state?: string }
     if (name !== 'presence' || p.actor?.type !== 'member' || !p.conversation_id) return
     const id = p.conversation_id
