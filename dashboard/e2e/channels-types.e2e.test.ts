@@ -97,7 +97,7 @@ describe('dashboard channels in Chromium: web chat (snippet, identity secret onc
     await dialog.waitFor({ state: 'hidden' })
     const wa = (await api('GET', '/v2/channels?type=whatsapp')).data[0]
     assert.equal(wa.provider, 'twilio')
-    assert.deepEqual(wa.credentials, { account_sid: `AC${'1'.repeat(32)}`, auth_token_set: true, base_url: 'https://api.twilio.com' })
+    assert.deepEqual(wa.credentials, { account_sid: `AC${'1'.repeat(32)}`, auth_token_set: true, base_url: 'https://api.twilio.com', messaging_service_sid: null })
 
     await page.getByRole('table', { name: 'Channels' }).getByRole('link', { name: 'WhatsApp sales' }).click()
     const twilio = page.getByRole('region', { name: 'Twilio' })

@@ -18,7 +18,8 @@ export interface InboundText {
   /** E.164 of the customer (without `whatsapp:`). */
   from: string
   body: string
-  media: { url: string; content_type: string | null }[]
+  /** Media as links: a provider's URLs, or our signed links to media already stored (with name and size). */
+  media: { url: string; content_type: string | null; filename?: string | null; size_bytes?: number | null }[]
   /** Twilio's own reading of an opt-out keyword (Advanced Opt-Out), when it sends one. */
   optOutType: string | null
   /** Files already stored (a web chat visitor's upload): attachments as they are, and no bot answer to them. */
@@ -85,12 +86,12 @@ export class ChannelInboundService {
         channel: channel.type === 'web_chat' ? 'chat' : channel.type,
         contact: text.contact ?? { phone: text.from },
         content: text.body.length > MAX_MESSAGE_LENGTH ? text.body.slice(0, MAX_MESSAGE_LENGTH) : text.body,
-        attachments: [...text.media.map((m) => ({ url: m.url, filename: null, content_type: m.content_type, size_bytes: null })), ...(text.files ?? [])],
+        attachments: [...text.media.map((m) => ({ url: m.url, filename: m.filename ?? null, content_type: m.content_type, size_bytes: m.size_bytes ?? null })), ...(text.files ?? [])],
         metadata: { channel_id: channel.id },
       })
       // Consent keywords are a phone carrier's convention; in a chat "stop" is just a word.
       const consent = channel.type === 'web_chat' ? null : consentOf(text)
-      const patch: Parameters<typeof repo.updateContact>[4] = { conversation_id: received.conversationId, updated_at: now }
+      const patch: Parameters<typeof repo.updateContact>[4] = { conversation_id: received.conversationId, last_inbound_at: now, updated_at: now }
       if (consent === 'out' && contact.opted_out === 0) Object.assign(patch, { opted_out: 1, opted_out_at: now })
       if (consent === 'in' && contact.opted_out === 1) Object.assign(patch, { opted_out: 0, opted_out_at: null })
       await repo.updateContact(tx, tenant, channel.id, text.from, patch)

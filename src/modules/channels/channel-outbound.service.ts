@@ -13,6 +13,8 @@ import type { ChannelDeliveriesTable, ChannelsTable, DeliveryStatus } from './ch
 import { channelWebhooks } from './channels.views.js'
 import type { MessagingProvider } from './providers/provider.types.js'
 import { TwilioMessagingAdapter } from './providers/twilio-messaging.adapter.js'
+import { templateOf, templateVariables, windowOpen } from './providers/whatsapp-window.js'
+import { AppError } from '../../kernel/errors.js'
 
 export interface SendPayload {
   workspace_id: string
@@ -29,10 +31,16 @@ const UNKNOWN_OUTCOME_WAIT_MS = 10 * 60_000
 /** The mark a send writes before asking the provider: a run that finds it never asks again. */
 const sending = (messageId: string) => `sending:${messageId}`
 /** Callbacks arrive in any order: a state only moves forward (the final ones are equal). */
-const RANK: Record<DeliveryStatus, number> = { queued: 0, sent: 1, delivered: 2, failed: 2, undelivered: 2 }
+// `read` (a web chat visitor saw the reply) comes after `delivered`.
+const RANK: Record<DeliveryStatus, number> = { queued: 0, sent: 1, delivered: 2, read: 3, failed: 2, undelivered: 2 }
 
 /** The simulated provider: every send is accepted and delivered at once, recorded in channel_deliveries. */
 const SIMULATED: MessagingProvider = { send: async () => ({ sid: `SM${randomBytes(16).toString('hex')}`, status: 'delivered' }) }
+/** A reply outside WhatsApp's 24-hour window with no template to send instead. */
+const WINDOW_CLOSED = 'More than 24 hours have passed since the customer last wrote: WhatsApp takes only an approved template now, and the channel names none (whatsapp.template); nothing was sent.'
+/** Twilio takes at most 10 MediaUrl per message. */
+const MAX_MEDIA = 10
+
 /** Web chat: the visitor's widget reads the conversation itself (its stream and history), so a reply is sent once written. */
 const WIDGET: MessagingProvider = { send: async () => ({ sid: `wc_${randomBytes(16).toString('hex')}`, status: 'sent' }) }
 
@@ -56,7 +64,7 @@ export class ChannelOutboundService {
   /** In the transaction of every `message.created`: one indexed read for messages of other conversations. */
   readonly subscriber = async (tx: Executor, event: EventEnvelope): Promise<void> => {
     if (event.type !== 'message.created') return
-    const m = event.data.object as { id: string; conversation_id: string; direction: string; private: boolean }
+    const m = event.data.object as { id: string; conversation_id: string; direction: string; private: boolean; author?: { type: string } }
     if (m.direction !== 'outbound' || m.private) return
     const tenant: Tenant = { workspaceId: event.workspace_id, mode: event.livemode ? 'live' : 'test' }
     const link = await repo.findConversationLink(tx, tenant, m.conversation_id)
@@ -64,7 +72,12 @@ export class ChannelOutboundService {
     const now = iso(this.k.clock.now())
     const contact = await repo.findContact(tx, tenant, link.channel_id, link.contact_phone)
     const channel = await repo.findChannel(tx, tenant, link.channel_id)
-    const refusal = !channel ? ['channel_deleted', 'The channel of this conversation was deleted; nothing was sent.'] : contact?.opted_out === 1 ? ['opted_out', `${link.contact_phone} opted out of messages from this channel (STOP); nothing was sent until they write START.`] : null
+    let refusal = !channel ? ['channel_deleted', 'The channel of this conversation was deleted; nothing was sent.'] : contact?.opted_out === 1 ? ['opted_out', `${link.contact_phone} opted out of messages from this channel (STOP); nothing was sent until they write START.`] : null
+    if (!refusal && channel?.type === 'whatsapp' && !windowOpen(contact, this.k.clock.now()) && !templateOf(channel)) {
+      // A person (or their integration) writing gets the refusal at once and keeps their text; a bot's or an automation's message is kept with a failed delivery.
+      if (m.author?.type === 'member' || m.author?.type === 'api_key') throw new AppError('whatsapp_window_closed', WINDOW_CLOSED)
+      refusal = ['whatsapp_window_closed', WINDOW_CLOSED]
+    }
     const row: ChannelDeliveriesTable = {
       message_id: m.id,
       workspace_id: tenant.workspaceId,
@@ -116,11 +129,23 @@ export class ChannelOutboundService {
     if (channel.type === 'email') return this.sendEmail(tenant, d, channel, message, attempt)
     const provider = this.providerOf(channel)
     if (!provider) return this.settle(tenant, d, 'failed', null, 'provider_not_configured', 'The channel has no provider credentials any more.')
+    // The window may have closed since the reply was written (retries): the template then, or nothing.
+    const template = channel.type === 'whatsapp' && !windowOpen(contact, this.k.clock.now()) ? templateOf(channel) : undefined
+    if (template === null) return this.settle(tenant, d, 'failed', null, 'whatsapp_window_closed', WINDOW_CLOSED)
     const marked = { ...d, provider_sid: sending(d.message_id), attempts: d.attempts + 1, updated_at: iso(this.k.clock.now()) }
     if (!(await repo.updateDeliveryIf(this.k.db, tenant, d.message_id, d, { provider_sid: marked.provider_sid, attempts: marked.attempts, updated_at: marked.updated_at }))) return
     try {
       const hooks = channelWebhooks(this.k, channel.id)
-      const sent = await provider.send({ from: channel.phone_number ?? '', to: d.to_phone, body: message.content, mediaUrls: message.attachments.map((a) => a.url), statusCallback: `${hooks.status_url}?message=${d.message_id}` })
+      const sent = await provider.send({
+        from: channel.phone_number ?? '',
+        to: d.to_phone,
+        body: message.content,
+        // Twilio fetches each from where it is: public URLs, or our own signed links under PUBLIC_URL.
+        mediaUrls: message.attachments.map((a) => a.url).filter((u) => /^https?:\/\//.test(u)).slice(0, MAX_MEDIA),
+        statusCallback: `${hooks.status_url}?message=${d.message_id}`,
+        messagingServiceSid: channel.messaging_service_sid ?? null,
+        template: template ? { contentSid: template.content_sid, variables: templateVariables(template, { message: message.content, channel: channel.name }) } : null,
+      })
       await this.settle(tenant, marked, sent.status, sent.sid, null, null)
     } catch (err) {
       if (!(err instanceof CarrierError)) throw err

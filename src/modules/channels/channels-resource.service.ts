@@ -17,6 +17,8 @@ import { newWidget, updatedWidget } from './web-chat/web-chat.settings.js'
 import * as emails from './email/email.repository.js'
 import { emailColumns } from './email/email.settings.js'
 import type { ChannelEmailsTable } from './email/email.tables.js'
+import { whatsappColumn } from './providers/whatsapp-window.js'
+import { checkFollowupChannel } from './web-chat/web-chat-email-followup.js'
 
 const TWILIO_API = 'https://api.twilio.com'
 
@@ -64,6 +66,7 @@ export class ChannelsResourceService {
     this.checkTypeFields(body)
     this.checkEmailFields(body)
     if (body.bot_id) await this.checkBot(principal, body.bot_id)
+    await checkFollowupChannel(this.k, principal, body.web_chat?.email_followup)
     if (body.credentials?.base_url) await this.checkBaseUrl(body.credentials.base_url)
     const id = newId('chn')
     const now = iso(this.k.clock.now())
@@ -84,6 +87,7 @@ export class ChannelsResourceService {
       updated_at: now,
     }
     Object.assign(row, this.credentialsOf(principal, row, body.credentials))
+    row.whatsapp_template = whatsappColumn(row, body.whatsapp)
     const widget = newWidget(this.k, id, row.type, body.web_chat)
     Object.assign(row, widget.columns)
     if (row.phone_number && (await repo.findChannelByNumber(this.k.db, principal, row.type, row.phone_number))) throw this.taken(row)
@@ -107,6 +111,7 @@ export class ChannelsResourceService {
   async update(principal: Principal, id: string, body: UpdateChannelBodyT): Promise<ChannelT> {
     const row = await channelOr404(this.k, principal, id)
     if (body.bot_id && body.bot_id !== row.bot_id) await this.checkBot(principal, body.bot_id)
+    await checkFollowupChannel(this.k, principal, body.web_chat?.email_followup)
     if (body.credentials?.base_url) await this.checkBaseUrl(body.credentials.base_url)
     const next: ChannelsTable = {
       ...row,
@@ -114,6 +119,7 @@ export class ChannelsResourceService {
       bot_id: body.bot_id !== undefined ? body.bot_id : row.bot_id,
       business_hours: body.business_hours !== undefined ? businessHoursColumn(body.business_hours) : (row.business_hours ?? null),
       ...(body.credentials ? this.credentialsOf(principal, row, body.credentials) : {}),
+      whatsapp_template: whatsappColumn(row, body.whatsapp),
     }
     const widget = updatedWidget(this.k, row, body.web_chat)
     Object.assign(next, widget.columns)
@@ -124,6 +130,7 @@ export class ChannelsResourceService {
     if (email && emailBefore && email.address !== emailBefore.address && (await emails.findEmailByAddress(this.k.db, email.address))) throw this.addressTaken(email.address)
     const changed =
       next.name !== row.name || next.bot_id !== row.bot_id || next.account_sid !== row.account_sid || next.auth_token_sealed !== row.auth_token_sealed || next.base_url !== row.base_url ||
+      next.messaging_service_sid !== (row.messaging_service_sid ?? null) || next.whatsapp_template !== (row.whatsapp_template ?? null) ||
       next.widget_settings !== (row.widget_settings ?? null) || next.widget_secret_sealed !== (row.widget_secret_sealed ?? null) || emailChanged ||
       next.business_hours !== (row.business_hours ?? null)
     if (!changed) return channelView(this.k, row, null, email)
@@ -183,23 +190,26 @@ export class ChannelsResourceService {
    * A Twilio channel's account (live mode only, as voice's carrier: the sandbox never reaches a real
    * provider); the token is required the first time and kept when left out for the same account.
    */
-  private credentialsOf(tenant: Tenant, row: ChannelsTable, input: CreateChannelBodyT['credentials']): Pick<ChannelsTable, 'account_sid' | 'auth_token_sealed' | 'base_url'> {
+  private credentialsOf(tenant: Tenant, row: ChannelsTable, input: CreateChannelBodyT['credentials']): Pick<ChannelsTable, 'account_sid' | 'auth_token_sealed' | 'base_url' | 'messaging_service_sid'> {
+    const none = { account_sid: null, auth_token_sealed: null, base_url: null, messaging_service_sid: null }
     if (row.provider === 'widget') {
       if (input) throw invalid('/body/credentials', 'not for web_chat', 'A web chat channel is served by this service: it takes no provider credentials.')
-      return { account_sid: null, auth_token_sealed: null, base_url: null }
+      return none
     }
     if (row.provider === 'simulated') {
       if (input) throw invalid('/body/credentials', 'only for provider twilio', 'The simulated provider takes no credentials.')
-      return { account_sid: null, auth_token_sealed: null, base_url: null }
+      return none
     }
     if (tenant.mode !== 'live') throw invalid('/body/provider', 'simulated only in the sandbox', 'The sandbox reaches no real provider: use the simulated provider there.')
     // An email channel's relay is in its email settings (email.settings.ts).
-    if (row.provider === 'smtp') return { account_sid: null, auth_token_sealed: null, base_url: null }
+    if (row.provider === 'smtp') return none
     if (!input) throw invalid('/body/credentials', 'required for provider twilio', 'A Twilio channel needs its account: credentials.account_sid and credentials.auth_token.')
     const kept = row.account_sid === input.account_sid ? row.auth_token_sealed : null
     const sealed = input.auth_token !== undefined ? this.k.secrets.seal(input.auth_token, tokenContext(row.id)) : kept
     if (!sealed) throw invalid('/body/credentials/auth_token', 'required', 'A Twilio account needs its auth_token the first time.')
-    return { account_sid: input.account_sid, auth_token_sealed: sealed, base_url: (input.base_url ?? row.base_url ?? TWILIO_API).replace(/\/$/, '') }
+    // A Messaging Service belongs to its account: another account's starts without one unless it names its own.
+    const service = input.messaging_service_sid !== undefined ? input.messaging_service_sid : row.account_sid === input.account_sid ? (row.messaging_service_sid ?? null) : null
+    return { account_sid: input.account_sid, auth_token_sealed: sealed, base_url: (input.base_url ?? row.base_url ?? TWILIO_API).replace(/\/$/, ''), messaging_service_sid: service }
   }
 
   /** The kernel's address policy when the base URL is saved, as every send checks it again when used. */

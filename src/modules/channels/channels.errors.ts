@@ -12,6 +12,8 @@ export const CHANNELS_ERRORS = defineErrors('channels', {
   channel_address_taken: { status: 409, title: 'Channel address taken' },
   // An email provider's inbound webhook without the channel's credentials (basic auth, Mailgun's signature), or for a channel we do not have.
   channel_webhook_unauthorized: { status: 401, title: 'Channel webhook unauthorized' },
+  // A free-form reply on WhatsApp more than 24 hours after the customer's last message, and the channel names no template to send instead.
+  whatsapp_window_closed: { status: 422, title: 'WhatsApp window closed' },
 })
 
 declare module '../../kernel/errors.js' {

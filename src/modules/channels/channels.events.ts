@@ -9,9 +9,10 @@ const CHANNEL: ChannelT = {
   phone_number: '+14155550123',
   bot_id: null,
   provider: 'twilio',
-  credentials: { account_sid: 'AC0123456789abcdef0123456789abcdef', auth_token_set: true, base_url: 'https://api.twilio.com' },
+  credentials: { account_sid: 'AC0123456789abcdef0123456789abcdef', auth_token_set: true, base_url: 'https://api.twilio.com', messaging_service_sid: null },
   web_chat: null,
   email: null,
+  whatsapp: null,
   business_hours: {
     timezone: 'Europe/Berlin',
     weekly: (['mon', 'tue', 'wed', 'thu', 'fri'] as const).map((day) => ({ day, open: '09:00', close: '17:00' })),

@@ -1,7 +1,9 @@
 import type { ModuleMigration } from '../../kernel/db/migrations.js'
 import { webChatMigrations } from './web-chat/web-chat.migrations.js'
+import { webChatFollowupMigrations } from './web-chat/web-chat-followup.migrations.js'
 import { emailMigrations } from './email/email.migrations.js'
 import { businessHoursMigrations } from './business-hours/business-hours.migrations.js'
+import { messagingMigrations } from './providers/messaging.migrations.js'
 
 export const channelsMigrations: ModuleMigration[] = [
   {
@@ -82,4 +84,6 @@ export const channelsMigrations: ModuleMigration[] = [
   ...webChatMigrations,
   ...emailMigrations,
   ...businessHoursMigrations,
+  ...messagingMigrations,
+  ...webChatFollowupMigrations,
 ]

@@ -4,6 +4,7 @@ import { Nullable } from '../../kernel/http/schemas.js'
 import { WebChat, WebChatInput, WebChatUpdate } from './web-chat/web-chat.schemas.js'
 import { BusinessHoursSchema } from './business-hours/business-hours.schemas.js'
 import { EmailInput, EmailSettings, EmailUpdate } from './email/email.schemas.js'
+import { MESSAGING_SERVICE_SID, WhatsAppInput, WhatsAppSettings } from './providers/messaging.schemas.js'
 
 const DateTime = Type.String({ format: 'date-time' })
 const oneOf = <T extends string>(values: readonly T[], opts: Record<string, unknown> = {}) => Type.Unsafe<T>({ type: 'string', enum: [...values], ...opts })
@@ -25,6 +26,7 @@ const Credentials = Type.Object(
     account_sid: Nullable(Type.String({ description: 'The Twilio AccountSid (AC…); null on the simulated provider.' })),
     auth_token_set: Type.Boolean({ description: 'Whether an auth token is stored (it is never shown).' }),
     base_url: Nullable(Type.String({ description: 'The Twilio API base URL.' })),
+    messaging_service_sid: Nullable(Type.String({ description: 'The Twilio Messaging Service (MG…) replies are sent through instead of phone_number; null: from the number.' })),
   },
   { title: 'ChannelCredentials' },
 )
@@ -42,6 +44,7 @@ export const Channel = Type.Object(
     web_chat: Nullable(WebChat),
     business_hours: Nullable(BusinessHoursSchema),
     email: Nullable(EmailSettings),
+    whatsapp: Nullable(WhatsAppSettings),
     webhooks: Type.Object(
       {
         messages_url: Type.String({ description: "Twilio's \"A message comes in\" webhook (POST) for the number or Messaging Service." }),
@@ -65,6 +68,7 @@ const CredentialsInput = Type.Object(
     account_sid: Type.String({ pattern: '^AC[0-9a-fA-F]{32}$', description: 'The Twilio AccountSid.' }),
     auth_token: Type.Optional(Type.String({ minLength: 16, maxLength: 128, description: 'Write-only; required the first time, kept when left out for the same account.' })),
     base_url: Type.Optional(Type.String({ format: 'uri', pattern: '^https?://', maxLength: 300, description: 'Default https://api.twilio.com.' })),
+    messaging_service_sid: Type.Optional(Nullable(Type.String({ pattern: MESSAGING_SERVICE_SID, description: 'Send through this Messaging Service (MG…) instead of phone_number (its sender pool, with the number in it); null: from the number. Kept when left out.' }))),
   },
   { additionalProperties: false, title: 'ChannelCredentialsInput' },
 )
@@ -77,6 +81,7 @@ export const CreateChannelBody = Type.Object(
     web_chat: Type.Optional(WebChatInput),
     business_hours: Type.Optional(Nullable(BusinessHoursSchema)),
     email: Type.Optional(EmailInput),
+    whatsapp: Type.Optional(WhatsAppInput),
     bot_id: Type.Optional(Nullable(Type.String({ maxLength: 64 }))),
     provider: Type.Optional(ChannelProvider),
     credentials: Type.Optional(CredentialsInput),
@@ -93,6 +98,7 @@ export const UpdateChannelBody = Type.Object(
     web_chat: Type.Optional(WebChatUpdate),
     business_hours: Type.Optional(Nullable(BusinessHoursSchema)),
     email: Type.Optional(EmailUpdate),
+    whatsapp: Type.Optional(WhatsAppInput),
   },
   { additionalProperties: false },
 )

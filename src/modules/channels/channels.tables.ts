@@ -2,7 +2,7 @@ import type { Mode } from '../../kernel/tenant.js'
 
 export type ChannelType = 'sms' | 'whatsapp' | 'web_chat' | 'email'
 export type ChannelProvider = 'simulated' | 'twilio' | 'widget' | 'smtp'
-export type DeliveryStatus = 'queued' | 'sent' | 'delivered' | 'failed' | 'undelivered'
+export type DeliveryStatus = 'queued' | 'sent' | 'delivered' | 'read' | 'failed' | 'undelivered'
 
 export interface ChannelsTable {
   id: string
@@ -19,6 +19,10 @@ export interface ChannelsTable {
   auth_token_sealed: string | null
   /** https://api.twilio.com or a Twilio-compatible server (tests). */
   base_url: string | null
+  /** Twilio: the Messaging Service (MG…) replies are sent through instead of `phone_number`; null: the number. */
+  messaging_service_sid?: string | null
+  /** whatsapp: JSON WhatsAppTemplate sent outside the 24-hour window (providers/whatsapp-window.ts); null: none. */
+  whatsapp_template?: string | null
   /** JSON BusinessHours (business-hours.ts); null: always answered, no out-of-hours reply. */
   business_hours?: string | null
   /** web_chat: the widget's public key (`wck_…`, unique everywhere); null for other types. */
@@ -60,6 +64,8 @@ export interface ChannelContactsTable {
   /** 1 after STOP (or Twilio's OptOutType STOP) until START. */
   opted_out: number
   opted_out_at: string | null
+  /** When the customer last wrote (WhatsApp's 24-hour window); null on rows older than the column. */
+  last_inbound_at?: string | null
   updated_at: string
 }
 

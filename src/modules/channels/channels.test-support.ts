@@ -8,11 +8,15 @@
 //   tw.failNext(429) / tw.failNext(400, 21211)        // the next Messages.json answers that, with Twilio's error JSON
 //   await tw.inbound(url, { from, to, body })          // a customer's message → { status, body, sid }
 //   await tw.status(sid, 'delivered')                  // the message's StatusCallback → our status code
+//   tw.addMedia(bytes, 'image/jpeg')                   // a customer's media → its MediaUrl (basic auth, then a 307 to a CDN)
 //
 // REST, as Twilio answers: POST /2010-04-01/Accounts/{Sid}/Messages.json with To (missing 21604, not E.164
-// or whatsapp:E.164 21211), From (missing 21603), Body or MediaUrl (neither 21602), a From/To pair mixing
-// whatsapp: and SMS (21910), StatusCallback → 201 { sid SM…, status queued, … }. Basic auth
-// AccountSid:AuthToken (401 20003), the path's account must be that one.
+// or whatsapp:E.164 21211), From or MessagingServiceSid (neither 21603; a sid not MG… 21701), Body,
+// MediaUrl or ContentSid (none 21602; ContentSid not HX… 21656, ContentVariables not a JSON object 21657),
+// a From/To pair mixing whatsapp: and SMS (21910), StatusCallback → 201 { sid SM…, status queued, … }.
+// Basic auth AccountSid:AuthToken (401 20003), the path's account must be that one. Media: GET
+// /2010-04-01/Accounts/{Sid}/Messages/{MM}/Media/{ME} with the same basic auth answers 307 to another
+// origin (a second server, standing for Twilio's media CDN) that serves the bytes without credentials.
 import { randomBytes } from 'node:crypto'
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -55,6 +59,9 @@ export interface TwilioMessage {
   media: string[]
   status: string
   status_callback: string | null
+  messaging_service_sid: string | null
+  content_sid: string | null
+  content_variables: Record<string, string> | null
 }
 
 export interface MessagingRequestSeen {
@@ -86,6 +93,17 @@ export async function startTwilioMessaging(opts: { accountSid?: string; authToke
   const requests: MessagingRequestSeen[] = []
   const scripted: { status: number; code: number }[] = []
   const expectedAuth = `Basic ${Buffer.from(`${accountSid}:${authToken}`).toString('base64')}`
+  const media = new Map<string, { bytes: Buffer; type: string; cdnToken: string }>()
+  const cdnRequests: MessagingRequestSeen[] = []
+  // Twilio's media CDN: another origin, short-lived unguessable paths, no credentials.
+  const cdn: Server = createServer((req, res) => {
+    cdnRequests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, form: new URLSearchParams() })
+    const found = [...media.values()].find((x) => req.url === `/cdn/${x.cdnToken}`)
+    if (!found) return res.writeHead(404).end()
+    res.writeHead(200, { 'content-type': found.type, 'content-length': String(found.bytes.length) }).end(found.bytes)
+  })
+  await new Promise<void>((resolve) => cdn.listen(0, '127.0.0.1', resolve))
+  const cdnUrl = `http://127.0.0.1:${(cdn.address() as AddressInfo).port}`
 
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = []
@@ -96,21 +114,36 @@ export async function startTwilioMessaging(opts: { accountSid?: string; authToke
       const fail = (status: number, code: number, message: string) =>
         res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ code, message, more_info: `https://www.twilio.com/docs/errors/${code}`, status }))
       if (req.headers.authorization !== expectedAuth) return fail(401, 20003, 'Authenticate')
+      const item = req.method === 'GET' ? media.get(req.url ?? '') : undefined
+      if (item) return res.writeHead(307, { location: `${cdnUrl}/cdn/${item.cdnToken}` }).end()
       if (req.method !== 'POST' || req.url !== `/${API_VERSION}/Accounts/${accountSid}/Messages.json`) return fail(404, 20404, 'The requested resource was not found')
       const next = scripted.shift()
       if (next) return fail(next.status, next.code, `Scripted failure ${next.code}`)
       const to = form.get('To') ?? ''
       const from = form.get('From') ?? ''
-      const media = form.getAll('MediaUrl')
+      const mediaUrls = form.getAll('MediaUrl')
+      const service = form.get('MessagingServiceSid')
+      const contentSid = form.get('ContentSid')
+      let variables: Record<string, string> | null = null
       if (!to) return fail(400, 21604, "A 'To' phone number is required.")
-      if (!from) return fail(400, 21603, "A 'From' phone number is required.")
+      if (!from && !service) return fail(400, 21603, "A 'From' phone number is required.")
+      if (service && !/^MG[0-9a-fA-F]{32}$/.test(service)) return fail(400, 21701, 'The Messaging Service Sid is invalid.')
       if (!ADDRESS.test(to)) return fail(400, 21211, `The 'To' number ${to} is not a valid phone number.`)
-      if (to.startsWith('whatsapp:') !== from.startsWith('whatsapp:')) return fail(400, 21910, 'Invalid From and To pair. From and To should be of the same channel')
-      if (!form.get('Body') && media.length === 0) return fail(400, 21602, 'Message body is required.')
-      const m: TwilioMessage = { sid: sid('SM'), to, from, body: form.get('Body') ?? '', media, status: 'queued', status_callback: form.get('StatusCallback') }
+      if (from && to.startsWith('whatsapp:') !== from.startsWith('whatsapp:')) return fail(400, 21910, 'Invalid From and To pair. From and To should be of the same channel')
+      if (contentSid !== null && !/^HX[0-9a-fA-F]{32}$/.test(contentSid)) return fail(400, 21656, 'The ContentSid is Invalid.')
+      if (form.has('ContentVariables')) {
+        try {
+          variables = JSON.parse(form.get('ContentVariables')!)
+        } catch {
+          variables = null
+        }
+        if (!variables || typeof variables !== 'object' || Array.isArray(variables)) return fail(400, 21657, 'The ContentVariables Parameter is invalid.')
+      }
+      if (!form.get('Body') && mediaUrls.length === 0 && !contentSid) return fail(400, 21602, 'Message body is required.')
+      const m: TwilioMessage = { sid: sid('SM'), to, from, body: form.get('Body') ?? '', media: mediaUrls, status: 'queued', status_callback: form.get('StatusCallback'), messaging_service_sid: service, content_sid: contentSid, content_variables: variables }
       messages.set(m.sid, m)
       res.writeHead(201, { 'content-type': 'application/json' }).end(
-        JSON.stringify({ account_sid: accountSid, api_version: API_VERSION, body: m.body, direction: 'outbound-api', from: m.from, to: m.to, num_media: String(media.length), num_segments: '1', sid: m.sid, status: 'queued', error_code: null, error_message: null, uri: `/${API_VERSION}/Accounts/${accountSid}/Messages/${m.sid}.json` }),
+        JSON.stringify({ account_sid: accountSid, api_version: API_VERSION, body: m.body, direction: 'outbound-api', from: m.from, to: m.to, messaging_service_sid: service, num_media: String(mediaUrls.length), num_segments: '1', sid: m.sid, status: 'queued', error_code: null, error_message: null, uri: `/${API_VERSION}/Accounts/${accountSid}/Messages/${m.sid}.json` }),
       )
     })
   })
@@ -126,6 +159,14 @@ export async function startTwilioMessaging(opts: { accountSid?: string; authToke
     credentials: { account_sid: accountSid, auth_token: authToken, base_url: url },
     failNext(status: number, code = status === 429 ? 20429 : 20500) {
       scripted.push({ status, code })
+    },
+    /** Requests that reached the media CDN (they must carry no credentials). */
+    cdnRequests,
+    /** A customer's media file as Twilio keeps it: its MediaUrl (under the REST API, basic auth). */
+    addMedia(bytes: Buffer, type: string): string {
+      const path = `/${API_VERSION}/Accounts/${accountSid}/Messages/${sid('MM')}/Media/${sid('ME')}`
+      media.set(path, { bytes, type, cdnToken: randomBytes(12).toString('hex') })
+      return `${url}${path}`
     },
     /** A customer's message to `to`, posted to the channel's messages URL as Twilio does. */
     async inbound(target: string, m: { from: string; to: string; body: string; media?: { url: string; type: string }[]; sid?: string; optOutType?: string; token?: string; whatsapp?: boolean }) {
@@ -162,7 +203,10 @@ export async function startTwilioMessaging(opts: { accountSid?: string; authToke
       if (extra.errorCode) params.ErrorCode = extra.errorCode
       return (await signedPost(m.status_callback, params, extra.token ?? authToken)).status
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+      await new Promise<void>((resolve) => cdn.close(() => resolve()))
+    },
   }
 }
 

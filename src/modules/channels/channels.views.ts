@@ -5,6 +5,7 @@ import type { ChannelsTable } from './channels.tables.js'
 import { webChatView } from './web-chat/web-chat.settings.js'
 import { emailView } from './email/email.settings.js'
 import type { ChannelEmailsTable } from './email/email.tables.js'
+import { whatsappView } from './providers/whatsapp-window.js'
 
 /** Where Twilio posts a channel's messages and statuses: under PUBLIC_URL, outside the API's base URLs. */
 export const channelWebhooks = (k: Kernel, id: string) => ({
@@ -25,10 +26,11 @@ export function channelView(k: Kernel, row: ChannelsTable, identitySecret: strin
     phone_number: row.phone_number,
     bot_id: row.bot_id,
     provider: row.provider,
-    credentials: { account_sid: row.account_sid, auth_token_set: row.auth_token_sealed !== null, base_url: row.base_url },
+    credentials: { account_sid: row.account_sid, auth_token_set: row.auth_token_sealed !== null, base_url: row.base_url, messaging_service_sid: row.messaging_service_sid ?? null },
     web_chat: webChatView(k, row, identitySecret),
     business_hours: row.business_hours ? (JSON.parse(row.business_hours) as BusinessHoursT) : null,
     email: email ? emailView(k, email) : null,
+    whatsapp: whatsappView(row),
     webhooks: channelWebhooks(k, row.id),
     created_at: row.created_at,
     updated_at: row.updated_at,

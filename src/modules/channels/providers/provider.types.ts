@@ -13,6 +13,10 @@ export interface OutboundText {
   mediaUrls: string[]
   /** Where the provider reports the message's progress. */
   statusCallback: string
+  /** Twilio: send through this Messaging Service (MG…) instead of `from`. */
+  messagingServiceSid?: string | null
+  /** An approved WhatsApp template (Twilio Content API) sent instead of `body` and `mediaUrls`: outside the 24-hour window. */
+  template?: { contentSid: string; variables: Record<string, string> } | null
 }
 
 export interface SentText {

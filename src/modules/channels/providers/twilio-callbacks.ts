@@ -6,6 +6,7 @@ import { twilioParams, verifyTwilioSignature, type TwilioParams } from '../../..
 import * as repo from '../channels.repository.js'
 import type { ChannelsTable } from '../channels.tables.js'
 import { deliveryStatusOf } from './provider.types.js'
+import { mediaKey, TwilioMediaStore } from './twilio-media.js'
 
 /** A webhook form is a few hundred bytes; Twilio sends at most 10 media URLs and 1,600 characters of text. */
 const BODY_LIMIT = 64 * 1024
@@ -25,11 +26,14 @@ const bad = (detail: string) => new AppError('bad_request', detail)
  * we do not have, so that unsigned requests cannot tell which ids exist):
  * - POST /channels/{id}/twilio/messages — a customer's message: into the inbox (once per MessageSid),
  *   answered with empty TwiML (we reply later, through the REST API);
- * - POST /channels/{id}/twilio/status — a sent message's progress: its delivery state.
+ * - POST /channels/{id}/twilio/status — a sent message's progress: its delivery state;
+ * - GET /channels/{id}/twilio/media/{folder}/{index}?sig=… — a customer's media as we stored it (a link
+ *   the service signed; anything else is 404).
  */
 export function twilioMessagingCallbacks(k: Kernel, services: Services) {
   return async (app: FastifyInstance) => {
     app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_req, body, done) => done(null, twilioParams(new URLSearchParams(String(body)))))
+    const mediaStore = new TwilioMediaStore(k)
     const refused = () => new AppError('channel_signature_invalid', 'The X-Twilio-Signature header does not verify with the channel’s auth token.')
 
     /** The channel named in the path whose token verifies the request's signature, or 403. */
@@ -61,8 +65,37 @@ export function twilioMessagingCallbacks(k: Kernel, services: Services) {
         if (!/^https?:\/\//.test(url) || url.length > 2048) throw bad(`MediaUrl${i} is not an http(s) URL of at most 2048 characters.`)
         media.push({ url, content_type: one(params, `MediaContentType${i}`).slice(0, 100) || null })
       }
-      await services.channels.inbound.receive(channel, { sid, from: phoneOf(one(params, 'From'), 'From'), body: one(params, 'Body'), media, optOutType: one(params, 'OptOutType') || null })
+      const from = phoneOf(one(params, 'From'), 'From')
+      let kept: typeof media = media
+      let notes: string[] = []
+      // Fetched before the transaction (a retry of a message we have is not fetched again); never a reason to refuse the message.
+      const token = services.channels.channels.authToken(channel)
+      if (media.length && channel.provider === 'twilio' && token && channel.account_sid && channel.base_url && !(await repo.findReceipt(k.db, { workspaceId: channel.workspace_id, mode: channel.mode }, channel.id, sid))) {
+        ;({ media: kept, notes } = await mediaStore.keep(channel, { account_sid: channel.account_sid, auth_token: token, base_url: channel.base_url }, sid, media))
+      }
+      const body = [one(params, 'Body'), ...notes].filter((x) => x !== '').join('\n')
+      await services.channels.inbound.receive(channel, { sid, from, body, media: kept, optOutType: one(params, 'OptOutType') || null })
       return reply.type('text/xml').send('<?xml version="1.0" encoding="UTF-8"?><Response/>')
+    })
+
+    app.get('/channels/:id/twilio/media/:folder/:index', async (request, reply) => {
+      const { id, folder, index } = request.params as { id: string; folder: string; index: string }
+      const { sig } = request.query as { sig?: unknown }
+      const path = `/channels/${id}/twilio/media/${folder}/${index}`
+      const gone = () => new AppError('resource_not_found', 'No such media.')
+      if (id.length > 64 || !/^[0-9a-f]{32}$/.test(folder) || !/^\d$/.test(index) || typeof sig !== 'string' || !mediaStore.signed(path, sig)) throw gone()
+      const key = mediaKey(id, folder, Number(index))
+      const stat = await k.blobs.stat(key)
+      if (!stat) throw gone()
+      // Never run as a page of this origin, never read as another type.
+      return reply
+        .header('content-type', stat.contentType)
+        .header('content-length', String(stat.size))
+        .header('content-disposition', stat.contentType.startsWith('image/') ? 'inline' : 'attachment')
+        .header('x-content-type-options', 'nosniff')
+        .header('content-security-policy', "default-src 'none'; sandbox")
+        .header('cache-control', 'private, max-age=3600')
+        .send(k.blobs.read(key))
     })
 
     app.post('/channels/:id/twilio/status', async (request, reply) => {

@@ -4,8 +4,9 @@ import type { ChannelType } from '../channels.tables.js'
 import { deliveryStatusOf, type MessagingProvider, type OutboundText, type SentText } from './provider.types.js'
 
 // Twilio Messaging's REST API 2010-04-01: POST /Accounts/{AccountSid}/Messages.json, form-encoded To,
-// From, Body, MediaUrl (repeated), StatusCallback; HTTP basic auth AccountSid:AuthToken. WhatsApp
-// addresses are `whatsapp:+E164`. Twilio takes no idempotency key for Messages: the send job makes sure
+// From (or MessagingServiceSid: the service picks the sender from its pool), Body, MediaUrl (repeated),
+// or ContentSid + ContentVariables (an approved template, JSON), StatusCallback; HTTP basic auth
+// AccountSid:AuthToken. WhatsApp addresses are `whatsapp:+E164`. Twilio takes no idempotency key for Messages: the send job makes sure
 // it asks only once (jobs/send-message.job.ts).
 
 const TIMEOUT_MS = 10_000
@@ -29,9 +30,18 @@ export class TwilioMessagingAdapter implements MessagingProvider {
   }
 
   async send(text: OutboundText): Promise<SentText> {
-    const form = new URLSearchParams({ To: this.address(text.to), From: this.address(text.from), StatusCallback: text.statusCallback })
-    if (text.body !== '') form.set('Body', text.body)
-    for (const url of text.mediaUrls) form.append('MediaUrl', url)
+    const form = new URLSearchParams({ To: this.address(text.to) })
+    if (text.messagingServiceSid) form.set('MessagingServiceSid', text.messagingServiceSid)
+    else form.set('From', this.address(text.from))
+    form.set('StatusCallback', text.statusCallback)
+    if (text.template) {
+      // A template carries its own text and media; Twilio takes the variables as one JSON object.
+      form.set('ContentSid', text.template.contentSid)
+      if (Object.keys(text.template.variables).length) form.set('ContentVariables', JSON.stringify(text.template.variables))
+    } else {
+      if (text.body !== '') form.set('Body', text.body)
+      for (const url of text.mediaUrls) form.append('MediaUrl', url)
+    }
     const auth = `Basic ${Buffer.from(`${this.account.account_sid}:${this.account.auth_token}`).toString('base64')}`
     const res = await sendTwilioRequest(
       this.k,

@@ -20,7 +20,7 @@ describe('createChannel', () => {
     assert.match(c.id, /^chn_/)
     assert.deepEqual(
       { type: c.type, name: c.name, phone_number: c.phone_number, provider: c.provider, bot_id: c.bot_id, credentials: c.credentials },
-      { type: 'sms', name: 'Front desk', phone_number: '+14155550101', provider: 'simulated', bot_id: null, credentials: { account_sid: null, auth_token_set: false, base_url: null } },
+      { type: 'sms', name: 'Front desk', phone_number: '+14155550101', provider: 'simulated', bot_id: null, credentials: { account_sid: null, auth_token_set: false, base_url: null, messaging_service_sid: null } },
     )
     assert.equal(c.webhooks.messages_url, `${h.config.publicUrl}/channels/${c.id}/twilio/messages`)
     assert.equal(c.webhooks.status_url, `${h.config.publicUrl}/channels/${c.id}/twilio/status`)
@@ -30,7 +30,7 @@ describe('createChannel', () => {
 
   it('a Twilio WhatsApp channel keeps its auth token sealed at rest and never shows it', async () => {
     const c = await newChannel(h, { type: 'whatsapp', phone_number: '+14155550102', provider: 'twilio', credentials: tw.credentials })
-    assert.deepEqual(c.credentials, { account_sid: tw.accountSid, auth_token_set: true, base_url: tw.url })
+    assert.deepEqual(c.credentials, { account_sid: tw.accountSid, auth_token_set: true, base_url: tw.url, messaging_service_sid: null })
     assert.ok(!JSON.stringify(c).includes(tw.authToken))
     const row = await h.app.kernel.db.selectFrom('channels').selectAll().where('id', '=', c.id).executeTakeFirstOrThrow()
     assert.ok(row.auth_token_sealed && !row.auth_token_sealed.includes(tw.authToken), 'sealed')

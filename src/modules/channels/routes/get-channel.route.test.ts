@@ -37,7 +37,7 @@ describe('getChannel (GET /channels/{id})', () => {
     const got = await ok(get(h, `/channels/${made.id}`))
     assert.equal(got.type, 'whatsapp')
     assert.equal(got.provider, 'twilio')
-    assert.deepEqual(got.credentials, { account_sid: tw.accountSid, auth_token_set: true, base_url: tw.url })
+    assert.deepEqual(got.credentials, { account_sid: tw.accountSid, auth_token_set: true, base_url: tw.url, messaging_service_sid: null })
     assert.ok(!JSON.stringify(got).includes(tw.authToken))
   })
 

@@ -1,0 +1,15 @@
+import type { ModuleMigration } from '../../../kernel/db/migrations.js'
+
+export const messagingMigrations: ModuleMigration[] = [
+  {
+    // Issue 33, Twilio Messaging: a channel may send through a Messaging Service (MG…) instead of its number,
+    // and a WhatsApp channel names the approved template it sends outside WhatsApp's 24-hour window (JSON,
+    // read with the channel). The window is measured from the customer's last message, kept on their row.
+    name: '202701151443_channels_twilio_messaging',
+    async up(db) {
+      await db.schema.alterTable('channels').addColumn('messaging_service_sid', 'text').execute()
+      await db.schema.alterTable('channels').addColumn('whatsapp_template', 'text').execute()
+      await db.schema.alterTable('channel_contacts').addColumn('last_inbound_at', 'text').execute()
+    },
+  },
+]
