@@ -33,6 +33,7 @@ import type { Kernel } from './kernel/kernel.js'
 import type { Services } from './kernel/services.js'
 import { Metrics } from './kernel/metrics.js'
 import { MODULES } from './modules/index.js'
+import { SCOPES } from './kernel/auth/scopes.js'
 import { flushTracing, startTracing } from './kernel/tracing/tracing.js'
 
 export interface AppDeps {
@@ -135,6 +136,8 @@ export async function createKernel(deps: AppDeps): Promise<{ kernel: Kernel; ser
       return result
     },
   }
+  // The scopes keys and routes may name: the modules' declarations, assembled before any route is compiled.
+  SCOPES.assemble(modules)
   const services = {} as Services
   const initialised = new Set<string>()
   for (const m of modules) {

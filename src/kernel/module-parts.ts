@@ -24,6 +24,7 @@ export function moduleFromParts(name: string, parts: ModuleDefinition[]): Module
   return {
     name,
     uses: [...new Set(parts.flatMap((p) => p.uses ?? []))],
+    ...(parts.some((p) => p.scopes) ? { scopes: parts.flatMap((p) => p.scopes ?? []) } : {}),
     errors: Object.assign({}, ...parts.map((p) => p.errors ?? {})),
     migrations: parts.flatMap((p) => p.migrations),
     routes: parts.flatMap((p) => p.routes),

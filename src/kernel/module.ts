@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import type { ModuleMigration } from './db/migrations.js'
 import type { ErrorSpec } from './errors.js'
 import type { BearerResolver } from './auth/bearer-tokens.js'
+import type { ScopeResource } from './auth/scopes.js'
 import type { AnyRoute } from './http/define-route.js'
 import type { EventDelivery } from './http/openapi.js'
 import type { Kernel } from './kernel.js'
@@ -101,6 +102,12 @@ export interface ModuleDefinition {
   name: string
   /** The module's error catalogue (`<module>.errors.ts`, made with `defineErrors`). */
   errors?: Record<string, ErrorSpec>
+  /**
+   * The resources its operations guard with granular scopes, each giving `<resource>:read` and `<resource>:write`
+   * (kernel/auth/scopes.ts assembles them in MODULES order, after the broad read, write and admin). A resource is
+   * one module's; any module's routes may require it (the agents module's routes require bots' write scope).
+   */
+  scopes?: ScopeResource[]
   /** Modules whose services this one calls (`services.<name>`); each must come earlier in MODULES. */
   uses?: string[]
   migrations: ModuleMigration[]

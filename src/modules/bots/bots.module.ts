@@ -27,6 +27,7 @@ import { updateBot } from './routes/update-bot.route.js'
 
 export const botsModule = defineModule({
   name: 'bots',
+  scopes: [{ resource: 'bots' }],
   uses: ['workspaces', 'knowledge', 'inbox'],
   fixtures: () => import('./bots.fixtures.js').then((f) => f.FIXTURES),
   errors: BOTS_ERRORS,

@@ -26,6 +26,10 @@ import { INBOX_RETENTION } from './inbox.retention.js'
 
 export const inboxModule = defineModule({
   name: 'inbox',
+  scopes: [
+    { resource: 'conversations', memberWrites: true },
+    { resource: 'messages', memberWrites: true },
+  ],
   fixtures: () => import('./inbox.fixtures.js').then((f) => f.FIXTURES),
   uses: ['workspaces', 'knowledge'],
   errors: INBOX_ERRORS,

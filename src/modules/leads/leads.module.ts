@@ -17,6 +17,7 @@ import { updateLead } from './routes/update-lead.route.js'
 
 export const leadsModule = defineModule({
   name: 'leads',
+  scopes: [{ resource: 'leads', memberWrites: true }],
   uses: ['workspaces', 'inbox'],
   fixtures: () => import('./leads.fixtures.js').then((f) => f.FIXTURES),
   errors: LEADS_ERRORS,

@@ -35,6 +35,7 @@ import { WEBHOOKS_ERRORS } from './webhooks.errors.js'
 
 export const webhooksModule = defineModule({
   name: 'webhooks',
+  scopes: [{ resource: 'webhooks' }],
   fixtures: () => import('./webhooks.fixtures.js').then((f) => f.FIXTURES),
   errors: WEBHOOKS_ERRORS,
   eventDelivery: WEBHOOK_DELIVERY,

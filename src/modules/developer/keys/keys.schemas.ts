@@ -1,9 +1,9 @@
 import { Type, type Static } from 'typebox'
-import { ALL_SCOPES } from '../../../kernel/auth/scopes.js'
+import { SCOPES } from '../../../kernel/auth/scopes.js'
 import { Page, PageQuery } from '../../../kernel/http/pagination.js'
 import { Nullable } from '../../../kernel/http/schemas.js'
 
-const Scope = Type.Unsafe<string>({ type: 'string', enum: [...ALL_SCOPES], title: 'ApiKeyScope' })
+const Scope = SCOPES.enumSchema({ title: 'ApiKeyScope' })
 
 export const ApiKey = Type.Object(
   {
@@ -42,7 +42,7 @@ export type ListApiKeysQueryT = Static<typeof ListApiKeysQuery>
 export const CreateApiKeyBody = Type.Object(
   {
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'What the key is for, to tell keys apart.', examples: ['CRM sync'] })),
-    scopes: Type.Array(Scope, { minItems: 1, maxItems: ALL_SCOPES.length, uniqueItems: true, description: 'What the key may do (docs/architecture.md#scopes): `read`, `write`, `admin` or granular `resource:action` scopes.' }),
+    scopes: SCOPES.listSchema(Scope, { minItems: 1, uniqueItems: true, description: 'What the key may do (docs/architecture.md#scopes): `read`, `write`, `admin` or granular `resource:action` scopes.' }),
   },
   { additionalProperties: false },
 )

@@ -1,4 +1,4 @@
-import { GRANULAR_SCOPES, isKnownScope } from '../../../kernel/auth/scopes.js'
+import { SCOPES, isKnownScope } from '../../../kernel/auth/scopes.js'
 
 /**
  * What each scope lets an app do, as the consent page says it. `admin` grants every scope (the kernel's
@@ -29,7 +29,7 @@ export function parseScope(raw: string | null, allowed: readonly string[]): { sc
   if (raw === null || raw.trim() === '') return { problem: 'scope is required (space-separated scope names)' }
   const scopes = [...new Set(raw.split(' ').filter(Boolean))]
   const unknown = scopes.filter((s) => !isKnownScope(s))
-  if (unknown.length) return { problem: `unknown scope ${unknown.join(' ')}; known: read write admin ${GRANULAR_SCOPES.join(' ')}` }
+  if (unknown.length) return { problem: `unknown scope ${unknown.join(' ')}; known: ${SCOPES.all.join(' ')}` }
   const refused = scopes.filter((s) => !allowed.includes(s))
   if (refused.length) return { problem: `this app may not ask for ${refused.join(' ')}` }
   return { scopes }

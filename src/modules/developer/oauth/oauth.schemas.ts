@@ -1,12 +1,9 @@
 import { Type, type Static } from 'typebox'
-import { ALL_SCOPES } from '../../../kernel/auth/scopes.js'
+import { SCOPES } from '../../../kernel/auth/scopes.js'
 import { Nullable } from '../../../kernel/http/schemas.js'
 
 const DateTime = Type.String({ format: 'date-time' })
-const ScopeName = Type.Union(
-  ALL_SCOPES.map((s) => Type.Literal(s)),
-  { title: 'OAuthScope', description: '`read`, `write`, `admin` (everything: see docs/oauth.md) or a granular scope.' },
-)
+const ScopeName = SCOPES.unionSchema({ title: 'OAuthScope', description: '`read`, `write`, `admin` (everything: see docs/oauth.md) or a granular scope.' })
 const RedirectUri = Type.String({
   minLength: 1,
   maxLength: 2000,
@@ -52,7 +49,7 @@ export const CreateOAuthAppBody = Type.Object(
     name: Type.String({ minLength: 1, maxLength: 100 }),
     type: Type.Optional(AppType),
     redirect_uris: Type.Array(RedirectUri, { minItems: 1, maxItems: 10, uniqueItems: true }),
-    allowed_scopes: Type.Array(ScopeName, { minItems: 1, maxItems: ALL_SCOPES.length, uniqueItems: true }),
+    allowed_scopes: SCOPES.listSchema(ScopeName, { minItems: 1, uniqueItems: true }),
   },
   { additionalProperties: false, title: 'CreateOAuthAppBody' },
 )
@@ -63,7 +60,7 @@ export const UpdateOAuthAppBody = Type.Object(
     client_id: Type.String({ minLength: 1, maxLength: 100, description: 'Names the app to change (the path has no id).' }),
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
     redirect_uris: Type.Optional(Type.Array(RedirectUri, { minItems: 1, maxItems: 10, uniqueItems: true })),
-    allowed_scopes: Type.Optional(Type.Array(ScopeName, { minItems: 1, maxItems: ALL_SCOPES.length, uniqueItems: true })),
+    allowed_scopes: Type.Optional(SCOPES.listSchema(ScopeName, { minItems: 1, uniqueItems: true })),
     rotate_secret: Type.Optional(Type.Boolean({ description: 'Issue a new client secret (confidential apps), returned once in `client_secret`.' })),
     secret_grace_hours: Type.Optional(
       Type.Integer({ minimum: 0, maximum: 168, description: 'With rotate_secret: how long the old secret stays valid (0: at once). Default 24.' }),

@@ -1,5 +1,5 @@
 import type { Config } from '../../../config.js'
-import { GRANULAR_SCOPES } from '../../../kernel/auth/scopes.js'
+import { SCOPES } from '../../../kernel/auth/scopes.js'
 import { defineRoute } from '../../../kernel/http/define-route.js'
 import { StreamEventData, StreamEventsQuery } from '../live.schemas.js'
 
@@ -10,7 +10,7 @@ export const streamEvents = defineRoute({
   module: 'live',
   scope: 'read',
   // Any read scope admits the stream; each event then needs its own module's (a conversations:read key gets conversations).
-  anyScope: ['read', ...GRANULAR_SCOPES.filter((s) => s.endsWith(':read'))],
+  anyScope: SCOPES.anyRead,
   summary: 'Follow the workspace\'s events live (Server-Sent Events)',
   description:
     'The workspace\'s events as they are committed, on any node: `ready` first, then each `event` — the envelope webhooks deliver — and ' +
