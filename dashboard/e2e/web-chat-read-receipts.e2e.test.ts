@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { after, before, describe, it } from 'node:test'
-import { get, ok, post } from '../../test/helpers.js'
+import { get, ok, post } from './server.js'
 import { checkA11y, skip, startDashboard, type Dashboard } from './harness.js'
 
 /**

@@ -7,12 +7,12 @@ export const CHANNELS_RETENTION: RetentionClass[] = [
   {
     name: 'web_chat_visitors',
     description:
-      'Web chat visitors whose last visit is older than the policy, forgotten with their e-mail address, name and verified user id, their files, their e-mail follow-ups, the delivery records of replies to them and their conversation links (their token opens nothing after; the conversations are the inbox’s, under `messages`).',
+      'Web chat visitors whose last visit is older than the policy, forgotten with their e-mail address, name and verified user id, their files, their e-mail follow-ups and their conversation links (their token opens nothing after; the conversations are the inbox’s, under `messages`; the delivery records of replies to them go with `channel_deliveries`).',
     minimumDays: 1,
     count: (k, tenant, before) => repo.countIdleVisitors(k.db, tenant, before),
     async purge(k, tenant, before, limit) {
       const ids = await repo.idleVisitorIds(k.db, tenant, before, limit)
-      await forgetVisitors(k, tenant, ids)
+      await forgetVisitors(k, tenant, ids, { deliveries: false })
       return ids.length
     },
   },
