@@ -22,7 +22,8 @@ const CONVERSATION_EVENTS = new Set(['conversation.updated', 'conversation.assig
 
 /**
  * The visitor's own conversation, live (text/event-stream): `message` (a visitor, bot or agent message,
- * never a private note), `state` (hand-off to a person, resolved), `typing` (an agent is typing), `draft`
+ * never a private note), `state` (hand-off to a person, resolved), `typing` (an agent is typing), `read` (the team
+ * read the conversation up to a message: web-chat-read-receipts.ts), `draft`
  * (the bot's reply while it is written, web-chat.drafts.ts: losable, the `message` is the answer). It reads
  * the workspace's event feed (kernel/events/event-feed.ts, one tail per process) and sends only what belongs
  * to a conversation of this visitor on this channel. No resume: on reconnect the widget reads its history
@@ -83,6 +84,16 @@ export function openVisitorStream(k: Kernel, streams: VisitorStreams, web: WebCh
     }
   }
   const onSignal = (name: string, data: unknown) => {
+    if (name === 'conversation.read') {
+      // The team read the conversation up to a message (the inbox's read marks): the visitor sees "Seen".
+      const r = data as { conversation_id?: unknown; message_id?: unknown; read_at?: unknown }
+      if (typeof r?.conversation_id !== 'string' || typeof r.message_id !== 'string') return
+      const id = r.conversation_id
+      queue(async () => {
+        if (await owned(id)) write('read', { conversation_id: id, up_to: r.message_id, read_at: typeof r.read_at === 'string' ? r.read_at : null })
+      })
+      return
+    }
     if (name === DRAFT_SIGNAL) {
       const d = data as DraftSignal
       if (typeof d?.conversation_id !== 'string') return
