@@ -11,27 +11,26 @@ import * as emails from './email.repository.js'
 import { mailgunKey, webhookPassword } from './email.settings.js'
 import type { ChannelEmailsTable } from './email.tables.js'
 import { emailOfFields, MimeRefused, type ParsedEmail } from './mime.js'
+import { deliveryOfEvent, freshTimestamp, SIGNATURE_HEADER, sendgridSigned, TIMESTAMP_HEADER } from './sendgrid.js'
+import { formOf, header, readRaw, type Form } from './webhook-bodies.js'
 
 /** Mailgun's signature is fresh for this long (its token and timestamp are in every request). */
 const MAILGUN_TOLERANCE_MS = 15 * 60_000
 const MAX_HEADERS = 500
 const MAX_FILES = 20
+/** SendGrid batches events (a few hundred at most per post); more than this in one post is not from it. */
+const MAX_EVENTS = 5000
+const EVENTS_BODY_LIMIT = 5 * 1024 * 1024
 
 const bad = (detail: string) => new AppError('bad_request', detail)
 const unauthorized = (challenge: string | null = null) =>
-  new AppError('channel_webhook_unauthorized', 'The request does not carry the channel’s webhook credentials (basic auth, or Mailgun’s signature).', challenge ? { headers: { 'WWW-Authenticate': challenge } } : {})
+  new AppError('channel_webhook_unauthorized', 'The request does not carry the channel’s webhook credentials (basic auth, or the provider’s signature).', challenge ? { headers: { 'WWW-Authenticate': challenge } } : {})
 const same = (a: string, b: string) => {
   const x = createHash('sha256').update(a).digest()
   const y = createHash('sha256').update(b).digest()
   return timingSafeEqual(x, y)
 }
 const str = (v: unknown, max = 100_000): string => (typeof v === 'string' ? v.slice(0, max) : '')
-
-/** A form: fields as strings, files as buffers (multipart), read within the limits. */
-interface Form {
-  fields: Record<string, string>
-  files: { field: string; filename: string | null; contentType: string; content: Buffer }[]
-}
 
 /**
  * The inbound webhooks of the common email providers, for one channel (`/channels/{id}/email/…`, outside
@@ -122,6 +121,13 @@ export function emailCallbacks(k: Kernel, services: Services) {
       }
       return form
     }
+    /** The raw form, read within the limit, verified, then parsed (multipart/form-data, as SendGrid posts). */
+    const signedForm = async (request: FastifyRequest, signed: NonNullable<SignedRequest['sendgridSignature']>): Promise<Form> => {
+      if (!request.isMultipart()) throw bad('SendGrid Inbound Parse posts multipart/form-data.')
+      const raw = await readRaw(request, bodyLimit)
+      if (!sendgridSigned(signed.key, signed.timestamp, raw, signed.signature)) throw unauthorized('Signature realm="sendgrid"')
+      return formOf(raw, String(request.headers['content-type']))
+    }
     const ok = (reply: FastifyReply, r: { duplicate: boolean; messageId: string | null }) => reply.code(200).send({ received: true, duplicate: r.duplicate, message_id: r.messageId })
 
     app.post('/channels/:id/email/postmark', { bodyLimit, onRequest: basicAuth }, async (request, reply) => {
@@ -151,9 +157,25 @@ export function emailCallbacks(k: Kernel, services: Services) {
       return ok(reply, await receive(found, mail))
     })
 
-    app.post('/channels/:id/email/sendgrid', { bodyLimit, onRequest: basicAuth }, async (request, reply) => {
-      const found = (request as FastifyRequest & { emailChannel?: { channel: ChannelsTable; email: ChannelEmailsTable } }).emailChannel!
-      const form = await readForm(request)
+    /**
+     * SendGrid Inbound Parse: signed (a security policy's ECDSA signature) when the channel has its
+     * verification key — the headers are checked before the body is read, the signature over the raw body
+     * before it is parsed — else basic auth as for Postmark.
+     */
+    const sendgridAuth = async (request: FastifyRequest) => {
+      const found = await channelOf(request)
+      if (!found?.email.sendgrid_parse_key) return basicAuth(request)
+      const timestamp = header(request, TIMESTAMP_HEADER)
+      const signature = header(request, SIGNATURE_HEADER)
+      if (!signature || !freshTimestamp(timestamp, k.clock.now().getTime())) throw unauthorized('Signature realm="sendgrid"')
+      ;(request as SignedRequest).emailChannel = found
+      ;(request as SignedRequest).sendgridSignature = { key: found.email.sendgrid_parse_key, timestamp, signature }
+    }
+
+    app.post('/channels/:id/email/sendgrid', { bodyLimit, onRequest: sendgridAuth }, async (request, reply) => {
+      const found = (request as SignedRequest).emailChannel!
+      const signed = (request as SignedRequest).sendgridSignature
+      const form = signed ? await signedForm(request, signed) : await readForm(request)
       const f = form.fields
       // "POST the raw, full MIME message": one `email` field.
       if (f.email) return ok(reply, await receive(found, await parseRaw(f.email)))
@@ -212,6 +234,39 @@ export function emailCallbacks(k: Kernel, services: Services) {
       return ok(reply, await receive(found, mail))
     })
 
+    // SendGrid's Event Webhook: JSON signed over its exact bytes, so its route (in its own scope) reads the body as bytes.
+    await app.register(async (scope) => {
+      scope.removeContentTypeParser('application/json')
+      scope.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: EVENTS_BODY_LIMIT }, (_req, body, done) => done(null, body))
+      const eventsAuth = async (request: FastifyRequest) => {
+        const found = await channelOf(request)
+        const timestamp = header(request, TIMESTAMP_HEADER)
+        if (!found?.email.sendgrid_events_key || !header(request, SIGNATURE_HEADER) || !freshTimestamp(timestamp, k.clock.now().getTime())) throw unauthorized('Signature realm="sendgrid"')
+        ;(request as SignedRequest).emailChannel = found
+      }
+      scope.post('/channels/:id/email/sendgrid/events', { bodyLimit: EVENTS_BODY_LIMIT, onRequest: eventsAuth }, async (request, reply) => {
+        const found = (request as SignedRequest).emailChannel!
+        const raw = request.body
+        if (!Buffer.isBuffer(raw)) throw bad('SendGrid posts its events as application/json.')
+        if (!sendgridSigned(found.email.sendgrid_events_key!, header(request, TIMESTAMP_HEADER), raw, header(request, SIGNATURE_HEADER))) throw unauthorized('Signature realm="sendgrid"')
+        let list: unknown
+        try {
+          list = JSON.parse(raw.toString('utf8'))
+        } catch {
+          throw bad('The body is not JSON.')
+        }
+        if (!Array.isArray(list)) throw bad('SendGrid posts an array of events.')
+        let applied = 0
+        for (const e of list.slice(0, MAX_EVENTS) as Record<string, unknown>[]) {
+          const change = deliveryOfEvent(e)
+          if (!change) continue
+          await services.channels.outbound.applyStatus(found.channel, null, change.sid, change.status, change.error)
+          applied++
+        }
+        return reply.code(200).send({ received: list.length, applied })
+      })
+    })
+
     /** An attachment of an inbound email: a link the service signed when it stored the file. */
     app.get('/channels/:id/email/attachments/:folder/:index', async (request, reply) => {
       const { id, folder, index } = request.params as { id: string; folder: string; index: string }
@@ -224,6 +279,11 @@ export function emailCallbacks(k: Kernel, services: Services) {
       return reply.header('content-type', stat.contentType).header('content-length', String(stat.size)).header('content-disposition', 'attachment').header('x-content-type-options', 'nosniff').send(k.blobs.read(key))
     })
   }
+}
+
+interface SignedRequest extends FastifyRequest {
+  emailChannel?: { channel: ChannelsTable; email: ChannelEmailsTable }
+  sendgridSignature?: { key: string; timestamp: string; signature: string }
 }
 
 /** A raw header block (SendGrid's `headers`) as first values by lower-cased name, folded lines joined. */

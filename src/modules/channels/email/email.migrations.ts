@@ -47,4 +47,12 @@ export const emailMigrations: ModuleMigration[] = [
       await db.schema.createIndex('channel_email_threads_conversation').on('channel_email_threads').column('conversation_id').execute()
     },
   },
+  {
+    // SendGrid's signed webhooks: the public keys that verify Inbound Parse (a security policy) and the Event Webhook.
+    name: '202701150552_channels_email_sendgrid_keys',
+    async up(db) {
+      await db.schema.alterTable('channel_emails').addColumn('sendgrid_parse_key', 'text').execute()
+      await db.schema.alterTable('channel_emails').addColumn('sendgrid_events_key', 'text').execute()
+    },
+  },
 ]

@@ -31,8 +31,11 @@ export const EmailSettings = Type.Object(
         postmark_url: Type.String({ description: "Postmark's inbound webhook URL (basic auth `inbound:<webhook_password>` in the URL, as Postmark documents)." }),
         sendgrid_url: Type.String({ description: 'SendGrid Inbound Parse URL (basic auth `inbound:<webhook_password>` in the URL; raw MIME or parsed both accepted).' }),
         mailgun_url: Type.String({ description: 'Mailgun route `forward()` target; signed with the signing key (HMAC-SHA256 of timestamp + token).' }),
+        sendgrid_events_url: Type.String({ description: "SendGrid Event Webhook URL: delivered / bounce / dropped events move the replies' delivery state (needs sendgrid_event_verification_key)." }),
         webhook_password_set: Type.Boolean(),
         mailgun_signing_key_set: Type.Boolean(),
+        sendgrid_signed: Type.Boolean({ description: 'Whether Inbound Parse posts must carry SendGrid’s ECDSA signature (a verification key is set); otherwise basic auth.' }),
+        sendgrid_events: Type.Boolean({ description: 'Whether the Event Webhook is taken (its verification key is set).' }),
       },
       { title: 'EmailInbound' },
     ),
@@ -57,6 +60,10 @@ const inputFields = {
   relay: Nullable(RelayInput),
   webhook_password: Type.String({ minLength: 16, maxLength: 128, pattern: '^[\\x21-\\x7e]+$', description: 'Write-only: the basic-auth password of the Postmark and SendGrid inbound URLs.' }),
   mailgun_signing_key: Type.String({ minLength: 16, maxLength: 128, description: "Write-only: Mailgun's HTTP webhook signing key." }),
+  sendgrid_verification_key: Nullable(
+    Type.String({ minLength: 40, maxLength: 1000, description: "The public key of a SendGrid Inbound Parse security policy with signature verification (base64, as SendGrid shows it, or PEM). Set: every Inbound Parse post must be signed; null: basic auth." }),
+  ),
+  sendgrid_event_verification_key: Nullable(Type.String({ minLength: 40, maxLength: 1000, description: "The verification key of SendGrid's Signed Event Webhook (base64 or PEM). null: no delivery events taken." })),
 }
 
 export const EmailInput = Type.Object(
@@ -66,6 +73,8 @@ export const EmailInput = Type.Object(
     relay: Type.Optional(inputFields.relay),
     webhook_password: Type.Optional(inputFields.webhook_password),
     mailgun_signing_key: Type.Optional(inputFields.mailgun_signing_key),
+    sendgrid_verification_key: Type.Optional(inputFields.sendgrid_verification_key),
+    sendgrid_event_verification_key: Type.Optional(inputFields.sendgrid_event_verification_key),
   },
   { additionalProperties: false, title: 'EmailInput', description: 'Only for type `email` (required there).' },
 )

@@ -7,6 +7,7 @@ import { checkRelay, relayOfUrl, type Relay } from './email-outbound.js'
 import { replyAddress } from './email-inbound.service.js'
 import type { EmailInputT, EmailSettingsT, EmailUpdateT } from './email.schemas.js'
 import type { ChannelEmailsTable } from './email.tables.js'
+import { sendgridPublicKey } from './sendgrid.js'
 
 // An email channel's settings: validated and sealed when saved, shown without their secrets.
 
@@ -21,6 +22,7 @@ export const emailWebhooks = (k: Kernel, id: string) => ({
   postmark_url: `${k.config.publicUrl}/channels/${id}/email/postmark`,
   sendgrid_url: `${k.config.publicUrl}/channels/${id}/email/sendgrid`,
   mailgun_url: `${k.config.publicUrl}/channels/${id}/email/mailgun`,
+  sendgrid_events_url: `${k.config.publicUrl}/channels/${id}/email/sendgrid/events`,
 })
 
 export function emailView(k: Kernel, row: ChannelEmailsTable): EmailSettingsT {
@@ -34,6 +36,8 @@ export function emailView(k: Kernel, row: ChannelEmailsTable): EmailSettingsT {
       ...emailWebhooks(k, row.channel_id),
       webhook_password_set: row.webhook_password_sealed !== null,
       mailgun_signing_key_set: row.mailgun_key_sealed !== null,
+      sendgrid_signed: row.sendgrid_parse_key !== null,
+      sendgrid_events: row.sendgrid_events_key !== null,
     },
   }
 }
@@ -73,7 +77,7 @@ async function checkRelayHost(k: Kernel, host: string, port: number): Promise<vo
 export async function emailColumns(k: Kernel, tenant: Tenant, channel: Pick<ChannelsTable, 'id' | 'provider'>, before: ChannelEmailsTable | null, input: EmailInputT | EmailUpdateT): Promise<ChannelEmailsTable> {
   const row: ChannelEmailsTable = before
     ? { ...before }
-    : { channel_id: channel.id, workspace_id: tenant.workspaceId, mode: tenant.mode, address: '', from_name: null, relay_host: null, relay_port: null, relay_secure: 0, relay_user: null, relay_password_sealed: null, webhook_password_sealed: null, mailgun_key_sealed: null }
+    : { channel_id: channel.id, workspace_id: tenant.workspaceId, mode: tenant.mode, address: '', from_name: null, relay_host: null, relay_port: null, relay_secure: 0, relay_user: null, relay_password_sealed: null, webhook_password_sealed: null, mailgun_key_sealed: null, sendgrid_parse_key: null, sendgrid_events_key: null }
   if (input.address !== undefined) row.address = input.address.toLowerCase()
   if (/\+/.test(row.address.split('@')[0])) throw invalid('/body/email/address', 'no + in the local part', 'The channel address may not contain "+": replies use <local>+<token>@<domain>.')
   if (input.from_name !== undefined) row.from_name = input.from_name
@@ -95,10 +99,23 @@ export async function emailColumns(k: Kernel, tenant: Tenant, channel: Pick<Chan
   }
   if (input.webhook_password !== undefined) row.webhook_password_sealed = k.secrets.seal(input.webhook_password, webhookPasswordContext(channel.id))
   if (input.mailgun_signing_key !== undefined) row.mailgun_key_sealed = k.secrets.seal(input.mailgun_signing_key, mailgunKeyContext(channel.id))
+  if (input.sendgrid_verification_key !== undefined) row.sendgrid_parse_key = verificationKey(input.sendgrid_verification_key, 'sendgrid_verification_key')
+  if (input.sendgrid_event_verification_key !== undefined) row.sendgrid_events_key = verificationKey(input.sendgrid_event_verification_key, 'sendgrid_event_verification_key')
   if (channel.provider === 'smtp' && !row.relay_host && !k.config.email.relayUrl) {
     throw invalid('/body/email/relay', 'required', 'Provider smtp needs a relay: email.relay, or the service default EMAIL_RELAY_URL.')
   }
   return row
+}
+
+/** A SendGrid verification key as stored (trimmed), after checking that it is an ECDSA P-256 public key (422). */
+function verificationKey(text: string | null, field: string): string | null {
+  if (text === null) return null
+  try {
+    sendgridPublicKey(text)
+  } catch {
+    throw invalid(`/body/email/${field}`, 'not an ECDSA P-256 public key', 'A SendGrid verification key is the public key SendGrid shows (base64 of its DER form, or PEM), an ECDSA P-256 key.')
+  }
+  return text.trim()
 }
 
 /** Seals a row's secrets under the current server secret (`svc secrets reseal`). */

@@ -19,6 +19,10 @@ export interface ChannelEmailsTable {
   webhook_password_sealed: string | null
   /** Sealed (context `<channel id>:mailgun_signing_key`). */
   mailgun_key_sealed: string | null
+  /** SendGrid's verification key (public: base64 DER) of a signed Inbound Parse; set: the signature is required. */
+  sendgrid_parse_key: string | null
+  /** SendGrid's Event Webhook verification key (public); set: delivery events are taken, signed. */
+  sendgrid_events_key: string | null
 }
 
 /** A conversation an email channel talks to: where replies go, and how they thread. */
