@@ -54,6 +54,21 @@ export function PhoneFields({ f, set, editing = false, tokenSet = false }: { f: 
           <Field label={t('channels.form.baseUrl')} hint={t('channels.form.baseUrlHint')}>
             {(id, d) => <input id={id} type="url" aria-describedby={d} value={f.base_url} onInput={text(set, 'base_url')} />}
           </Field>
+          <Field label={t('channels.form.messagingServiceSid')} hint={t('channels.form.messagingServiceSidHint')}>
+            {(id, d) => <input id={id} pattern="^MG[0-9a-fA-F]{32}$" autocomplete="off" aria-describedby={d} value={f.messaging_service_sid} onInput={text(set, 'messaging_service_sid')} />}
+          </Field>
+        </>
+      )}
+      {f.type === 'whatsapp' && (
+        <>
+          <Field label={t('channels.form.templateSid')} hint={t('channels.form.templateSidHint')}>
+            {(id, d) => <input id={id} pattern="^HX[0-9a-fA-F]{32}$" autocomplete="off" aria-describedby={d} value={f.template_sid} onInput={text(set, 'template_sid')} />}
+          </Field>
+          {f.template_sid.trim() !== '' && (
+            <Field label={t('channels.form.templateVariables')} hint={t('channels.form.templateVariablesHint')}>
+              {(id, d) => <textarea id={id} rows={2} aria-describedby={d} value={f.template_variables} onInput={text(set, 'template_variables')} />}
+            </Field>
+          )}
         </>
       )}
     </>

@@ -18,6 +18,10 @@ export interface ChannelForm {
   account_sid: string
   auth_token: string
   base_url: string
+  messaging_service_sid: string
+  // whatsapp: the template sent outside the 24-hour window; variables one per line, name=value
+  template_sid: string
+  template_variables: string
   // web_chat
   allowed_origins: string
   color: string
@@ -50,6 +54,9 @@ export const emptyForm = (type: ChannelType = 'sms'): ChannelForm => ({
   account_sid: '',
   auth_token: '',
   base_url: '',
+  messaging_service_sid: '',
+  template_sid: '',
+  template_variables: '',
   allowed_origins: '',
   color: '#1f6feb',
   position: 'bottom-right',
@@ -80,6 +87,9 @@ export function formOf(c: Channel): ChannelForm {
   f.provider = c.provider === 'twilio' ? 'twilio' : 'simulated'
   f.account_sid = c.credentials.account_sid ?? ''
   f.base_url = c.credentials.base_url ?? ''
+  f.messaging_service_sid = c.credentials.messaging_service_sid ?? ''
+  const template = c.whatsapp?.template
+  if (template) Object.assign(f, { template_sid: template.content_sid, template_variables: Object.entries(template.variables ?? {}).map(([k, v]) => `${k}=${v}`).join('\n') })
   if (c.web_chat) {
     const w = c.web_chat
     Object.assign(f, { allowed_origins: w.allowed_origins.join('\n'), color: w.theme.color, position: w.theme.position, greeting: w.theme.greeting ?? '', avatar_url: w.theme.avatar_url ?? '' })
@@ -104,6 +114,18 @@ export const originsOf = (s: string): string[] => [
   ),
 ]
 
+/** `name=value` lines as Twilio ContentVariables (a line without `=` is skipped). */
+export function variablesOf(s: string): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const line of s.split('\n')) {
+    const at = line.indexOf('=')
+    if (at > 0) out[line.slice(0, at).trim()] = line.slice(at + 1).trim()
+  }
+  return out
+}
+
+const templateOf = (f: ChannelForm) => (opt(f.template_sid) ? { content_sid: f.template_sid.trim(), variables: variablesOf(f.template_variables) } : null)
+
 function relayOf(f: ChannelForm) {
   if (!f.relay) return null
   const port = Number(f.relay_port)
@@ -116,7 +138,8 @@ export function createBodyOf(f: ChannelForm, businessHours: CreateBody['business
   if (f.type === 'sms' || f.type === 'whatsapp') {
     body.phone_number = f.phone_number.trim()
     body.provider = f.provider
-    if (f.provider === 'twilio') body.credentials = { account_sid: f.account_sid.trim(), auth_token: opt(f.auth_token), base_url: opt(f.base_url) }
+    if (f.provider === 'twilio') body.credentials = { account_sid: f.account_sid.trim(), auth_token: opt(f.auth_token), base_url: opt(f.base_url), messaging_service_sid: opt(f.messaging_service_sid) }
+    if (f.type === 'whatsapp' && templateOf(f)) body.whatsapp = { template: templateOf(f) }
   } else if (f.type === 'web_chat') {
     body.web_chat = {
       allowed_origins: originsOf(f.allowed_origins),
@@ -140,9 +163,12 @@ export function patchOf(c: Channel, f: ChannelForm): UpdateBody {
   const body: UpdateBody = {}
   if (f.name.trim() !== c.name) body.name = f.name.trim()
   if ((opt(f.bot_id) ?? null) !== c.bot_id) body.bot_id = opt(f.bot_id) ?? null
-  if (c.provider === 'twilio' && (f.account_sid.trim() !== was.account_sid || opt(f.auth_token) || f.base_url.trim() !== was.base_url)) {
+  const serviceChanged = f.messaging_service_sid.trim() !== was.messaging_service_sid
+  if (c.provider === 'twilio' && (f.account_sid.trim() !== was.account_sid || opt(f.auth_token) || f.base_url.trim() !== was.base_url || serviceChanged)) {
     body.credentials = { account_sid: f.account_sid.trim(), auth_token: opt(f.auth_token), base_url: opt(f.base_url) }
+    if (serviceChanged) body.credentials.messaging_service_sid = opt(f.messaging_service_sid) ?? null
   }
+  if (c.type === 'whatsapp' && !same(templateOf(f), templateOf(was))) body.whatsapp = { template: templateOf(f) }
   if (c.type === 'web_chat' && c.web_chat) {
     const w: NonNullable<UpdateBody['web_chat']> = {}
     if (!same(originsOf(f.allowed_origins), c.web_chat.allowed_origins)) w.allowed_origins = originsOf(f.allowed_origins)

@@ -11,8 +11,9 @@ import { CopyUrl, Snippet } from './snippet.js'
 
 const yesNo = (b: boolean) => (b ? t('channels.detail.yes') : t('channels.detail.no'))
 
-/** SMS and WhatsApp: the Twilio account (the token never shown) and the two webhook URLs to give Twilio. */
+/** SMS and WhatsApp: the Twilio account (the token never shown), its Messaging Service, WhatsApp's template, and the two webhook URLs to give Twilio. */
 export function TwilioPanel({ c }: { c: Channel }) {
+  const template = c.whatsapp?.template
   return (
     <section class="panel" aria-labelledby="channel-twilio">
       <h2 id="channel-twilio">{t('channels.detail.twilio')}</h2>
@@ -28,6 +29,24 @@ export function TwilioPanel({ c }: { c: Channel }) {
             <dd>{c.credentials.auth_token_set ? t('channels.detail.stored') : t('channels.detail.notSet')}</dd>
             <dt>{t('channels.form.baseUrl')}</dt>
             <dd>{c.credentials.base_url ?? 'https://api.twilio.com'}</dd>
+            <dt>{t('channels.form.messagingServiceSid')}</dt>
+            <dd>{c.credentials.messaging_service_sid ? <code>{c.credentials.messaging_service_sid}</code> : <span class="muted">{t('channels.detail.none')}</span>}</dd>
+          </>
+        )}
+        {c.type === 'whatsapp' && (
+          <>
+            <dt>{t('channels.form.templateSid')}</dt>
+            <dd>
+              {template ? <code>{template.content_sid}</code> : <span class="muted">{t('channels.detail.none')}</span>}
+              {template && Object.keys(template.variables ?? {}).length > 0 && (
+                <span class="muted">
+                  {' · '}
+                  {Object.entries(template.variables ?? {})
+                    .map(([k, v]) => `${k}=${v}`)
+                    .join(', ')}
+                </span>
+              )}
+            </dd>
           </>
         )}
         <CopyUrl label={t('channels.detail.messagesUrl')} url={c.webhooks.messages_url} />
