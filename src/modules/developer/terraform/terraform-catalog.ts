@@ -27,8 +27,6 @@ export interface TerraformResourceDef {
   labelFrom?: string[]
 }
 
-export const PROVIDER = 'svc'
-
 export const TERRAFORM_RESOURCES: TerraformResourceDef[] = [
   {
     type: 'svc_bot',
@@ -59,8 +57,8 @@ export const TERRAFORM_RESOURCES: TerraformResourceDef[] = [
   },
   {
     type: 'svc_voice_number',
-    description: 'A provisioned phone number. Every attribute forces a new number; the API releases none (destroy only forgets it).',
-    operations: { create: 'provisionVoiceNumber', read: null, update: null, delete: null, list: 'listVoiceNumbers' },
+    description: 'A provisioned phone number: its routing is updated in place; the country, area code and number force a new one; destroy releases it.',
+    operations: { create: 'provisionVoiceNumber', read: 'getVoiceNumber', update: 'updateVoiceNumber', delete: 'releaseVoiceNumber', list: 'listVoiceNumbers' },
     labelFrom: ['friendly_name', 'phone_number'],
   },
   {

@@ -60,7 +60,7 @@ export const ListTerraformResourcesQuery = Type.Object(
     type: Type.Optional(Type.String({ pattern: '^svc_[a-z_]{1,60}$', description: 'Only this resource type, e.g. `svc_bot`.' })),
     format: Type.Optional(
       oneOf(['json', 'hcl'] as const, {
-        description: '`hcl`: the workspace’s existing objects as Terraform import and resource blocks (text/plain), instead of the list; cursor and limit do not apply.',
+        description: '`hcl`: the workspace’s existing objects as a Terraform configuration for the Mastercard/restapi provider (text/plain), instead of the list; cursor and limit do not apply.',
       }),
     ),
   },

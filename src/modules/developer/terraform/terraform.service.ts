@@ -6,7 +6,10 @@ import type { Services } from '../../../kernel/services.js'
 import type { Principal, Tenant } from '../../../kernel/tenant.js'
 import { servedDocument } from '../snapshots/current-document.js'
 import { terraformResources, type TerraformResource } from './terraform-attributes.js'
-import { renderHcl } from './terraform-hcl.js'
+import { operationsOf } from '../snapshots/openapi-walk.js'
+import { TERRAFORM_RESOURCES } from './terraform-catalog.js'
+import { RESTAPI_PROVIDER, renderHcl } from './terraform-hcl.js'
+import { restMapping } from './terraform-restapi.js'
 import { LISTERS } from './terraform-objects.js'
 import type { ListTerraformResourcesQueryT } from './terraform.schemas.js'
 
@@ -52,18 +55,26 @@ export class TerraformService {
   /** The workspace's existing objects of every type (or `q.type`) as import and resource blocks. */
   async hcl(principal: Principal, q: ListTerraformResourcesQueryT, server: FastifyInstance): Promise<string> {
     const resources = this.resources(server).filter((r) => !q.type || r.type === q.type)
+    const ops = operationsOf(servedDocument(this.k, server).document)
     const groups = []
     for (const resource of resources) {
       const lister = LISTERS[resource.type]
-      if (lister) groups.push({ resource, ...(await lister(this.services, principal)) })
+      const mapping = restMapping(
+        resource,
+        TERRAFORM_RESOURCES.find((d) => d.type === resource.type),
+        ops,
+      )
+      if (lister && mapping) groups.push({ resource, mapping, ...(await lister(this.services, principal)) })
     }
     return renderHcl({
       header: [
         `Terraform configuration of the objects of workspace ${principal.workspaceId} (${principal.mode === 'live' ? 'live' : 'sandbox'}),`,
-        `generated ${iso(this.k.clock.now())} by GET ${principal.mode === 'live' ? '/v2' : '/sandbox/v2'}/terraform-resources?format=hcl.`,
-        'Import blocks need Terraform 1.5 or later. Secrets (signing and client secrets) are never exported; computed attributes are left out.',
+        `generated ${iso(this.k.clock.now())} by GET ${principal.mode === 'live' ? '/v2' : '/sandbox/v2'}/terraform-resources?format=hcl,`,
+        `for the generic REST provider ${RESTAPI_PROVIDER.source} (registry.terraform.io). Import blocks need Terraform 1.5 or later.`,
+        'Secrets (signing and client secrets) are never exported; computed attributes are left out. Then:',
+        '  TF_VAR_svc_api_key=svc_… terraform init && terraform plan',
       ],
-      workspaceId: principal.workspaceId,
+      uri: `${this.k.config.publicUrl}${principal.mode === 'live' ? '/v2' : '/sandbox/v2'}`,
       groups,
     })
   }

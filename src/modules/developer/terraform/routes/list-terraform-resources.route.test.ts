@@ -3,10 +3,7 @@ import { after, before, describe, it } from 'node:test'
 import { parse } from '@cdktn/hcl2json'
 import { assertProblem, createTestApp, get, json, ok, patch, post, type TestApp } from '../../../../../test/helpers.js'
 import type { TerraformResource } from '../terraform-attributes.js'
-
-// hcl2json keeps `${` and `%{` of literal text escaped (Terraform's JSON syntax reads them as templates too).
-const literal = (v: unknown): unknown =>
-  typeof v === 'string' ? v.replaceAll('$${', '${').replaceAll('%%{', '%{') : Array.isArray(v) ? v.map(literal) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, literal(x)])) : v
+import { jsonencoded } from '../terraform.test-support.js'
 
 /** What a configuration must set for `object`: its configurable, non-secret, non-null values (nested objects likewise). */
 function expected(resource: TerraformResource, object: Record<string, any>): Record<string, unknown> {
@@ -31,13 +28,18 @@ describe('listTerraformResources', () => {
     const res = await h.request({ method: 'GET', url: `${key === h.a.test ? '/sandbox/v2' : '/v2'}/terraform-resources?format=hcl${query}`, ...(key ? { key } : {}) })
     assert.equal(res.statusCode, 200, res.body)
     assert.match(String(res.headers['content-type']), /^text\/plain; charset=utf-8/)
-    return { text: res.body, tf: literal(await parse('svc.tf', res.body)) as any }
+    return { text: res.body, tf: (await parse('svc.tf', res.body)) as any }
   }
 
   before(async () => {
     h = await createTestApp()
     const create = async (type: string, url: string, body: unknown) => (made[type] ??= []).push(await ok(post(h, url, body), 201))
-    await create('svc_bot', '/bots', { name: 'Support', instructions: 'Greet {{contact.name}}; never print ${secrets} or %{ if }.\n"Quoted" \\ backslash', channels: ['chat', 'email'], metadata: { team: 'eu', 'cost-center': '42' } })
+    await create('svc_bot', '/bots', {
+      name: 'Support',
+      instructions: 'Greet {{contact.name}}; never print ${secrets} or %{ if }.\n"Quoted" \\ backslash',
+      channels: ['chat', 'email'],
+      metadata: { team: 'eu', 'cost-center': '42' },
+    })
     await create('svc_bot', '/bots', { name: 'Support' })
     await create('svc_bot', '/bots', { name: '1st Line — Ünïcode!' })
     await create('svc_knowledge_base', '/knowledge/bases', { name: 'Help Center' })
@@ -53,52 +55,85 @@ describe('listTerraformResources', () => {
 
   it('lists the resource types with attributes, import format and operations, sorted by type, page by page', async () => {
     const first = await ok(get(h, '/terraform-resources?limit=3'))
-    assert.deepEqual(first.data.map((r: any) => r.type), ['svc_agent', 'svc_bot', 'svc_knowledge_base'])
+    assert.deepEqual(
+      first.data.map((r: any) => r.type),
+      ['svc_agent', 'svc_bot', 'svc_knowledge_base'],
+    )
     assert.equal(first.has_more, true)
     const rest = await ok(get(h, `/terraform-resources?limit=100&cursor=${first.next_cursor}`))
-    assert.deepEqual(rest.data.map((r: any) => r.type), ['svc_oauth_app', 'svc_reply_template', 'svc_retention_policy', 'svc_tag', 'svc_voice_number', 'svc_webhook_endpoint'])
+    assert.deepEqual(
+      rest.data.map((r: any) => r.type),
+      ['svc_oauth_app', 'svc_reply_template', 'svc_retention_policy', 'svc_tag', 'svc_voice_number', 'svc_webhook_endpoint'],
+    )
     const bot = first.data[1]
     assert.equal(bot.object, 'terraform_resource')
     assert.deepEqual(bot.import, { by: 'id', id_format: 'bot_…', example: 'bot_01JD0000000000000000000000' })
     assert.ok(bot.attributes.some((a: any) => a.name === 'name' && a.required && a.type === 'string'))
     const only = await ok(get(h, '/terraform-resources?type=svc_tag'))
-    assert.deepEqual(only.data.map((r: any) => r.type), ['svc_tag'])
+    assert.deepEqual(
+      only.data.map((r: any) => r.type),
+      ['svc_tag'],
+    )
     assert.deepEqual((await ok(get(h, '/terraform-resources?type=svc_nothing'))).data, [])
     assertProblem(await get(h, `/terraform-resources?type=svc_bot&cursor=${first.next_cursor}`), 422, 'invalid_cursor')
     assertProblem(await get(h, '/terraform-resources?format=yaml'), 422, 'validation_failed')
     assertProblem(await get(h, '/terraform-resources?type=bot'), 422, 'validation_failed')
   })
 
-  it('format=hcl: every object as an import block and a resource block whose values parse back to the object’s configuration', async () => {
+  it('format=hcl: the restapi provider block, and every object as an import and a restapi_object whose data parses back to its configuration', async () => {
     const types: TerraformResource[] = (await ok(get(h, '/terraform-resources?limit=100'))).data
     const { text, tf } = await hcl()
     assert.match(text, /^# Terraform configuration of the objects of workspace ws_/)
-    const imports = new Map<string, string>(tf.import.map((i: any) => [i.id, i.to.replace(/^\$\{(.*)\}$/, '$1')]))
+    assert.deepEqual(tf.terraform[0].required_providers[0].restapi, { source: 'Mastercard/restapi', version: '~> 3.0' })
+    assert.match(tf.provider.restapi[0].uri, /^https?:\/\/[^/]+\/v2$/)
+    assert.equal(tf.provider.restapi[0].bearer_token, '${var.svc_api_key}')
+    const imports = new Map<string, string>(tf.import.map((i: any) => [i.id, i.to.replace(/^\$\{restapi_object\.(.*)\}$/, '$1')]))
+    const readByList = new Set(['svc_oauth_app', 'svc_reply_template', 'svc_tag'])
     for (const [type, objects] of Object.entries(made)) {
       const resource = types.find((r) => r.type === type)!
       for (const created of objects) {
-        // Imported by the attribute the type names (`id`; `client_id` for OAuth apps).
-        const importId = created[(resource.import as { by: string }).by]
-        const address = imports.get(importId)
-        assert.ok(address, `${type} ${importId} is imported`)
-        const [addrType, label] = address.split('.')
-        assert.equal(addrType, type)
+        const id = created[(resource.import as { by: string }).by]
+        if (readByList.has(type)) {
+          // No GET by id: a data source that finds it in the list (the provider's import could not read it).
+          const found = Object.values(tf.data.restapi_object).find((d: any) => d[0].search_value === id) as any
+          assert.ok(found, `${type} ${id} is a data source`)
+          assert.equal(found[0].search_key, resource.import.by)
+          assert.equal(found[0].results_key, 'data')
+          continue
+        }
+        // Imported by `/<collection path>/<id>`, which the provider reads with GET.
+        const [importId, label] = [...imports].find(([importId]) => importId.endsWith(`/${id}`)) ?? []
+        assert.ok(label, `${type} ${id} is imported`)
         assert.match(label, /^[a-z][a-z0-9_]*$/)
-        const block = tf.resource[type][label]
-        assert.equal(block.length, 1)
+        const block = tf.resource.restapi_object[label][0]
+        assert.equal(importId, `${block.path}/${id}`)
+        assert.equal((await get(h, importId!)).statusCode, 200, `GET ${importId} reads the object`)
         // The create answer: its extra fields (a secret shown once) are sensitive and left out.
-        assert.deepEqual(block[0], expected(resource, created), `${type} ${label}`)
+        assert.deepEqual(await jsonencoded(block.data), expected(resource, created), `${type} ${label}`)
       }
     }
-    // Labels: sanitised, unique within a type.
-    assert.deepEqual(Object.keys(tf.resource.svc_bot).sort(), ['bot_1st_line_unicode', 'support', 'support_2'])
-    assert.deepEqual(Object.keys(tf.resource.svc_webhook_endpoint), ['example_com_hooks_crm'])
-    // The retention singleton, imported by the workspace id.
-    assert.equal(imports.get(h.a.workspaceId), 'svc_retention_policy.workspace')
-    assert.equal(tf.resource.svc_retention_policy.workspace[0].policies.messages, 365)
-    assert.equal(tf.resource.svc_retention_policy.workspace[0].policies.api_logs, 'keep')
+    // Labels: the type's noun and the name, sanitised, unique.
+    assert.deepEqual(
+      Object.keys(tf.resource.restapi_object)
+        .filter((l) => l.startsWith('bot_'))
+        .sort(),
+      ['bot_1st_line_unicode', 'bot_support', 'bot_support_2'],
+    )
+    assert.ok(tf.resource.restapi_object.webhook_endpoint_example_com_hooks_crm)
+    // Agents cannot be deleted; a number's country forces a new one and is left out of its updates.
+    assert.deepEqual(tf.resource.restapi_object.agent_refunds[0].lifecycle, [{ prevent_destroy: true }])
+    const number = Object.entries(tf.resource.restapi_object).find(([l]) => l.startsWith('voice_number'))![1] as any
+    assert.ok(number[0].force_new.includes('country'))
+    assert.equal(((await jsonencoded(number[0].update_data)) as any).country, undefined)
+    // The retention singleton, imported by its own path.
+    assert.equal(imports.get('/compliance/retention'), 'retention_policy')
+    const retention = tf.resource.restapi_object.retention_policy[0]
+    assert.deepEqual([retention.path, retention.object_id, retention.create_method], ['/compliance', 'retention', 'PATCH'])
+    assert.equal((await get(h, '/compliance/retention')).statusCode, 200)
+    const policies = ((await jsonencoded(retention.data)) as any).policies
+    assert.deepEqual([policies.messages, policies.api_logs], [365, 'keep'])
     // Template sequences stay text; secrets never leave.
-    assert.equal(tf.resource.svc_bot.support[0].instructions, made.svc_bot[0].instructions)
+    assert.equal(((await jsonencoded(tf.resource.restapi_object.bot_support[0].data)) as any).instructions, made.svc_bot[0].instructions)
     assert.ok(!text.includes(made.svc_webhook_endpoint[0].secret))
     assert.ok(!text.includes(made.svc_oauth_app[0].client_secret))
     assert.doesNotMatch(text, /signing_secret|created_at|"status"/)
@@ -106,12 +141,15 @@ describe('listTerraformResources', () => {
 
   it('type narrows the export; another workspace and the sandbox export only their own objects', async () => {
     const { tf } = await hcl(undefined, '&type=svc_tag')
-    assert.deepEqual(Object.keys(tf.resource), ['svc_tag'])
+    assert.equal(tf.resource, undefined)
+    assert.deepEqual(Object.keys(tf.data.restapi_object), ['tag_vip'])
     const other = await hcl(h.b.live)
-    assert.deepEqual(Object.keys(other.tf.resource), ['svc_retention_policy'], 'workspace B has only its default retention policies')
+    assert.deepEqual(Object.keys(other.tf.resource.restapi_object), ['retention_policy'], 'workspace B has only its default retention policies')
+    assert.equal(other.tf.data, undefined)
     assert.ok(!other.text.includes(made.svc_bot[0].id))
     const sandbox = await hcl(h.a.test)
     assert.ok(!sandbox.text.includes(made.svc_bot[0].id))
+    assert.match(sandbox.tf.provider.restapi[0].uri, /\/sandbox\/v2$/)
   })
 
   it('is documented as JSON or text/plain, without byte ranges', async () => {

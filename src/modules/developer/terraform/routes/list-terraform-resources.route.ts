@@ -12,9 +12,10 @@ export const listTerraformResources = defineRoute({
     'The resource types a Terraform provider for this API manages (svc_bot, svc_knowledge_base, svc_agent, svc_webhook_endpoint, ' +
     'svc_oauth_app, svc_voice_number, svc_reply_template, svc_tag, svc_retention_policy), each with its attributes read from the ' +
     'OpenAPI schemas (type, required, optional, computed, sensitive, force_new), its import id format and the operations behind it. ' +
-    'With `format=hcl`: the workspace’s existing objects as `import` and `resource` blocks (text/plain).',
+    'With `format=hcl`: the workspace’s existing objects as a Terraform configuration for the generic REST provider Mastercard/restapi ' +
+    '(text/plain): the provider block, an `import` block and a `restapi_object` per object, and data sources for the types the API reads only as a list.',
   schema: { querystring: ListTerraformResourcesQuery, response: { 200: TerraformResourceList } },
-  media: { type: 'text/plain', description: 'with `?format=hcl`: HCL import and resource blocks of the workspace’s objects', ranges: false },
+  media: { type: 'text/plain', description: 'with `?format=hcl`: the workspace’s objects as HCL for the Mastercard/restapi provider', ranges: false },
   handler: async ({ query, principal, services, request, reply }) => {
     if (query.format !== 'hcl') return services.terraform.list(principal, query, request.server)
     const text = await services.terraform.hcl(principal, query, request.server)
