@@ -28,8 +28,9 @@ export interface ReplyAttachment {
   content_type: string | null
 }
 
-/** How long one remote file may take to arrive. */
+/** How long one remote file may take to arrive, and all of a mail's together (the send job stays short). */
 const FETCH_TIMEOUT_MS = 30_000
+const FETCH_ALL_TIMEOUT_MS = 60_000
 const CONTENT_TYPE = /^[a-z]+\/[a-zA-Z0-9.+_-]+$/
 
 class TooLarge extends Error {}
@@ -47,11 +48,12 @@ export async function replyAttachments(k: Kernel, tenant: Tenant, inbound: Email
   let left = Math.floor(k.config.email.maxMessageBytes / 1.4)
   const files: MailAttachment[] = []
   const links: MailLink[] = []
+  const all = AbortSignal.timeout(FETCH_ALL_TIMEOUT_MS)
   for (const a of list.slice(0, MAX_ATTACHMENTS)) {
     const name = filenameOf(a)
     const cap = Math.min(perFile, left)
     try {
-      const got = (await ownBlob(k, tenant, inbound, a.url, cap)) ?? (await remote(k, a.url, cap))
+      const got = (await ownBlob(k, tenant, inbound, a.url, cap)) ?? (await remote(k, a.url, cap, all))
       if (typeof got === 'string') {
         links.push({ filename: name, url: a.url, reason: got })
         continue
@@ -98,7 +100,7 @@ async function ownBlob(k: Kernel, tenant: Tenant, inbound: EmailInboundService, 
 }
 
 /** A file from elsewhere, under the outbound address policy; a string says why it stays a link. */
-async function remote(k: Kernel, url: string, cap: number): Promise<{ content: Buffer; contentType: string } | string> {
+async function remote(k: Kernel, url: string, cap: number, all: AbortSignal): Promise<{ content: Buffer; contentType: string } | string> {
   const allowPrivateNetworks = k.config.outbound.allowPrivateNetworks
   try {
     await checkOutboundUrl(url, { allowPrivateNetworks })
@@ -107,7 +109,7 @@ async function remote(k: Kernel, url: string, cap: number): Promise<{ content: B
     throw err
   }
   try {
-    const res = await request(url, { method: 'GET', dispatcher: policyAgent(allowPrivateNetworks), signal: AbortSignal.timeout(FETCH_TIMEOUT_MS), headers: { accept: '*/*' } })
+    const res = await request(url, { method: 'GET', dispatcher: policyAgent(allowPrivateNetworks), signal: AbortSignal.any([AbortSignal.timeout(FETCH_TIMEOUT_MS), all]), headers: { accept: '*/*' } })
     if (res.statusCode !== 200) {
       await res.body.dump()
       return `the server answered ${res.statusCode}`
