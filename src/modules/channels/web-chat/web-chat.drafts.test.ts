@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { request as httpRequest } from 'undici'
+import { buildApp, type App } from '../../../app.js'
 import { startChatServer, type ChatReply } from '../../../kernel/ai/ai.test-support.js'
+import { ENGINE, REDIS_URL } from '../../../../test/helpers.js'
 import { BotDraft, DRAFT_SIGNAL } from './web-chat.drafts.js'
 import { channelsApp, newChannel, ok, post, type ChannelsApp } from '../channels.test-support.js'
 
@@ -170,6 +172,43 @@ describe('web chat: the bot’s reply streams to the visitor’s widget as a dra
       assert.equal(messages.length, 1)
       assert.doesNotMatch(messages[0].text, /Orders ship/, 'the fallback, not the broken draft')
       assert.equal(mine.events.find((e) => e.event === 'draft' && e.data.done)!.data.message_id, messages[0].id)
+      mine.close()
+    })
+  })
+
+  describe('across processes: the bot in a worker, the visitor’s stream on an API node', () => {
+    let h: ChannelsApp
+    let worker: App
+    let chat: Awaited<ReturnType<typeof chatSetup>>
+    // The feed's bus between them: PostgreSQL NOTIFY on PostgreSQL; on SQLite, Redis pub/sub (REDIS_URL).
+    const bus = ENGINE === 'postgres' ? 'postgres' : 'redis'
+    before(async () => {
+      h = await channelsApp(bus === 'redis' ? { REDIS_URL, EVENT_FEED_BUS: 'redis' } : {})
+      const kb = await ok(post(h, '/knowledge/bases', { name: 'Help center' }), 201)
+      await ok(post(h, `/knowledge/bases/${kb.id}/documents`, { title: 'Returns', text: 'Returns are free within thirty days of delivery. Print the label from your account.' }), 202)
+      await h.drainJobs()
+      const bot = await ok(post(h, '/bots', { name: 'Site bot', knowledge_base_ids: [kb.id], channels: ['chat'] }), 201)
+      await ok(post(h, `/bots/${bot.id}/publish`))
+      chat = await chatSetup(h, bot)
+      worker = await buildApp({ config: { ...h.config, role: 'worker' }, database: h.app.kernel.database, clock: h.clock })
+    })
+    after(async () => {
+      await worker?.close()
+      await h.close()
+    })
+
+    it('the worker’s draft reaches the visitor’s stream on the other node, then the message', async () => {
+      assert.deepEqual([h.app.kernel.feed.busName, worker.kernel.feed.busName], [bus, bus])
+      const s = await chat.session()
+      const mine = await openStream(h, chat.key, s.token)
+      await chat.say(s.token, 'd4-dddddddd', 'Are returns free?')
+      await worker.kernel.jobs.drain()
+      await mine.until(() => mine.events.some((e) => e.event === 'draft' && e.data.done === 'posted'), 'no end of the draft')
+      await mine.until(() => mine.events.some((e) => e.event === 'message' && e.data.from === 'bot'), 'no bot message')
+      const piece = mine.events.find((e) => e.event === 'draft' && !e.data.done)!
+      assert.match(piece.data.text, /thirty days/)
+      const message = mine.events.find((e) => e.event === 'message' && e.data.from === 'bot')!
+      assert.equal(mine.events.find((e) => e.event === 'draft' && e.data.done)!.data.message_id, message.data.id)
       mine.close()
     })
   })
