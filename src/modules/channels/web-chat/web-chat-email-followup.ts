@@ -111,8 +111,10 @@ export class WebChatEmailFollowup {
     // Taken by this run, or by none: a concurrent run of another reply's job sends the rows it took.
     const mine = await fr.moveFollowups(db, tenant, ids, 'pending', 'sending', null, now)
     if (mine.length === 0) return
+    const taken = messages.filter((m) => mine.includes(m.id))
+    if (taken.length === 0) return void (await fr.moveFollowups(db, tenant, mine, 'sending', 'cancelled', 'message_deleted', now))
     const thread = await this.threadOf(tenant, channel, emailChannel, visitor.email, row)
-    const mail = this.compose(channel, emailChannel, email, thread, visitor.email, messages.filter((m) => mine.includes(m.id)))
+    const mail = this.compose(channel, emailChannel, email, thread, visitor.email, taken)
     // Recorded before it leaves: the visitor's answer (In-Reply-To our Message-ID) finds the conversation.
     await emails.insertThreadHeader(db, tenant, emailChannel.id, mail.messageId, row.conversation_id)
     const outcome = await this.deliver(emailChannel, email, mail)
