@@ -172,6 +172,17 @@ describe('structure: module boundaries', () => {
     SCOPES.assemble(MODULES)
     assert.equal(SCOPES.all.length, 13)
   })
+
+  it('the schemas that list every scope are complete once assembled, wrapped ones (Optional) included', async () => {
+    const { CreateApiKeyBody } = await import('../src/modules/developer/keys/keys.schemas.js')
+    const { CreateOAuthAppBody, UpdateOAuthAppBody } = await import('../src/modules/developer/oauth/oauth.schemas.js')
+    const keyScopes = JSON.parse(JSON.stringify(CreateApiKeyBody)).properties.scopes
+    assert.deepEqual([keyScopes.items.enum, keyScopes.maxItems], [SCOPES.all, 13])
+    for (const body of [CreateOAuthAppBody, UpdateOAuthAppBody]) {
+      const allowed = JSON.parse(JSON.stringify(body)).properties.allowed_scopes
+      assert.deepEqual([allowed.items.anyOf.map((s: { const: string }) => s.const), allowed.maxItems], [SCOPES.all, 13])
+    }
+  })
 })
 
 describe('structure: tenant filters in SQL', () => {
