@@ -78,7 +78,7 @@ export class ChannelInboundService {
     const tenant: Tenant = { workspaceId: channel.workspace_id, mode: channel.mode }
     const now = iso(this.k.clock.now())
     return this.k.transaction(owner, async (tx) => {
-      const fresh = await repo.insertReceipt(tx, { channel_id: channel.id, provider_sid: text.sid, workspace_id: tenant.workspaceId, mode: tenant.mode, message_id: '', bot_reply_id: null, received_at: now })
+      const fresh = await repo.insertReceipt(tx, { channel_id: channel.id, provider_sid: text.sid, workspace_id: tenant.workspaceId, mode: tenant.mode, message_id: '', contact_phone: text.from, bot_reply_id: null, received_at: now })
       if (!fresh) return answer({ duplicate: true, conversationId: null, messageId: null })
       const contact = await repo.lockContact(tx, tenant, channel.id, text.from, now, this.k.database.engine === 'postgres')
       const received = await this.services.inbox.turns.receive(tx, tenant, {

@@ -4,6 +4,7 @@ import * as retention from './channels-retention.repository.js'
 import { eraseWebChat, visitorIdsOf, webChatRecords } from './web-chat/web-chat.privacy.js'
 import { attachmentFolder, attachmentKey, MAX_ATTACHMENTS } from './email/email-inbound.service.js'
 import * as emails from './email/email.repository.js'
+import { eraseTwilioMedia } from './providers/twilio-media.js'
 
 // The channels module's part in data-subject requests (docs/compliance.md "What each module does"). It
 // keeps a customer's phone number with their consent (opt-out), the links from their conversations, the
@@ -33,6 +34,8 @@ export const channelsPrivacy: ModulePrivacy = {
   /** Deletes the subject's rows (consent, conversation links, delivery records): a second run finds nothing. */
   async erase(k, _services, tenant, subject) {
     let deleted = subject.phone ? await repo.eraseByPhone(k.db, tenant, subject.phone) : 0
+    // The media they sent by MMS / WhatsApp (blobs named by channel and MessageSid).
+    if (subject.phone) deleted += await eraseTwilioMedia(k, tenant, subject.phone)
     deleted += await eraseWebChat(k, tenant, subject)
     if (subject.email) {
       // Their emails' attachments (blobs named by channel and Message-ID), then the rows that lead to them.

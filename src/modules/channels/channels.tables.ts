@@ -89,6 +89,8 @@ export interface ChannelReceiptsTable {
   workspace_id: string
   mode: Mode
   message_id: string
+  /** The customer's number (or visitor id): erasure by phone finds their stored media; null once erased, and on older rows. */
+  contact_phone?: string | null
   /** The bot's answer to this message (`pending` while it is written); null: none (yet). */
   bot_reply_id: string | null
   received_at: string

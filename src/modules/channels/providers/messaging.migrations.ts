@@ -12,4 +12,14 @@ export const messagingMigrations: ModuleMigration[] = [
       await db.schema.alterTable('channel_contacts').addColumn('last_inbound_at', 'text').execute()
     },
   },
+  {
+    // Whose message a receipt was: a data-subject erasure by phone finds the media stored under (channel,
+    // MessageSid) through it, deletes them and clears the number (the receipt stays: a late retry of the
+    // webhook must still find it).
+    name: '202701151447_channels_receipt_phone',
+    async up(db) {
+      await db.schema.alterTable('channel_receipts').addColumn('contact_phone', 'text').execute()
+      await db.schema.createIndex('channel_receipts_phone').on('channel_receipts').columns(['workspace_id', 'contact_phone']).execute()
+    },
+  },
 ]

@@ -110,6 +110,23 @@ describe('Twilio Messaging media: inbound media kept in the blob store, outbound
     assert.equal(tw.requests.filter((r) => r.method === 'GET').length, before + 4)
   })
 
+  it('a data-subject erasure by phone deletes the media they sent and their number on the receipts; a second run finds nothing', async () => {
+    const phone = '+14155550183'
+    const inbound = await tw.inbound(mms.webhooks.messages_url, { from: phone, to: mms.phone_number, body: 'My receipt', media: [{ url: tw.addMedia(PDF, 'application/pdf'), type: 'application/pdf' }] })
+    const other = await tw.inbound(mms.webhooks.messages_url, { from: '+14155550184', to: mms.phone_number, body: 'Mine', media: [{ url: tw.addMedia(JPEG, 'image/jpeg'), type: 'image/jpeg' }] })
+    const [theirs, kept] = [(await inboundMessage(h, inbound.sid)).message.attachments[0].url, (await inboundMessage(h, other.sid)).message.attachments[0].url]
+    assert.equal((await request(theirs)).statusCode, 200)
+    const tenant = { workspaceId: h.a.workspaceId, mode: 'live' as const }
+    const module = h.app.kernel.modules.find((m) => m.name === 'channels')!
+    const erase = () => module.privacy!.erase(h.app.kernel, h.app.services, tenant, { phone, email: null, external_id: null })
+    assert.ok((await erase()).deleted >= 1)
+    assert.equal((await request(theirs)).statusCode, 404, 'their media is gone')
+    assert.equal((await request(kept)).statusCode, 200, 'another customer’s stays')
+    const receipt = await h.app.kernel.db.selectFrom('channel_receipts').selectAll().where('provider_sid', '=', inbound.sid).executeTakeFirstOrThrow()
+    assert.equal(receipt.contact_phone, null, 'the receipt stays (a late retry still finds it) without their number')
+    assert.deepEqual(await erase(), { deleted: 0, anonymised: 0 })
+  })
+
   it('sends a reply’s attachments as MediaUrl', async () => {
     const inbound = await tw.inbound(mms.webhooks.messages_url, { from: '+14155550182', to: mms.phone_number, body: 'Menu please' })
     const { conv, message } = await inboundMessage(h, inbound.sid)

@@ -5,6 +5,8 @@ import { policyAgent } from '../../../kernel/outbound/policy-agent.js'
 import { CarrierError, checkTwilioUrl, isRedirect } from '../../../kernel/twilio/http.js'
 import type { ChannelsTable } from '../channels.tables.js'
 import { sniff } from '../web-chat/web-chat.service.js'
+import type { Tenant } from '../../../kernel/tenant.js'
+import { forgetReceiptPhone, twilioReceiptsOf } from './messaging.repository.js'
 import type { TwilioAccount } from './twilio-messaging.adapter.js'
 
 // A customer's MMS / WhatsApp media, fetched from Twilio into the blob store before the message's
@@ -19,6 +21,8 @@ const MESSAGE_MAX_BYTES = 40 * 1024 * 1024
 /** Twilio waits 15 s for the webhook's answer; what is not read by then stays a link to Twilio. */
 const FETCH_BUDGET_MS = 10_000
 const MAX_REDIRECTS = 3
+/** Twilio sends at most 10 media per message. */
+const MAX_MEDIA = 10
 const POOL_CONNECTIONS = 8
 
 /** What Twilio delivers to a number or WhatsApp sender and we keep (as Twilio's "accepted content types", narrowed). */
@@ -151,6 +155,16 @@ export class TwilioMediaStore {
   private signature(path: string): string {
     return createHmac('sha256', this.k.deriveKey('channels-twilio-media')).update(path).digest('base64url')
   }
+}
+
+/** Data-subject erasure: the media a customer sent (every slot of each of their messages), then their number on the receipts. */
+export async function eraseTwilioMedia(k: Kernel, tenant: Tenant, phone: string): Promise<number> {
+  const receipts = await twilioReceiptsOf(k.db, tenant, phone)
+  for (const r of receipts) {
+    const folder = mediaFolder(r.channel_id, r.provider_sid)
+    for (let i = 0; i < MAX_MEDIA; i++) await k.blobs.delete(mediaKey(r.channel_id, folder, i))
+  }
+  return forgetReceiptPhone(k.db, tenant, phone)
 }
 
 /** The body up to `maxBytes`, its first bytes checked against the type as soon as there are enough of them. */
