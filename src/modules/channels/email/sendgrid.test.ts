@@ -123,7 +123,7 @@ describe('SendGrid signed webhooks: Inbound Parse under a signature policy, and 
     assert.equal((await delivery(firstId)).status, 'sent')
     const res = await postTo(channel.email.inbound.sendgrid_events_url, events, { 'content-type': 'application/json', ...signed(eventsKey.privateKey, events, now()) })
     assert.equal(res.status, 200)
-    assert.deepEqual(await res.json(), { received: 4, applied: 3 })
+    assert.deepEqual(await res.json(), { received: 4 })
     assert.equal((await delivery(firstId)).status, 'delivered')
     const bounced = await delivery(second.id)
     assert.deepEqual([bounced.status, bounced.error_code, bounced.error_message], ['undelivered', 'bounced', '550 5.1.1 no such user'])
