@@ -21,7 +21,7 @@ const CLIENT_RESERVED = new Set([
 ])
 
 /** Request options every method takes as keyword-only arguments (a params key of that name goes in the dict). */
-const OPTION_NAMES = new Set(['idempotency_key', 'timeout', 'max_retries', 'api_version', 'extra_headers', 'params', 'self'])
+const OPTION_NAMES = new Set(['api_key', 'idempotency_key', 'timeout', 'max_retries', 'api_version', 'extra_headers', 'params', 'self'])
 
 const isIdentifier = (s: string) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(s)
 /** A Python name for an API name: snake_case, with `_` appended to a keyword. */
@@ -303,6 +303,8 @@ function emitMethod(m: Method, model: ApiModel, used: Set<string>, paramNames: M
     `        params: Optional[${pname}] = None,`,
     '        *,',
     ...(op.idempotent ? ['        idempotency_key: Optional[str] = None,'] : []),
+    // The key for this call only (Stripe's per-request api_key); public operations send none.
+    ...(op.public ? [] : ['        api_key: Optional[str] = None,']),
     '        timeout: Optional[float] = None,',
     '        max_retries: Optional[int] = None,',
     '        api_version: Optional[str] = None,',
@@ -336,6 +338,7 @@ function emitMethod(m: Method, model: ApiModel, used: Set<string>, paramNames: M
     ...(kind !== 'json' ? [`                kind=${str(kind)},`] : []),
     ...(op.file_media_type ? [`                accept=${str(op.file_media_type)},`] : []),
     ...(op.idempotent ? ['                idempotency_key=idempotency_key,'] : []),
+    ...(op.public ? [] : ['                api_key=api_key,']),
     '                timeout=timeout,',
     '                max_retries=max_retries,',
     '                api_version=api_version,',

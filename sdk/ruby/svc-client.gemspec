@@ -13,7 +13,7 @@ Gem::Specification.new do |spec|
   spec.license = 'Nonstandard'
   spec.homepage = 'https://api.example.com/v2/api-docs'
   spec.required_ruby_version = '>= 3.0'
-  spec.files = Dir['lib/**/*.rb', 'README.md', 'svc-client.gemspec'].sort
+  spec.files = Dir['lib/**/*.rb', 'README.md', 'CHANGELOG.md', 'svc-client.gemspec'].sort
   spec.require_paths = ['lib']
   spec.metadata = { 'rubygems_mfa_required' => 'true' }
 end

@@ -35,6 +35,8 @@ export interface ClientOptions {
 }
 
 export interface RequestOptions {
+  /** The API key for this call only (another workspace's, a restricted key…); the client's otherwise. */
+  apiKey?: string
   /** The `Idempotency-Key` (default: a new UUID v4 per call of a POST/PUT/PATCH/DELETE, the same on each retry). */
   idempotencyKey?: string
   /** Milliseconds for each attempt of this call. */
@@ -151,7 +153,8 @@ export class BaseClient {
       'user-agent': userAgent(),
       'svc-api-version': options.apiVersion ?? this.apiVersion,
     }
-    if (!spec.public && this.#apiKey) h.authorization = `Bearer ${this.#apiKey}`
+    const apiKey = options.apiKey ?? this.#apiKey
+    if (!spec.public && apiKey) h.authorization = `Bearer ${apiKey}`
     if (spec.body !== undefined) h['content-type'] = 'application/json'
     if (idempotencyKey) h['idempotency-key'] = idempotencyKey
     for (const extra of [this.defaultHeaders, options.headers ?? {}]) {
@@ -164,7 +167,7 @@ export class BaseClient {
   }
 
   async #execute(spec: OperationSpec, options: RequestOptions = {}, stream: boolean): Promise<WithResponse<unknown>> {
-    if (!spec.public && !this.#apiKey) throw new SvcError('No API key: pass { apiKey } or set SVC_API_KEY')
+    if (!spec.public && !(options.apiKey ?? this.#apiKey)) throw new SvcError('No API key: pass { apiKey } or set SVC_API_KEY')
     const maxRetries = options.maxRetries ?? this.maxRetries
     const timeout = options.timeout ?? this.timeout
     const idempotencyKey = options.idempotencyKey ?? (spec.idempotent ? randomUUID() : undefined)

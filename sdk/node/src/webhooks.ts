@@ -12,8 +12,11 @@ import type { WebhookEvent } from './generated/models.js'
 /** The raw body exactly as received: a string, a Buffer or bytes (not the parsed JSON). */
 export type WebhookPayload = string | Uint8Array | ArrayBuffer
 
-/** Request headers: a Headers object, Node's IncomingHttpHeaders, or a plain record (names in any case). */
-export type WebhookHeaders = Headers | Record<string, string | string[] | undefined | null> | Iterable<[string, string]>
+/**
+ * Request headers: a Headers object, Node's IncomingHttpHeaders, or a plain record (names in any case); or,
+ * as Stripe's constructEvent takes it, the value of the `Svc-Status-Signature` header alone (`t=…,v1=…`).
+ */
+export type WebhookHeaders = string | Headers | Record<string, string | string[] | undefined | null> | Iterable<[string, string]>
 
 export interface VerifyOptions {
   /** How far the timestamp may be from now, in seconds (default 300). */
@@ -33,6 +36,8 @@ function bytesOf(payload: WebhookPayload): Buffer {
 
 function headerOf(headers: WebhookHeaders, name: string): string | null {
   const want = name.toLowerCase()
+  // A string is the signature header's value (and would otherwise iterate as characters).
+  if (typeof headers === 'string') return want === 'svc-status-signature' ? headers : null
   if (typeof Headers !== 'undefined' && headers instanceof Headers) return headers.get(want)
   const entries: Iterable<[string, unknown]> =
     typeof (headers as Iterable<unknown>)[Symbol.iterator] === 'function'

@@ -26,11 +26,14 @@ final class Webhook
     /**
      * Verifies the delivery and answers its event, decoded (`['type' => 'webhook.test', 'data' => …]`).
      *
-     * @param array<string, string|list<string>> $headers
+     * `$headers`: the request's headers (any case, `HTTP_` server names too), or the `Svc-Status-Signature`
+     * value alone (`t=…,v1=…`), as Stripe's constructEvent takes its signature header.
+     *
+     * @param array<string, string|list<string>>|string $headers
      * @return array<string, mixed>
      * @throws SignatureVerificationException
      */
-    public static function constructEvent(string $payload, array $headers, string $secret, int $tolerance = self::DEFAULT_TOLERANCE, ?int $now = null): array
+    public static function constructEvent(string $payload, array|string $headers, string $secret, int $tolerance = self::DEFAULT_TOLERANCE, ?int $now = null): array
     {
         self::verify($payload, $headers, $secret, $tolerance, $now);
         try {
@@ -47,10 +50,10 @@ final class Webhook
     /**
      * Verifies the delivery; throws when no signature verifies.
      *
-     * @param array<string, string|list<string>> $headers
+     * @param array<string, string|list<string>>|string $headers the headers, or the Svc-Status-Signature value
      * @throws SignatureVerificationException
      */
-    public static function verify(string $payload, array $headers, string $secret, int $tolerance = self::DEFAULT_TOLERANCE, ?int $now = null): void
+    public static function verify(string $payload, array|string $headers, string $secret, int $tolerance = self::DEFAULT_TOLERANCE, ?int $now = null): void
     {
         if ($secret === '') {
             throw new SignatureVerificationException('The webhook secret is empty');
@@ -171,11 +174,14 @@ final class Webhook
     }
 
     /**
-     * @param array<string, string|list<string>> $headers
+     * @param array<string, string|list<string>>|string $headers
      * @return array<string, list<string>> lower-case names
      */
-    private static function normalize(array $headers): array
+    private static function normalize(array|string $headers): array
     {
+        if (is_string($headers)) {
+            return [self::SVC_HEADER => [$headers]];
+        }
         $out = [];
         foreach ($headers as $name => $value) {
             $name = strtolower((string) $name);

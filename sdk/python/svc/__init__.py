@@ -8,6 +8,7 @@
 from ._client import Client, resolve_base_url
 from ._generated import models, params
 from ._http import APIResponse, Headers
+from ._object import SvcObject
 from ._version import API_VERSION, DEFAULT_BASE_URL, VERSION, __version__
 from .errors import (
     APIConnectionError,
@@ -49,6 +50,7 @@ __all__ = [
     "SignatureVerificationError",
     "Stream",
     "SvcError",
+    "SvcObject",
     "VERSION",
     "ValidationError",
     "Webhook",

@@ -12,6 +12,7 @@ from urllib.parse import quote, urlencode
 
 from ._generated.client import GeneratedClient
 from ._http import APIResponse, HTTPTransport, encode_query, split_lines
+from ._object import SvcObject
 from ._version import API_VERSION, DEFAULT_BASE_URL, VERSION
 from .errors import error_for_response
 from .pagination import Page
@@ -49,8 +50,9 @@ class Client(GeneratedClient):
     (default 60). ``api_version``: the ``Svc-Api-Version`` to pin (default: the version this client was
     generated from). ``default_headers``: sent with every request.
 
-    Every method also takes ``timeout``, ``max_retries``, ``api_version``, ``extra_headers`` (and, for
-    POST/PUT/PATCH/DELETE, ``idempotency_key``) for that call only. After each call, ``client.last_response``
+    Every method also takes ``api_key``, ``timeout``, ``max_retries``, ``api_version``, ``extra_headers`` (and,
+    for POST/PUT/PATCH/DELETE, ``idempotency_key``) for that call only. Results are :class:`svc.SvcObject`:
+    dicts whose keys are attributes too (``bot.id`` and ``bot["id"]``). After each call, ``client.last_response``
     has its status, headers and request id (per thread).
     """
 
@@ -159,6 +161,7 @@ class Client(GeneratedClient):
         kind: str = "json",
         accept: Optional[str] = None,
         idempotency_key: Optional[str] = None,
+        api_key: Optional[str] = None,
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         api_version: Optional[str] = None,
@@ -197,8 +200,9 @@ class Client(GeneratedClient):
             "User-Agent": USER_AGENT,
             "Svc-Api-Version": api_version or self._api_version,
         }
-        if self._api_key:
-            headers["Authorization"] = "Bearer %s" % self._api_key
+        key = api_key or self._api_key
+        if key:
+            headers["Authorization"] = "Bearer %s" % key
         if payload is not None:
             headers["Content-Type"] = "application/json"
         if method in _WRITE_METHODS and kind != "stream":
@@ -243,6 +247,7 @@ class Client(GeneratedClient):
                     query_keys=query_keys,
                     body=body,
                     kind="page",
+                    api_key=api_key,
                     timeout=timeout,
                     max_retries=max_retries,
                     api_version=api_version,
@@ -271,11 +276,11 @@ def _decode(response: APIResponse, raw: bool) -> Any:
     if response.status == 204 or not body:
         return None
     if _is_json(response):
-        return json.loads(body.decode("utf-8"))
+        return json.loads(body.decode("utf-8"), object_hook=SvcObject)
     if raw:
         return body
     try:
-        return json.loads(body.decode("utf-8"))
+        return json.loads(body.decode("utf-8"), object_hook=SvcObject)
     except ValueError:
         return body
 

@@ -11,6 +11,7 @@ import json
 from typing import Any, Dict, Iterable, Iterator, List, Optional
 
 from ._http import APIResponse
+from ._object import SvcObject
 
 __all__ = ["ServerSentEvent", "Stream", "iter_events"]
 
@@ -45,7 +46,7 @@ class ServerSentEvent:
 
 def _decode(data: str) -> Any:
     try:
-        return json.loads(data)
+        return json.loads(data, object_hook=SvcObject)
     except ValueError:
         return data
 

@@ -23,6 +23,7 @@ import re
 import time
 from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
 
+from ._object import SvcObject
 from .errors import SignatureVerificationError
 
 __all__ = ["Webhook", "WebhookSignature", "DEFAULT_TOLERANCE"]
@@ -37,6 +38,11 @@ def _header(headers: Any, name: str) -> Optional[str]:
     """A header from a dict, a list of pairs or a Message-like object, by case-insensitive name."""
     if headers is None:
         return None
+    if isinstance(headers, (str, bytes)):
+        # The Svc-Status-Signature value alone (``t=…,v1=…``), as Stripe's construct_event takes its header.
+        if name != SIGNATURE_HEADER:
+            return None
+        return headers.decode("latin-1") if isinstance(headers, bytes) else headers
     pairs = headers.items() if hasattr(headers, "items") else headers
     for k, v in pairs:
         if str(k).lower() == name:
@@ -134,7 +140,8 @@ class Webhook:
     ) -> None:
         """Raise :class:`SignatureVerificationError` unless one of the signature header sets is valid.
 
-        ``headers``: a mapping (any case), a list of (name, value) pairs or an ``email.message.Message``.
+        ``headers``: a mapping (any case), a list of (name, value) pairs or an ``email.message.Message``;
+        or the ``Svc-Status-Signature`` header's value alone (a string, as Stripe's ``sig_header``).
         ``now``: unix seconds to check the timestamp against (default: the clock).
         """
         if not isinstance(secret, str) or not secret:
@@ -173,7 +180,7 @@ class Webhook:
         """Verify the delivery (see :meth:`verify`) and return its event (the parsed JSON body)."""
         cls.verify(payload, headers, secret, tolerance, now)
         try:
-            event = json.loads(_bytes(payload).decode("utf-8"))
+            event = json.loads(_bytes(payload).decode("utf-8"), object_hook=SvcObject)
         except ValueError as e:
             raise SignatureVerificationError("The payload is not JSON: %s" % e)
         if not isinstance(event, dict):

@@ -11,6 +11,7 @@ require 'time'
 require 'uri'
 
 require_relative 'svc/version'
+require_relative 'svc/svc_object'
 require_relative 'svc/errors'
 require_relative 'svc/http_client'
 require_relative 'svc/list_object'

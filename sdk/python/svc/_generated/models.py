@@ -113,6 +113,8 @@ __all__ = [
     "ChannelType",
     "ChannelUpdatedEvent",
     "ChannelWebhooks",
+    "ChannelWhatsApp",
+    "ChannelWhatsAppInput",
     "ComplianceEvidence",
     "ComplianceEvidenceList",
     "ComplianceEvidenceReport",
@@ -300,6 +302,8 @@ __all__ = [
     "VoiceTranscriptSegment",
     "VoiceTransfer",
     "VoiceTransferTarget",
+    "WebChatEmailFollowup",
+    "WebChatEmailFollowupInput",
     "WebChatInput",
     "WebChatSettings",
     "WebChatTheme",
@@ -321,6 +325,7 @@ __all__ = [
     "WebhookPlaygroundStreamReady",
     "WebhookSignatureCheck",
     "WebhookTestEvent",
+    "WhatsAppTemplate",
     "Workspace",
     "WorkspaceCrmSettings",
     "WorkspaceCrmSettingsInput",
@@ -1626,6 +1631,7 @@ class Channel(TypedDict):
     updated_at: str
     web_chat: Optional[WebChatSettings]
     webhooks: ChannelWebhooks
+    whatsapp: Optional[ChannelWhatsApp]
 
 
 class ChannelCreatedEvent(TypedDict):
@@ -1652,6 +1658,8 @@ class ChannelCredentials(TypedDict):
     auth_token_set: bool
     #: The Twilio API base URL.
     base_url: Optional[str]
+    #: The Twilio Messaging Service (MG…) replies are sent through instead of phone_number; null: from the number.
+    messaging_service_sid: Optional[str]
 
 
 class _ChannelCredentialsInputRequired(TypedDict):
@@ -1666,6 +1674,8 @@ class ChannelCredentialsInput(_ChannelCredentialsInputRequired, total=False):
     auth_token: str
     #: Default https://api.twilio.com.
     base_url: str
+    #: Send through this Messaging Service (MG…) instead of phone_number (its sender pool, with the number in it); null: from the number. Kept when left out.
+    messaging_service_sid: Optional[str]
 
 
 class ChannelDeletedEvent(TypedDict):
@@ -1726,6 +1736,18 @@ class ChannelWebhooks(TypedDict):
     messages_url: str
     #: The status callback given with every message sent.
     status_url: str
+
+
+class ChannelWhatsApp(TypedDict):
+    """A WhatsApp channel's settings; null for other types. `template` is sent instead of a free-form reply outside WhatsApp's 24-hour customer-service window; null: such a reply is refused (422 `whatsapp_window_closed`)."""
+
+    template: Optional[WhatsAppTemplate]
+
+
+class ChannelWhatsAppInput(TypedDict, total=False):
+    """WhatsApp channels only."""
+
+    template: Optional[WhatsAppTemplate]
 
 
 class ComplianceEvidence(TypedDict):
@@ -2114,6 +2136,12 @@ class EmailInbound(TypedDict):
     mailgun_url: str
     #: Postmark's inbound webhook URL (basic auth `inbound:<webhook_password>` in the URL, as Postmark documents).
     postmark_url: str
+    #: Whether the Event Webhook is taken (its verification key is set).
+    sendgrid_events: bool
+    #: SendGrid Event Webhook URL: delivered / bounce / dropped events move the replies' delivery state (needs sendgrid_event_verification_key).
+    sendgrid_events_url: str
+    #: Whether Inbound Parse posts must carry SendGrid’s ECDSA signature (a verification key is set); otherwise basic auth.
+    sendgrid_signed: bool
     #: SendGrid Inbound Parse URL (basic auth `inbound:<webhook_password>` in the URL; raw MIME or parsed both accepted).
     sendgrid_url: str
     #: Whether the service's own SMTP listener is on (SMTP_LISTEN_PORT): point the domain's MX (or a forward) at it.
@@ -2133,6 +2161,10 @@ class EmailInput(_EmailInputRequired, total=False):
     #: Write-only: Mailgun's HTTP webhook signing key.
     mailgun_signing_key: str
     relay: Optional[EmailRelayInput]
+    #: The verification key of SendGrid's Signed Event Webhook (base64 or PEM). null: no delivery events taken.
+    sendgrid_event_verification_key: Optional[str]
+    #: The public key of a SendGrid Inbound Parse security policy with signature verification (base64, as SendGrid shows it, or PEM). Set: every Inbound Parse post must be signed; null: basic auth.
+    sendgrid_verification_key: Optional[str]
     #: Write-only: the basic-auth password of the Postmark and SendGrid inbound URLs.
     webhook_password: str
 
@@ -2187,6 +2219,10 @@ class EmailUpdate(TypedDict, total=False):
     #: Write-only: Mailgun's HTTP webhook signing key.
     mailgun_signing_key: str
     relay: Optional[EmailRelayInput]
+    #: The verification key of SendGrid's Signed Event Webhook (base64 or PEM). null: no delivery events taken.
+    sendgrid_event_verification_key: Optional[str]
+    #: The public key of a SendGrid Inbound Parse security policy with signature verification (base64, as SendGrid shows it, or PEM). Set: every Inbound Parse post must be signed; null: basic auth.
+    sendgrid_verification_key: Optional[str]
     #: Write-only: the basic-auth password of the Postmark and SendGrid inbound URLs.
     webhook_password: str
 
@@ -2978,7 +3014,7 @@ class MessageCreatedEvent(TypedDict):
 
 
 class MessageDelivery(TypedDict):
-    """How far an outbound message sent through a channel (SMS, WhatsApp) got: queued → sent → delivered, or failed / undelivered (docs/channels.md)."""
+    """How far an outbound message sent through a channel (SMS, WhatsApp, web chat, email) got: queued → sent → delivered → read (a web chat visitor saw it), or failed / undelivered (docs/channels.md)."""
 
     #: Why it failed: the provider's error code (Twilio 30003…), `opted_out`, `outcome_unknown`, `channel_deleted`.
     error_code: Optional[str]
@@ -3939,10 +3975,36 @@ class VoiceTransferTarget(TypedDict):
     type: Literal["number", "member"]
 
 
+class WebChatEmailFollowup(TypedDict):
+    """The ``WebChatEmailFollowup`` object (components.schemas.WebChatEmailFollowup)."""
+
+    #: How long a reply waits to be seen in the widget before it goes by e-mail.
+    after_minutes: int
+    #: The page with the chat, linked from the mail (opened with `#svc-chat`); null: the first allowed origin.
+    chat_url: Optional[str]
+    #: An email channel of the workspace: the mail comes from its address through its relay, and the visitor’s answer to it lands in the same conversation.
+    email_channel_id: str
+
+
+class _WebChatEmailFollowupInputRequired(TypedDict):
+    #: How long a reply waits to be seen in the widget before it goes by e-mail.
+    after_minutes: int
+    #: An email channel of the workspace: the mail comes from its address through its relay, and the visitor’s answer to it lands in the same conversation.
+    email_channel_id: str
+
+
+class WebChatEmailFollowupInput(_WebChatEmailFollowupInputRequired, total=False):
+    """Replies not seen in the widget in time go by e-mail to visitors who gave an address; null: never."""
+
+    #: The page with the chat, linked from the mail (opened with `#svc-chat`); null: the first allowed origin.
+    chat_url: Optional[str]
+
+
 class WebChatInput(TypedDict, total=False):
     """Only for type `web_chat`."""
 
     allowed_origins: List[str]
+    email_followup: Optional[WebChatEmailFollowupInput]
     #: Turning it on makes the identity secret (shown once) if there is none.
     identity_verification: bool
     #: The widget’s language when the visitor’s browser asks for none we have: `en` or `de`.
@@ -3954,6 +4016,7 @@ class WebChatInput(TypedDict, total=False):
 class _WebChatSettingsRequired(TypedDict):
     #: The sites that may run the widget (checked against `Origin`); empty: none yet.
     allowed_origins: List[str]
+    email_followup: Optional[WebChatEmailFollowup]
     #: Whether an identity secret exists (it is shown once, when made).
     identity_secret_set: bool
     #: Visitors named by your site (`user_id`) must carry `user_hash` = hex HMAC-SHA256 of the user id with the identity secret; an unsigned `user_id` is refused.
@@ -4004,6 +4067,7 @@ class WebChatUpdate(TypedDict, total=False):
     """The ``WebChatUpdate`` object (components.schemas.WebChatUpdate)."""
 
     allowed_origins: List[str]
+    email_followup: Optional[WebChatEmailFollowupInput]
     #: Turning it on makes the identity secret (shown once) if there is none.
     identity_verification: bool
     #: The widget’s language when the visitor’s browser asks for none we have: `en` or `de`.
@@ -4251,6 +4315,18 @@ class WebhookTestEvent(TypedDict):
     workspace_id: str
 
 
+class _WhatsAppTemplateRequired(TypedDict):
+    #: The approved template in Twilio's Content API (HX…).
+    content_sid: str
+
+
+class WhatsAppTemplate(_WhatsAppTemplateRequired, total=False):
+    """The ``WhatsAppTemplate`` object (components.schemas.WhatsAppTemplate)."""
+
+    #: Twilio ContentVariables: each placeholder of the template (`"1"`, or a name) and its value. `{message}` in a value becomes the reply's text, `{channel}` the channel's name.
+    variables: Dict[str, Any]
+
+
 class Workspace(TypedDict):
     """The ``Workspace`` object (components.schemas.Workspace)."""
 
@@ -4415,7 +4491,7 @@ LeadStatus = Literal["new", "contacted", "qualified", "converted", "unqualified"
 
 LeadSyncStatus = Literal["never", "pending", "synced", "failed"]
 
-MessageDeliveryStatus = Literal["queued", "sent", "delivered", "failed", "undelivered"]
+MessageDeliveryStatus = Literal["queued", "sent", "delivered", "read", "failed", "undelivered"]
 
 #: `confidential`: a server that keeps a client secret. `public`: a browser or native app without one (PKCE S256 required).
 OAuthAppType = Literal["confidential", "public"]

@@ -20,6 +20,7 @@ from .models import (
     ChannelCredentialsInput,
     ChannelProvider,
     ChannelType,
+    ChannelWhatsAppInput,
     ConversationChannel,
     ConversationStatus,
     DsarStatus,
@@ -436,6 +437,7 @@ class CreateChannelParams(_CreateChannelParamsRequired, total=False):
     phone_number: str
     provider: ChannelProvider
     web_chat: WebChatInput
+    whatsapp: ChannelWhatsAppInput
 
 
 _CreateComplianceEvidenceParamsRequired = TypedDict("_CreateComplianceEvidenceParamsRequired", {
@@ -1198,7 +1200,7 @@ class ListTerraformResourcesParams(TypedDict, total=False):
 
     #: Opaque cursor from a previous next_cursor.
     cursor: str
-    #: `hcl`: the workspace’s existing objects as Terraform import and resource blocks (text/plain), instead of the list; cursor and limit do not apply.
+    #: `hcl`: the workspace’s existing objects as a Terraform configuration for the Mastercard/restapi provider (text/plain), instead of the list; cursor and limit do not apply.
     format: Literal["json", "hcl"]
     #: Page size, 1–100 (default 20).
     limit: int
@@ -1593,6 +1595,7 @@ class UpdateChannelParams(TypedDict, total=False):
     email: EmailUpdate
     name: str
     web_chat: WebChatUpdate
+    whatsapp: ChannelWhatsAppInput
 
 
 class UpdateConversationParams(TypedDict, total=False):

@@ -5,10 +5,11 @@ module Svc
   #
   #   client = Svc::Client.new('svc_live_…')                  # or Svc::Client.new(api_key: …); default ENV['SVC_API_KEY']
   #   lead = client.leads.create({ name: 'Ada', email: 'ada@example.com' })
-  #   lead['id']                                              # responses are Hashes with string keys
+  #   lead['id']; lead.id                                     # responses are Svc::SvcObject: Hashes with string keys, keys as methods too
+  #   client.bots.get('bot_…', api_key: 'svc_live_other…')    # any call: its own key and options
   #   client.last_response.request_id                         # the raw answer of this thread's latest call
   #
-  # Options (every one also per request, as keywords after the params, except base_url):
+  # Options (every one also per request, as keywords after the params, except base_url; api_key too):
   # - base_url: the origin (default https://api.example.com); "/v2" is appended for svc_live_ keys and
   #   "/sandbox/v2" for svc_test_ keys, unless the URL already ends with "/v2" (or "/sandbox/v2").
   # - api_version: sent as Svc-Api-Version on every request (default Svc::API_VERSION, the version this
@@ -22,7 +23,7 @@ module Svc
     include Svc::Generated::ClientMethods
 
     # Keywords of a call that are request options, not params.
-    REQUEST_OPTIONS = %i[idempotency_key timeout max_retries api_version headers].freeze
+    REQUEST_OPTIONS = %i[api_key idempotency_key timeout max_retries api_version headers].freeze
     DEFAULT_TIMEOUT = 60
     DEFAULT_MAX_RETRIES = 2
     USER_AGENT = "svc-ruby/#{Svc::VERSION} (ruby #{RUBY_VERSION})".freeze
@@ -179,7 +180,8 @@ module Svc
         'user-agent' => USER_AGENT,
         'svc-api-version' => (ropts[:api_version] || @api_version).to_s,
       }
-      headers['authorization'] = "Bearer #{@api_key}" if @api_key && !@api_key.empty?
+      api_key = ropts[:api_key] || @api_key
+      headers['authorization'] = "Bearer #{api_key}" if api_key && !api_key.empty?
       payload = nil
       unless body.nil?
         if body.is_a?(String)
@@ -215,7 +217,7 @@ module Svc
     def decode(response)
       body = response.body
       return nil if response.status == 204 || body.nil? || body.empty?
-      return JSON.parse(body.dup.force_encoding(Encoding::UTF_8)) if response.json?
+      return JSON.parse(body.dup.force_encoding(Encoding::UTF_8), object_class: SvcObject) if response.json?
       return body.dup.force_encoding(Encoding::UTF_8) if response.content_type.start_with?('text/')
 
       body.b

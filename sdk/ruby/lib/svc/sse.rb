@@ -119,7 +119,7 @@ module Svc
       end
 
       def decode(raw)
-        JSON.parse(raw)
+        JSON.parse(raw, object_class: SvcObject)
       rescue JSON::ParserError
         raw
       end

@@ -20,13 +20,14 @@ module Svc
 
     module_function
 
-    # The parsed event (a Hash with string keys) when a signature verifies; raises
+    # `headers`: the request's headers (a Hash, any case, Rack's HTTP_ names too) or the Svc-Status-Signature
+    # value alone. The parsed event (a Svc::SvcObject: a Hash with string keys) when a signature verifies; raises
     # Svc::SignatureVerificationError otherwise. `secret` may be an Array (during a rotation: every active
     # secret). `now`: a Time or unix seconds (default: the clock).
     def construct_event(payload, headers, secret, tolerance: DEFAULT_TOLERANCE, now: nil)
       verify(payload, headers, secret, tolerance: tolerance, now: now)
       begin
-        JSON.parse(payload.to_s)
+        JSON.parse(payload.to_s, object_class: SvcObject)
       rescue JSON::ParserError => e
         raise SignatureVerificationError.new("the payload is not JSON: #{e.message}", headers: headers, payload: payload)
       end
@@ -93,6 +94,9 @@ module Svc
     # Lower-case names; Rack env keys (HTTP_WEBHOOK_ID) and underscores become dashed names; Array values
     # (several headers of one name) are joined as HTTP joins them.
     def normalize_headers(headers)
+      # A String is the Svc-Status-Signature value alone (`t=…,v1=…`), as Stripe's construct_event takes it.
+      return { 'svc-status-signature' => headers } if headers.is_a?(String)
+
       out = {}
       (headers || {}).each do |name, value|
         key = name.to_s.downcase.delete_prefix('http_').tr('_', '-')

@@ -21,6 +21,7 @@ class TerraformResourcesResource(Resource):
         self,
         params: Optional[ListTerraformResourcesParams] = None,
         *,
+        api_key: Optional[str] = None,
         timeout: Optional[float] = None,
         max_retries: Optional[int] = None,
         api_version: Optional[str] = None,
@@ -29,7 +30,7 @@ class TerraformResourcesResource(Resource):
     ) -> Page[TerraformResource]:
         """List Terraform resource types
 
-        The resource types a Terraform provider for this API manages (svc_bot, svc_knowledge_base, svc_agent, svc_webhook_endpoint, svc_oauth_app, svc_voice_number, svc_reply_template, svc_tag, svc_retention_policy), each with its attributes read from the OpenAPI schemas (type, required, optional, computed, sensitive, force_new), its import id format and the operations behind it. With `format=hcl`: the workspace’s existing objects as `import` and `resource` blocks (text/plain).
+        The resource types a Terraform provider for this API manages (svc_bot, svc_knowledge_base, svc_agent, svc_webhook_endpoint, svc_oauth_app, svc_voice_number, svc_reply_template, svc_tag, svc_retention_policy), each with its attributes read from the OpenAPI schemas (type, required, optional, computed, sensitive, force_new), its import id format and the operations behind it. With `format=hcl`: the workspace’s existing objects as a Terraform configuration for the generic REST provider Mastercard/restapi (text/plain): the provider block, an `import` block and a `restapi_object` per object, and data sources for the types the API reads only as a list.
 
         Required scope: `read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/developer/listTerraformResources
 
@@ -48,6 +49,7 @@ class TerraformResourcesResource(Resource):
                 kwargs,
                 kind="page",
                 accept="text/plain",
+                api_key=api_key,
                 timeout=timeout,
                 max_retries=max_retries,
                 api_version=api_version,
