@@ -66,6 +66,7 @@ describe('email outbound: attachments as MIME parts, conversations started by an
           { url: `${files.base}/files/report.pdf`, filename: 'return-form.pdf' },
           { url: `${files.base}/files/big.bin`, filename: 'manual.bin' },
           { url: `${files.base}/files/missing.pdf` },
+          { url: 'http://169.254.169.254/latest/meta-data/iam', filename: 'creds.txt' },
         ],
       }),
       201,
@@ -81,6 +82,7 @@ describe('email outbound: attachments as MIME parts, conversations started by an
     assert.ok(mail.attachments.every((a) => a.contentDisposition === 'attachment'))
     assert.match(mail.text ?? '', /manual\.bin: http:\/\/127\.0\.0\.1:\d+\/files\/big\.bin/, 'over EMAIL_MAX_ATTACHMENT_BYTES: a link')
     assert.match(mail.text ?? '', /missing\.pdf: http:\/\/127\.0\.0\.1:\d+\/files\/missing\.pdf/, 'a 404: a link')
+    assert.match(mail.text ?? '', /creds\.txt: http:\/\/169\.254\.169\.254\/latest\/meta-data\/iam/, 'refused by the address policy (cloud metadata): never fetched, a link')
     assert.doesNotMatch(mail.text ?? '', /report\.pdf|your-photo/, 'files sent as parts are not repeated as links')
   })
 
