@@ -13,7 +13,6 @@ export function moduleFromParts(name: string, parts: ModuleDefinition[]): Module
     if (having.length > 1) throw new Error(`module ${name}: parts ${having.map((p) => p.name).join(', ')} each define ${String(key)}`)
     return having[0]?.[key]
   }
-  const withFixtures = parts.filter((p) => p.fixtures)
   const withUsage = parts.filter((p) => p.usage)
   const withCallbacks = parts.filter((p) => p.callbacks)
   const withMaintenance = parts.filter((p) => p.maintenance)
@@ -37,7 +36,6 @@ export function moduleFromParts(name: string, parts: ModuleDefinition[]): Module
     privacy: one('privacy'),
     ...(parts.some((p) => p.noSubjectData) ? { noSubjectData: Object.assign({}, ...parts.map((p) => p.noSubjectData ?? {})) } : {}),
     ...(retention.length ? { retention } : {}),
-    ...(withFixtures.length ? { fixtures: async () => Object.assign({}, ...(await Promise.all(withFixtures.map((p) => p.fixtures!())))) } : {}),
     ...(withUsage.length ? { usage: async (k, tenant, from, to) => (await Promise.all(withUsage.map((p) => p.usage!(k, tenant, from, to)))).flat() } : {}),
     ...(withCallbacks.length
       ? {

@@ -25,7 +25,8 @@ export interface FixtureClient {
 }
 
 /**
- * For the shared route-table suites (security, cursors, aliases): make a resource in workspace A (live)
+ * For the shared route-table suites (security, cursors, aliases), exported as FIXTURES (per operationId with path
+ * parameters) by a module's `<module>.fixtures.ts`, which only test/fixtures.ts loads: make a resource in workspace A (live)
  * and return the path parameters addressing it — or `{ params, body }` when the operation needs a valid
  * body to get past validation.
  */
@@ -117,8 +118,6 @@ export interface ModuleDefinition {
   health?(kernel: Kernel, services: Services): Promise<ModuleHealth>
   /** Counters this module adds to the workspace usage report, per UTC day (YYYY-MM-DD) in [from, to]. */
   usage?(kernel: Kernel, tenant: Tenant, from: string, to: string): Promise<{ day: string; metric: string; count: number }[]>
-  /** Fixtures per operationId with path parameters, loaded only by the tests (`<module>.fixtures.ts`). */
-  fixtures?: () => Promise<Record<string, Fixture>>
   /** How this module delivers events to receivers (the OpenAPI `webhooks` section); at most one module. */
   eventDelivery?: EventDelivery
   /** Re-seal the credentials this module stores under the current server secret; returns how many rows changed. */

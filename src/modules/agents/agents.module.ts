@@ -20,7 +20,6 @@ import { updateAgent } from './routes/update-agent.route.js'
 export const agentsModule = defineModule({
   name: 'agents',
   uses: ['workspaces', 'knowledge', 'inbox'],
-  fixtures: () => import('./agents.fixtures.js').then((f) => f.FIXTURES),
   errors: AGENTS_ERRORS,
   migrations: agentsMigrations,
   routes: [

@@ -29,7 +29,6 @@ export const botsModule = defineModule({
   name: 'bots',
   scopes: [{ resource: 'bots' }],
   uses: ['workspaces', 'knowledge', 'inbox'],
-  fixtures: () => import('./bots.fixtures.js').then((f) => f.FIXTURES),
   errors: BOTS_ERRORS,
   migrations: botsMigrations,
   routes: [

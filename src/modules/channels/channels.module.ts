@@ -18,7 +18,6 @@ import { webChatCallbacks } from './web-chat/web-chat.callbacks.js'
 export const channelsModule = defineModule({
   name: 'channels',
   uses: ['inbox', 'bots'],
-  fixtures: () => import('./channels.fixtures.js').then((f) => f.FIXTURES),
   errors: CHANNELS_ERRORS,
   migrations: channelsMigrations,
   routes: [listChannels, createChannel, getChannel, updateChannel, deleteChannel, simulateChannelMessage],

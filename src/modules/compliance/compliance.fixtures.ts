@@ -1,6 +1,6 @@
 import type { Fixture, FixtureClient } from '../../kernel/module.js'
 
-// Loaded only by the shared route-table tests (security, cursors, aliases) through defineModule.
+// Loaded only by the shared route-table tests (security, cursors, aliases), found by test/fixtures.ts.
 
 let n = 0
 async function dsar(c: FixtureClient): Promise<string> {

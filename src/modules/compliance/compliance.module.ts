@@ -20,7 +20,6 @@ import { updateRetentionPolicies } from './routes/update-retention-policies.rout
 export const complianceModule = defineModule({
   name: 'compliance',
   uses: ['workspaces', 'inbox', 'webhooks'],
-  fixtures: () => import('./compliance.fixtures.js').then((f) => f.FIXTURES),
   errors: COMPLIANCE_ERRORS,
   migrations: complianceMigrations,
   routes: [listAuditLog, listDsarRequests, createDsarRequest, getDsarRequest, exportDsarRequest, listComplianceEvidence, createComplianceEvidence, downloadComplianceEvidence, redactPii, getRetentionPolicies, updateRetentionPolicies],

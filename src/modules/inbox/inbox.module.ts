@@ -30,7 +30,6 @@ export const inboxModule = defineModule({
     { resource: 'conversations', memberWrites: true },
     { resource: 'messages', memberWrites: true },
   ],
-  fixtures: () => import('./inbox.fixtures.js').then((f) => f.FIXTURES),
   uses: ['workspaces', 'knowledge'],
   errors: INBOX_ERRORS,
   migrations: inboxMigrations,

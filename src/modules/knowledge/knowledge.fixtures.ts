@@ -1,6 +1,6 @@
 import type { Fixture, FixtureClient } from '../../kernel/module.js'
 
-// Loaded only by the shared route-table tests (security, cursors, aliases) through defineModule.
+// Loaded only by the shared route-table tests (security, cursors, aliases), found by test/fixtures.ts.
 
 async function base(c: FixtureClient): Promise<string> {
   const r = await c.request({ method: 'POST', url: '/v2/knowledge/bases', payload: { name: 'Fixture base' } })

@@ -21,7 +21,6 @@ import { uploadKnowledgeDocument } from './routes/upload-knowledge-document.rout
 
 export const knowledgeModule = defineModule({
   name: 'knowledge',
-  fixtures: () => import('./knowledge.fixtures.js').then((f) => f.FIXTURES),
   errors: { ...KNOWLEDGE_ERRORS, ...CRAWL_ERRORS },
   migrations: knowledgeMigrations,
   routes: [

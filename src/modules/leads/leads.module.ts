@@ -19,7 +19,6 @@ export const leadsModule = defineModule({
   name: 'leads',
   scopes: [{ resource: 'leads', memberWrites: true }],
   uses: ['workspaces', 'inbox'],
-  fixtures: () => import('./leads.fixtures.js').then((f) => f.FIXTURES),
   errors: LEADS_ERRORS,
   migrations: leadsMigrations,
   routes: [listLeads, createLead, getLead, updateLead, deleteLead, qualifyLead, syncLeadToCrm, listLeadActivities, createLeadActivity, updateLeadStatus],

@@ -12,7 +12,6 @@ declare module '../../kernel/services.js' {
 /** The live event stream and presence: what a dashboard or an integration follows instead of polling. */
 export const liveModule = defineModule({
   name: 'live',
-  fixtures: () => import('./live.fixtures.js').then((f) => f.FIXTURES),
   uses: ['workspaces', 'inbox'],
   migrations: [],
   routes: [streamEvents, updateConversationPresence],

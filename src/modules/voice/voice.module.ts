@@ -24,7 +24,6 @@ import { VoiceService, voiceUsage } from './voice.service.js'
 export const voiceModule = defineModule({
   name: 'voice',
   uses: ['workspaces', 'knowledge', 'inbox', 'bots', 'agents'],
-  fixtures: () => import('./voice.fixtures.js').then((f) => f.FIXTURES),
   errors: VOICE_ERRORS,
   migrations: voiceMigrations,
   routes: [listVoiceNumbers, provisionVoiceNumber, getVoiceNumber, updateVoiceNumber, releaseVoiceNumber, listVoiceCalls, createVoiceCall, getVoiceCall, transferVoiceCall, hangupVoiceCall, getVoiceRecording, getVoiceTranscript, createVoiceToken],

@@ -36,7 +36,6 @@ import { WEBHOOKS_ERRORS } from './webhooks.errors.js'
 export const webhooksModule = defineModule({
   name: 'webhooks',
   scopes: [{ resource: 'webhooks' }],
-  fixtures: () => import('./webhooks.fixtures.js').then((f) => f.FIXTURES),
   errors: WEBHOOKS_ERRORS,
   eventDelivery: WEBHOOK_DELIVERY,
   migrations: webhooksMigrations,

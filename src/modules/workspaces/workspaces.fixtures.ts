@@ -1,6 +1,6 @@
 import type { Fixture, FixtureClient } from '../../kernel/module.js'
 
-// Loaded only by the shared route-table tests (security, cursors, aliases) through defineModule.
+// Loaded only by the shared route-table tests (security, cursors, aliases), found by test/fixtures.ts.
 
 async function invite(c: FixtureClient): Promise<string> {
   const r = await c.request({ method: 'POST', url: `/v2/workspaces/${c.a.workspaceId}/members`, payload: { email: `m${Math.random().toString(36).slice(2)}@example.com` } })

@@ -16,7 +16,6 @@ import { SignInService } from './sign-in/sign-in.service.js'
 
 export const workspacesModule = defineModule({
   name: 'workspaces',
-  fixtures: () => import('./workspaces.fixtures.js').then((f) => f.FIXTURES),
   errors: WORKSPACES_ERRORS,
   migrations: [...workspacesMigrations, ...signInMigrations],
   routes: [

@@ -10,7 +10,6 @@ export const keysModule = defineModule({
   name: 'developer-keys',
   migrations: [],
   routes: [listApiKeys, createApiKey, getApiKey, revokeApiKey],
-  fixtures: () => import('./keys.fixtures.js').then((f) => f.FIXTURES),
   init(kernel, services) {
     services.apiKeys = new ApiKeysService(kernel)
   },

@@ -22,7 +22,6 @@ import { BASES } from '../../../kernel/http/server.js'
 export const oauthModule = defineModule({
   name: 'developer-oauth',
   uses: ['workspaces'],
-  fixtures: () => import('./oauth.fixtures.js').then((f) => f.FIXTURES),
   migrations: oauthMigrations,
   routes: [listOAuthApps, createOAuthApp, updateOAuthApp, deleteOAuthApp, listOAuthAuthorizations, revokeOAuthAuthorization],
   init(kernel, services) {

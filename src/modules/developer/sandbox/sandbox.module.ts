@@ -11,7 +11,6 @@ export const developerSandboxModule = defineModule({
   name: 'developer-sandbox',
   // Seeding goes through every one of these modules' services.
   uses: ['workspaces', 'knowledge', 'inbox', 'bots', 'agents', 'leads', 'webhooks'],
-  fixtures: () => import('./sandbox.fixtures.js').then((f) => f.FIXTURES),
   errors: SANDBOX_ERRORS,
   migrations: sandboxMigrations,
   routes: [listSandboxWorkspaces, createSandboxWorkspace],

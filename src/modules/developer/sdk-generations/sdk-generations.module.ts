@@ -10,7 +10,6 @@ import { sdkGenerationsUsage, SdkGenerationsService } from './sdk-generations.se
 /** Part of the developer module (merged by the lead): client packages generated on demand. */
 export const developerSdkModule = defineModule({
   name: 'developer-sdk',
-  fixtures: () => import('./sdk-generations.fixtures.js').then((f) => f.FIXTURES),
   errors: SDK_GENERATIONS_ERRORS,
   migrations: sdkGenerationsMigrations,
   routes: [listSdkGenerations, createSdkGeneration],
