@@ -175,11 +175,28 @@ export function hclValue(v: unknown, indent = 0): string {
     return `[\n${v.map((x) => `${pad(indent + 1)}${hclValue(x, indent + 1)},\n`).join('')}${pad(indent)}]`
   }
   if (isObj(v)) {
-    const entries = Object.entries(v)
+    const entries = Object.entries(v).map(([k, x]): [string, string] => [hclKey(k), hclValue(x, indent + 1)])
     if (entries.length === 0) return '{}'
-    return `{\n${entries.map(([k, x]) => `${pad(indent + 1)}${hclKey(k)} = ${hclValue(x, indent + 1)}\n`).join('')}${pad(indent)}}`
+    return `{\n${formatted(entries, indent + 1)}${pad(indent)}}`
   }
   return hclString(String(v))
+}
+
+/**
+ * Lines `key = value` as `terraform fmt` writes them: each run of one-line values aligns its `=`; a value
+ * spanning lines stands alone and ends the run.
+ */
+function formatted(entries: [string, string][], indent: number): string {
+  let out = ''
+  for (let i = 0; i < entries.length;) {
+    let j = i
+    while (j < entries.length && !entries[j][1].includes('\n')) j++
+    if (j === i) j = i + 1
+    const width = Math.max(...entries.slice(i, j).map(([k, x]) => (x.includes('\n') ? 0 : k.length)))
+    for (const [k, x] of entries.slice(i, j)) out += `${pad(indent)}${x.includes('\n') ? k : k.padEnd(width)} = ${x}\n`
+    i = j
+  }
+  return out
 }
 
 /** An object key: bare when it is an identifier, else a quoted string (map keys such as `plan-tier`, `a b`). */

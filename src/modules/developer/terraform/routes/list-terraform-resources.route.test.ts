@@ -1,4 +1,8 @@
 import assert from 'node:assert/strict'
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { parse } from '@cdktn/hcl2json'
 import { assertProblem, createTestApp, get, json, ok, patch, post, type TestApp } from '../../../../../test/helpers.js'
@@ -20,6 +24,9 @@ function expected(resource: TerraformResource, object: Record<string, any>): Rec
     )
   return pick(resource.attributes, object)
 }
+
+/** HashiCorp's terraform, where installed: its `fmt` parses the export with the real HCL parser. */
+const TERRAFORM = !spawnSync('terraform', ['version'], { encoding: 'utf8' }).error
 
 describe('listTerraformResources', () => {
   let h: TestApp
@@ -138,6 +145,22 @@ describe('listTerraformResources', () => {
     assert.ok(!text.includes(made.svc_oauth_app[0].client_secret))
     assert.doesNotMatch(text, /signing_secret|created_at|"status"/)
   })
+
+  it(
+    'terraform fmt -check accepts the export as written (HashiCorp’s own parser and formatter; skipped where terraform is not installed)',
+    { skip: TERRAFORM ? false : 'terraform is not installed' },
+    async () => {
+      const { text } = await hcl()
+      const dir = mkdtempSync(join(tmpdir(), 'svc-tf-'))
+      try {
+        writeFileSync(join(dir, 'main.tf'), text)
+        const r = spawnSync('terraform', ['fmt', '-check', '-diff', '-no-color', 'main.tf'], { cwd: dir, encoding: 'utf8', env: { ...process.env, TF_CLI_CONFIG_FILE: '/dev/null' } })
+        assert.equal(r.status, 0, `${r.stdout}${r.stderr}`)
+      } finally {
+        rmSync(dir, { recursive: true, force: true })
+      }
+    },
+  )
 
   it('type narrows the export; another workspace and the sandbox export only their own objects', async () => {
     const { tf } = await hcl(undefined, '&type=svc_tag')
