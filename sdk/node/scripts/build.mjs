@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Builds the package: dist/esm (ES modules) and dist/cjs (CommonJS, with a {"type":"commonjs"} package.json),
-// each one bundled file from src/index.ts by esbuild (the repository root's devDependency), plus the type
-// declarations written by tsc into both (so each condition of "exports" has its own, of the right kind).
+// each one bundled file from src/index.ts by esbuild (this package's devDependency; in the repository the root's
+// copy is found too), plus the type declarations written by tsc into both (so each condition of "exports" has its own, of the right kind).
 // `--no-types` skips tsc. Run from anywhere: `node sdk/node/scripts/build.mjs`.
 import { execFileSync } from 'node:child_process'
 import { cpSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
