@@ -2,7 +2,8 @@ import assert from 'node:assert/strict'
 import { readdirSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { describe, it } from 'node:test'
-import { fileURLToPath } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { tsImport } from 'tsx/esm/api'
 import { formatDate, formatNumber, locale, register, setLocale, t } from './src/i18n/index.js'
 import type { Catalogue, Message } from './src/i18n/types.js'
 
@@ -10,7 +11,7 @@ import type { Catalogue, Message } from './src/i18n/types.js'
 // same placeholders, so no German reader meets an English sentence or a literal `{name}`.
 const DIR = join(dirname(fileURLToPath(import.meta.url)), 'src/i18n/messages')
 const files = readdirSync(DIR).filter((f) => f.endsWith('.ts'))
-const catalogues = await Promise.all(files.map(async (f) => [f.replace(/\.ts$/, ''), (await import(join(DIR, f))).default as Catalogue] as const))
+const catalogues = await Promise.all(files.map(async (f) => [f.replace(/\.ts$/, ''), ((await tsImport(pathToFileURL(join(DIR, f)).href, import.meta.url)) as { default: Catalogue }).default] as const))
 
 const forms = (m: Message): Record<string, string> => (typeof m === 'string' ? { other: m } : (Object.fromEntries(Object.entries(m).filter(([, v]) => v !== undefined)) as Record<string, string>))
 const placeholders = (m: Message): string[] => [...new Set(Object.values(forms(m)).flatMap((s) => [...s.matchAll(/\{(\w+)\}/g)].map((x) => x[1])))].sort()

@@ -23,7 +23,7 @@ export async function buildService(outdir, { cli = false } = {}) {
   const common = { bundle: true, format: 'esm', platform: 'node', target: 'node20', sourcemap: true, banner: BANNER, logLevel: 'warning' }
   // Loaded only when a file of that kind is parsed (dynamic import): kept out of the bundle so start-up and memory do not pay for them.
   // The SDK generator's pure emitters (lib/sdk-generator, the layer below src/) are bundled: no TypeScript loader at run time.
-  const external = ['better-sqlite3', 'pg-native', 'ioredis', 'openai', '@aws-sdk/client-s3', 'unpdf', 'mammoth', 'linkedom', '@mozilla/readability', 'marked', 'jszip', 'pdfkit']
+  const external = SERVICE_EXTERNAL
   await Promise.all([
     build({ ...common, entryPoints: ['src/main.ts'], outfile: `${outdir}/main.js`, external }),
     // The knowledge ingest worker thread (src/modules/knowledge/ingest/ingest-pool.ts): an entry of its own beside
@@ -39,6 +39,9 @@ export async function buildService(outdir, { cli = false } = {}) {
   // When the build began, not ended: a source saved while it ran makes the next `npm start` build again.
   writeFileSync(join(outdir, STAMP), JSON.stringify({ startedAt }) + '\n')
 }
+
+/** Packages the service's bundle leaves outside (loaded only when configured or when a file of that kind is parsed). */
+export const SERVICE_EXTERNAL = ['better-sqlite3', 'pg-native', 'ioredis', 'openai', '@aws-sdk/client-s3', 'unpdf', 'mammoth', 'linkedom', '@mozilla/readability', 'marked', 'jszip', 'pdfkit']
 
 /** What the bundle is made from: a change to any of them (by modification time) makes it stale. */
 export const SERVICE_SOURCES = ['src', 'lib', 'scripts/build.mjs', 'package.json', 'package-lock.json']

@@ -9,6 +9,7 @@ import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { fileURLToPath } from 'node:url'
+import { tsImport } from 'tsx/esm/api'
 import { startLiveServer, type LiveServer } from '../test-support/live-server.js'
 import {
   APIError,
@@ -452,7 +453,8 @@ describe('node client (@svc/client)', { skip }, () => {
     const name = '@svc/client'
     const require = createRequire(import.meta.url)
     const cjs = require(name)
-    const esm = await import(name)
+    // Resolved from this folder as `import` would (tsImport takes the parent URL; a bundled test's own location differs).
+    const esm = await tsImport(name, import.meta.url)
     assert.match(require.resolve(name), /dist[\\/]cjs[\\/]index\.js$/)
     assert.notEqual(cjs.Svc, esm.Svc)
     for (const mod of [cjs, esm]) {

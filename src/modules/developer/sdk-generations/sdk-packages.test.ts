@@ -4,6 +4,7 @@ import { readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { pathToFileURL } from 'node:url'
+import { tsImport } from 'tsx/esm/api'
 import { startLiveServer, type LiveServer } from '../../../../scripts/live-server.js'
 import { buildOpenApiDocument } from '../../../../scripts/write-openapi.js'
 import { ENGINE } from '../../../../test/helpers.js'
@@ -90,7 +91,7 @@ describe('generated SDK archives unpack, load and talk to a live server', () => 
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
     assert.deepEqual([pkg.name, pkg.version], ['@acme/svc-node', '3.1.0-beta.2'])
     // The package ships its TypeScript source and build script (dist/ is built by `npm run build`): loaded through tsx here.
-    const mod = await import(pathToFileURL(join(root, 'src', 'index.ts')).href)
+    const mod = await tsImport(pathToFileURL(join(root, 'src', 'index.ts')).href, import.meta.url)
     const client = new mod.Svc({ apiKey: live.env.SVC_API_KEY, baseUrl: live.env.SVC_BASE_URL })
     const ws = await client.workspaces.current.get()
     assert.equal(ws.id, live.env.SVC_WORKSPACE_ID)
