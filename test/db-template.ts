@@ -50,6 +50,10 @@ function template(url: string, migrate: (url: string) => Promise<void>): Promise
       try {
         // Made here, under the lock: CREATE … IF NOT EXISTS from processes at once can still collide.
         await c.query('create table if not exists svc_test_leftovers (name text primary key)')
+        // When each template was last taken: runs of other migration sets at the same time (another checkout, a
+        // branch) keep theirs; only templates no run has taken for an hour go.
+        await c.query('create table if not exists svc_test_templates (name text primary key, used_at timestamptz not null)')
+        await c.query('insert into svc_test_templates (name, used_at) values ($1, now()) on conflict (name) do update set used_at = now()', [name])
         const exists = await c.query('select 1 from pg_database where datname = $1', [name])
         if (exists.rowCount) return name
         // Built under another name and renamed when complete: a run killed half-way leaves no half template.
@@ -57,9 +61,16 @@ function template(url: string, migrate: (url: string) => Promise<void>): Promise
         await c.query(`create database "${building}"`)
         await migrate(withDatabase(url, building))
         await c.query(`alter database "${building}" rename to "${name}"`)
-        // Templates of earlier migration sets (and builds a killed run left) go.
-        const old = await c.query(`select datname from pg_database where (datname like 'svc\\_tpl\\_%' or datname like 'svc\\_tplb\\_%') and datname <> $1`, [name])
-        for (const r of old.rows as { datname: string }[]) await c.query(`drop database if exists "${r.datname}" with (force)`).catch(() => undefined)
+        // Templates of earlier migration sets no run has taken for an hour (and builds a killed run left) go.
+        const old = await c.query(
+          `select datname from pg_database d where (datname like 'svc\\_tpl\\_%' or datname like 'svc\\_tplb\\_%') and datname <> $1
+             and not exists (select 1 from svc_test_templates t where t.name = d.datname and t.used_at > now() - interval '1 hour')`,
+          [name],
+        )
+        for (const r of old.rows as { datname: string }[]) {
+          await c.query(`drop database if exists "${r.datname}" with (force)`).catch(() => undefined)
+          await c.query('delete from svc_test_templates where name = $1', [r.datname])
+        }
         return name
       } finally {
         await c.query('select pg_advisory_unlock($1)', [LOCK])
