@@ -63,6 +63,8 @@ export const ENV_SCHEMA = Type.Object({
   HTTP_REQUEST_TIMEOUT_MS: MS(120_000, 'the whole request, body included, must arrive within this; then 408 and the connection is closed (raise it for large uploads over slow links)', {}, 1),
   HTTP_KEEP_ALIVE_TIMEOUT_MS: MS(72_000, 'an idle keep-alive connection is closed after this (keep it above a load balancer\'s idle timeout)'),
   HTTP_MAX_CONNECTIONS_PER_IP: int({ default: 100 }, 'open connections one client address may hold; one more is closed at once (`0`: no cap; trusted proxies are exempt)'),
+  HTTP_MAX_IN_FLIGHT: int({ default: 512 }, 'requests one process handles at once (event streams and probes not counted); one more is answered 503 with `Retry-After: 1` at once instead of queueing (`0`: no bound; docs/operations.md)'),
+  DATABASE_MAX_WAITING: int({ default: 100 }, 'queries waiting for a PostgreSQL pool connection; above it new requests get 503 with `Retry-After: 1` (`0`: no bound)'),
   REPLAY_RATE_LIMIT_PER_MINUTE: int({ default: 60 }, 'webhook delivery replays per minute per API key'),
   BODY_LIMIT_BYTES: int({ default: 1048576 }, 'request bodies above this get 413'),
   IDEMPOTENCY_RETENTION_HOURS: int({ default: 24 }, 'how long an `Idempotency-Key` and its response are kept'),

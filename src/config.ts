@@ -39,6 +39,9 @@ export interface Config {
     keepAliveTimeoutMs: number
     /** Open connections one client address may hold (0 = no cap); trusted proxies are exempt. */
     maxConnectionsPerIp: number
+    /** Back-pressure (kernel/http/back-pressure.ts): requests in flight, and queries waiting for a pool connection, before 503 (0 = no bound). */
+    maxInFlight: number
+    maxDatabaseWaiting: number
   }
   rateLimitPerMinute: number
   replayRateLimitPerMinute: number
@@ -228,6 +231,8 @@ function httpLimits(v: EnvValues): Config['http'] {
     requestTimeoutMs: v.HTTP_REQUEST_TIMEOUT_MS,
     keepAliveTimeoutMs: v.HTTP_KEEP_ALIVE_TIMEOUT_MS,
     maxConnectionsPerIp: v.HTTP_MAX_CONNECTIONS_PER_IP,
+    maxInFlight: v.HTTP_MAX_IN_FLIGHT,
+    maxDatabaseWaiting: v.DATABASE_MAX_WAITING,
   }
 }
 

@@ -50,6 +50,7 @@ export function routeOptions(ctx: RouteContext, r: AnyRoute, mode: Mode): RouteO
     ...(bodyLimit ? { bodyLimit } : {}),
     config: {
       operationId: r.operationId,
+      eventStream: !!r.sse,
       scope: r.scope,
       module: r.module,
       mode,

@@ -5,6 +5,7 @@ import type { Services } from '../services.js'
 import type { Mode, Principal } from '../tenant.js'
 import { traceRequests } from '../tracing/http-tracing.js'
 import { createAuthentication } from './authentication.js'
+import { registerBackPressure } from './back-pressure.js'
 import { BASES } from './bases.js'
 import { capConnectionsPerAddress, checkingInterval, fastifyTrustProxy, trackSilentConnections, trustedPeer } from './connection-limits.js'
 import type { AnyRoute } from './define-route.js'
@@ -101,6 +102,8 @@ export async function createHttpServer(kernel: Kernel, services: Services, route
   // OpenTelemetry server spans (kernel/tracing), first so every later hook runs inside the span; none when off.
   traceRequests(app)
   registerResponseHeaders(app)
+  // Before the rate limit and authentication: a refusal under overload must cost next to nothing.
+  registerBackPressure(app, { maxInFlight: config.http.maxInFlight, maxDatabaseWaiting: config.http.maxDatabaseWaiting, retryAfterSeconds: 1 }, () => kernel.database.poolStats().waiting)
   unrouted.limit = await registerRateLimits(app, config, opts.counters, auth.rateLimitKey)
   registerResponseHooks(app, kernel, { idempotency, lookedUp: auth.lookedUp, onResponse: opts.onResponse })
   await registerSwagger(app, config, auth.tokenSchemes)
