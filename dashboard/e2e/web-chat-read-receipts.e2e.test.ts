@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict'
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { after, before, describe, it } from 'node:test'
 import { get, ok, post } from './server.js'
+import { startWidgetHost, type WidgetHost } from './widget-host.js'
 import { checkA11y, skip, startDashboard, type Dashboard } from './harness.js'
 
 /**
@@ -13,27 +12,19 @@ import { checkA11y, skip, startDashboard, type Dashboard } from './harness.js'
  */
 describe('web chat read receipts in Chromium, on a site of another origin', { skip }, () => {
   let d: Dashboard
-  let site: Server
+  let site: WidgetHost
   let siteUrl: string
   let channel: any
 
   before(async () => {
     d = await startDashboard()
-    site = createServer((_req, res) => {
-      res
-        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
-        .end(
-          `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Acme shop</title></head><body><main><h1>Acme shop</h1></main>` +
-            `<script src="${d.url}/widget/v1/widget.js" data-channel="${channel.web_chat.public_key}" async></script></body></html>`,
-        )
-    })
-    await new Promise<void>((r) => site.listen(0, '127.0.0.1', r))
-    siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`
+    site = await startWidgetHost(d.url, () => channel.web_chat.public_key)
+    siteUrl = site.url
     channel = await ok(post(d.h, '/channels', { type: 'web_chat', name: 'Shop chat', web_chat: { allowed_origins: [siteUrl] } }), 201)
   })
   after(async () => {
     await d?.close()
-    await new Promise((r) => site?.close(r))
+    await site?.close()
   })
 
   const deliveryOf = async (conv: string, text: string) => {

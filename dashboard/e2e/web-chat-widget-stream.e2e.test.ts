@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict'
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { after, before, describe, it } from 'node:test'
 import type { Page } from 'playwright-core'
 import { ok, post } from './server.js'
+import { startWidgetHost, type WidgetHost } from './widget-host.js'
 import { checkA11y, skip, startDashboard, type Dashboard } from './harness.js'
 
 const ANSWER = 'Orders ship from Lyon and arrive in two to four working days in France, and within ten days abroad.'
@@ -15,7 +14,7 @@ const ANSWER = 'Orders ship from Lyon and arrive in two to four working days in 
  */
 describe('the web chat widget in Chromium: the bot’s reply streams in as it is written', { skip }, () => {
   let d: Dashboard
-  let site: Server
+  let site: WidgetHost
   let siteUrl: string
   let channel: any
 
@@ -24,21 +23,13 @@ describe('the web chat widget in Chromium: the bot’s reply streams in as it is
     const bot = await ok(post(d.h, '/bots', { name: 'Streaming shop bot', channels: ['chat'], handoff: { confidence_threshold: 0 } }), 201)
     await ok(d.h.request({ method: 'PATCH', url: `/v2/bots/${bot.id}/guardrails`, payload: { answer_only_when_grounded: false } }))
     await ok(post(d.h, `/bots/${bot.id}/publish`))
-    site = createServer((_req, res) => {
-      res
-        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
-        .end(
-          `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Acme shop</title></head><body><main><h1>Acme shop</h1></main>` +
-            `<script src="${d.url}/widget/v1/widget.js" data-channel="${channel.web_chat.public_key}" async></script></body></html>`,
-        )
-    })
-    await new Promise<void>((r) => site.listen(0, '127.0.0.1', r))
-    siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`
+    site = await startWidgetHost(d.url, () => channel.web_chat.public_key)
+    siteUrl = site.url
     channel = await ok(post(d.h, '/channels', { type: 'web_chat', name: 'Shop chat', bot_id: bot.id, web_chat: { allowed_origins: [siteUrl] } }), 201)
   })
   after(async () => {
     await d?.close()
-    await new Promise((r) => site?.close(r))
+    await site?.close()
   })
 
   const openChat = async (page: Page, names: { open: string; dialog: string; box: string }) => {
