@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import SQLite from 'better-sqlite3'
-import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, SqliteDriver, sql, type DatabaseConnection, type Driver, type SqliteDialectConfig, type Transaction } from 'kysely'
+import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, SqliteDriver, sql, type DatabaseConnection, type Driver, type LogEvent, type SqliteDialectConfig, type Transaction } from 'kysely'
 import pg from 'pg'
 import { statementName } from './prepared.js'
 import { databaseQueryLogger } from '../tracing/tracing.js'
@@ -90,8 +90,15 @@ function rowsAsArrays(stmt: SQLite.Statement, again: () => SQLite.Statement): SQ
 
 export function createDatabase(
   url: string,
-  opts: { schema?: string | null; poolSize?: number; sqliteSynchronous?: 'NORMAL' | 'FULL' } = {},
+  opts: {
+    schema?: string | null
+    poolSize?: number
+    sqliteSynchronous?: 'NORMAL' | 'FULL'
+    /** Sees every statement's SQL and milliseconds (BEGIN and COMMIT included): bench/statements.ts counts them. */
+    onStatement?: (sql: string, ms: number) => void
+  } = {},
 ): Database {
+  const log = statementLogger(opts.onStatement)
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
     const schema = opts.schema
     const pool = new pg.Pool({
@@ -112,7 +119,7 @@ export function createDatabase(
       }
     })
     // A span per statement when tracing is on (kernel/tracing); without it Kysely skips its logging entirely.
-    const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }), log: databaseQueryLogger('postgres') })
+    const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }), log: log('postgres') })
     return {
       db,
       engine: 'postgres',
@@ -141,7 +148,7 @@ export function createDatabase(
   sqlite.pragma(`synchronous = ${opts.sqliteSynchronous ?? 'NORMAL'}`)
   sqlite.pragma('busy_timeout = 5000')
   sqlite.pragma('foreign_keys = ON')
-  const db = new Kysely<Tables>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }), log: databaseQueryLogger('sqlite') })
+  const db = new Kysely<Tables>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }), log: log('sqlite') })
   return {
     db,
     engine: 'sqlite',
@@ -151,6 +158,18 @@ export function createDatabase(
     },
     close: () => db.destroy(),
     poolStats: () => ({ total: 1, idle: 1, waiting: 0 }),
+  }
+}
+
+/** Kysely skips its logging when no logger is given, so a counter is added only when asked for. */
+function statementLogger(onStatement: ((sql: string, ms: number) => void) | undefined) {
+  return (engine: Engine): ((event: LogEvent) => void) | undefined => {
+    const spans = databaseQueryLogger(engine)
+    if (!onStatement) return spans
+    return (event) => {
+      onStatement(event.query.sql, event.queryDurationMillis)
+      spans?.(event)
+    }
   }
 }
 

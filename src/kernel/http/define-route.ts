@@ -90,6 +90,12 @@ export interface RouteDefinition<S extends RouteSchemas = RouteSchemas, Public e
    */
   sse?: Sse
   /**
+   * `'in-transaction'`: the operation's whole effect is one `kernel.transaction` (nothing sent out before or
+   * after it), so its Idempotency-Key is claimed by that transaction itself instead of by a commit of its own
+   * before the handler (kernel/http/idempotency.ts: one commit per request instead of two).
+   */
+  idempotency?: 'in-transaction'
+  /**
    * A file this operation also answers besides its JSON (a recording): the type and when (`?format=`, Accept).
    * OpenAPI lists it on 200 and adds 206 (ranges, kernel/http/send-blob.ts) unless `ranges: false` (a text made
    * per request, e.g. listTerraformResources' HCL).

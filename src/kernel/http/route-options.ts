@@ -118,7 +118,7 @@ export function routeOptions(ctx: RouteContext, r: AnyRoute, mode: Mode): RouteO
           if (request.headers['idempotency-key'] === undefined) return done()
           if (r.sse && request.headers['last-event-id'] !== undefined) return done()
           const scopeId = request.principal?.keyId ?? `public:${mode}`
-          idempotency.begin(request, reply, scopeId).then(() => done(), done)
+          idempotency.begin(request, reply, scopeId, r.idempotency === 'in-transaction').then(() => done(), done)
         }
       : undefined,
     handler: async (request, reply) => {

@@ -14,5 +14,7 @@ export const createConversation = defineRoute({
     'active member; `message` adds a first message (inbound by default) in the same transaction. Honours Idempotency-Key.',
   schema: { body: CreateConversationBody, headers: VersionHeaders, response: { 201: Conversation } },
   errors: ['unknown_tag', 'assignee_not_member', 'invalid_message_author'],
+  // One transaction and nothing outside it: the key is claimed by that transaction (kernel/http/idempotency.ts).
+  idempotency: 'in-transaction',
   handler: async ({ body, principal, services, request }) => conversationForVersion(request, await services.inbox.conversations.create(principal, body)),
 })

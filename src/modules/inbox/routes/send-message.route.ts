@@ -15,5 +15,7 @@ export const sendMessage = defineRoute({
     'creates nothing; a repeat with a different body answers 409 `idempotency_key_reused`.',
   schema: { params: ConversationIdParams, body: SendMessageBody, response: { 201: Message } },
   errors: ['resource_not_found', 'invalid_message_author', 'assignee_not_member', 'idempotency_key_reused'],
+  // One transaction and nothing outside it: the key is claimed by that transaction (kernel/http/idempotency.ts).
+  idempotency: 'in-transaction',
   handler: ({ params, body, principal, services }) => services.inbox.messages.send(principal, params.id, body),
 })
