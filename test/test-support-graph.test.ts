@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, posix } from 'node:path'
 import { describe, it } from 'node:test'
 import ts from 'typescript'
@@ -16,6 +16,18 @@ const ENTRIES = [...readFileSync(join(ROOT, 'scripts/build.mjs'), 'utf8').matchA
 
 /** Test files and test support: never to be loaded by the service (fixtures are loaded by the tests only: test/fixtures.ts). */
 const TEST_ONLY = (p: string) => /\.test\.tsx?$|\.test-support\.ts$|\.testkit\.ts$|\.fixtures\.ts$/.test(p) || p.startsWith('test/')
+
+/** Every file under a folder (node_modules, dist and dot-folders left out). */
+function tree(dir: string, out: string[] = []): string[] {
+  if (!existsSync(join(ROOT, dir))) return out
+  for (const name of readdirSync(join(ROOT, dir))) {
+    if (name === 'node_modules' || name === 'dist' || name.startsWith('.')) continue
+    const p = posix.join(dir, name)
+    if (statSync(join(ROOT, p)).isDirectory()) tree(p, out)
+    else out.push(p)
+  }
+  return out
+}
 
 /** The runtime imports of a file: static imports and re-exports that are not type-only, and literal `import()`/`require()`. */
 function runtimeImports(path: string, text: string): string[] {
@@ -85,6 +97,13 @@ describe('test support stays out of the production graph', () => {
   it('reaches no test, no test support (*.test-support.ts, *.testkit.ts), no fixtures and nothing of test/', () => {
     const leaks = [...graph].filter(([file]) => TEST_ONLY(file)).map(([, chain]) => chain.join(' → '))
     assert.deepEqual(leaks, [])
+  })
+
+  it('test/fixtures.ts imports every module fixtures file (the tests load them; the modules no longer name them)', () => {
+    const imported = runtimeImports('test/fixtures.ts', readFileSync(join(ROOT, 'test/fixtures.ts'), 'utf8')).map((spec) => resolve('test/fixtures.ts', spec, (p) => existsSync(join(ROOT, p))))
+    const files = tree('src/modules').filter((p) => p.endsWith('.fixtures.ts'))
+    assert.ok(files.length >= 15, files.join(', '))
+    assert.deepEqual(files.filter((p) => !imported.includes(p)), [], 'add them to test/fixtures.ts')
   })
 
   it('sees a leak through a literal dynamic import, and not through a type-only import', () => {
