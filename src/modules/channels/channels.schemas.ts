@@ -45,12 +45,14 @@ export const Channel = Type.Object(
     business_hours: Nullable(BusinessHoursSchema),
     email: Nullable(EmailSettings),
     whatsapp: Nullable(WhatsAppSettings),
-    webhooks: Type.Object(
-      {
-        messages_url: Type.String({ description: "Twilio's \"A message comes in\" webhook (POST) for the number or Messaging Service." }),
-        status_url: Type.String({ description: 'The status callback given with every message sent.' }),
-      },
-      { title: 'ChannelWebhooks', description: 'Derived from PUBLIC_URL; configure them at Twilio (read-only).' },
+    webhooks: Nullable(
+      Type.Object(
+        {
+          messages_url: Type.String({ description: "Twilio's \"A message comes in\" webhook (POST) for the number or Messaging Service." }),
+          status_url: Type.String({ description: 'The status callback given with every message sent.' }),
+        },
+        { title: 'ChannelWebhooks', description: 'Derived from PUBLIC_URL; configure them at Twilio (read-only). Null for `web_chat` and `email` channels, which Twilio never calls (their inbound URLs are under `web_chat` and `email`).' },
+      ),
     ),
     created_at: DateTime,
     updated_at: DateTime,

@@ -31,7 +31,8 @@ export function channelView(k: Kernel, row: ChannelsTable, identitySecret: strin
     business_hours: row.business_hours ? (JSON.parse(row.business_hours) as BusinessHoursT) : null,
     email: email ? emailView(k, email) : null,
     whatsapp: whatsappView(row),
-    webhooks: channelWebhooks(k, row.id),
+    // Only Twilio's channel types are called at these URLs; a web chat or e-mail channel showing them misled operators.
+    webhooks: row.type === 'sms' || row.type === 'whatsapp' ? channelWebhooks(k, row.id) : null,
     created_at: row.created_at,
     updated_at: row.updated_at,
   }

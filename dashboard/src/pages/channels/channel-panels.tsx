@@ -49,8 +49,8 @@ export function TwilioPanel({ c }: { c: Channel }) {
             </dd>
           </>
         )}
-        <CopyUrl label={t('channels.detail.messagesUrl')} url={c.webhooks.messages_url} />
-        <CopyUrl label={t('channels.detail.statusUrl')} url={c.webhooks.status_url} />
+        {c.webhooks && <CopyUrl label={t('channels.detail.messagesUrl')} url={c.webhooks.messages_url} />}
+        {c.webhooks && <CopyUrl label={t('channels.detail.statusUrl')} url={c.webhooks.status_url} />}
       </dl>
     </section>
   )

@@ -68,6 +68,8 @@ describe('createChannel', () => {
     assert.deepEqual(c.web_chat.theme, { color: '#aa3300', position: 'bottom-right', greeting: 'Hi!', avatar_url: null })
     assert.equal(c.web_chat.locale, 'de')
     assert.equal(c.web_chat.script_url, `${h.config.publicUrl}/widget/v1/widget.js`)
+    // Twilio never calls a web chat channel: no Twilio URLs to configure.
+    assert.equal(c.webhooks, null)
     assert.ok(c.web_chat.snippet.includes(`data-channel="${c.web_chat.public_key}"`))
     const secret = c.web_chat.identity_secret as string
     assert.match(secret, /^[0-9a-f]{64}$/)
