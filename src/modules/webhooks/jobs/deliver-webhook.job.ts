@@ -1,31 +1,18 @@
-import { Agent } from 'undici'
 import { iso } from '../../../kernel/clock.js'
 import type { Tx } from '../../../kernel/db/database.js'
-import { API_VERSION } from '../../../kernel/events/events.js'
 import { newId } from '../../../kernel/ids.js'
 import { Batcher } from '../../../kernel/jobs/batch.js'
-import { completeJobs, defineJob, enqueueMany, type JobContext, type JobDefinition, type JobLease } from '../../../kernel/jobs/jobs.js'
+import { completeJobs, defineJob, enqueueMany, type JobContext, type JobDefinition } from '../../../kernel/jobs/jobs.js'
 import type { Kernel } from '../../../kernel/kernel.js'
-import type { Mode, Tenant } from '../../../kernel/tenant.js'
-import { checkDeliveryUrl, guardedLookup, openLookup } from '../webhooks.destination.js'
+import type { Tenant } from '../../../kernel/tenant.js'
 import * as repo from '../webhooks.repository.js'
-import type { AttemptSource, DeliveryOutcome } from '../webhooks.repository.js'
-import { openSecrets } from '../webhooks.secrets.js'
-import { activeSecrets, legacySignature, signatureHeaders } from '../webhooks.signing.js'
-import type { DeliveryStatus, WebhookDeliveriesTable } from '../webhooks.tables.js'
-import { endpointView, envelopeBody } from '../webhooks.views.js'
+import type { AttemptSource } from '../webhooks.repository.js'
+import type { WebhookDeliveriesTable } from '../webhooks.tables.js'
 import { groupBy, rounds, tenantKey } from './batch-groups.js'
-import { post } from './post-webhook.js'
+import { answerOf, recordHealth, type Answer, type DeliverPayload } from './delivery-outcome.js'
+import { WebhookSender } from './webhook-sender.js'
 
-export interface DeliverPayload {
-  delivery_id: string
-  workspace_id: string
-  mode: Mode
-  /** Position in the retry schedule (1 = first try); null for a manual replay (one attempt, no retries). */
-  attempt: number | null
-}
-
-const MAX_RETRY_AFTER_SECONDS = 24 * 3600
+export type { DeliverPayload } from './delivery-outcome.js'
 
 /** The error of an attempt whose worker stopped (SIGKILL, crash, lost database) between sending and recording. */
 export const INTERRUPTED_ERROR =
@@ -34,24 +21,6 @@ export const INTERRUPTED_ERROR =
 function unavailableReason(row: AttemptSource): string | null {
   if (row.url === null) return 'The endpoint was deleted.'
   return row.enabled !== 1 ? 'The endpoint is disabled.' : null
-}
-
-interface SendResult {
-  ok: boolean
-  status: number | null
-  excerpt: string | null
-  error: string | null
-  durationMs: number
-  retryAfterSeconds: number | null
-}
-
-function parseRetryAfter(v: string | string[] | undefined, now: Date): number | null {
-  const raw = Array.isArray(v) ? v[0] : v
-  if (!raw) return null
-  if (/^\d+$/.test(raw.trim())) return Math.min(Number(raw.trim()), MAX_RETRY_AFTER_SECONDS)
-  const at = Date.parse(raw)
-  if (Number.isNaN(at)) return null
-  return Math.min(Math.max(0, Math.ceil((at - now.getTime()) / 1000)), MAX_RETRY_AFTER_SECONDS)
 }
 
 /** One job's request to start its attempt. */
@@ -65,21 +34,6 @@ interface StartRequest {
 interface Started {
   source: AttemptSource
   attemptId: string
-}
-
-/** The answer to one attempt, ready to be recorded. */
-interface Answer {
-  tenant: Tenant
-  source: AttemptSource
-  attemptId: string
-  result: SendResult
-  /** When the answer came. */
-  at: Date
-  delivery: DeliveryOutcome
-  nextAt: Date | null
-  next: DeliverPayload | null
-  /** The runner's lease on the job: completed with the outcome, in the same transaction. */
-  lease?: JobLease
 }
 
 /**
@@ -107,18 +61,12 @@ interface Answer {
  */
 export class WebhookDeliverer {
   readonly job: JobDefinition<DeliverPayload>
-  private readonly open: Agent
-  private readonly guarded: Agent
-  private readonly userAgent = `Svc-Webhooks/${API_VERSION} (+https://github.com/conversational-automation-service)`
+  private readonly sender: WebhookSender
   private readonly starts = new Batcher<StartRequest, Started | null>((items) => this.startBatch(items), { maxBatch: 256 })
   private readonly answers = new Batcher<Answer, boolean>((items) => this.recordBatch(items), { maxBatch: 256 })
 
   constructor(private readonly k: Kernel) {
-    const timeout = k.config.webhooks.timeoutMs
-    // Keep-alive pools per origin: most deliveries go to a few receivers, so connections are reused.
-    const common = { keepAliveTimeout: 30_000, connections: 128, headersTimeout: timeout, bodyTimeout: timeout }
-    this.open = new Agent({ ...common, connect: { timeout, lookup: openLookup } })
-    this.guarded = new Agent({ ...common, connect: { timeout, lookup: guardedLookup } })
+    this.sender = new WebhookSender(k)
     this.job = defineJob<DeliverPayload>({
       name: 'webhooks.deliver',
       // Only infrastructure errors (database down) use this; HTTP failures follow WEBHOOK_RETRY_SCHEDULE.
@@ -128,7 +76,7 @@ export class WebhookDeliverer {
   }
 
   async close(): Promise<void> {
-    await Promise.allSettled([this.open.close(), this.guarded.close()])
+    await this.sender.close()
   }
 
   async deliver(p: DeliverPayload, ctx: Pick<JobContext, 'jobId' | 'lease' | 'completed'>): Promise<void> {
@@ -139,23 +87,9 @@ export class WebhookDeliverer {
     const url = row.url
     if (url === null) return
 
-    const body = envelopeBody(row)
-    const secrets = openSecrets(this.k.secrets, row.endpoint_id, row.secrets ?? '[]')
-    const sentAt = this.k.clock.now()
-    const t = Math.floor(sentAt.getTime() / 1000)
-    const headers: Record<string, string> = {
-      'content-type': 'application/json',
-      'user-agent': this.userAgent,
-      'svc-event-id': row.event_id,
-      'svc-event-type': row.event_type,
-      'svc-delivery-id': row.id,
-      ...signatureHeaders(activeSecrets(secrets, sentAt), row.event_id, t, body),
-    }
-    // Deprecated, per endpoint: receivers still on API v1 (docs/migration-v1.md).
-    const newest = activeSecrets(secrets, sentAt)[0]
-    if (row.legacy_signature === 1 && newest) headers['x-svc-signature'] = legacySignature(newest, body)
-    const result = await this.send(url, headers, body)
-    if (await this.answers.add(this.answer(tenant, row, p.attempt, attemptId, result, ctx.lease))) ctx.completed = true
+    const { headers, body } = this.sender.request(row)
+    const result = await this.sender.send(url, headers, body)
+    if (await this.answers.add(answerOf(this.k, tenant, row, p.attempt, attemptId, result, ctx.lease))) ctx.completed = true
   }
 
   /**
@@ -279,85 +213,6 @@ export class WebhookDeliverer {
     return !unavailable
   }
 
-  /** Origin and path of an endpoint URL, parsed once per URL (most deliveries go to a few). */
-  private readonly targets = new Map<string, { origin: string; path: string }>()
-  private target(url: string): { origin: string; path: string } {
-    let t = this.targets.get(url)
-    if (!t) {
-      const u = new URL(url)
-      if (this.targets.size >= 1000) this.targets.clear()
-      this.targets.set(url, (t = { origin: u.origin, path: u.pathname + u.search }))
-    }
-    return t
-  }
-
-  private async send(url: string, headers: Record<string, string>, body: string): Promise<SendResult> {
-    const t0 = performance.now()
-    const done = (r: Omit<SendResult, 'durationMs'>): SendResult => ({ ...r, durationMs: Math.round(performance.now() - t0) })
-    let guarded: boolean
-    try {
-      guarded = (await checkDeliveryUrl(url, { publicUrl: this.k.config.publicUrl, allowPrivateNetworks: this.k.config.webhooks.allowPrivateNetworks })).guarded
-    } catch (err) {
-      return done({ ok: false, status: null, excerpt: null, error: (err as Error).message, retryAfterSeconds: null })
-    }
-    try {
-      const res = await post(guarded ? this.guarded : this.open, this.target(url), headers, body, this.k.config.webhooks.timeoutMs)
-      const s = res.status
-      const ok = s >= 200 && s < 300
-      const error = ok ? null : s >= 300 && s < 400 ? `HTTP ${s}: redirects are not followed; point the endpoint at the final URL.` : `HTTP ${s}`
-      const retryAfter = s === 429 || s === 503 ? parseRetryAfter(res.retryAfter, this.k.clock.now()) : null
-      return done({ ok, status: s, excerpt: res.excerpt, error, retryAfterSeconds: retryAfter })
-    } catch (err) {
-      const e = err as Error & { code?: string; cause?: Error & { code?: string } }
-      const timedOut = e.name === 'TimeoutError' || e.name === 'AbortError' || /timeout/i.test(e.code ?? '')
-      const message = timedOut
-        ? `No response within ${this.k.config.webhooks.timeoutMs} ms (WEBHOOK_TIMEOUT_MS).`
-        : `${e.code ?? e.cause?.code ?? 'error'}: ${e.cause?.message ?? e.message}`
-      return done({ ok: false, status: null, excerpt: null, error: message.slice(0, 1000), retryAfterSeconds: null })
-    }
-  }
-
-  private nextDelaySeconds(scheduledAttempt: number, retryAfter: number | null): number | null {
-    const schedule = this.k.config.webhooks.retryScheduleSeconds
-    if (scheduledAttempt > schedule.length) return null
-    if (retryAfter !== null) return retryAfter
-    // ±20 % jitter spreads retries of many deliveries that failed together.
-    return schedule[scheduledAttempt - 1] * (0.8 + Math.random() * 0.4)
-  }
-
-  /** What the answer to one attempt changes: the delivery's outcome and the next scheduled attempt. */
-  private answer(tenant: Tenant, row: AttemptSource, scheduled: number | null, attemptId: string, r: SendResult, lease: JobLease | undefined): Answer {
-    const now = this.k.clock.now()
-    const nowIso = iso(now)
-    const gone = r.status === 410
-    let status: DeliveryStatus
-    let nextAt: Date | null = null
-    if (r.ok) status = 'succeeded'
-    else if (scheduled === null) status = row.status === 'pending' ? 'pending' : 'failed'
-    else {
-      const delay = gone ? null : this.nextDelaySeconds(scheduled, r.retryAfterSeconds)
-      nextAt = delay === null ? null : new Date(now.getTime() + delay * 1000)
-      status = nextAt ? 'pending' : 'failed'
-    }
-    const delivery: DeliveryOutcome = {
-      id: row.id,
-      status,
-      last_attempt_at: nowIso,
-      last_response_status: r.status,
-      last_response_body: r.excerpt,
-      last_duration_ms: r.durationMs,
-      updated_at: nowIso,
-      // last_error keeps the latest failure, also after a later success (what went wrong, and when it healed).
-      set_last_error: !r.ok,
-      last_error: r.ok ? null : r.error,
-      // A replay leaves a pending retry chain as it is.
-      set_next_retry_at: scheduled !== null || r.ok,
-      next_retry_at: nextAt ? iso(nextAt) : null,
-    }
-    const next = nextAt && scheduled !== null ? { delivery_id: row.id, workspace_id: tenant.workspaceId, mode: tenant.mode, attempt: scheduled + 1 } : null
-    return { tenant, source: row, attemptId, result: r, at: now, delivery, nextAt, next, lease }
-  }
-
   /**
    * Step 2 for a batch of answers, in one transaction: complete the attempts (guarded by `sending`: when
    * a worker's lease was taken over and the new owner already marked the attempt interrupted, and made it
@@ -393,53 +248,9 @@ export class WebhookDeliverer {
         this.job,
         done.filter((a) => a.next !== null).map((a) => ({ payload: a.next!, runAt: a.nextAt! })),
       )
-      await this.recordHealth(tx, done)
+      await recordHealth(this.k, tx, done)
       await completeJobs(tx, clock, done.flatMap((a) => (a.lease ? [a.lease] : [])))
     })
     return items.map((a) => recorded.has(a.attemptId) && a.lease !== undefined)
-  }
-
-  /**
-   * Endpoint health after a batch, as if its answers had been recorded one by one in order: a success ends
-   * a failing run; a failure starts one (a new one after a success in the same batch); 410, or a run
-   * longer than the limit, disables the endpoint (once: the event is emitted by the call that disabled it).
-   */
-  private async recordHealth(tx: Tx, done: Answer[]): Promise<void> {
-    const { config } = this.k
-    const limitMs = config.webhooks.disableAfterHours * 3600_000
-    const endpoints = new Map<string, { tenant: Tenant; state: 'keep' | 'clear' | 'mark' | 'restart'; maybeFailing: boolean; disable: string | null }>()
-    for (const a of done) {
-      const id = a.source.endpoint_id
-      let h = endpoints.get(id)
-      if (!h) endpoints.set(id, (h = { tenant: a.tenant, state: 'keep', maybeFailing: false, disable: null }))
-      const since = a.source.failing_since
-      if (since !== null) h.maybeFailing = true
-      if (a.result.ok) h.state = 'clear'
-      else if (a.result.status === 410) h.disable ??= 'The endpoint answered 410 Gone.'
-      else {
-        h.maybeFailing = true
-        h.state = h.state === 'clear' || h.state === 'restart' ? 'restart' : 'mark'
-        if (since !== null && a.at.getTime() - Date.parse(since) >= limitMs) {
-          h.disable ??= `Every attempt failed for ${config.webhooks.disableAfterHours} hours (since ${since}).`
-        }
-      }
-    }
-    const nowIso = iso(this.k.clock.now())
-    const list = [...endpoints.entries()].map(([id, h]) => ({ id, ...h }))
-    for (const group of groupBy(list, (e) => tenantKey(e.tenant))) {
-      const tenant = group[0].tenant
-      for (const how of ['clear', 'mark', 'restart'] as const) {
-        const ids = group.filter((e) => e.state === how && (how !== 'clear' || e.maybeFailing)).map((e) => e.id)
-        await repo.setFailing(tx, tenant, ids, how, nowIso)
-      }
-    }
-    for (const e of list) {
-      if (!e.disable || !(await repo.disableEndpoint(tx, e.tenant, e.id, e.disable, nowIso))) continue
-      const endpoint = await repo.findEndpoint(tx, e.tenant, e.id)
-      if (endpoint) {
-        const { failing_since: _f, metadata: _m, livemode: _l, created_at: _c, updated_at: _u, ...object } = endpointView(endpoint)
-        await this.k.events.emit(tx, e.tenant, 'webhook_endpoint.disabled', object)
-      }
-    }
   }
 }
