@@ -76,7 +76,8 @@ function startControl(h: TestApp, table: Record<string, Step>): Promise<{ url: s
   )
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+// Run as a program: by its path, or from the test run's bundle (lib/testing/announced-process.ts names it).
+if (process.env.SVC_ANNOUNCED_SCRIPT === 'e2e-server.ts' || (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1])) {
   const opts = JSON.parse(process.argv[2] ?? '{}') as E2eOptions
   const chat = opts.chat ? await startChatServer(() => ({ text: opts.chat!.text, chunkDelayMs: opts.chat!.chunkDelayMs })) : null
   const aiEnv: Record<string, string> = chat ? { AI_PROVIDER: 'openai', AI_BASE_URL: chat.baseUrl, AI_MODEL: 'test-model', AI_TIMEOUT_MS: '10000' } : {}

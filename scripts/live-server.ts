@@ -166,7 +166,8 @@ export async function startLiveServer(): Promise<LiveServer> {
 /** The line the process prints once it answers: this, a space, then `{"env": {…}}`. */
 export const READY = 'SVC_LIVE_SERVER'
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+// Run as a program: by its path, or from the test run's bundle (lib/testing/announced-process.ts names it).
+if (process.env.SVC_ANNOUNCED_SCRIPT === 'live-server.ts' || (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1])) {
   const live = await startLiveServer()
   let closing: Promise<void> | null = null
   const stop = () =>

@@ -81,7 +81,10 @@ let bundled = false
 if (process.env.TEST_BUNDLE !== '0' && groupedFiles.length > 0) {
   const bundleStarted = performance.now()
   process.on('exit', () => rmSync(BUNDLE_DIR, { recursive: true, force: true }))
-  const bundles = await (await import('./test-bundle.mjs')).bundleTests(groupedFiles, BUNDLE_DIR)
+  // The servers the clients' suites and the browser tests start as processes (lib/testing/announced-process.ts) go in too.
+  const servers = ['scripts/live-server.ts', 'scripts/e2e-server.ts'].filter((f) => existsSync(f) && files.some((t) => t.startsWith('sdk') || t.startsWith('dashboard') || t.includes('sdk-')))
+  const bundles = await (await import('./test-bundle.mjs')).bundleTests([...groupedFiles, ...servers], BUNDLE_DIR)
+  if (servers.length > 0) process.env.SVC_TEST_SCRIPTS = resolve(BUNDLE_DIR, 'scripts')
   bundled = true
   runFiles = groupedFiles.map((f) => {
     const b = bundles.get(f)

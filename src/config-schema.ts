@@ -154,6 +154,6 @@ export type EnvValues = { [K in EnvName]: Static<(typeof ENV_SCHEMA.properties)[
 type HasDefault<S> = S extends { default: unknown } ? true : false
 
 /** Names read by the official clients and the build, not by the server: never reported as unknown. */
-export const ENV_READ_ELSEWHERE: readonly string[] = ['SVC_API_KEY', 'SVC_BASE_URL', 'SVC_BUILD_DIR', 'SVC_TEST_BUILD']
+export const ENV_READ_ELSEWHERE: readonly string[] = ['SVC_API_KEY', 'SVC_BASE_URL', 'SVC_BUILD_DIR', 'SVC_TEST_BUILD', 'SVC_TEST_SCRIPTS', 'SVC_ANNOUNCED_SCRIPT']
 
 export const envSchemaOf = (name: EnvName): TSchema => ENV_SCHEMA.properties[name]

@@ -3,8 +3,8 @@
 // shape the tests were written against (request, a, b, get/post/ok), its answers read like the app's injected
 // ones (statusCode, headers, body), and the few steps the public API has no operation for go to the process's
 // control listener.
-import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
+import { startAnnounced } from '../../lib/testing/announced-process.js'
 
 export interface Keyring {
   workspaceId: string
@@ -45,38 +45,10 @@ export interface Server {
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const READY = 'SVC_E2E_SERVER '
-const START_TIMEOUT_MS = 120_000
 
 export async function startServer(opts: { env?: Record<string, string>; password?: string; chat?: { text: string; chunkDelayMs?: number } } = {}): Promise<Server> {
-  // stdin stays a pipe: the server stops when it closes, so a test process that dies leaves no server behind.
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/e2e-server.ts', JSON.stringify(opts)], { cwd: ROOT, env: process.env, stdio: ['pipe', 'pipe', 'pipe'] })
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
-  let output = ''
-  child.stderr.on('data', (c: Buffer) => (output += c.toString()))
-  const ready = await new Promise<{ url: string; control: string; a: Keyring; b: Keyring }>((resolve, reject) => {
-    let pending = ''
-    const timer = setTimeout(() => reject(new Error(`the e2e server did not start within ${START_TIMEOUT_MS / 1000} s:\n${output}`)), START_TIMEOUT_MS)
-    child.stdout.on('data', (c: Buffer) => {
-      pending += c.toString()
-      for (let nl = pending.indexOf('\n'); nl >= 0; nl = pending.indexOf('\n')) {
-        const line = pending.slice(0, nl)
-        pending = pending.slice(nl + 1)
-        if (!line.startsWith(READY)) {
-          output += `${line}\n`
-          continue
-        }
-        clearTimeout(timer)
-        resolve(JSON.parse(line.slice(READY.length)))
-      }
-    })
-    void exited.then((code) => {
-      clearTimeout(timer)
-      reject(new Error(`the e2e server exited (${code}) before it answered:\n${output}`))
-    })
-  }).catch((err: unknown) => {
-    child.kill('SIGKILL')
-    throw err
-  })
+  const server = await startAnnounced<{ url: string; control: string; a: Keyring; b: Keyring }>({ root: ROOT, script: 'scripts/e2e-server.ts', args: [JSON.stringify(opts)], prefix: READY, label: 'e2e server' })
+  const ready = server.announced
 
   async function step<T>(name: string, body: unknown = {}): Promise<T> {
     const res = await fetch(`${ready.control}/${name}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
@@ -101,14 +73,7 @@ export async function startServer(opts: { env?: Record<string, string>; password
     },
     step,
     drainJobs: () => step('drain-jobs'),
-    async close() {
-      if (child.exitCode !== null || child.signalCode !== null) return
-      child.kill('SIGTERM')
-      // Its database and temporary files go with a clean stop; one that hangs is ended.
-      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000)
-      await exited
-      clearTimeout(timer)
-    },
+    close: () => server.close(),
   }
 }
 
