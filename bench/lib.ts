@@ -30,9 +30,16 @@ export const pinning = (() => {
   return { server: '0,1', label: `pinned: server 0-1, load ${load}` }
 })()
 
-/** A node process as `npm start` runs one (compiled JavaScript), or a TypeScript file through tsx. */
+/** The node flags of `npm start` (package.json), the heap ceiling among them: the bench measures what is deployed. */
+export const START_FLAGS: string[] = (() => {
+  const start = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } }).scripts.start
+  // BENCH_NODE_FLAGS (space-separated) replaces them for an experiment, e.g. another heap ceiling.
+  return (process.env.BENCH_NODE_FLAGS ?? start).split(/\s+/).filter((w) => w.startsWith('--'))
+})()
+
+/** A node process as `npm start` runs one (compiled JavaScript, its flags), or a TypeScript file through tsx. */
 export function spawnNode(args: string[], env: Record<string, string>, stdio: 'pipe' | 'ignore' = 'pipe'): ChildProcess {
-  const node = [process.execPath, ...(args[0].endsWith('.js') ? args : ['--import', 'tsx', ...args])]
+  const node = [process.execPath, ...(args[0].endsWith('.js') ? [...START_FLAGS, ...args] : ['--import', 'tsx', ...args])]
   const [cmd, ...argv] = pinning.server ? ['taskset', '-c', pinning.server, ...node] : node
   // taskset execs the command: the child's pid is the server's (peak RSS reads /proc/<pid>).
   return spawn(cmd, argv, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', stdio, stdio] })

@@ -10,7 +10,7 @@
  * (default "sqlite,postgres"), BENCH_DELIVERIES (default 2000), BENCH_SCALE (default 1 = 1,000,000
  * conversations and 10,000,000 messages; 0 skips it; 0.01 for a quick try), BENCH_ONLY (a regular
  * expression: only the scenarios it matches; the scale part only when it mentions "scale"). PostgreSQL
- * and Redis as for the tests (TEST_PG_URL, TEST_REDIS_URL).
+ * and Redis as for the tests (TEST_PG_URL, TEST_REDIS_URL). BENCH_SOAK_MINUTES (default 10; 0 skips the soak).
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 import { cpus, totalmem } from 'node:os'
@@ -71,6 +71,9 @@ await apiLogsBench(ENGINES, wanted)
 // The live event stream (bench/live/scenarios.ts): 1,000 streams held by one process, memory per client, event → client latency.
 const { liveBench } = await import('./live/scenarios.js')
 await liveBench(ENGINES, wanted, 'dist/main.js', FULL)
+// Soak (bench/soak.ts): BENCH_SOAK_MINUTES of mixed operations on one process, RSS growth after warm-up; own block in docs/performance.md.
+const { soakBench } = await import('./soak.js')
+await soakBench(ENGINES, wanted, FULL)
 // Dashboard (bench/dashboard/scenarios.ts): bundle sizes and the inbox's time to interactive in Chromium; own block in docs/performance.md.
 const { dashboardBench } = await import('./dashboard/scenarios.js')
 await dashboardBench(wanted, FULL)

@@ -72,6 +72,18 @@ describe('deployment artefacts', () => {
     for (const ignore of ['.containerignore', '.dockerignore']) assert.match(read(ignore), /^node_modules$/m)
   })
 
+  it('every start command sets the heap ceiling (docs/operations.md "Memory"): npm start, the image, the systemd unit; the worker manifest raises it', () => {
+    const ceiling = /--max-old-space-size=128\b/
+    assert.match(JSON.parse(read('package.json')).scripts.start, ceiling)
+    assert.match(read('Containerfile'), /^\s+NODE_OPTIONS=--max-old-space-size=128 \\$/m)
+    assert.match(read('deploy/systemd/svc@.service'), /^Environment=NODE_OPTIONS=--max-old-space-size=128$/m)
+    const worker = byKind('Deployment').find((d) => d.metadata.name === 'svc-worker')
+    const env = worker.spec.template.spec.containers[0].env as { name: string; value: string }[]
+    const heap = Number(/--max-old-space-size=(\d+)/.exec(env.find((e) => e.name === 'NODE_OPTIONS')?.value ?? '')?.[1])
+    const limitMi = parseInt(worker.spec.template.spec.containers[0].resources.limits.memory, 10)
+    assert.ok(heap > 128 && heap < limitMi, `worker heap ${heap} MB within its ${limitMi}Mi limit`)
+  })
+
   it('compose.yaml: valid against the Compose Specification schema; API and worker roles with PostgreSQL, Redis and volumes', () => {
     const ajv = new Ajv({ allErrors: true, strict: false })
     // Draft-07 (Ajv's default); its $schema names draft-07 by an https address Ajv does not list.
@@ -135,7 +147,7 @@ describe('deployment artefacts', () => {
       assert.equal(c.image, 'svc')
       assert.ok(c.resources.requests.cpu && c.resources.requests.memory && c.resources.limits.memory, `${c.name}: resources`)
       assert.equal(c.securityContext.allowPrivilegeEscalation, false)
-      if (role) assert.deepEqual(c.env, [{ name: 'SVC_ROLE', value: role }])
+      if (role) assert.deepEqual(c.env.filter((e: { name: string }) => e.name === 'SVC_ROLE'), [{ name: 'SVC_ROLE', value: role }])
       assert.ok(pod.terminationGracePeriodSeconds === undefined || pod.terminationGracePeriodSeconds >= 15, 'longer than SHUTDOWN_TIMEOUT_MS + 5 s')
     }
     const service = byKind('Service')[0]
