@@ -10,7 +10,7 @@ import addFormatsModule, { type FormatsPlugin } from 'ajv-formats'
 import { createParser } from 'eventsource-parser'
 import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript'
 import { MODULES } from '../src/modules/index.js'
-import { createTestApp, type TestApp } from './helpers.js'
+import { createTestApp, ENGINE, type TestApp } from './helpers.js'
 
 // ajv-formats is CommonJS; under ESM its function may sit on .default.
 const addFormats = ((addFormatsModule as unknown as { default?: FormatsPlugin }).default ?? addFormatsModule) as FormatsPlugin
@@ -122,8 +122,11 @@ describe('generated client: openapi-typescript + openapi-fetch against the live 
       files: ['flow.ts', 'api.d.ts'],
     }
     writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(tsconfig, null, 2))
-    const tsc = await run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(dir, 'tsconfig.json')], { cwd: dir, timeoutMs: 60_000 })
-    assert.equal(tsc.code, 0, `tsc --strict failed:\n${tsc.output}`)
+    // The served document and the flow are the same on both engines: the compile (~20 s of CPU) runs on SQLite's pass.
+    if (ENGINE !== 'postgres') {
+      const tsc = await run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(dir, 'tsconfig.json')], { cwd: dir, timeoutMs: 60_000 })
+      assert.equal(tsc.code, 0, `tsc --strict failed:\n${tsc.output}`)
+    }
     compiled = true
   })
 
