@@ -102,6 +102,11 @@ if (process.env.SVC_TEST_BUILD !== '0') {
   process.on('exit', () => rmSync(TEST_BUILD, { recursive: true, force: true }))
 }
 const engines = process.env.TEST_DB ? [process.env.TEST_DB] : ['sqlite', 'postgres']
+// Files run in SQLite's pass only: sdk/ and dashboard/ (the client suites and the browser tests run once, on SQLite,
+// and skip themselves on PostgreSQL) and files marked `// test-engines: sqlite` (no database involved). Left out of
+// PostgreSQL's pass, they cost no process there.
+const SQLITE_ONLY = /^\/\/ test-engines: sqlite\b/m
+const sqliteOnly = (f) => /^(sdk|dashboard)[\\/]/.test(f) || (f.endsWith('.ts') && SQLITE_ONLY.test(readFileSync(f, 'utf8').slice(0, 4000)))
 // Each engine's run also writes its files' times (scripts/test-timings-reporter.mjs) here.
 const TIMINGS_DIR = join('.tmp', 'test-timings', String(process.pid))
 mkdirSync(TIMINGS_DIR, { recursive: true })
@@ -111,7 +116,9 @@ let failed = false
 for (const engine of engines) {
   const engineStarted = performance.now()
   const timingsFile = join(TIMINGS_DIR, `${engine}.json`)
-  process.stdout.write(`\n=== test suite on ${engine} (${files.length} files) ===\n`)
+  const engineFiles = engine === 'postgres' ? runFiles.filter((_, i) => !sqliteOnly(groupedFiles[i])) : runFiles
+  const leftOut = engine === 'postgres' ? files.filter(sqliteOnly).length : 0
+  process.stdout.write(`\n=== test suite on ${engine} (${files.length - leftOut} files${leftOut ? `; ${leftOut} SQLite-only left out` : ''}) ===\n`)
   const env = {
     ...process.env,
     TEST_DB: engine,
@@ -120,7 +127,8 @@ for (const engine of engines) {
     TEST_REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
     SVC_TEST_BUILD: process.env.SVC_TEST_BUILD === '0' ? '' : resolve(TEST_BUILD),
   }
-  const r = spawnSync(
+  // No file for this engine: `node --test` without files would look for every test file itself.
+  const r = engineFiles.length === 0 ? { status: 0 } : spawnSync(
     process.execPath,
     [
       // Bundles need no TypeScript loader (tsx reading a bundle costs more than loading it); a test that imports
@@ -135,12 +143,12 @@ for (const engine of engines) {
       // A test that hangs fails after 3 minutes, and a file whose handles stay open still ends.
       '--test-timeout=180000',
       '--test-force-exit',
-      ...runFiles,
+      ...engineFiles,
     ],
     { stdio: 'inherit', env },
   )
   if (r.status !== 0) failed = true
-  summary.push({ engine, ms: performance.now() - engineStarted, ok: r.status === 0, files: readTimings(timingsFile) })
+  summary.push({ engine, count: files.length - leftOut, ms: performance.now() - engineStarted, ok: r.status === 0, files: readTimings(timingsFile) })
 }
 
 // A file's time: the runner's own for the file, else the longest span the reporter saw.
@@ -165,7 +173,7 @@ function readTimings(file) {
 process.stdout.write('\n=== test times ===\n')
 if (lintMs !== null) process.stdout.write(`lint: ${seconds(lintMs)}\n`)
 for (const s of summary) {
-  process.stdout.write(`${s.engine}: ${seconds(s.ms)} (${files.length} files${s.ok ? '' : ', FAILED'})\n`)
+  process.stdout.write(`${s.engine}: ${seconds(s.ms)} (${s.count} files${s.ok ? '' : ', FAILED'})\n`)
   const slowest = s.files.sort((a, b) => b.ms - a.ms).slice(0, 10)
   if (slowest.length > 0) process.stdout.write(`  the ${slowest.length} slowest on ${s.engine}:\n`)
   for (const f of slowest) process.stdout.write(`  ${seconds(f.ms).padStart(9)}  ${f.file}\n`)

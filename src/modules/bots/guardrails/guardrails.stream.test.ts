@@ -1,3 +1,4 @@
+// test-engines: sqlite (no database involved: one pass is enough; scripts/test.mjs leaves it out of PostgreSQL's)
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { maskOutput } from './guardrails.js'
