@@ -29,7 +29,7 @@ export interface MessagingProvider {
   send(text: OutboundText): Promise<SentText>
 }
 
-/** Twilio's message statuses as ours (accepted, scheduled, sending count as queued; read as delivered). */
+/** Twilio's message statuses as ours (accepted, scheduled, sending count as queued; WhatsApp's read receipt is read). */
 export function deliveryStatusOf(twilio: string): DeliveryStatus | null {
   switch (twilio) {
     case 'accepted':
@@ -40,8 +40,9 @@ export function deliveryStatusOf(twilio: string): DeliveryStatus | null {
     case 'sent':
       return 'sent'
     case 'delivered':
-    case 'read':
       return 'delivered'
+    case 'read':
+      return 'read'
     case 'failed':
     case 'canceled':
       return 'failed'

@@ -58,6 +58,10 @@ describe('SMS and WhatsApp through Twilio Messaging (a Twilio-compatible server 
     // A late `sent` (callbacks come in any order) does not move it back.
     assert.equal(await tw.status(twSid, 'sent'), 204)
     assert.equal((await delivery()).status, 'delivered')
+    // WhatsApp (and RCS) report the customer's read receipt: the reply is read, and a late `delivered` keeps it so.
+    assert.equal(await tw.status(twSid, 'read'), 204)
+    assert.equal(await tw.status(twSid, 'delivered'), 204)
+    assert.equal((await delivery()).status, 'read')
     // Sent once, whatever runs again.
     await h.drainJobs()
     assert.equal(tw.requests.filter((r) => r.path.endsWith('/Messages.json')).length, 1)
