@@ -4,7 +4,7 @@ import type { AnyRoute } from './define-route.js'
 import { responseHeaders } from './openapi-components.js'
 import { isObject, pascal, plural, ref, schemaName, words, type Json, type SchemaRegistry } from './openapi-registry.js'
 import { BODY_METHODS, WRITE_METHODS, problemStatuses } from './problem-statuses.js'
-import { ERROR_EVENT, SSE_DEFAULTS } from './sse.js'
+import { ERROR_EVENT, SSE_DEFAULTS } from './sse-contract.js'
 
 /** One operation's parts of the document: its parameters, request body and every response it can answer. */
 
