@@ -28,7 +28,7 @@ export class LeadSyncService {
 
   async request(principal: Principal, id: string): Promise<WithStatus<LeadT>> {
     const lead = await leadOr404(this.k.db, principal, id)
-    const crm = await this.services.workspaces.crm(principal)
+    const crm = await this.services.leads.crm.connection(principal)
     if (!crm) {
       throw new AppError(
         'crm_not_configured',

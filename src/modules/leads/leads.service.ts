@@ -4,6 +4,7 @@ import type { Kernel } from '../../kernel/kernel.js'
 import type { ModuleHealth } from '../../kernel/module.js'
 import type { Services } from '../../kernel/services.js'
 import type { Tenant } from '../../kernel/tenant.js'
+import { CrmSettings } from './crm/crm-settings.js'
 import { LeadActivitiesService } from './lead-activities.service.js'
 import { LeadStatusService } from './lead-status.service.js'
 import { LeadSyncService, type SyncLeadPayload } from './lead-sync.service.js'
@@ -18,6 +19,8 @@ export class LeadsService {
   readonly status: LeadStatusService
   readonly activities: LeadActivitiesService
   readonly sync: LeadSyncService
+  /** The tenant's CRM, kept in the workspace's settings (registered here with services.workspaces). */
+  readonly crm: CrmSettings
   readonly syncJob: JobDefinition<SyncLeadPayload>
   readonly autoCreateJob: JobDefinition<AutoCreatePayload>
   /** The in-transaction subscriber that queues auto-creation checks (registered by the module). */
@@ -27,6 +30,8 @@ export class LeadsService {
     private readonly k: Kernel,
     services: Services,
   ) {
+    this.crm = new CrmSettings(k, services)
+    services.workspaces.registerSettings(this.crm)
     this.syncJob = syncLeadJob(k, services)
     this.autoCreateJob = autoCreateLeadJob(k, services)
     this.autoCreate = autoCreateSubscriber(k, services, () => this.autoCreateJob)

@@ -1,19 +1,13 @@
 import { AppError } from '../../kernel/errors.js'
 import type { Kernel } from '../../kernel/kernel.js'
 import { checkOutboundUrl, OutboundUrlRefused } from '../../kernel/outbound/address-policy.js'
-import type { CrmSettingsInputT, VoiceCarrierSettingsInputT } from './workspaces.schemas.js'
 
 /**
  * The URLs a workspace's settings make the service call (the CRM's, the voice carrier's) are held to the
  * outbound address policy when saved, as webhook endpoints and tools are — 422 with a pointer — and again
  * at connect time by the CRM and carrier clients (a name may resolve elsewhere later).
  */
-export async function checkSettingsUrls(k: Kernel, patch: { crm?: CrmSettingsInputT | null; voice?: VoiceCarrierSettingsInputT | null }): Promise<void> {
-  const urls: [string, string | undefined][] = [
-    ['/body/crm/url', patch.crm?.url],
-    ['/body/crm/base_url', patch.crm?.base_url],
-    ['/body/voice/base_url', patch.voice?.base_url],
-  ]
+export async function checkSettingsUrls(k: Kernel, urls: [pointer: string, url: string | undefined][]): Promise<void> {
   const allowPrivateNetworks = k.config.outbound.allowPrivateNetworks
   for (const [pointer, raw] of urls) {
     if (raw === undefined) continue

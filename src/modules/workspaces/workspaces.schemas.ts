@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox'
 import { Nullable } from '../../kernel/http/schemas.js'
+import type { Tenant } from '../../kernel/tenant.js'
 
 export const Metadata = Type.Record(Type.String({ maxLength: 40 }), Type.String({ maxLength: 500 }), {
   maxProperties: 50,
@@ -29,14 +30,6 @@ export const CrmSettingsInput = Type.Object(
   { additionalProperties: false, title: 'WorkspaceCrmSettingsInput' },
 )
 export type CrmSettingsInputT = Static<typeof CrmSettingsInput>
-/** A tenant's CRM with its secrets opened (services.workspaces.crm): what the leads sync connects with. */
-export interface CrmConnection {
-  provider: 'hubspot' | 'webhook'
-  base_url: string | null
-  access_token: string | null
-  url: string | null
-  signing_secret: string | null
-}
 
 export const VoiceCarrierSettings = Type.Object(
   {
@@ -58,13 +51,6 @@ export const VoiceCarrierSettingsInput = Type.Object(
   { additionalProperties: false, title: 'WorkspaceVoiceSettingsInput' },
 )
 export type VoiceCarrierSettingsInputT = Static<typeof VoiceCarrierSettingsInput>
-/** A tenant's Twilio account with its token opened (services.workspaces.voiceCarrier). */
-export interface VoiceCarrierConnection {
-  provider: 'twilio'
-  account_sid: string
-  auth_token: string
-  base_url: string
-}
 
 export const Workspace = Type.Object(
   {
@@ -182,3 +168,23 @@ export const Usage = Type.Object(
   { $id: 'WorkspaceUsage' },
 )
 export type UsageT = Static<typeof Usage>
+
+/**
+ * A part of the workspace settings that another module owns and uses (leads: `crm`, voice: `voice`),
+ * registered with services.workspaces.registerSettings. Workspaces stores it as JSON in the
+ * workspace_settings column of the same name and takes it in PATCH /workspaces/{id}; the owner decides
+ * what is stored (secrets sealed under the workspace id and mode), shown and resealed.
+ */
+export interface SettingsSection<Input = never> {
+  readonly column: 'crm' | 'voice'
+  /** Refuses an input before anything else is checked (422), e.g. one the tenant's mode cannot use. */
+  check?(tenant: Tenant, input: Input): void
+  /** The URLs the input makes the service call, by JSON pointer (held to the outbound policy when saved). */
+  urls(input: Input): [pointer: string, url: string | undefined][]
+  /** The JSON to store for `input` (throws 422), given what is stored now (null: nothing). */
+  store(tenant: Tenant, input: Input, before: string | null): string
+  /** What the workspace shows of it (secrets only as `*_set` flags). */
+  view(stored: string): unknown
+  /** `stored` with its stale secrets sealed again under the current server secret, or null when none is stale. */
+  reseal(tenant: Tenant, stored: string): string | null
+}

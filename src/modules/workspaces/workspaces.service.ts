@@ -1,5 +1,5 @@
 import { iso } from '../../kernel/clock.js'
-import { fromJson, toJson, type Executor, type Tx } from '../../kernel/db/database.js'
+import { toJson, type Executor, type Tx } from '../../kernel/db/database.js'
 import { uniqueConflict } from '../../kernel/db/unique-conflict.js'
 import { AppError, notFound } from '../../kernel/errors.js'
 import type { PageResult } from '../../kernel/http/pagination.js'
@@ -10,8 +10,8 @@ import { isPhoneRegion } from '../../kernel/pii/pii.js'
 import { assertRoleAllows } from './member-roles.js'
 import { checkSettingsUrls } from './check-settings-urls.js'
 import * as repo from './workspaces.repository.js'
-import { memberView, workspaceView, type StoredCrm, type StoredVoice } from './workspaces.views.js'
-import type { CrmConnection, CrmSettingsInputT, MemberT, UsageT, VoiceCarrierConnection, VoiceCarrierSettingsInputT, WorkspaceT } from './workspaces.schemas.js'
+import { memberView, workspaceView } from './workspaces.views.js'
+import type { CrmSettingsInputT, MemberT, SettingsSection, UsageT, VoiceCarrierSettingsInputT, WorkspaceT } from './workspaces.schemas.js'
 import type { MemberRole, WorkspaceMembersTable, WorkspacesTable } from './workspaces.tables.js'
 
 const MAX_USAGE_DAYS = 366
@@ -37,6 +37,7 @@ export interface MemberAccessChange {
 
 export class WorkspacesService {
   private readonly accessReduced: ((tx: Tx, tenant: Tenant, change: MemberAccessChange) => Promise<void>)[] = []
+  private readonly sections = new Map<'crm' | 'voice', SettingsSection<unknown>>()
 
   constructor(private readonly k: Kernel) {}
 
@@ -51,6 +52,19 @@ export class WorkspacesService {
 
   private async reduced(tx: Tx, tenant: Tenant, change: MemberAccessChange): Promise<void> {
     for (const fn of this.accessReduced) await fn(tx, tenant, change)
+  }
+
+  /**
+   * The module that uses a part of the settings owns it (leads: the CRM, voice: the carrier): how its input
+   * is stored, shown and resealed. Registered by the module's init; workspaces only keeps the JSON.
+   */
+  registerSettings<Input>(section: SettingsSection<Input>): void {
+    this.sections.set(section.column, section as SettingsSection<unknown>)
+  }
+
+  /** The stored JSON of a registered part of the tenant's settings, or null (read by the module that owns it). */
+  async storedSettings(tenant: Tenant, column: 'crm' | 'voice'): Promise<string | null> {
+    return (await repo.findSettings(this.k.db, tenant))?.[column] ?? null
   }
 
   /** `{id}` must be the key's own workspace; any other id is indistinguishable from a missing one. */
@@ -102,35 +116,11 @@ export class WorkspacesService {
   async getCurrent(tenant: Tenant): Promise<WorkspaceT> {
     const row = await repo.findWorkspace(this.k.db, tenant)
     if (!row) throw notFound('workspace', tenant.workspaceId)
-    return workspaceView(row, tenant, await repo.findSettings(this.k.db, tenant))
+    return workspaceView(row, tenant, await repo.findSettings(this.k.db, tenant), this.sections)
   }
 
-  /** The CRM this tenant's leads sync to, its secrets opened; null when none is set. */
-  async crm(tenant: Tenant): Promise<CrmConnection | null> {
-    const settings = await repo.findSettings(this.k.db, tenant)
-    const crm = fromJson<StoredCrm | null>(settings?.crm ?? null, null)
-    if (!crm) return null
-    const ctx = `${tenant.workspaceId}:${tenant.mode}:crm`
-    return {
-      provider: crm.provider,
-      base_url: crm.base_url,
-      url: crm.url,
-      access_token: crm.access_token_sealed ? this.k.secrets.open(crm.access_token_sealed, ctx) : null,
-      signing_secret: crm.signing_secret_sealed ? this.k.secrets.open(crm.signing_secret_sealed, ctx) : null,
-    }
-  }
-
-  /** The tenant's Twilio account, its token opened; null when none is set (the simulated carrier answers). */
-  async voiceCarrier(tenant: Tenant): Promise<VoiceCarrierConnection | null> {
-    const voice = fromJson<StoredVoice | null>((await repo.findSettings(this.k.db, tenant))?.voice ?? null, null)
-    if (!voice?.auth_token_sealed) return null
-    const token = this.k.secrets.open(voice.auth_token_sealed, `${tenant.workspaceId}:${tenant.mode}:voice`)
-    return { provider: voice.provider, account_sid: voice.account_sid, base_url: voice.base_url, auth_token: token }
-  }
-
-  /** Seals every stored CRM and voice carrier secret under the current server secret (`svc secrets reseal`). */
+  /** Seals every stored settings secret (the CRM's, the voice carrier's) under the current server secret (`svc secrets reseal`). */
   async reseal(): Promise<number> {
-    const box = this.k.secrets
     let after: Tenant | null = null
     let count = 0
     for (;;) {
@@ -138,18 +128,10 @@ export class WorkspacesService {
       if (page.length === 0) return count
       for (const row of page) {
         const tenant = { workspaceId: row.workspace_id, mode: row.mode }
-        const again = (ctx: string) => (v: string | null) => (v === null ? null : box.seal(box.open(v, ctx), ctx))
-        const stale = (vs: (string | null)[]) => vs.some((v) => v !== null && box.isStale(v))
-        const crm = fromJson<StoredCrm | null>(row.crm, null)
-        if (crm && stale([crm.access_token_sealed, crm.signing_secret_sealed])) {
-          const re = again(`${row.workspace_id}:${row.mode}:crm`)
-          const next = toJson({ ...crm, access_token_sealed: re(crm.access_token_sealed), signing_secret_sealed: re(crm.signing_secret_sealed) })
-          if (await repo.resealColumn(this.k.db, tenant, 'crm', row.crm!, next)) count++
-        }
-        const voice = fromJson<StoredVoice | null>(row.voice, null)
-        if (voice && stale([voice.auth_token_sealed])) {
-          const next = toJson({ ...voice, auth_token_sealed: again(`${row.workspace_id}:${row.mode}:voice`)(voice.auth_token_sealed) })
-          if (await repo.resealColumn(this.k.db, tenant, 'voice', row.voice!, next)) count++
+        for (const section of this.sections.values()) {
+          const stored = row[section.column]
+          const next = stored === null ? null : section.reseal(tenant, stored)
+          if (next !== null && (await repo.resealColumn(this.k.db, tenant, section.column, stored!, next))) count++
         }
       }
       const last = page[page.length - 1]
@@ -189,10 +171,13 @@ export class WorkspacesService {
         errors: [{ pointer: '/body/default_region', detail: 'must be an ISO 3166-1 alpha-2 region code such as GB or US' }],
       })
     }
-    if (patch.voice && tenant.mode === 'test') {
-      throw new AppError('validation_failed', 'The sandbox always uses the simulated carrier; set a voice carrier with a live key.', { errors: [{ pointer: '/body/voice', detail: 'live keys only' }] })
-    }
-    await checkSettingsUrls(this.k, patch)
+    const given = (['crm', 'voice'] as const).flatMap((column) => {
+      const input = patch[column]
+      const section = this.sections.get(column)
+      return input !== undefined && input !== null && section ? [{ section, input }] : []
+    })
+    for (const { section, input } of given) section.check?.(tenant, input)
+    await checkSettingsUrls(this.k, given.flatMap(({ section, input }) => section.urls(input)))
     return this.k.transaction(tenant, async (tx) => {
       await assertRoleAllows(tx, tenant, { action: 'change the workspace' })
       await repo.updateWorkspace(tx, tenant, {
@@ -210,54 +195,23 @@ export class WorkspacesService {
         settings = {
           workspace_id: tenant.workspaceId,
           mode: tenant.mode,
-          crm: patch.crm !== undefined ? this.crmOf(tenant, patch.crm, fromJson<StoredCrm | null>(settings?.crm ?? null, null)) : (settings?.crm ?? null),
+          crm: patch.crm !== undefined ? this.stored(tenant, 'crm', patch.crm, settings?.crm ?? null) : (settings?.crm ?? null),
           lead_auto_create_score: patch.lead_auto_create_score !== undefined ? patch.lead_auto_create_score : (settings?.lead_auto_create_score ?? null),
-          voice: patch.voice !== undefined ? this.voiceOf(tenant, patch.voice, fromJson<StoredVoice | null>(settings?.voice ?? null, null)) : (settings?.voice ?? null),
+          voice: patch.voice !== undefined ? this.stored(tenant, 'voice', patch.voice, settings?.voice ?? null) : (settings?.voice ?? null),
           updated_at: iso(this.k.clock.now()),
         }
         await repo.saveSettings(tx, settings)
       }
-      return workspaceView(row, tenant, settings)
+      return workspaceView(row, tenant, settings, this.sections)
     })
   }
 
-  /** The stored voice carrier: the auth token sealed, kept when left out for the same account. */
-  private voiceOf(tenant: Tenant, input: VoiceCarrierSettingsInputT | null, before: StoredVoice | null): string | null {
+  /** What to store for a part of the settings (null clears it), by the module that owns it. */
+  private stored(tenant: Tenant, column: 'crm' | 'voice', input: unknown, before: string | null): string | null {
     if (input === null) return null
-    const ctx = `${tenant.workspaceId}:${tenant.mode}:voice`
-    const kept = before?.account_sid === input.account_sid ? before.auth_token_sealed : null
-    const token = input.auth_token !== undefined ? this.k.secrets.seal(input.auth_token, ctx) : kept
-    if (!token) throw new AppError('validation_failed', 'A Twilio account needs its auth_token the first time.', { errors: [{ pointer: '/body/voice/auth_token', detail: 'required' }] })
-    const stored: StoredVoice = {
-      provider: 'twilio',
-      account_sid: input.account_sid,
-      base_url: (input.base_url ?? before?.base_url ?? 'https://api.twilio.com').replace(/\/$/, ''),
-      auth_token_sealed: token,
-      updated_at: iso(this.k.clock.now()),
-    }
-    return toJson(stored)
-  }
-
-  /** The stored CRM settings: secrets sealed, ones left out kept while the provider stays. */
-  private crmOf(tenant: Tenant, input: CrmSettingsInputT | null, before: StoredCrm | null): string | null {
-    if (input === null) return null
-    const ctx = `${tenant.workspaceId}:${tenant.mode}:crm`
-    const kept = before?.provider === input.provider ? before : null
-    const token = input.access_token !== undefined ? this.k.secrets.seal(input.access_token, ctx) : (kept?.access_token_sealed ?? null)
-    const secret = input.signing_secret !== undefined ? this.k.secrets.seal(input.signing_secret, ctx) : (kept?.signing_secret_sealed ?? null)
-    const missing = (pointer: string, what: string) => new AppError('validation_failed', `A ${input.provider} CRM needs ${what}.`, { errors: [{ pointer, detail: 'required' }] })
-    if (input.provider === 'hubspot' && !token) throw missing('/body/crm/access_token', 'an access_token (a HubSpot private-app token)')
-    if (input.provider === 'webhook' && !input.url) throw missing('/body/crm/url', 'a url')
-    if (input.provider === 'webhook' && !secret) throw missing('/body/crm/signing_secret', 'a signing_secret')
-    const stored: StoredCrm = {
-      provider: input.provider,
-      base_url: input.provider === 'hubspot' ? (input.base_url ?? kept?.base_url ?? 'https://api.hubapi.com') : null,
-      url: input.provider === 'webhook' ? (input.url ?? null) : null,
-      access_token_sealed: input.provider === 'hubspot' ? token : null,
-      signing_secret_sealed: input.provider === 'webhook' ? secret : null,
-      updated_at: iso(this.k.clock.now()),
-    }
-    return toJson(stored)
+    const section = this.sections.get(column)
+    if (!section) throw new AppError('validation_failed', `This installation has no module that uses ${column} settings.`, { errors: [{ pointer: `/body/${column}`, detail: 'not supported' }] })
+    return section.store(tenant, input, before)
   }
 
   async listMembers(tenant: Tenant, id: string, q: { cursor?: string; limit?: number }): Promise<PageResult<MemberT>> {

@@ -1,31 +1,19 @@
 import { fromJson } from '../../kernel/db/database.js'
 import type { Tenant } from '../../kernel/tenant.js'
-import type { MemberT, WorkspaceT } from './workspaces.schemas.js'
+import type { MemberT, SettingsSection, WorkspaceT } from './workspaces.schemas.js'
 import type { WorkspaceMembersTable, WorkspaceSettingsTable, WorkspacesTable } from './workspaces.tables.js'
 
+/** The sections other modules registered, by column. */
+export type SettingsSections = ReadonlyMap<'crm' | 'voice', SettingsSection<unknown>>
+
 /** The workspace row is shared by both modes; `livemode` says which key read it. */
-/** The voice carrier settings as stored (the token sealed under the workspace id and mode). */
-export interface StoredVoice {
-  provider: 'twilio'
-  account_sid: string
-  base_url: string
-  auth_token_sealed: string | null
-  updated_at: string
-}
-
-/** The CRM settings as stored (secrets sealed under the workspace id and mode). */
-export interface StoredCrm {
-  provider: 'hubspot' | 'webhook'
-  base_url: string | null
-  url: string | null
-  access_token_sealed: string | null
-  signing_secret_sealed: string | null
-  updated_at: string
-}
-
-export function workspaceView(row: WorkspacesTable, tenant: Tenant, settings?: WorkspaceSettingsTable): WorkspaceT {
-  const crm = fromJson<StoredCrm | null>(settings?.crm ?? null, null)
-  const voice = fromJson<StoredVoice | null>(settings?.voice ?? null, null)
+/** `sections`: how the owning modules show the settings they keep here (leads: crm, voice: voice). */
+export function workspaceView(row: WorkspacesTable, tenant: Tenant, settings: WorkspaceSettingsTable | undefined, sections: SettingsSections): WorkspaceT {
+  const shown = (column: 'crm' | 'voice') => {
+    const stored = settings?.[column] ?? null
+    const section = sections.get(column)
+    return (stored !== null && section ? section.view(stored) : null) as never
+  }
   return {
     id: row.id,
     object: 'workspace',
@@ -35,11 +23,9 @@ export function workspaceView(row: WorkspacesTable, tenant: Tenant, settings?: W
     default_region: row.default_region ?? null,
     metadata: fromJson(row.metadata, {}),
     livemode: tenant.mode === 'live',
-    crm: crm
-      ? { provider: crm.provider, base_url: crm.base_url, url: crm.url, access_token_set: !!crm.access_token_sealed, signing_secret_set: !!crm.signing_secret_sealed, updated_at: crm.updated_at }
-      : null,
+    crm: shown('crm'),
     lead_auto_create_score: settings?.lead_auto_create_score ?? null,
-    voice: voice ? { provider: voice.provider, account_sid: voice.account_sid, base_url: voice.base_url, auth_token_set: !!voice.auth_token_sealed, updated_at: voice.updated_at } : null,
+    voice: shown('voice'),
     created_at: row.created_at,
     updated_at: row.updated_at,
   }

@@ -20,9 +20,14 @@ export interface CrmLead {
   external_id: string | null
 }
 
-/** A workspace's CRM settings, secrets already opened (the workspaces module owns them). */
-import type { CrmConnection } from '../../workspaces/workspaces.schemas.js'
-export type { CrmConnection }
+/** A tenant's CRM, its secrets opened (crm-settings.ts): what the leads sync connects with. */
+export interface CrmConnection {
+  provider: 'hubspot' | 'webhook'
+  base_url: string | null
+  access_token: string | null
+  url: string | null
+  signing_secret: string | null
+}
 
 export type CrmResult =
   | { ok: true; external_id: string; action: 'created' | 'updated' }

@@ -30,7 +30,7 @@ export const syncLeadJob = (k: Kernel, services: Services) =>
       const lead = await repo.findLead(k.db, tenant, p.lead_id)
       // Deleted, or a newer sync request superseded this one (it carries the newer data).
       if (!lead || Number(lead.crm_sync_seq) !== p.seq) return
-      const conn = await services.workspaces.crm(tenant)
+      const conn = await services.leads.crm.connection(tenant)
       const result: CrmResult = conn
         ? await crmAdapterFor(k, conn).upsert(crmLeadOf(lead), { idempotencyKey: `lead_sync_${lead.id}_${p.seq}` })
         : { ok: false, retryable: false, retry_after_ms: null, status: null, code: 'crm_not_configured', message: 'The CRM was removed from the workspace settings.' }

@@ -138,7 +138,7 @@ describe('syncLeadToCrm', () => {
     assert.notEqual(await read(), before)
     const only = await buildApp({ config: { ...h.config, serverSecret: next, serverSecretPrevious: [] }, database: h.app.kernel.database })
     try {
-      assert.equal((await only.services.workspaces.crm({ workspaceId: h.a.workspaceId, mode: 'live' }))!.access_token, hs.token)
+      assert.equal((await only.services.leads.crm.connection({ workspaceId: h.a.workspaceId, mode: 'live' }))!.access_token, hs.token)
     } finally {
       await only.http.close()
       await only.redis?.quit()

@@ -1,3 +1,4 @@
+import { CarrierSettings } from './carrier-settings.js'
 import { toJson, type Tx } from '../../../kernel/db/database.js'
 import { AppError } from '../../../kernel/errors.js'
 import { defineJob, enqueue, type JobDefinition } from '../../../kernel/jobs/jobs.js'
@@ -51,11 +52,15 @@ export class TwilioCarriers implements VoiceCarriers {
   readonly placeJob: JobDefinition<PlacePayload>
   readonly recordingJob: JobDefinition<PlacePayload>
   readonly jobs: JobDefinition[]
+  /** The tenant's Twilio account, kept in the workspace's settings (registered here with services.workspaces). */
+  readonly settings: CarrierSettings
 
   constructor(
     private readonly k: Kernel,
     private readonly services: Services,
   ) {
+    this.settings = new CarrierSettings(k, services)
+    services.workspaces.registerSettings(this.settings)
     this.placeJob = this.placement()
     this.recordingJob = this.recordingFetch()
     this.jobs = [this.placeJob, this.recordingJob]
@@ -68,13 +73,13 @@ export class TwilioCarriers implements VoiceCarriers {
   /** The tenant's Twilio adapter, or null (the sandbox, or no account configured). */
   async adapter(tenant: Tenant): Promise<TwilioAdapter | null> {
     if (tenant.mode !== 'live') return null
-    const conn = await this.services.workspaces.voiceCarrier(tenant)
+    const conn = await this.settings.connection(tenant)
     return conn ? new TwilioAdapter(this.k, conn) : null
   }
 
   /** The auth token a callback of this tenant is signed with (null: none configured any more). */
   async authToken(tenant: Tenant): Promise<string | null> {
-    return tenant.mode === 'live' ? ((await this.services.workspaces.voiceCarrier(tenant))?.auth_token ?? null) : null
+    return tenant.mode === 'live' ? ((await this.settings.connection(tenant))?.auth_token ?? null) : null
   }
 
   async twilio(tenant: Tenant): Promise<RealCarrier | null> {
