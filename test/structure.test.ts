@@ -115,6 +115,26 @@ describe('structure', () => {
     assert.deepEqual(routes.filter((p) => !present.has(p.replace(/\.route\.ts$/, '.route.test.ts'))), [])
   })
 
+  it('production files stay short: at most 400 lines, bar a short list that may only shrink', () => {
+    // Our guide asks for ~300 lines; 400 is the hard stop. The files still over it, each with the most it may
+    // have (issue 34 splits them): a file on this list that grows fails, and one that shrinks below 400 must leave it.
+    const LIMIT = 400
+    const TOO_LONG: Record<string, number> = {
+      // test support in the production tree, to move under test/ (issue 34)
+      'src/modules/voice/carriers/twilio.test-support.ts': 750,
+      // one line per setting, and settings keep coming: to split by area; a little room for those in flight
+      'src/config.ts': 410,
+    }
+    const lines = (text: string) => text.split('\n').length - (text.endsWith('\n') ? 1 : 0)
+    const over = source.filter((f) => lines(f.text) > (TOO_LONG[f.path] ?? LIMIT)).map((f) => `${f.path}: ${lines(f.text)} lines`)
+    assert.deepEqual(over, [])
+    const stale = Object.keys(TOO_LONG).filter((path) => {
+      const f = source.find((x) => x.path === path)
+      return !f || lines(f.text) <= LIMIT
+    })
+    assert.deepEqual(stale, [], 'files on the list that no longer exceed the limit: take them off')
+  })
+
   it('every error code an operation declares is in a catalogue', async () => {
     const { errorSpec } = await import('../src/kernel/errors.js')
     for (const m of MODULES) for (const r of m.routes) for (const c of r.errors ?? []) assert.notEqual(errorSpec(c).title, 'Internal server error', `${r.operationId}: ${c}`)
