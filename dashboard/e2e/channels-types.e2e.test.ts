@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict'
+import { generateKeyPairSync } from 'node:crypto'
 import { after, before, describe, it } from 'node:test'
 import { assertFitsPhone, checkA11y, screenshot, skip, startDashboard, type Dashboard } from './harness.js'
 
 // Each channel type's own settings on the channel's page (SMS, business hours, roles: channels.e2e.test.ts).
-describe('dashboard channels in Chromium: web chat (snippet, identity secret once), WhatsApp on Twilio, e-mail', { skip }, () => {
+describe('dashboard channels in Chromium: web chat (snippet, identity secret once, continued by e-mail), WhatsApp on Twilio, e-mail (SendGrid keys)', { skip }, () => {
   let d: Dashboard
   const api = async (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: Record<string, unknown>) => {
     const res = await d.h.request({ method, url, payload })
@@ -151,7 +152,7 @@ describe('dashboard channels in Chromium: web chat (snippet, identity secret onc
 
     await page.getByRole('table', { name: 'Channels' }).getByRole('link', { name: 'Support mail' }).click()
     const panel = page.getByRole('region', { name: 'E-mail' })
-    for (const url of [mail.email.inbound.postmark_url, mail.email.inbound.sendgrid_url, mail.email.inbound.mailgun_url]) await panel.getByText(url).waitFor()
+    for (const url of [mail.email.inbound.postmark_url, mail.email.inbound.sendgrid_url, mail.email.inbound.mailgun_url]) await panel.getByText(url, { exact: true }).waitFor()
     assert.equal(await panel.getByText('a-webhook-password-0123').count(), 0)
     assert.equal(await page.getByRole('region', { name: 'Twilio' }).count(), 0)
     assert.equal(await page.getByText('/twilio/').count(), 0)
@@ -168,6 +169,76 @@ describe('dashboard channels in Chromium: web chat (snippet, identity secret onc
     const now = await api('GET', `/v2/channels/${mail.id}`)
     assert.equal(now.email.from_name, 'Acme Support')
     assert.equal(now.email.inbound.webhook_password_set, true, 'left empty, the password is kept')
+    d.clean(page)
+  })
+
+  it('sets the e-mail channel’s SendGrid verification keys (the events URL to copy), and the web chat continued by e-mail from it; each removed again', async () => {
+    // SendGrid's keys are ECDSA P-256 public keys, base64 of their DER form as SendGrid shows them.
+    const sendgridKey = () => generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).publicKey.export({ type: 'spki', format: 'der' }).toString('base64')
+    const mail = (await api('GET', '/v2/channels?type=email')).data[0]
+    const chat = (await api('GET', '/v2/channels?type=web_chat')).data[0]
+    const page = await d.open()
+    await d.signIn(page, `/dashboard/channels/${mail.id}`)
+    const panel = page.getByRole('region', { name: 'E-mail' })
+    await panel.getByText(mail.email.inbound.sendgrid_events_url, { exact: true }).waitFor()
+    assert.equal(await panel.getByRole('button', { name: 'Copy' }).count(), 4)
+    await panel.getByText('basic auth (no verification key)').waitFor()
+    await panel.getByText('not taken (no verification key)').waitFor()
+    await page.getByRole('button', { name: 'Edit' }).click()
+    const edit = page.getByRole('dialog', { name: 'Edit the E-mail channel' })
+    await edit.getByLabel('SendGrid Inbound Parse verification key').fill(sendgridKey())
+    await edit.getByLabel('SendGrid Event Webhook verification key').fill(sendgridKey())
+    await checkA11y(page, 'e-mail channel: SendGrid keys')
+    await edit.getByRole('button', { name: 'Save changes' }).click()
+    await edit.waitFor({ state: 'hidden' })
+    let now = await api('GET', `/v2/channels/${mail.id}`)
+    assert.equal(now.email.inbound.sendgrid_signed, true)
+    assert.equal(now.email.inbound.sendgrid_events, true)
+    await panel.getByText('signed posts only (verification key set)').waitFor()
+    await panel.getByText('taken (verification key set)', { exact: true }).waitFor()
+    // A key is never put back in a field; left empty it is kept, the box removes it.
+    await page.getByRole('button', { name: 'Edit' }).click()
+    assert.equal(await edit.getByLabel('SendGrid Event Webhook verification key').inputValue(), '')
+    assert.equal(await edit.getByText('A key is set: leave empty to keep it, or paste a new one.').count(), 2)
+    await edit.getByLabel('Remove the Inbound Parse key (basic auth again)').check()
+    await checkA11y(page, 'e-mail channel: SendGrid keys set')
+    await edit.getByRole('button', { name: 'Save changes' }).click()
+    await edit.waitFor({ state: 'hidden' })
+    now = await api('GET', `/v2/channels/${mail.id}`)
+    assert.equal(now.email.inbound.sendgrid_signed, false)
+    assert.equal(now.email.inbound.sendgrid_events, true, 'left empty, the event key is kept')
+    await panel.getByText('basic auth (no verification key)').waitFor()
+
+    // The web chat continued by e-mail from that channel: the channels offered, the delay and the chat page.
+    await page.goto(`/dashboard/channels/${chat.id}`)
+    const widget = page.getByRole('region', { name: 'Chat widget' })
+    await widget.getByText('Continue by e-mail').waitFor()
+    await page.getByRole('button', { name: 'Edit', exact: true }).click()
+    const chatEdit = page.getByRole('dialog', { name: 'Edit the Web chat channel' })
+    const followup = chatEdit.getByLabel('Continue by e-mail')
+    assert.equal(await followup.inputValue(), '')
+    await followup.locator(`option[value="${mail.id}"]`).waitFor({ state: 'attached' })
+    await followup.selectOption(mail.id)
+    await chatEdit.getByLabel('After (minutes)').fill('45')
+    await chatEdit.getByLabel('Chat page (optional)').fill('https://shop.example.com/help')
+    await checkA11y(page, 'web chat: continued by e-mail')
+    await chatEdit.getByRole('button', { name: 'Save changes' }).click()
+    await chatEdit.waitFor({ state: 'hidden' })
+    assert.deepEqual((await api('GET', `/v2/channels/${chat.id}`)).web_chat.email_followup, { email_channel_id: mail.id, after_minutes: 45, chat_url: 'https://shop.example.com/help' })
+    await widget.getByRole('link', { name: 'Support mail (help@acme.example)' }).waitFor()
+    await widget.getByText('after 45 min unread').waitFor()
+    await widget.getByText('https://shop.example.com/help').waitFor()
+    await checkA11y(page, 'web chat continued by e-mail')
+    await page.reload()
+    await page.getByRole('button', { name: 'Edit', exact: true }).click()
+    assert.equal(await chatEdit.getByLabel('After (minutes)').inputValue(), '45', 'read back into the form')
+    assert.equal(await chatEdit.getByLabel('Continue by e-mail').inputValue(), mail.id)
+    await chatEdit.getByLabel('Continue by e-mail').selectOption('')
+    assert.equal(await chatEdit.getByLabel('After (minutes)').count(), 0)
+    await chatEdit.getByRole('button', { name: 'Save changes' }).click()
+    await chatEdit.waitFor({ state: 'hidden' })
+    assert.equal((await api('GET', `/v2/channels/${chat.id}`)).web_chat.email_followup, null, 'emptied, it is removed')
+    assert.equal(await widget.getByText('after 45 min unread').count(), 0)
     d.clean(page)
   })
 })

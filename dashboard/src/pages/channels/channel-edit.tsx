@@ -44,6 +44,8 @@ export function EditChannelDialog({ channel: c, open, onClose, onSaved }: { chan
             passwordSet={c.email?.relay?.password_set ?? false}
             webhookPasswordSet={c.email?.inbound.webhook_password_set ?? false}
             signingKeySet={c.email?.inbound.mailgun_signing_key_set ?? false}
+            sendgridKeySet={c.email?.inbound.sendgrid_signed ?? false}
+            sendgridEventsKeySet={c.email?.inbound.sendgrid_events ?? false}
           />
         )}
         <BotField value={f.bot_id} keep={c.bot_id} onChange={(v) => set('bot_id', v)} />

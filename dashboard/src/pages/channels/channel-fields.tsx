@@ -2,6 +2,7 @@ import { Field } from '../../ui/components.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import { t } from '../../i18n/index.js'
 import type { ChannelForm } from './channel-form.js'
+import { useEmailChannels } from './channels.shared.js'
 
 type Set = <K extends keyof ChannelForm>(k: K, v: ChannelForm[K]) => void
 const text = (set: Set, k: keyof ChannelForm) => (e: Event) => set(k, (e.target as HTMLInputElement).value as never)
@@ -123,6 +124,40 @@ export function WebChatFields({ f, set }: { f: ChannelForm; set: Set }) {
           {t('channels.form.identityVerificationHint')}
         </p>
       </div>
+      <FollowupFields f={f} set={set} />
+    </>
+  )
+}
+
+/** Continued by e-mail: the e-mail channel the mail comes from (none: never), the delay, the chat page linked. */
+function FollowupFields({ f, set }: { f: ChannelForm; set: Set }) {
+  const mail = useEmailChannels()
+  // The chosen channel stays offered while the list loads (or past its first page), so opening the form keeps it.
+  const options =
+    f.followup_channel_id && !mail.options.some((o) => o.id === f.followup_channel_id) ? [...mail.options, { id: f.followup_channel_id, name: f.followup_channel_id, address: '' }] : mail.options
+  const hint = mail.error ? mail.error.detail : !mail.loading && options.length === 0 ? t('channels.form.noEmailChannels') : t('channels.form.emailFollowupHint')
+  return (
+    <>
+      <Field label={t('channels.form.emailFollowup')} hint={hint}>
+        {(id, d) => (
+          <select id={id} aria-describedby={d} value={f.followup_channel_id} onChange={text(set, 'followup_channel_id')}>
+            <option value="">{t('channels.form.noFollowup')}</option>
+            {options.map((o) => (
+              <option value={o.id}>{o.address ? `${o.name} (${o.address})` : o.name}</option>
+            ))}
+          </select>
+        )}
+      </Field>
+      {f.followup_channel_id !== '' && (
+        <>
+          <Field label={t('channels.form.followupMinutes')} hint={t('channels.form.followupMinutesHint')}>
+            {(id, d) => <input id={id} type="number" required min={1} max={10080} step={1} aria-describedby={d} value={f.followup_minutes} onInput={text(set, 'followup_minutes')} />}
+          </Field>
+          <Field label={t('channels.form.chatUrl')} hint={t('channels.form.chatUrlHint')}>
+            {(id, d) => <input id={id} type="url" pattern="^https?://.*" maxLength={500} aria-describedby={d} value={f.followup_chat_url} onInput={text(set, 'followup_chat_url')} />}
+          </Field>
+        </>
+      )}
     </>
   )
 }
@@ -135,6 +170,8 @@ export function EmailFields({
   passwordSet = false,
   webhookPasswordSet = false,
   signingKeySet = false,
+  sendgridKeySet = false,
+  sendgridEventsKeySet = false,
 }: {
   f: ChannelForm
   set: Set
@@ -142,6 +179,8 @@ export function EmailFields({
   passwordSet?: boolean
   webhookPasswordSet?: boolean
   signingKeySet?: boolean
+  sendgridKeySet?: boolean
+  sendgridEventsKeySet?: boolean
 }) {
   const keep = t('channels.form.secretKeep')
   const sandbox = useWorkspace().membership.mode === 'test'
@@ -197,6 +236,37 @@ export function EmailFields({
           <input id={id} type="password" minLength={16} maxLength={128} autocomplete="new-password" aria-describedby={d} value={f.mailgun_signing_key} onInput={text(set, 'mailgun_signing_key')} />
         )}
       </Field>
+      <VerificationKey f={f} set={set} k="sendgrid_key" remove="sendgrid_key_remove" isSet={editing && sendgridKeySet} label="sendgridKey" />
+      <VerificationKey f={f} set={set} k="sendgrid_events_key" remove="sendgrid_events_key_remove" isSet={editing && sendgridEventsKeySet} label="sendgridEventsKey" />
+    </>
+  )
+}
+
+/**
+ * A SendGrid verification key (a public key, base64 or PEM; the API says only whether one is set): empty keeps
+ * the stored one; once set, a box removes it (null).
+ */
+function VerificationKey(props: {
+  f: ChannelForm
+  set: Set
+  k: 'sendgrid_key' | 'sendgrid_events_key'
+  remove: 'sendgrid_key_remove' | 'sendgrid_events_key_remove'
+  isSet: boolean
+  label: 'sendgridKey' | 'sendgridEventsKey'
+}) {
+  const { f, set, k, remove, isSet, label } = props
+  return (
+    <>
+      <Field label={t(`channels.form.${label}`)} hint={isSet ? t('channels.form.keyKeep') : t(`channels.form.${label}Hint`)}>
+        {(id, d) => <textarea id={id} rows={2} minLength={40} maxLength={1000} spellcheck={false} autocomplete="off" disabled={f[remove]} aria-describedby={d} value={f[k]} onInput={text(set, k)} />}
+      </Field>
+      {isSet && (
+        <div class="field">
+          <label>
+            <input type="checkbox" checked={f[remove]} onChange={check(set, remove)} /> {t(`channels.form.${label}Remove`)}
+          </label>
+        </div>
+      )}
     </>
   )
 }

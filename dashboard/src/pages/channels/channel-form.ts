@@ -31,6 +31,10 @@ export interface ChannelForm {
   locale: 'en' | 'de'
   require_email: boolean
   identity_verification: boolean
+  // web_chat: continued by e-mail (no channel chosen: never)
+  followup_channel_id: string
+  followup_minutes: string
+  followup_chat_url: string
   // email
   address: string
   from_name: string
@@ -43,6 +47,11 @@ export interface ChannelForm {
   relay_password: string
   webhook_password: string
   mailgun_signing_key: string
+  // SendGrid's verification keys: empty keeps the stored one, `*_remove` sends null
+  sendgrid_key: string
+  sendgrid_key_remove: boolean
+  sendgrid_events_key: string
+  sendgrid_events_key_remove: boolean
 }
 
 export const emptyForm = (type: ChannelType = 'sms'): ChannelForm => ({
@@ -65,6 +74,9 @@ export const emptyForm = (type: ChannelType = 'sms'): ChannelForm => ({
   locale: 'en',
   require_email: false,
   identity_verification: false,
+  followup_channel_id: '',
+  followup_minutes: '60',
+  followup_chat_url: '',
   address: '',
   from_name: '',
   email_provider: '',
@@ -76,6 +88,10 @@ export const emptyForm = (type: ChannelType = 'sms'): ChannelForm => ({
   relay_password: '',
   webhook_password: '',
   mailgun_signing_key: '',
+  sendgrid_key: '',
+  sendgrid_key_remove: false,
+  sendgrid_events_key: '',
+  sendgrid_events_key_remove: false,
 })
 
 /** The form for editing `c` (write-only secrets start empty: "keep the stored one"). */
@@ -89,11 +105,19 @@ export function formOf(c: Channel): ChannelForm {
   f.base_url = c.credentials.base_url ?? ''
   f.messaging_service_sid = c.credentials.messaging_service_sid ?? ''
   const template = c.whatsapp?.template
-  if (template) Object.assign(f, { template_sid: template.content_sid, template_variables: Object.entries(template.variables ?? {}).map(([k, v]) => `${k}=${v}`).join('\n') })
+  if (template)
+    Object.assign(f, {
+      template_sid: template.content_sid,
+      template_variables: Object.entries(template.variables ?? {})
+        .map(([k, v]) => `${k}=${v}`)
+        .join('\n'),
+    })
   if (c.web_chat) {
     const w = c.web_chat
     Object.assign(f, { allowed_origins: w.allowed_origins.join('\n'), color: w.theme.color, position: w.theme.position, greeting: w.theme.greeting ?? '', avatar_url: w.theme.avatar_url ?? '' })
     Object.assign(f, { locale: w.locale, require_email: w.require_email, identity_verification: w.identity_verification })
+    const u = w.email_followup
+    if (u) Object.assign(f, { followup_channel_id: u.email_channel_id, followup_minutes: String(u.after_minutes), followup_chat_url: u.chat_url ?? '' })
   }
   if (c.email) {
     const e = c.email
@@ -126,6 +150,12 @@ export function variablesOf(s: string): Record<string, string> {
 
 const templateOf = (f: ChannelForm) => (opt(f.template_sid) ? { content_sid: f.template_sid.trim(), variables: variablesOf(f.template_variables) } : null)
 
+/** The web chat's e-mail follow-up; null (never) when no e-mail channel is chosen. */
+function followupOf(f: ChannelForm) {
+  if (!f.followup_channel_id) return null
+  return { email_channel_id: f.followup_channel_id, after_minutes: Number(f.followup_minutes), chat_url: opt(f.followup_chat_url) ?? null }
+}
+
 function relayOf(f: ChannelForm) {
   if (!f.relay) return null
   const port = Number(f.relay_port)
@@ -148,8 +178,11 @@ export function createBodyOf(f: ChannelForm, businessHours: CreateBody['business
       require_email: f.require_email,
       identity_verification: f.identity_verification,
     }
+    if (followupOf(f)) body.web_chat.email_followup = followupOf(f)
   } else {
     body.email = { address: f.address.trim(), from_name: opt(f.from_name) ?? null, relay: relayOf(f), webhook_password: opt(f.webhook_password), mailgun_signing_key: opt(f.mailgun_signing_key) }
+    if (opt(f.sendgrid_key)) body.email.sendgrid_verification_key = f.sendgrid_key.trim()
+    if (opt(f.sendgrid_events_key)) body.email.sendgrid_event_verification_key = f.sendgrid_events_key.trim()
     if (f.email_provider) body.provider = f.email_provider
   }
   return body
@@ -177,6 +210,7 @@ export function patchOf(c: Channel, f: ChannelForm): UpdateBody {
     if (f.locale !== was.locale) w.locale = f.locale
     if (f.require_email !== was.require_email) w.require_email = f.require_email
     if (f.identity_verification !== was.identity_verification) w.identity_verification = f.identity_verification
+    if (!same(followupOf(f), followupOf(was))) w.email_followup = followupOf(f)
     if (Object.keys(w).length) body.web_chat = w
   }
   if (c.type === 'email' && c.email) {
@@ -189,6 +223,9 @@ export function patchOf(c: Channel, f: ChannelForm): UpdateBody {
     if (relayChanged) e.relay = relayOf(f)
     if (opt(f.webhook_password)) e.webhook_password = f.webhook_password.trim()
     if (opt(f.mailgun_signing_key)) e.mailgun_signing_key = f.mailgun_signing_key.trim()
+    const key = (text: string, remove: boolean) => (remove ? null : opt(text))
+    if (key(f.sendgrid_key, f.sendgrid_key_remove) !== undefined) e.sendgrid_verification_key = key(f.sendgrid_key, f.sendgrid_key_remove)
+    if (key(f.sendgrid_events_key, f.sendgrid_events_key_remove) !== undefined) e.sendgrid_event_verification_key = key(f.sendgrid_events_key, f.sendgrid_events_key_remove)
     if (Object.keys(e).length) body.email = e
   }
   return body

@@ -4,7 +4,7 @@ import { FormActions, Notice } from '../../ui/components.js'
 import { useAction } from '../../ui/hooks.js'
 import { useWorkspace } from '../../ui/workspace.js'
 import { t } from '../../i18n/index.js'
-import type { Channel } from './channels.shared.js'
+import { useEmailChannels, type Channel } from './channels.shared.js'
 import { HoursEditor, hoursValid } from './hours-editor.js'
 import { hoursFormOf, hoursOfForm, type HoursForm } from './hours-form.js'
 import { CopyUrl, Snippet } from './snippet.js'
@@ -87,6 +87,7 @@ export function WebChatPanel({ c, admin, onRotate }: { c: Channel; admin: boolea
           {yesNo(w.identity_verification)}
           {w.identity_secret_set && <span class="muted"> · {t('channels.detail.secretStored')}</span>}
         </dd>
+        <Followup c={c} />
       </dl>
       {admin && (w.identity_verification || w.identity_secret_set) && (
         <div class="form-actions">
@@ -97,6 +98,35 @@ export function WebChatPanel({ c, admin, onRotate }: { c: Channel; admin: boolea
       )}
       <Snippet c={c} />
     </section>
+  )
+}
+
+/** Continued by e-mail: from which e-mail channel, after how long, and the chat page the mail links to. */
+function Followup({ c }: { c: Channel }) {
+  const u = c.web_chat?.email_followup
+  const mail = useEmailChannels()
+  const from = u && mail.options.find((o) => o.id === u.email_channel_id)
+  return (
+    <>
+      <dt>{t('channels.form.emailFollowup')}</dt>
+      <dd>
+        {u ? (
+          <>
+            <a href={`/dashboard/channels/${u.email_channel_id}`}>{from ? `${from.name} (${from.address})` : u.email_channel_id}</a>
+            {' · '}
+            {t('channels.detail.afterMinutes', { minutes: u.after_minutes })}
+          </>
+        ) : (
+          t('channels.detail.no')
+        )}
+      </dd>
+      {u && (
+        <>
+          <dt>{t('channels.detail.chatPage')}</dt>
+          <dd>{u.chat_url ?? <span class="muted">{t('channels.detail.firstAllowedSite')}</span>}</dd>
+        </>
+      )}
+    </>
   )
 }
 
@@ -123,10 +153,15 @@ export function EmailPanel({ c }: { c: Channel }) {
         <CopyUrl label="Postmark" url={e.inbound.postmark_url} />
         <CopyUrl label="SendGrid" url={e.inbound.sendgrid_url} />
         <CopyUrl label="Mailgun" url={e.inbound.mailgun_url} />
+        <CopyUrl label={t('channels.detail.sendgridEventsUrl')} url={e.inbound.sendgrid_events_url} />
         <dt>{t('channels.form.webhookPassword')}</dt>
         <dd>{e.inbound.webhook_password_set ? t('channels.detail.stored') : t('channels.detail.notSet')}</dd>
         <dt>{t('channels.form.mailgunSigningKey')}</dt>
         <dd>{e.inbound.mailgun_signing_key_set ? t('channels.detail.stored') : t('channels.detail.notSet')}</dd>
+        <dt>{t('channels.form.sendgridKey')}</dt>
+        <dd>{e.inbound.sendgrid_signed ? t('channels.detail.sendgridSigned') : t('channels.detail.sendgridBasicAuth')}</dd>
+        <dt>{t('channels.form.sendgridEventsKey')}</dt>
+        <dd>{e.inbound.sendgrid_events ? t('channels.detail.sendgridEventsTaken') : t('channels.detail.sendgridEventsNotTaken')}</dd>
       </dl>
     </section>
   )

@@ -33,6 +33,12 @@ export function usePublishedBots() {
   return { options: (r.data?.data ?? []).map((b) => ({ id: b.id, name: b.name })), loading: r.loading, error: r.error }
 }
 
+/** The workspace's e-mail channels (first 100), which a web chat can continue by e-mail from. */
+export function useEmailChannels() {
+  const r = useResource((api) => ok(api.client.GET('/channels', { params: { query: { type: 'email', limit: 100 } } })))
+  return { options: (r.data?.data ?? []).map((c) => ({ id: c.id, name: c.name, address: c.email?.address ?? '' })), loading: r.loading, error: r.error }
+}
+
 /**
  * The bot that answers first: none, or one of the published bots. `keep` is the one answering now, offered
  * even when it is no longer published (or past the first page), so opening a form does not change it.
