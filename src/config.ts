@@ -39,9 +39,7 @@ export interface Config {
     keepAliveTimeoutMs: number
     /** Open connections one client address may hold (0 = no cap); trusted proxies are exempt. */
     maxConnectionsPerIp: number
-    /** Back-pressure (kernel/http/back-pressure.ts): requests in flight, and queries waiting for a pool connection, before 503 (0 = no bound). */
-    maxInFlight: number
-    maxDatabaseWaiting: number
+    maxInFlight: number; maxDatabaseWaiting: number // back-pressure (kernel/http/back-pressure.ts): 503 past them; 0 = no bound
   }
   rateLimitPerMinute: number
   replayRateLimitPerMinute: number
@@ -230,9 +228,7 @@ function httpLimits(v: EnvValues): Config['http'] {
     headersTimeoutMs: v.HTTP_HEADERS_TIMEOUT_MS,
     requestTimeoutMs: v.HTTP_REQUEST_TIMEOUT_MS,
     keepAliveTimeoutMs: v.HTTP_KEEP_ALIVE_TIMEOUT_MS,
-    maxConnectionsPerIp: v.HTTP_MAX_CONNECTIONS_PER_IP,
-    maxInFlight: v.HTTP_MAX_IN_FLIGHT,
-    maxDatabaseWaiting: v.DATABASE_MAX_WAITING,
+    ...{ maxConnectionsPerIp: v.HTTP_MAX_CONNECTIONS_PER_IP, maxInFlight: v.HTTP_MAX_IN_FLIGHT, maxDatabaseWaiting: v.DATABASE_MAX_WAITING },
   }
 }
 
@@ -262,8 +258,8 @@ function tracingSettings(v: EnvValues): TracingSettings | null {
   if (!(v.OTEL_TRACES_SAMPLER_ARG <= 1)) problems.push(`OTEL_TRACES_SAMPLER_ARG: expected a ratio from 0 to 1, got ${v.OTEL_TRACES_SAMPLER_ARG}`)
   if (problems.length) throw new ConfigError([...new Set(problems)])
   return {
-    // The schema accepts only http/json (OTLP/HTTP with JSON bodies), the exporter this service ships.
-    protocol: v.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL === 'http/json' ? 'http/json' : v.OTEL_EXPORTER_OTLP_PROTOCOL,
+    // OTLP/HTTP with JSON or protobuf bodies, the two exporters this service ships; the TRACES_ variable wins.
+    protocol: v.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL === 'http/json' || v.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL === 'http/protobuf' ? v.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL : v.OTEL_EXPORTER_OTLP_PROTOCOL,
     endpoint,
     headers,
     timeoutMs: v.OTEL_EXPORTER_OTLP_TRACES_TIMEOUT ?? v.OTEL_EXPORTER_OTLP_TIMEOUT,

@@ -75,7 +75,10 @@ describe('OpenTelemetry off', () => {
     const base = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }
     assert.throws(() => loadConfig({ ...base, OTEL_TRACES_SAMPLER_ARG: '1.5' }), /OTEL_TRACES_SAMPLER_ARG/)
     assert.throws(() => loadConfig({ ...base, OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' }), /OTEL_EXPORTER_OTLP_PROTOCOL/)
-    assert.throws(() => loadConfig({ ...base, OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/protobuf' }), /OTEL_EXPORTER_OTLP_TRACES_PROTOCOL/)
+    assert.throws(() => loadConfig({ ...base, OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'grpc' }), /OTEL_EXPORTER_OTLP_TRACES_PROTOCOL/)
+    assert.equal(loadConfig(base).tracing?.protocol, 'http/json')
+    assert.equal(loadConfig({ ...base, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf' }).tracing?.protocol, 'http/protobuf')
+    assert.equal(loadConfig({ ...base, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf', OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/json' }).tracing?.protocol, 'http/json', 'the TRACES_ variable wins')
     assert.throws(() => loadConfig({ ...base, OTEL_TRACES_SAMPLER: 'sometimes' }), /OTEL_TRACES_SAMPLER/)
     assert.throws(
       () => loadConfig({ ...base, OTEL_EXPORTER_OTLP_HEADERS: 'authorization=Bearer%ZZsecret-value' }),

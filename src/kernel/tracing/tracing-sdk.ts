@@ -1,5 +1,6 @@
 import { W3CTraceContextPropagator } from '@opentelemetry/core'
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http'
+import { OTLPTraceExporter as JsonExporter } from '@opentelemetry/exporter-trace-otlp-http'
+import { OTLPTraceExporter as ProtobufExporter } from '@opentelemetry/exporter-trace-otlp-proto'
 import { resourceFromAttributes } from '@opentelemetry/resources'
 import { AlwaysOffSampler, AlwaysOnSampler, BatchSpanProcessor, NodeTracerProvider, ParentBasedSampler, TraceIdRatioBasedSampler, type Sampler } from '@opentelemetry/sdk-trace-node'
 import type { Logger } from 'pino'
@@ -26,10 +27,11 @@ function samplerOf(s: TracingSettings): Sampler {
   }
 }
 
-/** Registers the process's tracer provider: W3C trace context, AsyncLocalStorage context, batched OTLP/HTTP JSON export. */
+/** Registers the process's tracer provider: W3C trace context, AsyncLocalStorage context, batched OTLP/HTTP export (JSON or protobuf). */
 export function startSdk(settings: TracingSettings, log: Logger): TracingSdk {
   // Settings are passed explicitly (from the checked config), so the exporter's own OTEL_* fallbacks agree with them.
-  const exporter = new OTLPTraceExporter({ url: settings.endpoint, headers: settings.headers, timeoutMillis: settings.timeoutMs })
+  const options = { url: settings.endpoint, headers: settings.headers, timeoutMillis: settings.timeoutMs }
+  const exporter = settings.protocol === 'http/protobuf' ? new ProtobufExporter(options) : new JsonExporter(options)
   const provider = new NodeTracerProvider({
     resource: resourceFromAttributes({ 'service.name': settings.serviceName }),
     sampler: samplerOf(settings),

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module'
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
+import { decodeTraceRequest } from './otlp-protobuf.testkit.js'
 
 /** A span as an OTLP/HTTP JSON export carries it (ids in hex), with its attributes flattened. */
 export interface ReceivedSpan {
@@ -13,8 +14,8 @@ export interface ReceivedSpan {
 }
 
 /**
- * A local OTLP/HTTP receiver on 127.0.0.1: accepts `POST /v1/traces` with a JSON body (what the service's
- * exporter sends), keeps each raw body (to search for what must never be exported) and the spans.
+ * A local OTLP/HTTP receiver on 127.0.0.1: accepts `POST /v1/traces` with a JSON or protobuf body (what the
+ * service's exporters send), keeps each raw body (to search for what must never be exported) and the spans.
  * Test support only: never imported by the service.
  */
 export async function startOtlpReceiver(): Promise<{ url: string; spans: ReceivedSpan[]; bodies: string[]; headers: IncomingHttpHeaders[]; close(): Promise<void> }> {
@@ -25,13 +26,22 @@ export async function startOtlpReceiver(): Promise<{ url: string; spans: Receive
     const chunks: Buffer[] = []
     req.on('data', (c: Buffer) => chunks.push(c))
     req.on('end', () => {
-      if (req.method !== 'POST' || req.url !== '/v1/traces' || !String(req.headers['content-type']).startsWith('application/json')) {
+      const type = String(req.headers['content-type'])
+      if (req.method !== 'POST' || req.url !== '/v1/traces' || !(type.startsWith('application/json') || type.startsWith('application/x-protobuf'))) {
         res.writeHead(415).end()
+        return
+      }
+      headers.push(req.headers)
+      if (type.startsWith('application/x-protobuf')) {
+        const raw = Buffer.concat(chunks)
+        // Kept as text too: strings travel as UTF-8 in protobuf, so a search of the body still finds them.
+        bodies.push(raw.toString('latin1'))
+        spans.push(...decodeTraceRequest(raw))
+        res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end()
         return
       }
       const body = Buffer.concat(chunks).toString('utf8')
       bodies.push(body)
-      headers.push(req.headers)
       const doc = JSON.parse(body) as { resourceSpans: { scopeSpans: { spans: any[] }[] }[] }
       for (const rs of doc.resourceSpans)
         for (const ss of rs.scopeSpans)

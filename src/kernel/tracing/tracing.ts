@@ -14,8 +14,8 @@ import type { Logger } from 'pino'
  * credentials (capability links, webhook tokens) and personal data.
  */
 export interface TracingSettings {
-  protocol: 'http/json'
-  /** Where spans are posted (OTLP/HTTP, JSON bodies). */
+  protocol: 'http/json' | 'http/protobuf'
+  /** Where spans are posted (OTLP/HTTP, JSON or protobuf bodies). */
   endpoint: string
   headers: Record<string, string>
   timeoutMs: number
