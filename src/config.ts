@@ -3,9 +3,10 @@
 import { availableParallelism } from 'node:os'
 import { dirname } from 'node:path'
 import ipaddr from 'ipaddr.js'
-import { ConfigError, readEnv } from './config-env.js'
+import { readEnv } from './config-env.js'
 import type { S3Settings } from './kernel/blobs/s3-blob-store.js'
 import type { TracingSettings } from './kernel/tracing/tracing.js'
+import { s3Settings, tracingSettings } from './config-services.js'
 import { ENV_SCHEMA, type EnvValues } from './config-schema.js'
 
 export interface Config {
@@ -39,7 +40,9 @@ export interface Config {
     keepAliveTimeoutMs: number
     /** Open connections one client address may hold (0 = no cap); trusted proxies are exempt. */
     maxConnectionsPerIp: number
-    maxInFlight: number; maxDatabaseWaiting: number // back-pressure (kernel/http/back-pressure.ts): 503 past them; 0 = no bound
+    /** Back-pressure (kernel/http/back-pressure.ts): requests in flight, and queries waiting for a pool connection, before 503 (0 = no bound). */
+    maxInFlight: number
+    maxDatabaseWaiting: number
   }
   rateLimitPerMinute: number
   replayRateLimitPerMinute: number
@@ -228,63 +231,13 @@ function httpLimits(v: EnvValues): Config['http'] {
     headersTimeoutMs: v.HTTP_HEADERS_TIMEOUT_MS,
     requestTimeoutMs: v.HTTP_REQUEST_TIMEOUT_MS,
     keepAliveTimeoutMs: v.HTTP_KEEP_ALIVE_TIMEOUT_MS,
-    ...{ maxConnectionsPerIp: v.HTTP_MAX_CONNECTIONS_PER_IP, maxInFlight: v.HTTP_MAX_IN_FLIGHT, maxDatabaseWaiting: v.DATABASE_MAX_WAITING },
+    maxConnectionsPerIp: v.HTTP_MAX_CONNECTIONS_PER_IP,
+    maxInFlight: v.HTTP_MAX_IN_FLIGHT,
+    maxDatabaseWaiting: v.DATABASE_MAX_WAITING,
   }
 }
 
 /** OTEL_*: on when an endpoint is set and the SDK is not disabled; headers parsed as the OTLP spec writes them. */
-function tracingSettings(v: EnvValues): TracingSettings | null {
-  const endpoint = v.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || (v.OTEL_EXPORTER_OTLP_ENDPOINT ? `${v.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, '')}/v1/traces` : null)
-  if (!endpoint || v.OTEL_SDK_DISABLED) return null
-  const problems: string[] = []
-  const headers: Record<string, string> = {}
-  const lists = { OTEL_EXPORTER_OTLP_HEADERS: v.OTEL_EXPORTER_OTLP_HEADERS, OTEL_EXPORTER_OTLP_TRACES_HEADERS: v.OTEL_EXPORTER_OTLP_TRACES_HEADERS }
-  for (const [name, list] of Object.entries(lists)) {
-    for (const pair of (list ?? '').split(',')) {
-      if (!pair.trim()) continue
-      const eq = pair.indexOf('=')
-      const key = eq > 0 ? pair.slice(0, eq).trim() : ''
-      let value: string | null = null
-      try {
-        value = eq > 0 ? decodeURIComponent(pair.slice(eq + 1).trim()) : null
-      } catch {
-        value = null
-      }
-      // The value is a credential: the message says where, never what.
-      if (!/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(key) || value === null) problems.push(`${name}: expected key=value pairs separated by commas (values URL-encoded)`)
-      else headers[key.toLowerCase()] = value
-    }
-  }
-  if (!(v.OTEL_TRACES_SAMPLER_ARG <= 1)) problems.push(`OTEL_TRACES_SAMPLER_ARG: expected a ratio from 0 to 1, got ${v.OTEL_TRACES_SAMPLER_ARG}`)
-  if (problems.length) throw new ConfigError([...new Set(problems)])
-  return {
-    // OTLP/HTTP with JSON or protobuf bodies, the two exporters this service ships; the TRACES_ variable wins.
-    protocol: v.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL === 'http/json' || v.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL === 'http/protobuf' ? v.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL : v.OTEL_EXPORTER_OTLP_PROTOCOL,
-    endpoint,
-    headers,
-    timeoutMs: v.OTEL_EXPORTER_OTLP_TRACES_TIMEOUT ?? v.OTEL_EXPORTER_OTLP_TIMEOUT,
-    serviceName: v.OTEL_SERVICE_NAME,
-    sampler: v.OTEL_TRACES_SAMPLER,
-    samplerRatio: v.OTEL_TRACES_SAMPLER_ARG,
-  }
-}
-
-/** BLOB_STORE=s3: the bucket is required, explicit credentials come as a pair. */
-function s3Settings(v: EnvValues): S3Settings {
-  const problems: string[] = []
-  if (!v.S3_BUCKET) problems.push('S3_BUCKET: required with BLOB_STORE=s3 (the bucket the service keeps its files in)')
-  if (Boolean(v.S3_ACCESS_KEY_ID) !== Boolean(v.S3_SECRET_ACCESS_KEY)) problems.push('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY: set both or neither (neither: the AWS SDK\'s default credentials)')
-  if (problems.length) throw new ConfigError(problems)
-  return {
-    bucket: v.S3_BUCKET!,
-    region: v.S3_REGION,
-    endpoint: v.S3_ENDPOINT || null,
-    forcePathStyle: v.S3_FORCE_PATH_STYLE,
-    credentials: v.S3_ACCESS_KEY_ID ? { accessKeyId: v.S3_ACCESS_KEY_ID, secretAccessKey: v.S3_SECRET_ACCESS_KEY! } : null,
-    prefix: v.S3_PREFIX ?? '',
-  }
-}
-
 /**
  * The configuration from the environment: every variable is checked against its declaration first
  * (src/config-schema.ts; a ConfigError names each faulty one), then the few that depend on each other.
