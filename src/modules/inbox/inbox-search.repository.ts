@@ -1,5 +1,6 @@
-import { sql, SqliteAdapter } from 'kysely'
+import { sql, SqliteAdapter, type Compilable, type RawBuilder } from 'kysely'
 import type { Executor } from '../../kernel/db/database.js'
+import { prepared } from '../../kernel/db/prepared.js'
 import { scoped } from '../../kernel/db/scoped.js'
 import type { Tenant } from '../../kernel/tenant.js'
 import './inbox.tables.js'
@@ -22,18 +23,31 @@ interface Doc {
 
 async function insertDoc(db: Executor, doc: Doc, rid?: number): Promise<void> {
   if (onSqlite(db)) {
-    const row = await db
-      .insertInto('inbox_search_docs')
-      .values({ ...doc, ...(rid !== undefined ? { rid } : {}) })
-      .returning('rid')
-      .executeTakeFirstOrThrow()
+    const row = await insertDocQ.first(db, { ...doc, rid })
     // tenant: the FTS row carries the workspace and mode as one token.
-    await sql`insert into inbox_search_fts (rowid, tenant, body) values (${row.rid}, ${tenantToken({ workspaceId: doc.workspace_id, mode: doc.mode })}, ${doc.body})`.execute(db)
+    await insertFtsQ.run(db, { rid: row!.rid, tenant: tenantToken({ workspaceId: doc.workspace_id, mode: doc.mode }), body: doc.body })
     return
   }
-  await sql`insert into inbox_search_docs (${sql.raw(rid !== undefined ? 'rid, ' : '')}workspace_id, mode, conversation_id, message_id, body, tsv)
-    ${sql.raw(rid !== undefined ? 'overriding system value ' : '')}values (${sql.join([...(rid !== undefined ? [rid] : []), doc.workspace_id, doc.mode, doc.conversation_id, doc.message_id, doc.body])}, to_tsvector('simple', ${indexText(doc.body)}))`.execute(db)
+  await insertPgDocQ.run(db, { ...doc, rid, tsv: indexText(doc.body) })
 }
+
+// Written with every message: prepared shapes (kernel/db/prepared.ts), not built and compiled per call.
+const insertDocQ = prepared((db, a: Doc & { rid?: number }) =>
+  db
+    .insertInto('inbox_search_docs')
+    .values(a.rid !== undefined ? a : { workspace_id: a.workspace_id, mode: a.mode, conversation_id: a.conversation_id, message_id: a.message_id, body: a.body })
+    .returning('rid'),
+)
+const insertFtsQ = prepared((db, a: { rid: number; tenant: string; body: string }) => compilable(db, sql`insert into inbox_search_fts (rowid, tenant, body) values (${a.rid}, ${a.tenant}, ${a.body})`))
+const insertPgDocQ = prepared((db, a: Doc & { rid?: number; tsv: string }) =>
+  compilable(
+    db,
+    sql`insert into inbox_search_docs (${sql.raw(a.rid !== undefined ? 'rid, ' : '')}workspace_id, mode, conversation_id, message_id, body, tsv)
+    ${sql.raw(a.rid !== undefined ? 'overriding system value ' : '')}values (${sql.join([...(a.rid !== undefined ? [a.rid] : []), a.workspace_id, a.mode, a.conversation_id, a.message_id, a.body])}, to_tsvector('simple', ${a.tsv}))`,
+  ),
+)
+/** Raw SQL as a prepared shape: it compiles against the executor it is given. */
+const compilable = <O>(db: Executor, raw: RawBuilder<O>): Compilable<O> => ({ compile: () => raw.compile(db) })
 
 /** Indexes a new message's content. */
 export function indexMessage(db: Executor, m: { id: string; workspace_id: string; mode: Tenant['mode']; conversation_id: string; content: string }): Promise<void> {
