@@ -1829,7 +1829,7 @@ export interface paths {
         };
         /**
          * List Terraform resource types
-         * @description The resource types a Terraform provider for this API manages (svc_bot, svc_knowledge_base, svc_agent, svc_webhook_endpoint, svc_oauth_app, svc_voice_number, svc_reply_template, svc_tag, svc_retention_policy), each with its attributes read from the OpenAPI schemas (type, required, optional, computed, sensitive, force_new), its import id format and the operations behind it. With `format=hcl`: the workspace’s existing objects as `import` and `resource` blocks (text/plain).
+         * @description The resource types a Terraform provider for this API manages (svc_bot, svc_knowledge_base, svc_agent, svc_webhook_endpoint, svc_oauth_app, svc_voice_number, svc_reply_template, svc_tag, svc_retention_policy), each with its attributes read from the OpenAPI schemas (type, required, optional, computed, sensitive, force_new), its import id format and the operations behind it. With `format=hcl`: the workspace’s existing objects as a Terraform configuration for the generic REST provider Mastercard/restapi (text/plain): the provider block, an `import` block and a `restapi_object` per object, and data sources for the types the API reads only as a list.
          *
          *     Required scope: `read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/developer/listTerraformResources
          */
@@ -5817,7 +5817,8 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
             web_chat: components["schemas"]["WebChatSettings"] | null;
-            webhooks: components["schemas"]["ChannelWebhooks"];
+            webhooks: components["schemas"]["ChannelWebhooks"] | null;
+            whatsapp: components["schemas"]["ChannelWhatsApp"] | null;
         };
         /** @description The `channel.created` event (channels): A channel was created. */
         ChannelCreatedEvent: {
@@ -5847,6 +5848,8 @@ export interface components {
             auth_token_set: boolean;
             /** @description The Twilio API base URL. */
             base_url: string | null;
+            /** @description The Twilio Messaging Service (MG…) replies are sent through instead of phone_number; null: from the number. */
+            messaging_service_sid: string | null;
         };
         /** ChannelCredentialsInput */
         ChannelCredentialsInput: {
@@ -5859,6 +5862,8 @@ export interface components {
              * @description Default https://api.twilio.com.
              */
             base_url?: string;
+            /** @description Send through this Messaging Service (MG…) instead of phone_number (its sender pool, with the number in it); null: from the number. Kept when left out. */
+            messaging_service_sid?: string | null;
         };
         /** @description The `channel.deleted` event (channels): A channel was deleted; the payload is the channel as it was. Its conversations stay in the inbox. */
         ChannelDeletedEvent: {
@@ -5932,13 +5937,27 @@ export interface components {
         };
         /**
          * ChannelWebhooks
-         * @description Derived from PUBLIC_URL; configure them at Twilio (read-only).
+         * @description Derived from PUBLIC_URL; configure them at Twilio (read-only). Null for `web_chat` and `email` channels, which Twilio never calls (their inbound URLs are under `web_chat` and `email`).
          */
         ChannelWebhooks: {
             /** @description Twilio's "A message comes in" webhook (POST) for the number or Messaging Service. */
             messages_url: string;
             /** @description The status callback given with every message sent. */
             status_url: string;
+        };
+        /**
+         * ChannelWhatsApp
+         * @description A WhatsApp channel's settings; null for other types. `template` is sent instead of a free-form reply outside WhatsApp's 24-hour customer-service window; null: such a reply is refused (422 `whatsapp_window_closed`).
+         */
+        ChannelWhatsApp: {
+            template: components["schemas"]["WhatsAppTemplate"] | null;
+        };
+        /**
+         * ChannelWhatsAppInput
+         * @description WhatsApp channels only.
+         */
+        ChannelWhatsAppInput: {
+            template?: components["schemas"]["WhatsAppTemplate"] | null;
         };
         ComplianceEvidence: {
             download: components["schemas"]["EvidenceDownloads"];
@@ -6417,6 +6436,12 @@ export interface components {
             mailgun_url: string;
             /** @description Postmark's inbound webhook URL (basic auth `inbound:<webhook_password>` in the URL, as Postmark documents). */
             postmark_url: string;
+            /** @description Whether the Event Webhook is taken (its verification key is set). */
+            sendgrid_events: boolean;
+            /** @description SendGrid Event Webhook URL: delivered / bounce / dropped events move the replies' delivery state (needs sendgrid_event_verification_key). */
+            sendgrid_events_url: string;
+            /** @description Whether Inbound Parse posts must carry SendGrid’s ECDSA signature (a verification key is set); otherwise basic auth. */
+            sendgrid_signed: boolean;
             /** @description SendGrid Inbound Parse URL (basic auth `inbound:<webhook_password>` in the URL; raw MIME or parsed both accepted). */
             sendgrid_url: string;
             /** @description Whether the service's own SMTP listener is on (SMTP_LISTEN_PORT): point the domain's MX (or a forward) at it. */
@@ -6438,6 +6463,10 @@ export interface components {
             /** @description Write-only: Mailgun's HTTP webhook signing key. */
             mailgun_signing_key?: string;
             relay?: components["schemas"]["EmailRelayInput"] | null;
+            /** @description The verification key of SendGrid's Signed Event Webhook (base64 or PEM). null: no delivery events taken. */
+            sendgrid_event_verification_key?: string | null;
+            /** @description The public key of a SendGrid Inbound Parse security policy with signature verification (base64, as SendGrid shows it, or PEM). Set: every Inbound Parse post must be signed; null: basic auth. */
+            sendgrid_verification_key?: string | null;
             /** @description Write-only: the basic-auth password of the Postmark and SendGrid inbound URLs. */
             webhook_password?: string;
         };
@@ -6488,6 +6517,10 @@ export interface components {
             /** @description Write-only: Mailgun's HTTP webhook signing key. */
             mailgun_signing_key?: string;
             relay?: components["schemas"]["EmailRelayInput"] | null;
+            /** @description The verification key of SendGrid's Signed Event Webhook (base64 or PEM). null: no delivery events taken. */
+            sendgrid_event_verification_key?: string | null;
+            /** @description The public key of a SendGrid Inbound Parse security policy with signature verification (base64, as SendGrid shows it, or PEM). Set: every Inbound Parse post must be signed; null: basic auth. */
+            sendgrid_verification_key?: string | null;
             /** @description Write-only: the basic-auth password of the Postmark and SendGrid inbound URLs. */
             webhook_password?: string;
         };
@@ -7462,7 +7495,7 @@ export interface components {
         };
         /**
          * MessageDelivery
-         * @description How far an outbound message sent through a channel (SMS, WhatsApp) got: queued → sent → delivered, or failed / undelivered (docs/channels.md).
+         * @description How far an outbound message sent through a channel (SMS, WhatsApp, web chat, email) got: queued → sent → delivered → read (a web chat visitor saw it), or failed / undelivered (docs/channels.md).
          */
         MessageDelivery: {
             /** @description Why it failed: the provider's error code (Twilio 30003…), `opted_out`, `outcome_unknown`, `channel_deleted`. */
@@ -7476,7 +7509,7 @@ export interface components {
          * MessageDeliveryStatus
          * @enum {string}
          */
-        MessageDeliveryStatus: "queued" | "sent" | "delivered" | "failed" | "undelivered";
+        MessageDeliveryStatus: "queued" | "sent" | "delivered" | "read" | "failed" | "undelivered";
         /** MessageList */
         MessageList: {
             data: components["schemas"]["Message"][];
@@ -8657,12 +8690,40 @@ export interface components {
             /** @enum {string} */
             type: "number" | "member";
         };
+        /** WebChatEmailFollowup */
+        WebChatEmailFollowup: {
+            /** @description How long a reply waits to be seen in the widget before it goes by e-mail. */
+            after_minutes: number;
+            /**
+             * Format: uri
+             * @description The page with the chat, linked from the mail (opened with `#svc-chat`); null: the first allowed origin.
+             */
+            chat_url: string | null;
+            /** @description An email channel of the workspace: the mail comes from its address through its relay, and the visitor’s answer to it lands in the same conversation. */
+            email_channel_id: string;
+        };
+        /**
+         * WebChatEmailFollowupInput
+         * @description Replies not seen in the widget in time go by e-mail to visitors who gave an address; null: never.
+         */
+        WebChatEmailFollowupInput: {
+            /** @description How long a reply waits to be seen in the widget before it goes by e-mail. */
+            after_minutes: number;
+            /**
+             * Format: uri
+             * @description The page with the chat, linked from the mail (opened with `#svc-chat`); null: the first allowed origin.
+             */
+            chat_url?: string | null;
+            /** @description An email channel of the workspace: the mail comes from its address through its relay, and the visitor’s answer to it lands in the same conversation. */
+            email_channel_id: string;
+        };
         /**
          * WebChatInput
          * @description Only for type `web_chat`.
          */
         WebChatInput: {
             allowed_origins?: string[];
+            email_followup?: components["schemas"]["WebChatEmailFollowupInput"] | null;
             /** @description Turning it on makes the identity secret (shown once) if there is none. */
             identity_verification?: boolean;
             /**
@@ -8677,6 +8738,7 @@ export interface components {
         WebChatSettings: {
             /** @description The sites that may run the widget (checked against `Origin`); empty: none yet. */
             allowed_origins: string[];
+            email_followup: components["schemas"]["WebChatEmailFollowup"] | null;
             /** @description Only in the answer that made it (create, or update with `rotate_identity_secret`): keep it on your server. */
             identity_secret?: string;
             /** @description Whether an identity secret exists (it is shown once, when made). */
@@ -8734,6 +8796,7 @@ export interface components {
         /** WebChatUpdate */
         WebChatUpdate: {
             allowed_origins?: string[];
+            email_followup?: components["schemas"]["WebChatEmailFollowupInput"] | null;
             /** @description Turning it on makes the identity secret (shown once) if there is none. */
             identity_verification?: boolean;
             /**
@@ -9056,6 +9119,20 @@ export interface components {
             /** @enum {string} */
             type: "webhook.test";
             workspace_id: string;
+        };
+        /** WhatsAppTemplate */
+        WhatsAppTemplate: {
+            /** @description The approved template in Twilio's Content API (HX…). */
+            content_sid: string;
+            /**
+             * @description Twilio ContentVariables: each placeholder of the template (`"1"`, or a name) and its value. `{message}` in a value becomes the reply's text, `{channel}` the channel's name.
+             * @example {
+             *       "1": "{message}"
+             *     }
+             */
+            variables?: {
+                [key: string]: string;
+            };
         };
         Workspace: {
             /** Format: date-time */
@@ -9422,6 +9499,7 @@ export interface components {
                     provider?: components["schemas"]["ChannelProvider"];
                     type: components["schemas"]["ChannelType"];
                     web_chat?: components["schemas"]["WebChatInput"];
+                    whatsapp?: components["schemas"]["ChannelWhatsAppInput"];
                 };
             };
         };
@@ -10054,6 +10132,7 @@ export interface components {
                     email?: components["schemas"]["EmailUpdate"];
                     name?: string;
                     web_chat?: components["schemas"]["WebChatUpdate"];
+                    whatsapp?: components["schemas"]["ChannelWhatsAppInput"];
                 };
             };
         };
@@ -14033,7 +14112,7 @@ export interface operations {
             query?: {
                 /** @description Opaque cursor from a previous next_cursor. */
                 cursor?: string;
-                /** @description `hcl`: the workspace’s existing objects as Terraform import and resource blocks (text/plain), instead of the list; cursor and limit do not apply. */
+                /** @description `hcl`: the workspace’s existing objects as a Terraform configuration for the Mastercard/restapi provider (text/plain), instead of the list; cursor and limit do not apply. */
                 format?: "json" | "hcl";
                 /** @description Page size, 1–100 (default 20). */
                 limit?: number;
@@ -14046,7 +14125,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A page of terraform resources; or the file itself (text/plain) — with `?format=hcl`: HCL import and resource blocks of the workspace’s objects */
+            /** @description A page of terraform resources; or the file itself (text/plain) — with `?format=hcl`: the workspace’s objects as HCL for the Mastercard/restapi provider */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -18263,10 +18342,12 @@ export interface operations {
                  *           "credentials": {
                  *             "account_sid": "AC0123456789abcdef0123456789abcdef",
                  *             "auth_token_set": true,
-                 *             "base_url": "https://api.twilio.com"
+                 *             "base_url": "https://api.twilio.com",
+                 *             "messaging_service_sid": null
                  *           },
                  *           "web_chat": null,
                  *           "email": null,
+                 *           "whatsapp": null,
                  *           "business_hours": {
                  *             "timezone": "Europe/Berlin",
                  *             "weekly": [
@@ -18382,10 +18463,12 @@ export interface operations {
                  *           "credentials": {
                  *             "account_sid": "AC0123456789abcdef0123456789abcdef",
                  *             "auth_token_set": true,
-                 *             "base_url": "https://api.twilio.com"
+                 *             "base_url": "https://api.twilio.com",
+                 *             "messaging_service_sid": null
                  *           },
                  *           "web_chat": null,
                  *           "email": null,
+                 *           "whatsapp": null,
                  *           "business_hours": {
                  *             "timezone": "Europe/Berlin",
                  *             "weekly": [
@@ -18501,10 +18584,12 @@ export interface operations {
                  *           "credentials": {
                  *             "account_sid": "AC0123456789abcdef0123456789abcdef",
                  *             "auth_token_set": true,
-                 *             "base_url": "https://api.twilio.com"
+                 *             "base_url": "https://api.twilio.com",
+                 *             "messaging_service_sid": null
                  *           },
                  *           "web_chat": null,
                  *           "email": null,
+                 *           "whatsapp": null,
                  *           "business_hours": {
                  *             "timezone": "Europe/Berlin",
                  *             "weekly": [

@@ -1293,7 +1293,8 @@ export interface Channel {
   web_chat: WebChatSettings | null
   business_hours: BusinessHours | null
   email: EmailSettings | null
-  webhooks: ChannelWebhooks
+  whatsapp: ChannelWhatsApp | null
+  webhooks: ChannelWebhooks | null
   created_at: string
   updated_at: string
 }
@@ -1321,6 +1322,8 @@ export interface ChannelCredentials {
   auth_token_set: boolean
   /** The Twilio API base URL. */
   base_url: string | null
+  /** The Twilio Messaging Service (MG…) replies are sent through instead of phone_number; null: from the number. */
+  messaging_service_sid: string | null
 }
 
 export interface ChannelCredentialsInput {
@@ -1330,6 +1333,8 @@ export interface ChannelCredentialsInput {
   auth_token?: string
   /** Default https://api.twilio.com. */
   base_url?: string
+  /** Send through this Messaging Service (MG…) instead of phone_number (its sender pool, with the number in it); null: from the number. Kept when left out. */
+  messaging_service_sid?: string | null
 }
 
 /** The `channel.deleted` event (channels): A channel was deleted; the payload is the channel as it was. Its conversations stay in the inbox. */
@@ -1387,12 +1392,22 @@ export interface ChannelUpdatedEvent {
   }
 }
 
-/** Derived from PUBLIC_URL; configure them at Twilio (read-only). */
+/** Derived from PUBLIC_URL; configure them at Twilio (read-only). Null for `web_chat` and `email` channels, which Twilio never calls (their inbound URLs are under `web_chat` and `email`). */
 export interface ChannelWebhooks {
   /** Twilio's "A message comes in" webhook (POST) for the number or Messaging Service. */
   messages_url: string
   /** The status callback given with every message sent. */
   status_url: string
+}
+
+/** A WhatsApp channel's settings; null for other types. `template` is sent instead of a free-form reply outside WhatsApp's 24-hour customer-service window; null: such a reply is refused (422 `whatsapp_window_closed`). */
+export interface ChannelWhatsApp {
+  template: WhatsAppTemplate | null
+}
+
+/** WhatsApp channels only. */
+export interface ChannelWhatsAppInput {
+  template?: WhatsAppTemplate | null
 }
 
 export interface ComplianceEvidence {
@@ -1760,8 +1775,14 @@ export interface EmailInbound {
   sendgrid_url: string
   /** Mailgun route `forward()` target; signed with the signing key (HMAC-SHA256 of timestamp + token). */
   mailgun_url: string
+  /** SendGrid Event Webhook URL: delivered / bounce / dropped events move the replies' delivery state (needs sendgrid_event_verification_key). */
+  sendgrid_events_url: string
   webhook_password_set: boolean
   mailgun_signing_key_set: boolean
+  /** Whether Inbound Parse posts must carry SendGrid’s ECDSA signature (a verification key is set); otherwise basic auth. */
+  sendgrid_signed: boolean
+  /** Whether the Event Webhook is taken (its verification key is set). */
+  sendgrid_events: boolean
 }
 
 /** Only for type `email` (required there). */
@@ -1774,6 +1795,10 @@ export interface EmailInput {
   webhook_password?: string
   /** Write-only: Mailgun's HTTP webhook signing key. */
   mailgun_signing_key?: string
+  /** The public key of a SendGrid Inbound Parse security policy with signature verification (base64, as SendGrid shows it, or PEM). Set: every Inbound Parse post must be signed; null: basic auth. */
+  sendgrid_verification_key?: string | null
+  /** The verification key of SendGrid's Signed Event Webhook (base64 or PEM). null: no delivery events taken. */
+  sendgrid_event_verification_key?: string | null
 }
 
 /** The channel's own SMTP relay; null: the service's default relay (EMAIL_RELAY_URL). */
@@ -1818,6 +1843,10 @@ export interface EmailUpdate {
   webhook_password?: string
   /** Write-only: Mailgun's HTTP webhook signing key. */
   mailgun_signing_key?: string
+  /** The public key of a SendGrid Inbound Parse security policy with signature verification (base64, as SendGrid shows it, or PEM). Set: every Inbound Parse post must be signed; null: basic auth. */
+  sendgrid_verification_key?: string | null
+  /** The verification key of SendGrid's Signed Event Webhook (base64 or PEM). null: no delivery events taken. */
+  sendgrid_event_verification_key?: string | null
 }
 
 /** `ready`: an EventStreamReady; `event`: a StreamedEvent; `presence`: a Presence; `error`: a problem. */
@@ -2611,7 +2640,7 @@ export interface MessageCreatedEvent {
   }
 }
 
-/** How far an outbound message sent through a channel (SMS, WhatsApp) got: queued → sent → delivered, or failed / undelivered (docs/channels.md). */
+/** How far an outbound message sent through a channel (SMS, WhatsApp, web chat, email) got: queued → sent → delivered → read (a web chat visitor saw it), or failed / undelivered (docs/channels.md). */
 export interface MessageDelivery {
   status: MessageDeliveryStatus
   /** Why it failed: the provider's error code (Twilio 30003…), `opted_out`, `outcome_unknown`, `channel_deleted`. */
@@ -2620,7 +2649,7 @@ export interface MessageDelivery {
   updated_at: string
 }
 
-export type MessageDeliveryStatus = 'queued' | 'sent' | 'delivered' | 'failed' | 'undelivered'
+export type MessageDeliveryStatus = 'queued' | 'sent' | 'delivered' | 'read' | 'failed' | 'undelivered'
 
 export interface MessageList {
   object: 'list'
@@ -3523,6 +3552,25 @@ export interface VoiceTransferTarget {
   member_id: string | null
 }
 
+export interface WebChatEmailFollowup {
+  /** An email channel of the workspace: the mail comes from its address through its relay, and the visitor’s answer to it lands in the same conversation. */
+  email_channel_id: string
+  /** How long a reply waits to be seen in the widget before it goes by e-mail. */
+  after_minutes: number
+  /** The page with the chat, linked from the mail (opened with `#svc-chat`); null: the first allowed origin. */
+  chat_url: string | null
+}
+
+/** Replies not seen in the widget in time go by e-mail to visitors who gave an address; null: never. */
+export interface WebChatEmailFollowupInput {
+  /** An email channel of the workspace: the mail comes from its address through its relay, and the visitor’s answer to it lands in the same conversation. */
+  email_channel_id: string
+  /** How long a reply waits to be seen in the widget before it goes by e-mail. */
+  after_minutes: number
+  /** The page with the chat, linked from the mail (opened with `#svc-chat`); null: the first allowed origin. */
+  chat_url?: string | null
+}
+
 /** Only for type `web_chat`. */
 export interface WebChatInput {
   allowed_origins?: Array<string>
@@ -3532,6 +3580,7 @@ export interface WebChatInput {
   require_email?: boolean
   /** Turning it on makes the identity secret (shown once) if there is none. */
   identity_verification?: boolean
+  email_followup?: WebChatEmailFollowupInput | null
 }
 
 export interface WebChatSettings {
@@ -3546,6 +3595,7 @@ export interface WebChatSettings {
   require_email: boolean
   /** Visitors named by your site (`user_id`) must carry `user_hash` = hex HMAC-SHA256 of the user id with the identity secret; an unsigned `user_id` is refused. */
   identity_verification: boolean
+  email_followup: WebChatEmailFollowup | null
   /** Whether an identity secret exists (it is shown once, when made). */
   identity_secret_set: boolean
   /** Only in the answer that made it (create, or update with `rotate_identity_secret`): keep it on your server. */
@@ -3582,6 +3632,7 @@ export interface WebChatUpdate {
   require_email?: boolean
   /** Turning it on makes the identity secret (shown once) if there is none. */
   identity_verification?: boolean
+  email_followup?: WebChatEmailFollowupInput | null
   /** true: a new identity secret replaces the old one at once (shown once in this answer). */
   rotate_identity_secret?: boolean
 }
@@ -3825,6 +3876,13 @@ export interface WebhookTestEvent {
       message: string
     }
   }
+}
+
+export interface WhatsAppTemplate {
+  /** The approved template in Twilio's Content API (HX…). */
+  content_sid: string
+  /** Twilio ContentVariables: each placeholder of the template (`"1"`, or a name) and its value. `{message}` in a value becomes the reply's text, `{channel}` the channel's name. */
+  variables?: { [key: string]: string }
 }
 
 export interface Workspace {

@@ -955,7 +955,8 @@ namespace Svc\Generated;
  *     web_chat: WebChatSettings|null,
  *     business_hours: BusinessHours|null,
  *     email: EmailSettings|null,
- *     webhooks: ChannelWebhooks,
+ *     whatsapp: ChannelWhatsApp|null,
+ *     webhooks: ChannelWebhooks|null,
  *     created_at: string,
  *     updated_at: string,
  * }
@@ -975,12 +976,14 @@ namespace Svc\Generated;
  *     account_sid: string|null,
  *     auth_token_set: bool,
  *     base_url: string|null,
+ *     messaging_service_sid: string|null,
  * }
  *
  * @psalm-type ChannelCredentialsInput array{
  *     account_sid: string,
  *     auth_token?: string,
  *     base_url?: string,
+ *     messaging_service_sid?: string|null,
  * }
  *
  * ChannelDeletedEvent: The `channel.deleted` event (channels): A channel was deleted; the payload is the channel as it was. Its conversations stay in the inbox.
@@ -1027,10 +1030,20 @@ namespace Svc\Generated;
  *     data: array{object: Channel},
  * }
  *
- * ChannelWebhooks: Derived from PUBLIC_URL; configure them at Twilio (read-only).
+ * ChannelWebhooks: Derived from PUBLIC_URL; configure them at Twilio (read-only). Null for `web_chat` and `email` channels, which Twilio never calls (their inbound URLs are under `web_chat` and `email`).
  * @psalm-type ChannelWebhooks array{
  *     messages_url: string,
  *     status_url: string,
+ * }
+ *
+ * ChannelWhatsApp: A WhatsApp channel's settings; null for other types. `template` is sent instead of a free-form reply outside WhatsApp's 24-hour customer-service window; null: such a reply is refused (422 `whatsapp_window_closed`).
+ * @psalm-type ChannelWhatsApp array{
+ *     template: WhatsAppTemplate|null,
+ * }
+ *
+ * ChannelWhatsAppInput: WhatsApp channels only.
+ * @psalm-type ChannelWhatsAppInput array{
+ *     template?: WhatsAppTemplate|null,
  * }
  *
  * @psalm-type ComplianceEvidence array{
@@ -1334,8 +1347,11 @@ namespace Svc\Generated;
  *     postmark_url: string,
  *     sendgrid_url: string,
  *     mailgun_url: string,
+ *     sendgrid_events_url: string,
  *     webhook_password_set: bool,
  *     mailgun_signing_key_set: bool,
+ *     sendgrid_signed: bool,
+ *     sendgrid_events: bool,
  * }
  *
  * EmailInput: Only for type `email` (required there).
@@ -1345,6 +1361,8 @@ namespace Svc\Generated;
  *     relay?: EmailRelayInput|null,
  *     webhook_password?: string,
  *     mailgun_signing_key?: string,
+ *     sendgrid_verification_key?: string|null,
+ *     sendgrid_event_verification_key?: string|null,
  * }
  *
  * EmailRelay: The channel's own SMTP relay; null: the service's default relay (EMAIL_RELAY_URL).
@@ -1378,6 +1396,8 @@ namespace Svc\Generated;
  *     relay?: EmailRelayInput|null,
  *     webhook_password?: string,
  *     mailgun_signing_key?: string,
+ *     sendgrid_verification_key?: string|null,
+ *     sendgrid_event_verification_key?: string|null,
  * }
  *
  * EventStreamData: `ready`: an EventStreamReady; `event`: a StreamedEvent; `presence`: a Presence; `error`: a problem.
@@ -1964,7 +1984,7 @@ namespace Svc\Generated;
  *     data: array{object: Message},
  * }
  *
- * MessageDelivery: How far an outbound message sent through a channel (SMS, WhatsApp) got: queued → sent → delivered, or failed / undelivered (docs/channels.md).
+ * MessageDelivery: How far an outbound message sent through a channel (SMS, WhatsApp, web chat, email) got: queued → sent → delivered → read (a web chat visitor saw it), or failed / undelivered (docs/channels.md).
  * @psalm-type MessageDelivery array{
  *     status: MessageDeliveryStatus,
  *     error_code: string|null,
@@ -1972,7 +1992,7 @@ namespace Svc\Generated;
  *     updated_at: string,
  * }
  *
- * @psalm-type MessageDeliveryStatus 'queued'|'sent'|'delivered'|'failed'|'undelivered'
+ * @psalm-type MessageDeliveryStatus 'queued'|'sent'|'delivered'|'read'|'failed'|'undelivered'
  *
  * @psalm-type MessageList array{
  *     object: 'list',
@@ -2696,6 +2716,19 @@ namespace Svc\Generated;
  *     member_id: string|null,
  * }
  *
+ * @psalm-type WebChatEmailFollowup array{
+ *     email_channel_id: string,
+ *     after_minutes: int,
+ *     chat_url: string|null,
+ * }
+ *
+ * WebChatEmailFollowupInput: Replies not seen in the widget in time go by e-mail to visitors who gave an address; null: never.
+ * @psalm-type WebChatEmailFollowupInput array{
+ *     email_channel_id: string,
+ *     after_minutes: int,
+ *     chat_url?: string|null,
+ * }
+ *
  * WebChatInput: Only for type `web_chat`.
  * @psalm-type WebChatInput array{
  *     allowed_origins?: list<string>,
@@ -2703,6 +2736,7 @@ namespace Svc\Generated;
  *     locale?: 'en'|'de',
  *     require_email?: bool,
  *     identity_verification?: bool,
+ *     email_followup?: WebChatEmailFollowupInput|null,
  * }
  *
  * @psalm-type WebChatSettings array{
@@ -2712,6 +2746,7 @@ namespace Svc\Generated;
  *     locale: 'en'|'de',
  *     require_email: bool,
  *     identity_verification: bool,
+ *     email_followup: WebChatEmailFollowup|null,
  *     identity_secret_set: bool,
  *     identity_secret?: string,
  *     script_url: string,
@@ -2738,6 +2773,7 @@ namespace Svc\Generated;
  *     locale?: 'en'|'de',
  *     require_email?: bool,
  *     identity_verification?: bool,
+ *     email_followup?: WebChatEmailFollowupInput|null,
  *     rotate_identity_secret?: bool,
  * }
  *
@@ -2922,6 +2958,11 @@ namespace Svc\Generated;
  *     livemode: bool,
  *     api_version: string,
  *     data: array{object: array{object: 'webhook_test', endpoint_id: string, message: string}},
+ * }
+ *
+ * @psalm-type WhatsAppTemplate array{
+ *     content_sid: string,
+ *     variables?: array<string, string>,
  * }
  *
  * @psalm-type Workspace array{

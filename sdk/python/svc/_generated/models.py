@@ -1630,7 +1630,7 @@ class Channel(TypedDict):
     type: ChannelType
     updated_at: str
     web_chat: Optional[WebChatSettings]
-    webhooks: ChannelWebhooks
+    webhooks: Optional[ChannelWebhooks]
     whatsapp: Optional[ChannelWhatsApp]
 
 
@@ -1730,7 +1730,7 @@ class ChannelUpdatedEvent(TypedDict):
 
 
 class ChannelWebhooks(TypedDict):
-    """Derived from PUBLIC_URL; configure them at Twilio (read-only)."""
+    """Derived from PUBLIC_URL; configure them at Twilio (read-only). Null for `web_chat` and `email` channels, which Twilio never calls (their inbound URLs are under `web_chat` and `email`)."""
 
     #: Twilio's "A message comes in" webhook (POST) for the number or Messaging Service.
     messages_url: str

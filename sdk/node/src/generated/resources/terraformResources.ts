@@ -11,7 +11,7 @@ export class TerraformResources extends APIResource {
   /**
    * List Terraform resource types
    *
-   * The resource types a Terraform provider for this API manages (svc_bot, svc_knowledge_base, svc_agent, svc_webhook_endpoint, svc_oauth_app, svc_voice_number, svc_reply_template, svc_tag, svc_retention_policy), each with its attributes read from the OpenAPI schemas (type, required, optional, computed, sensitive, force_new), its import id format and the operations behind it. With `format=hcl`: the workspace’s existing objects as `import` and `resource` blocks (text/plain).
+   * The resource types a Terraform provider for this API manages (svc_bot, svc_knowledge_base, svc_agent, svc_webhook_endpoint, svc_oauth_app, svc_voice_number, svc_reply_template, svc_tag, svc_retention_policy), each with its attributes read from the OpenAPI schemas (type, required, optional, computed, sensitive, force_new), its import id format and the operations behind it. With `format=hcl`: the workspace’s existing objects as a Terraform configuration for the generic REST provider Mastercard/restapi (text/plain): the provider block, an `import` block and a `restapi_object` per object, and data sources for the types the API reads only as a list.
    *
    * Required scope: `read`. Minimum member role: `member`. Reference: https://api.example.com/v2/api-docs/developer/listTerraformResources
    *

@@ -19,6 +19,8 @@ use Svc\SvcClient;
  * @psalm-import-type ChannelProvider from \Svc\Generated\Types
  * @psalm-import-type ChannelType from \Svc\Generated\Types
  * @psalm-import-type ChannelWebhooks from \Svc\Generated\Types
+ * @psalm-import-type ChannelWhatsApp from \Svc\Generated\Types
+ * @psalm-import-type ChannelWhatsAppInput from \Svc\Generated\Types
  * @psalm-import-type EmailInput from \Svc\Generated\Types
  * @psalm-import-type EmailSettings from \Svc\Generated\Types
  * @psalm-import-type EmailUpdate from \Svc\Generated\Types
@@ -62,6 +64,7 @@ class ChannelsService extends AbstractService
      *     web_chat?: WebChatInput,
      *     business_hours?: BusinessHours|null,
      *     email?: EmailInput,
+     *     whatsapp?: ChannelWhatsAppInput,
      *     bot_id?: string|null,
      *     provider?: ChannelProvider,
      *     credentials?: ChannelCredentialsInput,
@@ -79,7 +82,8 @@ class ChannelsService extends AbstractService
      *     web_chat: WebChatSettings|null,
      *     business_hours: BusinessHours|null,
      *     email: EmailSettings|null,
-     *     webhooks: ChannelWebhooks,
+     *     whatsapp: ChannelWhatsApp|null,
+     *     webhooks: ChannelWebhooks|null,
      *     created_at: string,
      *     updated_at: string,
      * } Channel
@@ -142,7 +146,8 @@ class ChannelsService extends AbstractService
      *     web_chat: WebChatSettings|null,
      *     business_hours: BusinessHours|null,
      *     email: EmailSettings|null,
-     *     webhooks: ChannelWebhooks,
+     *     whatsapp: ChannelWhatsApp|null,
+     *     webhooks: ChannelWebhooks|null,
      *     created_at: string,
      *     updated_at: string,
      * } Channel
@@ -198,6 +203,7 @@ class ChannelsService extends AbstractService
      *     web_chat?: WebChatUpdate,
      *     business_hours?: BusinessHours|null,
      *     email?: EmailUpdate,
+     *     whatsapp?: ChannelWhatsAppInput,
      * }|null $params the JSON body (optional)
      * @param RequestOptions $opts per-request options: idempotency_key, timeout, max_retries, api_version, headers, api_key
      * @return array{
@@ -212,7 +218,8 @@ class ChannelsService extends AbstractService
      *     web_chat: WebChatSettings|null,
      *     business_hours: BusinessHours|null,
      *     email: EmailSettings|null,
-     *     webhooks: ChannelWebhooks,
+     *     whatsapp: ChannelWhatsApp|null,
+     *     webhooks: ChannelWebhooks|null,
      *     created_at: string,
      *     updated_at: string,
      * } Channel

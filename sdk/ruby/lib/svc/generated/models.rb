@@ -2032,7 +2032,8 @@ module Svc
     # - +type+ [ChannelType (String)] (required)
     # - +updated_at+ [String (date-time)] (required)
     # - +web_chat+ [WebChatSettings (Hash), nil] (required)
-    # - +webhooks+ [ChannelWebhooks (Hash)] (required)
+    # - +webhooks+ [ChannelWebhooks (Hash), nil] (required)
+    # - +whatsapp+ [ChannelWhatsApp (Hash), nil] (required)
     module Channel
       FIELDS = {
         'bot_id' => 'String, nil',
@@ -2048,9 +2049,10 @@ module Svc
         'type' => 'ChannelType (String)',
         'updated_at' => 'String (date-time)',
         'web_chat' => 'WebChatSettings (Hash), nil',
-        'webhooks' => 'ChannelWebhooks (Hash)',
+        'webhooks' => 'ChannelWebhooks (Hash), nil',
+        'whatsapp' => 'ChannelWhatsApp (Hash), nil',
       }.freeze
-      REQUIRED = ['bot_id', 'business_hours', 'created_at', 'credentials', 'email', 'id', 'name', 'object', 'phone_number', 'provider', 'type', 'updated_at', 'web_chat', 'webhooks'].freeze
+      REQUIRED = ['bot_id', 'business_hours', 'created_at', 'credentials', 'email', 'id', 'name', 'object', 'phone_number', 'provider', 'type', 'updated_at', 'web_chat', 'webhooks', 'whatsapp'].freeze
     end
 
     # ChannelCreatedEvent:
@@ -2081,13 +2083,15 @@ module Svc
     # - +account_sid+ [String, nil] (required) The Twilio AccountSid (AC…); null on the simulated provider.
     # - +auth_token_set+ [Boolean] (required) Whether an auth token is stored (it is never shown).
     # - +base_url+ [String, nil] (required) The Twilio API base URL.
+    # - +messaging_service_sid+ [String, nil] (required) The Twilio Messaging Service (MG…) replies are sent through instead of phone_number; null: from the number.
     module ChannelCredentials
       FIELDS = {
         'account_sid' => 'String, nil',
         'auth_token_set' => 'Boolean',
         'base_url' => 'String, nil',
+        'messaging_service_sid' => 'String, nil',
       }.freeze
-      REQUIRED = ['account_sid', 'auth_token_set', 'base_url'].freeze
+      REQUIRED = ['account_sid', 'auth_token_set', 'base_url', 'messaging_service_sid'].freeze
     end
 
     # ChannelCredentialsInput
@@ -2095,11 +2099,13 @@ module Svc
     # - +account_sid+ [String] (required) The Twilio AccountSid.
     # - +auth_token+ [String] Write-only; required the first time, kept when left out for the same account.
     # - +base_url+ [String (uri)] Default https://api.twilio.com.
+    # - +messaging_service_sid+ [String, nil] Send through this Messaging Service (MG…) instead of phone_number (its sender pool, with the number in it); null: from the number. Kept when left out.
     module ChannelCredentialsInput
       FIELDS = {
         'account_sid' => 'String',
         'auth_token' => 'String',
         'base_url' => 'String (uri)',
+        'messaging_service_sid' => 'String, nil',
       }.freeze
       REQUIRED = ['account_sid'].freeze
     end
@@ -2206,7 +2212,8 @@ module Svc
     end
 
     # ChannelWebhooks:
-    #   Derived from PUBLIC_URL; configure them at Twilio (read-only).
+    #   Derived from PUBLIC_URL; configure them at Twilio (read-only). Null for `web_chat` and `email`
+    #   channels, which Twilio never calls (their inbound URLs are under `web_chat` and `email`).
     #
     # - +messages_url+ [String] (required) Twilio's "A message comes in" webhook (POST) for the number or Messaging Service.
     # - +status_url+ [String] (required) The status callback given with every message sent.
@@ -2216,6 +2223,30 @@ module Svc
         'status_url' => 'String',
       }.freeze
       REQUIRED = ['messages_url', 'status_url'].freeze
+    end
+
+    # ChannelWhatsApp:
+    #   A WhatsApp channel's settings; null for other types. `template` is sent instead of a free-form reply
+    #   outside WhatsApp's 24-hour customer-service window; null: such a reply is refused (422
+    #   `whatsapp_window_closed`).
+    #
+    # - +template+ [WhatsAppTemplate (Hash), nil] (required)
+    module ChannelWhatsApp
+      FIELDS = {
+        'template' => 'WhatsAppTemplate (Hash), nil',
+      }.freeze
+      REQUIRED = ['template'].freeze
+    end
+
+    # ChannelWhatsAppInput:
+    #   WhatsApp channels only.
+    #
+    # - +template+ [WhatsAppTemplate (Hash), nil]
+    module ChannelWhatsAppInput
+      FIELDS = {
+        'template' => 'WhatsAppTemplate (Hash), nil',
+      }.freeze
+      REQUIRED = [].freeze
     end
 
     # ComplianceEvidence
@@ -2877,6 +2908,9 @@ module Svc
     # - +mailgun_signing_key_set+ [Boolean] (required)
     # - +mailgun_url+ [String] (required) Mailgun route `forward()` target; signed with the signing key (HMAC-SHA256 of timestamp + token).
     # - +postmark_url+ [String] (required) Postmark's inbound webhook URL (basic auth `inbound:<webhook_password>` in the URL, as Postmark documents).
+    # - +sendgrid_events+ [Boolean] (required) Whether the Event Webhook is taken (its verification key is set).
+    # - +sendgrid_events_url+ [String] (required) SendGrid Event Webhook URL: delivered / bounce / dropped events move the replies' delivery state (needs sendgrid_event_verification_key).
+    # - +sendgrid_signed+ [Boolean] (required) Whether Inbound Parse posts must carry SendGrid’s ECDSA signature (a verification key is set); otherwise basic auth.
     # - +sendgrid_url+ [String] (required) SendGrid Inbound Parse URL (basic auth `inbound:<webhook_password>` in the URL; raw MIME or parsed both accepted).
     # - +smtp+ [Boolean] (required) Whether the service's own SMTP listener is on (SMTP_LISTEN_PORT): point the domain's MX (or a forward) at it.
     # - +webhook_password_set+ [Boolean] (required)
@@ -2885,11 +2919,14 @@ module Svc
         'mailgun_signing_key_set' => 'Boolean',
         'mailgun_url' => 'String',
         'postmark_url' => 'String',
+        'sendgrid_events' => 'Boolean',
+        'sendgrid_events_url' => 'String',
+        'sendgrid_signed' => 'Boolean',
         'sendgrid_url' => 'String',
         'smtp' => 'Boolean',
         'webhook_password_set' => 'Boolean',
       }.freeze
-      REQUIRED = ['mailgun_signing_key_set', 'mailgun_url', 'postmark_url', 'sendgrid_url', 'smtp', 'webhook_password_set'].freeze
+      REQUIRED = ['mailgun_signing_key_set', 'mailgun_url', 'postmark_url', 'sendgrid_events', 'sendgrid_events_url', 'sendgrid_signed', 'sendgrid_url', 'smtp', 'webhook_password_set'].freeze
     end
 
     # EmailInput:
@@ -2899,6 +2936,8 @@ module Svc
     # - +from_name+ [String, nil]
     # - +mailgun_signing_key+ [String] Write-only: Mailgun's HTTP webhook signing key.
     # - +relay+ [EmailRelayInput (Hash), nil]
+    # - +sendgrid_event_verification_key+ [String, nil] The verification key of SendGrid's Signed Event Webhook (base64 or PEM). null: no delivery events taken.
+    # - +sendgrid_verification_key+ [String, nil] The public key of a SendGrid Inbound Parse security policy with signature verification (base64, as SendGrid shows it, or PEM). Set: every Inbound Parse post must be signed; null: basic auth.
     # - +webhook_password+ [String] Write-only: the basic-auth password of the Postmark and SendGrid inbound URLs.
     module EmailInput
       FIELDS = {
@@ -2906,6 +2945,8 @@ module Svc
         'from_name' => 'String, nil',
         'mailgun_signing_key' => 'String',
         'relay' => 'EmailRelayInput (Hash), nil',
+        'sendgrid_event_verification_key' => 'String, nil',
+        'sendgrid_verification_key' => 'String, nil',
         'webhook_password' => 'String',
       }.freeze
       REQUIRED = ['address'].freeze
@@ -2972,6 +3013,8 @@ module Svc
     # - +from_name+ [String, nil]
     # - +mailgun_signing_key+ [String] Write-only: Mailgun's HTTP webhook signing key.
     # - +relay+ [EmailRelayInput (Hash), nil]
+    # - +sendgrid_event_verification_key+ [String, nil] The verification key of SendGrid's Signed Event Webhook (base64 or PEM). null: no delivery events taken.
+    # - +sendgrid_verification_key+ [String, nil] The public key of a SendGrid Inbound Parse security policy with signature verification (base64, as SendGrid shows it, or PEM). Set: every Inbound Parse post must be signed; null: basic auth.
     # - +webhook_password+ [String] Write-only: the basic-auth password of the Postmark and SendGrid inbound URLs.
     module EmailUpdate
       FIELDS = {
@@ -2979,6 +3022,8 @@ module Svc
         'from_name' => 'String, nil',
         'mailgun_signing_key' => 'String',
         'relay' => 'EmailRelayInput (Hash), nil',
+        'sendgrid_event_verification_key' => 'String, nil',
+        'sendgrid_verification_key' => 'String, nil',
         'webhook_password' => 'String',
       }.freeze
       REQUIRED = [].freeze
@@ -4269,8 +4314,8 @@ module Svc
     end
 
     # MessageDelivery:
-    #   How far an outbound message sent through a channel (SMS, WhatsApp) got: queued → sent → delivered,
-    #   or failed / undelivered (docs/channels.md).
+    #   How far an outbound message sent through a channel (SMS, WhatsApp, web chat, email) got: queued →
+    #   sent → delivered → read (a web chat visitor saw it), or failed / undelivered (docs/channels.md).
     #
     # - +error_code+ [String, nil] (required) Why it failed: the provider's error code (Twilio 30003…), `opted_out`, `outcome_unknown`, `channel_deleted`.
     # - +error_message+ [String, nil] (required)
@@ -4287,9 +4332,9 @@ module Svc
     end
 
     # MessageDeliveryStatus
-    # Type: "queued" | "sent" | "delivered" | "failed" | "undelivered"
+    # Type: "queued" | "sent" | "delivered" | "read" | "failed" | "undelivered"
     module MessageDeliveryStatus
-      VALUES = ['queued', 'sent', 'delivered', 'failed', 'undelivered'].freeze
+      VALUES = ['queued', 'sent', 'delivered', 'read', 'failed', 'undelivered'].freeze
     end
 
     # MessageList
@@ -5884,10 +5929,40 @@ module Svc
       REQUIRED = ['member_id', 'phone_number', 'type'].freeze
     end
 
+    # WebChatEmailFollowup
+    #
+    # - +after_minutes+ [Integer] (required) How long a reply waits to be seen in the widget before it goes by e-mail.
+    # - +chat_url+ [String (uri), nil] (required) The page with the chat, linked from the mail (opened with `#svc-chat`); null: the first allowed origin.
+    # - +email_channel_id+ [String] (required) An email channel of the workspace: the mail comes from its address through its relay, and the visitor’s answer to it lands in the same conversation.
+    module WebChatEmailFollowup
+      FIELDS = {
+        'after_minutes' => 'Integer',
+        'chat_url' => 'String (uri), nil',
+        'email_channel_id' => 'String',
+      }.freeze
+      REQUIRED = ['after_minutes', 'chat_url', 'email_channel_id'].freeze
+    end
+
+    # WebChatEmailFollowupInput:
+    #   Replies not seen in the widget in time go by e-mail to visitors who gave an address; null: never.
+    #
+    # - +after_minutes+ [Integer] (required) How long a reply waits to be seen in the widget before it goes by e-mail.
+    # - +chat_url+ [String (uri), nil] The page with the chat, linked from the mail (opened with `#svc-chat`); null: the first allowed origin.
+    # - +email_channel_id+ [String] (required) An email channel of the workspace: the mail comes from its address through its relay, and the visitor’s answer to it lands in the same conversation.
+    module WebChatEmailFollowupInput
+      FIELDS = {
+        'after_minutes' => 'Integer',
+        'chat_url' => 'String (uri), nil',
+        'email_channel_id' => 'String',
+      }.freeze
+      REQUIRED = ['after_minutes', 'email_channel_id'].freeze
+    end
+
     # WebChatInput:
     #   Only for type `web_chat`.
     #
     # - +allowed_origins+ [Array<String>]
+    # - +email_followup+ [WebChatEmailFollowupInput (Hash), nil]
     # - +identity_verification+ [Boolean] Turning it on makes the identity secret (shown once) if there is none.
     # - +locale+ ["en" | "de"] The widget’s language when the visitor’s browser asks for none we have: `en` or `de`.
     # - +require_email+ [Boolean]
@@ -5895,6 +5970,7 @@ module Svc
     module WebChatInput
       FIELDS = {
         'allowed_origins' => 'Array<String>',
+        'email_followup' => 'WebChatEmailFollowupInput (Hash), nil',
         'identity_verification' => 'Boolean',
         'locale' => '"en" | "de"',
         'require_email' => 'Boolean',
@@ -5906,6 +5982,7 @@ module Svc
     # WebChatSettings
     #
     # - +allowed_origins+ [Array<String>] (required) The sites that may run the widget (checked against `Origin`); empty: none yet.
+    # - +email_followup+ [WebChatEmailFollowup (Hash), nil] (required)
     # - +identity_secret+ [String] Only in the answer that made it (create, or update with `rotate_identity_secret`): keep it on your server.
     # - +identity_secret_set+ [Boolean] (required) Whether an identity secret exists (it is shown once, when made).
     # - +identity_verification+ [Boolean] (required) Visitors named by your site (`user_id`) must carry `user_hash` = hex HMAC-SHA256 of the user id with the identity secret; an unsigned `user_id` is refused.
@@ -5918,6 +5995,7 @@ module Svc
     module WebChatSettings
       FIELDS = {
         'allowed_origins' => 'Array<String>',
+        'email_followup' => 'WebChatEmailFollowup (Hash), nil',
         'identity_secret' => 'String',
         'identity_secret_set' => 'Boolean',
         'identity_verification' => 'Boolean',
@@ -5928,7 +6006,7 @@ module Svc
         'snippet' => 'String',
         'theme' => 'WebChatTheme (Hash)',
       }.freeze
-      REQUIRED = ['allowed_origins', 'identity_secret_set', 'identity_verification', 'locale', 'public_key', 'require_email', 'script_url', 'snippet', 'theme'].freeze
+      REQUIRED = ['allowed_origins', 'email_followup', 'identity_secret_set', 'identity_verification', 'locale', 'public_key', 'require_email', 'script_url', 'snippet', 'theme'].freeze
     end
 
     # WebChatTheme
@@ -5966,6 +6044,7 @@ module Svc
     # WebChatUpdate
     #
     # - +allowed_origins+ [Array<String>]
+    # - +email_followup+ [WebChatEmailFollowupInput (Hash), nil]
     # - +identity_verification+ [Boolean] Turning it on makes the identity secret (shown once) if there is none.
     # - +locale+ ["en" | "de"] The widget’s language when the visitor’s browser asks for none we have: `en` or `de`.
     # - +require_email+ [Boolean]
@@ -5974,6 +6053,7 @@ module Svc
     module WebChatUpdate
       FIELDS = {
         'allowed_origins' => 'Array<String>',
+        'email_followup' => 'WebChatEmailFollowupInput (Hash), nil',
         'identity_verification' => 'Boolean',
         'locale' => '"en" | "de"',
         'require_email' => 'Boolean',
@@ -6377,6 +6457,18 @@ module Svc
         'workspace_id' => 'String',
       }.freeze
       REQUIRED = ['api_version', 'created_at', 'data', 'id', 'livemode', 'type', 'workspace_id'].freeze
+    end
+
+    # WhatsAppTemplate
+    #
+    # - +content_sid+ [String] (required) The approved template in Twilio's Content API (HX…).
+    # - +variables+ [Hash] Twilio ContentVariables: each placeholder of the template (`"1"`, or a name) and its value. `{message}` in a value becomes the reply's text, `{channel}` the channel's name.
+    module WhatsAppTemplate
+      FIELDS = {
+        'content_sid' => 'String',
+        'variables' => 'Hash',
+      }.freeze
+      REQUIRED = ['content_sid'].freeze
     end
 
     # Workspace

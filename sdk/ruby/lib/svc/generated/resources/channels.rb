@@ -41,6 +41,7 @@ module Svc
       #   - +provider+ [ChannelProvider (String)]
       #   - +type+ [ChannelType (String)] (required)
       #   - +web_chat+ [WebChatInput (Hash)]
+      #   - +whatsapp+ [ChannelWhatsAppInput (Hash)]
       # @param opts [Hash] request options: +idempotency_key+, +timeout+, +max_retries+, +api_version+, +headers+; other keywords are added to params
       # @return [Hash] Channel
       # @raise [Svc::APIError] an error answer (a subclass by status); [Svc::ConnectionError] no answer
@@ -128,6 +129,7 @@ module Svc
       #   - +email+ [EmailUpdate (Hash)]
       #   - +name+ [String]
       #   - +web_chat+ [WebChatUpdate (Hash)]
+      #   - +whatsapp+ [ChannelWhatsAppInput (Hash)]
       # @param opts [Hash] request options: +idempotency_key+, +timeout+, +max_retries+, +api_version+, +headers+; other keywords are added to params
       # @return [Hash] Channel
       # @raise [Svc::APIError] an error answer (a subclass by status); [Svc::ConnectionError] no answer

@@ -13,14 +13,16 @@ module Svc
       # svc_agent, svc_webhook_endpoint, svc_oauth_app, svc_voice_number, svc_reply_template, svc_tag,
       # svc_retention_policy), each with its attributes read from the OpenAPI schemas (type, required,
       # optional, computed, sensitive, force_new), its import id format and the operations behind it. With
-      # `format=hcl`: the workspace’s existing objects as `import` and `resource` blocks (text/plain).
+      # `format=hcl`: the workspace’s existing objects as a Terraform configuration for the generic REST
+      # provider Mastercard/restapi (text/plain): the provider block, an `import` block and a
+      # `restapi_object` per object, and data sources for the types the API reads only as a list.
       #
       # Required scope: `read`. Minimum member role: `member`. Reference:
       # https://api.example.com/v2/api-docs/developer/listTerraformResources
       #
       # @param params [Hash, nil] the query:
       #   - +cursor+ [String] Opaque cursor from a previous next_cursor.
-      #   - +format+ ["json" | "hcl"] `hcl`: the workspace’s existing objects as Terraform import and resource blocks (text/plain), instead of the list; cursor and limit do not apply.
+      #   - +format+ ["json" | "hcl"] `hcl`: the workspace’s existing objects as a Terraform configuration for the Mastercard/restapi provider (text/plain), instead of the list; cursor and limit do not apply.
       #   - +limit+ [Integer] Page size, 1–100 (default 20).
       #   - +type+ [String] Only this resource type, e.g. `svc_bot`.
       # @param opts [Hash] request options: +idempotency_key+, +timeout+, +max_retries+, +api_version+, +headers+; other keywords are added to params
