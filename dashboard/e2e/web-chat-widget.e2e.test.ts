@@ -114,8 +114,13 @@ describe('the web chat widget in Chromium, on a site of another origin', { skip 
     await box.fill('Hallo, ich bin angemeldet.')
     await box.press('Enter')
     await signed.getByText('Hallo, ich bin angemeldet.').waitFor()
-    const convs = (await ok(get(d.h, '/inbox/conversations?channel=chat'))).data
-    const mine = convs.find((c: any) => c.contact.external_id === 'user-7')
+    // The widget shows the visitor's message as it sends it: the conversation is there once the send is answered.
+    let mine: any
+    for (let i = 0; i < 50 && !mine; i++) {
+      const convs = (await ok(get(d.h, '/inbox/conversations?channel=chat'))).data
+      mine = convs.find((c: any) => c.contact.external_id === 'user-7')
+      if (!mine) await new Promise((r) => setTimeout(r, 100))
+    }
     assert.ok(mine, 'the verified user id is the contact’s external id')
   })
 })
