@@ -94,7 +94,9 @@ export function webChatCallbacks(k: Kernel, services: Services) {
     const web = () => services.channels.webChat
     // One limit counts per request (@fastify/rate-limit): a visitor's calls per visitor, and what makes
     // visitors (sessions) per client address, so one address cannot mint visitors to escape its limit.
-    const perAddress = (max: number) => ({ max, timeWindow: 60_000, keyGenerator: (r: FastifyRequest) => `widget-ip:${r.ip}` })
+    // Per address and channel: one office's visitors on one business's site never spend another channel's budget
+    // (the counters are shared by every node through Redis). The script and files, which name no channel, per address.
+    const perAddress = (max: number) => ({ max, timeWindow: 60_000, keyGenerator: (r: FastifyRequest) => `widget-ip:${r.ip}:${(r.params as { key?: string }).key ?? ''}` })
     const perVisitor = (max: number) => ({
       max,
       timeWindow: 60_000,
