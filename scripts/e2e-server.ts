@@ -13,9 +13,9 @@
 import { createHash } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import { fileURLToPath } from 'node:url'
-import { startChatServer } from '../src/kernel/ai/ai.test-support.js'
-import { authorizationInA } from '../src/modules/developer/oauth/oauth.test-support.js'
-import { memberWithPassword } from '../src/modules/workspaces/sign-in/sign-in.test-support.js'
+import { startChatServer } from '../src/kernel/ai/ai.testkit.js'
+import { authorizationInA } from '../src/modules/developer/oauth/oauth.testkit.js'
+import { memberWithPassword } from '../src/modules/workspaces/sign-in/sign-in.testkit.js'
 import { createTestApp, type TestApp } from '../test/helpers.js'
 import { freePort } from '../test/spawn.js'
 

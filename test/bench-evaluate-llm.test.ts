@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { evaluateLlm, formatLlmEval } from '../bench/knowledge/evaluate-llm.js'
-import { startChatServer } from '../src/kernel/ai/ai.test-support.js'
+import { startChatServer } from '../src/kernel/ai/ai.testkit.js'
 import { ENGINE } from './helpers.js'
 
 // The OpenAI-compatible evaluation (bench/knowledge/evaluate-llm.ts) in its smoke mode, against a local

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test'
 import { MODULES } from '../src/modules/index.js'
 import { FIXTURES } from './fixtures.js'
 import { createTestApp, ENGINE, type TestApp } from './helpers.js'
-import { memberSession } from '../src/modules/inbox/inbox.test-support.js'
+import { memberSession } from '../src/modules/inbox/inbox.testkit.js'
 
 // Crash-safe idempotency holds only if a write commits its Idempotency-Key in its effect's own
 // transaction (the service passes its principal to kernel.transaction), with the response it will answer.

@@ -4,8 +4,8 @@ import { after, before, describe, it } from 'node:test'
 import { minRoleOf, roleAtLeast, type Role } from '../src/kernel/auth/roles.js'
 import type { AnyRoute } from '../src/kernel/http/define-route.js'
 import { MODULES } from '../src/modules/index.js'
-import { authorizeUrl, consent, exchange, registerApp, responseParams } from '../src/modules/developer/oauth/oauth.test-support.js'
-import { memberWithPassword, PageBrowser } from '../src/modules/workspaces/sign-in/sign-in.test-support.js'
+import { authorizeUrl, consent, exchange, registerApp, responseParams } from '../src/modules/developer/oauth/oauth.testkit.js'
+import { memberWithPassword, PageBrowser } from '../src/modules/workspaces/sign-in/sign-in.testkit.js'
 import { assertProblem, createTestApp, json, type TestApp } from './helpers.js'
 
 // The role matrix (kernel/auth/roles.ts, each route's `minRole`): what a member of each role may do through

@@ -4,7 +4,7 @@ import { toFastifyPath } from '../src/kernel/http/server.js'
 import { MODULES } from '../src/modules/index.js'
 import { FIXTURES } from './fixtures.js'
 import { createTestApp, json, type TestApp } from './helpers.js'
-import { memberSession } from '../src/modules/inbox/inbox.test-support.js'
+import { memberSession } from '../src/modules/inbox/inbox.testkit.js'
 
 // One test driven by the route table: every operation, on both base URLs, rejects a missing key,
 // a key of the wrong environment, a key without the scope, and hides another workspace's resources.

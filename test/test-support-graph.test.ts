@@ -99,6 +99,12 @@ describe('test support stays out of the production graph', () => {
     assert.deepEqual(leaks, [])
   })
 
+  it('test support has one name: `*.testkit.ts` beside its tests or a file under test/, never `*.test-support.ts`', () => {
+    const files = ['src', 'lib', 'test', 'sdk', 'dashboard', 'scripts', 'bench'].flatMap((d) => tree(d))
+    assert.ok(files.includes('src/modules/voice/carriers/twilio.testkit.ts'), 'the tree was read')
+    assert.deepEqual(files.filter((p) => /\.test-support\.[cm]?[jt]sx?$/.test(p)), [])
+  })
+
   it('test/fixtures.ts imports every module fixtures file (the tests load them; the modules no longer name them)', () => {
     const imported = runtimeImports('test/fixtures.ts', readFileSync(join(ROOT, 'test/fixtures.ts'), 'utf8')).map((spec) => resolve('test/fixtures.ts', spec, (p) => existsSync(join(ROOT, p))))
     const files = tree('src/modules').filter((p) => p.endsWith('.fixtures.ts'))

@@ -4,7 +4,7 @@ import pino from 'pino'
 import { loadConfig } from '../../config.js'
 import { AppError } from '../errors.js'
 import { aiEngineFor, createAiEngine, type AiEngine, type RespondRequest } from './ai.js'
-import { startChatServer, type ChatReply } from './ai.test-support.js'
+import { startChatServer, type ChatReply } from './ai.testkit.js'
 
 const log = pino({ level: 'silent' })
 const tool = {

@@ -3,7 +3,7 @@ import { after, describe, it } from 'node:test'
 import pino from 'pino'
 import { AppError } from '../errors.js'
 import { createTranscriber, type Transcriber } from './transcribe.js'
-import { startTranscriptionServer, type TranscriptionReply } from './transcribe.test-support.js'
+import { startTranscriptionServer, type TranscriptionReply } from './transcribe.testkit.js'
 
 const log = pino({ level: 'silent' })
 const WAV = Buffer.concat([Buffer.from('RIFF\x24\x08\x00\x00WAVEfmt \x10\x00\x00\x00', 'latin1'), Buffer.alloc(2048, 3)])

@@ -5,7 +5,7 @@ import { verifySignature, verifyStandardSignature } from '../crypto/signature.js
 import { AppError } from '../errors.js'
 import type { Kernel } from '../kernel.js'
 import { callIdempotencyKey, callTool, HIDDEN, prepareTool, previewToolCall, retargetTool, toolSpecOf, toolView, type StoredTool, type ToolContext } from './tools.js'
-import { startToolServer } from './tools.test-support.js'
+import { startToolServer } from './tools.testkit.js'
 
 const SECRET = 'whsec_c2VjcmV0LXNpZ25pbmcta2V5LWZvci10b29scy10ZXN0cw=='
 const ORDER_PARAMS = { type: 'object', properties: { order_id: { type: 'string', pattern: '^ord_[0-9]+$' }, note: { type: 'string' } }, required: ['order_id'] }

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto'
 import { after, before, describe, it } from 'node:test'
 import { buildApp } from '../../app.js'
 import type { TestApp } from '../../../test/helpers.js'
-import { botsApp, newBot, ok, post } from './bots.test-support.js'
+import { botsApp, newBot, ok, post } from './bots.testkit.js'
 
 describe('bots: secrets reseal after a server secret rotation', () => {
   let h: TestApp

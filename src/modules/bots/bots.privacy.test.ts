@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { DataSubject } from '../../kernel/module.js'
 import type { TestApp } from '../../../test/helpers.js'
-import { botsApp, get, ok, publishedBot, say } from './bots.test-support.js'
+import { botsApp, get, ok, publishedBot, say } from './bots.testkit.js'
 
 const ADA: DataSubject = { email: 'ada@example.com', phone: '+14155550101', external_id: null }
 const NADA: DataSubject = { email: 'nada@example.com', phone: null, external_id: null }

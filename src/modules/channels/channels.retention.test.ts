@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { DataSubject } from '../../kernel/module.js'
-import { assertProblem, channelsApp, get, newChannel, ok, patch, post, type ChannelsApp } from './channels.test-support.js'
+import { assertProblem, channelsApp, get, newChannel, ok, patch, post, type ChannelsApp } from './channels.testkit.js'
 
 const SITE = 'https://shop.example.com'
 const DAY = 86_400_000

@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test'
 import { sql } from 'kysely'
 import JSZip from 'jszip'
 import { ENGINE } from '../../../test/helpers.js'
-import { assertProblem, complianceApp, get, ok, post, type ComplianceApp } from './compliance.test-support.js'
+import { assertProblem, complianceApp, get, ok, post, type ComplianceApp } from './compliance.testkit.js'
 
 // Issue 30, finding 2: an erasure reaches everything the person left — earlier export archives, outbox events
 // and deliveries, Playground captures, mentions by name in other conversations, knowledge documents — and on

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { brotliCompressSync } from 'node:zlib'
 import { after, before, describe, it } from 'node:test'
 import { assertProblem, createTestApp, type TestApp } from '../../../test/helpers.js'
-import { memberWithPassword, PageBrowser } from '../workspaces/sign-in/sign-in.test-support.js'
+import { memberWithPassword, PageBrowser } from '../workspaces/sign-in/sign-in.testkit.js'
 
 const PASSWORD = 'dashboard password 123'
 

@@ -8,7 +8,7 @@ import { KnowledgeSearchService } from './knowledge-search.service.js'
 import { applyStats, StatsDelta } from './knowledge-stats.repository.js'
 import * as repo from './knowledge.repository.js'
 import { backfillStats } from './knowledge.search.migrations.js'
-import { addDocument, createBase, searchOk, startApp } from './knowledge.search.test-support.js'
+import { addDocument, createBase, searchOk, startApp } from './knowledge.search.testkit.js'
 
 const statsOf = (df: Record<string, number>, chunks = 10_000): TermStats => ({ df: new Map(Object.entries(df)), chunks, avgHead: 4, avgBody: 100 })
 

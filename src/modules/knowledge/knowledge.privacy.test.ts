@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { DataSubject } from '../../kernel/module.js'
 import { get, ok, type TestApp } from '../../../test/helpers.js'
-import { addDocument, createBase, searchOk, startApp } from './knowledge.search.test-support.js'
+import { addDocument, createBase, searchOk, startApp } from './knowledge.search.testkit.js'
 
 const ADA: DataSubject = { email: 'ada@example.com', phone: '+14155550101', external_id: null }
 const NADA: DataSubject = { email: 'nada@example.com', phone: '+141555501019', external_id: null }

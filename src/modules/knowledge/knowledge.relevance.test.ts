@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test'
 import type { TestApp } from '../../../test/helpers.js'
 import { proseFactor } from './knowledge-boilerplate.js'
 import { ANSWERED_THRESHOLD, isAnswered } from './knowledge.relevance.js'
-import { addDocument, createBase, searchOk, startApp, waitFor } from './knowledge.search.test-support.js'
+import { addDocument, createBase, searchOk, startApp, waitFor } from './knowledge.search.testkit.js'
 
 // One notion of "answered" (issue 32): the calibrated score of search results, the gaps and `answer: true`
 // agree, off-topic questions are declined even when they share a word with a title, and a help centre's

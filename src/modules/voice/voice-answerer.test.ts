@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { advance, get, newNumber, ok, post, voiceApp, type VoiceApp } from './voice.test-support.js'
+import { advance, get, newNumber, ok, post, voiceApp, type VoiceApp } from './voice.testkit.js'
 
 describe('a call answered from the knowledge base is spoken, not read out as markup', () => {
   let h: VoiceApp

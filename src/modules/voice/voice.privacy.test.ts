@@ -3,8 +3,8 @@ import { after, before, describe, it } from 'node:test'
 import { freePort } from '../../../test/spawn.js'
 import type { DataSubject } from '../../kernel/module.js'
 import type { Tenant } from '../../kernel/tenant.js'
-import { startTwilioServer } from './carriers/twilio.test-support.js'
-import { advance, get, json, newNumber, ok, patch, post, voiceApp, type VoiceApp } from './voice.test-support.js'
+import { startTwilioServer } from './carriers/twilio.testkit.js'
+import { advance, get, json, newNumber, ok, patch, post, voiceApp, type VoiceApp } from './voice.testkit.js'
 
 const ADA: DataSubject = { email: null, phone: '+14155550101', external_id: null }
 const NADA: DataSubject = { email: null, phone: '+14155550102', external_id: null }

@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { createTestDatabase, ENGINE, type TestDatabase } from '../../../../test/helpers.js'
 import { startServer, svc, type ServerProcess } from '../../../../test/spawn.js'
-import { startChatServer } from '../../../kernel/ai/ai.test-support.js'
+import { startChatServer } from '../../../kernel/ai/ai.testkit.js'
 
 // Runs across process deaths, with real service processes: a worker SIGKILLed in the middle of a tool
 // call resumes on restart without repeating a completed effect, and two workers never execute one run

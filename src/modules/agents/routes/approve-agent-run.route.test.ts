@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { TestApp } from '../../../../test/helpers.js'
 import { json } from '../../../../test/helpers.js'
-import { agentsApp, assertProblem, events, get, newAgent, ok, post, refundTool, settled, startRun, startToolServer } from '../agents.test-support.js'
+import { agentsApp, assertProblem, events, get, newAgent, ok, post, refundTool, settled, startRun, startToolServer } from '../agents.testkit.js'
 
 const waiting = (r: any) => r.status === 'requires_approval'
 

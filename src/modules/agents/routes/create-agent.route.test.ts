@@ -4,7 +4,7 @@ import { buildApp } from '../../../app.js'
 import { after, before, describe, it } from 'node:test'
 import type { TestApp } from '../../../../test/helpers.js'
 import { json } from '../../../../test/helpers.js'
-import { agentsApp, assertProblem, events, get, newAgent, ok, patch, post, refundTool } from '../agents.test-support.js'
+import { agentsApp, assertProblem, events, get, newAgent, ok, patch, post, refundTool } from '../agents.testkit.js'
 
 describe('createAgent, getAgent, updateAgent, listAgents', () => {
   let h: TestApp

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { TestApp } from '../../../../test/helpers.js'
-import { agentsApp, assertProblem, newAgent, ok, patch, post, refundTool, startToolServer } from '../agents.test-support.js'
+import { agentsApp, assertProblem, newAgent, ok, patch, post, refundTool, startToolServer } from '../agents.testkit.js'
 
 const TABLES = ['agent_runs', 'agent_run_steps', 'agent_approvals', 'jobs', 'events', 'knowledge_gaps', 'inbox_messages'] as const
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { TestApp } from '../../../../test/helpers.js'
 import { createTestApp } from '../../../../test/helpers.js'
-import { assertProblem, get, newAgent, ok, refundTool, startRun } from '../agents.test-support.js'
+import { assertProblem, get, newAgent, ok, refundTool, startRun } from '../agents.testkit.js'
 
 // The job runner is not started: drainJobs() runs the run to where it stops, with no polling.
 describe('getAgentRun (GET /agents/{id}/runs/{run_id})', () => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { TestApp } from '../../../../test/helpers.js'
 import { createTestApp } from '../../../../test/helpers.js'
-import { assertProblem, get, newAgent, ok, refundTool } from '../agents.test-support.js'
+import { assertProblem, get, newAgent, ok, refundTool } from '../agents.testkit.js'
 
 describe('getAgent (GET /agents/{id})', () => {
   let h: TestApp

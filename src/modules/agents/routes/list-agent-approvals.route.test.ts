@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { TestApp } from '../../../../test/helpers.js'
 import { createTestApp } from '../../../../test/helpers.js'
-import { assertProblem, get, newAgent, ok, post, refundTool, startRun } from '../agents.test-support.js'
+import { assertProblem, get, newAgent, ok, post, refundTool, startRun } from '../agents.testkit.js'
 
 // Three runs stop for approval (amount over 100); one is rejected. The runner is not started: drainJobs() moves them.
 describe('listAgentApprovals (GET /agents/{id}/approvals)', () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { TestApp } from '../../../../test/helpers.js'
-import { agentsApp, assertProblem, get, newAgent, ok, settled, startRun } from '../agents.test-support.js'
+import { agentsApp, assertProblem, get, newAgent, ok, settled, startRun } from '../agents.testkit.js'
 
 describe('listAgentRuns', () => {
   let h: TestApp

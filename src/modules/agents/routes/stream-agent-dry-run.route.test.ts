@@ -5,8 +5,8 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { createEventSource, type EventSourceMessage } from 'eventsource-client'
 import { createParser } from 'eventsource-parser'
 import type { TestApp } from '../../../../test/helpers.js'
-import { startChatServer } from '../../../kernel/ai/ai.test-support.js'
-import { agentsApp, newAgent, refundTool, startToolServer } from '../agents.test-support.js'
+import { startChatServer } from '../../../kernel/ai/ai.testkit.js'
+import { agentsApp, newAgent, refundTool, startToolServer } from '../agents.testkit.js'
 
 const HEARTBEAT_MS = 60
 const STEP_MS = 150

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { TestApp } from '../../../../test/helpers.js'
 import { createTestApp, json } from '../../../../test/helpers.js'
-import { assertProblem, events, get, newAgent, ok, patch, post, refundTool } from '../agents.test-support.js'
+import { assertProblem, events, get, newAgent, ok, patch, post, refundTool } from '../agents.testkit.js'
 
 // create-agent.route.test.ts also updates tools in depth; this file holds updateAgent's own promises.
 describe('updateAgent (PATCH /agents/{id})', () => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { verifySignature } from '../../../kernel/crypto/signature.js'
 import type { TestApp } from '../../../../test/helpers.js'
-import { assertProblem, botsApp, get, newBot, ok, post, say, startToolServer } from '../bots.test-support.js'
+import { assertProblem, botsApp, get, newBot, ok, post, say, startToolServer } from '../bots.testkit.js'
 
 const ORDER_TOOL = {
   type: 'http',

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { TestApp } from '../../../../test/helpers.js'
-import { assertProblem, botsApp, events, get, newBot, ok, patch, post } from '../bots.test-support.js'
+import { assertProblem, botsApp, events, get, newBot, ok, patch, post } from '../bots.testkit.js'
 
 // publish-bot.route.test.ts follows versions through publish and rollback; this file holds the freeze itself.
 describe('createBotVersion (POST /bots/{id}/versions)', () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { TestApp } from '../../../../test/helpers.js'
-import { assertProblem, botsApp, events, get, newBot, ok, post } from '../bots.test-support.js'
+import { assertProblem, botsApp, events, get, newBot, ok, post } from '../bots.testkit.js'
 
 describe('createBot (POST /bots) and getBot', () => {
   let h: TestApp

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { TestApp } from '../../../../test/helpers.js'
-import { assertProblem, botsApp, events, get, newBot, ok, patch, post } from '../bots.test-support.js'
+import { assertProblem, botsApp, events, get, newBot, ok, patch, post } from '../bots.testkit.js'
 
 const del = (h: TestApp, id: string, key?: string) => h.request({ method: 'DELETE', url: `/v2/bots/${id}`, ...(key ? { key } : {}) })
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { TestApp } from '../../../../test/helpers.js'
-import { assertProblem, botsApp, get, newBot, ok, patch } from '../bots.test-support.js'
+import { assertProblem, botsApp, get, newBot, ok, patch } from '../bots.testkit.js'
 
 // update-bot-guardrails.route.test.ts covers each guardrail in depth; this file holds the read's own promises.
 describe('getBotGuardrails (GET /bots/{id}/guardrails)', () => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { TestApp } from '../../../../test/helpers.js'
 import { createEndpoint, startReceiver, waitFor, type Receiver } from '../../webhooks/webhooks.testkit.js'
-import { assertProblem, botsApp, ok } from '../bots.test-support.js'
+import { assertProblem, botsApp, ok } from '../bots.testkit.js'
 
 // Testing a bot has no live side effects (issue 32, point 7): a test exchange writes nothing to the inbox
 // and sends no event, so a real webhook receiver, the lead sync and the inbox's lists, counts and search

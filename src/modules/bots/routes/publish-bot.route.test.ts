@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { TestApp } from '../../../../test/helpers.js'
-import { assertProblem, botsApp, events, get, helpCenter, newBot, ok, patch, post, say } from '../bots.test-support.js'
+import { assertProblem, botsApp, events, get, helpCenter, newBot, ok, patch, post, say } from '../bots.testkit.js'
 
 describe('versions: createBotVersion, listBotVersions, publishBot, rollbackBotVersion', () => {
   let h: TestApp

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { TestApp } from '../../../../test/helpers.js'
-import { botsApp, get, newBot, ok, post, say } from '../bots.test-support.js'
+import { botsApp, get, newBot, ok, post, say } from '../bots.testkit.js'
 
 // Issue 32, point 4: citations are data; the message the customer reads is its channel's rendering of the
 // reply (links on chat and email, a plain link on SMS), while the API's `content` keeps its markers.

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { startChatServer, type ChatReply } from '../../../kernel/ai/ai.test-support.js'
+import { startChatServer, type ChatReply } from '../../../kernel/ai/ai.testkit.js'
 import type { TestApp } from '../../../../test/helpers.js'
-import { botsApp, get, helpCenter, newBot, ok, patch, post, say, startToolServer } from '../bots.test-support.js'
+import { botsApp, get, helpCenter, newBot, ok, patch, post, say, startToolServer } from '../bots.testkit.js'
 
 // sendBotMessage with an OpenAI-compatible engine: a local server that speaks the chat-completions wire
 // format answers as each test scripts it (tool calls, text, malformed calls, silence).

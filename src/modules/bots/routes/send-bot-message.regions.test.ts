@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { startChatServer } from '../../../kernel/ai/ai.test-support.js'
+import { startChatServer } from '../../../kernel/ai/ai.testkit.js'
 import type { TestApp } from '../../../../test/helpers.js'
-import { botsApp, helpCenter, newBot, ok, patch, post } from '../bots.test-support.js'
+import { botsApp, helpCenter, newBot, ok, patch, post } from '../bots.testkit.js'
 
 // A reply's national phone numbers are masked in the guardrails' phone_regions and in the workspace's
 // default_region (issue 32: redaction and masking read the same region rules).

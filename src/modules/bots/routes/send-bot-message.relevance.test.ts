@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { TestApp } from '../../../../test/helpers.js'
 import { ANSWERED_THRESHOLD } from '../../knowledge/knowledge.search.schemas.js'
-import { botsApp, get, ok, post, publishedBot, say } from '../bots.test-support.js'
+import { botsApp, get, ok, post, publishedBot, say } from '../bots.testkit.js'
 
 // Issue 32: the bot's hand-off reads the knowledge's calibrated score with the search's and the gaps'
 // threshold, so a question recorded as a gap is never answered as grounded.

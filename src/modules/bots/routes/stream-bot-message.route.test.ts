@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { startChatServer } from '../../../kernel/ai/ai.test-support.js'
+import { startChatServer } from '../../../kernel/ai/ai.testkit.js'
 import type { TestApp } from '../../../../test/helpers.js'
-import { assertProblem, botsApp, helpCenter, newBot, ok, patch, post, startToolServer } from '../bots.test-support.js'
+import { assertProblem, botsApp, helpCenter, newBot, ok, patch, post, startToolServer } from '../bots.testkit.js'
 
 /** The events of a text/event-stream body, in order: [event, data]. */
 function eventsOf(body: string): [string, any][] {

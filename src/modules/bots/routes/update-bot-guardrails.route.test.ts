@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { TestApp } from '../../../../test/helpers.js'
-import { assertProblem, botsApp, get, newBot, ok, patch } from '../bots.test-support.js'
+import { assertProblem, botsApp, get, newBot, ok, patch } from '../bots.testkit.js'
 
 const guardrails = (h: TestApp, id: string, payload: unknown, key?: string) => patch(h, `/bots/${id}/guardrails`, payload, key)
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { ManualClock } from '../../../kernel/clock.js'
 import { createTestApp, type TestApp } from '../../../../test/helpers.js'
-import { assertProblem, get, json, newChannel, ok, patch, post } from '../channels.test-support.js'
+import { assertProblem, get, json, newChannel, ok, patch, post } from '../channels.testkit.js'
 
 const messagesOf = async (h: TestApp, conv: string) => (await ok(get(h, `/inbox/conversations/${conv}/messages?order=asc`))).data
 const HOURS = {

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { after, before, describe, it } from 'node:test'
-import { assertProblem, channelsApp, type ChannelsApp, get, newChannel, ok, post } from '../channels.test-support.js'
-import { sendInto, startSmtpSink, type SmtpSink } from './email.test-support.js'
+import { assertProblem, channelsApp, type ChannelsApp, get, newChannel, ok, post } from '../channels.testkit.js'
+import { sendInto, startSmtpSink, type SmtpSink } from './email.testkit.js'
 
 // Replies with files, and conversations an agent starts: what the service sends is read back from a real
 // SMTP peer on 127.0.0.1 and parsed with mailparser; the customer's answers come in through our listener.

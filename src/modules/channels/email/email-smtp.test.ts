@@ -6,8 +6,8 @@ import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import nodemailer from 'nodemailer'
 import { request } from 'undici'
-import { channelsApp, type ChannelsApp, get, ok, post } from '../channels.test-support.js'
-import { sendInto, sendRaw, startSmtpSink, type SmtpSink } from './email.test-support.js'
+import { channelsApp, type ChannelsApp, get, ok, post } from '../channels.testkit.js'
+import { sendInto, sendRaw, startSmtpSink, type SmtpSink } from './email.testkit.js'
 
 const messagesOf = async (h: ChannelsApp, conv: string) => (await ok(get(h, `/inbox/conversations/${conv}/messages?order=asc`))).data
 const conversationOfReceipt = async (h: ChannelsApp, messageId: string) => {

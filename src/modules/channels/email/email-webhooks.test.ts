@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { createHmac } from 'node:crypto'
 import { after, before, describe, it } from 'node:test'
-import { channelsApp, type ChannelsApp, get, ok, post } from '../channels.test-support.js'
+import { channelsApp, type ChannelsApp, get, ok, post } from '../channels.testkit.js'
 import { simulatedOutbox } from './email-outbound.js'
 
 const PASSWORD = 'inbound-password-0123456789'

@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { createTestDatabase, ENGINE, type TestDatabase } from '../../../../test/helpers.js'
 import { freePort, startServer, svc } from '../../../../test/spawn.js'
-import { sendInto } from './email.test-support.js'
+import { sendInto } from './email.testkit.js'
 
 // The SMTP listener answers 250 only after the message's transaction committed, and a redelivery of a
 // Message-ID writes nothing: a service process SIGKILLed while mail is arriving loses no acknowledged mail,

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
 import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto'
 import { after, before, describe, it } from 'node:test'
-import { assertProblem, channelsApp, type ChannelsApp, get, ok, patch, post } from '../channels.test-support.js'
-import { startSmtpSink, type SmtpSink } from './email.test-support.js'
+import { assertProblem, channelsApp, type ChannelsApp, get, ok, patch, post } from '../channels.testkit.js'
+import { startSmtpSink, type SmtpSink } from './email.testkit.js'
 
 // SendGrid's signed webhooks as SendGrid signs them: ECDSA P-256 / SHA-256 over the timestamp header's value
 // followed by the raw body, base64 DER in X-Twilio-Email-Event-Webhook-Signature; the public key given to

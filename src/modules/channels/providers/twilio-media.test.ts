@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { request } from 'undici'
-import { channelsApp, type ChannelsApp, get, newChannel, ok, post, startTwilioMessaging, type TwilioMessaging } from '../channels.test-support.js'
+import { channelsApp, type ChannelsApp, get, newChannel, ok, post, startTwilioMessaging, type TwilioMessaging } from '../channels.testkit.js'
 import { MEDIA_MAX_BYTES } from './twilio-media.js'
 
 const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]), Buffer.from('JFIF'), Buffer.alloc(200, 1)])

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import twilio from 'twilio'
 import { request } from 'undici'
-import { channelsApp, type ChannelsApp, get, newChannel, ok, post, signedPost, startTwilioMessaging, type TwilioMessaging } from '../channels.test-support.js'
+import { channelsApp, type ChannelsApp, get, newChannel, ok, post, signedPost, startTwilioMessaging, type TwilioMessaging } from '../channels.testkit.js'
 
 const messagesOf = async (h: ChannelsApp, conv: string) => (await ok(get(h, `/inbox/conversations/${conv}/messages?order=asc`))).data
 const conversationOf = async (h: ChannelsApp, messageId: string) =>

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { assertProblem, channelsApp, type ChannelsApp, get, newChannel, ok, patch, post, startTwilioMessaging, type TwilioMessaging } from '../channels.test-support.js'
+import { assertProblem, channelsApp, type ChannelsApp, get, newChannel, ok, patch, post, startTwilioMessaging, type TwilioMessaging } from '../channels.testkit.js'
 
 const SERVICE = `MG${'ab'.repeat(16)}`
 const TEMPLATE = `HX${'cd'.repeat(16)}`

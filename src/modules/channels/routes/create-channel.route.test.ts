@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { createTestApp, type TestApp } from '../../../../test/helpers.js'
-import { assertProblem, events, get, newChannel, ok, patch, post, startTwilioMessaging, type TwilioMessaging } from '../channels.test-support.js'
+import { assertProblem, events, get, newChannel, ok, patch, post, startTwilioMessaging, type TwilioMessaging } from '../channels.testkit.js'
 
 describe('createChannel', () => {
   let h: TestApp

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { createTestApp, type TestApp } from '../../../../test/helpers.js'
-import { assertProblem, events, get, newChannel, ok, post } from '../channels.test-support.js'
+import { assertProblem, events, get, newChannel, ok, post } from '../channels.testkit.js'
 
 describe('deleteChannel', () => {
   let h: TestApp

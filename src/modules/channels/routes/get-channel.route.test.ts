@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { createTestApp, type TestApp } from '../../../../test/helpers.js'
-import { assertProblem, get, newChannel, ok, post, startTwilioMessaging, type TwilioMessaging } from '../channels.test-support.js'
+import { assertProblem, get, newChannel, ok, post, startTwilioMessaging, type TwilioMessaging } from '../channels.testkit.js'
 
 describe('getChannel (GET /channels/{id})', () => {
   let h: TestApp

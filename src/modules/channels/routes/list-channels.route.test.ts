@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { createTestApp, type TestApp } from '../../../../test/helpers.js'
-import { assertProblem, get, newChannel, ok } from '../channels.test-support.js'
+import { assertProblem, get, newChannel, ok } from '../channels.testkit.js'
 
 describe('listChannels', () => {
   let h: TestApp

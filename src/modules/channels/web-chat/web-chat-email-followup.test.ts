@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { assertProblem, channelsApp, get, newChannel, ok, patch, post, type ChannelsApp } from '../channels.test-support.js'
-import { sendInto, startSmtpSink, type SmtpSink } from '../email/email.test-support.js'
+import { assertProblem, channelsApp, get, newChannel, ok, patch, post, type ChannelsApp } from '../channels.testkit.js'
+import { sendInto, startSmtpSink, type SmtpSink } from '../email/email.testkit.js'
 
 const SITE = 'https://shop.example.com'
 const MINUTE = 60_000

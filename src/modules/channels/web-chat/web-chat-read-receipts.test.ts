@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { request as httpRequest } from 'undici'
-import { memberSession } from '../../inbox/inbox.test-support.js'
-import { assertProblem, channelsApp, events, get, newChannel, ok, post, type ChannelsApp } from '../channels.test-support.js'
+import { memberSession } from '../../inbox/inbox.testkit.js'
+import { assertProblem, channelsApp, events, get, newChannel, ok, post, type ChannelsApp } from '../channels.testkit.js'
 
 const SITE = 'https://shop.example.com'
 

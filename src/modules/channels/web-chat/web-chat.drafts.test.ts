@@ -2,10 +2,10 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { request as httpRequest } from 'undici'
 import { buildApp, type App } from '../../../app.js'
-import { startChatServer, type ChatReply } from '../../../kernel/ai/ai.test-support.js'
+import { startChatServer, type ChatReply } from '../../../kernel/ai/ai.testkit.js'
 import { ENGINE, REDIS_URL } from '../../../../test/helpers.js'
 import { BotDraft, DRAFT_SIGNAL } from './web-chat.drafts.js'
-import { channelsApp, newChannel, ok, post, type ChannelsApp } from '../channels.test-support.js'
+import { channelsApp, newChannel, ok, post, type ChannelsApp } from '../channels.testkit.js'
 
 const SITE = 'https://shop.example.com'
 

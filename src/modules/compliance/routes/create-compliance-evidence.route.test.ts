@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { createHash } from 'node:crypto'
 import { after, before, describe, it } from 'node:test'
-import { assertProblem, complianceApp, events, get, ok, post, type ComplianceApp } from '../compliance.test-support.js'
+import { assertProblem, complianceApp, events, get, ok, post, type ComplianceApp } from '../compliance.testkit.js'
 
 describe('createComplianceEvidence', () => {
   let h: ComplianceApp

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { complianceApp, events, get, ok, post, type ComplianceApp } from '../compliance.test-support.js'
+import { complianceApp, events, get, ok, post, type ComplianceApp } from '../compliance.testkit.js'
 
 // Rectification end to end: the request corrects the person's identifiers where the service holds them
 // (inbox contacts, leads), leaves what people wrote and everyone else alone, and is idempotent.

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { createHash } from 'node:crypto'
 import { after, before, describe, it } from 'node:test'
-import { assertProblem, complianceApp, ok, post, type ComplianceApp } from '../compliance.test-support.js'
+import { assertProblem, complianceApp, ok, post, type ComplianceApp } from '../compliance.testkit.js'
 
 const download = (h: ComplianceApp, id: string, query = '', headers: Record<string, string> = {}, key?: string) =>
   h.request({ method: 'GET', url: `/v2/compliance/evidence/${id}/download${query}`, headers, ...(key ? { key } : {}) })

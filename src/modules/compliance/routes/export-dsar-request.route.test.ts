@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { createHash } from 'node:crypto'
 import JSZip from 'jszip'
 import { after, before, describe, it } from 'node:test'
-import { assertProblem, complianceApp, events, get, ok, post, type ComplianceApp } from '../compliance.test-support.js'
+import { assertProblem, complianceApp, events, get, ok, post, type ComplianceApp } from '../compliance.testkit.js'
 
 const ADA = { email: 'ada@example.com', phone: '+14155550123', name: 'Ada Lovelace' }
 const BOB = { email: 'bob@example.com', phone: '+14155550124', name: 'Bob Babbage' }

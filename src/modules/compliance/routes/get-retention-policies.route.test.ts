@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { assertProblem, complianceApp, get, ok, patch, type ComplianceApp } from '../compliance.test-support.js'
+import { assertProblem, complianceApp, get, ok, patch, type ComplianceApp } from '../compliance.testkit.js'
 
 // update-retention-policies.route.test.ts covers enforcement; this file holds what the read promises.
 describe('getRetentionPolicies (GET /compliance/retention)', () => {

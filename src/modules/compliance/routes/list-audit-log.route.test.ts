@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
 import { after, before, describe, it } from 'node:test'
-import { assertProblem, complianceApp, get, ok, post, type ComplianceApp } from '../compliance.test-support.js'
+import { assertProblem, complianceApp, get, ok, post, type ComplianceApp } from '../compliance.testkit.js'
 
 describe('listAuditLog and the audit chain', () => {
   let h: ComplianceApp

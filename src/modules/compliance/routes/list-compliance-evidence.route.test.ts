@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { after, before, describe, it } from 'node:test'
-import { assertProblem, complianceApp, get, ok, post, type ComplianceApp } from '../compliance.test-support.js'
+import { assertProblem, complianceApp, get, ok, post, type ComplianceApp } from '../compliance.testkit.js'
 
 describe('listComplianceEvidence / downloadComplianceEvidence', () => {
   let h: ComplianceApp

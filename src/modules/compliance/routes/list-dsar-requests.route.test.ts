@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { assertProblem, complianceApp, get, ok, post, type ComplianceApp } from '../compliance.test-support.js'
+import { assertProblem, complianceApp, get, ok, post, type ComplianceApp } from '../compliance.testkit.js'
 
 describe('listDsarRequests (GET /compliance/dsar)', () => {
   let h: ComplianceApp

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { assertProblem, complianceApp, events, get, ok, patch, post, type ComplianceApp } from '../compliance.test-support.js'
+import { assertProblem, complianceApp, events, get, ok, patch, post, type ComplianceApp } from '../compliance.testkit.js'
 
 describe('getRetentionPolicies / updateRetentionPolicies and enforcement', () => {
   let h: ComplianceApp

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { createTestApp, json, ok, post, type TestApp } from '../../../../test/helpers.js'
-import { memberWithPassword, PageBrowser } from '../../workspaces/sign-in/sign-in.test-support.js'
-import { authorizeUrl, consent, exchange, registerApp, responseParams, tokenRequest } from './oauth.test-support.js'
+import { memberWithPassword, PageBrowser } from '../../workspaces/sign-in/sign-in.testkit.js'
+import { authorizeUrl, consent, exchange, registerApp, responseParams, tokenRequest } from './oauth.testkit.js'
 
 const PASSWORD = 'member password 123'
 

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { ManualClock } from '../../../kernel/clock.js'
 import { createTestApp, json, type TestApp } from '../../../../test/helpers.js'
-import { memberWithPassword, PageBrowser } from '../../workspaces/sign-in/sign-in.test-support.js'
-import { api, authorizeUrl, consent, exchange, registerApp, responseParams, type TestOAuthApp } from './oauth.test-support.js'
+import { memberWithPassword, PageBrowser } from '../../workspaces/sign-in/sign-in.testkit.js'
+import { api, authorizeUrl, consent, exchange, registerApp, responseParams, type TestOAuthApp } from './oauth.testkit.js'
 
 const PASSWORD = 'member password 123'
 

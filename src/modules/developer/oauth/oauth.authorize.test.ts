@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { createTestApp, events, type TestApp } from '../../../../test/helpers.js'
-import { csrfOf, memberWithPassword, PageBrowser } from '../../workspaces/sign-in/sign-in.test-support.js'
-import { authorizeUrl, consent, pkce, REDIRECT, registerApp, responseParams, type TestOAuthApp } from './oauth.test-support.js'
+import { csrfOf, memberWithPassword, PageBrowser } from '../../workspaces/sign-in/sign-in.testkit.js'
+import { authorizeUrl, consent, pkce, REDIRECT, registerApp, responseParams, type TestOAuthApp } from './oauth.testkit.js'
 
 const PASSWORD = 'member password 123'
 

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto'
 import { after, before, describe, it } from 'node:test'
 import type { LightMyRequestResponse } from 'fastify'
 import { createTestApp, type TestApp } from '../../../../test/helpers.js'
-import { authorizeUrl, pkce, registerApp, responseParams, tokenRequest, REDIRECT } from './oauth.test-support.js'
+import { authorizeUrl, pkce, registerApp, responseParams, tokenRequest, REDIRECT } from './oauth.testkit.js'
 
 /**
  * Issue 30, finding 9: the OAuth endpoints are also served under the base URLs, where the spec puts every

@@ -5,8 +5,8 @@ import { createServer, type Server } from 'node:http'
 import { after, before, describe, it } from 'node:test'
 import { createTestApp, type TestApp } from '../../../../test/helpers.js'
 import { freePort } from '../../../../test/spawn.js'
-import { memberWithPassword } from '../../workspaces/sign-in/sign-in.test-support.js'
-import { registerApp, type TestOAuthApp } from './oauth.test-support.js'
+import { memberWithPassword } from '../../workspaces/sign-in/sign-in.testkit.js'
+import { registerApp, type TestOAuthApp } from './oauth.testkit.js'
 
 // Debian's Chromium (apt-get install -y chromium), driven by playwright-core: no browser download.
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'

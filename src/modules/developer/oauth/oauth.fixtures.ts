@@ -1,6 +1,6 @@
 import type { TestApp } from '../../../../test/helpers.js'
 import type { Fixture } from '../../../kernel/module.js'
-import { authorizationInA } from './oauth.test-support.js'
+import { authorizationInA } from './oauth.testkit.js'
 
 // Loaded only by the shared route-table tests (idempotency-commit, security): valid bodies for the writes.
 const APP = { name: 'Fixture app', redirect_uris: ['https://app.example.com/cb'], allowed_scopes: ['read'] }

@@ -9,7 +9,7 @@ import { startLiveServer, type LiveServer } from '../../../../scripts/live-serve
 import { buildOpenApiDocument } from '../../../../scripts/write-openapi.js'
 import { ENGINE } from '../../../../test/helpers.js'
 import type { CreateSdkGenerationBodyT } from './sdk-generations.schemas.js'
-import { generated, sdkApp, unpacked, type SdkApp } from './sdk-generations.test-support.js'
+import { generated, sdkApp, unpacked, type SdkApp } from './sdk-generations.testkit.js'
 
 // "A generated SDK archive unpacks and its tests pass": each language's archive, downloaded and unpacked into
 // a temp folder, is loaded by its own language (its manifest read by that language's tooling) and makes a real

@@ -4,7 +4,7 @@ import { parse } from '@cdktn/hcl2json'
 import type { TerraformAttribute, TerraformResource } from './terraform-attributes.js'
 import { configurationOf, hclLabel, hclString, hclValue, renderHcl } from './terraform-hcl.js'
 import type { RestMapping } from './terraform-restapi.js'
-import { jsonencoded, literal } from './terraform.test-support.js'
+import { jsonencoded, literal } from './terraform.testkit.js'
 
 const attr = (name: string, over: Partial<TerraformAttribute> = {}): TerraformAttribute => ({
   name,

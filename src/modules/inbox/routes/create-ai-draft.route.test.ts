@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { createTestApp, json, type TestApp } from '../../../../test/helpers.js'
-import { assertAuthRequired, assertProblem, createConversation, createTemplate, eventsFor, sendMessage, startFakeOpenAi } from '../inbox.test-support.js'
+import { assertAuthRequired, assertProblem, createConversation, createTemplate, eventsFor, sendMessage, startFakeOpenAi } from '../inbox.testkit.js'
 
 const draft = (h: TestApp, id: string, payload?: Record<string, unknown>) =>
   h.request({ method: 'POST', url: `/v2/inbox/conversations/${id}/ai-draft`, ...(payload ? { payload } : {}) })

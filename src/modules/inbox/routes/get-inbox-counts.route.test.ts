@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { createTestApp, json, type TestApp } from '../../../../test/helpers.js'
-import { assertAuthRequired, assertProblem, createConversation, memberSession } from '../inbox.test-support.js'
+import { assertAuthRequired, assertProblem, createConversation, memberSession } from '../inbox.testkit.js'
 
 describe('getInboxCounts (GET /inbox/counts)', () => {
   let h: TestApp

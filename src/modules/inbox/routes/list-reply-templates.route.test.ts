@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { createTestApp, json, type TestApp } from '../../../../test/helpers.js'
-import { assertAuthRequired, assertProblem, createTemplate } from '../inbox.test-support.js'
+import { assertAuthRequired, assertProblem, createTemplate } from '../inbox.testkit.js'
 
 describe('listReplyTemplates (GET /inbox/templates)', () => {
   let h: TestApp

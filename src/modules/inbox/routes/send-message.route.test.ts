@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test'
 import { sql } from 'kysely'
 import { ENGINE, createTestApp, json, type TestApp } from '../../../../test/helpers.js'
 import { MAX_MESSAGE_LENGTH } from '../inbox.schemas.js'
-import { assertAuthRequired, assertProblem, createConversation, eventsFor, sendMessage } from '../inbox.test-support.js'
+import { assertAuthRequired, assertProblem, createConversation, eventsFor, sendMessage } from '../inbox.testkit.js'
 
 describe('sendMessage (POST /inbox/conversations/{id}/messages)', () => {
   let h: TestApp

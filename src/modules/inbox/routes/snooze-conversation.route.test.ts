@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { ManualClock } from '../../../kernel/clock.js'
 import { createTestApp, json, type TestApp } from '../../../../test/helpers.js'
-import { assertAuthRequired, assertProblem, createConversation, eventsFor, sendMessage } from '../inbox.test-support.js'
+import { assertAuthRequired, assertProblem, createConversation, eventsFor, sendMessage } from '../inbox.testkit.js'
 
 describe('snoozeConversation (POST /inbox/conversations/{id}/snooze)', () => {
   let h: TestApp

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { createTestApp, json, type TestApp } from '../../../../test/helpers.js'
-import { assertAuthRequired, assertProblem, createConversation, createTag, eventsFor } from '../inbox.test-support.js'
+import { assertAuthRequired, assertProblem, createConversation, createTag, eventsFor } from '../inbox.testkit.js'
 
 describe('updateConversation (PATCH /inbox/conversations/{id})', () => {
   let h: TestApp

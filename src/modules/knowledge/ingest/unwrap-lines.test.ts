@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { json, type TestApp } from '../../../../test/helpers.js'
-import { addText, knowledgeApp, newBase } from '../knowledge.test-support.js'
+import { addText, knowledgeApp, newBase } from '../knowledge.testkit.js'
 import { buildPdf } from './fixtures/build-fixtures.js'
 import { parseDocument } from './index.js'
 import { isEnglishWord, joinHyphenatedWraps, unwrapLines } from './unwrap-lines.js'

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { constants as zlib, deflateRawSync } from 'node:zlib'
 import { createTestApp, ENGINE, json, type TestApp } from '../../../../test/helpers.js'
-import { knowledgeApp, newBase, postDocument, uploadForm } from '../knowledge.test-support.js'
+import { knowledgeApp, newBase, postDocument, uploadForm } from '../knowledge.testkit.js'
 
 /** The document once processed; longer than processed() waits: a parsing thread starts first (busy machine). */
 async function processed(h: TestApp, id: string): Promise<any> {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { json, type TestApp } from '../../../../test/helpers.js'
-import { addText, knowledgeApp, newBase, paragraphs } from '../knowledge.test-support.js'
+import { addText, knowledgeApp, newBase, paragraphs } from '../knowledge.testkit.js'
 import type { ProcessDocumentPayload } from './process-document.job.js'
 
 describe('knowledge.process-document job', () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { ENGINE, json, type TestApp } from '../../../../test/helpers.js'
-import { knowledgeApp, newBase, uploadForm } from '../knowledge.test-support.js'
+import { knowledgeApp, newBase, uploadForm } from '../knowledge.testkit.js'
 
 // A file of its own: writing 9,000 chunks takes minutes on a busy test machine (each test file has 3).
 describe(`a large document is read off the event loop (${ENGINE})`, () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { json, type TestApp } from '../../../../test/helpers.js'
-import { assertProblem, events, knowledgeApp, newBase } from '../knowledge.test-support.js'
+import { assertProblem, events, knowledgeApp, newBase } from '../knowledge.testkit.js'
 
 describe('createKnowledgeBase (POST /knowledge/bases)', () => {
   let h: TestApp

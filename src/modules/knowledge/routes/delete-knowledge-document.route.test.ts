@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { json, type TestApp } from '../../../../test/helpers.js'
-import { addText, assertProblem, events, knowledgeApp, newBase, postDocument } from '../knowledge.test-support.js'
+import { addText, assertProblem, events, knowledgeApp, newBase, postDocument } from '../knowledge.testkit.js'
 
 describe('deleteKnowledgeDocument (DELETE /knowledge/documents/{id})', () => {
   let h: TestApp

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { json, type TestApp } from '../../../../test/helpers.js'
-import { addText, assertProblem, knowledgeApp, newBase, paragraphs } from '../knowledge.test-support.js'
+import { addText, assertProblem, knowledgeApp, newBase, paragraphs } from '../knowledge.testkit.js'
 
 describe('getKnowledgeBase (GET /knowledge/bases/{id})', () => {
   let h: TestApp

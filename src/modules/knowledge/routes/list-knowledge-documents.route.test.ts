@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { json, type TestApp } from '../../../../test/helpers.js'
-import { addText, assertProblem, knowledgeApp, newBase, uploadForm } from '../knowledge.test-support.js'
+import { addText, assertProblem, knowledgeApp, newBase, uploadForm } from '../knowledge.testkit.js'
 
 describe('listKnowledgeDocuments (GET /knowledge/bases/{id}/documents)', () => {
   let h: TestApp

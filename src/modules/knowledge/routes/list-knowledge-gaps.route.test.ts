@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { json, type TestApp } from '../../../../test/helpers.js'
-import { startApp, addDocument, assertProblem, createBase, eventsFor, searchOk, waitFor } from '../knowledge.search.test-support.js'
+import { startApp, addDocument, assertProblem, createBase, eventsFor, searchOk, waitFor } from '../knowledge.search.testkit.js'
 
 const gaps = (h: TestApp, query = '', key?: string) => h.request({ method: 'GET', url: `/v2/knowledge/gaps${query}`, ...(key ? { key } : {}) })
 

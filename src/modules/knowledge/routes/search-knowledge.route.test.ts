@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { json, type TestApp } from '../../../../test/helpers.js'
-import { startApp, addDocument, assertProblem, createBase, excerptWords, search, searchOk, startFakeEmbeddings } from '../knowledge.search.test-support.js'
+import { startApp, addDocument, assertProblem, createBase, excerptWords, search, searchOk, startFakeEmbeddings } from '../knowledge.search.testkit.js'
 
 const REFUNDS = {
   title: 'Refund policy',

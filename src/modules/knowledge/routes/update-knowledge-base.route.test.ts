@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { json, type TestApp } from '../../../../test/helpers.js'
-import { addText, assertProblem, events, knowledgeApp, newBase, paragraphs, processed } from '../knowledge.test-support.js'
+import { addText, assertProblem, events, knowledgeApp, newBase, paragraphs, processed } from '../knowledge.testkit.js'
 
 describe('updateKnowledgeBase (PATCH /knowledge/bases/{id})', () => {
   let h: TestApp

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { json, type TestApp } from '../../../../test/helpers.js'
 import { buildDocx, buildPdf } from '../ingest/fixtures/build-fixtures.js'
-import { assertProblem, events, knowledgeApp, newBase, processed, uploadForm } from '../knowledge.test-support.js'
+import { assertProblem, events, knowledgeApp, newBase, processed, uploadForm } from '../knowledge.testkit.js'
 
 describe('uploadKnowledgeDocument (POST /knowledge/bases/{id}/documents) with multipart/form-data', () => {
   let h: TestApp

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { json, type TestApp } from '../../../../test/helpers.js'
-import { addText, assertProblem, events, knowledgeApp, newBase, postDocument, processed } from '../knowledge.test-support.js'
+import { addText, assertProblem, events, knowledgeApp, newBase, postDocument, processed } from '../knowledge.testkit.js'
 
 // JSON uploads, duplicates and limits; files (multipart/form-data) are in upload-knowledge-document.files.test.ts.
 describe('uploadKnowledgeDocument (POST /knowledge/bases/{id}/documents) with JSON', () => {

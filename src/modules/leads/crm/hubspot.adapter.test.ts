@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict'
 import { after, before, beforeEach, describe, it } from 'node:test'
 import { retryAfterMs } from './crm.http.js'
-import { crmKernelStub as kernelStub } from './crm.test-support.js'
+import { crmKernelStub as kernelStub } from './crm.testkit.js'
 import { crmAdapterFor, type CrmConnection, type CrmLead, type CrmResult } from './crm.types.js'
 import { hubspotProperties, splitName } from './hubspot.properties.js'
-import { startHubSpotServer, type HubSpotServer } from './hubspot.test-support.js'
+import { startHubSpotServer, type HubSpotServer } from './hubspot.testkit.js'
 
 
 const lead = (over: Partial<CrmLead> = {}): CrmLead => ({

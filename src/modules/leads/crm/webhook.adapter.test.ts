@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { newSecret, verifySignature, verifyStandardSignature } from '../../../kernel/crypto/signature.js'
-import { startToolServer, type ToolAnswer } from '../../../kernel/tools/tools.test-support.js'
-import { crmKernelStub } from './crm.test-support.js'
+import { startToolServer, type ToolAnswer } from '../../../kernel/tools/tools.testkit.js'
+import { crmKernelStub } from './crm.testkit.js'
 import { crmAdapterFor, type CrmConnection, type CrmLead, type CrmResult } from './crm.types.js'
 
 const LEAD: CrmLead = {

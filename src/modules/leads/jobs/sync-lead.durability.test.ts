@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { createTestDatabase, ENGINE, type TestDatabase } from '../../../../test/helpers.js'
 import { startServer, svc } from '../../../../test/spawn.js'
-import { startHubSpotServer } from '../crm/hubspot.test-support.js'
+import { startHubSpotServer } from '../crm/hubspot.testkit.js'
 
 // A service process SIGKILLed in the middle of syncs: after a restart every lead is synced and the CRM
 // holds exactly one contact per lead, although its search lags its writes (a retry's search misses the

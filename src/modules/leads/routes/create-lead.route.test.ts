@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { TestApp } from '../../../../test/helpers.js'
 import { json } from '../../../../test/helpers.js'
-import { assertProblem, events, get, leadsApp, newLead, ok, patch, post } from '../leads.test-support.js'
+import { assertProblem, events, get, leadsApp, newLead, ok, patch, post } from '../leads.testkit.js'
 
 describe('createLead, getLead, updateLead, deleteLead, listLeads', () => {
   let h: TestApp

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { TestApp } from '../../../../test/helpers.js'
-import { assertProblem, events, get, leadsApp, newLead, ok, post } from '../leads.test-support.js'
+import { assertProblem, events, get, leadsApp, newLead, ok, post } from '../leads.testkit.js'
 
 const del = (h: TestApp, id: string, key?: string) => h.request({ method: 'DELETE', url: `/v2/leads/${id}`, ...(key ? { key } : {}) })
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { TestApp } from '../../../../test/helpers.js'
-import { assertProblem, get, leadsApp, newLead, ok, post } from '../leads.test-support.js'
+import { assertProblem, get, leadsApp, newLead, ok, post } from '../leads.testkit.js'
 
 describe('listLeadActivities (GET /leads/{id}/activities)', () => {
   let h: TestApp

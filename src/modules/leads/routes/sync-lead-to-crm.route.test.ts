@@ -6,8 +6,8 @@ import type { AddressInfo } from 'node:net'
 import { after, before, describe, it } from 'node:test'
 import { verifySignature } from '../../../kernel/crypto/signature.js'
 import type { TestApp } from '../../../../test/helpers.js'
-import { startHubSpotServer } from '../crm/hubspot.test-support.js'
-import { assertProblem, events, get, leadsApp, newLead, ok, patch, post } from '../leads.test-support.js'
+import { startHubSpotServer } from '../crm/hubspot.testkit.js'
+import { assertProblem, events, get, leadsApp, newLead, ok, patch, post } from '../leads.testkit.js'
 
 describe('syncLeadToCrm', () => {
   let h: TestApp

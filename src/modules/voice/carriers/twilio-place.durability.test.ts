@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { createTestDatabase, ENGINE, type TestDatabase } from '../../../../test/helpers.js'
 import { freePort, startServer, svc } from '../../../../test/spawn.js'
-import { startTwilioServer } from './twilio.test-support.js'
+import { startTwilioServer } from './twilio.testkit.js'
 
 // Twilio takes no idempotency key for calls. A service process SIGKILLed while Twilio is creating the call
 // (the call exists there; its answer never came back) must not place it again after the restart: the

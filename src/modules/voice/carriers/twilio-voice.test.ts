@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { freePort } from '../../../../test/spawn.js'
-import { startTranscriptionServer } from '../../../kernel/ai/transcribe.test-support.js'
-import { advance, assertProblem, events, get, ok, patch, post, voiceApp, voiceBot, type VoiceApp } from '../voice.test-support.js'
-import { startTwilioServer } from './twilio.test-support.js'
+import { startTranscriptionServer } from '../../../kernel/ai/transcribe.testkit.js'
+import { advance, assertProblem, events, get, ok, patch, post, voiceApp, voiceBot, type VoiceApp } from '../voice.testkit.js'
+import { startTwilioServer } from './twilio.testkit.js'
 
 /** A two-channel WAV (caller left, us right) of `seconds`, made with sox. */
 function stereoWav(seconds: number): Buffer {

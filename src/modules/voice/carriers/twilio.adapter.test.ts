@@ -7,7 +7,7 @@ import type { Kernel } from '../../../kernel/kernel.js'
 import { CarrierError, type TwilioCredentials } from './carrier.types.js'
 import { TwilioAdapter, type TwilioAdapterOptions } from './twilio.adapter.js'
 import { twilioParams, verifyTwilioSignature } from '../../../kernel/twilio/signature.js'
-import { startTwilioServer, type TwilioServer } from './twilio.test-support.js'
+import { startTwilioServer, type TwilioServer } from './twilio.testkit.js'
 import { dial, gather, hangup, response, say } from './twiml.js'
 
 // The adapter reads only the outbound policy from the kernel.

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { enqueue } from '../../../kernel/jobs/jobs.js'
-import { advance, assertProblem, events, get, newNumber, ok, post, voiceApp, voiceBot, type VoiceApp } from '../voice.test-support.js'
+import { advance, assertProblem, events, get, newNumber, ok, post, voiceApp, voiceBot, type VoiceApp } from '../voice.testkit.js'
 
 describe('createVoiceCall / getVoiceCall / listVoiceCalls on the simulated carrier', () => {
   let h: VoiceApp

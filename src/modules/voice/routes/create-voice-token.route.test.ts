@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { decodeJwt, decodeProtectedHeader, errors, jwtVerify } from 'jose'
 import { after, before, describe, it } from 'node:test'
-import { assertProblem, newNumber, ok, post, voiceApp, type VoiceApp } from '../voice.test-support.js'
+import { assertProblem, newNumber, ok, post, voiceApp, type VoiceApp } from '../voice.testkit.js'
 
 describe('createVoiceToken', () => {
   let h: VoiceApp

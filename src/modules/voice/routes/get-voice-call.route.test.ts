@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { advance, assertProblem, get, newNumber, ok, post, voiceApp, type VoiceApp } from '../voice.test-support.js'
+import { advance, assertProblem, get, newNumber, ok, post, voiceApp, type VoiceApp } from '../voice.testkit.js'
 
 // create-voice-call.route.test.ts follows every outcome through getVoiceCall; this file holds its own promises.
 describe('getVoiceCall (GET /voice/calls/{id})', () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { advance, assertProblem, get, newNumber, ok, post, voiceApp, type VoiceApp } from '../voice.test-support.js'
+import { advance, assertProblem, get, newNumber, ok, post, voiceApp, type VoiceApp } from '../voice.testkit.js'
 
 const audio = (h: VoiceApp, id: string, headers: Record<string, string> = {}, key?: string) =>
   h.request({ method: 'GET', url: `/v2/voice/calls/${id}/recording?format=wav`, headers, ...(key ? { key } : {}) })

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { spokenBy } from '../call-hangup.service.js'
-import { advance, assertProblem, events, get, json, newNumber, ok, post, voiceApp, type VoiceApp } from '../voice.test-support.js'
+import { advance, assertProblem, events, get, json, newNumber, ok, post, voiceApp, type VoiceApp } from '../voice.testkit.js'
 
 describe('hangupVoiceCall', () => {
   let h: VoiceApp

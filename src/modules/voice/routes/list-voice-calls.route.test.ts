@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { advance, assertProblem, get, newNumber, ok, post, voiceApp, type VoiceApp } from '../voice.test-support.js'
+import { advance, assertProblem, get, newNumber, ok, post, voiceApp, type VoiceApp } from '../voice.testkit.js'
 
 describe('listVoiceCalls (GET /voice/calls)', () => {
   let h: VoiceApp

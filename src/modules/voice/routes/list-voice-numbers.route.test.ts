@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { assertProblem, get, newNumber, ok, voiceApp, type VoiceApp } from '../voice.test-support.js'
+import { assertProblem, get, newNumber, ok, voiceApp, type VoiceApp } from '../voice.testkit.js'
 
 describe('listVoiceNumbers (GET /voice/numbers)', () => {
   let h: VoiceApp

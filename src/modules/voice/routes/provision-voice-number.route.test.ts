@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { isValidE164 } from '../simulated/sim-numbers.js'
-import { assertProblem, events, get, newNumber, ok, post, voiceApp, type VoiceApp } from '../voice.test-support.js'
+import { assertProblem, events, get, newNumber, ok, post, voiceApp, type VoiceApp } from '../voice.testkit.js'
 
 describe('provisionVoiceNumber / listVoiceNumbers', () => {
   let h: VoiceApp

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { advance, assertProblem, events, get, newNumber, ok, post, voiceApp, voiceBot, type VoiceApp } from '../voice.test-support.js'
+import { advance, assertProblem, events, get, newNumber, ok, post, voiceApp, voiceBot, type VoiceApp } from '../voice.testkit.js'
 
 describe('transferVoiceCall', () => {
   let h: VoiceApp

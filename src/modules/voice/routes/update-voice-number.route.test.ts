@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { newAgent } from '../../agents/agents.test-support.js'
-import { assertProblem, events, get, newNumber, ok, patch, post, voiceApp, voiceBot, type VoiceApp } from '../voice.test-support.js'
+import { newAgent } from '../../agents/agents.testkit.js'
+import { assertProblem, events, get, newNumber, ok, patch, post, voiceApp, voiceBot, type VoiceApp } from '../voice.testkit.js'
 
 describe('getVoiceNumber / updateVoiceNumber', () => {
   let h: VoiceApp

@@ -6,7 +6,7 @@ import { createTestApp, TEST_SERVER_SECRET, type TestApp } from '../../../../tes
 import { entryArgs } from '../../../../test/spawn.js'
 import { SIGN_IN_LIMITS } from './throttle.js'
 import { SESSION_LIMITS } from './sessions.js'
-import { csrfOf, memberWithPassword, PageBrowser } from './sign-in.test-support.js'
+import { csrfOf, memberWithPassword, PageBrowser } from './sign-in.testkit.js'
 
 const PASSWORD = 'correct horse battery'
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { assertProblem, createTestApp, json, type TestApp } from '../../../../../test/helpers.js'
-import { registerApp } from '../oauth.test-support.js'
+import { registerApp } from '../oauth.testkit.js'
 
 describe('listOAuthApps', () => {
   let h: TestApp

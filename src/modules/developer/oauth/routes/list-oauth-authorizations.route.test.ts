@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { assertProblem, createTestApp, json, type TestApp } from '../../../../../test/helpers.js'
-import { authorizationInA, tokenRequest } from '../oauth.test-support.js'
+import { authorizationInA, tokenRequest } from '../oauth.testkit.js'
 
 describe('listOAuthAuthorizations', () => {
   let h: TestApp

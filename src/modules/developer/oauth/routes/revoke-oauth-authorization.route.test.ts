@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { assertProblem, createTestApp, events, json, type TestApp } from '../../../../../test/helpers.js'
-import { api, authorizationInA, tokenRequest } from '../oauth.test-support.js'
+import { api, authorizationInA, tokenRequest } from '../oauth.testkit.js'
 
 describe('revokeOAuthAuthorization', () => {
   let h: TestApp

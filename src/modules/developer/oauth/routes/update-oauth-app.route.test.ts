@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { ManualClock } from '../../../../kernel/clock.js'
 import { assertProblem, createTestApp, events, json, type TestApp } from '../../../../../test/helpers.js'
-import { registerApp, tokenRequest } from '../oauth.test-support.js'
+import { registerApp, tokenRequest } from '../oauth.testkit.js'
 
 describe('updateOAuthApp', () => {
   let h: TestApp

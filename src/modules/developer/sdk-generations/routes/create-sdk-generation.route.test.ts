@@ -9,7 +9,7 @@ import { generatedRoots, readRuntime } from '../sdk-archive.js'
 import { LANGUAGES, readModel } from '../../../../../lib/sdk-generator/languages.js'
 import { findSdkRoot } from '../sdk-folder.js'
 import { applyVersionConstants } from '../sdk-manifest.js'
-import { download, generated, sdkApp, unpacked, type SdkApp } from '../sdk-generations.test-support.js'
+import { download, generated, sdkApp, unpacked, type SdkApp } from '../sdk-generations.testkit.js'
 
 const create = (h: SdkApp, payload: object, key?: string) => h.request({ method: 'POST', url: '/v2/sdk-generations', payload, ...(key ? { key } : {}) })
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { assertProblem, ok } from '../../../../../test/helpers.js'
-import { sdkApp, type SdkApp } from '../sdk-generations.test-support.js'
+import { sdkApp, type SdkApp } from '../sdk-generations.testkit.js'
 
 const list = (h: SdkApp, query = '', key?: string) => h.request({ method: 'GET', url: `/v2/sdk-generations${query}`, ...(key ? { key } : {}) })
 const create = (h: SdkApp, payload: object, key?: string) => h.request({ method: 'POST', url: '/v2/sdk-generations', payload, ...(key ? { key } : {}) })

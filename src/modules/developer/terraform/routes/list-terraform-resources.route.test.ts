@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test'
 import { parse } from '@cdktn/hcl2json'
 import { assertProblem, createTestApp, get, json, ok, patch, post, type TestApp } from '../../../../../test/helpers.js'
 import type { TerraformResource } from '../terraform-attributes.js'
-import { jsonencoded } from '../terraform.test-support.js'
+import { jsonencoded } from '../terraform.testkit.js'
 
 /** What a configuration must set for `object`: its configurable, non-secret, non-null values (nested objects likewise). */
 function expected(resource: TerraformResource, object: Record<string, any>): Record<string, unknown> {

@@ -5,7 +5,7 @@ import { createTestApp, get, ok, post, type TestApp } from '../../../test/helper
 
 export { assertProblem, events, get, ok, patch, post } from '../../../test/helpers.js'
 
-export { startToolServer } from '../../kernel/tools/tools.test-support.js'
+export { startToolServer } from '../../kernel/tools/tools.testkit.js'
 
 /** A test app whose job runner works (runs execute). */
 export async function agentsApp(env: Record<string, string> = {}): Promise<TestApp> {

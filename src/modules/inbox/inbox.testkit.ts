@@ -94,7 +94,7 @@ export async function startFakeOpenAi(behaviour: { mode: 'ok' | 'hang' | 'error'
  * `assignee=me` and the counts belong to. Returns the token and the member id.
  */
 export async function memberSession(h: TestApp, email: string): Promise<{ token: string; memberId: string }> {
-  const { memberWithPassword, PageBrowser } = await import('../workspaces/sign-in/sign-in.test-support.js')
+  const { memberWithPassword, PageBrowser } = await import('../workspaces/sign-in/sign-in.testkit.js')
   const password = 'inbox member password 1'
   await memberWithPassword(h, email, password)
   const b = new PageBrowser(h)
