@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { toFastifyPath } from '../src/kernel/http/server.js'
+import { toFastifyPath } from '../src/kernel/http/route-options.js'
 import { MODULES } from '../src/modules/index.js'
 import { FIXTURES } from './fixtures.js'
 import { createTestApp, json, type TestApp } from './helpers.js'

@@ -6,10 +6,6 @@ import { SchemaRegistry, type Json } from './openapi-registry.js'
 import { webhooks, type EventDelivery } from './openapi-webhooks.js'
 import { Problem } from './problem.js'
 
-// Importers elsewhere (the kernel's module definition, the webhooks module) keep reading these from here.
-export type { EventDelivery } from './openapi-webhooks.js'
-export { problemStatuses } from './problem-statuses.js'
-
 /**
  * The served OpenAPI 3.1 document, finalised once from what @fastify/swagger produces (info, servers,
  * security schemes, and per operation its operationId, summary, description, tags, security and

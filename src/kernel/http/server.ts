@@ -26,10 +26,6 @@ import { EventStreams } from './sse.js'
 import { registerSwagger } from './swagger-plugin.js'
 import { UnroutedRequests } from './unrouted-requests.js'
 
-// Importers elsewhere (the OAuth module, the security test) keep reading these from here.
-export { BASES } from './bases.js'
-export { toFastifyPath } from './route-options.js'
-
 declare module 'fastify' {
   interface FastifyRequest {
     principal?: Principal

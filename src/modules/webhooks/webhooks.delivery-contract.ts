@@ -1,4 +1,4 @@
-import type { EventDelivery } from '../../kernel/http/openapi.js'
+import type { EventDelivery } from '../../kernel/http/openapi-webhooks.js'
 
 /** How this module delivers events, for the OpenAPI `webhooks` section (docs/webhooks.md says the same). */
 export const WEBHOOK_DELIVERY: EventDelivery = {

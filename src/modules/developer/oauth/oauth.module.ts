@@ -11,7 +11,7 @@ import { listOAuthApps } from './routes/list-oauth-apps.route.js'
 import { listOAuthAuthorizations } from './routes/list-oauth-authorizations.route.js'
 import { revokeOAuthAuthorization } from './routes/revoke-oauth-authorization.route.js'
 import { updateOAuthApp } from './routes/update-oauth-app.route.js'
-import { BASES } from '../../../kernel/http/server.js'
+import { BASES } from '../../../kernel/http/bases.js'
 
 /**
  * The OAuth part of the developer module (merged into `developer` by the lead): OAuth apps and the
