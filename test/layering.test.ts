@@ -22,7 +22,7 @@ const PURE = /^lib\/sdk-generator\/[a-z-]+\.ts$/
 const CODE = /\.(ts|tsx|mts|mjs|js|cjs)$/
 /** Test files and their support (fixtures are loaded only by the tests: src/kernel/module.ts). */
 const isTest = (p: string) =>
-  /\.test\.tsx?$|\.test-support\.ts$|\.testkit\.ts$|\.fixtures\.ts$/.test(p) || /^(test|sdk\/test-support|dashboard\/e2e)\//.test(p)
+  /\.test\.tsx?$|\.testkit\.ts$|\.fixtures\.ts$/.test(p) || /^(test|sdk\/test-support|dashboard\/e2e)\//.test(p)
 
 function files(dir: string, out: string[] = []): string[] {
   if (!existsSync(join(ROOT, dir))) return out

@@ -13,7 +13,7 @@ import { MODULES } from '../src/modules/index.js'
 // (privacy, retention, accessReview…); never its tables, its repository or its other files.
 const ROOT = new URL('..', import.meta.url).pathname
 /** Test files and test support: outside the production graph, free to reach anything. */
-const isTest = (p: string) => /\.test\.ts$|\.test-support\.ts$|\.testkit\.ts$|\.fixtures\.ts$/.test(p)
+const isTest = (p: string) => /\.test\.ts$|\.testkit\.ts$|\.fixtures\.ts$/.test(p)
 
 function files(dir: string, out: string[] = []): string[] {
   for (const name of readdirSync(join(ROOT, dir))) {
