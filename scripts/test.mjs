@@ -82,7 +82,7 @@ if (process.env.TEST_BUNDLE !== '0' && groupedFiles.length > 0) {
   const bundleStarted = performance.now()
   process.on('exit', () => rmSync(BUNDLE_DIR, { recursive: true, force: true }))
   // The servers the clients' suites and the browser tests start as processes (lib/testing/announced-process.ts) go in too.
-  const servers = ['scripts/live-server.ts', 'scripts/e2e-server.ts'].filter((f) => existsSync(f) && files.some((t) => t.startsWith('sdk') || t.startsWith('dashboard') || t.includes('sdk-')))
+  const servers = ['scripts/live-server.ts', 'scripts/e2e-server.ts'].filter((f) => existsSync(f) && files.some((t) => /^(sdk|dashboard)[\\/]/.test(t)))
   const bundles = await (await import('./test-bundle.mjs')).bundleTests([...groupedFiles, ...servers], BUNDLE_DIR)
   if (servers.length > 0) process.env.SVC_TEST_SCRIPTS = resolve(BUNDLE_DIR, 'scripts')
   bundled = true
