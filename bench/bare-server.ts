@@ -28,9 +28,33 @@ if (mode === 'sqlite') {
   const db = new Database(join(dir, 'bare.sqlite'))
   db.pragma('journal_mode = WAL')
   db.pragma('synchronous = NORMAL')
-  const text = ['workspace_id', 'mode', 'status', 'channel', 'subject', 'contact_name', 'contact_email', 'contact_phone', 'contact_external_id', 'assignee_id', 'tags', 'lead_factors', 'lead_signals', 'metadata', 'last_message_at', 'snoozed_until', 'resolved_at', 'created_at', 'updated_at']
+  const text = [
+    'workspace_id',
+    'mode',
+    'status',
+    'channel',
+    'subject',
+    'contact_name',
+    'contact_email',
+    'contact_phone',
+    'contact_external_id',
+    'assignee_id',
+    'tags',
+    'lead_factors',
+    'lead_signals',
+    'metadata',
+    'last_message_at',
+    'snoozed_until',
+    'resolved_at',
+    'created_at',
+    'updated_at',
+  ]
   db.exec(`create table conversations (id text primary key, ${text.map((c) => `${c} text`).join(', ')}, lead_score double precision, lead_score_manual integer, inbound_count integer)`)
-  const insert = db.prepare(`insert into conversations values (${Array(text.length + 4).fill('?').join(', ')})`)
+  const insert = db.prepare(
+    `insert into conversations values (${Array(text.length + 4)
+      .fill('?')
+      .join(', ')})`,
+  )
   const now = new Date().toISOString()
   const JSON_ARRAYS = new Set(['tags', 'lead_factors', 'lead_signals'])
   db.transaction(() => {

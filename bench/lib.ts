@@ -101,7 +101,12 @@ export async function load(opts: autocannon.Options): Promise<LoadResult> {
     const instance = autocannon({ connections: CONNECTIONS, duration: DURATION, ...opts }, (err, result) => (err ? reject(err) : resolve(result)))
     instance.on('response', (_client, _status, _bytes, ms) => times.push(ms))
   })
-  return summary(times.sort((a, b) => a - b), r.requests.average, r.errors + r.timeouts, r.non2xx)
+  return summary(
+    times.sort((a, b) => a - b),
+    r.requests.average,
+    r.errors + r.timeouts,
+    r.non2xx,
+  )
 }
 
 /** Runs of one scenario taken in turns with another's, as one result. */
@@ -139,7 +144,11 @@ export function apiClient(url: string, key: string): Api {
 export async function seedConversations(api: Api, n = 60): Promise<string[]> {
   const ids: string[] = []
   for (let i = 0; i < n; i++) {
-    const c = await api('POST', '/v2/inbox/conversations', { channel: 'chat', contact: { name: `Contact ${i}`, email: `c${i}@example.com` }, message: { content: 'Hello, what does the pro plan cost?' } })
+    const c = await api('POST', '/v2/inbox/conversations', {
+      channel: 'chat',
+      contact: { name: `Contact ${i}`, email: `c${i}@example.com` },
+      message: { content: 'Hello, what does the pro plan cost?' },
+    })
     ids.push(c.id)
   }
   return ids

@@ -26,7 +26,7 @@ export async function memberTokens(url: string, email: string, workspaceId: stri
     return res
   }
   const cookie = () => [...jar].map(([k, v]) => `${k}=${v}`).join('; ')
-  const page = await (keep(await fetch(`${url}/login`, { headers: { cookie: cookie() } }))).text()
+  const page = await keep(await fetch(`${url}/login`, { headers: { cookie: cookie() } })).text()
   const csrf = /name="csrf_token" value="([^"]+)"/.exec(page)?.[1]
   if (!csrf) throw new Error('no CSRF token on /login')
   const signIn = keep(
@@ -38,7 +38,7 @@ export async function memberTokens(url: string, email: string, workspaceId: stri
     }),
   )
   if (signIn.status !== 303) throw new Error(`sign-in answered ${signIn.status}: ${await signIn.text()}`)
-  const session = (await (keep(await fetch(`${url}/dashboard/session`, { headers: { cookie: cookie() } }))).json()) as { csrf_token: string }
+  const session = (await keep(await fetch(`${url}/dashboard/session`, { headers: { cookie: cookie() } })).json()) as { csrf_token: string }
   return async () => {
     const res = await fetch(`${url}/dashboard/session/tokens`, {
       method: 'POST',

@@ -19,8 +19,7 @@ import { place, type Profile, type ProfileNode } from './cpu-profile.js'
 import { serviceEnv } from './service.js'
 
 /** A frame as a function: its name and file (for the top-functions table). */
-const fn = (f: ProfileNode['callFrame']) =>
-  `${f.functionName || '(anonymous)'} ${f.url.replace(/^.*\/(node_modules|src)\//, '$1/').replace(/^file:\/\//, '')}:${f.lineNumber + 1}`
+const fn = (f: ProfileNode['callFrame']) => `${f.functionName || '(anonymous)'} ${f.url.replace(/^.*\/(node_modules|src)\//, '$1/').replace(/^file:\/\//, '')}:${f.lineNumber + 1}`
 
 function breakdown(p: Profile, key: (f: ProfileNode['callFrame']) => string): { total: number; rows: [string, number][] } {
   const byId = new Map(p.nodes.map((n) => [n.id, n]))

@@ -99,8 +99,7 @@ async function prepare(engine: 'sqlite' | 'postgres', shape: SeedShape): Promise
 function scenarios(url: string, key: string, refs: SeedRefs, shape: SeedShape, base: number, deepCursor: string, mint: () => Promise<string>, rare: string): Scenario[] {
   const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' }
   // A fresh member token per run (they last 10 minutes).
-  const asMember = (path: string) => async (duration: number) =>
-    load({ url: url + path, headers: { authorization: `Bearer ${await mint()}` }, connections: SCALE_CONNECTIONS, duration })
+  const asMember = (path: string) => async (duration: number) => load({ url: url + path, headers: { authorization: `Bearer ${await mint()}` }, connections: SCALE_CONNECTIONS, duration })
   const hourAgo = new Date(Date.now() - 3600_000).toISOString()
   const get = (path: string) => (duration: number) => load({ url: url + path, headers, connections: SCALE_CONNECTIONS, duration })
   // Random conversations all over the workspace (cold pages at scale, as real traffic finds them).

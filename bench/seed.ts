@@ -80,17 +80,13 @@ export async function seed(env: Record<string, string>, refs: SeedRefs, shape: S
   const t0 = performance.now()
   const { sql, engine } = await open(env)
   const pgsql = engine === 'postgres'
-  const series = (n: number) =>
-    pgsql ? `generate_series(1, ${n}) s(i)` : `(with recursive r(i) as (select 1 union all select i + 1 from r where i < ${n}) select i from r) s`
-  const b32 = (x: string, digits: number) =>
-    Array.from({ length: digits }, (_, j) => `substr('${ALPHABET}', cast(((${x}) >> ${5 * (digits - 1 - j)}) & 31 as integer) + 1, 1)`).join(' || ')
+  const series = (n: number) => (pgsql ? `generate_series(1, ${n}) s(i)` : `(with recursive r(i) as (select 1 union all select i + 1 from r where i < ${n}) select i from r) s`)
+  const b32 = (x: string, digits: number) => Array.from({ length: digits }, (_, j) => `substr('${ALPHABET}', cast(((${x}) >> ${5 * (digits - 1 - j)}) & 31 as integer) + 1, 1)`).join(' || ')
   const rnd = (x: string) => `substr('${NOISE}', cast(1 + cast(${x} as bigint) * 7919 % ${NOISE.length - 16} as integer), 16)`
   /** An id of conversation row `c` (its 9-digit time prefix `tp`) at `t + ms`, 0 ≤ ms < 32. */
   const id = (prefix: string, ms: string, r: string) => `'${prefix}_' || tp || substr('${ALPHABET}', ${ms} + 1, 1) || ${rnd(r)}`
   const iso = (ms: string) =>
-    pgsql
-      ? `to_char(timestamp 'epoch' + (${ms}) * interval '1 millisecond', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
-      : `strftime('%Y-%m-%dT%H:%M:%fZ', (${ms}) / 1000.0, 'unixepoch')`
+    pgsql ? `to_char(timestamp 'epoch' + (${ms}) * interval '1 millisecond', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')` : `strftime('%Y-%m-%dT%H:%M:%fZ', (${ms}) / 1000.0, 'unixepoch')`
   const pick = (values: string[], by: string) => `case ${by} ${values.map((v, i) => `when ${i} then ${v === 'null' ? v : `'${v}'`}`).join(' ')} end`
   const N = shape.conversations
   const others = shape.otherWorkspaces * shape.perOther

@@ -79,9 +79,7 @@ export async function smallTables(engine: string, wanted: (scenario: string) => 
     await record('GET /v2/workspaces/{id}/members?limit=20 (listWorkspaceMembers)', ['members-bytes'], () => load({ url: membersUrl, headers }))
     await record('GET /v2/inbox/conversations?limit=20 (listConversations)', ['list-bytes'], () => load({ url: listUrl, headers }))
     await record('GET /v2/inbox/conversations/{id} (getConversation)', ['hello', 'sqlite-read'], () => load({ url: `${url}/v2/inbox/conversations/${conv}`, headers }))
-    await record('POST /v2/inbox/conversations/{id}/messages + Idempotency-Key (sendMessage, 60 conversations)', ['hello'], () =>
-      load(sendMessageLoad(url, headers, conversations, 'bench')),
-    )
+    await record('POST /v2/inbox/conversations/{id}/messages + Idempotency-Key (sendMessage, 60 conversations)', ['hello'], () => load(sendMessageLoad(url, headers, conversations, 'bench')))
     await record('POST /v2/inbox/conversations (createConversation)', ['hello'], () =>
       load({ url: `${url}/v2/inbox/conversations`, method: 'POST', headers, body: JSON.stringify({ channel: 'api', contact: { name: 'Load' } }) }),
     )

@@ -101,7 +101,8 @@ export async function soakBench(engines: string[], wanted: (s: string) => boolea
   }
   if (!full) return
   const rows = results.map(
-    (r) => `| ${r.engine} | ${r.minutes} | ${r.requests} | ${r.non2xx} | ${r.warm} → ${r.end} | ${r.max} | ${r.growthPct > 0 ? '+' : ''}${r.growthPct} %${Math.abs(r.growthPct) > 10 ? ' ⚠' : ''} | ${r.p99} |`,
+    (r) =>
+      `| ${r.engine} | ${r.minutes} | ${r.requests} | ${r.non2xx} | ${r.warm} → ${r.end} | ${r.max} | ${r.growthPct > 0 ? '+' : ''}${r.growthPct} %${Math.abs(r.growthPct) > 10 ? ' ⚠' : ''} | ${r.p99} |`,
   )
   putPerformanceBlock(
     'soak-bench',

@@ -38,7 +38,7 @@ export function commitsOf(statements: string[]): number {
     else if (s === 'commit' || s.startsWith('rollba')) {
       open = false
       if (s === 'commit') n++
-    }    else if (!open && (s === 'insert' || s === 'update' || s === 'delete')) n++
+    } else if (!open && (s === 'insert' || s === 'update' || s === 'delete')) n++
   }
   return n
 }
@@ -65,7 +65,9 @@ export async function statementApp(engine: 'sqlite' | 'postgres', observe?: (sql
   const url = engine === 'postgres' ? PG_URL : `sqlite:${join(dir, 'svc.sqlite')}`
   await ensureSchema(url, schema)
   const config = loadConfig({ DATABASE_URL: url, ...(schema && { DATABASE_SCHEMA: schema }), BLOB_DIR: dir, LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '1000000', SVC_ROLE: 'api' })
-  const database = createDatabase(url, { schema, onStatement: (s, ms) => {
+  const database = createDatabase(url, {
+    schema,
+    onStatement: (s, ms) => {
       log?.push(s)
       observe?.(s, ms)
     },

@@ -89,7 +89,9 @@ export async function buildDashboard({ force = false } = {}) {
       '<noscript>The dashboard needs JavaScript. Everything it does is also possible through the API.</noscript>',
       '</body>',
       '</html>',
-    ].filter(Boolean).join('\n')
+    ]
+      .filter(Boolean)
+      .join('\n')
     writeFileSync(join(tmp, 'index.html'), html)
     // Compressed once here, served as they are (@fastify/static preCompressed) to browsers that accept them.
     for (const o of outputs.filter((x) => /\.(js|css)$/.test(x.file))) {

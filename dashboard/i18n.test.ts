@@ -33,7 +33,10 @@ describe('dashboard message catalogues', { skip: process.env.TEST_DB === 'postgr
         const d = c.de[key]
         assert.deepEqual(placeholders(d), placeholders(e), `${area}: ${key} has other placeholders in German`)
         assert.equal(typeof d, typeof e, `${area}: ${key} is plural in one language only`)
-        for (const [lang, m] of [['en', e], ['de', d]] as const) {
+        for (const [lang, m] of [
+          ['en', e],
+          ['de', d],
+        ] as const) {
           for (const [form, text] of Object.entries(forms(m))) assert.ok(text.trim().length > 0, `${area}: ${key} (${lang}, ${form}) is empty`)
           if (typeof m !== 'string') assert.ok(m.other !== undefined && m.one !== undefined, `${area}: ${key} (${lang}) needs one and other`)
         }
@@ -52,7 +55,10 @@ describe('dashboard message catalogues', { skip: process.env.TEST_DB === 'postgr
   })
 
   it('t() fills placeholders, chooses plural forms by locale, and formats numbers and dates for it', () => {
-    register({ en: { 'test.items': { one: '{count} item in {name}', other: '{count} items in {name}' } }, de: { 'test.items': { one: '{count} Eintrag in {name}', other: '{count} Einträge in {name}' } } })
+    register({
+      en: { 'test.items': { one: '{count} item in {name}', other: '{count} items in {name}' } },
+      de: { 'test.items': { one: '{count} Eintrag in {name}', other: '{count} Einträge in {name}' } },
+    })
     const key = 'test.items' as Parameters<typeof t>[0]
     setLocale('en')
     assert.equal(locale(), 'en')

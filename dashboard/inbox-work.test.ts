@@ -21,10 +21,25 @@ describe('dashboard inbox working surface (pure rules)', { skip: process.env.TES
 
   it('matches shortcuts first, then names, each by name, at most 8', () => {
     const all = [template('Zebra pricing', null), template('Refund', 'refund'), template('Pricing', 'price'), template('Apricot', 'apr')]
-    assert.deepEqual(matchTemplates(all, '').map((t) => t.name), ['Apricot', 'Pricing', 'Refund', 'Zebra pricing'])
-    assert.deepEqual(matchTemplates(all, 'pri').map((t) => t.name), ['Pricing', 'Apricot', 'Zebra pricing'])
-    assert.deepEqual(matchTemplates(all, 'PRICE').map((t) => t.name), ['Pricing'])
-    assert.equal(matchTemplates(Array.from({ length: 12 }, (_, i) => template(`T${i}`, `t${i}`)), 't').length, 8)
+    assert.deepEqual(
+      matchTemplates(all, '').map((t) => t.name),
+      ['Apricot', 'Pricing', 'Refund', 'Zebra pricing'],
+    )
+    assert.deepEqual(
+      matchTemplates(all, 'pri').map((t) => t.name),
+      ['Pricing', 'Apricot', 'Zebra pricing'],
+    )
+    assert.deepEqual(
+      matchTemplates(all, 'PRICE').map((t) => t.name),
+      ['Pricing'],
+    )
+    assert.equal(
+      matchTemplates(
+        Array.from({ length: 12 }, (_, i) => template(`T${i}`, `t${i}`)),
+        't',
+      ).length,
+      8,
+    )
   })
 
   it('fills placeholders from the conversation and leaves unknown values visible', () => {

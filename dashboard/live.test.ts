@@ -58,6 +58,9 @@ describe('dashboard live (pure rules)', { skip: process.env.TEST_DB === 'postgre
       conv({ id: 'conv_b', created_at: '2026-11-02T00:00:00.000Z' }),
       conv({ id: 'conv_c', created_at: '2026-10-01T00:00:00.000Z', last_activity_at: '2026-11-03T00:00:00.000Z' }),
     ]
-    assert.deepEqual(xs.sort(byActivity).map((c) => c.id), ['conv_c', 'conv_b', 'conv_a'])
+    assert.deepEqual(
+      xs.sort(byActivity).map((c) => c.id),
+      ['conv_c', 'conv_b', 'conv_a'],
+    )
   })
 })

@@ -46,8 +46,7 @@ function steps(chat: Awaited<ReturnType<typeof startChatServer>> | null): Record
       await h.app.kernel.blobs.put(key, Buffer.from(b.text), { contentType: 'application/json' })
       await h.app.kernel.db.updateTable('developer_openapi_snapshots').set({ sha256: hash, document_key: key }).where('id', '=', b.snapshot_id).execute()
     },
-    'web-chat-visitors': async (h, b: { channel_id: string }) =>
-      (await h.app.kernel.db.selectFrom('channel_web_visitors').select('id').where('channel_id', '=', b.channel_id).execute()).length,
+    'web-chat-visitors': async (h, b: { channel_id: string }) => (await h.app.kernel.db.selectFrom('channel_web_visitors').select('id').where('channel_id', '=', b.channel_id).execute()).length,
     'chat-requests': async () => chat?.requests ?? [],
   }
 }

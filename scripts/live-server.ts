@@ -36,7 +36,9 @@ export interface LiveServer {
 type ProxyMode = 'pass' | 'drop-next' | '429-next'
 
 /** A pass-through proxy: `drop-next` forwards the next request and then cuts the connection without answering. */
-function startProxy(target: string): Promise<{ server: Server; port: number; state: { mode: ProxyMode; requests: { method: string; path: string; idempotency_key: string | null; dropped: boolean }[] } }> {
+function startProxy(
+  target: string,
+): Promise<{ server: Server; port: number; state: { mode: ProxyMode; requests: { method: string; path: string; idempotency_key: string | null; dropped: boolean }[] } }> {
   const state = { mode: 'pass' as ProxyMode, requests: [] as { method: string; path: string; idempotency_key: string | null; dropped: boolean }[] }
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = []
@@ -53,7 +55,9 @@ function startProxy(target: string): Promise<{ server: Server; port: number; sta
       const seen = { method: req.method ?? '', path: req.url ?? '', idempotency_key: (req.headers['idempotency-key'] as string | undefined) ?? null, dropped: mode === 'drop-next' }
       state.requests.push(seen)
       if (mode === '429-next') {
-        res.writeHead(429, { 'content-type': 'application/problem+json', 'retry-after': '1' }).end(JSON.stringify({ type: 'about:blank', title: 'Too many requests', status: 429, code: 'rate_limited', detail: 'slow down (proxy)', request_id: 'req_proxy429' }))
+        res
+          .writeHead(429, { 'content-type': 'application/problem+json', 'retry-after': '1' })
+          .end(JSON.stringify({ type: 'about:blank', title: 'Too many requests', status: 429, code: 'rate_limited', detail: 'slow down (proxy)', request_id: 'req_proxy429' }))
         return
       }
       const url = new URL(req.url ?? '/', target)

@@ -28,7 +28,7 @@ let lintMs = null
 if (process.env.LINT === '1' || (filters.length === 0 && process.env.LINT !== '0')) {
   process.stdout.write('\n=== lint (npm run lint, npm run format:check) ===\n')
   const lint = spawnSync('npm', ['run', '--silent', 'lint'], { stdio: 'inherit' })
-  // The formatter covers only the files listed in package.json's format:check (see docs/architecture.md).
+  // The formatter covers every source file (package.json's format:check; docs/architecture.md).
   const format = lint.status === 0 ? spawnSync('npm', ['run', '--silent', 'format:check'], { stdio: 'inherit' }) : null
   lintMs = performance.now() - started
   if (lint.status !== 0 || format?.status !== 0) {
@@ -128,25 +128,28 @@ for (const engine of engines) {
     SVC_TEST_BUILD: process.env.SVC_TEST_BUILD === '0' ? '' : resolve(TEST_BUILD),
   }
   // No file for this engine: `node --test` without files would look for every test file itself.
-  const r = engineFiles.length === 0 ? { status: 0 } : spawnSync(
-    process.execPath,
-    [
-      // Bundles need no TypeScript loader (tsx reading a bundle costs more than loading it); a test that imports
-      // TypeScript at run time by a computed path does so through tsx's tsImport.
-      ...(bundled ? ['--enable-source-maps'] : ['--import', 'tsx']),
-      '--test',
-      '--test-reporter=spec',
-      '--test-reporter-destination=stdout',
-      `--test-reporter=${pathToFileURL(resolve('scripts/test-timings-reporter.mjs')).href}`,
-      `--test-reporter-destination=${timingsFile}`,
-      `--test-concurrency=${process.env.TEST_CONCURRENCY ?? 2}`,
-      // A test that hangs fails after 3 minutes, and a file whose handles stay open still ends.
-      '--test-timeout=180000',
-      '--test-force-exit',
-      ...engineFiles,
-    ],
-    { stdio: 'inherit', env },
-  )
+  const r =
+    engineFiles.length === 0
+      ? { status: 0 }
+      : spawnSync(
+          process.execPath,
+          [
+            // Bundles need no TypeScript loader (tsx reading a bundle costs more than loading it); a test that imports
+            // TypeScript at run time by a computed path does so through tsx's tsImport.
+            ...(bundled ? ['--enable-source-maps'] : ['--import', 'tsx']),
+            '--test',
+            '--test-reporter=spec',
+            '--test-reporter-destination=stdout',
+            `--test-reporter=${pathToFileURL(resolve('scripts/test-timings-reporter.mjs')).href}`,
+            `--test-reporter-destination=${timingsFile}`,
+            `--test-concurrency=${process.env.TEST_CONCURRENCY ?? 2}`,
+            // A test that hangs fails after 3 minutes, and a file whose handles stay open still ends.
+            '--test-timeout=180000',
+            '--test-force-exit',
+            ...engineFiles,
+          ],
+          { stdio: 'inherit', env },
+        )
   if (r.status !== 0) failed = true
   summary.push({ engine, count: files.length - leftOut, ms: performance.now() - engineStarted, ok: r.status === 0, files: readTimings(timingsFile) })
 }

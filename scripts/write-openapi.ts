@@ -19,7 +19,15 @@ export const OPENAPI_FILE = fileURLToPath(new URL('../spec/openapi.json', import
 export async function buildOpenApiDocument(): Promise<Record<string, any>> {
   const dir = mkdtempSync(join(tmpdir(), 'openapi-doc-'))
   try {
-    const app = await buildApp({ config: loadConfig({ DATABASE_URL: `sqlite:${join(dir, 'doc.sqlite')}`, LOG_LEVEL: 'silent', SERVER_SECRET: 'openapi-document-'.padEnd(40, 'x'), BLOB_DIR: join(dir, 'blobs'), PUBLIC_URL: 'https://api.example.com' }) })
+    const app = await buildApp({
+      config: loadConfig({
+        DATABASE_URL: `sqlite:${join(dir, 'doc.sqlite')}`,
+        LOG_LEVEL: 'silent',
+        SERVER_SECRET: 'openapi-document-'.padEnd(40, 'x'),
+        BLOB_DIR: join(dir, 'blobs'),
+        PUBLIC_URL: 'https://api.example.com',
+      }),
+    })
     try {
       const r = await app.http.inject({ method: 'GET', url: '/v2/openapi.json' })
       if (r.statusCode !== 200) throw new Error(`GET /v2/openapi.json answered ${r.statusCode}`)

@@ -72,13 +72,7 @@ export async function createKernel(deps: AppDeps): Promise<{ kernel: Kernel; ser
   }
   await migrateToLatest(database.db, database.engine, [...kernelMigrations, ...modules.flatMap((m) => m.migrations)], database.schema)
   const db = database.db
-  const jobs = new JobRunner(
-    database,
-    clock,
-    log,
-    { concurrency: config.jobConcurrency, pollIntervalMs: config.jobPollIntervalMs, leaseSeconds: config.jobLeaseSeconds },
-    deps.jobObserver,
-  )
+  const jobs = new JobRunner(database, clock, log, { concurrency: config.jobConcurrency, pollIntervalMs: config.jobPollIntervalMs, leaseSeconds: config.jobLeaseSeconds }, deps.jobObserver)
   const loaded = loadServerSecret({ secret: config.serverSecret, dataDir: config.dataDir })
   if (loaded.source === 'generated') log.info({ path: loaded.path }, 'generated the server secret (set SERVER_SECRET to share one across nodes)')
   const previousSecrets = config.serverSecretPrevious.map((s) => Buffer.from(s, 'utf8'))
@@ -180,14 +174,19 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     await counters.connected(bounds.connectTimeoutMs)
   }
   await kernel.feed.connect(feedBusFor(kernel.config, kernel.database, redis, kernel.log))
-  const http = await createHttpServer(kernel, services, kernel.modules.flatMap((m) => m.routes), {
-    counters,
-    metrics,
-    onResponse(request, status, seconds) {
-      metrics.observeRequest(request, status, seconds)
-      deps.onResponse?.(request, status, seconds)
+  const http = await createHttpServer(
+    kernel,
+    services,
+    kernel.modules.flatMap((m) => m.routes),
+    {
+      counters,
+      metrics,
+      onResponse(request, status, seconds) {
+        metrics.observeRequest(request, status, seconds)
+        deps.onResponse?.(request, status, seconds)
+      },
     },
-  })
+  )
   await http.ready()
   return {
     kernel,

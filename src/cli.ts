@@ -31,8 +31,7 @@ Scopes: ${ALL_SCOPES.join(' ')}
 Uses DATABASE_URL like the server.`
 
 /** CLI changes are audited like API ones: the operator's login as the actor, the command as the action. */
-const asCli = <T>(action: string, fields: string[], fn: () => Promise<T>): Promise<T> =>
-  auditScope.run({ actor: { type: 'cli', id: userInfo().username }, action: `cli ${action}`, fields }, fn)
+const asCli = <T>(action: string, fields: string[], fn: () => Promise<T>): Promise<T> => auditScope.run({ actor: { type: 'cli', id: userInfo().username }, action: `cli ${action}`, fields }, fn)
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n`)
@@ -108,7 +107,10 @@ export async function cli(argv: string[]): Promise<number> {
       return 0
     }
     if (group === 'compliance' && action === 'evidence') {
-      const { values } = parseArgs({ args: rest, options: { workspace: { type: 'string' }, sandbox: { type: 'boolean' }, kind: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' }, json: { type: 'boolean' } } })
+      const { values } = parseArgs({
+        args: rest,
+        options: { workspace: { type: 'string' }, sandbox: { type: 'boolean' }, kind: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' }, json: { type: 'boolean' } },
+      })
       if (!values.workspace) fail('compliance evidence needs --workspace <id>')
       const kinds = values.kind ? [values.kind] : [...EVIDENCE_KINDS]
       const unknown = kinds.filter((k) => !(EVIDENCE_KINDS as readonly string[]).includes(k))
@@ -119,7 +121,11 @@ export async function cli(argv: string[]): Promise<number> {
       const tenant = { workspaceId: values.workspace, mode: values.sandbox ? ('test' as const) : ('live' as const) }
       const made = []
       for (const kind of kinds) made.push(await services.compliance.evidence.generate(tenant, kind as (typeof EVIDENCE_KINDS)[number], { from: from.toISOString(), to: to.toISOString() }, 'manual'))
-      out(made.map((e) => ({ id: e.id, kind: e.kind, sha256: e.sha256 })), !!values.json, made.map((e) => `${e.id}  ${e.kind}  sha256 ${e.sha256}`).join('\n'))
+      out(
+        made.map((e) => ({ id: e.id, kind: e.kind, sha256: e.sha256 })),
+        !!values.json,
+        made.map((e) => `${e.id}  ${e.kind}  sha256 ${e.sha256}`).join('\n'),
+      )
       return 0
     }
     if (group === 'members' && action === 'add') {
@@ -165,7 +171,11 @@ export async function cli(argv: string[]): Promise<number> {
       const id = rest[0]
       if (!id) fail('keys revoke needs a key id (key_…)')
       const row = await kernel.db.selectFrom('api_keys').select(['workspace_id', 'mode']).where('id', '=', id).executeTakeFirst()
-      const ok = row && (await asCli('keys revoke', ['revoked_at'], () => kernel.transaction({ workspaceId: row.workspace_id, mode: row.mode }, async (tx) => ((await revokeApiKey(tx, kernel.clock, id)) ? { id, object: 'api_key' } : null))))
+      const ok =
+        row &&
+        (await asCli('keys revoke', ['revoked_at'], () =>
+          kernel.transaction({ workspaceId: row.workspace_id, mode: row.mode }, async (tx) => ((await revokeApiKey(tx, kernel.clock, id)) ? { id, object: 'api_key' } : null)),
+        ))
       if (!ok) fail(`no active key ${id}`)
       out({ id, revoked: true }, rest.includes('--json'), `revoked ${id}`)
       return 0

@@ -214,7 +214,10 @@ export function trustProxy(raw: string | undefined): Config['trustProxy'] {
   if (value === '' || /^(false|off|no|0)$/i.test(value)) return false
   if (/^(true|on|yes)$/i.test(value)) return true
   if (/^\d+$/.test(value)) return Number(value)
-  const entries = value.split(',').map((s) => s.trim()).filter(Boolean)
+  const entries = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
   const named = new Set(['loopback', 'linklocal', 'uniquelocal'])
   for (const entry of entries) {
     const [address, bits, extra] = entry.split('/')
@@ -282,7 +285,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     apiLogs: v.API_LOGS,
     metricsPublic: v.METRICS_PUBLIC,
     serverSecret: v.SERVER_SECRET || null,
-    serverSecretPrevious: (v.SERVER_SECRET_PREVIOUS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    serverSecretPrevious: (v.SERVER_SECRET_PREVIOUS ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
     dataDir,
     idempotencyLockSeconds: v.IDEMPOTENCY_LOCK_SECONDS,
     v1Sunset: isoDate('V1_SUNSET', v.V1_SUNSET),

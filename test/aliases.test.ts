@@ -34,7 +34,8 @@ describe('path aliases', () => {
       assert.equal(alias.handler, of.handler)
       assert.deepEqual(alias.errors, of.errors)
       const made = FIXTURES[alias.operationId] ? await FIXTURES[alias.operationId](h) : {}
-      const { params, body } = 'params' in made && typeof made.params === 'object' ? (made as { params: Record<string, string>; body?: unknown }) : { params: made as Record<string, string>, body: undefined }
+      const { params, body } =
+        'params' in made && typeof made.params === 'object' ? (made as { params: Record<string, string>; body?: unknown }) : { params: made as Record<string, string>, body: undefined }
       const fill = (url: string) => url.replace(/\{([a-z_]+)\}/g, (_, p: string) => params[p])
       const payload = alias.method === 'POST' ? (body ?? { url: 'https://example.com/alias' }) : (body as object | undefined)
       const viaAlias = await h.request({ method: alias.method, url: '/v2' + fill(alias.url), payload: payload as object })

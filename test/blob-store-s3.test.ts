@@ -16,8 +16,7 @@ describe('the service with its files in an S3-compatible bucket', () => {
   let s3: Awaited<ReturnType<typeof startS3>>
   let h: TestApp
   let client: S3Client
-  const objects = async () =>
-    ((await client.send(new ListObjectsV2Command({ Bucket: s3.bucket }))).Contents ?? []).map((o) => o.Key!)
+  const objects = async () => ((await client.send(new ListObjectsV2Command({ Bucket: s3.bucket }))).Contents ?? []).map((o) => o.Key!)
   before(async () => {
     s3 = await startS3()
     h = await createTestApp({ env: s3.env })
@@ -54,7 +53,11 @@ describe('the service with its files in an S3-compatible bucket', () => {
     const erase = await ok(post(h, '/compliance/dsar', { type: 'erasure', subject }), 201)
     await h.drainJobs()
     assert.equal((await ok(get(h, `/compliance/dsar/${erase.id}`))).status, 'completed')
-    assert.deepEqual((await objects()).filter((k) => k.endsWith('.zip')), [], 'the export is deleted from the bucket')
+    assert.deepEqual(
+      (await objects()).filter((k) => k.endsWith('.zip')),
+      [],
+      'the export is deleted from the bucket',
+    )
     assertProblem(await h.http().inject({ method: 'GET', url: path }), 410, 'export_deleted')
   })
 

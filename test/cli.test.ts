@@ -43,9 +43,18 @@ describe('CLI and first start', () => {
   it('members add makes an active owner of the workspace in both modes, once however often it runs', async () => {
     const ws = JSON.parse(await svc(['workspaces', 'create', '--name', 'Team', '--json'], db.env))
     const first = JSON.parse(await svc(['members', 'add', '--email', 'Lead@Example.com', '--workspace', ws.id, '--json'], db.env))
-    assert.deepEqual(first.map((m: any) => [m.mode, m.email, m.role, m.status]), [['live', 'lead@example.com', 'owner', 'active'], ['test', 'lead@example.com', 'owner', 'active']])
+    assert.deepEqual(
+      first.map((m: any) => [m.mode, m.email, m.role, m.status]),
+      [
+        ['live', 'lead@example.com', 'owner', 'active'],
+        ['test', 'lead@example.com', 'owner', 'active'],
+      ],
+    )
     const again = JSON.parse(await svc(['members', 'add', '--email', 'lead@example.com', '--workspace', ws.id, '--json'], db.env))
-    assert.deepEqual(again.map((m: any) => m.id), first.map((m: any) => m.id))
+    assert.deepEqual(
+      again.map((m: any) => m.id),
+      first.map((m: any) => m.id),
+    )
   })
 
   it('creates workspaces and keys, lists and revokes them', async () => {

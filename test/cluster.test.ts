@@ -80,7 +80,13 @@ describe(`WEB_CONCURRENCY=2 on ${ENGINE}, no Redis`, () => {
     const ws = JSON.parse(await svc(['workspaces', 'create', '--name', 'Cluster', '--json'], env))
     key = JSON.parse(await svc(['keys', 'create', '--scopes', 'admin', '--workspace', ws.id, '--json'], env)).key
     server = await startServer(env)
-    await until('two HTTP processes', () => childrenOf(server.child.pid!).length === 2, 90_000).catch((e) => { throw new Error(`${e.message}: ${childrenOf(server.child.pid!).map((c) => `${c} ${readFileSync(`/proc/${c}/cmdline`, 'utf8').replace(/\0/g, ' ')}`).join('; ')} ${server.output()}`) })
+    await until('two HTTP processes', () => childrenOf(server.child.pid!).length === 2, 90_000).catch((e) => {
+      throw new Error(
+        `${e.message}: ${childrenOf(server.child.pid!)
+          .map((c) => `${c} ${readFileSync(`/proc/${c}/cmdline`, 'utf8').replace(/\0/g, ' ')}`)
+          .join('; ')} ${server.output()}`,
+      )
+    })
   })
   after(async () => {
     await server?.stop('SIGKILL')
@@ -94,7 +100,20 @@ describe(`WEB_CONCURRENCY=2 on ${ENGINE}, no Redis`, () => {
   })
 
   it('counts one rate-limit budget across the processes, and sums their metrics', async () => {
-    const k = JSON.parse(await svc(['keys', 'create', '--scopes', 'read', '--workspace', JSON.parse(await (await fetch(`${server.url}/v2/workspaces/current`, { headers: { authorization: `Bearer ${key}` } })).text()).id, '--json'], db.env)).key
+    const k = JSON.parse(
+      await svc(
+        [
+          'keys',
+          'create',
+          '--scopes',
+          'read',
+          '--workspace',
+          JSON.parse(await (await fetch(`${server.url}/v2/workspaces/current`, { headers: { authorization: `Bearer ${key}` } })).text()).id,
+          '--json',
+        ],
+        db.env,
+      ),
+    ).key
     const statuses: number[] = []
     const remaining: number[] = []
     // Each request on a new connection: round-robin puts half of them on each process, so separate
@@ -152,13 +171,16 @@ describe(`WEB_CONCURRENCY=2 on ${ENGINE}, no Redis`, () => {
   it('stops every process on SIGTERM and exits 0', async () => {
     const children = childrenOf(server.child.pid!)
     assert.equal(await server.stop('SIGTERM'), 0, server.output().slice(-3000))
-    assert.deepEqual(children.filter((pid) => {
-      try {
-        process.kill(pid, 0)
-        return true
-      } catch {
-        return false
-      }
-    }), [])
+    assert.deepEqual(
+      children.filter((pid) => {
+        try {
+          process.kill(pid, 0)
+          return true
+        } catch {
+          return false
+        }
+      }),
+      [],
+    )
   })
 })

@@ -26,7 +26,7 @@ function problems(env: Record<string, string>): string[] {
 }
 
 describe('configuration as a schema (src/config-schema.ts)', () => {
-  it('the README\'s configuration table is the one generated from the declaration (npm run config:table)', () => {
+  it("the README's configuration table is the one generated from the declaration (npm run config:table)", () => {
     const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8')
     assert.equal(readme, withTable(readme), 'README.md differs from the declaration: run `npm run config:table`')
     assert.ok(readme.includes(configTable()))
@@ -37,12 +37,18 @@ describe('configuration as a schema (src/config-schema.ts)', () => {
     // config-services.ts holds the outside services' settings that config.ts calls for (tracing, S3).
     const source = ['../src/config.ts', '../src/config-services.ts'].map((f) => readFileSync(new URL(f, import.meta.url), 'utf8')).join('\n')
     const read = new Set([...source.matchAll(/\bv\.([A-Z][A-Z0-9_]+)/g)].map((m) => m[1]))
-    assert.deepEqual([...read].filter((n) => !NAMES.includes(n)), [])
-    assert.deepEqual(NAMES.filter((n) => !read.has(n)), [])
+    assert.deepEqual(
+      [...read].filter((n) => !NAMES.includes(n)),
+      [],
+    )
+    assert.deepEqual(
+      NAMES.filter((n) => !read.has(n)),
+      [],
+    )
     assert.doesNotMatch(source, /env\.[A-Z]|env\[/, 'config.ts reads variables only through readEnv')
   })
 
-  it('keeps today\'s names and defaults: an empty environment gives the documented defaults', () => {
+  it("keeps today's names and defaults: an empty environment gives the documented defaults", () => {
     const config = loadConfig({})
     assert.equal(config.port, 8080)
     assert.equal(config.host, '0.0.0.0')
@@ -58,7 +64,18 @@ describe('configuration as a schema (src/config-schema.ts)', () => {
     assert.equal(config.email.listenPort, null)
     assert.equal(config.v1Sunset.toISOString(), '2027-06-30T00:00:00.000Z')
     // Empty counts as unset (as before the schema); values are converted from their text as before.
-    const set = loadConfig({ PORT: '9090', HOST: '', SVC_ROLE: 'worker', API_LOGS: 'OFF', METRICS_PUBLIC: 'yes', OUTBOUND_ALLOW_PRIVATE_NETWORKS: '1', EVENT_FEED_BUS: 'Redis', VOICE_SIM_SETUP_SCALE: '0.5', WEB_CONCURRENCY: 'auto', SMTP_LISTEN_PORT: '0' })
+    const set = loadConfig({
+      PORT: '9090',
+      HOST: '',
+      SVC_ROLE: 'worker',
+      API_LOGS: 'OFF',
+      METRICS_PUBLIC: 'yes',
+      OUTBOUND_ALLOW_PRIVATE_NETWORKS: '1',
+      EVENT_FEED_BUS: 'Redis',
+      VOICE_SIM_SETUP_SCALE: '0.5',
+      WEB_CONCURRENCY: 'auto',
+      SMTP_LISTEN_PORT: '0',
+    })
     assert.equal(set.port, 9090)
     assert.equal(set.host, '0.0.0.0')
     assert.equal(set.publicUrl, 'http://localhost:9090')
@@ -85,7 +102,10 @@ describe('configuration as a schema (src/config-schema.ts)', () => {
     assert.deepEqual(problems({ PORT: '70000' }), ['PORT must be a whole number from 0 to 65535, got "70000"'])
     assert.deepEqual(problems({ V1_SUNSET: 'next june' }), ['V1_SUNSET must be an ISO 8601 date, got "next june"'])
     assert.deepEqual(problems({ WEBHOOK_RETRY_SCHEDULE: '5,soon' }), ['WEBHOOK_RETRY_SCHEDULE must be comma-separated seconds, got "5,soon"'])
-    assert.throws(() => readEnv({ PORT: 'x', HOST: 'y' }), (err: Error) => err.message.startsWith('PORT must be') && !err.message.includes('HOST'))
+    assert.throws(
+      () => readEnv({ PORT: 'x', HOST: 'y' }),
+      (err: Error) => err.message.startsWith('PORT must be') && !err.message.includes('HOST'),
+    )
   })
 
   it('never shows a credential in an error, only its length', () => {
@@ -106,13 +126,29 @@ describe('configuration as a schema (src/config-schema.ts)', () => {
     assert.deepEqual(envWarnings({ PROT: '80', DATABSE_URL: 'x', WEBHOOK_TIMEOUT: '5', SVC_ROLES: 'api', SVC_COLOUR: 'red', log_level: 'debug' }), [
       'DATABSE_URL is not a setting of this service; did you mean DATABASE_URL?',
       'PROT is not a setting of this service; did you mean PORT?',
-      'SVC_COLOUR is not a setting of this service (unknown SVC_ name; see the README\'s configuration table)',
+      "SVC_COLOUR is not a setting of this service (unknown SVC_ name; see the README's configuration table)",
       'SVC_ROLES is not a setting of this service; did you mean SVC_ROLE?',
       'WEBHOOK_TIMEOUT is not a setting of this service; did you mean WEBHOOK_TIMEOUT_MS?',
       'log_level is not a setting of this service; did you mean LOG_LEVEL?',
     ])
     // A host's usual environment, and the names the official clients and the build read, are not faults.
-    const host = { PATH: '/usr/bin', HOME: '/root', HOSTNAME: 'box', USER: 'svc', TERM: 'xterm', LANG: 'C.UTF-8', PWD: '/srv', NODE_ENV: 'production', HTTP_PROXY: 'x', NO_PROXY: 'x', SHELL: '/bin/sh', TZ: 'UTC', SVC_API_KEY: 'k', SVC_BASE_URL: 'u', SVC_BUILD_DIR: 'd' }
+    const host = {
+      PATH: '/usr/bin',
+      HOME: '/root',
+      HOSTNAME: 'box',
+      USER: 'svc',
+      TERM: 'xterm',
+      LANG: 'C.UTF-8',
+      PWD: '/srv',
+      NODE_ENV: 'production',
+      HTTP_PROXY: 'x',
+      NO_PROXY: 'x',
+      SHELL: '/bin/sh',
+      TZ: 'UTC',
+      SVC_API_KEY: 'k',
+      SVC_BASE_URL: 'u',
+      SVC_BUILD_DIR: 'd',
+    }
     assert.deepEqual(envWarnings({ ...host, ...Object.fromEntries(NAMES.map((n) => [n, 'x'])) }), [])
   })
 })
@@ -131,15 +167,22 @@ describe(`the service refuses a faulty configuration at start, and warns about u
       (err: { code: number; stderr: string }) => err,
     )
     assert.equal(result.code, 1)
-    assert.equal(result.stderr.trim(), 'svc: refusing to start: invalid configuration:\n  PORT must be a whole number from 0 to 65535, got "80a"\n  LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"')
+    assert.equal(
+      result.stderr.trim(),
+      'svc: refusing to start: invalid configuration:\n  PORT must be a whole number from 0 to 65535, got "80a"\n  LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"',
+    )
   })
 
   it('starts with an unknown SVC_ name and a mistyped one, and logs a warning for each', async () => {
     db = await createTestDatabase()
     server = await startServer({ ...db.env, SERVER_SECRET: TEST_SERVER_SECRET, SVC_ROLE: 'api', SVC_COLOUR: 'red', WEBHOOK_TIMEOUT: '5' })
-    const warnings = server.output().split('\n').filter((l) => l.includes('"config":true')).map((l) => JSON.parse(l).msg)
+    const warnings = server
+      .output()
+      .split('\n')
+      .filter((l) => l.includes('"config":true'))
+      .map((l) => JSON.parse(l).msg)
     assert.deepEqual(warnings, [
-      'SVC_COLOUR is not a setting of this service (unknown SVC_ name; see the README\'s configuration table)',
+      "SVC_COLOUR is not a setting of this service (unknown SVC_ name; see the README's configuration table)",
       'WEBHOOK_TIMEOUT is not a setting of this service; did you mean WEBHOOK_TIMEOUT_MS?',
     ])
   })

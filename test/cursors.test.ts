@@ -49,7 +49,10 @@ describe(`cursors (${ENGINE})`, () => {
       }
       // A list with a required parameter (searchInbox's `q`) gets its example, so only the cursor is wrong.
       const query = r.schema.querystring as { required?: string[]; properties?: Record<string, { examples?: unknown[] }> }
-      const needed = (query.required ?? []).filter((p) => p !== 'cursor').map((p) => `&${p}=${encodeURIComponent(String(query.properties?.[p]?.examples?.[0] ?? 'plan'))}`).join('')
+      const needed = (query.required ?? [])
+        .filter((p) => p !== 'cursor')
+        .map((p) => `&${p}=${encodeURIComponent(String(query.properties?.[p]?.examples?.[0] ?? 'plan'))}`)
+        .join('')
       for (const cursor of forgeries(h.a, r.operationId)) {
         const res = await h.request({ method: 'GET', url: `/v2${url}?cursor=${encodeURIComponent(cursor)}${needed}`, key: r.public ? null : h.a.live })
         assert.equal(res.statusCode, 422, `${cursor}: ${res.body}`)

@@ -55,16 +55,28 @@ const manifests = () =>
   readdirSync(join(ROOT, K8S))
     .filter((f) => f.endsWith('.yaml') && f !== 'kustomization.yaml')
     .flatMap((f) => parseAllDocuments(read(join(K8S, f))).map((d) => ({ file: f, object: d.toJS() as any })))
-const byKind = (kind: string) => manifests().filter((m) => m.object.kind === kind).map((m) => m.object)
+const byKind = (kind: string) =>
+  manifests()
+    .filter((m) => m.object.kind === kind)
+    .map((m) => m.object)
 
 describe('deployment artefacts', () => {
   it('Containerfile: lints clean; multi-stage from a BASE_IMAGE argument, non-root, tini, node dist/main.js, health check on /livez', () => {
     const text = read('Containerfile')
-    assert.deepEqual(lintDockerfile(text).map((d) => d.message), [])
+    assert.deepEqual(
+      lintDockerfile(text).map((d) => d.message),
+      [],
+    )
     const lines = text.split('\n').filter((l) => l && !l.startsWith('#'))
     assert.match(lines[0], /^ARG BASE_IMAGE=/)
-    assert.deepEqual(lines.filter((l) => l.startsWith('FROM')), ['FROM ${BASE_IMAGE} AS build', 'FROM ${BASE_IMAGE}'])
-    assert.ok(lines.some((l) => /^RUN node scripts\/build\.mjs --cli/.test(l)), 'built once, in the image')
+    assert.deepEqual(
+      lines.filter((l) => l.startsWith('FROM')),
+      ['FROM ${BASE_IMAGE} AS build', 'FROM ${BASE_IMAGE}'],
+    )
+    assert.ok(
+      lines.some((l) => /^RUN node scripts\/build\.mjs --cli/.test(l)),
+      'built once, in the image',
+    )
     assert.ok(lines.includes('USER 10001:10001'))
     assert.ok(lines.includes('ENTRYPOINT ["/usr/bin/tini", "--"]'))
     assert.ok(lines.includes('CMD ["node", "--enable-source-maps", "dist/main.js"]'))
@@ -142,13 +154,21 @@ describe('deployment artefacts', () => {
     assert.equal(api.containers[0].livenessProbe.httpGet.path, '/livez')
     assert.deepEqual(job.containers[0].command, ['node', 'dist/cli.js', 'migrate'])
     assert.equal(job.restartPolicy, 'Never')
-    for (const [pod, role] of [[api, 'api'], [worker, 'worker'], [job, null]] as const) {
+    for (const [pod, role] of [
+      [api, 'api'],
+      [worker, 'worker'],
+      [job, null],
+    ] as const) {
       assert.equal(pod.securityContext.runAsNonRoot, true)
       const c = pod.containers[0]
       assert.equal(c.image, 'svc')
       assert.ok(c.resources.requests.cpu && c.resources.requests.memory && c.resources.limits.memory, `${c.name}: resources`)
       assert.equal(c.securityContext.allowPrivilegeEscalation, false)
-      if (role) assert.deepEqual(c.env.filter((e: { name: string }) => e.name === 'SVC_ROLE'), [{ name: 'SVC_ROLE', value: role }])
+      if (role)
+        assert.deepEqual(
+          c.env.filter((e: { name: string }) => e.name === 'SVC_ROLE'),
+          [{ name: 'SVC_ROLE', value: role }],
+        )
       assert.ok(pod.terminationGracePeriodSeconds === undefined || pod.terminationGracePeriodSeconds >= 15, 'longer than SHUTDOWN_TIMEOUT_MS + 5 s')
     }
     const service = byKind('Service')[0]
@@ -164,7 +184,22 @@ describe('deployment artefacts', () => {
     assert.doesNotMatch(unit, /MemoryDenyWriteExecute=yes/, 'V8 needs writable executable memory')
     // systemd's own checker, where this host has one (it reads the unit offline; it does not start it).
     if (!existsSync('/usr/bin/systemd-analyze')) return
-    const out = execFileSync('/bin/sh', ['-c', 'd=$(mktemp -d) && cp "$1" "$d/svc@all.service" && systemd-analyze verify --man=no "$d/svc@all.service" 2>&1; s=$?; rm -rf "$d"; exit $s', 'sh', join(ROOT, 'deploy/systemd/svc@.service')], { encoding: 'utf8' })
-    assert.equal(out.split('\n').filter((l) => /svc@/.test(l)).join('\n'), '')
+    const out = execFileSync(
+      '/bin/sh',
+      [
+        '-c',
+        'd=$(mktemp -d) && cp "$1" "$d/svc@all.service" && systemd-analyze verify --man=no "$d/svc@all.service" 2>&1; s=$?; rm -rf "$d"; exit $s',
+        'sh',
+        join(ROOT, 'deploy/systemd/svc@.service'),
+      ],
+      { encoding: 'utf8' },
+    )
+    assert.equal(
+      out
+        .split('\n')
+        .filter((l) => /svc@/.test(l))
+        .join('\n'),
+      '',
+    )
   })
 })

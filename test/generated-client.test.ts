@@ -194,6 +194,9 @@ describe('generated client: openapi-typescript + openapi-fetch against the live 
     assert.deepEqual(mismatches, [])
     // Error answers were exercised too (problem+json against the Problem schema).
     assert.ok(recorded.some((r) => r.status === 401) && recorded.some((r) => r.status === 404) && recorded.some((r) => r.status === 409) && recorded.some((r) => r.status === 422))
-    assert.ok(recorded.some((r) => r.headers['idempotent-replayed'] === 'true'), 'an idempotent replay was exercised')
+    assert.ok(
+      recorded.some((r) => r.headers['idempotent-replayed'] === 'true'),
+      'an idempotent replay was exercised',
+    )
   })
 })

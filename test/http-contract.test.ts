@@ -92,7 +92,10 @@ describe('HTTP contract', () => {
     it('a missing required field points at it', async () => {
       const res = await h.request({ method: 'POST', url: `/v2/workspaces/${h.a.workspaceId}/members`, payload: {} })
       assert.equal(res.statusCode, 422)
-      assert.deepEqual(problem(res).errors.map((e: { pointer: string }) => e.pointer), ['/body/email'])
+      assert.deepEqual(
+        problem(res).errors.map((e: { pointer: string }) => e.pointer),
+        ['/body/email'],
+      )
     })
     it('does not coerce body types ("12" is not a number, 12 is not a string)', async () => {
       const res = await h.request({ method: 'PATCH', url: `/v2/workspaces/${h.a.workspaceId}`, payload: { name: 12 } })

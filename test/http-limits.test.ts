@@ -38,8 +38,7 @@ describe('request timeouts', () => {
   after(() => h.close())
 
   it('cuts off a body that never finishes (408 problem, connection closed), anonymously on the Playground too', async () => {
-    const partial = (path: string, auth: string) =>
-      `POST ${path} HTTP/1.1\r\nHost: x\r\n${auth}Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"subject":"never`
+    const partial = (path: string, auth: string) => `POST ${path} HTTP/1.1\r\nHost: x\r\n${auth}Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"subject":"never`
     for (const [path, auth] of [
       [`/v2/webhooks/playground/${randomToken()}`, ''],
       ['/v2/inbox/conversations', `Authorization: Bearer ${h.a.live}\r\n`],

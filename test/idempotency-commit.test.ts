@@ -22,14 +22,25 @@ describe(`every write commits its Idempotency-Key with its effect (${ENGINE})`, 
       const fixture = FIXTURES[r.operationId]
       assert.ok(fixture || !r.url.includes('{'), `no fixture for ${r.operationId} (add it to the module's fixtures)`)
       const made = fixture ? await fixture(h) : { params: {} }
-      const { params, body } = 'params' in made && typeof made.params === 'object' ? (made as { params: Record<string, string>; body?: unknown }) : { params: made as Record<string, string>, body: undefined }
+      const { params, body } =
+        'params' in made && typeof made.params === 'object' ? (made as { params: Record<string, string>; body?: unknown }) : { params: made as Record<string, string>, body: undefined }
       const url = '/v2' + r.url.replace(/\{([a-z_]+)\}/g, (_, p: string) => params[p])
       const key = `commit-${r.operationId}-${Math.random().toString(36).slice(2)}`
       // A person's operation (markConversationRead: an API key acts for no member) is driven with a member's dashboard token.
       const person = (r.errors ?? []).includes('member_credential_required') ? (member ??= (await memberSession(h, 'idem-member@acme.example')).token) : null
-      const res = await h.request({ method: r.method, url, key: r.public ? null : (person ?? h.a.live), headers: { 'idempotency-key': key }, payload: (body ?? (r.method === 'DELETE' ? undefined : {})) as object })
+      const res = await h.request({
+        method: r.method,
+        url,
+        key: r.public ? null : (person ?? h.a.live),
+        headers: { 'idempotency-key': key },
+        payload: (body ?? (r.method === 'DELETE' ? undefined : {})) as object,
+      })
       assert.ok(res.statusCode < 300, `${r.operationId}: ${res.statusCode} ${res.body}`)
-      const row = await h.app.kernel.db.selectFrom('idempotency_keys').select(['api_key_id', 'status', 'committed', 'response_status', 'response_body']).where('idem_key', '=', key).executeTakeFirstOrThrow()
+      const row = await h.app.kernel.db
+        .selectFrom('idempotency_keys')
+        .select(['api_key_id', 'status', 'committed', 'response_status', 'response_body'])
+        .where('idem_key', '=', key)
+        .executeTakeFirstOrThrow()
       assert.equal(Number(row.committed), 1, `${r.operationId} did not commit its key in its transaction: pass the principal to kernel.transaction`)
       // `committed` means onSend had nothing to add: the response stored with the effect is the one answered,
       // status included, so a replay after a crash between commit and answer is the same answer.

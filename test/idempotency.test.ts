@@ -98,7 +98,11 @@ describe('Idempotency-Key', () => {
           created_at: now.toISOString(),
         })
         .execute()
-      await h.app.kernel.db.updateTable('idempotency_keys').set({ request_hash: (await import('node:crypto')).createHash('sha256').update(`POST\n/v2/workspaces/${h.a.workspaceId}/members\n{"email":"inflight@example.com"}`).digest('hex') }).where('idem_key', '=', 'k-inflight').execute()
+      await h.app.kernel.db
+        .updateTable('idempotency_keys')
+        .set({ request_hash: (await import('node:crypto')).createHash('sha256').update(`POST\n/v2/workspaces/${h.a.workspaceId}/members\n{"email":"inflight@example.com"}`).digest('hex') })
+        .where('idem_key', '=', 'k-inflight')
+        .execute()
       const second = await invite('k-inflight', 'inflight@example.com')
       assert.equal(second.statusCode, 409)
       assert.equal(json(second).code, 'idempotency_request_in_progress')
@@ -108,7 +112,10 @@ describe('Idempotency-Key', () => {
   it('lets exactly one of many concurrent requests with one key take effect', async () => {
     const results = await Promise.all(Array.from({ length: 12 }, () => invite('k-race', 'race@example.com')))
     const statuses = results.map((r) => r.statusCode)
-    assert.ok(statuses.every((s) => s === 201 || s === 409), statuses.join(','))
+    assert.ok(
+      statuses.every((s) => s === 201 || s === 409),
+      statuses.join(','),
+    )
     const created = results.filter((r) => r.statusCode === 201)
     assert.ok(created.length >= 1)
     assert.equal(new Set(created.map((r) => json(r).id)).size, 1, 'every 201 is the same member')
@@ -175,8 +182,7 @@ describe('Idempotency-Key retention', () => {
     const clock = new ManualClock()
     const h = await createTestApp({ clock })
     try {
-      const send = (email: string) =>
-        h.request({ method: 'POST', url: `/v2/workspaces/${h.a.workspaceId}/members`, headers: { 'idempotency-key': 'k-retained' }, payload: { email } })
+      const send = (email: string) => h.request({ method: 'POST', url: `/v2/workspaces/${h.a.workspaceId}/members`, headers: { 'idempotency-key': 'k-retained' }, payload: { email } })
       assert.equal((await send('r1@example.com')).statusCode, 201)
       clock.advance(23 * 3600_000)
       await runMaintenance(h.app.kernel)

@@ -21,8 +21,7 @@ const TOP = ['src', 'lib', 'sdk', 'dashboard', 'test', 'scripts', 'bench', 'bin'
 const PURE = /^lib\/sdk-generator\/[a-z-]+\.ts$/
 const CODE = /\.(ts|tsx|mts|mjs|js|cjs)$/
 /** Test files and their support (fixtures are loaded only by the tests: src/kernel/module.ts). */
-const isTest = (p: string) =>
-  /\.test\.tsx?$|\.testkit\.ts$|\.fixtures\.ts$/.test(p) || /^(test|sdk\/test-support|dashboard\/e2e)\//.test(p)
+const isTest = (p: string) => /\.test\.tsx?$|\.testkit\.ts$|\.fixtures\.ts$/.test(p) || /^(test|sdk\/test-support|dashboard\/e2e)\//.test(p)
 
 function files(dir: string, out: string[] = []): string[] {
   if (!existsSync(join(ROOT, dir))) return out
@@ -51,7 +50,12 @@ function imports(path: string, text: string): Import[] {
     if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) found.push({ spec: node.moduleSpecifier.text, typeOnly: !!node.importClause?.isTypeOnly })
     else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) found.push({ spec: node.moduleSpecifier.text, typeOnly: node.isTypeOnly })
     else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) found.push({ spec: node.argument.literal.text, typeOnly: true })
-    else if (ts.isCallExpression(node) && (node.expression.kind === ts.SyntaxKind.ImportKeyword || (ts.isIdentifier(node.expression) && node.expression.text === 'require')) && node.arguments[0] && ts.isStringLiteralLike(node.arguments[0]))
+    else if (
+      ts.isCallExpression(node) &&
+      (node.expression.kind === ts.SyntaxKind.ImportKeyword || (ts.isIdentifier(node.expression) && node.expression.text === 'require')) &&
+      node.arguments[0] &&
+      ts.isStringLiteralLike(node.arguments[0])
+    )
       found.push({ spec: node.arguments[0].text, typeOnly: false })
     ts.forEachChild(node, visit)
   }
@@ -92,7 +96,10 @@ function circles(edges: Map<string, Set<string>>): string[][] {
 describe('layering: one-way imports between the top-level folders', () => {
   it('reads every folder', () => {
     for (const f of ['src/modules/developer/sdk-generations/jobs/generate-sdk.job.ts', 'sdk/generator/generate.ts', 'scripts/live-server.ts'])
-      assert.ok(CROSSING.some((i) => i.from === f), `${f} was read`)
+      assert.ok(
+        CROSSING.some((i) => i.from === f),
+        `${f} was read`,
+      )
   })
 
   it('no import circle between top-level folders (test files and their support left out: they sit above all)', () => {
@@ -114,12 +121,33 @@ describe('layering: one-way imports between the top-level folders', () => {
     assert.deepEqual(show(CROSSING.filter((i) => top(i.from) === 'lib')), [])
     const pure = files('lib/sdk-generator').filter((p) => PURE.test(p))
     assert.ok(pure.includes('lib/sdk-generator/languages.ts') && pure.includes('lib/sdk-generator/ir.ts'), pure.join(', '))
-    const other = pure.flatMap((f) => imports(f, readFileSync(join(ROOT, f), 'utf8')).filter((i) => !i.target || !PURE.test(i.target)).map((i) => `${f} → ${i.spec}`))
+    const other = pure.flatMap((f) =>
+      imports(f, readFileSync(join(ROOT, f), 'utf8'))
+        .filter((i) => !i.target || !PURE.test(i.target))
+        .map((i) => `${f} → ${i.spec}`),
+    )
     assert.deepEqual(other, [])
   })
 
   it('the circle check sees a circle', () => {
-    assert.deepEqual(circles(new Map([['a', new Set(['b'])], ['b', new Set(['c'])], ['c', new Set(['a'])]])), [['a', 'b', 'c', 'a']])
-    assert.deepEqual(circles(new Map([['a', new Set(['b'])], ['b', new Set(['c'])]])), [])
+    assert.deepEqual(
+      circles(
+        new Map([
+          ['a', new Set(['b'])],
+          ['b', new Set(['c'])],
+          ['c', new Set(['a'])],
+        ]),
+      ),
+      [['a', 'b', 'c', 'a']],
+    )
+    assert.deepEqual(
+      circles(
+        new Map([
+          ['a', new Set(['b'])],
+          ['b', new Set(['c'])],
+        ]),
+      ),
+      [],
+    )
   })
 })

@@ -45,8 +45,18 @@ describe('GET /metrics', () => {
 
   it('parses as Prometheus text and moves when traffic flows', async () => {
     const before = await scrape()
-    for (const name of ['svc_http_requests_total', 'svc_http_request_duration_seconds', 'svc_job_queue_depth', 'svc_job_queue_oldest_due_age_seconds', 'svc_db_pool_connections', 'svc_jobs_finished_total']) {
-      assert.ok(before.some((f) => f.name === name), `missing ${name}`)
+    for (const name of [
+      'svc_http_requests_total',
+      'svc_http_request_duration_seconds',
+      'svc_job_queue_depth',
+      'svc_job_queue_oldest_due_age_seconds',
+      'svc_db_pool_connections',
+      'svc_jobs_finished_total',
+    ]) {
+      assert.ok(
+        before.some((f) => f.name === name),
+        `missing ${name}`,
+      )
     }
     const ok0 = requestsFor(before, 'getCurrentWorkspace', '200')
     const nf0 = requestsFor(before, 'getWorkspace', '404')

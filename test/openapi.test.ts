@@ -51,7 +51,10 @@ describe('OpenAPI document and reference pages', () => {
 
   it('every operation of a built module is implemented (no module is half there)', () => {
     for (const row of table.filter((t) => builtModules.has(t.module))) {
-      assert.ok(implemented.some((r) => r.operationId === row.operationId), `${row.operationId} of module ${row.module} is missing`)
+      assert.ok(
+        implemented.some((r) => r.operationId === row.operationId),
+        `${row.operationId} of module ${row.module} is missing`,
+      )
     }
   })
 
@@ -75,10 +78,17 @@ describe('OpenAPI document and reference pages', () => {
         // An API key, or an OAuth access token with the same scope (issue 30: the OAuth endpoints are listed under the base URL).
         // A route admitted by any of several scopes (the event stream) lists each as an alternative.
         const scopes: string[] = route.anyScope ? [...route.anyScope] : [row.scope]
-        assert.deepEqual(op.security, scopes.flatMap((s) => [{ bearerAuth: [s] }, { oauth2: [s] }]), row.operationId)
+        assert.deepEqual(
+          op.security,
+          scopes.flatMap((s) => [{ bearerAuth: [s] }, { oauth2: [s] }]),
+          row.operationId,
+        )
         for (const code of ['401', '403', '422', '429', '500']) assert.ok(op.responses[code], `${row.operationId} lacks ${code}`)
       }
-      assert.ok(Object.keys(op.responses).some((c) => c.startsWith('2')), `${row.operationId} has no success response`)
+      assert.ok(
+        Object.keys(op.responses).some((c) => c.startsWith('2')),
+        `${row.operationId} has no success response`,
+      )
     }
   })
 
@@ -140,7 +150,12 @@ describe('OpenAPI document and reference pages', () => {
       const rb = doc.paths[path][method].requestBody
       return rb?.$ref ? doc.components.requestBodies[rb.$ref.split('/').pop()] : rb
     }
-    for (const [path, method] of [['/inbox/conversations', 'post'], ['/inbox/conversations/{id}/ai-draft', 'post'], ['/webhooks/endpoints/{id}/rotate-secret', 'post'], ['/webhooks/deliveries/{id}/replay', 'post']]) {
+    for (const [path, method] of [
+      ['/inbox/conversations', 'post'],
+      ['/inbox/conversations/{id}/ai-draft', 'post'],
+      ['/webhooks/endpoints/{id}/rotate-secret', 'post'],
+      ['/webhooks/deliveries/{id}/replay', 'post'],
+    ]) {
       assert.equal(body(path, method).required, false, `${method} ${path} body is optional`)
     }
     assert.equal(body('/inbox/conversations/{id}', 'patch').required, true)

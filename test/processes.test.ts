@@ -56,6 +56,10 @@ describe('two server processes on one PostgreSQL and Redis', { skip: ENGINE !== 
     }
     assert.deepEqual(statuses.slice(0, 20), Array(20).fill(200))
     assert.deepEqual(statuses.slice(20), [429, 429])
-    assert.deepEqual(remaining.slice(0, 20), Array.from({ length: 20 }, (_, i) => 19 - i), 'one counter across both processes')
+    assert.deepEqual(
+      remaining.slice(0, 20),
+      Array.from({ length: 20 }, (_, i) => 19 - i),
+      'one counter across both processes',
+    )
   })
 })

@@ -60,11 +60,17 @@ describe('two API processes and one worker on PostgreSQL + Redis', { skip: ENGIN
     const deadline = Date.now() + 20_000
     while (received.size < 40 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100))
     assert.equal(received.size, 40)
-    assert.ok([...received.values()].every((n) => n === 1), 'an event was delivered twice')
+    assert.ok(
+      [...received.values()].every((n) => n === 1),
+      'an event was delivered twice',
+    )
     const jobs = await settle(db)
     // The recurring compliance worker always has its next slot queued; every other job ran once.
     const ran = jobs.rows.filter((j) => j.name !== 'compliance.worker')
-    assert.ok(ran.every((j) => j.status === 'succeeded' && j.attempts === 1), JSON.stringify(ran.filter((j) => j.attempts !== 1 || j.status !== 'succeeded')))
+    assert.ok(
+      ran.every((j) => j.status === 'succeeded' && j.attempts === 1),
+      JSON.stringify(ran.filter((j) => j.attempts !== 1 || j.status !== 'succeeded')),
+    )
 
     // One rate-limit budget for both API processes.
     const k2 = JSON.parse(await svc(['keys', 'create', '--scopes', 'read', '--workspace', ctx.workspaceId, '--sandbox', '--json'], ctx.env)).key

@@ -80,4 +80,3 @@ export async function settle(db: TestDatabase, timeoutMs = 20_000) {
     await new Promise((r) => setTimeout(r, 200))
   }
 }
-

@@ -69,7 +69,11 @@ describe(`crash safety and graceful shutdown (${ENGINE})`, () => {
     await load.stop()
     assert.equal(code, 0, server.output())
     const states = await jobStates(db)
-    assert.deepEqual(states.rows.filter((r) => r.status === 'running'), [], 'a job still holds a lease after shutdown')
+    assert.deepEqual(
+      states.rows.filter((r) => r.status === 'running'),
+      [],
+      'a job still holds a lease after shutdown',
+    )
     server = await startServer(env)
     const present = await allMessageIds(server, key, conv)
     for (const id of load.acked.values()) assert.ok(present.has(id), `acknowledged message ${id} is missing`)

@@ -63,8 +63,17 @@ describe(`query plans of the hot queries (${ENGINE})`, () => {
   // for: bench/scale.ts holds it there (docs/performance.md).
   const COUNTS = ENGINE === 'sqlite' ? 'USING COVERING INDEX' : undefined
   const message = {
-    id: 'msg_01JD0000000000000000000000', workspace_id: 'ws_x', mode: 'live' as const, conversation_id: 'conv_01JD0000000000000000000000',
-    direction: 'outbound' as const, author_type: 'api_key' as const, author_id: null, content: 'Hi', private: 0, attachments: '[]', created_at: '',
+    id: 'msg_01JD0000000000000000000000',
+    workspace_id: 'ws_x',
+    mode: 'live' as const,
+    conversation_id: 'conv_01JD0000000000000000000000',
+    direction: 'outbound' as const,
+    author_type: 'api_key' as const,
+    author_id: null,
+    content: 'Hi',
+    private: 0,
+    attachments: '[]',
+    created_at: '',
   }
   // A filter with an index of its own names it: walking the tenant index and filtering is no scan, but it
   // reads every row of the workspace when the filter matches few (bench/scale.ts measures it at a million).
@@ -81,8 +90,16 @@ describe(`query plans of the hot queries (${ENGINE})`, () => {
     ['touchConversation', (d) => inbox.touchConversation(d, t(), { ...message, created_at: new Date().toISOString() })],
     ['listConversations ?order=last_activity', (d) => inbox.listConversations(d, t(), {}, activityPage, 'last_activity'), 'inbox_conversations_activity'],
     ['listConversations ?order=last_activity&status', (d) => inbox.listConversations(d, t(), { status: 'open' }, activityPage, 'last_activity'), 'inbox_conversations_status_activity'],
-    ['listConversations ?order=last_activity&assignee=me (with read marks)', (d) => inbox.listConversations(d, t(), { assignee: member, memberId: member }, activityPage, 'last_activity'), 'inbox_conversations_assignee_activity'],
-    ['listConversations ?order=last_activity&unread (member)', (d) => inbox.listConversations(d, t(), { memberId: member, unread: true }, activityPage, 'last_activity'), 'inbox_conversations_activity'],
+    [
+      'listConversations ?order=last_activity&assignee=me (with read marks)',
+      (d) => inbox.listConversations(d, t(), { assignee: member, memberId: member }, activityPage, 'last_activity'),
+      'inbox_conversations_assignee_activity',
+    ],
+    [
+      'listConversations ?order=last_activity&unread (member)',
+      (d) => inbox.listConversations(d, t(), { memberId: member, unread: true }, activityPage, 'last_activity'),
+      'inbox_conversations_activity',
+    ],
     ['listConversations with read marks (member)', (d) => inbox.listConversations(d, t(), { memberId: member }, page)],
     // Each count reads one index alone, never the conversations themselves (bench/scale.ts at a million).
     ['getInboxCounts: open, capped', (d) => inbox.countOpen(d, t(), {}, 100), COUNTS],
@@ -93,7 +110,11 @@ describe(`query plans of the hot queries (${ENGINE})`, () => {
     ['findReadMark', (d) => inbox.findReadMark(d, t(), 'conv_01JD0000000000000000000000', member)],
     ['searchInbox: newest matches first', (d) => searchDocs(d, t(), ['pro', 'pla'], { before: null, take: 21 }), ENGINE === 'sqlite' ? FTS_NEWEST_FIRST : undefined],
     ['searchInbox: the page’s conversations', (d) => inbox.listConversationsByIds(d, t(), ['conv_01JD0000000000000000000000', 'conv_01JD0000000000000000000001'], member)],
-    ['searchInbox: the page’s messages', (d) => inbox.messagesByIds(d, t(), ['conv_01JD0000000000000000000000'], ['msg_01JD0000000000000000000000', 'msg_01JD0000000000000000000001']), ENGINE === 'sqlite' ? 'inbox_messages_conversation' : undefined],
+    [
+      'searchInbox: the page’s messages',
+      (d) => inbox.messagesByIds(d, t(), ['conv_01JD0000000000000000000000'], ['msg_01JD0000000000000000000000', 'msg_01JD0000000000000000000001']),
+      ENGINE === 'sqlite' ? 'inbox_messages_conversation' : undefined,
+    ],
     ['searchInbox: next page', (d) => searchDocs(d, t(), ['pricing'], { before: 1000, take: 21 }), ENGINE === 'sqlite' ? FTS_NEWEST_FIRST : undefined],
     ['listMembers', (d) => workspaces.listMembers(d, t(), page)],
     ['enabledEndpoints (fan-out)', (d) => webhooks.enabledEndpoints(d, t())],
@@ -105,9 +126,19 @@ describe(`query plans of the hot queries (${ENGINE})`, () => {
     ['listAttempts', (d) => webhooks.listAttempts(d, t(), 'whd_01JD0000000000000000000000')],
     ['knowledge search: bases and statistics', (d) => readSearchStats(d, t(), [kb], ['refund', 'card'])],
     ['knowledge search: bases and statistics, every base', (d) => readSearchStats(d, t(), undefined, ['refund', 'card'])],
-    ['knowledge search: rare terms ranked, common ones newest first', (d) => knowledgeIndex.searchCandidates(d, t(), { kbIds: [kb], plans: [{ any: ['refund'] }, { newest: ['order', 'card'], cap: 50 }], filters: {}, limit: 100, withVectors: false })],
-    ['knowledge search: common terms only, two bases', (d) => knowledgeIndex.searchCandidates(d, t(), { kbIds: [kb, 'kb_01JD0000000000000000000001'], plans: [{ newest: ['order', 'card'], cap: 50 }], filters: {}, limit: 100, withVectors: true })],
-    ['knowledge search: candidates with a metadata filter', (d) => knowledgeIndex.searchCandidates(d, t(), { kbIds: [kb], plans: [{ any: ['refund'] }, { newest: ['order', 'card'], cap: 50 }], filters: { team: 'billing' }, limit: 100, withVectors: false })],
+    [
+      'knowledge search: rare terms ranked, common ones newest first',
+      (d) => knowledgeIndex.searchCandidates(d, t(), { kbIds: [kb], plans: [{ any: ['refund'] }, { newest: ['order', 'card'], cap: 50 }], filters: {}, limit: 100, withVectors: false }),
+    ],
+    [
+      'knowledge search: common terms only, two bases',
+      (d) => knowledgeIndex.searchCandidates(d, t(), { kbIds: [kb, 'kb_01JD0000000000000000000001'], plans: [{ newest: ['order', 'card'], cap: 50 }], filters: {}, limit: 100, withVectors: true }),
+    ],
+    [
+      'knowledge search: candidates with a metadata filter',
+      (d) =>
+        knowledgeIndex.searchCandidates(d, t(), { kbIds: [kb], plans: [{ any: ['refund'] }, { newest: ['order', 'card'], cap: 50 }], filters: { team: 'billing' }, limit: 100, withVectors: false }),
+    ],
     ['knowledge search: passages', (d) => knowledgeIndex.passagesOf(d, t(), [1, 2, 3])],
   ]
 
@@ -128,10 +159,18 @@ describe(`query plans of the hot queries (${ENGINE})`, () => {
       })
       assert.ok(plan.length > 0, 'no plan recorded')
       assert.deepEqual(fullScans(plan), [], plan.join('\n'))
-      if (index) assert.ok(plan.some((line) => line.includes(index)), `${index} not used:\n${plan.join('\n')}`)
+      if (index)
+        assert.ok(
+          plan.some((line) => line.includes(index)),
+          `${index} not used:\n${plan.join('\n')}`,
+        )
       // Newest activity first, and SQLite's search, read the rows in list order: nothing is sorted.
       if (name.includes('order=last_activity') || (ENGINE === 'sqlite' && name.startsWith('searchInbox'))) {
-        assert.deepEqual(plan.filter((line) => /TEMP B-TREE|Sort/.test(line)), [], plan.join('\n'))
+        assert.deepEqual(
+          plan.filter((line) => /TEMP B-TREE|Sort/.test(line)),
+          [],
+          plan.join('\n'),
+        )
       }
     })
   }

@@ -45,8 +45,7 @@ describe('rate limits per API key', () => {
     const { randomBytes } = await import('node:crypto')
     // A fresh address per run: with Redis the buckets outlive this process.
     const ip = `2001:db8::${randomBytes(2).toString('hex')}:${randomBytes(2).toString('hex')}`
-    const from = (authorization?: string) =>
-      h.http().inject({ method: 'GET', url: '/v2/workspaces/current', remoteAddress: ip, headers: authorization ? { authorization } : {} })
+    const from = (authorization?: string) => h.http().inject({ method: 'GET', url: '/v2/workspaces/current', remoteAddress: ip, headers: authorization ? { authorization } : {} })
     const statuses: number[] = []
     for (let i = 0; i < 8; i++) statuses.push((await from('Bearer svc_live_' + randomBytes(32).toString('base64url'))).statusCode)
     assert.deepEqual(statuses.slice(0, 5), [401, 401, 401, 401, 401])

@@ -41,7 +41,23 @@ describe('roles: the matrix as declared', () => {
 
   it('the configuration a member must not change is admin-only', () => {
     const of = (id: string) => minRoleOf(routes.find((r) => r.operationId === id)!)
-    for (const id of ['createWebhookEndpoint', 'updateWebhookEndpoint', 'deleteWebhookEndpoint', 'deletePublicWebhookEndpoint', 'rotateWebhookSecret', 'updateRetentionPolicies', 'createApiKey', 'createOAuthApp', 'updateBot', 'updateAgent', 'provisionVoiceNumber', 'createDsarRequest', 'createSandboxWorkspace', 'createSdkGeneration', 'updateWorkspace']) {
+    for (const id of [
+      'createWebhookEndpoint',
+      'updateWebhookEndpoint',
+      'deleteWebhookEndpoint',
+      'deletePublicWebhookEndpoint',
+      'rotateWebhookSecret',
+      'updateRetentionPolicies',
+      'createApiKey',
+      'createOAuthApp',
+      'updateBot',
+      'updateAgent',
+      'provisionVoiceNumber',
+      'createDsarRequest',
+      'createSandboxWorkspace',
+      'createSdkGeneration',
+      'updateWorkspace',
+    ]) {
       assert.equal(of(id), 'admin', id)
     }
     for (const id of ['sendMessage', 'updateConversation', 'createLead', 'listConversations', 'searchKnowledge', 'createVoiceCall']) assert.equal(of(id), 'member', id)
@@ -57,12 +73,22 @@ describe('roles: every operation, as a member of each role', () => {
     await h.app.services.signIn.setPassword('owner@acme.example', PASSWORD)
     await memberWithPassword(h, 'mia@example.com', PASSWORD, { role: 'member' })
     await memberWithPassword(h, 'adam@example.com', PASSWORD, { role: 'admin' })
-    for (const [role, email] of [['owner', 'owner@acme.example'], ['admin', 'adam@example.com'], ['member', 'mia@example.com']] as const) tokens[role] = await dashboardToken(h, email, PASSWORD)
+    for (const [role, email] of [
+      ['owner', 'owner@acme.example'],
+      ['admin', 'adam@example.com'],
+      ['member', 'mia@example.com'],
+    ] as const)
+      tokens[role] = await dashboardToken(h, email, PASSWORD)
   })
   after(() => h?.close())
 
   const api = (token: string, method: string, url: string, payload?: object | string) =>
-    h.http().inject({ method: method as 'GET', url, headers: { authorization: `Bearer ${token}`, ...(typeof payload === 'string' ? { 'content-type': 'application/json' } : {}) }, ...(payload !== undefined ? { payload } : {}) })
+    h.http().inject({
+      method: method as 'GET',
+      url,
+      headers: { authorization: `Bearer ${token}`, ...(typeof payload === 'string' ? { 'content-type': 'application/json' } : {}) },
+      ...(payload !== undefined ? { payload } : {}),
+    })
 
   /**
    * The answer to `role` calling `r`. Writes carry a body that is not JSON: the role is checked before the
@@ -168,7 +194,9 @@ async function dashboardToken(h: TestApp, email: string, password: string): Prom
   assert.equal(signIn.statusCode, 303, signIn.body)
   const session = json(await b.get('/dashboard/session'))
   const cookie = [...b.cookies].map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('; ')
-  const res = await h.http().inject({ method: 'POST', url: '/dashboard/session/tokens', headers: { cookie, 'x-csrf-token': session.csrf_token }, payload: { workspace_id: h.a.workspaceId, mode: 'live' } })
+  const res = await h
+    .http()
+    .inject({ method: 'POST', url: '/dashboard/session/tokens', headers: { cookie, 'x-csrf-token': session.csrf_token }, payload: { workspace_id: h.a.workspaceId, mode: 'live' } })
   assert.equal(res.statusCode, 201, res.body)
   return json(res).token
 }

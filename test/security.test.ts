@@ -67,7 +67,8 @@ describe('security: every route of the route table', () => {
         const fixture = FIXTURES[r.operationId]
         assert.ok(fixture, `test/fixtures.ts has no fixture for ${r.operationId}`)
         const made = await fixture(h)
-        const { params, body } = 'params' in made && typeof made.params === 'object' ? (made as { params: Record<string, string>; body?: unknown }) : { params: made as Record<string, string>, body: payload }
+        const { params, body } =
+          'params' in made && typeof made.params === 'object' ? (made as { params: Record<string, string>; body?: unknown }) : { params: made as Record<string, string>, body: payload }
         const url = fill(r.url, params)
         // A person's operation (markConversationRead) is driven with a member's dashboard token of workspace A.
         const person = (r.errors ?? []).includes('member_credential_required') && r.method !== 'GET' ? (await memberSession(h, `sec-${r.operationId.toLowerCase()}@acme.example`)).token : null

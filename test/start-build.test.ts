@@ -45,7 +45,13 @@ describe('npm start builds only when the sources are newer than the bundle', () 
     const built = statSync(main).mtimeMs
     assert.ok(JSON.parse(readFileSync(join(ROOT, outdir, 'build.json'), 'utf8')).startedAt <= built)
     // In a working tree someone is editing, a source saved during the build rightly makes it stale again.
-    if (!serviceBuildIsFresh(join(ROOT, outdir), SERVICE_SOURCES.map((p: string) => join(ROOT, p)))) return t.skip('a source changed while it built')
+    if (
+      !serviceBuildIsFresh(
+        join(ROOT, outdir),
+        SERVICE_SOURCES.map((p: string) => join(ROOT, p)),
+      )
+    )
+      return t.skip('a source changed while it built')
     const again = await build()
     assert.match(again.stderr, /is up to date with the sources: not rebuilt/)
     assert.equal(statSync(main).mtimeMs, built, 'not rewritten')

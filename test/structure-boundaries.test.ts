@@ -94,7 +94,10 @@ const CROSS_TENANT: Record<string, [count: number, reason: string]> = {
   'leads leads': [1, 'the health probe'],
   'voice voice_numbers': [2, 'a carrier’s inbound call finds its number by E.164; the simulated carrier skips numbers any workspace holds'],
   'voice voice_calls': [3, 'a carrier’s status callback finds its call by id or carrier SID; the health probe'],
-  'webhooks webhook_deliveries': [5, 'the delivery claimer works every tenant’s due deliveries by id; the metrics counts; Playground diagnostics by delivery id (then checked against the inbox token)'],
+  'webhooks webhook_deliveries': [
+    5,
+    'the delivery claimer works every tenant’s due deliveries by id; the metrics counts; Playground diagnostics by delivery id (then checked against the inbox token)',
+  ],
   'webhooks webhook_attempts': [2, 'the delivery worker records attempts by id; the metrics counts'],
   'webhooks webhook_endpoints': [2, 'secret re-sealing walks every tenant'],
   'workspaces workspace_members': [3, 'a person signs in by email before choosing a workspace; an invitation by its token'],

@@ -10,9 +10,7 @@ import ts from 'typescript'
 const ROOT = new URL('..', import.meta.url).pathname
 
 /** The bundle's entries, read from scripts/build.mjs so that a new one is walked too. */
-const ENTRIES = [...readFileSync(join(ROOT, 'scripts/build.mjs'), 'utf8').matchAll(/entryPoints:\s*\[([^\]]*)\]/g)].flatMap((m) =>
-  [...m[1].matchAll(/'([^']+)'/g)].map((s) => s[1]),
-)
+const ENTRIES = [...readFileSync(join(ROOT, 'scripts/build.mjs'), 'utf8').matchAll(/entryPoints:\s*\[([^\]]*)\]/g)].flatMap((m) => [...m[1].matchAll(/'([^']+)'/g)].map((s) => s[1]))
 
 /** Test files and test support: never to be loaded by the service (fixtures are loaded by the tests only: test/fixtures.ts). */
 const TEST_ONLY = (p: string) => /\.test\.tsx?$|\.test-support\.ts$|\.testkit\.ts$|\.fixtures\.ts$/.test(p) || p.startsWith('test/')
@@ -89,8 +87,7 @@ describe('test support stays out of the production graph', () => {
 
   it('walks every entry of the bundle, the worker thread included, into the modules and lib/', () => {
     for (const entry of ['src/main.ts', 'src/cli.ts', 'src/modules/knowledge/ingest/ingest.worker.ts']) assert.ok(ENTRIES.includes(entry), entry)
-    for (const file of ['src/modules/index.ts', 'src/modules/voice/voice.module.ts', 'src/kernel/http/server.ts', 'lib/sdk-generator/languages.ts'])
-      assert.ok(graph.has(file), `${file} is reached`)
+    for (const file of ['src/modules/index.ts', 'src/modules/voice/voice.module.ts', 'src/kernel/http/server.ts', 'lib/sdk-generator/languages.ts']) assert.ok(graph.has(file), `${file} is reached`)
     assert.ok(graph.size > 300, `${graph.size} files reached`)
   })
 
@@ -102,14 +99,21 @@ describe('test support stays out of the production graph', () => {
   it('test support has one name: `*.testkit.ts` beside its tests or a file under test/, never `*.test-support.ts`', () => {
     const files = ['src', 'lib', 'test', 'sdk', 'dashboard', 'scripts', 'bench'].flatMap((d) => tree(d))
     assert.ok(files.includes('src/modules/voice/carriers/twilio.testkit.ts'), 'the tree was read')
-    assert.deepEqual(files.filter((p) => /\.test-support\.[cm]?[jt]sx?$/.test(p)), [])
+    assert.deepEqual(
+      files.filter((p) => /\.test-support\.[cm]?[jt]sx?$/.test(p)),
+      [],
+    )
   })
 
   it('test/fixtures.ts imports every module fixtures file (the tests load them; the modules no longer name them)', () => {
     const imported = runtimeImports('test/fixtures.ts', readFileSync(join(ROOT, 'test/fixtures.ts'), 'utf8')).map((spec) => resolve('test/fixtures.ts', spec, (p) => existsSync(join(ROOT, p))))
     const files = tree('src/modules').filter((p) => p.endsWith('.fixtures.ts'))
     assert.ok(files.length >= 15, files.join(', '))
-    assert.deepEqual(files.filter((p) => !imported.includes(p)), [], 'add them to test/fixtures.ts')
+    assert.deepEqual(
+      files.filter((p) => !imported.includes(p)),
+      [],
+      'add them to test/fixtures.ts',
+    )
   })
 
   it('sees a leak through a literal dynamic import, and not through a type-only import', () => {

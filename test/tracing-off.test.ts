@@ -50,10 +50,17 @@ describe('OpenTelemetry off', () => {
     await h.app.kernel.jobs.stop(0)
 
     assert.ok(received.length > 0, 'the webhooks were delivered')
-    assert.deepEqual(received.filter((t) => t !== undefined), [], 'no traceparent is sent')
+    assert.deepEqual(
+      received.filter((t) => t !== undefined),
+      [],
+      'no traceparent is sent',
+    )
     const jobs = await h.app.kernel.db.selectFrom('jobs').select('traceparent').execute()
     assert.ok(jobs.length > 0)
-    assert.ok(jobs.every((j) => j.traceparent === null), 'no traceparent is stored with jobs')
+    assert.ok(
+      jobs.every((j) => j.traceparent === null),
+      'no traceparent is stored with jobs',
+    )
     assert.equal(otlp.bodies.length, 0, 'nothing is exported')
 
     assert.equal(tracingOn(), false)
@@ -69,7 +76,12 @@ describe('OpenTelemetry off', () => {
     assert.equal(on.tracing?.endpoint, 'http://collector:4318/v1/traces')
     assert.deepEqual(on.tracing?.headers, { 'x-token': 't2', team: 'core' }, 'the TRACES_ headers win per key')
     assert.equal(on.tracing?.sampler, 'parentbased_always_on')
-    const exact = loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://a:4318', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://b:4318/custom', OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.25' })
+    const exact = loadConfig({
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://a:4318',
+      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://b:4318/custom',
+      OTEL_TRACES_SAMPLER: 'traceidratio',
+      OTEL_TRACES_SAMPLER_ARG: '0.25',
+    })
     assert.equal(exact.tracing?.endpoint, 'http://b:4318/custom')
     assert.equal(exact.tracing?.samplerRatio, 0.25)
     const base = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }

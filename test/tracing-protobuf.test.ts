@@ -42,7 +42,10 @@ describe('OpenTelemetry traces exported over OTLP/HTTP protobuf', () => {
     assert.equal(server.parentSpanId, callerSpan)
     assert.equal(server.attributes['http.response.status_code'], 201)
     const statements = trace.filter((s) => s.parentSpanId === server.spanId && s.attributes['db.system.name'] === (ENGINE === 'postgres' ? 'postgresql' : 'sqlite'))
-    assert.ok(statements.some((s) => s.name === 'INSERT inbox_conversations'), `statements: ${statements.map((s) => s.name).join(', ')}`)
+    assert.ok(
+      statements.some((s) => s.name === 'INSERT inbox_conversations'),
+      `statements: ${statements.map((s) => s.name).join(', ')}`,
+    )
     const exported = otlp.bodies.join('\n')
     assert.ok(exported.includes('svc-protobuf'), 'OTEL_SERVICE_NAME is the service.name')
     assert.ok(!exported.includes(SECRET_EMAIL), 'no parameter value is exported')

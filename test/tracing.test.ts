@@ -64,8 +64,14 @@ describe('OpenTelemetry traces exported over OTLP/HTTP', () => {
     assert.equal(server.attributes['svc.request_id'], created.headers['x-request-id'])
 
     const statements = children(server).filter((s) => s.attributes['db.system.name'] === (ENGINE === 'postgres' ? 'postgresql' : 'sqlite'))
-    assert.ok(statements.some((s) => s.name === 'INSERT inbox_conversations'), `statements: ${statements.map((s) => s.name).join(', ')}`)
-    assert.ok(statements.some((s) => s.name === 'INSERT jobs'), 'the job was enqueued inside the request’s span')
+    assert.ok(
+      statements.some((s) => s.name === 'INSERT inbox_conversations'),
+      `statements: ${statements.map((s) => s.name).join(', ')}`,
+    )
+    assert.ok(
+      statements.some((s) => s.name === 'INSERT jobs'),
+      'the job was enqueued inside the request’s span',
+    )
 
     const jobs = trace.filter((s) => s.name.startsWith('job '))
     assert.ok(jobs.length >= 2, `the event's dispatch and its delivery: ${jobs.map((s) => s.name).join(', ')}`)
@@ -74,11 +80,17 @@ describe('OpenTelemetry traces exported over OTLP/HTTP', () => {
     const first = jobs.find((j) => j.parentSpanId === server.spanId)
     assert.ok(first, 'a job span whose parent is the request that enqueued it')
     assert.equal(first.kind, 5, 'a consumer span')
-    assert.ok(children(first).some((s) => s.name.startsWith('job ') || s.attributes['db.system.name']), 'the job’s own work is under it')
+    assert.ok(
+      children(first).some((s) => s.name.startsWith('job ') || s.attributes['db.system.name']),
+      'the job’s own work is under it',
+    )
 
     const outbound = trace.find((s) => s.kind === 3 && s.attributes['http.request.method'] === 'POST' && s.attributes['server.address'] === '127.0.0.1')
     assert.ok(outbound, 'the webhook delivery’s outbound call')
-    assert.ok(jobs.some((j) => j.spanId === outbound.parentSpanId), 'made inside the delivery job’s span')
+    assert.ok(
+      jobs.some((j) => j.spanId === outbound.parentSpanId),
+      'made inside the delivery job’s span',
+    )
     assert.equal(outbound.attributes['http.response.status_code'], 204)
     assert.ok(received.includes(`00-${traceId}-${outbound.spanId}-01`), `the receiver is handed the trace: ${received.join(', ')}`)
 

@@ -54,15 +54,22 @@ async function engineRows(engine: 'sqlite' | 'postgres', entry: string, wanted: 
   const ws = JSON.parse(await svc(['workspaces', 'create', '--name', 'Bench', '--json'], db.env))
   const key = JSON.parse(await svc(['keys', 'create', '--scopes', 'admin', '--workspace', ws.id, '--json'], db.env)).key as string
   const [onPort, offPort] = [await freePort(), await freePort()]
-  const start = (port: number, apiLogs: 'on' | 'off') =>
-    startProcess([entry], { ...db.env, ...serviceEnv(port), SVC_ROLE: 'api', API_LOGS: apiLogs }, `http://127.0.0.1:${port}/livez`)
+  const start = (port: number, apiLogs: 'on' | 'off') => startProcess([entry], { ...db.env, ...serviceEnv(port), SVC_ROLE: 'api', API_LOGS: apiLogs }, `http://127.0.0.1:${port}/livez`)
   const on = await start(onPort, 'on')
   const off = await start(offPort, 'off')
   const database = createDatabase(db.env.DATABASE_URL, { schema: db.env.DATABASE_SCHEMA ?? null })
   const rows: ApiLogsRow[] = []
   try {
     const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' }
-    const logged = async () => Number((await database.db.selectFrom('api_logs').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n)
+    const logged = async () =>
+      Number(
+        (
+          await database.db
+            .selectFrom('api_logs')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      )
     const dropped = async () => Number(/^svc_api_logs_dropped_total (\d+)/m.exec(await (await fetch(`http://127.0.0.1:${onPort}/metrics`)).text())?.[1] ?? NaN)
     for (const path of PATHS) {
       if (!wanted(`api logs ${path.name}`)) continue
@@ -82,7 +89,14 @@ async function engineRows(engine: 'sqlite' | 'postgres', entry: string, wanted: 
           cpu[side] += cpuSeconds(pids[side]) - cpu0
         }
       }
-      const perRequest = (side: 'on' | 'off') => Math.round((cpu[side] * 1e6) / Math.max(1, runs[side].reduce((n, r) => n + r.times.length, 0)))
+      const perRequest = (side: 'on' | 'off') =>
+        Math.round(
+          (cpu[side] * 1e6) /
+            Math.max(
+              1,
+              runs[side].reduce((n, r) => n + r.times.length, 0),
+            ),
+        )
       const row: ApiLogsRow = {
         engine,
         scenario: path.name,
@@ -144,7 +158,6 @@ export async function apiLogsBench(engines: string[], wanted: (scenario: string)
   if (full && rows.every((r) => r.on && r.off)) putPerformanceBlock('api-logs-bench', out)
   return rows
 }
-
 
 // Alone: `node --import tsx bench/api-logs/scenarios.ts` builds dist/main.js as `npm run bench` does (BENCH_API_LOGS_ENTRY: another build).
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

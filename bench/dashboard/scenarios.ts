@@ -57,13 +57,20 @@ function sizes(outputs: BuildOutput[]): Sizes {
   const inbox = area('inbox')
   const inboxExtra = inbox ? closure([inbox.file]).filter((f) => !initial.includes(f)) : []
   const developers = area('developers')
-  const rows = [
-    measure('first visit: JavaScript (entry and its static imports)', initial),
-    measure('first visit: stylesheets', css),
-    measure('the inbox area (loaded when opened)', inboxExtra),
-  ]
-  if (developers) rows.push(measure('the developers area (with uPlot)', closure([developers.file]).filter((f) => !initial.includes(f))))
-  rows.push(measure('all JavaScript of the app', js.map((o) => o.file)))
+  const rows = [measure('first visit: JavaScript (entry and its static imports)', initial), measure('first visit: stylesheets', css), measure('the inbox area (loaded when opened)', inboxExtra)]
+  if (developers)
+    rows.push(
+      measure(
+        'the developers area (with uPlot)',
+        closure([developers.file]).filter((f) => !initial.includes(f)),
+      ),
+    )
+  rows.push(
+    measure(
+      'all JavaScript of the app',
+      js.map((o) => o.file),
+    ),
+  )
   return { rows }
 }
 
@@ -94,7 +101,11 @@ async function timings(url: string, email: string, password: string): Promise<{ 
     await signIn.close()
     const profiles = [
       { profile: 'desktop, unthrottled', cpu: 1, network: null },
-      { profile: 'mobile: 4× CPU slowdown, fast 3G (1.6 Mbit/s, 150 ms RTT)', cpu: 4, network: { offline: false, latency: 150, downloadThroughput: (1.6 * 1024 * 1024) / 8, uploadThroughput: (750 * 1024) / 8 } },
+      {
+        profile: 'mobile: 4× CPU slowdown, fast 3G (1.6 Mbit/s, 150 ms RTT)',
+        cpu: 4,
+        network: { offline: false, latency: 150, downloadThroughput: (1.6 * 1024 * 1024) / 8, uploadThroughput: (750 * 1024) / 8 },
+      },
     ]
     const out = []
     for (const p of profiles) {
@@ -151,7 +162,12 @@ export async function dashboardBench(wanted: (s: string) => boolean, full: boole
   const ws = JSON.parse(await svc(['workspaces', 'create', '--name', 'Bench', '--owner-email', 'bench@example.com', '--json'], db.env))
   const key = JSON.parse(await svc(['keys', 'create', '--scopes', 'admin', '--workspace', ws.id, '--json'], db.env)).key as string
   const password = 'bench password 123'
-  const set = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'members', 'set-password', '--email', 'bench@example.com'], { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'silent', ...db.env }, input: `${password}\n`, encoding: 'utf8' })
+  const set = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'members', 'set-password', '--email', 'bench@example.com'], {
+    cwd: ROOT,
+    env: { ...process.env, LOG_LEVEL: 'silent', ...db.env },
+    input: `${password}\n`,
+    encoding: 'utf8',
+  })
   if (set.status !== 0) throw new Error(`set-password: ${set.stderr}`)
   const port = await freePort()
   const url = `http://127.0.0.1:${port}`

@@ -145,10 +145,7 @@ export async function listDocuments(api: Api, kbId: string): Promise<DocumentSta
   const all: DocumentStatus[] = []
   let cursor: string | null = null
   do {
-    const page: { data: DocumentStatus[]; next_cursor: string | null } = await api(
-      'GET',
-      `${V}/knowledge/bases/${kbId}/documents?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
-    )
+    const page: { data: DocumentStatus[]; next_cursor: string | null } = await api('GET', `${V}/knowledge/bases/${kbId}/documents?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`)
     all.push(...page.data)
     cursor = page.next_cursor
   } while (cursor)

@@ -52,7 +52,11 @@ export async function evaluateLlm(opts: LlmEvalOptions): Promise<LlmEvalResult> 
   })
   try {
     const kb = await app.api('POST', `${V}/knowledge/bases`, { name: 'Evaluation corpus', language: 'en' })
-    const ids = await upload(app.api, kb.id, corpus.map((d) => ({ title: d.title, text: d.text, metadata: { corpus_id: d.id } })))
+    const ids = await upload(
+      app.api,
+      kb.id,
+      corpus.map((d) => ({ title: d.title, text: d.text, metadata: { corpus_id: d.id } })),
+    )
     await waitSettled(app.api, kb.id, new Set(ids).size)
     const corpusIdOf = new Map<string, string>()
     ids.forEach((id, i) => corpusIdOf.has(id) || corpusIdOf.set(id, corpus[i].id))

@@ -59,7 +59,15 @@ export function score(questions: Question[], ranked: Map<string, string[]>): { r
 export function baseline(corpus: CorpusDocument[], questions: Question[]): Map<string, string[]> {
   const index = new MiniSearch<CorpusDocument>({ fields: ['title', 'text'] })
   index.addAll(corpus)
-  return new Map(questions.map((q) => [q.id, index.search(q.question).slice(0, 10).map((r) => String(r.id))]))
+  return new Map(
+    questions.map((q) => [
+      q.id,
+      index
+        .search(q.question)
+        .slice(0, 10)
+        .map((r) => String(r.id)),
+    ]),
+  )
 }
 
 /** Ours on one engine: upload, wait until processed, then every question through the search route. */
@@ -132,8 +140,7 @@ export async function evaluateQuality(engines: string[], entry?: string): Promis
 
 export function qualityTable(r: QualityResult): string {
   const base = r.rows[0]
-  const head =
-    '| engine | system | Recall@5 | MRR@10 | vs baseline | off-topic handled (gap, not answered) | in-scope answered | search p95 (1 client, HTTP) |\n|---|---|---:|---:|---|---:|---:|---:|'
+  const head = '| engine | system | Recall@5 | MRR@10 | vs baseline | off-topic handled (gap, not answered) | in-scope answered | search p95 (1 client, HTTP) |\n|---|---|---:|---:|---|---:|---:|---:|'
   const body = r.rows.map((row, i) => {
     const vs = i === 0 ? '—' : row.recall5 > base.recall5 && row.mrr10 > base.mrr10 ? 'better ✓' : row.recall5 >= base.recall5 && row.mrr10 >= base.mrr10 ? 'not worse' : 'worse ⚠'
     const off = row.gapsFound === undefined ? '—' : `${row.gapsFound} / ${r.unanswerable} (${Math.round((100 * row.gapsFound) / Math.max(1, r.unanswerable))} %)`

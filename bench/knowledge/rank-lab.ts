@@ -49,7 +49,10 @@ for (const q of questions) {
   const beta = Number(process.env.BETA ?? 0)
   const byDoc = new Map<string, number[]>()
   for (const x of scored.slice(0, 100)) (byDoc.get(x.r.doc) ?? byDoc.set(x.r.doc, []).get(x.r.doc)!).push(x.k.order)
-  const docScore = (d: string) => { const v = byDoc.get(d) ?? [0]; return v[0] + beta * v.slice(1).reduce((n, x) => n + x, 0) }
+  const docScore = (d: string) => {
+    const v = byDoc.get(d) ?? [0]
+    return v[0] + beta * v.slice(1).reduce((n, x) => n + x, 0)
+  }
   const list = [...byDoc.keys()].sort((x, y) => docScore(y) - docScore(x)).slice(0, 10)
   ranked.set(q.id, list)
   const best = scored[0]?.k.score ?? 0

@@ -153,7 +153,9 @@ export function knowledgeTable(rows: KnowledgeRow[]): string {
       : [
           `| ${r.engine} | ${r.chunks.toLocaleString('en')} (${r.documents}) | ${r.chunksPerSecond}${r.chunksPerSecond < 200 ? ' ⚠' : ''} | ${r.rps} | ${r.p50} | ${r.p95} | ${r.p99} | ${r.oneClient ? `${r.oneClient.p50} / ${r.oneClient.p95}${r.oneClient.p95 > 20 ? ' ⚠' : ''}` : '—'} | ${r.cpuPerSearch ?? '—'} | ${r.rss.join(' → ')} | ${r.peak} |${r.note ? ` ${r.note}` : ''}`,
           ...(r.cluster
-            ? [`| ${r.engine}, WEB_CONCURRENCY=auto (${r.cluster.processes} processes) | the same base | — | ${r.cluster.rps} | ${r.cluster.p50} | ${r.cluster.p95} | ${r.cluster.p99} | — | ${r.cluster.cpuPerSearch} | — | — |`]
+            ? [
+                `| ${r.engine}, WEB_CONCURRENCY=auto (${r.cluster.processes} processes) | the same base | — | ${r.cluster.rps} | ${r.cluster.p50} | ${r.cluster.p95} | ${r.cluster.p99} | — | ${r.cluster.cpuPerSearch} | — | — |`,
+              ]
             : []),
         ],
   )

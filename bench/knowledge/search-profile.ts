@@ -37,8 +37,7 @@ const TARGET = Number(process.env.BENCH_KNOWLEDGE_CHUNKS ?? 50_000)
 const ROUNDS = Number(process.env.PROFILE_ROUNDS ?? 5)
 const SCHEMA = 'knowledge_profile'
 
-const dbEnv = (): Record<string, string> =>
-  ENGINE === 'postgres' ? { DATABASE_URL: PG_URL, DATABASE_SCHEMA: SCHEMA } : { DATABASE_URL: `sqlite:${join(DIR, 'svc.sqlite')}` }
+const dbEnv = (): Record<string, string> => (ENGINE === 'postgres' ? { DATABASE_URL: PG_URL, DATABASE_SCHEMA: SCHEMA } : { DATABASE_URL: `sqlite:${join(DIR, 'svc.sqlite')}` })
 
 interface Seeded {
   workspaceId: string
@@ -70,7 +69,12 @@ async function seed(): Promise<Seeded> {
     await upload(api, kb.id, [file(corpus, 0)], 1)
     const first = await waitSettled(api, kb.id, 1)
     const files = Math.max(2, Math.ceil(TARGET / Math.max(1, first.docs[0].chunk_count)))
-    await upload(api, kb.id, Array.from({ length: files - 1 }, (_, i) => file(corpus, i + 1)), 4)
+    await upload(
+      api,
+      kb.id,
+      Array.from({ length: files - 1 }, (_, i) => file(corpus, i + 1)),
+      4,
+    )
     const { docs } = await waitSettled(api, kb.id, files)
     const s: Seeded = { workspaceId: ws.id, kbId: kb.id, chunks: docs.reduce((n, d) => n + d.chunk_count, 0) }
     writeFileSync(marker, JSON.stringify(s))
@@ -123,7 +127,9 @@ if (process.env.PROFILE_HTTP === '1') {
     const cpu0 = treeCpuMs(child.pid!)
     const r = await run(DURATION)
     const perSearch = (treeCpuMs(child.pid!) - cpu0) / Math.max(1, r.rps * DURATION)
-    process.stdout.write(`${ENGINE} HTTP: ${r.rps} req/s, p50 ${r.p50} ms, p95 ${r.p95} ms, p99 ${r.p99} ms, server CPU ${perSearch.toFixed(2)} ms per search${r.errors || r.non2xx ? `, ${r.errors} errors, ${r.non2xx} non-2xx` : ''}\n`)
+    process.stdout.write(
+      `${ENGINE} HTTP: ${r.rps} req/s, p50 ${r.p50} ms, p95 ${r.p95} ms, p99 ${r.p99} ms, server CPU ${perSearch.toFixed(2)} ms per search${r.errors || r.non2xx ? `, ${r.errors} errors, ${r.non2xx} non-2xx` : ''}\n`,
+    )
   } finally {
     await stop(child)
   }
@@ -147,9 +153,7 @@ try {
       const terms = await timed('1 analyse question', () => queryTerms(q, a))
       const { bases, stats } = await timed('2 bases and statistics', () => readSearchStats(db, tenant, [s.kbId], terms))
       const plans = await timed('3 planFilters', () => planFilters(terms, stats))
-      const cands = await timed('4 searchCandidates', () =>
-        index.searchCandidates(db, tenant, { kbIds: bases.map((b) => b.id), plans, filters: {}, limit: CANDIDATES, withVectors: false }),
-      )
+      const cands = await timed('4 searchCandidates', () => index.searchCandidates(db, tenant, { kbIds: bases.map((b) => b.id), plans, filters: {}, limit: CANDIDATES, withVectors: false }))
       candidates += cands.length
       for (const p of plans) {
         await timed(`4${'any' in p ? 'a rare terms ranked' : 'b common terms newest'}`, () =>
@@ -160,7 +164,13 @@ try {
         const score = bm25fScorer(terms, stats)
         return cands.map((c) => ({ c, k: score(c) })).sort((x, y) => y.k.raw - x.k.raw)
       })
-      await timed('6 passagesOf', () => index.passagesOf(db, tenant, scored.slice(0, 5).map((x) => x.c.rid)))
+      await timed('6 passagesOf', () =>
+        index.passagesOf(
+          db,
+          tenant,
+          scored.slice(0, 5).map((x) => x.c.rid),
+        ),
+      )
     }
   }
   const n = ROUNDS * questions.length
@@ -178,8 +188,7 @@ try {
     process.stdout.write(`\n| budget:candidates[:cap] | Node CPU µs per search (top 5) | candidates read | Recall@5 | MRR@10 |\n|---|---:|---:|---:|---:|\n`)
     for (const setting of process.env.PROFILE_TUNE.split(',')) {
       const [budget, limit, cap] = setting.split(':').map(Number)
-      const plan = (terms: string[], stats: Parameters<typeof planFilters>[1]) =>
-        planFilters(terms, stats, budget).map((p) => ('newest' in p && cap ? { ...p, cap } : p))
+      const plan = (terms: string[], stats: Parameters<typeof planFilters>[1]) => planFilters(terms, stats, budget).map((p) => ('newest' in p && cap ? { ...p, cap } : p))
       const rank = async (q: string, topK: number) => {
         const terms = queryTerms(q, a)
         const stats = await readStats(db, tenant, [s.kbId], terms)
@@ -191,7 +200,11 @@ try {
           .sort((x, y) => y.s - x.s || y.k.raw - x.k.raw || (x.c.chunk_id < y.c.chunk_id ? -1 : 1))
           .filter((x) => x.s > 0)
           .slice(0, topK)
-        const passages = await index.passagesOf(db, tenant, scored.map((x) => x.c.rid))
+        const passages = await index.passagesOf(
+          db,
+          tenant,
+          scored.map((x) => x.c.rid),
+        )
         return { n: cands.length, ids: scored.map((x) => corpusId.get((JSON.parse(passages.get(x.c.rid)?.heading_path ?? '[]') as string[]).at(-1) ?? '')) }
       }
       let read = 0

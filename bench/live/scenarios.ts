@@ -118,7 +118,14 @@ async function engineRow(engine: 'sqlite' | 'postgres', entry: string): Promise<
 
 function table(rows: LiveRow[]): string {
   const head = '| engine | clients held | RSS idle → held (MB) | per client (KB) | event → client p50 / p95 / max (ms) | delivered |\n|---|---|---|---|---|---|'
-  return [head, ...rows.map((r) => (r.note ? `| ${r.engine} | ${r.note} | | | | |` : `| ${r.engine} | ${r.clients} | ${r.idleMb} → ${r.heldMb} | ${r.perClientKb} | ${r.p50} / ${r.p95} / ${r.max} | ${r.delivered} of ${r.expected} |`))].join('\n')
+  return [
+    head,
+    ...rows.map((r) =>
+      r.note
+        ? `| ${r.engine} | ${r.note} | | | | |`
+        : `| ${r.engine} | ${r.clients} | ${r.idleMb} → ${r.heldMb} | ${r.perClientKb} | ${r.p50} / ${r.p95} / ${r.max} | ${r.delivered} of ${r.expected} |`,
+    ),
+  ].join('\n')
 }
 
 /** Called by bench/run.ts (scenario "live stream"); printed, and written to docs/performance.md on a full run. */
@@ -143,7 +150,6 @@ export async function liveBench(engines: string[], wanted: (scenario: string) =>
   if (full && rows.every((r) => !r.note)) putPerformanceBlock('live-bench', out)
   return rows
 }
-
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const engines = (process.env.BENCH_ENGINES ?? 'sqlite,postgres').split(',')

@@ -179,7 +179,11 @@ describe('dashboard agents in Chromium: create, edit, start a run, approve with 
     await item.getByRole('alert').getByText('is not valid JSON').waitFor()
     await args.fill('{"order_id": "refund-everything", "amount": 120}')
     await item.getByRole('button', { name: 'Approve' }).click()
-    await item.getByRole('alert').getByText(/\/body\/arguments/).first().waitFor()
+    await item
+      .getByRole('alert')
+      .getByText(/\/body\/arguments/)
+      .first()
+      .waitFor()
     assert.equal(calls.length, 0, 'nothing is sent before an approval the API accepts')
     assert.equal((await api('GET', `/agents/${agent.id}/approvals?status=pending`)).data.length, 1, 'still pending')
 

@@ -35,10 +35,19 @@ describe('dashboard bot guardrails in Chromium', { skip }, () => {
     await page.getByText('Guardrails saved to the draft.').waitFor()
 
     const g = await ok(get(d.h, `/bots/${bot.id}/guardrails`))
-    assert.deepEqual(g.blocked_topics, [{ name: 'Legal advice', keywords: ['lawsuit', 'attorney'] }, { name: 'Politics', keywords: ['Politics'] }])
+    assert.deepEqual(g.blocked_topics, [
+      { name: 'Legal advice', keywords: ['lawsuit', 'attorney'] },
+      { name: 'Politics', keywords: ['Politics'] },
+    ])
     assert.deepEqual(g.blocked_terms, ['cheaphotels.example'])
     assert.equal(g.prompt_injection, 'flag')
-    assert.deepEqual(g.pii_masking, { emails: true, phone_numbers: true, card_numbers: false, phone_regions: ['DE', 'AT'], allowed_contacts: ['+49 30 1234567', 'frontdesk@hotel-berlin.de', 'https://hotel-berlin.de/contact'] })
+    assert.deepEqual(g.pii_masking, {
+      emails: true,
+      phone_numbers: true,
+      card_numbers: false,
+      phone_regions: ['DE', 'AT'],
+      allowed_contacts: ['+49 30 1234567', 'frontdesk@hotel-berlin.de', 'https://hotel-berlin.de/contact'],
+    })
     assert.deepEqual(g.allowed_languages, ['en', 'de'])
     assert.equal(g.max_reply_length, 800)
     assert.equal((await ok(get(d.h, `/bots/${bot.id}`))).has_unpublished_changes, true, 'a draft change')

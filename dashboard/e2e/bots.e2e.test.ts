@@ -54,7 +54,7 @@ describe('dashboard bots in Chromium: create, edit the draft, test chat, publish
     await chat.getByRole('button', { name: 'Send to bot' }).click()
     const answer = chat.locator('.bot-answer').first()
     await answer.waitFor()
-    assert.match(await answer.textContent() ?? '', /two to four working days/)
+    assert.match((await answer.textContent()) ?? '', /two to four working days/)
     await chat.getByRole('list', { name: 'Citations' }).getByText('Shipping times').waitFor()
     await chat.getByText(/frozen as v1 \(not published\)/).waitFor()
     let bot = await ok(get(d.h, `/bots/${botId}`))
@@ -101,7 +101,11 @@ describe('dashboard bots in Chromium: create, edit the draft, test chat, publish
     await chat.getByLabel('Version to test').selectOption({ label: 'v1 (live)' })
     await chat.getByLabel('Message to the bot').fill('Can I get a refund?')
     await chat.getByRole('button', { name: 'Send to bot' }).click()
-    await chat.locator('.bot-answer').nth(1).getByText(/refund any purchase within 14 days/).waitFor()
+    await chat
+      .locator('.bot-answer')
+      .nth(1)
+      .getByText(/refund any purchase within 14 days/)
+      .waitFor()
 
     await page.getByRole('link', { name: '← All bots' }).click()
     const table = page.getByRole('region', { name: 'Bots' })

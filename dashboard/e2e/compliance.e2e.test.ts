@@ -123,7 +123,10 @@ describe('dashboard compliance in Chromium: DSAR export downloaded, audit log, r
     await page.getByLabel('audit log (days)').fill('10')
     await page.getByRole('button', { name: 'Save policies' }).click()
     const problem = page.getByRole('alert')
-    await problem.getByText(/at least 365 days/).first().waitFor()
+    await problem
+      .getByText(/at least 365 days/)
+      .first()
+      .waitFor()
     assert.match((await problem.textContent()) ?? '', /\/body\/policies\/audit_log[\s\S]*request_id req_/)
     stored = JSON.parse((await d.h.request({ method: 'GET', url: '/v2/compliance/retention' })).body)
     assert.equal(stored.policies.audit_log, 'keep')

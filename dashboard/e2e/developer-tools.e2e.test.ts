@@ -34,7 +34,10 @@ describe('developer tools in Chromium: API logs, usage, OAuth apps, OpenAPI snap
       await d.h.request({ method: 'POST', url: '/v2/bots', payload: { nope: true }, headers: { 'x-request-id': 'e2e-bad-create' } }),
       await d.h.request({ method: 'GET', url: '/v2/nowhere', headers: { 'x-request-id': 'e2e-not-found' } }),
     ]
-    assert.deepEqual(seeded.map((r) => r.statusCode), [200, 200, 422, 404])
+    assert.deepEqual(
+      seeded.map((r) => r.statusCode),
+      [200, 200, 422, 404],
+    )
   })
   after(() => d?.close())
 
@@ -64,7 +67,10 @@ describe('developer tools in Chromium: API logs, usage, OAuth apps, OpenAPI snap
     await page.getByLabel('Method').selectOption('POST')
     await page.getByRole('button', { name: 'Apply filters' }).click()
     await page.waitForURL(/method=POST/)
-    await until(async () => (await table.getByText('e2e-not-found', { exact: true }).count()) === 0, () => page.waitForTimeout(100))
+    await until(
+      async () => (await table.getByText('e2e-not-found', { exact: true }).count()) === 0,
+      () => page.waitForTimeout(100),
+    )
     await table.getByRole('link', { name: 'e2e-bad-create' }).click()
 
     await page.getByRole('heading', { name: 'Request e2e-bad-create' }).waitFor()
@@ -185,7 +191,10 @@ describe('developer tools in Chromium: API logs, usage, OAuth apps, OpenAPI snap
     await page.getByRole('heading', { name: 'Snapshot v2.4.0' }).waitFor()
     const breaking = page.getByRole('region', { name: /Breaking changes/ })
     await breaking.getByText('archiveBot').first().waitFor()
-    await breaking.getByText(/legacy_score/).first().waitFor()
+    await breaking
+      .getByText(/legacy_score/)
+      .first()
+      .waitFor()
     assert.ok((await breaking.locator('li.breaking-change').count()) >= 2)
     await page.getByRole('region', { name: 'Removed operations' }).getByText('POST /bots/{id}/archive').waitFor()
     await page.getByRole('link', { name: previous.id }).waitFor()

@@ -133,13 +133,10 @@ describe('dashboard developers in Chromium: editing and deleting endpoints, sand
     await page.getByRole('button', { name: 'Download svc_bot.tf' }).waitFor()
     const bots = (await d.h.request({ method: 'GET', url: '/v2/terraform-resources?format=hcl&type=svc_bot' })).body
     assert.ok(!bots.includes(ep.id))
-    await page.waitForFunction(
-      (id) => {
-        const t = document.querySelector('[data-testid="terraform-hcl"]')?.textContent ?? ''
-        return t.includes('svc_bot') && !t.includes(id)
-      },
-      ep.id,
-    )
+    await page.waitForFunction((id) => {
+      const t = document.querySelector('[data-testid="terraform-hcl"]')?.textContent ?? ''
+      return t.includes('svc_bot') && !t.includes(id)
+    }, ep.id)
     assert.equal(undated((await config.textContent()) ?? ''), undated(bots))
     d.clean(page)
   })

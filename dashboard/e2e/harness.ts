@@ -115,7 +115,13 @@ export async function checkA11y(page: Page, label: string): Promise<void> {
   }
   const serious = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
   assert.deepEqual(
-    serious.map((v) => `${v.impact} ${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 5).join(', ')}`),
+    serious.map(
+      (v) =>
+        `${v.impact} ${v.id}: ${v.help} — ${v.nodes
+          .map((n) => n.target.join(' '))
+          .slice(0, 5)
+          .join(', ')}`,
+    ),
     [],
     `accessibility violations on ${label}`,
   )

@@ -18,7 +18,7 @@ describe('dashboard inbox live in Chromium: long threads, presence, notification
   })
   after(() => d?.close())
 
-  it('a long thread opens at the newest message, loads earlier ones above in place, and shows one\'s own reply at once', async () => {
+  it("a long thread opens at the newest message, loads earlier ones above in place, and shows one's own reply at once", async () => {
     const conv = await conversation('Long Thread', 'Message 1')
     for (let i = 2; i <= 61; i++) await customerWrites(conv.id, `Message ${i}`)
     const a = await signedIn(`/dashboard/inbox/${conv.id}`)
@@ -55,7 +55,7 @@ describe('dashboard inbox live in Chromium: long threads, presence, notification
     await a.getByRole('button', { name: 'Send reply' }).click()
     const mine = messages.locator('li[data-author="member"]').filter({ hasText: 'Here is the answer you waited for.' })
     await mine.getByText('Sending…').waitFor({ timeout: 500 })
-    assert.equal(await inView(a, 'Here is the answer you waited for.'), true, 'one\'s own reply is in view')
+    assert.equal(await inView(a, 'Here is the answer you waited for.'), true, "one's own reply is in view")
     release()
     await a.getByText('Reply sent.').waitFor()
     await mine.locator('time').waitFor()
@@ -82,7 +82,10 @@ describe('dashboard inbox live in Chromium: long threads, presence, notification
     await screenshot(a, 'inbox-live-presence')
 
     await links(b).filter({ hasText: 'Elsewhere Ed' }).click()
-    await a.locator('.presence-line').getByText(/Bea/).waitFor({ state: 'detached', ...SECOND })
+    await a
+      .locator('.presence-line')
+      .getByText(/Bea/)
+      .waitFor({ state: 'detached', ...SECOND })
     assert.equal(await a.getByText(/also replying/).count(), 0)
     d.clean(a)
     d.clean(b)

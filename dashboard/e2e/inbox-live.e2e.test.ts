@@ -47,10 +47,16 @@ describe('dashboard inbox live in Chromium: two members see each other within a 
     await a.waitForFunction((id) => (document.querySelector('.conversation-actions select') as HTMLSelectElement | null)?.value === id, ownerId, SECOND)
 
     await b.locator('.conversation-actions').getByRole('button', { name: 'Resolve' }).click()
-    await a.getByRole('heading', { level: 2, name: /Grace Hopper/ }).getByText('resolved').waitFor(SECOND)
+    await a
+      .getByRole('heading', { level: 2, name: /Grace Hopper/ })
+      .getByText('resolved')
+      .waitFor(SECOND)
     await links(a).filter({ hasText: 'Grace Hopper' }).getByText('resolved').waitFor(SECOND)
     await a.locator('.conversation-actions').getByRole('button', { name: 'Reopen' }).click()
-    await b.getByRole('heading', { level: 2, name: /Grace Hopper/ }).getByText('open').waitFor(SECOND)
+    await b
+      .getByRole('heading', { level: 2, name: /Grace Hopper/ })
+      .getByText('open')
+      .waitFor(SECOND)
     await checkA11y(a, 'live inbox thread')
     d.clean(a)
     d.clean(b)
@@ -72,7 +78,13 @@ describe('dashboard inbox live in Chromium: two members see each other within a 
     await links(a).first().click()
     await a.getByRole('list', { name: 'Messages' }).getByText('Are you there?').waitFor()
     await a.waitForFunction((n) => document.title.startsWith(n ? `(${n}) Inbox` : 'Inbox'), before - 1, SECOND)
-    assert.equal(await links(a).filter({ hasText: 'Ada Older' }).getByText(/unread/).count(), 0)
+    assert.equal(
+      await links(a)
+        .filter({ hasText: 'Ada Older' })
+        .getByText(/unread/)
+        .count(),
+      0,
+    )
 
     // Read while open: a new customer message in the open conversation is marked read too.
     await customerWrites(older.id, 'Still there?')
@@ -80,7 +92,14 @@ describe('dashboard inbox live in Chromium: two members see each other within a 
     await a.reload()
     await links(a).filter({ hasText: 'Ada Older' }).waitFor()
     await live(a)
-    assert.equal(await links(a).filter({ hasText: 'Ada Older' }).getByText(/unread/).count(), 0, 'read for this member, stored')
+    assert.equal(
+      await links(a)
+        .filter({ hasText: 'Ada Older' })
+        .getByText(/unread/)
+        .count(),
+      0,
+      'read for this member, stored',
+    )
     assert.equal(await unreadInTitle(a), before - 1)
 
     // Another member's unread state is their own.

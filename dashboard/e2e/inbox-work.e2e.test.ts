@@ -130,7 +130,9 @@ describe('dashboard inbox in Chromium: drafts, AI draft, templates, shortcuts, s
     await d.signIn(page, '/dashboard/inbox')
     await list(page).getByRole('link').nth(2).waitFor()
     // The list's order (newest activity first) decides what j and k reach.
-    const [first, second] = (await list(page).getByRole('link').evaluateAll((as) => as.map((a) => /conv_\w+/.exec(a.getAttribute('href') ?? '')?.[0]))) as string[]
+    const [first, second] = (await list(page)
+      .getByRole('link')
+      .evaluateAll((as) => as.map((a) => /conv_\w+/.exec(a.getAttribute('href') ?? '')?.[0]))) as string[]
     await blur(page)
     await page.keyboard.press('j')
     await page.waitForURL(`**/dashboard/inbox/${first}?**`)
@@ -170,7 +172,10 @@ describe('dashboard inbox in Chromium: drafts, AI draft, templates, shortcuts, s
     await screenshot(page, 'inbox-snooze')
     const t0 = Date.now()
     await snooze.getByRole('button', { name: 'In 1 hour' }).click()
-    await page.getByText(/^Snoozed until /).first().waitFor()
+    await page
+      .getByText(/^Snoozed until /)
+      .first()
+      .waitFor()
     const snoozed = await read(target.id)
     assert.equal(snoozed.status, 'snoozed')
     const until = Date.parse(snoozed.snoozed_until)
@@ -197,5 +202,4 @@ describe('dashboard inbox in Chromium: drafts, AI draft, templates, shortcuts, s
     assert.equal((await ok(get(d.h, `/inbox/conversations/${target.id}/messages?order=asc`))).data.at(-1).content, 'see you')
     d.clean(page)
   })
-
 })

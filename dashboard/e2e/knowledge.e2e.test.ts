@@ -88,7 +88,10 @@ describe('dashboard knowledge in Chromium: bases, upload with progress, crawl, s
     await page.getByRole('button', { name: 'Search', exact: true }).click()
     await page.getByRole('status').filter({ hasText: 'recorded as a knowledge gap' }).waitFor()
     await page.getByRole('navigation', { name: 'Knowledge' }).getByRole('link', { name: 'Gaps' }).click()
-    await page.getByRole('table', { name: 'Knowledge gaps' }).getByRole('row', { name: /Do you ship pineapples to Antarctica\?/ }).waitFor()
+    await page
+      .getByRole('table', { name: 'Knowledge gaps' })
+      .getByRole('row', { name: /Do you ship pineapples to Antarctica\?/ })
+      .waitFor()
     await checkA11y(page, 'knowledge gaps')
     await assertFitsPhone(page, 'knowledge gaps')
     d.clean(page)

@@ -80,7 +80,10 @@ describe('dashboard leads in Chromium: create, edit, qualify (BANT), delete', { 
     assert.deepEqual(after.tags, ['maize'])
     assert.equal(after.email, 'barbara@cshl.example', 'fields left alone stay')
     // The score follows the edit: a decision maker's title now counts.
-    await page.getByRole('region', { name: 'Score factors' }).getByRole('row', { name: /title is a decision maker/ }).waitFor()
+    await page
+      .getByRole('region', { name: 'Score factors' })
+      .getByRole('row', { name: /title is a decision maker/ })
+      .waitFor()
     d.clean(page)
   })
 
@@ -99,8 +102,16 @@ describe('dashboard leads in Chromium: create, edit, qualify (BANT), delete', { 
     await criteria.getByRole('listitem').filter({ hasText: 'budget' }).getByText('“$20k this year”').waitFor()
     await criteria.getByRole('listitem').filter({ hasText: 'authority' }).getByText('met', { exact: true }).waitFor()
     await criteria.getByRole('listitem').filter({ hasText: 'timeline' }).getByText('not met').waitFor()
-    await page.getByRole('region', { name: /^Status/ }).getByText('qualified').first().waitFor()
-    await page.getByRole('list', { name: 'Activities, newest first' }).getByText(/qualif/i).first().waitFor()
+    await page
+      .getByRole('region', { name: /^Status/ })
+      .getByText('qualified')
+      .first()
+      .waitFor()
+    await page
+      .getByRole('list', { name: 'Activities, newest first' })
+      .getByText(/qualif/i)
+      .first()
+      .waitFor()
     await checkA11y(page, 'lead qualified')
     await assertFitsPhone(page, 'lead qualified')
     await screenshot(page, 'lead-qualify')

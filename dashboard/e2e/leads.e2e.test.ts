@@ -26,7 +26,9 @@ describe('dashboard leads in Chromium: list with filters, score factors, activit
       })
     })
     await new Promise<void>((r) => crm.listen(0, '127.0.0.1', r))
-    await api('PATCH', `/workspaces/${d.h.a.workspaceId}`, { crm: { provider: 'webhook', url: `http://127.0.0.1:${(crm.address() as AddressInfo).port}/leads`, signing_secret: 'whsec_dashboard_leads_test' } })
+    await api('PATCH', `/workspaces/${d.h.a.workspaceId}`, {
+      crm: { provider: 'webhook', url: `http://127.0.0.1:${(crm.address() as AddressInfo).port}/leads`, signing_secret: 'whsec_dashboard_leads_test' },
+    })
   })
   after(async () => {
     await d?.close()
@@ -89,7 +91,10 @@ describe('dashboard leads in Chromium: list with filters, score factors, activit
     await page.getByRole('button', { name: 'Sync now' }).click()
     await page.getByRole('status').filter({ hasText: 'Synced to the CRM.' }).waitFor()
     await page.getByText('crm_contact_42').first().waitFor()
-    assert.ok(received.some((b) => b.includes('grace@navy.example')), 'the CRM received the lead')
+    assert.ok(
+      received.some((b) => b.includes('grace@navy.example')),
+      'the CRM received the lead',
+    )
     await activities.getByText(/crm_contact_42/).waitFor()
     await checkA11y(page, 'lead detail')
     await screenshot(page, 'lead-detail')

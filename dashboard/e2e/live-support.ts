@@ -14,11 +14,14 @@ export const unreadInTitle = async (page: Page) => Number(/^\((\d+)\) /.exec(awa
 
 /** Whether the element is inside the message box's visible part (and the window's). */
 export const inView = (page: Page, text: string) =>
-  page.getByRole('list', { name: 'Messages' }).getByText(text, { exact: true }).evaluate((el) => {
-    const box = el.closest('.message-scroller')!.getBoundingClientRect()
-    const r = el.getBoundingClientRect()
-    return r.top >= box.top - 1 && r.bottom <= box.bottom + 1 && r.bottom <= window.innerHeight
-  })
+  page
+    .getByRole('list', { name: 'Messages' })
+    .getByText(text, { exact: true })
+    .evaluate((el) => {
+      const box = el.closest('.message-scroller')!.getBoundingClientRect()
+      const r = el.getBoundingClientRect()
+      return r.top >= box.top - 1 && r.bottom <= box.bottom + 1 && r.bottom <= window.innerHeight
+    })
 
 export interface TwoMembers {
   d: Dashboard
@@ -43,8 +46,7 @@ export async function twoMembers(): Promise<TwoMembers> {
     d,
     ownerId,
     beaId,
-    conversation: (name, message = `Hello from ${name}`) =>
-      ok(post(d.h, '/inbox/conversations', { channel: 'chat', subject: `About ${name}`, contact: { name }, message: { content: message } }), 201),
+    conversation: (name, message = `Hello from ${name}`) => ok(post(d.h, '/inbox/conversations', { channel: 'chat', subject: `About ${name}`, contact: { name }, message: { content: message } }), 201),
     customerWrites: (id, content) => ok(post(d.h, `/inbox/conversations/${id}/messages`, { content, direction: 'inbound' }), 201),
     async signedIn(path, email = OWNER_EMAIL) {
       const page = await d.open()

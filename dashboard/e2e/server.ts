@@ -47,7 +47,13 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const READY = 'SVC_E2E_SERVER '
 
 export async function startServer(opts: { env?: Record<string, string>; password?: string; chat?: { text: string; chunkDelayMs?: number } } = {}): Promise<Server> {
-  const server = await startAnnounced<{ url: string; control: string; a: Keyring; b: Keyring }>({ root: ROOT, script: 'scripts/e2e-server.ts', args: [JSON.stringify(opts)], prefix: READY, label: 'e2e server' })
+  const server = await startAnnounced<{ url: string; control: string; a: Keyring; b: Keyring }>({
+    root: ROOT,
+    script: 'scripts/e2e-server.ts',
+    args: [JSON.stringify(opts)],
+    prefix: READY,
+    label: 'e2e server',
+  })
   const ready = server.announced
 
   async function step<T>(name: string, body: unknown = {}): Promise<T> {
@@ -88,8 +94,7 @@ export async function ok(r: Answer | Promise<Answer>, status = 200): Promise<any
   return res.body ? JSON.parse(res.body) : null
 }
 
-export const post = (s: Server, url: string, payload: unknown = {}, opts: { key?: string; headers?: Record<string, string> } = {}) =>
-  s.request({ method: 'POST', url: `/v2${url}`, payload, ...opts })
+export const post = (s: Server, url: string, payload: unknown = {}, opts: { key?: string; headers?: Record<string, string> } = {}) => s.request({ method: 'POST', url: `/v2${url}`, payload, ...opts })
 export const patch = (s: Server, url: string, payload: unknown, key?: string) => s.request({ method: 'PATCH', url: `/v2${url}`, payload, ...(key ? { key } : {}) })
 export const get = (s: Server, url: string, key?: string) => s.request({ method: 'GET', url: `/v2${url}`, ...(key ? { key } : {}) })
 

@@ -105,7 +105,11 @@ describe('dashboard settings in Chromium: workspace, members, integrations', { s
     const again = page.getByRole('dialog', { name: 'Invite a member' })
     await again.getByLabel('Email').fill(INVITEE)
     await again.getByRole('button', { name: 'Send invitation' }).click()
-    await again.getByRole('alert').getByText(/already a member/).first().waitFor()
+    await again
+      .getByRole('alert')
+      .getByText(/already a member/)
+      .first()
+      .waitFor()
     assert.match((await again.getByRole('alert').textContent()) ?? '', /Error 409/)
     await again.getByRole('button', { name: 'Cancel' }).click()
     await again.waitFor({ state: 'hidden' })
@@ -143,7 +147,10 @@ describe('dashboard settings in Chromium: workspace, members, integrations', { s
     await confirm.getByText(INVITEE).waitFor()
     await checkA11y(page, 'remove dialog')
     await confirm.getByRole('button', { name: 'Cancel' }).click()
-    assert.ok((await members()).some((x) => x.email === INVITEE), 'cancel removed nothing')
+    assert.ok(
+      (await members()).some((x) => x.email === INVITEE),
+      'cancel removed nothing',
+    )
     await row.getByRole('button', { name: 'Remove New Person' }).click()
     await confirm.getByRole('button', { name: 'Remove member' }).click()
     await page.getByText(`Removed ${INVITEE}.`).waitFor()

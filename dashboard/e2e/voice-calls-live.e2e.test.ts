@@ -99,7 +99,10 @@ describe('dashboard live calls in Chromium: hang up a ringing or answered call, 
     // A number the browser accepts as E.164 but no country uses: the API's 422 is shown, the call unchanged.
     await transfer.getByLabel('Phone number', { exact: true }).fill('+999123456789')
     await transfer.getByRole('button', { name: 'Transfer' }).click()
-    await transfer.getByRole('alert').getByText(/Error 422/).waitFor()
+    await transfer
+      .getByRole('alert')
+      .getByText(/Error 422/)
+      .waitFor()
     await transfer.getByRole('button', { name: 'Cancel' }).click()
     await transfer.waitFor({ state: 'hidden' })
     assert.equal((await api('GET', `/v2/voice/calls/${call.id}`)).transfers.length, 0)

@@ -95,7 +95,10 @@ describe('dashboard voice numbers in Chromium: provision a number answered by a 
     await page.waitForFunction(() => !/^(queued|ringing)$/.test(document.querySelector('dt + dd .badge')?.textContent ?? ''), null, { timeout: 20_000 })
     const shown = (await status.textContent())!.replace(/ /g, '_')
     const now = JSON.parse((await d.h.request({ method: 'GET', url: `/v2/voice/calls/${call.id}` })).body)
-    assert.ok(now.history.some((h: any) => h.status === shown), `the page shows ${shown}, a state the call went through`)
+    assert.ok(
+      now.history.some((h: any) => h.status === shown),
+      `the page shows ${shown}, a state the call went through`,
+    )
     assert.ok(gets >= 2, `the page asked again (${gets} requests)`)
     d.clean(page)
   })
@@ -135,7 +138,7 @@ describe('dashboard voice numbers in Chromium: provision a number answered by a 
     assert.deepEqual(now.answer, { type: 'bot', id: bot.id, greeting: null }, 'an empty greeting is the bot’s own')
     await page.getByRole('heading', { name: 'Sales line' }).waitFor()
     assert.equal((await page.locator('dt:text-is("Answered by") + dd').textContent())?.trim(), `Bot ${bot.id}`)
-    assert.equal((await page.locator('dt:text-is("Greeting") + dd').textContent())?.trim(), 'the answerer\'s own')
+    assert.equal((await page.locator('dt:text-is("Greeting") + dd').textContent())?.trim(), "the answerer's own")
     await screenshot(page, 'voice-number')
 
     // Back to the greeting alone: the bot is dropped (bot_id: null), the greeting typed kept.

@@ -122,7 +122,10 @@ describe('dashboard voice in Chromium: calls, a recording played from a blob URL
     await page.getByText(/No transcript/).waitFor()
     await checkA11y(page, 'unanswered call')
     await page.goto('/dashboard/voice/calls/call_00000000000000000000000000')
-    await page.getByRole('alert').getByText(/Error 404/).waitFor()
+    await page
+      .getByRole('alert')
+      .getByText(/Error 404/)
+      .waitFor()
     assert.match((await page.getByRole('alert').textContent()) ?? '', /request_id req_/)
     d.clean(page)
   })

@@ -58,14 +58,23 @@ describe('the web chat widget in Chromium: the bot’s reply streams in as it is
     const draft = chat.locator('.msg.draft')
     await draft.getByText(/^Orders ship/).waitFor({ timeout: 15_000 })
     let theirDrafts = 0
-    void theirs.chat.locator('.msg.draft').waitFor({ timeout: 8_000 }).then(() => theirDrafts++, () => {})
+    void theirs.chat
+      .locator('.msg.draft')
+      .waitFor({ timeout: 8_000 })
+      .then(
+        () => theirDrafts++,
+        () => {},
+      )
     const partial = (await draft.locator('.text').textContent()) ?? ''
     assert.ok(partial.length < ANSWER.length && ANSWER.startsWith(partial), partial)
     // Screen readers hear one line that the assistant is writing, not every word (the draft is hidden from them).
     assert.equal(await draft.getAttribute('aria-hidden'), 'true')
     assert.equal(await chat.getByRole('status').textContent(), 'The assistant is writing a reply…')
     await checkA11y(visitor, 'the widget while the bot writes')
-    await draft.locator('.text').getByText(/working days/).waitFor({ timeout: 10_000 })
+    await draft
+      .locator('.text')
+      .getByText(/working days/)
+      .waitFor({ timeout: 10_000 })
 
     // The posted message replaces the draft, once.
     const answers = chat.locator('.msg.bot:not(.draft)')

@@ -30,7 +30,13 @@ describe('the web chat widget in Chromium, on a site of another origin', { skip 
     const members = (await ok(get(d.h, `/workspaces/${d.h.a.workspaceId}/members`))).data as { id: string; email: string }[]
     const ownerId = members.find((m) => m.email === OWNER_EMAIL)!.id
     const kb = await ok(post(d.h, '/knowledge/bases', { name: 'Help center' }), 201)
-    await ok(post(d.h, `/knowledge/bases/${kb.id}/documents`, { title: 'Shipping times', text: 'Orders ship from our warehouse in Lyon. Delivery takes two to four working days in France and up to ten days abroad.' }), 202)
+    await ok(
+      post(d.h, `/knowledge/bases/${kb.id}/documents`, {
+        title: 'Shipping times',
+        text: 'Orders ship from our warehouse in Lyon. Delivery takes two to four working days in France and up to ten days abroad.',
+      }),
+      202,
+    )
     await d.h.drainJobs()
     const bot = await ok(post(d.h, '/bots', { name: 'Shop bot', knowledge_base_ids: [kb.id], channels: ['chat'], handoff: { action: 'assign', assignee_id: ownerId } }), 201)
     await ok(post(d.h, `/bots/${bot.id}/publish`))
@@ -41,7 +47,10 @@ describe('the web chat widget in Chromium, on a site of another origin', { skip 
     })
     await new Promise<void>((r) => site.listen(0, '127.0.0.1', r))
     siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`
-    channel = await ok(post(d.h, '/channels', { type: 'web_chat', name: 'Shop chat', bot_id: bot.id, web_chat: { allowed_origins: [siteUrl], identity_verification: true, theme: { color: '#0b5cad' } } }), 201)
+    channel = await ok(
+      post(d.h, '/channels', { type: 'web_chat', name: 'Shop chat', bot_id: bot.id, web_chat: { allowed_origins: [siteUrl], identity_verification: true, theme: { color: '#0b5cad' } } }),
+      201,
+    )
     secret = channel.web_chat.identity_secret
   })
   after(async () => {
@@ -95,7 +104,10 @@ describe('the web chat widget in Chromium, on a site of another origin', { skip 
     const img = chat.getByRole('img', { name: 'parcel.png' })
     await img.waitFor({ timeout: 10_000 })
     assert.ok(await img.evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth === 1), 'the image loads across origins')
-    await agent.getByRole('link', { name: /parcel\.png/ }).first().waitFor({ timeout: 10_000 })
+    await agent
+      .getByRole('link', { name: /parcel\.png/ })
+      .first()
+      .waitFor({ timeout: 10_000 })
     d.clean(visitor)
     d.clean(agent)
   })

@@ -6,7 +6,6 @@ import { camel, namespaceTree, pascal, type ApiModel, type NamespaceNode, type O
 
 type Schema = Record<string, any>
 
-
 /** Names the runtime uses on SvcClient and on every service; a namespace or method with one of them would clash. */
 const CLIENT_RESERVED = new Set([
   ...['request', 'callOperation', 'fetchPage', 'getLastResponse', 'getBaseUrl', 'getApiVersion', 'initServices', '__construct'],
@@ -143,8 +142,7 @@ function docLines(text: string, width = 110): string[] {
 const serviceClass = (path: string[]) => `${path.map(pascal).join('')}Service`
 
 /** `$client->inbox->conversations`: get, list, … (the methods of a namespace, and its own namespaces). */
-const nsDoc = (node: NamespaceNode) =>
-  `\`$client->${node.path.join('->')}\`: ${[...node.operations.map((o) => `${o.method_name}()`), ...node.children.map((c) => `->${c.name}`)].join(', ')}`
+const nsDoc = (node: NamespaceNode) => `\`$client->${node.path.join('->')}\`: ${[...node.operations.map((o) => `${o.method_name}()`), ...node.children.map((c) => `->${c.name}`)].join(', ')}`
 
 interface Method {
   code: string

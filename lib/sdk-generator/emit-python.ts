@@ -8,17 +8,46 @@ import { namespaceTree, pascal, snake, type ApiModel, type NamespaceNode, type O
 
 type Json = Record<string, any>
 
-
 const PY_KEYWORDS = new Set([
-  'False', 'None', 'True', 'and', 'as', 'assert', 'async', 'await', 'break', 'class', 'continue', 'def', 'del', 'elif', 'else',
-  'except', 'finally', 'for', 'from', 'global', 'if', 'import', 'in', 'is', 'lambda', 'nonlocal', 'not', 'or', 'pass', 'raise',
-  'return', 'try', 'while', 'with', 'yield',
+  'False',
+  'None',
+  'True',
+  'and',
+  'as',
+  'assert',
+  'async',
+  'await',
+  'break',
+  'class',
+  'continue',
+  'def',
+  'del',
+  'elif',
+  'else',
+  'except',
+  'finally',
+  'for',
+  'from',
+  'global',
+  'if',
+  'import',
+  'in',
+  'is',
+  'lambda',
+  'nonlocal',
+  'not',
+  'or',
+  'pass',
+  'raise',
+  'return',
+  'try',
+  'while',
+  'with',
+  'yield',
 ])
 
 /** Attributes of svc.Client (runtime) that a namespace or root method must not take. */
-const CLIENT_RESERVED = new Set([
-  'api_key', 'base_url', 'max_retries', 'timeout', 'api_version', 'last_response', 'with_options', 'close', 'default_headers',
-])
+const CLIENT_RESERVED = new Set(['api_key', 'base_url', 'max_retries', 'timeout', 'api_version', 'last_response', 'with_options', 'close', 'default_headers'])
 
 /** Request options every method takes as keyword-only arguments (a params key of that name goes in the dict). */
 const OPTION_NAMES = new Set(['api_key', 'idempotency_key', 'timeout', 'max_retries', 'api_version', 'extra_headers', 'params', 'self'])
@@ -145,8 +174,7 @@ function typedDict(name: string, schema: Json, description: string, ctx: Omit<Ty
     }
     return out
   }
-  const body = (list: [string, Json][]) =>
-    list.map(([k, s]) => `${s.description ? comment(s.description, '    ') : ''}    ${k}: ${pyType(s, { ...ctx, quote: false })}\n`).join('')
+  const body = (list: [string, Json][]) => list.map(([k, s]) => `${s.description ? comment(s.description, '    ') : ''}    ${k}: ${pyType(s, { ...ctx, quote: false })}\n`).join('')
   if (req.length && opt.length) {
     out += `class _${name}Required(TypedDict):\n${body(req)}\n\n`
     out += `class ${name}(_${name}Required, total=False):\n${doc(description, '    ')}\n${body(opt)}`
@@ -160,7 +188,10 @@ function typedDict(name: string, schema: Json, description: string, ctx: Omit<Ty
 
 function typingImports(text: string): string {
   // Names in code only: not in docstrings or comments ("List leads").
-  const code = text.replace(/"""[\s\S]*?"""/g, '').replace(/#[^\n]*/g, '').replace(/"(?:[^"\\\n]|\\.)*"/g, '""')
+  const code = text
+    .replace(/"""[\s\S]*?"""/g, '')
+    .replace(/#[^\n]*/g, '')
+    .replace(/"(?:[^"\\\n]|\\.)*"/g, '""')
   const names = ['Any', 'Dict', 'Iterator', 'List', 'Literal', 'Mapping', 'Optional', 'TypedDict', 'Union', 'cast'].filter((n) => new RegExp(`\\b${n}\\b`).test(code))
   return names.length ? `from typing import ${names.join(', ')}\n` : ''
 }
@@ -261,7 +292,10 @@ function emitParams(model: ApiModel): { text: string; names: Map<string, string>
     `from __future__ import annotations\n\n` +
     typingImports(body) +
     (models.length ? `\nfrom .models import (\n${models.map((m) => `    ${m},\n`).join('')})\n` : '') +
-    `\n__all__ = [\n${[...names.values()].sort().map((n) => `    ${str(n)},\n`).join('')}]\n\n\n${body}`
+    `\n__all__ = [\n${[...names.values()]
+      .sort()
+      .map((n) => `    ${str(n)},\n`)
+      .join('')}]\n\n\n${body}`
   return { text, names }
 }
 
@@ -396,10 +430,7 @@ function emitTree(node: NamespaceNode, called: Operation | null, model: ApiModel
 function moduleText(model: ApiModel, doc_: string, classes: string[], used: Set<string>, paramsUsed: string[], extraImports: string, pkg: '..' | '.'): string {
   const body = classes.join('\n\n')
   const svc = `${pkg}.`
-  const runtime = [
-    ...(/\bPage\[/.test(body) ? [`from ${svc}pagination import Page`] : []),
-    ...(/\bStream\b/.test(body) ? [`from ${svc}sse import Stream`] : []),
-  ]
+  const runtime = [...(/\bPage\[/.test(body) ? [`from ${svc}pagination import Page`] : []), ...(/\bStream\b/.test(body) ? [`from ${svc}sse import Stream`] : [])]
   const models = [...used].sort()
   return (
     header(model) +
@@ -455,19 +486,13 @@ export function emitPython(model: ApiModel): Map<string, string> {
   for (const m of rootMethods) cls += '\n' + emitMethod(m, model, used, paramNames)
   files.set(
     'svc/_generated/client.py',
-    moduleText(
-      model,
-      'The namespace wiring of svc.Client.',
-      [cls],
-      used,
-      paramsIn(cls, paramNames),
-      `from .resources import (\n${top.map((t) => `    ${t.cls},\n`).join('')})\n`,
-      '.',
-    ),
+    moduleText(model, 'The namespace wiring of svc.Client.', [cls], used, paramsIn(cls, paramNames), `from .resources import (\n${top.map((t) => `    ${t.cls},\n`).join('')})\n`, '.'),
   )
   files.set(
     'svc/_generated/__init__.py',
-    header(model) + `"""Generated from the OpenAPI document: namespaces, models (TypedDicts) and params. Do not edit."""\n` + `from . import models, params\nfrom .client import GeneratedClient\n\n__all__ = ["GeneratedClient", "models", "params"]\n`,
+    header(model) +
+      `"""Generated from the OpenAPI document: namespaces, models (TypedDicts) and params. Do not edit."""\n` +
+      `from . import models, params\nfrom .client import GeneratedClient\n\n__all__ = ["GeneratedClient", "models", "params"]\n`,
   )
   files.set(
     'svc/_version.py',

@@ -8,7 +8,6 @@ import { namespaceTree, pascal, snake, type ApiModel, type NamespaceNode, type O
 
 type Json = Record<string, any>
 
-
 /** Request options every method takes as keywords (the runtime's Svc::Client::REQUEST_OPTIONS). */
 const REQUEST_OPTIONS = ['idempotency_key', 'timeout', 'max_retries', 'api_version', 'headers']
 
@@ -18,20 +17,82 @@ const REQUEST_OPTIONS = ['idempotency_key', 'timeout', 'max_retries', 'api_versi
  * are kept on purpose: the runtime never calls them on a resource (it uses `__send__`).
  */
 const RUBY_TAKEN = new Set([
-  'class', 'initialize', 'object_id', '__send__', '__id__', 'public_send', 'respond_to?', 'respond_to_missing?', 'method',
-  'methods', 'hash', 'inspect', 'to_s', 'instance_variable_get', 'instance_variable_set', 'instance_variables', 'freeze',
-  'frozen?', 'nil?', 'is_a?', 'kind_of?', 'equal?', 'eql?', 'instance_of?', 'singleton_class', 'extend', 'dup', 'itself',
-  'then', 'tap', 'define_singleton_method', 'instance_exec', 'instance_eval', '_call',
+  'class',
+  'initialize',
+  'object_id',
+  '__send__',
+  '__id__',
+  'public_send',
+  'respond_to?',
+  'respond_to_missing?',
+  'method',
+  'methods',
+  'hash',
+  'inspect',
+  'to_s',
+  'instance_variable_get',
+  'instance_variable_set',
+  'instance_variables',
+  'freeze',
+  'frozen?',
+  'nil?',
+  'is_a?',
+  'kind_of?',
+  'equal?',
+  'eql?',
+  'instance_of?',
+  'singleton_class',
+  'extend',
+  'dup',
+  'itself',
+  'then',
+  'tap',
+  'define_singleton_method',
+  'instance_exec',
+  'instance_eval',
+  '_call',
 ])
 /** Public methods of Svc::Client a root namespace reader or root operation must not shadow. */
-const CLIENT_TAKEN = new Set([
-  'request', 'last_response', 'base_url', 'api_version', 'timeout', 'max_retries', 'default_headers', 'with_options', 'sandbox?',
-  'call_operation', 'init_namespaces',
-])
+const CLIENT_TAKEN = new Set(['request', 'last_response', 'base_url', 'api_version', 'timeout', 'max_retries', 'default_headers', 'with_options', 'sandbox?', 'call_operation', 'init_namespaces'])
 const RUBY_KEYWORDS = new Set([
-  'BEGIN', 'END', 'alias', 'and', 'begin', 'break', 'case', 'class', 'def', 'defined?', 'do', 'else', 'elsif', 'end', 'ensure',
-  'false', 'for', 'if', 'in', 'module', 'next', 'nil', 'not', 'or', 'redo', 'rescue', 'retry', 'return', 'self', 'super', 'then',
-  'true', 'undef', 'unless', 'until', 'when', 'while', 'yield',
+  'BEGIN',
+  'END',
+  'alias',
+  'and',
+  'begin',
+  'break',
+  'case',
+  'class',
+  'def',
+  'defined?',
+  'do',
+  'else',
+  'elsif',
+  'end',
+  'ensure',
+  'false',
+  'for',
+  'if',
+  'in',
+  'module',
+  'next',
+  'nil',
+  'not',
+  'or',
+  'redo',
+  'rescue',
+  'retry',
+  'return',
+  'self',
+  'super',
+  'then',
+  'true',
+  'undef',
+  'unless',
+  'until',
+  'when',
+  'while',
+  'yield',
 ])
 
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
@@ -222,9 +283,10 @@ function methodLines(op: Operation, model: ApiModel, receiver: 'resource' | 'cli
   c('@raise [Svc::APIError] an error answer (a subclass by status); [Svc::ConnectionError] no answer')
   if (op.deprecated) c('@deprecated the API marks this operation deprecated')
   const block = op.streaming ? ', &block' : ''
-  const call = receiver === 'client'
-    ? `call_operation(Svc::Generated::OPERATIONS.fetch(${rubyString(op.operationId)}), [${locals.join(', ')}], params, opts${block})`
-    : `_call(${rubyString(op.operationId)}, [${locals.join(', ')}], params, opts${block})`
+  const call =
+    receiver === 'client'
+      ? `call_operation(Svc::Generated::OPERATIONS.fetch(${rubyString(op.operationId)}), [${locals.join(', ')}], params, opts${block})`
+      : `_call(${rubyString(op.operationId)}, [${locals.join(', ')}], params, opts${block})`
   if (hybrid) {
     const args = locals.map((l) => `${l} = nil`)
     out.push(`${indent}def ${name}(${[...args, 'params = nil', '**opts'].join(', ')}${block})`)
@@ -297,13 +359,7 @@ function resourceFile(node: NamespaceNode, model: ApiModel): string {
 
 function clientMethodsFile(root: NamespaceNode, model: ApiModel): string {
   const children = sortedChildren(root)
-  const lines = [
-    ...header(model),
-    'module Svc',
-    '  module Generated',
-    "    # The client's namespaces and the operations of the API root, mixed into Svc::Client.",
-    '    module ClientMethods',
-  ]
+  const lines = [...header(model), 'module Svc', '  module Generated', "    # The client's namespaces and the operations of the API root, mixed into Svc::Client.", '    module ClientMethods']
   const body: string[] = []
   for (const ch of children) {
     body.push('')
@@ -406,7 +462,7 @@ function versionFile(model: ApiModel): string {
     `  VERSION = ${rubyString(model.version)}`,
     '  # Sent as Svc-Api-Version unless the client or the call pins another.',
     `  API_VERSION = ${rubyString(model.version)}`,
-    "  # The origin of the document's first server; \"/v2\" or \"/sandbox/v2\" is appended by key.",
+    '  # The origin of the document\'s first server; "/v2" or "/sandbox/v2" is appended by key.',
     `  DEFAULT_BASE_URL = ${rubyString(origin)}`,
     'end',
   ]

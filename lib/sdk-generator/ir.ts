@@ -55,7 +55,11 @@ export interface ApiModel {
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const
 
 export const camel = (s: string) => s.replace(/[-_]+([a-zA-Z0-9])/g, (_, c: string) => c.toUpperCase())
-export const snake = (s: string) => s.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/[-\s]+/g, '_').toLowerCase()
+export const snake = (s: string) =>
+  s
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/[-\s]+/g, '_')
+    .toLowerCase()
 export const pascal = (s: string) => {
   const c = camel(s)
   return c.charAt(0).toUpperCase() + c.slice(1)
@@ -94,7 +98,9 @@ export function readModel(doc: Json): ApiModel {
     for (const m of METHODS) {
       const op = item[m]
       if (!op) continue
-      const successCode = Object.keys(op.responses).filter((c) => /^2\d\d$/.test(c) && c !== '206').sort()[0]
+      const successCode = Object.keys(op.responses)
+        .filter((c) => /^2\d\d$/.test(c) && c !== '206')
+        .sort()[0]
       const success = op.responses[successCode] ?? {}
       const content: Json = success.content ?? {}
       const json = content['application/json']?.schema ?? null

@@ -11,7 +11,11 @@ describe('sdk generator', { skip: process.env.TEST_DB === 'postgres' && 'the doc
     const doc = readDocument()
     const model = readModel(doc)
     const files = generateAll(model)
-    for (const lang of Object.keys(LANGUAGES)) assert.ok([...files.keys()].some((p) => p.startsWith(`${lang}/`)), `${lang}: the emitter wrote nothing`)
+    for (const lang of Object.keys(LANGUAGES))
+      assert.ok(
+        [...files.keys()].some((p) => p.startsWith(`${lang}/`)),
+        `${lang}: the emitter wrote nothing`,
+      )
     assert.deepEqual(stale(files), [], 'run `npm run sdk:generate` and commit the result')
   })
 

@@ -18,8 +18,7 @@ export const readDocument = (file: string = DOCUMENT_FILE): Record<string, any> 
 /** The folders the generator owns whole: a file there that it no longer writes is removed (and is stale until then). */
 export const GENERATED_DIRS: Record<keyof typeof LANGUAGES, string> = { node: 'src/generated', python: 'svc/_generated', php: 'src/Generated', ruby: 'lib/svc/generated' }
 
-const walk = (dir: string): string[] =>
-  existsSync(dir) ? readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)])) : []
+const walk = (dir: string): string[] => (existsSync(dir) ? readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)])) : [])
 
 /** Files in the generated folders that the generator does not write (a namespace that went away), as `<language>/<path>`. */
 export function orphans(files: Map<string, string>): string[] {
@@ -53,5 +52,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     writeFileSync(join(SDK_ROOT, path), text)
   }
   for (const path of orphans(generateAll(model))) if (only.length === 0 || only.includes(path.split('/')[0])) rmSync(join(SDK_ROOT, path))
-  process.stdout.write(`generated ${files.size} files for ${(only.length ? only : Object.keys(LANGUAGES)).join(', ')} from ${relative(process.cwd(), file)} (API ${model.version}, ${model.operations.length} operations)\n`)
+  process.stdout.write(
+    `generated ${files.size} files for ${(only.length ? only : Object.keys(LANGUAGES)).join(', ')} from ${relative(process.cwd(), file)} (API ${model.version}, ${model.operations.length} operations)\n`,
+  )
 }

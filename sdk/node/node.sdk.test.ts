@@ -133,7 +133,10 @@ describe('node client (@svc/client)', { skip }, () => {
     assert.equal(lead.email, email)
     assert.equal((await svc.leads.get(lead.id)).id, lead.id)
     assert.equal((await svc.leads.update(lead.id, { company: 'Analytical Engines' })).company, 'Analytical Engines')
-    assert.deepEqual((await svc.leads.list({ email })).data.map((l) => l.id), [lead.id])
+    assert.deepEqual(
+      (await svc.leads.list({ email })).data.map((l) => l.id),
+      [lead.id],
+    )
 
     // knowledge
     const kb = await svc.knowledge.bases.create({ name: 'Node SDK base' })
@@ -215,8 +218,14 @@ describe('node client (@svc/client)', { skip }, () => {
     assert.equal(mine.length, 5, 'each created tag seen')
     assert.equal(new Set(ids).size, ids.length, 'no tag seen twice')
     assert.ok(seen.length > 1, 'more than one page fetched')
-    assert.ok(seen.every((u) => new URL(u).searchParams.get('limit') === '2'), 'the original params are kept')
-    assert.ok(seen.slice(1).every((u) => new URL(u).searchParams.get('cursor')), 'later pages pass the cursor')
+    assert.ok(
+      seen.every((u) => new URL(u).searchParams.get('limit') === '2'),
+      'the original params are kept',
+    )
+    assert.ok(
+      seen.slice(1).every((u) => new URL(u).searchParams.get('cursor')),
+      'later pages pass the cursor',
+    )
 
     // Page by page.
     let pages = 0

@@ -114,5 +114,4 @@ export class AppError extends Error {
   }
 }
 
-export const notFound = (what: string, id: string) =>
-  new AppError('resource_not_found', `No ${what} with id '${id}' exists in this workspace.`)
+export const notFound = (what: string, id: string) => new AppError('resource_not_found', `No ${what} with id '${id}' exists in this workspace.`)

@@ -47,7 +47,13 @@ export class Metrics {
       registers: [this.registry],
     })
     this.jobs = new Counter({ name: 'svc_jobs_finished_total', help: 'Job attempts by job name and outcome (succeeded, retry, failed)', labelNames: ['job', 'outcome'], registers: [this.registry] })
-    this.jobSeconds = new Histogram({ name: 'svc_job_duration_seconds', help: 'Job attempt duration', labelNames: ['job'], buckets: [0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 15, 60], registers: [this.registry] })
+    this.jobSeconds = new Histogram({
+      name: 'svc_job_duration_seconds',
+      help: 'Job attempt duration',
+      labelNames: ['job'],
+      buckets: [0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 15, 60],
+      registers: [this.registry],
+    })
     const self = this
     new Gauge({
       name: 'svc_job_queue_depth',

@@ -17,7 +17,23 @@ import { v1Module } from './v1/v1.module.js'
 import { dashboardModule } from './dashboard/dashboard.module.js'
 
 /** Every module of this build, in init order (a module may use the services of those before it). */
-export const MODULES: ModuleDefinition[] = [healthModule, workspacesModule, knowledgeModule, inboxModule, botsModule, agentsModule, leadsModule, voiceModule, channelsModule, webhooksModule, liveModule, complianceModule, developerModule, v1Module, dashboardModule]
+export const MODULES: ModuleDefinition[] = [
+  healthModule,
+  workspacesModule,
+  knowledgeModule,
+  inboxModule,
+  botsModule,
+  agentsModule,
+  leadsModule,
+  voiceModule,
+  channelsModule,
+  webhooksModule,
+  liveModule,
+  complianceModule,
+  developerModule,
+  v1Module,
+  dashboardModule,
+]
 
 // The scopes the modules declare, assembled as soon as the list exists: route schemas, the CLI's help and the
 // role defaults read them (kernel/auth/scopes.ts). createKernel assembles again from the modules it is given.

@@ -79,7 +79,9 @@ export function createApi(workspaceId: string, mode: Mode) {
      */
     async stream(path: string, onEvent: (e: { event?: string; id?: string; data: string }) => void, signal: AbortSignal, body?: unknown): Promise<void> {
       const init: RequestInit =
-        body === undefined ? { headers: { accept: 'text/event-stream' }, signal } : { method: 'POST', headers: { accept: 'text/event-stream', 'content-type': 'application/json' }, body: JSON.stringify(body), signal }
+        body === undefined
+          ? { headers: { accept: 'text/event-stream' }, signal }
+          : { method: 'POST', headers: { accept: 'text/event-stream', 'content-type': 'application/json' }, body: JSON.stringify(body), signal }
       const res = await fetchAuthorized(new Request(`${base}${path}`, init))
       if (!res.ok || !res.body) throw await problemOf(res)
       const parser = createParser({ onEvent: (e) => onEvent({ event: e.event, id: e.id, data: e.data }) })

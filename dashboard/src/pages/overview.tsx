@@ -12,9 +12,7 @@ export default function Overview() {
   return (
     <Page title={t('overview.title')}>
       <Async loading={ws.loading} error={ws.error} data={ws.data} onRetry={ws.reload}>
-        {(w) => (
-          <p>{t('overview.summary', { name: w.name, id: w.id, mode: t(membership.mode === 'test' ? 'overview.mode.test' : 'overview.mode.live'), role: t(`role.${membership.role}`) })}</p>
-        )}
+        {(w) => <p>{t('overview.summary', { name: w.name, id: w.id, mode: t(membership.mode === 'test' ? 'overview.mode.test' : 'overview.mode.live'), role: t(`role.${membership.role}`) })}</p>}
       </Async>
       <ul class="cards">
         {AREAS.map((a) => (

@@ -55,7 +55,11 @@ export function ProblemView({ problem, onRetry }: { problem: ApiProblem; onRetry
         </ul>
       )}
       <p class="problem-meta">
-        {problem.code && <span>{t('ui.code')} <code>{problem.code}</code></span>}
+        {problem.code && (
+          <span>
+            {t('ui.code')} <code>{problem.code}</code>
+          </span>
+        )}
         {problem.requestId && (
           <span>
             request_id <code class="request-id">{problem.requestId}</code>
@@ -121,7 +125,15 @@ export function FormActions({
  * The three states every list and detail has: loading (first load), the problem, or empty; otherwise
  * the content.
  */
-export function Async<T>(props: { loading: boolean; error?: ApiProblem; data: T | undefined; empty?: (d: T) => boolean; emptyView?: ComponentChildren; onRetry?: () => void; children: (d: T) => ComponentChildren }) {
+export function Async<T>(props: {
+  loading: boolean
+  error?: ApiProblem
+  data: T | undefined
+  empty?: (d: T) => boolean
+  emptyView?: ComponentChildren
+  onRetry?: () => void
+  children: (d: T) => ComponentChildren
+}) {
   if (props.error) return <ProblemView problem={props.error} onRetry={props.onRetry} />
   if (props.data === undefined) return props.loading ? <Loading /> : null
   if (props.empty?.(props.data)) return <>{props.emptyView ?? <Empty title={t('ui.nothingYet')} />}</>
@@ -180,7 +192,12 @@ export function LoadMore({ hasMore, loading, onMore }: { hasMore: boolean; loadi
  * rows as `children` draws them, the problem of a later load below them (a failed "Load more" keeps the
  * rows already read, and the button stays to try again), and the Load more button.
  */
-export function PagedList<T>({ list, emptyView, loadingLabel, children }: {
+export function PagedList<T>({
+  list,
+  emptyView,
+  loadingLabel,
+  children,
+}: {
   list: { items: T[]; error?: ApiProblem; loading: boolean; hasMore: boolean; more: () => void; reload: () => void }
   emptyView: ComponentChildren
   loadingLabel?: string
@@ -230,7 +247,21 @@ export function Dialog({ open, title, onClose, children }: { open: boolean; titl
  * `children` (what the secret is for) and, with `onDone`, the button that dismisses it (the caller drops
  * the value from memory there), after any other `actions`.
  */
-export function SecretOnce({ label, value, children, onDone, doneLabel = t('ui.done'), actions }: { label: string; value: string; children?: ComponentChildren; onDone?: () => void; doneLabel?: string; actions?: ComponentChildren }) {
+export function SecretOnce({
+  label,
+  value,
+  children,
+  onDone,
+  doneLabel = t('ui.done'),
+  actions,
+}: {
+  label: string
+  value: string
+  children?: ComponentChildren
+  onDone?: () => void
+  doneLabel?: string
+  actions?: ComponentChildren
+}) {
   return (
     <>
       <div class="secret-once">

@@ -20,11 +20,14 @@ export function useThrottled(fn: () => void, ms: number): () => void {
       f.current()
       return
     }
-    s.timer = setTimeout(() => {
-      s.timer = undefined
-      s.last = Date.now()
-      f.current()
-    }, ms - (now - s.last))
+    s.timer = setTimeout(
+      () => {
+        s.timer = undefined
+        s.last = Date.now()
+        f.current()
+      },
+      ms - (now - s.last),
+    )
   }).current
 }
 

@@ -1,8 +1,7 @@
 // The live dashboard's rules that need no browser (dashboard/live.test.ts checks them in Node).
 
 /** Whether an event type is one of `patterns`: exact, a prefix ending in `*`, or `*` for all. */
-export const typeMatches = (patterns: string[], type: string): boolean =>
-  patterns.some((p) => p === '*' || p === type || (p.endsWith('*') && type.startsWith(p.slice(0, -1))))
+export const typeMatches = (patterns: string[], type: string): boolean => patterns.some((p) => p === '*' || p === type || (p.endsWith('*') && type.startsWith(p.slice(0, -1))))
 
 /**
  * The first page read again and merged into a list whose rows change without events of their own (webhook

@@ -1,7 +1,6 @@
 import { t } from '../i18n/index.js'
 import { useLiveState } from './live.js'
 
-
 /** Whether the page is following the workspace live ("Live"), or trying to again after a drop. */
 export function LiveState() {
   const state = useLiveState()

@@ -40,7 +40,6 @@ const BACKOFF_MAX_MS = 30_000
 /** Kept open this long after its last subscriber left, so moving between pages does not reconnect. */
 const LINGER_MS = 30_000
 
-
 /**
  * One connection per tab, workspace and mode to GET /events/stream, shared by every subscriber. EventSource
  * cannot send Authorization, so it is fetch streaming read by eventsource-parser. Each (re)connect asks for

@@ -25,10 +25,7 @@ const common = {
   logLevel: 'warning',
   tsconfig: join(pkg, 'tsconfig.json'),
 }
-await Promise.all([
-  build({ ...common, format: 'esm', outfile: join(dist, 'esm/index.js') }),
-  build({ ...common, format: 'cjs', outfile: join(dist, 'cjs/index.js') }),
-])
+await Promise.all([build({ ...common, format: 'esm', outfile: join(dist, 'esm/index.js') }), build({ ...common, format: 'cjs', outfile: join(dist, 'cjs/index.js') })])
 writeFileSync(join(dist, 'cjs/package.json'), '{"type":"commonjs"}\n')
 
 if (!process.argv.includes('--no-types')) {

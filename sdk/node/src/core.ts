@@ -135,9 +135,7 @@ export class BaseClient {
   _requestPage<T>(spec: OperationSpec, options?: RequestOptions): PagePromise<T> {
     const fetchPage = (cursor?: string): PagePromise<T> => {
       const s = cursor === undefined ? spec : { ...spec, query: { ...(spec.query ?? {}), cursor } }
-      return new PagePromise<T>(
-        this.#execute(s, options, false).then(({ data, response }) => ({ data: new Page<T>(data as ListBody<T>, response, fetchPage), response })),
-      )
+      return new PagePromise<T>(this.#execute(s, options, false).then(({ data, response }) => ({ data: new Page<T>(data as ListBody<T>, response, fetchPage), response })))
     }
     return fetchPage()
   }
@@ -149,7 +147,7 @@ export class BaseClient {
 
   #headers(spec: OperationSpec, options: RequestOptions, idempotencyKey: string | undefined, stream: boolean): Record<string, string> {
     const h: Record<string, string> = {
-      accept: stream ? 'text/event-stream' : spec.fileMediaType ?? 'application/json',
+      accept: stream ? 'text/event-stream' : (spec.fileMediaType ?? 'application/json'),
       'user-agent': userAgent(),
       'svc-api-version': options.apiVersion ?? this.apiVersion,
     }

@@ -6,7 +6,18 @@ export { BaseClient, APIResource, type ClientOptions, type RequestOptions, type 
 export { ApiPromise, type ResponseInfo, type WithResponse } from './api-promise.js'
 export { Page, PagePromise, type ListBody } from './pagination.js'
 export { EventStream, StreamPromise, parseSSE, type ServerSentEvent } from './sse.js'
-export { Webhook, WebhookHelpers, constructEvent, constructEvent as verifyWebhook, signWebhook, DEFAULT_TOLERANCE_SECONDS, type VerifyOptions, type SignOptions, type WebhookHeaders, type WebhookPayload } from './webhooks.js'
+export {
+  Webhook,
+  WebhookHelpers,
+  constructEvent,
+  constructEvent as verifyWebhook,
+  signWebhook,
+  DEFAULT_TOLERANCE_SECONDS,
+  type VerifyOptions,
+  type SignOptions,
+  type WebhookHeaders,
+  type WebhookPayload,
+} from './webhooks.js'
 export {
   SvcError,
   APIError,

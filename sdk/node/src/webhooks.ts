@@ -40,9 +40,7 @@ function headerOf(headers: WebhookHeaders, name: string): string | null {
   if (typeof headers === 'string') return want === 'svc-status-signature' ? headers : null
   if (typeof Headers !== 'undefined' && headers instanceof Headers) return headers.get(want)
   const entries: Iterable<[string, unknown]> =
-    typeof (headers as Iterable<unknown>)[Symbol.iterator] === 'function'
-      ? (headers as Iterable<[string, string]>)
-      : Object.entries(headers as Record<string, unknown>)
+    typeof (headers as Iterable<unknown>)[Symbol.iterator] === 'function' ? (headers as Iterable<[string, string]>) : Object.entries(headers as Record<string, unknown>)
   const found: string[] = []
   for (const [k, v] of entries) {
     if (k.toLowerCase() !== want || v === undefined || v === null) continue

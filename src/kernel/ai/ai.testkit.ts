@@ -3,12 +3,7 @@
 import { createServer, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 
-export type ChatReply = (
-  | { text: string }
-  | { toolCalls: { id?: string; name: string; arguments: string }[] }
-  | { status: number; error: string }
-  | { hang: true }
-) & {
+export type ChatReply = ({ text: string } | { toolCalls: { id?: string; name: string; arguments: string }[] } | { status: number; error: string } | { hang: true }) & {
   /** Answer after this long (a slow model). */
   delayMs?: number
   /** With `stream: true`: this long between the chunks (a model writing as it thinks). */

@@ -60,8 +60,5 @@ export function aiEngineFor(kernel: { ai: AiEngine }, provider: AiProvider | nul
     if (!engine) builtins.set(kernel, (engine = new BuiltinEngine('builtin-bm25')))
     return engine
   }
-  throw new AppError(
-    'unprocessable',
-    'The openai provider is not configured on this server: the operator sets AI_PROVIDER=openai with AI_BASE_URL (and AI_API_KEY, AI_MODEL) to use it.',
-  )
+  throw new AppError('unprocessable', 'The openai provider is not configured on this server: the operator sets AI_PROVIDER=openai with AI_BASE_URL (and AI_API_KEY, AI_MODEL) to use it.')
 }

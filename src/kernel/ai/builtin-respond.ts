@@ -33,7 +33,10 @@ function summarise(output: unknown): string {
   if (typeof output === 'string') return excerptOf(output.trim())
   if (typeof output !== 'object') return String(output)
   if (Array.isArray(output)) {
-    const items = output.filter((v) => v !== null && typeof v !== 'object').slice(0, 5).map(String)
+    const items = output
+      .filter((v) => v !== null && typeof v !== 'object')
+      .slice(0, 5)
+      .map(String)
     const n = `${output.length} result${output.length === 1 ? '' : 's'}`
     return items.length > 0 ? excerptOf(`${n}: ${items.join('; ')}`) : n
   }
@@ -70,7 +73,10 @@ async function chooseTool(tools: ToolSpec[], question: string, req: RespondReque
     const coverage = asked.size === 0 ? 0 : matched / asked.size
     if (matched === 0 || (matched < TOOL_MIN_TERMS && coverage <= TOOL_MIN_COVERAGE)) continue
     const step = req.toolResults.length
-    const call_id = `call_${createHash('sha256').update(`${step}\n${tool.name}\n${JSON.stringify(found.args)}`).digest('hex').slice(0, 24)}`
+    const call_id = `call_${createHash('sha256')
+      .update(`${step}\n${tool.name}\n${JSON.stringify(found.args)}`)
+      .digest('hex')
+      .slice(0, 24)}`
     return { call_id, name: tool.name, arguments: found.args }
   }
   return null

@@ -34,7 +34,10 @@ export class BuiltinEngine implements AiEngine {
       return { ...base, content: 'There is no customer message to answer yet.', confidence: 0, grounded: false, sources: [] }
     }
     // Templates and passages on one scale (ranker.ts), so the best source wins whichever kind it is.
-    const ranked = rankByRelevance(query, req.sources.filter((s) => s.kind !== 'message'))
+    const ranked = rankByRelevance(
+      query,
+      req.sources.filter((s) => s.kind !== 'message'),
+    )
     const best = ranked[0]
     if (!best || best.relevance < (req.minRelevance ?? DEFAULT_MIN_RELEVANCE)) {
       return {

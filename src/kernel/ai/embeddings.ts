@@ -57,10 +57,7 @@ class OpenAiEmbeddings implements EmbeddingsEngine {
       const deadline = AbortSignal.timeout(this.config.timeoutMs)
       let data: { index: number; embedding: number[] | string }[]
       try {
-        const res = await client.embeddings.create(
-          { model: this.model, input: batch, encoding_format: 'float' },
-          { signal: deadline, timeout: this.config.timeoutMs, maxRetries: 0 },
-        )
+        const res = await client.embeddings.create({ model: this.model, input: batch, encoding_format: 'float' }, { signal: deadline, timeout: this.config.timeoutMs, maxRetries: 0 })
         data = res.data as { index: number; embedding: number[] | string }[]
       } catch (err) {
         throw this.toAppError(mod, err, deadline)

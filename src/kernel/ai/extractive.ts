@@ -112,8 +112,7 @@ export function unitsOf(text: string, headings: readonly string[] = []): Unit[] 
 }
 
 /** "How do I…", "steps to…", "how to…": the question wants the whole procedure, not its first line. */
-export const asksForSteps = (question: string): boolean =>
-  /\b(?:how (?:do|can|should|would) (?:i|we|you|one)|how to|steps?|instructions?|procedure|walk me through|guide me)\b/i.test(question)
+export const asksForSteps = (question: string): boolean => /\b(?:how (?:do|can|should|would) (?:i|we|you|one)|how to|steps?|instructions?|procedure|walk me through|guide me)\b/i.test(question)
 
 const finish = (s: string) => (ENDS_SENTENCE.test(s) ? s.replace(/[:;]$/, '.') : `${s}.`)
 

@@ -71,7 +71,10 @@ describe('ai: the openai engine responds with tool calls against a local OpenAI-
     assert.equal(answer.content, 'Order ord_1 has shipped. Refunds take 5 business days [1]. See also.')
     assert.equal(answer.grounded, true)
     assert.equal(answer.confidence, null)
-    assert.deepEqual(answer.sources.map((s) => s.id), ['chk_refund'])
+    assert.deepEqual(
+      answer.sources.map((s) => s.id),
+      ['chk_refund'],
+    )
   })
 
   it('a plain answer without tools sends no tool_choice; "I do not know" with no citation is not grounded', async () => {
@@ -109,7 +112,10 @@ describe('ai: the openai engine responds with tool calls against a local OpenAI-
     const builtinKernel = { ai: createAiEngine(loadConfig({}).ai, log) }
     assert.equal(aiEngineFor(builtinKernel, null), builtinKernel.ai)
     assert.equal(aiEngineFor(builtinKernel, 'builtin'), builtinKernel.ai)
-    assert.throws(() => aiEngineFor(builtinKernel, 'openai'), (err: AppError) => err.status === 422 && err.code === 'unprocessable' && /AI_PROVIDER=openai/.test(err.detail))
+    assert.throws(
+      () => aiEngineFor(builtinKernel, 'openai'),
+      (err: AppError) => err.status === 422 && err.code === 'unprocessable' && /AI_PROVIDER=openai/.test(err.detail),
+    )
     const openaiKernel = { ai: engine }
     assert.equal(aiEngineFor(openaiKernel, 'openai'), engine)
     const builtin = aiEngineFor(openaiKernel, 'builtin')

@@ -11,7 +11,8 @@ const PASSAGE_CHARS = 2000
  * An answer that says the passages do not answer. With such a sentence and no [n] marker, the answer
  * is not grounded even though passages were given.
  */
-const CANNOT_ANSWER = /\b(?:(?:don'?t|do not|cannot|can'?t|couldn'?t|could not|unable to) (?:know|answer|find|tell|say|help)|(?:no|not enough) information|not (?:mentioned|covered|stated|included|in the (?:provided|given|reference))|does(?:n'?t| not) (?:say|mention|cover|contain))/i
+const CANNOT_ANSWER =
+  /\b(?:(?:don'?t|do not|cannot|can'?t|couldn'?t|could not|unable to) (?:know|answer|find|tell|say|help)|(?:no|not enough) information|not (?:mentioned|covered|stated|included|in the (?:provided|given|reference))|does(?:n'?t| not) (?:say|mention|cover|contain))/i
 
 export function respondMessages(req: RespondRequest): OpenAI.Chat.ChatCompletionMessageParam[] {
   const passages = req.passages.slice(0, MAX_PASSAGES)

@@ -38,10 +38,12 @@ export class OpenAiEngine implements AiEngine {
   async generate(req: GenerateRequest): Promise<Generation> {
     const last = req.transcript.filter((t) => t.role === 'customer').at(-1)
     // The same choice of sources as the builtin engine: by the conversation, latest message first.
-    const ranked = rankByRelevance(threadQuery(req.transcript), req.sources.filter((s) => s.kind !== 'message'), CONTEXT_SOURCES)
-    const reference = ranked
-      .map((r, i) => `[${i + 1}] ${r.source.title ? `${r.source.title}: ` : ''}${fillPlaceholders(r.source.text, req.variables)}`)
-      .join('\n')
+    const ranked = rankByRelevance(
+      threadQuery(req.transcript),
+      req.sources.filter((s) => s.kind !== 'message'),
+      CONTEXT_SOURCES,
+    )
+    const reference = ranked.map((r, i) => `[${i + 1}] ${r.source.title ? `${r.source.title}: ` : ''}${fillPlaceholders(r.source.text, req.variables)}`).join('\n')
     const known = Object.entries(req.variables ?? {})
       .filter(([, v]) => !!v)
       .map(([k, v]) => `${k}: ${v}`)
@@ -64,10 +66,7 @@ export class OpenAiEngine implements AiEngine {
     const deadline = AbortSignal.timeout(this.config.timeoutMs)
     let content: string | null | undefined
     try {
-      const completion = await this.client.chat.completions.create(
-        { model: this.model, messages, temperature: 0.3 },
-        { signal: deadline, timeout: this.config.timeoutMs, maxRetries: 0 },
-      )
+      const completion = await this.client.chat.completions.create({ model: this.model, messages, temperature: 0.3 }, { signal: deadline, timeout: this.config.timeoutMs, maxRetries: 0 })
       content = completion.choices?.[0]?.message?.content
     } catch (err) {
       throw this.toAppError(err, deadline)

@@ -3,10 +3,11 @@ import type { AiSource } from './ai.types.js'
 
 // Words that carry no topic: dropping them keeps "hi, how are you" from matching every template.
 const STOP_WORDS = new Set(
-  ('a about after again all am an and any are as at be been but by can could did do does for from had has have hello hey hi how ' +
+  (
+    'a about after again all am an and any are as at be been but by can could did do does for from had has have hello hey hi how ' +
     'i if in into is it its just me my no not of on or our please so some than thank thanks that the their them then there ' +
-    'these they this to too us very was we were what when where which who why will with would yes you your')
-    .split(' '),
+    'these they this to too us very was we were what when where which who why will with would yes you your'
+  ).split(' '),
 )
 
 /** Lower-case, drop stop words, fold common English endings so "prices" and "pricing" meet "price". */
@@ -92,7 +93,10 @@ export function proseQuality(text: string): number {
   if (chars === 0) return 0.2
   let linkChars = 0
   for (const m of text.matchAll(/\[[^\]\n]{0,200}\]\([^)\s]{1,500}\)|\bhttps?:\/\/\S+|\bwww\.\S+/g)) linkChars += m[0].replace(/\s+/g, '').length
-  const lines = text.split(/\n/).map((l) => l.trim()).filter(Boolean)
+  const lines = text
+    .split(/\n/)
+    .map((l) => l.trim())
+    .filter(Boolean)
   // A line like a link label: a few words, no sentence end. Only a column of them counts (a short text is not one).
   const labels = lines.length >= 5 ? lines.filter((l) => l.split(/\s+/).length <= 6 && !/[.!?:;]["')\]]?$/.test(l)).length / lines.length : 0
   const navigation = Math.max(linkChars / chars, labels)

@@ -63,7 +63,14 @@ function plain(md: string, channel: 'email' | 'sms' | 'voice'): string {
       .replace(/^\s*>\s?/, '')
       .replace(/^\s*[-*+•]\s+/, channel === 'voice' ? '' : '- ')
       .replace(/^\s*(\d{1,2})[.)]\s+/, channel === 'voice' ? 'Step $1: ' : '$1. ')
-    if (/^\s*\|.*\|\s*$/.test(line)) line = line.trim().slice(1, -1).split('|').map((c) => c.trim()).filter(Boolean).join(', ')
+    if (/^\s*\|.*\|\s*$/.test(line))
+      line = line
+        .trim()
+        .slice(1, -1)
+        .split('|')
+        .map((c) => c.trim())
+        .filter(Boolean)
+        .join(', ')
     lines.push(inline(line, channel))
   }
   return lines.join('\n')
@@ -88,7 +95,11 @@ function spoken(text: string): string {
     .map((l) => l.replace(URL, (u) => hostOf(u)).trim())
     .filter(Boolean)
     .map((l) => (/[.!?:;,]$/.test(l) ? l : `${l}.`))
-  return speakable(sentences.join(' ')).replace(/\s+/g, ' ').replace(/ ([.,;:!?])/g, '$1').replace(/\(\s*\)/g, '').trim()
+  return speakable(sentences.join(' '))
+    .replace(/\s+/g, ' ')
+    .replace(/ ([.,;:!?])/g, '$1')
+    .replace(/\(\s*\)/g, '')
+    .trim()
 }
 
 function hostOf(url: string): string {
@@ -102,7 +113,12 @@ function hostOf(url: string): string {
 function tidy(s: string): string {
   return s
     .split('\n')
-    .map((l) => l.replace(/[ \t]{2,}/g, ' ').replace(/ ([.,;:!?])/g, '$1').trimEnd())
+    .map((l) =>
+      l
+        .replace(/[ \t]{2,}/g, ' ')
+        .replace(/ ([.,;:!?])/g, '$1')
+        .trimEnd(),
+    )
     .join('\n')
     .replace(/\n{3,}/g, '\n\n')
     .trim()

@@ -30,7 +30,9 @@ function sayMoney(symbol: string, whole: string, cents: string | undefined): str
   const say = SAY_MONEY[symbol.trim().toLowerCase()]
   const n = Number(whole.replace(/,/g, '')) + (cents ? Number(cents.padEnd(2, '0')) / 100 : 0)
   if (!say || !Number.isFinite(n) || n > 1e12) return null
-  return say(n).replace(/\bAnd\b/g, 'and').toLowerCase()
+  return say(n)
+    .replace(/\bAnd\b/g, 'and')
+    .toLowerCase()
 }
 
 function money(text: string): string {

@@ -27,7 +27,12 @@ const INDEX_PAGE = [
 ].join('\n')
 
 const sources: AiSource[] = [
-  { kind: 'template', id: 'tpl_refund', title: 'Refund timing', text: 'Once your return reaches us we refund the original payment method within 3 business days; your bank may take 5 to 10 days to show it.' },
+  {
+    kind: 'template',
+    id: 'tpl_refund',
+    title: 'Refund timing',
+    text: 'Once your return reaches us we refund the original payment method within 3 business days; your bank may take 5 to 10 days to show it.',
+  },
   { kind: 'template', id: 'tpl_hours', title: 'Opening hours', text: 'Our support team answers Monday to Friday, 9:00 to 17:00 CET.' },
   { kind: 'template', id: 'tpl_price', title: 'Pricing', text: 'The Pro plan costs 49 EUR per seat and month.' },
   { kind: 'passage', id: 'chk_index', title: 'Help centre', text: INDEX_PAGE },
@@ -37,7 +42,10 @@ describe('ai: drafts choose by the conversation (thread-query.ts, rankByRelevanc
   it('reads an e-mail by its asking sentence: no greeting, order number or signature in the question', () => {
     const q = threadQuery([{ role: 'customer', text: REFUND_EMAIL }])
     assert.equal(q.text, 'When will I get my refund?')
-    assert.deepEqual(q.question.map((t) => t.term), ['refund'])
+    assert.deepEqual(
+      q.question.map((t) => t.term),
+      ['refund'],
+    )
     const context = q.context.map((t) => t.term)
     assert.ok(context.includes('headphon') && context.includes('card'), context.join(' '))
     // Greeting, order number and signature (name, "Sent from my phone") are not read.
@@ -53,7 +61,10 @@ describe('ai: drafts choose by the conversation (thread-query.ts, rankByRelevanc
       { role: 'customer', text: 'Thanks!' },
     ])
     assert.deepEqual(q.question.map((t) => t.term).sort(), ['friday', 'hour', 'open'])
-    assert.deepEqual(q.context, [{ term: 'refund', weight: 0.5 }, { term: 'purchase', weight: 0.5 }])
+    assert.deepEqual(q.context, [
+      { term: 'refund', weight: 0.5 },
+      { term: 'purchase', weight: 0.5 },
+    ])
   })
 
   it('ranks a link list low whatever it matches, prose at full weight', () => {
@@ -62,17 +73,31 @@ describe('ai: drafts choose by the conversation (thread-query.ts, rankByRelevanc
     assert.equal(proseQuality(sources[0].text), 1)
     // Without any caller relevance (no knowledge module), the template that answers beats the index page.
     const ranked = rankByRelevance(threadQuery([{ role: 'customer', text: REFUND_EMAIL }]), sources)
-    assert.deepEqual(ranked.map((r) => r.source.id), ['tpl_refund', 'chk_index'])
+    assert.deepEqual(
+      ranked.map((r) => r.source.id),
+      ['tpl_refund', 'chk_index'],
+    )
     assert.ok(ranked[0].relevance >= 0.5 && ranked[1].relevance < 0.25, JSON.stringify(ranked.map((r) => r.relevance)))
   })
 
   it("puts templates and passages on one scale: a passage's calibrated score caps it, the best kind wins", () => {
     const q = threadQuery([{ role: 'customer', text: REFUND_EMAIL }])
-    const passage = { kind: 'passage' as const, id: 'chk_refund', title: 'How refunds work', text: 'We refund the original payment method once the return arrives; the money shows on your card within 10 days.' }
+    const passage = {
+      kind: 'passage' as const,
+      id: 'chk_refund',
+      title: 'How refunds work',
+      text: 'We refund the original payment method once the return arrives; the money shows on your card within 10 days.',
+    }
     const strong = rankByRelevance(q, [...sources.slice(1), { ...passage, relevance: 0.9 }])
     assert.equal(strong[0].source.id, 'chk_refund')
     const weak = rankByRelevance(q, [...sources, { ...passage, relevance: 0.61 }])
-    assert.deepEqual(weak.slice(0, 2).map((r) => [r.source.id, r.relevance <= 0.61 || r.source.kind === 'template']), [['tpl_refund', true], ['chk_refund', true]])
+    assert.deepEqual(
+      weak.slice(0, 2).map((r) => [r.source.id, r.relevance <= 0.61 || r.source.kind === 'template']),
+      [
+        ['tpl_refund', true],
+        ['chk_refund', true],
+      ],
+    )
   })
 
   it('builtin engine: the refund e-mail drafts from the refund template; a changed topic drafts for the latest message', async () => {

@@ -35,24 +35,24 @@ const MAX_CONTEXT_TERMS = 24
 const MAX_MESSAGE_CHARS = 4000
 
 // Words of asking, not of a topic ("can I get…", "I need to know…", "let me know"): topic words decide.
-const ASKING = new Set(
-  'also already ago anyway back get got help know let like long make many much need really since still take tell thing want wonder'
-    .split(' ')
-    .map((w) => normaliseTerm(w) ?? w),
-)
+const ASKING = new Set('also already ago anyway back get got help know let like long make many much need really since still take tell thing want wonder'.split(' ').map((w) => normaliseTerm(w) ?? w))
 
 const GREETING = /^(?:hi|hello|hey|dear|greetings|good (?:morning|afternoon|evening))\b[^.!?\n]{0,40}[,.!:]?$/i
 const SIGN_OFF = /^(?:thanks|thank you|many thanks|thx|cheers|best|best wishes|kind regards|best regards|warm regards|regards|sincerely|yours(?: truly| sincerely)?|all the best)\b[^?\n]{0,30}$/i
 // Where a reply quotes the message before it, or a signature block starts: nothing after it is new.
 const QUOTE_START = /^(?:on .{1,200} wrote:|-{2,} ?original message ?-{2,}|from: .+|-- ?|_{5,})$/i
-const ASKS = /\?|^(?:can|could|would|will|when|where|what|which|how|why|is|are|do|does|did|should|may|has|have)\b|\b(?:please|i(?:'d| would) like|i want|i need|let me know|tell me|i'm looking for|i am looking for|wondering)\b/i
+const ASKS =
+  /\?|^(?:can|could|would|will|when|where|what|which|how|why|is|are|do|does|did|should|may|has|have)\b|\b(?:please|i(?:'d| would) like|i want|i need|let me know|tell me|i'm looking for|i am looking for|wondering)\b/i
 
 const tokenize = MiniSearch.getDefault('tokenize') as (text: string) => string[]
 const segmenter = new Intl.Segmenter('en', { granularity: 'sentence' })
 
 /** The message without its greeting, sign-off, signature and quoted earlier messages. */
 export function messageBody(text: string): string[] {
-  const lines = text.slice(0, MAX_MESSAGE_CHARS).split(/\r?\n/).map((l) => l.trim())
+  const lines = text
+    .slice(0, MAX_MESSAGE_CHARS)
+    .split(/\r?\n/)
+    .map((l) => l.trim())
   const kept: string[] = []
   for (const line of lines) {
     if (QUOTE_START.test(line)) break
@@ -100,7 +100,9 @@ export function threadQuery(transcript: readonly AiTurn[]): ThreadQuery {
   let read = 0
   for (const turn of turns) {
     if (read === QUERY_TURNS) break
-    const sentences = sentencesOf(turn.text).map((s) => ({ ...s, terms: topicTerms(s.text) })).filter((s) => s.terms.length > 0)
+    const sentences = sentencesOf(turn.text)
+      .map((s) => ({ ...s, terms: topicTerms(s.text) }))
+      .filter((s) => s.terms.length > 0)
     // A message of thanks or "ok" says nothing about the topic: the one before it is still the question.
     if (sentences.length === 0) continue
     read++
@@ -112,7 +114,11 @@ export function threadQuery(transcript: readonly AiTurn[]): ThreadQuery {
       if (latest && isQuestion) add(question, s.terms, 1)
       else add(context, s.terms, weight * (isQuestion ? 1 : STORY_WEIGHT))
     }
-    if (latest) text = sentences.filter((s) => !asking || s.asks).map((s) => s.text).join(' ')
+    if (latest)
+      text = sentences
+        .filter((s) => !asking || s.asks)
+        .map((s) => s.text)
+        .join(' ')
     weight *= TURN_DECAY
   }
   for (const t of question.keys()) context.delete(t)

@@ -45,12 +45,56 @@ const NUMBER = /(?<![\w.,#])[-+]?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:[.,]\d+)?
 const ID_TOKEN = /#?[A-Za-z0-9](?:[A-Za-z0-9_-]*[A-Za-z0-9])?/g
 const WORD = /[\p{L}\p{N}_#-]+/gu
 
-const DATE_CUES = new Set(['date', 'day', 'time', 'when', 'start', 'end', 'from', 'until', 'deadline', 'checkin', 'checkout', 'arrival', 'departure', 'schedule', 'scheduled', 'datetime', 'appointment', 'slot', 'due', 'at', 'on'])
+const DATE_CUES = new Set([
+  'date',
+  'day',
+  'time',
+  'when',
+  'start',
+  'end',
+  'from',
+  'until',
+  'deadline',
+  'checkin',
+  'checkout',
+  'arrival',
+  'departure',
+  'schedule',
+  'scheduled',
+  'datetime',
+  'appointment',
+  'slot',
+  'due',
+  'at',
+  'on',
+])
 const PHONE_CUES = new Set(['phone', 'mobile', 'tel', 'telephone', 'cell', 'msisdn'])
 const ID_CUES = new Set(['id', 'number', 'no', 'ref', 'reference', 'code', 'sku', 'ticket', 'order', 'invoice', 'tracking'])
-const TEXT_CUES = new Set(['query', 'question', 'message', 'text', 'reason', 'description', 'details', 'comment', 'note', 'notes', 'content', 'summary', 'issue', 'problem', 'subject', 'topic', 'request'])
+const TEXT_CUES = new Set([
+  'query',
+  'question',
+  'message',
+  'text',
+  'reason',
+  'description',
+  'details',
+  'comment',
+  'note',
+  'notes',
+  'content',
+  'summary',
+  'issue',
+  'problem',
+  'subject',
+  'topic',
+  'request',
+])
 
-const wordsOfName = (name: string): string[] => name.split(/_|-|(?=[A-Z])/).map((w) => w.toLowerCase()).filter(Boolean)
+const wordsOfName = (name: string): string[] =>
+  name
+    .split(/_|-|(?=[A-Z])/)
+    .map((w) => w.toLowerCase())
+    .filter(Boolean)
 const typeOf = (p: Prop): string | undefined => (Array.isArray(p.type) ? p.type.find((t) => t !== 'null') : p.type)
 const overlaps = (a: { start: number; end: number }, b: { start: number; end: number }) => a.start < b.end && b.start < a.end
 const pad = (n: number, w = 2) => String(n).padStart(w, '0')
@@ -90,7 +134,10 @@ class Scan {
   /** Spans of candidates already given to an argument. */
   readonly used: Candidate[] = []
 
-  constructor(readonly text: string, opts: ExtractOptions) {
+  constructor(
+    readonly text: string,
+    opts: ExtractOptions,
+  ) {
     this.words = [...text.matchAll(WORD)].map((m) => ({ start: m.index!, end: m.index! + m[0].length, term: normaliseTerm(m[0].replace(/^#/, '')) }))
     this.emails = linkify.find(text, 'email').map((m) => ({ start: m.start, end: m.end, value: m.value }))
     const region = opts.region ? (opts.region.toUpperCase() as CountryCode) : undefined
@@ -158,7 +205,20 @@ function extractOne(name: string, p: Prop, scan: Scan): unknown {
   const has = (set: Set<string>) => words.some((w) => set.has(w))
   if (Array.isArray(p.enum)) {
     const hits = p.enum
-      .map((v) => ({ v, at: String(v).length > 0 ? scan.text.search(new RegExp(`(?<![\\p{L}\\p{N}])${String(v).replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/[_\s-]+/g, '[_\\s-]+')}(?![\\p{L}\\p{N}])`, 'iu')) : -1 }))
+      .map((v) => ({
+        v,
+        at:
+          String(v).length > 0
+            ? scan.text.search(
+                new RegExp(
+                  `(?<![\\p{L}\\p{N}])${String(v)
+                    .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+                    .replace(/[_\s-]+/g, '[_\\s-]+')}(?![\\p{L}\\p{N}])`,
+                  'iu',
+                ),
+              )
+            : -1,
+      }))
       .filter((h) => h.at >= 0)
       .sort((a, b) => a.at - b.at)
     return hits[0]?.v

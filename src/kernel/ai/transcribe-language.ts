@@ -4,8 +4,19 @@
 
 // Whisper's names that the ISO table spells differently.
 const ALIASES: Record<string, string> = {
-  greek: 'el', punjabi: 'pa', pashto: 'ps', myanmar: 'my', 'haitian creole': 'ht', cantonese: 'yue', mandarin: 'zh',
-  castilian: 'es', valencian: 'ca', flemish: 'nl', moldavian: 'ro', moldovan: 'ro', sinhalese: 'si',
+  greek: 'el',
+  punjabi: 'pa',
+  pashto: 'ps',
+  myanmar: 'my',
+  'haitian creole': 'ht',
+  cantonese: 'yue',
+  mandarin: 'zh',
+  castilian: 'es',
+  valencian: 'ca',
+  flemish: 'nl',
+  moldavian: 'ro',
+  moldovan: 'ro',
+  sinhalese: 'si',
 }
 
 let byName: Promise<Map<string, string>> | null = null

@@ -22,12 +22,9 @@ export interface ScriptedSegment {
   avg_logprob?: number
 }
 
-export type TranscriptionReply = (
-  | { segments: ScriptedSegment[]; language?: string; duration?: number }
-  | { json: unknown }
-  | { status: number; error: string }
-  | { hang: true }
-) & { /** Answer after this long (a slow model). */ delayMs?: number }
+export type TranscriptionReply = ({ segments: ScriptedSegment[]; language?: string; duration?: number } | { json: unknown } | { status: number; error: string } | { hang: true }) & {
+  /** Answer after this long (a slow model). */ delayMs?: number
+}
 
 /** OpenAI's verbose_json for these segments. */
 export function verboseJson(r: { segments: ScriptedSegment[]; language?: string; duration?: number }) {

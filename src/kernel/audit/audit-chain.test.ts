@@ -15,7 +15,12 @@ describe('the keyed audit chain', () => {
   const ws = () => h.a.workspaceId
   const verify = () => h.app.services.compliance.audit.verify({ workspaceId: ws(), mode: 'live' })
   const rows = () => h.app.kernel.db.selectFrom('audit_log').selectAll().where('workspace_id', '=', ws()).where('seq', 'is not', null).orderBy('seq').execute()
-  const setRow = (r: AuditLogTable) => h.app.kernel.db.updateTable('audit_log').set({ action: r.action, prev_hash: r.prev_hash, hash: r.hash, entry_mac: r.entry_mac ?? null }).where('id', '=', r.id).execute()
+  const setRow = (r: AuditLogTable) =>
+    h.app.kernel.db
+      .updateTable('audit_log')
+      .set({ action: r.action, prev_hash: r.prev_hash, hash: r.hash, entry_mac: r.entry_mac ?? null })
+      .where('id', '=', r.id)
+      .execute()
 
   it('the newest entry rewritten with a recomputed SHA-256 link does not verify', async () => {
     for (let i = 0; i < 3; i++) await ok(post(h, '/leads', { name: `Lead ${i}` }), 201)
@@ -63,12 +68,22 @@ describe('the keyed audit chain', () => {
     assert.equal(cp.workspace_id, ws())
     assert.match(cp.signature, /^[0-9a-f]{64}$/)
     assert.equal(report.summary.find((s: any) => s.label === 'Checkpoint').value, `#${cp.seq} of ${cp.created_at}`)
-    assert.ok(report.sections.some((s: any) => s.heading === 'Signed checkpoint' && s.text.includes(cp.signature)), 'the report carries the signed checkpoint')
+    assert.ok(
+      report.sections.some((s: any) => s.heading === 'Signed checkpoint' && s.text.includes(cp.signature)),
+      'the report carries the signed checkpoint',
+    )
     const all = await rows()
     assert.equal(Number(all[all.length - 1].seq), cp.seq)
     assert.equal(all[all.length - 1].hash, cp.mac)
     // Remove the last two entries and every trace in the database (the evidence rows).
-    await h.app.kernel.db.deleteFrom('audit_log').where('id', 'in', all.slice(-2).map((r) => r.id)).execute()
+    await h.app.kernel.db
+      .deleteFrom('audit_log')
+      .where(
+        'id',
+        'in',
+        all.slice(-2).map((r) => r.id),
+      )
+      .execute()
     await h.app.kernel.db.deleteFrom('compliance_evidence').where('workspace_id', '=', ws()).execute()
     const v = await verify()
     assert.equal(v.intact, false)
@@ -80,7 +95,7 @@ describe('the keyed audit chain', () => {
     assert.equal(again.intact, false)
     assert.equal(again.broken!.seq, cp.seq)
     assert.match(again.broken!.reason, /not the entry the checkpoint/)
-    assert.equal((await h.app.kernel.audit.readCheckpoint(ws()) as any).checkpoint.seq, cp.seq, 'the checkpoint did not move past the evidence')
+    assert.equal(((await h.app.kernel.audit.readCheckpoint(ws())) as any).checkpoint.seq, cp.seq, 'the checkpoint did not move past the evidence')
   })
 
   it('a chain sealed under the unkeyed scheme is re-sealed once at start (a chain already broken stays broken)', async () => {

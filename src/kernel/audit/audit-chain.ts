@@ -187,7 +187,7 @@ export class AuditChain {
     if (!v.intact) return null
     let changed = 0
     let prev = GENESIS
-    for (let after = 0; ; ) {
+    for (let after = 0; ;) {
       const rows = await workspaceScoped(this.db, workspaceId).selectFrom('audit_log').selectAll().where('seq', '>', after).orderBy('seq').limit(1000).execute()
       for (const r of rows) {
         const next = { ...r, prev_hash: prev }
@@ -204,7 +204,11 @@ export class AuditChain {
     }
     for (const r of await workspaceScoped(this.db, workspaceId).selectFrom('audit_log').selectAll().where('seq', 'is', null).execute()) {
       if (r.entry_mac === this.entryMac(r)) continue
-      await this.db.updateTable('audit_log').set({ entry_mac: this.entryMac(r) }).where('id', '=', r.id).execute()
+      await this.db
+        .updateTable('audit_log')
+        .set({ entry_mac: this.entryMac(r) })
+        .where('id', '=', r.id)
+        .execute()
       changed++
     }
     if (changed > 0 && v.head) {

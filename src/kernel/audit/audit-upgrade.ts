@@ -30,19 +30,27 @@ export async function upgradeAuditChains(db: Db, clock: Clock, chain: AuditChain
       if (first && first.hash === chain.link(first)) return 0
       let count = 0
       for (const row of await scoped().where('seq', 'is', null).execute()) {
-        await tx.updateTable('audit_log').set({ entry_mac: chain.entryMac(row) }).where('id', '=', row.id).execute()
+        await tx
+          .updateTable('audit_log')
+          .set({ entry_mac: chain.entryMac(row) })
+          .where('id', '=', row.id)
+          .execute()
         count++
       }
       let oldPrev = GENESIS
       let newPrev = GENESIS
       let expected = 1
-      for (let after = 0; ; ) {
+      for (let after = 0; ;) {
         const rows: AuditLogTable[] = await scoped().where('seq', '>', after).orderBy('seq').limit(1000).execute()
         for (const r of rows) {
           if (Number(r.seq) !== expected || r.prev_hash !== oldPrev || legacyEntryHash(r) !== r.hash) return count
           const next = { ...r, prev_hash: newPrev }
           const link = chain.link(next)
-          await tx.updateTable('audit_log').set({ prev_hash: newPrev, hash: link, entry_mac: chain.entryMac(r) }).where('id', '=', r.id).execute()
+          await tx
+            .updateTable('audit_log')
+            .set({ prev_hash: newPrev, hash: link, entry_mac: chain.entryMac(r) })
+            .where('id', '=', r.id)
+            .execute()
           oldPrev = r.hash!
           newPrev = link
           expected++
@@ -56,6 +64,10 @@ export async function upgradeAuditChains(db: Db, clock: Clock, chain: AuditChain
     entries += n
   }
   const now = iso(clock.now())
-  await db.insertInto('instance_settings').values({ key: SETTING, value: KEYED, updated_at: now }).onConflict((oc) => oc.column('key').doUpdateSet({ value: KEYED, updated_at: now })).execute()
+  await db
+    .insertInto('instance_settings')
+    .values({ key: SETTING, value: KEYED, updated_at: now })
+    .onConflict((oc) => oc.column('key').doUpdateSet({ value: KEYED, updated_at: now }))
+    .execute()
   return { workspaces, entries }
 }

@@ -90,7 +90,24 @@ export async function recordAudit(tx: Executor, clock: Clock, owner: object | nu
 
 /** The content an entry's chain link covers (everything but the link itself), in a fixed order. */
 export function contentOf(r: AuditLogTable): string {
-  return JSON.stringify([r.id, r.workspace_id, r.mode, r.actor_type, r.actor_id, r.action, r.target_type, r.target_id, r.fields, r.events, r.ip, r.user_agent, r.request_id, r.occurred_at, Number(r.seq), r.prev_hash])
+  return JSON.stringify([
+    r.id,
+    r.workspace_id,
+    r.mode,
+    r.actor_type,
+    r.actor_id,
+    r.action,
+    r.target_type,
+    r.target_id,
+    r.fields,
+    r.events,
+    r.ip,
+    r.user_agent,
+    r.request_id,
+    r.occurred_at,
+    Number(r.seq),
+    r.prev_hash,
+  ])
 }
 /** What the service wrote (before sealing): its entry MAC covers this, so an inserted row is told apart. */
 export function writtenContentOf(r: AuditLogTable): string {

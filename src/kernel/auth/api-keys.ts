@@ -44,11 +44,7 @@ function view(row: {
 }
 
 /** Keys are stored as SHA-256 hashes: a 256-bit random key needs no slow KDF, and lookup stays O(1). */
-export async function createApiKey(
-  db: Executor,
-  clock: Clock,
-  input: { workspaceId: string; mode: Mode; scopes: string[]; name?: string | null },
-): Promise<ApiKeyView & { key: string }> {
+export async function createApiKey(db: Executor, clock: Clock, input: { workspaceId: string; mode: Mode; scopes: string[]; name?: string | null }): Promise<ApiKeyView & { key: string }> {
   const key = KEY_PREFIX[input.mode] + randomToken(32)
   const row = {
     id: newId('key'),
@@ -68,21 +64,13 @@ export async function createApiKey(
 
 /** Every key of every workspace: the operator's `svc keys list` (CLI), which answers to no tenant. */
 export async function listApiKeys(db: Db): Promise<ApiKeyView[]> {
-  const rows = await db
-    .selectFrom('api_keys')
-    .select(['id', 'workspace_id', 'mode', 'name', 'prefix', 'scopes', 'created_at', 'revoked_at', 'last_used_at'])
-    .orderBy('id')
-    .execute()
+  const rows = await db.selectFrom('api_keys').select(['id', 'workspace_id', 'mode', 'name', 'prefix', 'scopes', 'created_at', 'revoked_at', 'last_used_at']).orderBy('id').execute()
   return rows.map(view)
 }
 
 /** A tenant's keys, revoked ones included (the access review), oldest first: filtered in SQL, not after loading all. */
 export async function listTenantApiKeys(db: Db, tenant: Tenant): Promise<ApiKeyView[]> {
-  const rows = await scoped(db, tenant)
-    .selectFrom('api_keys')
-    .select(['id', 'workspace_id', 'mode', 'name', 'prefix', 'scopes', 'created_at', 'revoked_at', 'last_used_at'])
-    .orderBy('id')
-    .execute()
+  const rows = await scoped(db, tenant).selectFrom('api_keys').select(['id', 'workspace_id', 'mode', 'name', 'prefix', 'scopes', 'created_at', 'revoked_at', 'last_used_at']).orderBy('id').execute()
   return rows.map(view)
 }
 
@@ -138,7 +126,12 @@ const principalQ = prepared((db, a: { hash: string }) => db.selectFrom('api_keys
 
 /** Records when keys were last used (the request counter's flush: one statement per key per second at most). */
 export async function touchApiKeys(db: Executor, lastUsed: Map<string, number>): Promise<void> {
-  for (const [id, ms] of lastUsed) await db.updateTable('api_keys').set({ last_used_at: new Date(ms).toISOString() }).where('id', '=', id).execute()
+  for (const [id, ms] of lastUsed)
+    await db
+      .updateTable('api_keys')
+      .set({ last_used_at: new Date(ms).toISOString() })
+      .where('id', '=', id)
+      .execute()
 }
 
 /** After a revocation made outside revokeApiKey: this process stops accepting the key at once. */

@@ -68,7 +68,11 @@ class ScopeCatalogue {
     replace(this.anyRead, ['read', ...granular.filter((s) => s.endsWith(':read'))])
     replace(this.memberWrites, memberWrites)
     for (const e of this.enums) replace(e.enum, this.all)
-    for (const u of this.unions) replace(u.anyOf, this.all.map((s) => Type.Literal(s)))
+    for (const u of this.unions)
+      replace(
+        u.anyOf,
+        this.all.map((s) => Type.Literal(s)),
+      )
     const undeclared = modules.flatMap((m) => m.routes.flatMap((r) => [r.scope, ...(r.anyScope ?? [])].filter((s) => !this.isKnown(s)).map((s) => `${r.operationId} (${m.name}) requires ${s}`)))
     if (undeclared.length) throw new Error(`scopes no module declares: ${undeclared.join('; ')}`)
   }
@@ -86,7 +90,10 @@ class ScopeCatalogue {
 
   /** A scope name as a union of literals, completed at assembly. */
   unionSchema(options: { title?: string; description?: string }): TUnsafe<string> {
-    const schema = Type.Union(this.all.map((s) => Type.Literal(s)), options)
+    const schema = Type.Union(
+      this.all.map((s) => Type.Literal(s)),
+      options,
+    )
     this.unions.push(schema as unknown as { anyOf: TSchema[] })
     return schema as unknown as TUnsafe<string>
   }

@@ -103,7 +103,10 @@ describe('LocalBlobStore', () => {
       if (!existsSync(file)) continue
       const bytes = readFileSync(file)
       assert.equal(bytes.length, 4 << 20)
-      assert.ok(bytes.every((b) => b === bytes[0]), 'the blob is one whole version')
+      assert.ok(
+        bytes.every((b) => b === bytes[0]),
+        'the blob is one whole version',
+      )
       assert.equal((await store.stat('rec/one.wav'))?.contentType, 'audio/wav')
     }
     // Temp files of the killed puts are swept by a later process once they are an hour old, not before.

@@ -66,8 +66,14 @@ describe('S3BlobStore against a local S3-compatible server', () => {
   })
 
   it('BLOB_STORE=s3 needs a bucket, and credentials as a pair', () => {
-    assert.throws(() => loadConfig({ BLOB_STORE: 's3' }), (e: unknown) => e instanceof ConfigError && /S3_BUCKET/.test(e.message))
-    assert.throws(() => loadConfig({ BLOB_STORE: 's3', S3_BUCKET: 'b', S3_ACCESS_KEY_ID: 'k' }), (e: unknown) => e instanceof ConfigError && /S3_SECRET_ACCESS_KEY/.test(e.message))
+    assert.throws(
+      () => loadConfig({ BLOB_STORE: 's3' }),
+      (e: unknown) => e instanceof ConfigError && /S3_BUCKET/.test(e.message),
+    )
+    assert.throws(
+      () => loadConfig({ BLOB_STORE: 's3', S3_BUCKET: 'b', S3_ACCESS_KEY_ID: 'k' }),
+      (e: unknown) => e instanceof ConfigError && /S3_SECRET_ACCESS_KEY/.test(e.message),
+    )
     const c = loadConfig({ BLOB_STORE: 's3', S3_BUCKET: 'b', S3_ENDPOINT: 'http://127.0.0.1:9000', S3_FORCE_PATH_STYLE: 'on' })
     assert.deepEqual(c.blobs.s3, { bucket: 'b', region: 'us-east-1', endpoint: 'http://127.0.0.1:9000', forcePathStyle: true, credentials: null, prefix: '' })
     assert.equal(loadConfig({}).blobs.s3, null)

@@ -46,7 +46,11 @@ const same = (a: string, b: string) => a.length === b.length && timingSafeEqual(
 export async function checkServerSecret(db: Executor, clock: Clock, secret: Buffer, previous: Buffer[], from: SecretSource): Promise<'recorded' | 'matched' | 'rotated'> {
   const mine = secretVerifier(secret)
   const now = iso(clock.now())
-  const inserted = await db.insertInto('instance_settings').values({ key: SETTING, value: mine, updated_at: now }).onConflict((oc) => oc.column('key').doNothing()).executeTakeFirst()
+  const inserted = await db
+    .insertInto('instance_settings')
+    .values({ key: SETTING, value: mine, updated_at: now })
+    .onConflict((oc) => oc.column('key').doNothing())
+    .executeTakeFirst()
   if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1) return 'recorded'
   const row = await db.selectFrom('instance_settings').select('value').where('key', '=', SETTING).executeTakeFirstOrThrow()
   if (same(row.value, mine)) return 'matched'

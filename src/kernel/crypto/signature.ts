@@ -83,7 +83,10 @@ export function verifyStandardSignature(
   if (!id || !timestamp || !signature || !/^\d{1,12}$/.test(timestamp)) return false
   const t = Number(timestamp)
   if (Math.abs(now.getTime() / 1000 - t) > toleranceSeconds) return false
-  const got = signature.split(' ').filter((p) => p.startsWith('v1,')).map((p) => Buffer.from(p.slice(3), 'base64'))
+  const got = signature
+    .split(' ')
+    .filter((p) => p.startsWith('v1,'))
+    .map((p) => Buffer.from(p.slice(3), 'base64'))
   return secrets.some((s) => {
     const e = Buffer.from(standardSignature(s, id, t, body), 'base64')
     return got.some((g) => g.length === e.length && timingSafeEqual(g, e))

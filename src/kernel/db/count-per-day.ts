@@ -22,7 +22,12 @@ export async function countPerDay<T extends TenantTable>(
 ): Promise<{ day: string; count: number }[]> {
   const at = sql.ref(opts.at ?? 'created_at')
   const day = sql<string>`substr(${at}, 1, 10)`
-  const value = opts.sum?.length ? sql<string | number>`sum(${sql.join(opts.sum.map((c) => sql.ref(c)), sql` + `)})` : sql<string | number>`count(*)`
+  const value = opts.sum?.length
+    ? sql<string | number>`sum(${sql.join(
+        opts.sum.map((c) => sql.ref(c)),
+        sql` + `,
+      )})`
+    : sql<string | number>`count(*)`
   const dayAfter = new Date(Date.parse(to) + 86400_000).toISOString().slice(0, 10)
   const only = opts.where ? sql<boolean>` and ${sql.ref(opts.where[0])} = ${opts.where[1]}` : sql``
   const rows = await scoped(db, tenant)

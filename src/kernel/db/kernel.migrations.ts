@@ -95,7 +95,10 @@ export const kernelMigrations: ModuleMigration[] = [
     name: '202611230001_kernel_idempotency_lock_token',
     async up(db) {
       await db.schema.alterTable('idempotency_keys').addColumn('lock_token', 'text').execute()
-      await db.schema.alterTable('idempotency_keys').addColumn('committed', 'integer', (c) => c.notNull().defaultTo(0)).execute()
+      await db.schema
+        .alterTable('idempotency_keys')
+        .addColumn('committed', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute()
     },
   },
   {

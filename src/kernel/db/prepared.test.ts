@@ -59,16 +59,29 @@ describe(`prepared queries (${ENGINE})`, () => {
   })
 
   it('writes report the rows they changed, inside a transaction too', async () => {
-    const bump = prepared((db, a: { team: string; by: number }) => t(db).updateTable('prepared_rows').set((eb) => ({ n: eb('n', '+', a.by) })).where('team', '=', a.team))
+    const bump = prepared((db, a: { team: string; by: number }) =>
+      t(db)
+        .updateTable('prepared_rows')
+        .set((eb) => ({ n: eb('n', '+', a.by) }))
+        .where('team', '=', a.team),
+    )
     assert.equal(await bump.run(database.db, { team: 'b', by: 100 }), 4)
     await database.db.transaction().execute(async (tx) => {
       assert.equal(await bump.run(tx, { team: 'b', by: -100 }), 4)
     })
-    assert.deepEqual((await list.all(database.db, { team: 'b', take: 10 })).map((r) => r.n), [6, 7, 8, 9])
+    assert.deepEqual(
+      (await list.all(database.db, { team: 'b', take: 10 })).map((r) => r.n),
+      [6, 7, 8, 9],
+    )
   })
 
   it('refuses arguments used in expressions, as SQL text, or as lists', async () => {
-    const arithmetic = prepared((db, a: { take: number }) => t(db).selectFrom('prepared_rows').selectAll().limit(a.take + 1))
+    const arithmetic = prepared((db, a: { take: number }) =>
+      t(db)
+        .selectFrom('prepared_rows')
+        .selectAll()
+        .limit(a.take + 1),
+    )
     await assert.rejects(arithmetic.all(database.db, { take: 1 }), /used in an expression/)
     const text = prepared((db, a: { column: string }) => t(db).selectFrom('prepared_rows').select(sql.ref(a.column).as('x')))
     await assert.rejects(text.all(database.db, { column: 'id' }), /used as SQL text/)

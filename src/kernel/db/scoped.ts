@@ -17,8 +17,7 @@ export function scoped(db: Executor, tenant: Tenant) {
   // Kysely cannot type a column reference on a generic table; the constraint above guarantees both columns.
   // Columns are qualified by the table name, so a query may join other tenant tables without ambiguity.
   type Filterable = { where(column: string, op: '=', value: string): Filterable }
-  const filter = <Q>(table: string, q: Q): Q =>
-    (q as unknown as Filterable).where(`${table}.workspace_id`, '=', tenant.workspaceId).where(`${table}.mode`, '=', tenant.mode) as unknown as Q
+  const filter = <Q>(table: string, q: Q): Q => (q as unknown as Filterable).where(`${table}.workspace_id`, '=', tenant.workspaceId).where(`${table}.mode`, '=', tenant.mode) as unknown as Q
   return {
     selectFrom<T extends TenantTable>(table: T): SelectQueryBuilder<Tables, T, object> {
       return filter(table, db.selectFrom(table) as unknown as SelectQueryBuilder<Tables, T, object>)

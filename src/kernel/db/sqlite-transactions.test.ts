@@ -34,6 +34,9 @@ describe('SQLite transactions and a second writer', { skip: process.env.TEST_DB 
     })
     other.prepare('insert into t (n) values (3)').run()
     const rows = await sql<{ n: number }>`select n from t order by n`.execute(database.db)
-    assert.deepEqual(rows.rows.map((r) => r.n), [2, 3])
+    assert.deepEqual(
+      rows.rows.map((r) => r.n),
+      [2, 3],
+    )
   })
 })

@@ -201,13 +201,7 @@ export class EventFeed {
     const lookback = floorAt(now - this.opts.lookbackMs)
     let from = this.cursor < lookback ? this.cursor : lookback
     for (;;) {
-      const rows = await this.db
-        .selectFrom('events')
-        .select(['id', 'workspace_id', 'mode', 'type', 'api_version', 'data', 'created_at'])
-        .where('id', '>', from)
-        .orderBy('id')
-        .limit(BATCH)
-        .execute()
+      const rows = await this.db.selectFrom('events').select(['id', 'workspace_id', 'mode', 'type', 'api_version', 'data', 'created_at']).where('id', '>', from).orderBy('id').limit(BATCH).execute()
       for (const row of rows) {
         if (this.recent.has(row.id)) continue
         this.recent.set(row.id, now)

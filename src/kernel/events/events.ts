@@ -165,15 +165,7 @@ export class EventBus {
 
 const insertEvent = prepared((tx, row: Insertable<Tables['events']>) => tx.insertInto('events').values(row))
 
-export function eventFromRow(row: {
-  id: string
-  workspace_id: string
-  mode: Mode
-  type: string
-  api_version: string
-  data: string
-  created_at: string
-}): EventEnvelope {
+export function eventFromRow(row: { id: string; workspace_id: string; mode: Mode; type: string; api_version: string; data: string; created_at: string }): EventEnvelope {
   return {
     id: row.id,
     type: row.type,

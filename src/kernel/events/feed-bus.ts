@@ -14,9 +14,7 @@ import type { Database } from '../db/database.js'
  * viewing or typing in a conversation). Messages may be lost: a wake only shortens the wait for the next
  * poll, and a signal is refreshed by its sender every few seconds.
  */
-export type FeedMessage =
-  | { kind: 'wake' }
-  | { kind: 'signal'; workspace_id: string; mode: string; name: string; data: unknown }
+export type FeedMessage = { kind: 'wake' } | { kind: 'signal'; workspace_id: string; mode: string; name: string; data: unknown }
 
 export interface FeedBus {
   readonly name: 'postgres' | 'redis' | 'cluster' | 'none'
@@ -32,7 +30,11 @@ export const noBus: FeedBus = { name: 'none', start: async () => {}, publish: ()
 /** PostgreSQL's NOTIFY payloads are limited to 8000 bytes; a signal is a few hundred. */
 const MAX_PAYLOAD = 7900
 /** The channel of one deployment: its database schema, so test runs (a schema each) never hear each other. */
-export const channelOf = (schema: string | null) => `svc_feed_${createHash('sha256').update(schema ?? 'public').digest('hex').slice(0, 16)}`
+export const channelOf = (schema: string | null) =>
+  `svc_feed_${createHash('sha256')
+    .update(schema ?? 'public')
+    .digest('hex')
+    .slice(0, 16)}`
 
 interface Envelope {
   from: string
@@ -187,8 +189,7 @@ export class ClusterBus implements FeedBus {
 export function feedBusFor(config: Config, database: Database, redis: Redis | null, log: Logger): FeedBus {
   const wanted = config.eventFeed.bus
   const channel = channelOf(database.schema)
-  const pgBus = () =>
-    new PostgresBus(config.databaseUrl, channel, async (c, payload) => void (await sql`select pg_notify(${c}, ${payload})`.execute(database.db)), log)
+  const pgBus = () => new PostgresBus(config.databaseUrl, channel, async (c, payload) => void (await sql`select pg_notify(${c}, ${payload})`.execute(database.db)), log)
   if (wanted === 'postgres') {
     if (database.engine !== 'postgres') throw new Error('EVENT_FEED_BUS=postgres needs DATABASE_URL=postgres://…')
     return pgBus()

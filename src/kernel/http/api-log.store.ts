@@ -13,7 +13,24 @@ import { apiLogIdBound, latencyBucket, type ApiLogEntry } from './api-log.js'
 /** The three tables a flush writes, their columns, and for the rollups the key an upsert adds to. */
 const TABLES = {
   api_logs: {
-    columns: ['workspace_id', 'mode', 'id', 'request_id', 'method', 'path', 'operation_id', 'status', 'status_class', 'duration_ms', 'key_id', 'oauth_app_id', 'ip', 'user_agent', 'error_code', 'created_at'],
+    columns: [
+      'workspace_id',
+      'mode',
+      'id',
+      'request_id',
+      'method',
+      'path',
+      'operation_id',
+      'status',
+      'status_class',
+      'duration_ms',
+      'key_id',
+      'oauth_app_id',
+      'ip',
+      'user_agent',
+      'error_code',
+      'created_at',
+    ],
     conflict: null,
   },
   api_usage_days: {
@@ -164,9 +181,21 @@ export async function runStatements(database: Database, statements: Statement[])
 export async function countApiLogsBefore(db: Executor, tenant: Tenant, before: string): Promise<number> {
   const day = before.slice(0, 10)
   const [logs, usage, latency] = await Promise.all([
-    scoped(db, tenant).selectFrom('api_logs').select((eb) => eb.fn.countAll<number>().as('n')).where('id', '<', apiLogIdBound(before)).executeTakeFirstOrThrow(),
-    scoped(db, tenant).selectFrom('api_usage_days').select((eb) => eb.fn.countAll<number>().as('n')).where('day', '<', day).executeTakeFirstOrThrow(),
-    scoped(db, tenant).selectFrom('api_latency_days').select((eb) => eb.fn.countAll<number>().as('n')).where('day', '<', day).executeTakeFirstOrThrow(),
+    scoped(db, tenant)
+      .selectFrom('api_logs')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('id', '<', apiLogIdBound(before))
+      .executeTakeFirstOrThrow(),
+    scoped(db, tenant)
+      .selectFrom('api_usage_days')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('day', '<', day)
+      .executeTakeFirstOrThrow(),
+    scoped(db, tenant)
+      .selectFrom('api_latency_days')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('day', '<', day)
+      .executeTakeFirstOrThrow(),
   ])
   return Number(logs.n) + Number(usage.n) + Number(latency.n)
 }
@@ -179,7 +208,14 @@ export async function purgeApiLogsBefore(db: Executor, tenant: Tenant, before: s
   let n = 0
   const ids = await scoped(db, tenant).selectFrom('api_logs').select('id').where('id', '<', apiLogIdBound(before)).orderBy('id').limit(limit).execute()
   if (ids.length > 0) {
-    const r = await scoped(db, tenant).deleteFrom('api_logs').where('id', 'in', ids.map((x) => x.id)).executeTakeFirst()
+    const r = await scoped(db, tenant)
+      .deleteFrom('api_logs')
+      .where(
+        'id',
+        'in',
+        ids.map((x) => x.id),
+      )
+      .executeTakeFirst()
     n += Number(r.numDeletedRows)
   }
   // Then the rollups, a whole day of one table at a time, until the batch is full.

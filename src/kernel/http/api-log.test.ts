@@ -34,7 +34,12 @@ describe(`the API log recorder (${ENGINE})`, () => {
     it(`keeps at most maxBuffered entries while the database refuses them, dropping the oldest, and writes the rest once it recovers${thread ? ' (writer thread)' : ''}`, async () => {
       const t = await createTestDatabase()
       const database = createDatabase(t.env.DATABASE_URL, { schema: t.env.DATABASE_SCHEMA ?? null })
-      const recorder = new ApiLogRecorder(database, new ManualClock(), pino({ level: 'silent' }), { enabled: true, maxBuffered: 20, batchSize: 1000, databaseUrl: thread ? t.env.DATABASE_URL : undefined })
+      const recorder = new ApiLogRecorder(database, new ManualClock(), pino({ level: 'silent' }), {
+        enabled: true,
+        maxBuffered: 20,
+        batchSize: 1000,
+        databaseUrl: thread ? t.env.DATABASE_URL : undefined,
+      })
       try {
         // No tables yet: every write fails, as with a database that is down.
         for (let i = 0; i < 50; i++) recorder.add(entry(i))
@@ -49,12 +54,19 @@ describe(`the API log recorder (${ENGINE})`, () => {
         assert.equal(recorder.pending, 0)
         assert.equal(recorder.written, 20)
         const rows = await database.db.selectFrom('api_logs').select('request_id').orderBy('id').execute()
-        assert.deepEqual(rows.map((r) => r.request_id), Array.from({ length: 20 }, (_, i) => `r${i + 35}`), 'the newest 20, in order')
+        assert.deepEqual(
+          rows.map((r) => r.request_id),
+          Array.from({ length: 20 }, (_, i) => `r${i + 35}`),
+          'the newest 20, in order',
+        )
         // Many at once: several statements and, on the writer thread, several transactions.
         const big = new ApiLogRecorder(database, new ManualClock(), pino({ level: 'silent' }), { enabled: true, batchSize: 5000, databaseUrl: thread ? t.env.DATABASE_URL : undefined })
         for (let i = 100; i < 1100; i++) big.add(entry(i))
         await big.close()
-        const n = await database.db.selectFrom('api_logs').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()
+        const n = await database.db
+          .selectFrom('api_logs')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
         assert.equal(Number(n.n), 1020)
         const usage = await database.db.selectFrom('api_usage_days').select('count').executeTakeFirstOrThrow()
         assert.equal(Number(usage.count), 1020)
@@ -84,7 +96,10 @@ describe(`the API log recorder (${ENGINE})`, () => {
         const rows = await database.db.selectFrom('api_logs').select('request_id').execute()
         assert.equal(rows.length, 600)
         assert.equal(new Set(rows.map((r) => r.request_id)).size, 600)
-        const counted = await database.db.selectFrom('api_usage_days').select((eb) => eb.fn.sum<number>('count').as('n')).executeTakeFirstOrThrow()
+        const counted = await database.db
+          .selectFrom('api_usage_days')
+          .select((eb) => eb.fn.sum<number>('count').as('n'))
+          .executeTakeFirstOrThrow()
         assert.equal(Number(counted.n), 600)
       } finally {
         await recorder.close()

@@ -21,11 +21,13 @@ export function trustedPeer(trust: Config['trustProxy']): (address: string) => b
   if (trust === false || trust === 0) return () => false
   // A hop count trusts the nearest hops whoever they are: the peer is always the first of them.
   if (typeof trust === 'number') return () => true
-  const ranges = trust.flatMap((entry) => NAMED[entry] ?? [entry]).map((cidr) => {
-    const [address, bits] = cidr.split('/')
-    const parsed = ipaddr.parse(address)
-    return [parsed, bits === undefined ? (parsed.kind() === 'ipv4' ? 32 : 128) : Number(bits)] as [ipaddr.IPv4 | ipaddr.IPv6, number]
-  })
+  const ranges = trust
+    .flatMap((entry) => NAMED[entry] ?? [entry])
+    .map((cidr) => {
+      const [address, bits] = cidr.split('/')
+      const parsed = ipaddr.parse(address)
+      return [parsed, bits === undefined ? (parsed.kind() === 'ipv4' ? 32 : 128) : Number(bits)] as [ipaddr.IPv4 | ipaddr.IPv6, number]
+    })
   return (address) => {
     if (!ipaddr.isValid(address)) return false
     let parsed = ipaddr.parse(address)

@@ -41,8 +41,7 @@ export interface StreamContext {
   /** The request's credential looked up again, as it admits this operation now (a long stream re-checks it), or null. */
   reauthenticate(): Promise<Principal | null>
 }
-type ContextOf<S extends RouteSchemas, Public extends boolean, Sse> = HandlerContext<S, Public extends true ? Principal | null : Principal> &
-  (Sse extends SseRoute ? StreamContext : unknown)
+type ContextOf<S extends RouteSchemas, Public extends boolean, Sse> = HandlerContext<S, Public extends true ? Principal | null : Principal> & (Sse extends SseRoute ? StreamContext : unknown)
 
 export interface RouteDefinition<S extends RouteSchemas = RouteSchemas, Public extends boolean = false, Sse extends SseRoute | undefined = undefined> {
   operationId: string

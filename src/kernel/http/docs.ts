@@ -4,8 +4,7 @@ import { AppError, allErrors } from '../errors.js'
 import type { Mode } from '../tenant.js'
 import type { AnyRoute } from './define-route.js'
 
-const esc = (s: unknown): string =>
-  String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
+const esc = (s: unknown): string => String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
 
 const page = (title: string, body: string): string =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${esc(title)}</title>` +
@@ -65,7 +64,10 @@ export function registerDocs(scope: FastifyInstance, getDoc: () => Record<string
       .map((m) => {
         const rows = routes
           .filter((r) => r.module === m)
-          .map((r) => `<tr><td><code>${r.method}</code></td><td><code>${esc(r.url)}</code></td><td><a href="api-docs/${m}/${r.operationId}">${r.operationId}</a></td><td>${esc(r.scope)}</td><td>${esc(r.summary)}</td></tr>`)
+          .map(
+            (r) =>
+              `<tr><td><code>${r.method}</code></td><td><code>${esc(r.url)}</code></td><td><a href="api-docs/${m}/${r.operationId}">${r.operationId}</a></td><td>${esc(r.scope)}</td><td>${esc(r.summary)}</td></tr>`,
+          )
           .join('')
         return `<h2>${esc(m)}</h2><table><tr><th>Method</th><th>Path</th><th>operationId</th><th>Scope</th><th>Summary</th></tr>${rows}</table>`
       })
@@ -81,7 +83,10 @@ export function registerDocs(scope: FastifyInstance, getDoc: () => Record<string
     if (!spec) throw new AppError('route_not_found', `No error code '${req.params.code}'.`)
     return html(
       reply,
-      page(`${req.params.code}`, `<h1><code>${esc(req.params.code)}</code></h1><p>HTTP ${spec.status}: ${esc(spec.title)}.</p><p>Returned as <code>application/problem+json</code> with <code>type</code>, <code>title</code>, <code>status</code>, <code>detail</code>, <code>instance</code>, <code>code</code> and <code>request_id</code>.</p><p><a href="../../api-docs">All operations</a></p>`),
+      page(
+        `${req.params.code}`,
+        `<h1><code>${esc(req.params.code)}</code></h1><p>HTTP ${spec.status}: ${esc(spec.title)}.</p><p>Returned as <code>application/problem+json</code> with <code>type</code>, <code>title</code>, <code>status</code>, <code>detail</code>, <code>instance</code>, <code>code</code> and <code>request_id</code>.</p><p><a href="../../api-docs">All operations</a></p>`,
+      ),
     )
   })
 
@@ -93,7 +98,10 @@ export function registerDocs(scope: FastifyInstance, getDoc: () => Record<string
     const { op } = found
     const params = ((op.parameters as Record<string, unknown>[]) ?? [])
       .map((ref) => resolve(doc, ref))
-      .map((p) => `<tr><td><code>${esc(p.name)}</code></td><td>${esc(p.in)}</td><td>${p.required ? 'yes' : 'no'}</td><td><code>${esc(JSON.stringify(p.schema))}</code></td><td>${esc(p.description ?? (p.schema as { description?: string })?.description)}</td></tr>`)
+      .map(
+        (p) =>
+          `<tr><td><code>${esc(p.name)}</code></td><td>${esc(p.in)}</td><td>${p.required ? 'yes' : 'no'}</td><td><code>${esc(JSON.stringify(p.schema))}</code></td><td>${esc(p.description ?? (p.schema as { description?: string })?.description)}</td></tr>`,
+      )
       .join('')
     const requestBody = op.requestBody ? resolve(doc, op.requestBody) : null
     const body = requestBody ? `<h2>Request body</h2><pre>${esc(JSON.stringify(requestBody, null, 2))}</pre>` : ''

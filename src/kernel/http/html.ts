@@ -60,10 +60,7 @@ export function sendPage(reply: FastifyReply, page: PageOptions): FastifyReply {
   reply
     .code(page.status ?? 200)
     .header('Content-Type', 'text/html; charset=utf-8')
-    .header(
-      'Content-Security-Policy',
-      `default-src 'none'; style-src ${STYLE_HASH}; img-src 'self'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
-    )
+    .header('Content-Security-Policy', `default-src 'none'; style-src ${STYLE_HASH}; img-src 'self'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`)
     .header('X-Frame-Options', 'DENY')
     .header('X-Content-Type-Options', 'nosniff')
     .header('Referrer-Policy', 'no-referrer')

@@ -71,9 +71,7 @@ export function requestHash(request: FastifyRequest): string {
 
 // The statements every idempotent write runs, built and compiled once (kernel/db/prepared.ts).
 const insertClaim = prepared((db, row: Insertable<Tables['idempotency_keys']>) => db.insertInto('idempotency_keys').values(row))
-const readClaim = prepared((db, a: { apiKeyId: string; key: string }) =>
-  db.selectFrom('idempotency_keys').selectAll().where('api_key_id', '=', a.apiKeyId).where('idem_key', '=', a.key),
-)
+const readClaim = prepared((db, a: { apiKeyId: string; key: string }) => db.selectFrom('idempotency_keys').selectAll().where('api_key_id', '=', a.apiKeyId).where('idem_key', '=', a.key))
 const commitClaim = prepared((tx, a: { apiKeyId: string; key: string; token: string; status: number; body: string | null }) =>
   tx
     .updateTable('idempotency_keys')
@@ -199,10 +197,7 @@ export class IdempotencyStore {
         continue
       }
       if (row.request_hash !== hash) {
-        throw new AppError(
-          'idempotency_key_reused',
-          'This Idempotency-Key was already used with a different method, path or body. Use a new key for a new request.',
-        )
+        throw new AppError('idempotency_key_reused', 'This Idempotency-Key was already used with a different method, path or body. Use a new key for a new request.')
       }
       // Completed, or committed by a request that died before answering: its effect happened, so replay.
       if (row.status !== 'in_progress' && row.response_body !== null) {
@@ -235,11 +230,7 @@ export class IdempotencyStore {
           return false
         }
       }
-      throw new AppError(
-        'idempotency_request_in_progress',
-        'A request with this Idempotency-Key is still being processed; retry after it finishes.',
-        { headers: { 'Retry-After': '1' } },
-      )
+      throw new AppError('idempotency_request_in_progress', 'A request with this Idempotency-Key is still being processed; retry after it finishes.', { headers: { 'Retry-After': '1' } })
     }
     throw new AppError('idempotency_request_in_progress', 'Could not claim the Idempotency-Key; retry.', { headers: { 'Retry-After': '1' } })
   }
@@ -253,7 +244,9 @@ export class IdempotencyStore {
     const [status, value] = result instanceof WithStatus ? [result.status, result.body] : [claim.status, result]
     const body = isResponseResource(value) ? claim.serialize(value, status) : null
     const sealed = body === null ? null : claim.seal(body)
-    const updated = claim.deferred ? await insertCommitted(tx, claim, claim.deferred, status, sealed) : await commitClaim.run(tx, { apiKeyId: claim.apiKeyId, key: claim.key, token: claim.token, status, body: sealed })
+    const updated = claim.deferred
+      ? await insertCommitted(tx, claim, claim.deferred, status, sealed)
+      : await commitClaim.run(tx, { apiKeyId: claim.apiKeyId, key: claim.key, token: claim.token, status, body: sealed })
     if (updated === 1) {
       // A later transaction of the same request (none today) finds the row and updates it.
       claim.deferred = undefined

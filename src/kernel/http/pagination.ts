@@ -8,9 +8,7 @@ export const MAX_LIMIT = 100
 
 export const PageQuery = {
   cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 512, description: 'Opaque cursor from a previous next_cursor.' })),
-  limit: Type.Optional(
-    Type.Integer({ minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT, description: `Page size, 1–${MAX_LIMIT} (default ${DEFAULT_LIMIT}).` }),
-  ),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT, description: `Page size, 1–${MAX_LIMIT} (default ${DEFAULT_LIMIT}).` })),
 }
 
 export const Page = <T extends TSchema>(item: T, name: string) =>

@@ -91,7 +91,6 @@ export function toAppError(err: unknown): AppError {
   return new AppError('internal_error', 'Something went wrong on our side; the request_id identifies it in our logs.')
 }
 
-
 /** Connection-level database failures (not query errors): the client should retry, so 503 not 500. */
 function isDatabaseUnavailable(e: { code?: string; message?: string } | undefined): boolean {
   if (!e) return false

@@ -28,14 +28,22 @@ describe('request bodies: UTF-8 and Content-Encoding', () => {
 
   it('refuses a compressed request body with 415 and Accept-Encoding: identity', async () => {
     const body = JSON.stringify({ subject: 'compressed' })
-    for (const [encoding, payload] of [['gzip', gzipSync(body)], ['br', Buffer.from(body)], ['deflate, identity', Buffer.from(body)], ['GZIP', gzipSync(body)]] as const) {
+    for (const [encoding, payload] of [
+      ['gzip', gzipSync(body)],
+      ['br', Buffer.from(body)],
+      ['deflate, identity', Buffer.from(body)],
+      ['GZIP', gzipSync(body)],
+    ] as const) {
       const res = await create(payload, { 'content-encoding': encoding })
       assertProblem(res, 415, 'unsupported_media_type')
       assert.equal(res.headers['accept-encoding'], 'identity')
       assert.match(json(res).detail, /Content-Encoding/)
     }
     // Authentication still comes first.
-    assertProblem(await h.request({ method: 'POST', url: '/v2/inbox/conversations', key: null, headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, payload: gzipSync(body) }), 401)
+    assertProblem(
+      await h.request({ method: 'POST', url: '/v2/inbox/conversations', key: null, headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, payload: gzipSync(body) }),
+      401,
+    )
     assert.ok(!(await subjects()).includes('compressed'))
     // identity is no encoding at all, and a request without a body may carry the header.
     assert.equal((await create(body, { 'content-encoding': 'identity' })).statusCode, 201)

@@ -55,8 +55,14 @@ describe('request logging at trace level carries route templates, not URLs', () 
     ]
     assert.equal(sent[3].statusCode, 200, sent[3].body)
     const log = lines.join('\n')
-    assert.ok(lines.some((l) => /"msg":"request completed"/.test(l)), 'requests are logged at this level')
-    assert.ok(lines.some((l) => l.includes('"route":"/v2/leads"')), 'by their route template')
+    assert.ok(
+      lines.some((l) => /"msg":"request completed"/.test(l)),
+      'requests are logged at this level',
+    )
+    assert.ok(
+      lines.some((l) => l.includes('"route":"/v2/leads"')),
+      'by their route template',
+    )
     assert.ok(lines.some((l) => l.includes('"route":"/downloads/dsar/:token"')))
     for (const secret of [dsarToken, playgroundToken, accessToken, email, encodeURIComponent(email), key]) {
       assert.ok(!log.includes(secret), `${secret} is in the log:\n${lines.filter((l) => l.includes(secret)).join('\n')}`)

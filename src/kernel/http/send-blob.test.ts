@@ -46,7 +46,13 @@ describe('sendBlob', () => {
   })
 
   it('answers one range with 206 and Content-Range (closed, open-ended and suffix)', async () => {
-    for (const [range, start, end] of [['bytes=0-99', 0, 99], ['bytes=990-', 990, 999], ['bytes=-10', 990, 999], ['bytes=500-5000', 500, 999], ['bytes=0-9,5-20', 0, 20]] as const) {
+    for (const [range, start, end] of [
+      ['bytes=0-99', 0, 99],
+      ['bytes=990-', 990, 999],
+      ['bytes=-10', 990, 999],
+      ['bytes=500-5000', 500, 999],
+      ['bytes=0-9,5-20', 0, 20],
+    ] as const) {
       const res = await get({ range })
       assert.equal(res.statusCode, 206, range)
       assert.equal(res.headers['content-range'], `bytes ${start}-${end}/1000`)

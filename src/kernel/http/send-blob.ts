@@ -32,13 +32,7 @@ export interface SendBlobOptions {
  * Headers already set on `reply` (Cache-Control, say) are kept. A handler returns it (`return sendBlob(…)`):
  * a Fastify reply is thenable, so the promise settles once the answer is written and `reply.sent` is true.
  */
-export async function sendBlob(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  store: BlobStore,
-  key: string,
-  options: SendBlobOptions = {},
-): Promise<FastifyReply> {
+export async function sendBlob(request: FastifyRequest, reply: FastifyReply, store: BlobStore, key: string, options: SendBlobOptions = {}): Promise<FastifyReply> {
   const stat = await store.stat(key)
   if (!stat) throw new AppError('resource_not_found', 'The file is not stored (any more).')
   const { size, etag } = stat
@@ -82,12 +76,15 @@ function suffixesWithin(header: string, size: number): string {
   const eq = header.indexOf('=')
   if (eq === -1 || header.slice(0, eq).trim().toLowerCase() !== 'bytes') return header
   let clamped = false
-  const specs = header.slice(eq + 1).split(',').map((spec) => {
-    const m = /^\s*-(\d+)\s*$/.exec(spec)
-    if (!m || Number(m[1]) <= size || Number(m[1]) === 0) return spec
-    clamped = true
-    return `-${size}`
-  })
+  const specs = header
+    .slice(eq + 1)
+    .split(',')
+    .map((spec) => {
+      const m = /^\s*-(\d+)\s*$/.exec(spec)
+      if (!m || Number(m[1]) <= size || Number(m[1]) === 0) return spec
+      clamped = true
+      return `-${size}`
+    })
   if (!clamped) return header
   if (size === 0) return ''
   return `${header.slice(0, eq)}=${specs.join(',')}`

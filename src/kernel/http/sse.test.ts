@@ -357,7 +357,10 @@ describe('kernel: Server-Sent Events routes', () => {
     assert.equal(replayed!.headers.get('idempotent-replayed'), 'true')
     assert.match(String(replayed!.headers.get('content-type')), /^text\/event-stream/)
     // The same events with the same ids, and the work ran once.
-    assert.deepEqual(replayed!.events.map((e) => [e.id, e.event, e.data]), original.events.map((e) => [e.id, e.event, e.data]))
+    assert.deepEqual(
+      replayed!.events.map((e) => [e.id, e.event, e.data]),
+      original.events.map((e) => [e.id, e.event, e.data]),
+    )
     assert.equal(track(id).calls, 1)
     const other = await post(id, { steps: 3 }, { headers: key })
     assert.equal(other.status, 409)
@@ -420,7 +423,10 @@ describe('kernel: Server-Sent Events routes', () => {
 
     const dir = mkdtempSync(join(tmpdir(), 'svc-sse-lint-'))
     try {
-      writeFileSync(join(dir, 'openapi.json'), JSON.stringify({ ...doc, servers: doc.servers.map((s: { url: string }) => ({ ...s, url: s.url.replace(/^http:\/\/localhost(:\d+)?/, 'https://api.svc.test') })) }))
+      writeFileSync(
+        join(dir, 'openapi.json'),
+        JSON.stringify({ ...doc, servers: doc.servers.map((s: { url: string }) => ({ ...s, url: s.url.replace(/^http:\/\/localhost(:\d+)?/, 'https://api.svc.test') })) }),
+      )
       const run = spawnSync(process.execPath, [join(ROOT, 'node_modules/@redocly/cli/bin/cli.js'), 'lint', '--extends=recommended-strict', '--format=json', 'openapi.json'], {
         cwd: dir,
         encoding: 'utf8',

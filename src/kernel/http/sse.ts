@@ -37,7 +37,11 @@ const LAST_EVENT_ID = /^(sse_[A-Za-z0-9_-]{1,64}):(\d{1,9})$/
 const EVENT_ID = /^[\x21-\x7e]{1,128}$/
 
 type Resolved = Required<Omit<SseOptions, 'heartbeatMs' | 'events' | 'ownIds'>> & { heartbeatMs: number; events?: Record<string, string>; ownIds: boolean }
-interface Connection { out: PassThrough; reply: FastifyReply; heartbeat: NodeJS.Timeout }
+interface Connection {
+  out: PassThrough
+  reply: FastifyReply
+  heartbeat: NodeJS.Timeout
+}
 
 class Stream {
   readonly controller = new AbortController()
@@ -69,8 +73,7 @@ class Stream {
 const retryLine = (s: Stream) => `retry: ${s.opts.ownIds ? SSE_DEFAULTS.retryMs : Math.min(SSE_DEFAULTS.retryMs, Math.floor(s.opts.resumeGraceMs / 2))}\n\n`
 
 const pathOf = (request: FastifyRequest) => (request.raw.url ?? request.url).split('?')[0].replace(/(.)\/+$/, '$1')
-const ownerOf = (request: FastifyRequest) =>
-  request.principal ? `${request.principal.workspaceId}:${request.principal.mode}` : `public:${request.routeOptions.config.mode ?? ''}`
+const ownerOf = (request: FastifyRequest) => (request.principal ? `${request.principal.workspaceId}:${request.principal.mode}` : `public:${request.routeOptions.config.mode ?? ''}`)
 
 function problemBody(request: FastifyRequest, err: AppError): Record<string, unknown> {
   const body: Record<string, unknown> = {
@@ -265,12 +268,7 @@ export class EventStreams {
         if (!s.finished) this.awaitResume(s, request)
       }),
     )
-    reply
-      .code(200)
-      .header('Content-Type', 'text/event-stream; charset=utf-8')
-      .header('Cache-Control', 'no-cache')
-      .header('X-Accel-Buffering', 'no')
-      .send(out)
+    reply.code(200).header('Content-Type', 'text/event-stream; charset=utf-8').header('Cache-Control', 'no-cache').header('X-Accel-Buffering', 'no').send(out)
     // Reconnect well within the grace period; the first bytes also flush the headers.
     out.write(retryLine(s))
     return closed

@@ -23,7 +23,10 @@ describe('Batcher', () => {
     assert.deepEqual(batches, [[1, 2, 3]], 'the second batch waits for the first')
     release()
     assert.deepEqual(await Promise.all([...first, ...second]), [10, 20, 30, 40, 50])
-    assert.deepEqual(batches, [[1, 2, 3], [4, 5]])
+    assert.deepEqual(batches, [
+      [1, 2, 3],
+      [4, 5],
+    ])
   })
 
   it('splits at maxBatch', async () => {

@@ -41,7 +41,10 @@ describe(`job leases (${ENGINE})`, () => {
     await completeJobs(db, clock, leases)
     const rows = await db.selectFrom('jobs').select(['id', 'status']).where('id', 'in', ids).execute()
     const status = Object.fromEntries(rows.map((r) => [r.id, r.status]))
-    assert.deepEqual(claimed.map((j) => status[j.id]), ['succeeded', 'succeeded', 'running'])
+    assert.deepEqual(
+      claimed.map((j) => status[j.id]),
+      ['succeeded', 'succeeded', 'running'],
+    )
   })
 
   it('dead-letters a job whose lease expired on its last attempt instead of claiming it again, and tells its module', async () => {
@@ -63,7 +66,10 @@ describe(`job leases (${ENGINE})`, () => {
     assert.ok((await claimJobs(db, engine, clock, 'dead-1', 100, 60)).some((j) => j.id === id))
     for (const worker of ['dead-2', 'dead-3']) {
       await expire()
-      assert.ok((await claimJobs(db, engine, clock, worker, 100, 60, true)).some((j) => j.id === id), `${worker} takes it over`)
+      assert.ok(
+        (await claimJobs(db, engine, clock, worker, 100, 60, true)).some((j) => j.id === id),
+        `${worker} takes it over`,
+      )
       assert.match(String((await row()).last_error), /lease expired/)
     }
     await expire()

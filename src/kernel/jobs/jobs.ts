@@ -62,17 +62,10 @@ export function defineJob<P>(def: JobDefinition<P>): JobDefinition<P> {
   return def
 }
 
-export const scheduleOf = (def: JobDefinition): number[] =>
-  typeof def.retrySchedule === 'function' ? def.retrySchedule() : def.retrySchedule
+export const scheduleOf = (def: JobDefinition): number[] => (typeof def.retrySchedule === 'function' ? def.retrySchedule() : def.retrySchedule)
 
 /** Enqueue inside the caller's transaction: the job exists iff the state change committed. */
-export async function enqueue<P>(
-  tx: Executor,
-  clock: Clock,
-  def: JobDefinition<P>,
-  payload: P,
-  opts: { runAt?: Date; id?: string } = {},
-): Promise<string> {
+export async function enqueue<P>(tx: Executor, clock: Clock, def: JobDefinition<P>, payload: P, opts: { runAt?: Date; id?: string } = {}): Promise<string> {
   const [id] = await enqueueMany(tx, clock, def, [{ payload, ...opts }])
   return id
 }
@@ -82,12 +75,7 @@ const enqueuedIn = new WeakSet<object>()
 export const enqueuedDuring = (tx: Executor): boolean => enqueuedIn.has(tx)
 
 /** Several jobs of one definition in one statement, in the caller's transaction. */
-export async function enqueueMany<P>(
-  tx: Executor,
-  clock: Clock,
-  def: JobDefinition<P>,
-  jobs: { payload: P; runAt?: Date; id?: string }[],
-): Promise<string[]> {
+export async function enqueueMany<P>(tx: Executor, clock: Clock, def: JobDefinition<P>, jobs: { payload: P; runAt?: Date; id?: string }[]): Promise<string[]> {
   if (jobs.length === 0) return []
   enqueuedIn.add(tx)
   const now = iso(clock.now())
@@ -118,8 +106,25 @@ export async function enqueueMany<P>(
 }
 const onSqlite = (db: Executor) => db.getExecutor().adapter instanceof SqliteAdapter
 const insertJobQ = prepared(
-  (db, row: { id: string; name: string; payload: string; status: 'pending'; run_at: string; attempts: number; max_attempts: number; retry_schedule: string; locked_by: null; locked_until: null; last_error: null; created_at: string; updated_at: string; traceparent: string | null }) =>
-    db.insertInto('jobs').values(row),
+  (
+    db,
+    row: {
+      id: string
+      name: string
+      payload: string
+      status: 'pending'
+      run_at: string
+      attempts: number
+      max_attempts: number
+      retry_schedule: string
+      locked_by: null
+      locked_until: null
+      last_error: null
+      created_at: string
+      updated_at: string
+      traceparent: string | null
+    },
+  ) => db.insertInto('jobs').values(row),
 )
 
 export interface ClaimedJob {
@@ -146,15 +151,7 @@ export const leaseExhaustedError = (attempts: number): string => `lease expired 
  * to claimExhaustedJobs, which dead-letters it instead of running it again (a job that kills its process
  * would otherwise be re-run at every restart, for ever).
  */
-export async function claimJobs(
-  db: Executor,
-  engine: Engine,
-  clock: Clock,
-  workerId: string,
-  limit: number,
-  leaseSeconds: number,
-  expired = false,
-): Promise<ClaimedJob[]> {
+export async function claimJobs(db: Executor, engine: Engine, clock: Clock, workerId: string, limit: number, leaseSeconds: number, expired = false): Promise<ClaimedJob[]> {
   const now = clock.now()
   const nowIso = iso(now)
   const lease = iso(new Date(now.getTime() + leaseSeconds * 1000))
@@ -178,29 +175,42 @@ const claimQ = prepared((db, a: { workerId: string; limit: number; nowIso: strin
   // The status is a literal, not a bound parameter: SQLite only matches partial indexes on literals.
   const attemptsLeft = sql<boolean>`attempts ${sql.raw(a.exhausted ? '>=' : '<')} max_attempts`
   let due = a.expired
-    ? db.selectFrom('jobs').select('id').where(sql<boolean>`status = 'running'`).where('locked_until', '<', a.nowIso).where(attemptsLeft).orderBy('locked_until')
-    : db.selectFrom('jobs').select('id').where(sql<boolean>`status = 'pending'`).where('run_at', '<=', a.nowIso).orderBy('run_at')
+    ? db
+        .selectFrom('jobs')
+        .select('id')
+        .where(sql<boolean>`status = 'running'`)
+        .where('locked_until', '<', a.nowIso)
+        .where(attemptsLeft)
+        .orderBy('locked_until')
+    : db
+        .selectFrom('jobs')
+        .select('id')
+        .where(sql<boolean>`status = 'pending'`)
+        .where('run_at', '<=', a.nowIso)
+        .orderBy('run_at')
   due = due.limit(a.limit)
   if (a.pg) due = due.forUpdate().skipLocked()
-  return db
-    .updateTable('jobs')
-    .set((eb) => ({
-      status: 'running',
-      locked_by: a.workerId,
-      locked_until: a.lease,
-      // A dead-letter claim runs nothing: it counts no attempt.
-      attempts: a.exhausted ? eb.ref('attempts') : eb('attempts', '+', 1),
-      ...(a.expired && !a.exhausted ? { last_error: LEASE_EXPIRED_ERROR } : {}),
-      updated_at: a.nowIso,
-    }))
-    .where('id', 'in', due)
-    // Re-check under the lock: the row may have changed between the sub-select and the update.
-    .where(
-      a.expired
-        ? (eb) => eb.and([eb('status', '=', 'running'), eb('locked_until', '<', a.nowIso), attemptsLeft])
-        : (eb) => eb.and([eb('status', '=', 'pending'), sql<boolean>`attempts < max_attempts`]),
-    )
-    .returning(['id', 'name', 'payload', 'attempts', 'max_attempts', 'retry_schedule', 'locked_until', 'traceparent'])
+  return (
+    db
+      .updateTable('jobs')
+      .set((eb) => ({
+        status: 'running',
+        locked_by: a.workerId,
+        locked_until: a.lease,
+        // A dead-letter claim runs nothing: it counts no attempt.
+        attempts: a.exhausted ? eb.ref('attempts') : eb('attempts', '+', 1),
+        ...(a.expired && !a.exhausted ? { last_error: LEASE_EXPIRED_ERROR } : {}),
+        updated_at: a.nowIso,
+      }))
+      .where('id', 'in', due)
+      // Re-check under the lock: the row may have changed between the sub-select and the update.
+      .where(
+        a.expired
+          ? (eb) => eb.and([eb('status', '=', 'running'), eb('locked_until', '<', a.nowIso), attemptsLeft])
+          : (eb) => eb.and([eb('status', '=', 'pending'), sql<boolean>`attempts < max_attempts`]),
+      )
+      .returning(['id', 'name', 'payload', 'attempts', 'max_attempts', 'retry_schedule', 'locked_until', 'traceparent'])
+  )
 })
 
 /** Marks a job failed for good (its lease expired on its last attempt), only while `lease` still holds it. */
@@ -288,14 +298,7 @@ export async function completeJob(db: Executor, clock: Clock, lease: JobLease): 
   await completeJobs(db, clock, [lease])
 }
 
-export async function failJob(
-  db: Executor,
-  clock: Clock,
-  job: ClaimedJob,
-  workerId: string,
-  error: string,
-  retryAt?: Date,
-): Promise<'retry' | 'failed'> {
+export async function failJob(db: Executor, clock: Clock, job: ClaimedJob, workerId: string, error: string, retryAt?: Date): Promise<'retry' | 'failed'> {
   const schedule = JSON.parse(job.retry_schedule) as number[]
   const now = clock.now()
   const finalAttempt = job.attempts >= job.max_attempts
@@ -344,24 +347,13 @@ export async function queueStats(db: Executor, clock: Clock): Promise<{ pending:
     .groupBy('status')
     .execute()
   const by = Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]))
-  const oldest = await db
-    .selectFrom('jobs')
-    .select('run_at')
-    .where('status', '=', 'pending')
-    .where('run_at', '<=', nowIso)
-    .orderBy('run_at')
-    .limit(1)
-    .executeTakeFirst()
+  const oldest = await db.selectFrom('jobs').select('run_at').where('status', '=', 'pending').where('run_at', '<=', nowIso).orderBy('run_at').limit(1).executeTakeFirst()
   const age = oldest ? Math.max(0, (Date.parse(nowIso) - Date.parse(oldest.run_at)) / 1000) : 0
   return { pending: by.pending ?? 0, running: by.running ?? 0, failed: by.failed ?? 0, oldestDueAgeSeconds: age }
 }
 
 /** Delete finished jobs older than the cutoff so the table stays small. */
 export async function purgeFinishedJobs(db: Executor, before: Date): Promise<number> {
-  const res = await db
-    .deleteFrom('jobs')
-    .where('status', '=', 'succeeded')
-    .where('updated_at', '<', iso(before))
-    .executeTakeFirst()
+  const res = await db.deleteFrom('jobs').where('status', '=', 'succeeded').where('updated_at', '<', iso(before)).executeTakeFirst()
   return Number(res.numDeletedRows)
 }

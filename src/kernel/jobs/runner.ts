@@ -4,19 +4,7 @@ import type { Logger } from 'pino'
 import type { Clock } from '../clock.js'
 import type { Database } from '../db/database.js'
 import { randomToken } from '../ids.js'
-import {
-  claimExhaustedJobs,
-  claimJobs,
-  completeJob,
-  deadLetterJob,
-  failJob,
-  leaseExhaustedError,
-  leaseOf,
-  releaseJob,
-  type ClaimedJob,
-  type JobContext,
-  type JobDefinition,
-} from './jobs.js'
+import { claimExhaustedJobs, claimJobs, completeJob, deadLetterJob, failJob, leaseExhaustedError, leaseOf, releaseJob, type ClaimedJob, type JobContext, type JobDefinition } from './jobs.js'
 import { markActiveSpanFailed, withJobSpan } from '../tracing/tracing.js'
 
 export interface RunnerOptions {
@@ -200,8 +188,7 @@ export class JobRunner {
   private async executeJob(job: ClaimedJob): Promise<void> {
     const started = performance.now()
     const def = this.defs.get(job.name)
-    const finish = (outcome: 'succeeded' | 'retry' | 'failed') =>
-      this.observer.onJobFinished?.(job.name, outcome, (performance.now() - started) / 1000)
+    const finish = (outcome: 'succeeded' | 'retry' | 'failed') => this.observer.onJobFinished?.(job.name, outcome, (performance.now() - started) / 1000)
     if (!def) {
       // Another version of the binary may know this job; leave it for them after the lease.
       const outcome = await failJob(this.database.db, this.clock, job, this.workerId, `no handler for job ${job.name}`)

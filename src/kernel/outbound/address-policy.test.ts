@@ -4,15 +4,7 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo, LookupFunction } from 'node:net'
 import { after, before, describe, it } from 'node:test'
 import { Agent, request } from 'undici'
-import {
-  checkOutboundUrl,
-  checkRedirect,
-  classifyAddress,
-  inspectAddress,
-  OutboundUrlRefused,
-  policyLookup,
-  type AddressClass,
-} from './address-policy.js'
+import { checkOutboundUrl, checkRedirect, classifyAddress, inspectAddress, OutboundUrlRefused, policyLookup, type AddressClass } from './address-policy.js'
 
 // Teredo: 2001:0:<server IPv4>:<flags>:<port>:<client IPv4 XOR ffff:ffff>; server 65.54.227.120 is public.
 const teredo = (clientHex: string) => `2001:0:4136:e378:8000:63bf:${clientHex}`
@@ -138,7 +130,14 @@ describe('address policy: checkOutboundUrl', () => {
     })
   }
 
-  for (const raw of ['https://[::169.254.169.254]/', 'https://[::ffff:169.254.169.254]/', 'https://[64:ff9b::a9fe:a9fe]/', 'http://169.254.169.254/latest/meta-data', 'http://[fd00:ec2::254]/', 'http://[fe80::1]/']) {
+  for (const raw of [
+    'https://[::169.254.169.254]/',
+    'https://[::ffff:169.254.169.254]/',
+    'https://[64:ff9b::a9fe:a9fe]/',
+    'http://169.254.169.254/latest/meta-data',
+    'http://[fd00:ec2::254]/',
+    'http://[fe80::1]/',
+  ]) {
     it(`refuses ${raw} even where private networks are allowed`, async () => {
       const e = await refusal(checkOutboundUrl(raw, open))
       assert.equal(e.verdict?.class, 'forbidden')

@@ -39,50 +39,50 @@ type Rule = readonly [cidr: string, cls: AddressClass, range: string]
 
 // First match wins, so exact addresses come before the ranges holding them.
 const IPV4_RULES: readonly Rule[] = [
-  ['169.254.169.254/32', 'forbidden', 'cloud metadata'],           // AWS, GCP, Azure, OCI, DigitalOcean, …
-  ['169.254.170.2/32',   'forbidden', 'cloud metadata'],           // AWS ECS task credentials
-  ['100.100.100.200/32', 'forbidden', 'cloud metadata'],           // Alibaba Cloud (inside CGNAT)
-  ['192.0.0.192/32',     'forbidden', 'cloud metadata'],           // Oracle Cloud (legacy)
-  ['0.0.0.0/8',          'private',   'unspecified'],              // 0.0.0.0 reaches the local host on Linux
-  ['10.0.0.0/8',         'private',   'private (RFC 1918)'],
-  ['172.16.0.0/12',      'private',   'private (RFC 1918)'],
-  ['192.168.0.0/16',     'private',   'private (RFC 1918)'],
-  ['100.64.0.0/10',      'private',   'carrier-grade NAT'],        // also where some clouds put internal services
-  ['127.0.0.0/8',        'private',   'loopback'],
-  ['169.254.0.0/16',     'forbidden', 'link-local'],               // metadata, instance credentials, no routing
-  ['192.0.0.0/24',       'private',   'IETF protocol assignments'],
-  ['192.0.2.0/24',       'forbidden', 'documentation'],
-  ['198.51.100.0/24',    'forbidden', 'documentation'],
-  ['203.0.113.0/24',     'forbidden', 'documentation'],
-  ['192.88.99.0/24',     'forbidden', 'reserved'],                 // retired 6to4 relay anycast
-  ['198.18.0.0/15',      'private',   'benchmarking'],             // lab networks and fake-IP DNS proxies
-  ['224.0.0.0/4',        'forbidden', 'multicast'],
+  ['169.254.169.254/32', 'forbidden', 'cloud metadata'], // AWS, GCP, Azure, OCI, DigitalOcean, …
+  ['169.254.170.2/32', 'forbidden', 'cloud metadata'], // AWS ECS task credentials
+  ['100.100.100.200/32', 'forbidden', 'cloud metadata'], // Alibaba Cloud (inside CGNAT)
+  ['192.0.0.192/32', 'forbidden', 'cloud metadata'], // Oracle Cloud (legacy)
+  ['0.0.0.0/8', 'private', 'unspecified'], // 0.0.0.0 reaches the local host on Linux
+  ['10.0.0.0/8', 'private', 'private (RFC 1918)'],
+  ['172.16.0.0/12', 'private', 'private (RFC 1918)'],
+  ['192.168.0.0/16', 'private', 'private (RFC 1918)'],
+  ['100.64.0.0/10', 'private', 'carrier-grade NAT'], // also where some clouds put internal services
+  ['127.0.0.0/8', 'private', 'loopback'],
+  ['169.254.0.0/16', 'forbidden', 'link-local'], // metadata, instance credentials, no routing
+  ['192.0.0.0/24', 'private', 'IETF protocol assignments'],
+  ['192.0.2.0/24', 'forbidden', 'documentation'],
+  ['198.51.100.0/24', 'forbidden', 'documentation'],
+  ['203.0.113.0/24', 'forbidden', 'documentation'],
+  ['192.88.99.0/24', 'forbidden', 'reserved'], // retired 6to4 relay anycast
+  ['198.18.0.0/15', 'private', 'benchmarking'], // lab networks and fake-IP DNS proxies
+  ['224.0.0.0/4', 'forbidden', 'multicast'],
   ['255.255.255.255/32', 'forbidden', 'broadcast'],
-  ['240.0.0.0/4',        'forbidden', 'reserved'],
-  ['0.0.0.0/0',          'public',    'public'],
+  ['240.0.0.0/4', 'forbidden', 'reserved'],
+  ['0.0.0.0/0', 'public', 'public'],
 ]
 
 // Checked before the embedded-IPv4 forms: `::` and `::1` sit inside the IPv4-compatible ::/96.
 const IPV6_FIRST: readonly Rule[] = [
-  ['::/128',             'private',   'unspecified'],
-  ['::1/128',            'private',   'loopback'],
-  ['fd00:ec2::254/128',  'forbidden', 'cloud metadata'],           // AWS IMDS over IPv6 (inside ULA)
+  ['::/128', 'private', 'unspecified'],
+  ['::1/128', 'private', 'loopback'],
+  ['fd00:ec2::254/128', 'forbidden', 'cloud metadata'], // AWS IMDS over IPv6 (inside ULA)
 ]
 
 const IPV6_RULES: readonly Rule[] = [
-  ['100::/64',           'forbidden', 'discard-only'],
-  ['2001:2::/48',        'private',   'benchmarking'],
-  ['2001:10::/28',       'forbidden', 'reserved (ORCHID)'],
-  ['2001:20::/28',       'forbidden', 'reserved (ORCHIDv2)'],
-  ['2001::/23',          'private',   'IETF protocol assignments'],
-  ['2001:db8::/32',      'forbidden', 'documentation'],
-  ['3fff::/20',          'forbidden', 'documentation'],
-  ['2000::/3',           'public',    'public'],                   // global unicast
-  ['fc00::/7',           'private',   'unique local'],
-  ['fe80::/10',          'forbidden', 'link-local'],
-  ['fec0::/10',          'private',   'site-local (deprecated)'],
-  ['ff00::/8',           'forbidden', 'multicast'],
-  ['::/0',               'forbidden', 'reserved'],                 // unassigned, SRv6 SIDs, …: not global unicast
+  ['100::/64', 'forbidden', 'discard-only'],
+  ['2001:2::/48', 'private', 'benchmarking'],
+  ['2001:10::/28', 'forbidden', 'reserved (ORCHID)'],
+  ['2001:20::/28', 'forbidden', 'reserved (ORCHIDv2)'],
+  ['2001::/23', 'private', 'IETF protocol assignments'],
+  ['2001:db8::/32', 'forbidden', 'documentation'],
+  ['3fff::/20', 'forbidden', 'documentation'],
+  ['2000::/3', 'public', 'public'], // global unicast
+  ['fc00::/7', 'private', 'unique local'],
+  ['fe80::/10', 'forbidden', 'link-local'],
+  ['fec0::/10', 'private', 'site-local (deprecated)'],
+  ['ff00::/8', 'forbidden', 'multicast'],
+  ['::/0', 'forbidden', 'reserved'], // unassigned, SRv6 SIDs, …: not global unicast
 ]
 
 type Bytes = number[]
@@ -96,17 +96,22 @@ interface Embedding {
 const tail = (form: string) => (b: Bytes) => ({ candidates: [{ form, bytes: b.slice(12, 16) }] })
 
 const EMBEDDINGS: readonly Embedding[] = [
-  { cidr: '::ffff:0:0/96',   extract: tail('IPv4-mapped') },
-  { cidr: '::ffff:0:0:0/96', extract: tail('IPv4-translated') },   // RFC 6145
-  { cidr: '::/96',           extract: tail('IPv4-compatible') },   // deprecated, still routed by some stacks
-  { cidr: '64:ff9b::/96',    extract: tail('NAT64') },             // RFC 6052 well-known prefix
-  { cidr: '64:ff9b:1::/48',  extract: nat64LocalUse },             // RFC 8215
-  { cidr: '2002::/16',       extract: (b) => ({ candidates: [{ form: '6to4', bytes: b.slice(2, 6) }] }) },
+  { cidr: '::ffff:0:0/96', extract: tail('IPv4-mapped') },
+  { cidr: '::ffff:0:0:0/96', extract: tail('IPv4-translated') }, // RFC 6145
+  { cidr: '::/96', extract: tail('IPv4-compatible') }, // deprecated, still routed by some stacks
+  { cidr: '64:ff9b::/96', extract: tail('NAT64') }, // RFC 6052 well-known prefix
+  { cidr: '64:ff9b:1::/48', extract: nat64LocalUse }, // RFC 8215
+  { cidr: '2002::/16', extract: (b) => ({ candidates: [{ form: '6to4', bytes: b.slice(2, 6) }] }) },
   // Teredo (RFC 4380): the client's IPv4 is stored inverted in the last 32 bits, the server's in bits 32–63.
-  { cidr: '2001::/32',       extract: (b) => ({ candidates: [
-    { form: 'Teredo client', bytes: b.slice(12, 16).map((x) => x ^ 0xff) },
-    { form: 'Teredo server', bytes: b.slice(4, 8) },
-  ] }) },
+  {
+    cidr: '2001::/32',
+    extract: (b) => ({
+      candidates: [
+        { form: 'Teredo client', bytes: b.slice(12, 16).map((x) => x ^ 0xff) },
+        { form: 'Teredo server', bytes: b.slice(4, 8) },
+      ],
+    }),
+  },
 ]
 
 /**
@@ -271,7 +276,11 @@ export function policyLookup(policy: OutboundPolicy): LookupFunction {
       if (err) return callback(err, '')
       const list: LookupAddress[] = typeof result === 'string' ? [{ address: result, family: isIP(result) }] : result
       if (list.length === 0) return callback(new OutboundUrlRefused('unresolvable', `The host ${hostname} does not resolve.`), '')
-      const refused = refusal(hostname, list.map((a) => a.address), policy.allowPrivateNetworks)
+      const refused = refusal(
+        hostname,
+        list.map((a) => a.address),
+        policy.allowPrivateNetworks,
+      )
       if (refused) return callback(refused, '')
       if (options.all) return callback(null, list)
       callback(null, list[0].address, list[0].family)

@@ -20,12 +20,15 @@ function resolver(answers: Record<string, LookupAddress[]>) {
 }
 
 const ask = (lookup: LookupFunction, host: string, all = true) =>
-  new Promise<{ err: NodeJS.ErrnoException | null; result: unknown; family?: number }>((resolve) =>
-    lookup(host, { all }, (err, result, family) => resolve({ err, result, family })),
-  )
+  new Promise<{ err: NodeJS.ErrnoException | null; result: unknown; family?: number }>((resolve) => lookup(host, { all }, (err, result, family) => resolve({ err, result, family })))
 
 describe('sharedLookup: concurrent lookups of a name share one resolver call', () => {
-  const addrs = { 'hooks.example.com': [{ address: '93.184.216.34', family: 4 }, { address: '2606:2800:220:1::1', family: 6 }] }
+  const addrs = {
+    'hooks.example.com': [
+      { address: '93.184.216.34', family: 4 },
+      { address: '2606:2800:220:1::1', family: 6 },
+    ],
+  }
 
   it('asks the resolver once for a burst, every caller gets the answer', async () => {
     const r = resolver(addrs)

@@ -20,7 +20,11 @@ export function sharedLookup(base: LookupFunction = dnsLookup as unknown as Look
     const key = `${hostname}\0${o.family ?? 0}\0${o.hints ?? 0}\0${o.order ?? (o.verbatim === false ? 'ipv4first' : '')}`
     const answer: Waiter = (err, list) => {
       if (err) return callback(err, '')
-      if (options.all) return callback(null, list.map((a) => ({ ...a })))
+      if (options.all)
+        return callback(
+          null,
+          list.map((a) => ({ ...a })),
+        )
       if (list.length === 0) return callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND', hostname }), '')
       callback(null, list[0].address, list[0].family)
     }

@@ -92,8 +92,7 @@ export function ipSpans(text: string): Span[] {
 const SSN_CANDIDATE = /(?<![\w-])(\d{3})([- ])(\d{2})\2(\d{4})(?!\w|-\d)/g
 
 /** The Social Security Administration never issues these (area 000, 666, 900–999; group 00; serial 0000). */
-export const isIssuableSsn = (area: string, group: string, serial: string): boolean =>
-  area !== '000' && area !== '666' && area[0] !== '9' && group !== '00' && serial !== '0000'
+export const isIssuableSsn = (area: string, group: string, serial: string): boolean => area !== '000' && area !== '666' && area[0] !== '9' && group !== '00' && serial !== '0000'
 
 export function ssnSpans(text: string): Span[] {
   const out: Span[] = []

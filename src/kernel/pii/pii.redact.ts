@@ -61,18 +61,15 @@ export function normalisePii(type: PiiType, text: string, region?: string | read
  * value)>]" (hash: the same value gives the same token, so redacted records can still be joined).
  * The entities must be those of this text (their `text` is checked) and must not overlap.
  */
-export function redactPii(
-  text: string,
-  entities: readonly PiiEntity[],
-  mode: PiiRedactionMode,
-  opts: RedactPiiOptions = {},
-): { text: string; entities: RedactedPiiEntity[] } {
+export function redactPii(text: string, entities: readonly PiiEntity[], mode: PiiRedactionMode, opts: RedactPiiOptions = {}): { text: string; entities: RedactedPiiEntity[] } {
   if (mode === 'hash' && !opts.hashKey?.length) throw new TypeError('redactPii: mode "hash" needs a hashKey')
   const replacement = (e: PiiEntity): string => {
     const label = e.type.toUpperCase()
     if (mode === 'mask') return `[${label}]`
     if (mode === 'remove') return ''
-    const hash = createHmac('sha256', opts.hashKey!).update(normalisePii(e.type, e.text, opts.region)).digest('hex')
+    const hash = createHmac('sha256', opts.hashKey!)
+      .update(normalisePii(e.type, e.text, opts.region))
+      .digest('hex')
     return `[${label}:${hash.slice(0, HASH_HEX)}]`
   }
   const sorted = [...entities].sort((a, b) => a.start - b.start)

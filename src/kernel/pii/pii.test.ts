@@ -179,11 +179,7 @@ describe('pii: redaction', () => {
 
     const other = 'Phone 415-555-2671, jane@example.COM, 4111-1111-1111-1111'
     const again = redactPii(other, detectPii(other, { region: 'US' }), 'hash', { hashKey: KEY, region: 'US' })
-    assert.deepEqual(
-      again.entities.map((e) => e.replacement).sort(),
-      r.entities.map((e) => e.replacement).sort(),
-      'the same values written differently hash the same',
-    )
+    assert.deepEqual(again.entities.map((e) => e.replacement).sort(), r.entities.map((e) => e.replacement).sort(), 'the same values written differently hash the same')
     const otherKey = redactPii(text, entities, 'hash', { hashKey: Buffer.from('another key of 32 bytes, really') })
     assert.notEqual(otherKey.text, r.text, 'the key matters')
     assert.throws(() => redactPii(text, entities, 'hash'), TypeError)

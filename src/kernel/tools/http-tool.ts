@@ -11,7 +11,6 @@ const USER_AGENT = 'svc-tools/2'
 /** Shown instead of a header's secret value wherever a request is displayed. */
 export const HIDDEN = '[hidden]'
 
-
 /** Arguments as a query string: scalars as text, arrays as repeated keys, objects as JSON. */
 function queryOf(args: Record<string, unknown>): URLSearchParams {
   const q = new URLSearchParams()

@@ -16,7 +16,10 @@ async function rejects422(work: Promise<unknown>, pointer: string | RegExp) {
     assert.equal(err.status, 422)
     assert.equal(err.code, 'validation_failed')
     const pointers = (err.extra.errors ?? []).map((e) => e.pointer)
-    assert.ok(pointers.some((p) => (typeof pointer === 'string' ? p === pointer : pointer.test(p))), `${pointers.join(', ')} — ${err.detail}`)
+    assert.ok(
+      pointers.some((p) => (typeof pointer === 'string' ? p === pointer : pointer.test(p))),
+      `${pointers.join(', ')} — ${err.detail}`,
+    )
     return true
   })
 }
@@ -24,9 +27,28 @@ async function rejects422(work: Promise<unknown>, pointer: string | RegExp) {
 describe('kernel tools: prepareTool and callTool against a real tool server', () => {
   let h: TestApp
   let k: Kernel
-  const ctx = (over: Partial<ToolContext> = {}): ToolContext => ({ tenant: { workspaceId: h.a.workspaceId, mode: 'live' }, callId: 'call_1', idempotencyKey: callIdempotencyKey('msg_1', 0, 'lookup_order', { order_id: 'ord_1' }), ...over })
+  const ctx = (over: Partial<ToolContext> = {}): ToolContext => ({
+    tenant: { workspaceId: h.a.workspaceId, mode: 'live' },
+    callId: 'call_1',
+    idempotencyKey: callIdempotencyKey('msg_1', 0, 'lookup_order', { order_id: 'ord_1' }),
+    ...over,
+  })
   const httpTool = (url: string, over: Record<string, unknown> = {}) =>
-    prepareTool(k, { type: 'http', name: 'lookup_order', description: 'Look up an order', parameters: ORDER_PARAMS, url, method: 'POST', headers: { Authorization: 'Bearer tool-token-123' }, timeout_ms: 2000, ...over } as never, { ownerId: 'tool_1' })
+    prepareTool(
+      k,
+      {
+        type: 'http',
+        name: 'lookup_order',
+        description: 'Look up an order',
+        parameters: ORDER_PARAMS,
+        url,
+        method: 'POST',
+        headers: { Authorization: 'Bearer tool-token-123' },
+        timeout_ms: 2000,
+        ...over,
+      } as never,
+      { ownerId: 'tool_1' },
+    )
 
   before(async () => {
     h = await createTestApp()

@@ -19,8 +19,18 @@ export { checkParameters, validateArguments } from './tool-parameters.js'
 
 /** Headers the service sets on every call; a tool may not override them. */
 const RESERVED_HEADERS = new Set([
-  'host', 'content-length', 'content-type', 'transfer-encoding', 'connection', 'user-agent', 'accept',
-  'idempotency-key', 'svc-status-signature', 'webhook-id', 'webhook-timestamp', 'webhook-signature',
+  'host',
+  'content-length',
+  'content-type',
+  'transfer-encoding',
+  'connection',
+  'user-agent',
+  'accept',
+  'idempotency-key',
+  'svc-status-signature',
+  'webhook-id',
+  'webhook-timestamp',
+  'webhook-signature',
 ])
 
 /** The built-in tools of this build, registered by the modules that own what they do. */
@@ -144,7 +154,9 @@ const stable = configure({ deterministic: true, bigint: false, circularValue: nu
  * sends the same key, so the tool server can refuse a repeat.
  */
 export function callIdempotencyKey(scope: string, step: number, name: string, args: unknown): string {
-  const digest = createHash('sha256').update(`${scope}\n${step}\n${name}\n${stable(args) ?? 'null'}`).digest('base64url')
+  const digest = createHash('sha256')
+    .update(`${scope}\n${step}\n${name}\n${stable(args) ?? 'null'}`)
+    .digest('base64url')
   return `tcall_${digest}`
 }
 
@@ -181,7 +193,13 @@ export async function callTool(k: Kernel, tool: StoredTool, args: Record<string,
  * What a call would do, without doing it (dry-runs): the validated arguments and, for an HTTP tool, the
  * exact request with the tool's header values hidden. Nothing leaves the service.
  */
-export function previewToolCall(k: Kernel, tool: StoredTool, args: Record<string, unknown>, ctx: ToolContext, signingSecret: string | null): { arguments: Record<string, unknown>; error: ToolCallError | null; request: ToolRequest | null } {
+export function previewToolCall(
+  k: Kernel,
+  tool: StoredTool,
+  args: Record<string, unknown>,
+  ctx: ToolContext,
+  signingSecret: string | null,
+): { arguments: Record<string, unknown>; error: ToolCallError | null; request: ToolRequest | null } {
   const checked = validateArguments(JSON.parse(tool.parameters), args)
   if (!checked.ok) {
     return { arguments: args, error: { code: 'invalid_arguments', detail: checked.errors.map((e) => `${e.pointer} ${e.detail}`).join('; ') }, request: null }

@@ -18,10 +18,14 @@ export function traceRequests(app: FastifyInstance): void {
   app.addHook('onRequest', (request, _reply, done) => {
     const parent = contextFrom(request.headers)
     const route = request.routeOptions.url
-    const span = tracer.startSpan(route ? `${request.method} ${route}` : request.method, {
-      kind: SpanKind.SERVER,
-      attributes: { 'http.request.method': request.method, ...(route && { 'http.route': route }), 'svc.request_id': String(request.id) },
-    }, parent)
+    const span = tracer.startSpan(
+      route ? `${request.method} ${route}` : request.method,
+      {
+        kind: SpanKind.SERVER,
+        attributes: { 'http.request.method': request.method, ...(route && { 'http.route': route }), 'svc.request_id': String(request.id) },
+      },
+      parent,
+    )
     const ctx = trace.setSpan(parent, span)
     contexts.set(request, ctx)
     context.with(ctx, done)

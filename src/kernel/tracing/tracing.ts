@@ -130,10 +130,11 @@ export function databaseQueryLogger(engine: 'sqlite' | 'postgres'): ((event: Log
     if (!parent) return
     const { operation, table } = statementSummary(event.query.sql)
     const end = Date.now()
-    const span = t.startSpan(
-      table ? `${operation} ${table}` : operation,
-      { kind: SpanKind.CLIENT, startTime: end - event.queryDurationMillis, attributes: { 'db.system.name': system, 'db.operation.name': operation, ...(table && { 'db.collection.name': table }) } },
-    )
+    const span = t.startSpan(table ? `${operation} ${table}` : operation, {
+      kind: SpanKind.CLIENT,
+      startTime: end - event.queryDurationMillis,
+      attributes: { 'db.system.name': system, 'db.operation.name': operation, ...(table && { 'db.collection.name': table }) },
+    })
     if (event.level === 'error') {
       span.setStatus({ code: SpanStatusCode.ERROR })
       const code = (event.error as { code?: unknown } | null)?.code

@@ -138,7 +138,12 @@ export async function dryRun(
   const text = textOf(input)
   const passages = await passagesFor(services, tenant, snapshot.knowledge_base_ids, text, { recordGaps: false })
   const outcome = await execute({ snapshot, engine: aiEngineFor(k, snapshot.ai.provider), inputText: text, passages: passages.map(sourceOf), store, signal })
-  const failed = outcome.kind === 'failed' ? (timeout.aborted ? { code: 'run_timeout', detail: `The dry-run took longer than the agent's run timeout (${agent.run_timeout_seconds} s).` } : { code: outcome.code, detail: outcome.detail }) : null
+  const failed =
+    outcome.kind === 'failed'
+      ? timeout.aborted
+        ? { code: 'run_timeout', detail: `The dry-run took longer than the agent's run timeout (${agent.run_timeout_seconds} s).` }
+        : { code: outcome.code, detail: outcome.detail }
+      : null
   const answer = outcome.kind === 'answer' ? outcome : null
   if (answer) await store.append({ type: 'message', text: answer.text })
   else if (failed) await store.append({ type: 'error', status: 'failed', text: `${failed.code}: ${failed.detail}` })

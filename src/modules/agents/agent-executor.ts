@@ -55,10 +55,7 @@ export interface RunStore {
   countTokens(usage: TokenUsage): Promise<void>
 }
 
-export type Outcome =
-  | { kind: 'answer'; text: string; sources: string[] }
-  | { kind: 'waiting' }
-  | { kind: 'failed'; code: string; detail: string }
+export type Outcome = { kind: 'answer'; text: string; sources: string[] } | { kind: 'waiting' } | { kind: 'failed'; code: string; detail: string }
 
 export interface ExecuteInput {
   snapshot: AgentSnapshot
@@ -139,7 +136,7 @@ async function settle(x: ExecuteInput, call: PlannedCall): Promise<Outcome | nul
 }
 
 const lastDecision = (steps: StepRecord[]) => [...steps].reverse().find((s) => s.type === 'reasoning')
-const plannedCalls = (s: StepRecord): PlannedCall[] => ((s.arguments as { calls?: PlannedCall[] } | null)?.calls ?? [])
+const plannedCalls = (s: StepRecord): PlannedCall[] => (s.arguments as { calls?: PlannedCall[] } | null)?.calls ?? []
 const hasResult = (steps: StepRecord[], callId: string) => steps.some((s) => s.type === 'tool_result' && s.call_id === callId)
 
 function toolResults(steps: StepRecord[]): ToolResultInput[] {

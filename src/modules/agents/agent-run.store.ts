@@ -25,7 +25,6 @@ export class RunMovedOn extends Error {
   }
 }
 
-
 /**
  * A run's steps in the database, each written in its own short transaction as it happens (with the run's
  * counters), and its calls made for real: signed, with an Idempotency-Key derived from run and step, and

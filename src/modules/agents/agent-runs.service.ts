@@ -162,7 +162,7 @@ export function inputOf(inputSchema: string | null, input: string | Record<strin
   if (inputSchema === null) return typeof input === 'string' ? { text: input } : { json: input }
   if (typeof input === 'string') {
     throw new AppError('invalid_agent_input', 'This agent takes a JSON object as input (its input_schema); text was given.', {
-      errors: [{ pointer: '/body/input', detail: 'must be an object matching the agent\'s input_schema' }],
+      errors: [{ pointer: '/body/input', detail: "must be an object matching the agent's input_schema" }],
     })
   }
   const schema = JSON.parse(inputSchema) as Record<string, unknown>

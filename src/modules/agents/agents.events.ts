@@ -70,31 +70,43 @@ const APPROVAL_EXAMPLE: ApprovalT = {
 const run = (status: AgentRunSummaryT['status'], extra: Partial<AgentRunSummaryT> = {}): AgentRunSummaryT => ({ ...RUN_EXAMPLE, status, ...extra })
 
 /** Every event type of the agents module. */
-export const AGENTS_EVENTS = defineEvents('agents', { scope: 'read' }, {
-  'agent.created': eventType({ description: 'An agent was created.', schema: Agent, example: AGENT_EXAMPLE }),
-  'agent.updated': eventType({ description: 'An agent changed (instructions, tools, limits, status); runs already created keep the agent as it was.', schema: Agent, example: AGENT_EXAMPLE }),
-  'agent_run.created': eventType({ description: 'A run was queued.', schema: AgentRunSummary, example: run('queued', { output: null, started_at: null, finished_at: null }) }),
-  'agent_run.started': eventType({ description: 'A worker started the run.', schema: AgentRunSummary, example: run('running', { output: null, finished_at: null }) }),
-  'agent_run.requires_approval': eventType({
-    description: 'The run stopped before a tool call its policy says a person must approve (`pending_approval`).',
-    schema: AgentRunSummary,
-    example: run('requires_approval', { output: null, finished_at: null, pending_approval: APPROVAL_EXAMPLE }),
-  }),
-  'agent_run.succeeded': eventType({ description: 'The run finished with an output.', schema: AgentRunSummary, example: RUN_EXAMPLE }),
-  'agent_run.failed': eventType({
-    description: 'The run ended with an error (step limit, timeout, AI provider); its postmortem is on getAgentRun.',
-    schema: AgentRunSummary,
-    example: run('failed', { output: null, error: { code: 'max_steps_exceeded', detail: 'The run took 10 steps without an answer.' } }),
-  }),
-  'agent_run.cancelled': eventType({ description: 'The run was cancelled; a call in flight was aborted.', schema: AgentRunSummary, example: run('cancelled', { output: null, error: { code: 'cancelled', detail: 'Cancelled through the API.' } }) }),
-  'agent_run.expired': eventType({ description: 'Nobody decided an approval in time: the run ended.', schema: AgentRunSummary, example: run('expired', { output: null, error: { code: 'approval_expired', detail: 'The approval expired.' } }) }),
-  'agent_approval.created': eventType({ description: 'A tool call waits for a person to approve or reject it.', schema: Approval, example: APPROVAL_EXAMPLE }),
-  'agent_approval.resolved': eventType({
-    description: 'An approval was approved, rejected, expired or closed by a cancellation.',
-    schema: Approval,
-    example: { ...APPROVAL_EXAMPLE, status: 'approved', decided_by: 'key_01JD0000000000000000000000', decided_at: '2026-11-26T09:10:00.000Z' },
-  }),
-})
+export const AGENTS_EVENTS = defineEvents(
+  'agents',
+  { scope: 'read' },
+  {
+    'agent.created': eventType({ description: 'An agent was created.', schema: Agent, example: AGENT_EXAMPLE }),
+    'agent.updated': eventType({ description: 'An agent changed (instructions, tools, limits, status); runs already created keep the agent as it was.', schema: Agent, example: AGENT_EXAMPLE }),
+    'agent_run.created': eventType({ description: 'A run was queued.', schema: AgentRunSummary, example: run('queued', { output: null, started_at: null, finished_at: null }) }),
+    'agent_run.started': eventType({ description: 'A worker started the run.', schema: AgentRunSummary, example: run('running', { output: null, finished_at: null }) }),
+    'agent_run.requires_approval': eventType({
+      description: 'The run stopped before a tool call its policy says a person must approve (`pending_approval`).',
+      schema: AgentRunSummary,
+      example: run('requires_approval', { output: null, finished_at: null, pending_approval: APPROVAL_EXAMPLE }),
+    }),
+    'agent_run.succeeded': eventType({ description: 'The run finished with an output.', schema: AgentRunSummary, example: RUN_EXAMPLE }),
+    'agent_run.failed': eventType({
+      description: 'The run ended with an error (step limit, timeout, AI provider); its postmortem is on getAgentRun.',
+      schema: AgentRunSummary,
+      example: run('failed', { output: null, error: { code: 'max_steps_exceeded', detail: 'The run took 10 steps without an answer.' } }),
+    }),
+    'agent_run.cancelled': eventType({
+      description: 'The run was cancelled; a call in flight was aborted.',
+      schema: AgentRunSummary,
+      example: run('cancelled', { output: null, error: { code: 'cancelled', detail: 'Cancelled through the API.' } }),
+    }),
+    'agent_run.expired': eventType({
+      description: 'Nobody decided an approval in time: the run ended.',
+      schema: AgentRunSummary,
+      example: run('expired', { output: null, error: { code: 'approval_expired', detail: 'The approval expired.' } }),
+    }),
+    'agent_approval.created': eventType({ description: 'A tool call waits for a person to approve or reject it.', schema: Approval, example: APPROVAL_EXAMPLE }),
+    'agent_approval.resolved': eventType({
+      description: 'An approval was approved, rejected, expired or closed by a cancellation.',
+      schema: Approval,
+      example: { ...APPROVAL_EXAMPLE, status: 'approved', decided_by: 'key_01JD0000000000000000000000', decided_at: '2026-11-26T09:10:00.000Z' },
+    }),
+  },
+)
 
 declare module '../../kernel/events/events.js' {
   interface EventPayloads extends PayloadsOf<typeof AGENTS_EVENTS> {}

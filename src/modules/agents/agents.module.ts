@@ -22,20 +22,7 @@ export const agentsModule = defineModule({
   uses: ['workspaces', 'knowledge', 'inbox'],
   errors: AGENTS_ERRORS,
   migrations: agentsMigrations,
-  routes: [
-    listAgents,
-    createAgent,
-    getAgent,
-    updateAgent,
-    listAgentRuns,
-    createAgentRun,
-    getAgentRun,
-    approveAgentRun,
-    cancelAgentRun,
-    dryRunAgent,
-    streamAgentDryRun,
-    listAgentApprovals,
-  ],
+  routes: [listAgents, createAgent, getAgent, updateAgent, listAgentRuns, createAgentRun, getAgentRun, approveAgentRun, cancelAgentRun, dryRunAgent, streamAgentDryRun, listAgentApprovals],
   init(kernel, services) {
     kernel.events.declare(AGENTS_EVENTS)
     const agents = new AgentsService(kernel, services)

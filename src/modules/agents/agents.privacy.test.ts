@@ -35,12 +35,18 @@ describe('agents privacy', () => {
 
     const found = await collect(ADA)
     const runs = found.records.agent_runs as any[]
-    assert.deepEqual(runs.map((r) => r.id), [byText.id, byConversation.id, byJson.id, waiting.id])
+    assert.deepEqual(
+      runs.map((r) => r.id),
+      [byText.id, byConversation.id, byJson.id, waiting.id],
+    )
     assert.deepEqual(runs[0], await ok(get(h, `/agents/${agent.id}/runs/${byText.id}`)), 'shaped as the API shows it')
     assert.equal(found.records.agent_approvals.length, 1)
     assert.equal((found.records.agent_approvals[0] as any).run_id, waiting.id)
     assert.equal(runs[3].pending_approval.run_id, waiting.id)
-    assert.deepEqual((await collect(NADA)).records.agent_runs.map((r: any) => r.id), [nada.id])
+    assert.deepEqual(
+      (await collect(NADA)).records.agent_runs.map((r: any) => r.id),
+      [nada.id],
+    )
 
     const rows = runs.length + runs.reduce((n, r) => n + r.steps.length, 0) + 1
     assert.deepEqual(await privacy().erase(h.app.kernel, h.app.services, tenant(), ADA), { deleted: rows, anonymised: 0 })
@@ -48,7 +54,10 @@ describe('agents privacy', () => {
     assert.equal((await get(h, `/agents/${agent.id}/runs/${waiting.id}`)).statusCode, 404)
     assert.ok((await ok(get(h, `/agents/${agent.id}/approvals`))).data.every((a: any) => a.run_id === nada.id))
     await ok(get(h, `/agents/${agent.id}/runs/${nada.id}`))
-    assert.deepEqual((await collect(NADA)).records.agent_runs.map((r: any) => r.id), [nada.id])
+    assert.deepEqual(
+      (await collect(NADA)).records.agent_runs.map((r: any) => r.id),
+      [nada.id],
+    )
     assert.deepEqual(await privacy().erase(h.app.kernel, h.app.services, tenant(), ADA), { deleted: 0, anonymised: 0 })
   })
 })

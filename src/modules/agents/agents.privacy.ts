@@ -28,7 +28,13 @@ export const agentsPrivacy: ModulePrivacy = {
     const pending = (runId: string) => approvals.find((a) => a.run_id === runId && a.status === 'pending') ?? null
     return {
       records: {
-        agent_runs: runs.map((r) => runView(r, steps.filter((s) => s.run_id === r.id), pending(r.id))),
+        agent_runs: runs.map((r) =>
+          runView(
+            r,
+            steps.filter((s) => s.run_id === r.id),
+            pending(r.id),
+          ),
+        ),
         agent_approvals: approvals.map(approvalView),
       },
       files: [],

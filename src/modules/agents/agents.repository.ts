@@ -27,7 +27,10 @@ export function listAgents(db: Executor, tenant: Tenant, page: Page & { status?:
   let q = scoped(db, tenant).selectFrom('agents').selectAll()
   if (page.status) q = q.where('status', '=', page.status)
   if (page.after) q = q.where('id', '<', page.after)
-  return q.orderBy('id', 'desc').limit(page.limit + 1).execute()
+  return q
+    .orderBy('id', 'desc')
+    .limit(page.limit + 1)
+    .execute()
 }
 
 export async function updateAgent(db: Executor, tenant: Tenant, id: string, patch: Partial<AgentsTable>): Promise<void> {
@@ -50,7 +53,10 @@ export function listRuns(db: Executor, tenant: Tenant, agentId: string, page: Pa
   let q = scoped(db, tenant).selectFrom('agent_runs').selectAll().where('agent_id', '=', agentId)
   if (page.status) q = q.where('status', '=', page.status)
   if (page.after) q = q.where('id', '<', page.after)
-  return q.orderBy('id', 'desc').limit(page.limit + 1).execute()
+  return q
+    .orderBy('id', 'desc')
+    .limit(page.limit + 1)
+    .execute()
 }
 
 /** Moves a run from one of `from` only; returns whether it did (0 rows: someone else moved it first). */
@@ -73,10 +79,7 @@ export function runsOfSubject(db: Executor, tenant: Tenant, conversationIds: str
     .selectFrom('agent_runs')
     .selectAll()
     .where((eb) =>
-      eb.or([
-        ...(conversationIds.length > 0 ? [eb('conversation_id', 'in', conversationIds)] : []),
-        ...needles.map((n) => sql<boolean>`lower(${eb.ref('input')}) like ${likePattern(n)} escape '\\'`),
-      ]),
+      eb.or([...(conversationIds.length > 0 ? [eb('conversation_id', 'in', conversationIds)] : []), ...needles.map((n) => sql<boolean>`lower(${eb.ref('input')}) like ${likePattern(n)} escape '\\'`)]),
     )
     .orderBy('id')
     .execute()
@@ -169,7 +172,10 @@ export function listApprovals(db: Executor, tenant: Tenant, agentId: string, pag
   let q = scoped(db, tenant).selectFrom('agent_approvals').selectAll().where('agent_id', '=', agentId)
   if (page.status) q = q.where('status', '=', page.status)
   if (page.after) q = q.where('id', '<', page.after)
-  return q.orderBy('id', 'desc').limit(page.limit + 1).execute()
+  return q
+    .orderBy('id', 'desc')
+    .limit(page.limit + 1)
+    .execute()
 }
 
 /** Decides a pending approval; false when it was not pending any more (another decision won). */
@@ -187,13 +193,7 @@ export function allAgentSecrets(db: Executor, after: string | null, limit: numbe
 
 /** Rewrites one agent's sealed values if they are still what was read (a concurrent update wins). */
 export async function resealAgent(db: Executor, id: string, from: Pick<AgentsTable, 'signing_secret_sealed' | 'tools'>, to: Pick<AgentsTable, 'signing_secret_sealed' | 'tools'>): Promise<boolean> {
-  const r = await db
-    .updateTable('agents')
-    .set(to)
-    .where('id', '=', id)
-    .where('signing_secret_sealed', '=', from.signing_secret_sealed)
-    .where('tools', '=', from.tools)
-    .executeTakeFirst()
+  const r = await db.updateTable('agents').set(to).where('id', '=', id).where('signing_secret_sealed', '=', from.signing_secret_sealed).where('tools', '=', from.tools).executeTakeFirst()
   return changed(r) === 1
 }
 

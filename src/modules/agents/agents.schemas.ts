@@ -26,8 +26,15 @@ export const ApprovalPolicy = Type.Object(
           argument: Type.String({ minLength: 1, maxLength: 64, description: 'A property of the tool parameters, e.g. `amount`.' }),
           operator: Type.Union(
             [
-              Type.Literal('gt'), Type.Literal('gte'), Type.Literal('lt'), Type.Literal('lte'), Type.Literal('eq'),
-              Type.Literal('ne'), Type.Literal('in'), Type.Literal('not_in'), Type.Literal('exists'),
+              Type.Literal('gt'),
+              Type.Literal('gte'),
+              Type.Literal('lt'),
+              Type.Literal('lte'),
+              Type.Literal('eq'),
+              Type.Literal('ne'),
+              Type.Literal('in'),
+              Type.Literal('not_in'),
+              Type.Literal('exists'),
             ],
             { description: 'Numbers compare numerically; eq/ne/in/not_in compare values; exists: the argument is present.' },
           ),
@@ -76,12 +83,18 @@ export const AgentAiSettings = Type.Object(
 )
 
 const KnowledgeBaseIds = Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 10, uniqueItems: true, description: 'Knowledge bases the agent cites and searches.' })
-const InputSchema = Nullable(
-  Type.Object({}, { additionalProperties: true, description: 'A JSON Schema a JSON `input` must match (422 otherwise); null accepts any input.' }),
-)
+const InputSchema = Nullable(Type.Object({}, { additionalProperties: true, description: 'A JSON Schema a JSON `input` must match (422 otherwise); null accepts any input.' }))
 const MaxSteps = Type.Integer({ minimum: LIMITS.maxSteps.min, maximum: LIMITS.maxSteps.max, description: `Engine steps a run may take (default ${LIMITS.maxSteps.default}); beyond, it fails.` })
-const RunTimeout = Type.Integer({ minimum: LIMITS.runTimeout.min, maximum: LIMITS.runTimeout.max, description: `Seconds a run may take from creation, waiting for approval excluded (default ${LIMITS.runTimeout.default}).` })
-const ApprovalTimeout = Type.Integer({ minimum: LIMITS.approvalTimeout.min, maximum: LIMITS.approvalTimeout.max, description: `Seconds an approval stays open before the run ends \`expired\` (default ${LIMITS.approvalTimeout.default}).` })
+const RunTimeout = Type.Integer({
+  minimum: LIMITS.runTimeout.min,
+  maximum: LIMITS.runTimeout.max,
+  description: `Seconds a run may take from creation, waiting for approval excluded (default ${LIMITS.runTimeout.default}).`,
+})
+const ApprovalTimeout = Type.Integer({
+  minimum: LIMITS.approvalTimeout.min,
+  maximum: LIMITS.approvalTimeout.max,
+  description: `Seconds an approval stays open before the run ends \`expired\` (default ${LIMITS.approvalTimeout.default}).`,
+})
 const AgentStatus = Type.Union([Type.Literal('active'), Type.Literal('disabled')], { title: 'AgentStatus', description: '`disabled`: new runs are refused (409); running ones finish.' })
 
 export const Agent = Type.Object(
@@ -138,10 +151,7 @@ export const AgentList = Page(Agent, 'Agent')
 export const ListAgentsQuery = Type.Object({ ...PageQuery, status: Type.Optional(AgentStatus) }, { additionalProperties: false })
 
 export const RunStatus = Type.Union(
-  [
-    Type.Literal('queued'), Type.Literal('running'), Type.Literal('requires_approval'), Type.Literal('succeeded'),
-    Type.Literal('failed'), Type.Literal('cancelled'), Type.Literal('expired'),
-  ],
+  [Type.Literal('queued'), Type.Literal('running'), Type.Literal('requires_approval'), Type.Literal('succeeded'), Type.Literal('failed'), Type.Literal('cancelled'), Type.Literal('expired')],
   { title: 'AgentRunStatus', description: 'queued → running ⇄ requires_approval → succeeded | failed | cancelled | expired (docs/agents.md).' },
 )
 
@@ -216,10 +226,7 @@ const runFields = {
   started_at: Nullable(DateTime),
   finished_at: Nullable(DateTime),
 }
-export const AgentRun = Type.Object(
-  { ...runFields, steps: Type.Array(RunStep), postmortem: Nullable(Postmortem) },
-  { $id: 'AgentRun' },
-)
+export const AgentRun = Type.Object({ ...runFields, steps: Type.Array(RunStep), postmortem: Nullable(Postmortem) }, { $id: 'AgentRun' })
 export type AgentRunT = Static<typeof AgentRun>
 export const AgentRunSummary = Type.Object(
   { ...runFields, postmortem: Type.Optional(Nullable(Postmortem)) },
@@ -239,7 +246,7 @@ export const ListAgentRunsQuery = Type.Object(
 export const CreateAgentRunBody = Type.Object(
   {
     input: Type.Union([Type.String({ minLength: 1, maxLength: 20_000 }), Type.Object({}, { additionalProperties: true })], {
-      description: 'Text, or a JSON object (checked against the agent\'s input_schema).',
+      description: "Text, or a JSON object (checked against the agent's input_schema).",
     }),
     conversation_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'An inbox conversation the output is posted to.' })),
     metadata: Type.Optional(Metadata),
@@ -271,12 +278,8 @@ export const ListAgentApprovalsQuery = Type.Object(
   { additionalProperties: false },
 )
 
-export const DryRunBody = Type.Object(
-  { input: CreateAgentRunBody.properties.input },
-  { additionalProperties: false, title: 'DryRunAgentBody' },
-)
+export const DryRunBody = Type.Object({ input: CreateAgentRunBody.properties.input }, { additionalProperties: false, title: 'DryRunAgentBody' })
 export type DryRunBodyT = Static<typeof DryRunBody>
-
 
 const ToolRequestView = Type.Object(
   {

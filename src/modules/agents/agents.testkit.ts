@@ -14,8 +14,6 @@ export async function agentsApp(env: Record<string, string> = {}): Promise<TestA
   return h
 }
 
-
-
 /** The refund tool of these tests: calls above 100 need a person. */
 export const refundTool = (url: string, extra: Record<string, unknown> = {}) => ({
   type: 'http',
@@ -44,5 +42,3 @@ export async function settled(h: TestApp, agentId: string, runId: string, until:
     await new Promise((r) => setTimeout(r, 40))
   }
 }
-
-

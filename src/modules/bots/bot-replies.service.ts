@@ -102,8 +102,7 @@ export class BotRepliesService {
     const { version, config } = await this.answering(tenant, botId, body.version_id)
     const test = isTest(body)
     const inConversation = body.conversation_id
-    const conversation =
-      inConversation && !test ? await referenced('/body/conversation_id', () => this.services.inbox.turns.context(tenant, inConversation, HISTORY)) : null
+    const conversation = inConversation && !test ? await referenced('/body/conversation_id', () => this.services.inbox.turns.context(tenant, inConversation, HISTORY)) : null
     const earlier = inConversation && test ? await testTranscript(this.k, tenant, botId, inConversation, HISTORY) : (conversation?.transcript ?? [])
     const stream = streamed(config, live.onDelta)
     const engine = stream.engine(engineFor(this.k, config.ai.provider))
@@ -131,9 +130,7 @@ export class BotRepliesService {
         return replyView(row)
       })
     }
-    const handoff = outcome.handoff
-      ? { assigneeId: config.handoff.action === 'assign' ? config.handoff.assignee_id : null, tag: config.handoff.tag }
-      : null
+    const handoff = outcome.handoff ? { assigneeId: config.handoff.action === 'assign' ? config.handoff.assignee_id : null, tag: config.handoff.tag } : null
     const channel = conversation?.channel ?? ((body.channel ?? config.channels[0] ?? 'chat') as 'chat')
     // The reply's `content` is the API's view (markers citing `citations`, as data beside it); the message the
     // customer reads is its channel's rendering: links on chat and email, none of the markup on voice.

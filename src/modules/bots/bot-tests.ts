@@ -28,10 +28,12 @@ export async function testTranscript(k: Kernel, tenant: Tenant, botId: string, c
     const inbox = conversationId.startsWith('conv_') ? ' A test exchange never writes to an inbox conversation: send `test: false` to answer in it.' : ''
     throw invalidReference('/body/conversation_id', `No test conversation '${conversationId}' of bot '${botId}'.${inbox}`)
   }
-  return rows.flatMap((r): AiTurn[] => [
-    { id: r.inbound_message_id, role: 'customer', text: r.question ?? '' },
-    { id: r.message_id, role: 'agent', text: r.content },
-  ]).slice(-turns)
+  return rows
+    .flatMap((r): AiTurn[] => [
+      { id: r.inbound_message_id, role: 'customer', text: r.question ?? '' },
+      { id: r.message_id, role: 'agent', text: r.content },
+    ])
+    .slice(-turns)
 }
 
 /** getBotTestConversation: the exchange as the tester had it (404 when the bot has no such test conversation). */

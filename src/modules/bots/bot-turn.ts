@@ -123,7 +123,16 @@ export async function runTurn(k: Kernel, services: Services, t: TurnInput): Prom
 async function runCall(k: Kernel, t: TurnInput, kbIds: string[], call: { call_id: string; name: string; arguments: Record<string, unknown> }, step: number): Promise<ToolCallResult> {
   const tool = t.config.tools.find((x) => x.name === call.name)
   if (!tool) {
-    return { call_id: call.call_id, name: call.name, arguments: call.arguments, ok: false, status: null, output: null, error: { code: 'unknown_tool', detail: `The bot has no tool named '${call.name}'.` }, duration_ms: 0 }
+    return {
+      call_id: call.call_id,
+      name: call.name,
+      arguments: call.arguments,
+      ok: false,
+      status: null,
+      output: null,
+      error: { code: 'unknown_tool', detail: `The bot has no tool named '${call.name}'.` },
+      duration_ms: 0,
+    }
   }
   const secret = tool.signing_secret_sealed ? k.secrets.open(tool.signing_secret_sealed, tool.id) : null
   return callTool(

@@ -53,7 +53,9 @@ export function frozenTool(t: BotToolsTable): FrozenTool {
 /** Tools count by id (they never change once attached): sealed values differ per sealing and are left out. */
 export function configHash(c: BotConfig): string {
   const { tools, ...rest } = c
-  return createHash('sha256').update(stringify({ ...rest, tools: tools.map((t) => t.id) }) ?? '').digest('hex')
+  return createHash('sha256')
+    .update(stringify({ ...rest, tools: tools.map((t) => t.id) }) ?? '')
+    .digest('hex')
 }
 
 /** The tool as an API response shows it: header names, never their values; never the signing secret. */

@@ -25,7 +25,21 @@ export const BOT_EXAMPLE: BotT = {
   updated_at: '2026-11-26T10:00:00.000Z',
 }
 
-const { id: _id, object: _o, name: _n, description: _d, status: _s, published_version_id: _p, published_at: _pa, version_count: _vc, has_unpublished_changes: _h, metadata: _m, created_at: _c, updated_at: _u, ...EXAMPLE_CONFIG } = BOT_EXAMPLE
+const {
+  id: _id,
+  object: _o,
+  name: _n,
+  description: _d,
+  status: _s,
+  published_version_id: _p,
+  published_at: _pa,
+  version_count: _vc,
+  has_unpublished_changes: _h,
+  metadata: _m,
+  created_at: _c,
+  updated_at: _u,
+  ...EXAMPLE_CONFIG
+} = BOT_EXAMPLE
 
 const VERSION_EXAMPLE: BotVersionT = {
   id: 'bver_01JD0000000000000000000000',
@@ -83,27 +97,39 @@ const REPLY_EXAMPLE: BotReplyT = {
 }
 
 /** Every event type of the bots module. */
-export const BOTS_EVENTS = defineEvents('bots', { scope: 'bots:read' }, {
-  'bot.created': eventType({ description: 'A bot was created (or cloned): a draft nobody talks to yet.', schema: Bot, example: { ...BOT_EXAMPLE, status: 'draft', published_version_id: null, published_at: null, version_count: 0 } }),
-  'bot.updated': eventType({ description: "A bot's draft, name or archived state changed (customers keep the published version).", schema: Bot, example: { ...BOT_EXAMPLE, has_unpublished_changes: true } }),
-  'bot.deleted': eventType({
-    description: 'A bot was deleted with its versions and tools; its messages stay in the inbox.',
-    schema: Type.Object({ id: Type.String(), object: Type.Literal('bot'), deleted: Type.Literal(true) }),
-    example: { id: BOT_EXAMPLE.id, object: 'bot', deleted: true },
-  }),
-  'bot_version.created': eventType({ description: "The bot's draft was frozen into a new immutable version.", schema: BotVersion, example: { ...VERSION_EXAMPLE, live: false } }),
-  'bot.published': eventType({ description: 'A version became live: customers talk to it from now on.', schema: BotPublication, example: PUBLICATION_EXAMPLE }),
-  'bot.rolled_back': eventType({
-    description: 'An earlier version became live again (history is kept; the rolled-back version can be published again).',
-    schema: BotPublication,
-    example: { ...PUBLICATION_EXAMPLE, version_id: 'bver_01JD0000000000000000000001', previous_version_id: 'bver_01JD0000000000000000000002' },
-  }),
-  'bot.handoff': eventType({
-    description: 'A bot handed a conversation to a human (low confidence, not grounded, a guardrail or the hand-off tool): it is assigned or tagged.',
-    schema: BotReply,
-    example: REPLY_EXAMPLE,
-  }),
-})
+export const BOTS_EVENTS = defineEvents(
+  'bots',
+  { scope: 'bots:read' },
+  {
+    'bot.created': eventType({
+      description: 'A bot was created (or cloned): a draft nobody talks to yet.',
+      schema: Bot,
+      example: { ...BOT_EXAMPLE, status: 'draft', published_version_id: null, published_at: null, version_count: 0 },
+    }),
+    'bot.updated': eventType({
+      description: "A bot's draft, name or archived state changed (customers keep the published version).",
+      schema: Bot,
+      example: { ...BOT_EXAMPLE, has_unpublished_changes: true },
+    }),
+    'bot.deleted': eventType({
+      description: 'A bot was deleted with its versions and tools; its messages stay in the inbox.',
+      schema: Type.Object({ id: Type.String(), object: Type.Literal('bot'), deleted: Type.Literal(true) }),
+      example: { id: BOT_EXAMPLE.id, object: 'bot', deleted: true },
+    }),
+    'bot_version.created': eventType({ description: "The bot's draft was frozen into a new immutable version.", schema: BotVersion, example: { ...VERSION_EXAMPLE, live: false } }),
+    'bot.published': eventType({ description: 'A version became live: customers talk to it from now on.', schema: BotPublication, example: PUBLICATION_EXAMPLE }),
+    'bot.rolled_back': eventType({
+      description: 'An earlier version became live again (history is kept; the rolled-back version can be published again).',
+      schema: BotPublication,
+      example: { ...PUBLICATION_EXAMPLE, version_id: 'bver_01JD0000000000000000000001', previous_version_id: 'bver_01JD0000000000000000000002' },
+    }),
+    'bot.handoff': eventType({
+      description: 'A bot handed a conversation to a human (low confidence, not grounded, a guardrail or the hand-off tool): it is assigned or tagged.',
+      schema: BotReply,
+      example: REPLY_EXAMPLE,
+    }),
+  },
+)
 
 declare module '../../kernel/events/events.js' {
   interface EventPayloads extends PayloadsOf<typeof BOTS_EVENTS> {}

@@ -99,7 +99,10 @@ export const botsMigrations: ModuleMigration[] = [
     // `test` marks them, `question` holds the tester's message (there is no inbox message to point at).
     name: '202611281600_bot_test_exchanges',
     async up(db) {
-      await db.schema.alterTable('bot_replies').addColumn('test', 'integer', (c) => c.notNull().defaultTo(0)).execute()
+      await db.schema
+        .alterTable('bot_replies')
+        .addColumn('test', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute()
       await db.schema.alterTable('bot_replies').addColumn('question', 'text').execute()
       // Reading a test conversation back, and a data subject's replies (bots.privacy.ts).
       await db.schema.createIndex('bot_replies_conversation').on('bot_replies').columns(['conversation_id']).execute()

@@ -27,7 +27,10 @@ describe('bots privacy', () => {
     const nada = await ok(say(h, bot.id, 'How long does delivery take abroad?', { contact: { email: NADA.email } }), 201)
 
     const found = await collect(ADA)
-    assert.deepEqual(found.records.bot_replies.map((r: any) => r.id), [first.id, second.id, byPhone.id])
+    assert.deepEqual(
+      found.records.bot_replies.map((r: any) => r.id),
+      [first.id, second.id, byPhone.id],
+    )
     assert.deepEqual(found.records.bot_replies[0], first, 'shaped as the API answered it')
     assert.deepEqual(found.ids, [first.id, second.id, byPhone.id])
     assert.deepEqual((await collect(NADA)).ids, [nada.id])

@@ -29,7 +29,10 @@ export function listBots(db: Executor, tenant: Tenant, page: Page & { status?: '
   else if (page.status === 'published') q = q.where('archived', '=', 0).where('published_version_id', 'is not', null)
   else if (page.status === 'draft') q = q.where('archived', '=', 0).where('published_version_id', 'is', null)
   if (page.after) q = q.where('id', '<', page.after)
-  return q.orderBy('id', 'desc').limit(page.limit + 1).execute()
+  return q
+    .orderBy('id', 'desc')
+    .limit(page.limit + 1)
+    .execute()
 }
 
 export async function updateBot(db: Executor, tenant: Tenant, id: string, patch: Partial<BotsTable>): Promise<void> {
@@ -62,7 +65,10 @@ export function toolsOf(db: Executor, tenant: Tenant, botId: string): Promise<Bo
 export function listTools(db: Executor, tenant: Tenant, botId: string, page: Page): Promise<BotToolsTable[]> {
   let q = scoped(db, tenant).selectFrom('bot_tools').selectAll().where('bot_id', '=', botId)
   if (page.after) q = q.where('id', '>', page.after)
-  return q.orderBy('id').limit(page.limit + 1).execute()
+  return q
+    .orderBy('id')
+    .limit(page.limit + 1)
+    .execute()
 }
 
 // ---- versions ----
@@ -83,7 +89,10 @@ export function latestVersion(db: Executor, tenant: Tenant, botId: string): Prom
 export function listVersions(db: Executor, tenant: Tenant, botId: string, page: Page): Promise<BotVersionsTable[]> {
   let q = scoped(db, tenant).selectFrom('bot_versions').selectAll().where('bot_id', '=', botId)
   if (page.after) q = q.where('id', '<', page.after)
-  return q.orderBy('id', 'desc').limit(page.limit + 1).execute()
+  return q
+    .orderBy('id', 'desc')
+    .limit(page.limit + 1)
+    .execute()
 }
 
 // ---- replies ----
@@ -146,7 +155,12 @@ export async function resealVersion(db: Executor, id: string, from: string, to: 
 
 /** Test exchanges made before `before` (the `bot_test_exchanges` retention class). */
 export async function countTestRepliesBefore(db: Executor, tenant: Tenant, before: string): Promise<number> {
-  const r = await scoped(db, tenant).selectFrom('bot_replies').select((eb) => eb.fn.countAll<number>().as('n')).where('test', '=', 1).where('created_at', '<', before).executeTakeFirst()
+  const r = await scoped(db, tenant)
+    .selectFrom('bot_replies')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('test', '=', 1)
+    .where('created_at', '<', before)
+    .executeTakeFirst()
   return Number(r?.n ?? 0)
 }
 
@@ -154,6 +168,13 @@ export async function countTestRepliesBefore(db: Executor, tenant: Tenant, befor
 export async function deleteTestRepliesBefore(db: Executor, tenant: Tenant, before: string, limit: number): Promise<number> {
   const ids = await scoped(db, tenant).selectFrom('bot_replies').select('id').where('test', '=', 1).where('created_at', '<', before).orderBy('created_at').limit(limit).execute()
   if (ids.length === 0) return 0
-  const r = await scoped(db, tenant).deleteFrom('bot_replies').where('id', 'in', ids.map((x) => x.id)).executeTakeFirst()
+  const r = await scoped(db, tenant)
+    .deleteFrom('bot_replies')
+    .where(
+      'id',
+      'in',
+      ids.map((x) => x.id),
+    )
+    .executeTakeFirst()
   return Number(r.numDeletedRows)
 }

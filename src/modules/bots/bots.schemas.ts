@@ -22,7 +22,7 @@ export const BotHandoff = Type.Object(
     confidence_threshold: Type.Number({
       minimum: 0,
       maximum: 1,
-      description: 'A reply whose confidence is below this is handed to a human with the guardrails\' fallback_message. Default 0.5.',
+      description: "A reply whose confidence is below this is handed to a human with the guardrails' fallback_message. Default 0.5.",
     }),
     action: Type.Union([Type.Literal('assign'), Type.Literal('tag')], {
       description: '`assign`: the conversation is assigned to `assignee_id`; `tag`: it stays unassigned and gets `tag`. Default `tag`.',
@@ -36,9 +36,7 @@ export type BotHandoffT = Static<typeof BotHandoff>
 
 export const BotAiSettings = Type.Object(
   {
-    provider: Nullable(
-      Type.Union([Type.Literal('builtin'), Type.Literal('openai')], { description: 'Overrides AI_PROVIDER for this bot; null = the configured one.' }),
-    ),
+    provider: Nullable(Type.Union([Type.Literal('builtin'), Type.Literal('openai')], { description: 'Overrides AI_PROVIDER for this bot; null = the configured one.' })),
     temperature: Nullable(Type.Number({ minimum: 0, maximum: 2, description: 'Sampling temperature (openai); null = the provider default.' })),
   },
   { additionalProperties: false, title: 'BotAiSettings' },
@@ -46,7 +44,12 @@ export const BotAiSettings = Type.Object(
 export type BotAiSettingsT = Static<typeof BotAiSettings>
 
 const Language = Type.String({ pattern: '^[a-z]{2}$', description: 'ISO 639-1 code the bot answers in (default `en`).' })
-const Channels = Type.Array(Channel, { minItems: 1, maxItems: 6, uniqueItems: true, description: 'Inbox channels the bot answers on; the first is used for conversations it starts. Default `["chat"]`.' })
+const Channels = Type.Array(Channel, {
+  minItems: 1,
+  maxItems: 6,
+  uniqueItems: true,
+  description: 'Inbox channels the bot answers on; the first is used for conversations it starts. Default `["chat"]`.',
+})
 const KnowledgeBaseIds = Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
   maxItems: MAX_KNOWLEDGE_BASES,
   uniqueItems: true,
@@ -104,29 +107,21 @@ const botInputFields = {
   metadata: Type.Optional(Metadata),
 }
 
-export const CreateBotBody = Type.Object(
-  { name: Type.String({ minLength: 1, maxLength: 200 }), ...botInputFields },
-  { additionalProperties: false, title: 'CreateBotBody' },
-)
+export const CreateBotBody = Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }), ...botInputFields }, { additionalProperties: false, title: 'CreateBotBody' })
 export type CreateBotBodyT = Static<typeof CreateBotBody>
 
 export const UpdateBotBody = Type.Object(
   {
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
     ...botInputFields,
-    archived: Type.Optional(
-      Type.Boolean({ description: '`true` archives the bot (it stops answering; versions and history stay); `false` brings it back.' }),
-    ),
+    archived: Type.Optional(Type.Boolean({ description: '`true` archives the bot (it stops answering; versions and history stay); `false` brings it back.' })),
   },
   { additionalProperties: false, minProperties: 1, title: 'UpdateBotBody' },
 )
 export type UpdateBotBodyT = Static<typeof UpdateBotBody>
 
 export const BotList = Page(Bot, 'Bot')
-export const ListBotsQuery = Type.Object(
-  { ...PageQuery, status: Type.Optional(BotStatus) },
-  { additionalProperties: false },
-)
+export const ListBotsQuery = Type.Object({ ...PageQuery, status: Type.Optional(BotStatus) }, { additionalProperties: false })
 
 export const DeletedBot = Type.Object({ id: Type.String(), object: Type.Literal('bot'), deleted: Type.Literal(true) }, { title: 'DeletedBot' })
 
@@ -161,9 +156,7 @@ export const CreateBotVersionBody = Type.Object(
 )
 export const PublishBotBody = Type.Object(
   {
-    version_id: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 64, description: 'The version to make live; default the latest (a first version is frozen from the draft when none exists).' }),
-    ),
+    version_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'The version to make live; default the latest (a first version is frozen from the draft when none exists).' })),
   },
   { additionalProperties: false, title: 'PublishBotBody' },
 )
@@ -183,9 +176,7 @@ export const SendBotMessageBody = Type.Object(
     ),
     channel: Type.Optional(Channel),
     contact: Type.Optional(ContactInput),
-    version_id: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 64, description: 'Answer with this version instead of the published one (testing an unpublished version).' }),
-    ),
+    version_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Answer with this version instead of the published one (testing an unpublished version).' })),
     test: Type.Optional(
       Type.Boolean({
         description:
@@ -255,10 +246,7 @@ export const BotMessageStreamEvent = Type.Object(
   { $id: 'BotMessageStreamEvent', description: '`delta`: {text}; `message`: {reply}; `error`: a problem.' },
 )
 
-export const TestConversationParams = Type.Object(
-  { id: Type.String({ minLength: 1, maxLength: 64 }), conversation_id: Type.String({ minLength: 1, maxLength: 64 }) },
-  { additionalProperties: false },
-)
+export const TestConversationParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }), conversation_id: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false })
 
 export const BotTestConversation = Type.Object(
   {
@@ -297,9 +285,7 @@ export type BotToolT = Static<typeof BotTool>
 export const AttachedBotTool = Type.Object(
   {
     ...toolFields,
-    signing_secret: Nullable(
-      Type.String({ description: 'http tools: the secret each call is signed with (webhook scheme, docs/tools.md). Shown once, here.' }),
-    ),
+    signing_secret: Nullable(Type.String({ description: 'http tools: the secret each call is signed with (webhook scheme, docs/tools.md). Shown once, here.' })),
   },
   { $id: 'AttachedBotTool' },
 )

@@ -59,4 +59,3 @@ export async function checkReferences(
   }
   await services.inbox.turns.checkHandoffTarget(tenant, { assigneeId: h.assignee_id, tag: h.tag }, '/body/handoff')
 }
-

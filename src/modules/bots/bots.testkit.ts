@@ -13,8 +13,6 @@ export async function botsApp(env: Record<string, string> = {}): Promise<TestApp
   return h
 }
 
-
-
 export const newBot = (h: TestApp, payload: Record<string, unknown> = {}, key?: string) => ok(post(h, '/bots', { name: 'Support bot', ...payload }, { key }), 201)
 
 /** A knowledge base with the shop's help articles, processed. */
@@ -88,5 +86,3 @@ export async function startToolServer(answer: (req: ToolRequestSeen) => { status
     },
   }
 }
-
-

@@ -5,8 +5,7 @@ import type { BotRepliesTable, BotsTable, BotToolsTable, BotVersionsTable } from
 
 // Pure row → resource mappers (the API's and the events' shapes).
 
-export const botStatus = (r: Pick<BotsTable, 'archived' | 'published_version_id'>): BotT['status'] =>
-  Number(r.archived) === 1 ? 'archived' : r.published_version_id ? 'published' : 'draft'
+export const botStatus = (r: Pick<BotsTable, 'archived' | 'published_version_id'>): BotT['status'] => (Number(r.archived) === 1 ? 'archived' : r.published_version_id ? 'published' : 'draft')
 
 export function botView(r: BotsTable): BotT {
   const c = draftConfig(r, [])

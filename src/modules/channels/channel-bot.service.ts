@@ -79,35 +79,45 @@ export class ChannelBotService {
     const outcome = await this.services.bots.replies.answer(tenant, botId, transcript, `${channel.id}:${p.provider_sid}`, { onDelta: draft?.push }).catch(discarding(draft))
     const links = outcome.citations.map((c) => ({ title: c.citation.title, url: c.citation.source_url }))
     const handoff = answering.config.handoff
-    const posted = await this.k.transaction(null, async (tx) => {
-      // At most one answer per customer message, whatever runs again.
-      if (!(await repo.claimBotReply(tx, tenant, p.channel_id, p.provider_sid, 'pending'))) return null
-      const { messageId } = await this.services.inbox.turns.post(tx, tenant, p.conversation_id, renderReply(outcome.content, links, channel.type === 'web_chat' ? 'chat' : 'sms'), { type: 'bot', id: botId })
-      await repo.setBotReply(tx, tenant, p.channel_id, p.provider_sid, messageId)
-      // The reply's record, as sendBotMessage keeps it (listBotReplies, analytics), and `bot.handoff` when it handed off.
-      await this.services.bots.replies.recordChannelReply(tx, tenant, {
-        botId,
-        versionId: answering.version.id,
-        outcome,
-        conversationId: p.conversation_id,
-        inboundMessageId: receipt.message_id,
-        messageId,
+    const posted = await this.k
+      .transaction(null, async (tx) => {
+        // At most one answer per customer message, whatever runs again.
+        if (!(await repo.claimBotReply(tx, tenant, p.channel_id, p.provider_sid, 'pending'))) return null
+        const { messageId } = await this.services.inbox.turns.post(tx, tenant, p.conversation_id, renderReply(outcome.content, links, channel.type === 'web_chat' ? 'chat' : 'sms'), {
+          type: 'bot',
+          id: botId,
+        })
+        await repo.setBotReply(tx, tenant, p.channel_id, p.provider_sid, messageId)
+        // The reply's record, as sendBotMessage keeps it (listBotReplies, analytics), and `bot.handoff` when it handed off.
+        await this.services.bots.replies.recordChannelReply(tx, tenant, {
+          botId,
+          versionId: answering.version.id,
+          outcome,
+          conversationId: p.conversation_id,
+          inboundMessageId: receipt.message_id,
+          messageId,
+        })
+        if (outcome.handoff) {
+          await repo.setBotState(tx, tenant, p.conversation_id, 'handed_off')
+          // Handed to people who are not there: the customer learns when they are back.
+          await this.outOfHours.reply(tx, tenant, channel, p.conversation_id)
+        }
+        return messageId
       })
-      if (outcome.handoff) {
-        await repo.setBotState(tx, tenant, p.conversation_id, 'handed_off')
-        // Handed to people who are not there: the customer learns when they are back.
-        await this.outOfHours.reply(tx, tenant, channel, p.conversation_id)
-      }
-      return messageId
-    }).catch(discarding(draft))
+      .catch(discarding(draft))
     // Not posted by this run (another run answered first): the widget drops the draft.
     if (posted) draft?.posted(posted)
     else draft?.discard()
     if (!posted || !outcome.handoff) return
     // The bot's hand-off rule: assign to its member, and/or tag (each its own change, with its own event).
-    if (handoff.action === 'assign' && handoff.assignee_id) await this.services.inbox.conversations.assign(tenant, p.conversation_id, handoff.assignee_id).catch((err) => this.k.log.warn({ err: (err as Error).message }, 'channel bot hand-off: assignment failed'))
+    if (handoff.action === 'assign' && handoff.assignee_id)
+      await this.services.inbox.conversations
+        .assign(tenant, p.conversation_id, handoff.assignee_id)
+        .catch((err) => this.k.log.warn({ err: (err as Error).message }, 'channel bot hand-off: assignment failed'))
     if (handoff.tag && !conversation.tags.includes(handoff.tag)) {
-      await this.services.inbox.conversations.update(tenant, p.conversation_id, { tags: [...conversation.tags, handoff.tag] }).catch((err) => this.k.log.warn({ err: (err as Error).message }, 'channel bot hand-off: tagging failed'))
+      await this.services.inbox.conversations
+        .update(tenant, p.conversation_id, { tags: [...conversation.tags, handoff.tag] })
+        .catch((err) => this.k.log.warn({ err: (err as Error).message }, 'channel bot hand-off: tagging failed'))
     }
   }
 }

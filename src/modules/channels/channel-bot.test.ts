@@ -12,7 +12,13 @@ describe('the channel’s bot answers customers first and hands off by its rules
   before(async () => {
     h = await createTestApp()
     const kb = await ok(post(h, '/knowledge/bases', { name: 'Help center' }), 201)
-    await ok(post(h, `/knowledge/bases/${kb.id}/documents`, { title: 'Shipping times', text: 'Orders ship from our warehouse in Lyon. Delivery takes two to four working days in France and up to ten days abroad.' }), 202)
+    await ok(
+      post(h, `/knowledge/bases/${kb.id}/documents`, {
+        title: 'Shipping times',
+        text: 'Orders ship from our warehouse in Lyon. Delivery takes two to four working days in France and up to ten days abroad.',
+      }),
+      202,
+    )
     await h.drainJobs()
     await ok(post(h, '/inbox/tags', { name: 'needs-human' }), 201)
     bot = await ok(post(h, '/bots', { name: 'Shop bot', knowledge_base_ids: [kb.id], channels: ['sms'], handoff: { action: 'tag', tag: 'needs-human' } }), 201)
@@ -45,12 +51,18 @@ describe('the channel’s bot answers customers first and hands off by its rules
     assert.deepEqual(conv.tags, ['needs-human'])
     // Each answer is recorded as sendBotMessage's are, and the hand-off is an event.
     const records = await h.app.kernel.db.selectFrom('bot_replies').selectAll().where('conversation_id', '=', asked.conversation_id).orderBy('created_at').execute()
-    assert.deepEqual(records.map((r) => [r.message_id, r.inbound_message_id, r.grounded, r.handoff === null]), [
-      [answer.id, msgs[0].id, 1, true],
-      [msgs[3].id, msgs[2].id, 0, false],
-    ])
+    assert.deepEqual(
+      records.map((r) => [r.message_id, r.inbound_message_id, r.grounded, r.handoff === null]),
+      [
+        [answer.id, msgs[0].id, 1, true],
+        [msgs[3].id, msgs[2].id, 0, false],
+      ],
+    )
     const handoffs = (await events(h, 'bot.handoff')).filter((e) => e.conversation_id === asked.conversation_id)
-    assert.deepEqual(handoffs.map((e) => [e.id, e.bot_id]), [[records[1].id, bot.id]])
+    assert.deepEqual(
+      handoffs.map((e) => [e.id, e.bot_id]),
+      [[records[1].id, bot.id]],
+    )
 
     // Handed off: the next message waits for a person.
     await ok(post(h, `/channels/${channel.id}/simulated-messages`, { from: '+14155550181', body: 'Hello? How long does delivery take?' }))

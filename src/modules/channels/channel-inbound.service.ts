@@ -66,11 +66,22 @@ export class ChannelInboundService {
   /** simulateChannelMessage: a message of a simulated channel, through the same path as a provider's. */
   async simulate(tenant: Tenant, id: string, body: SimulateChannelMessageBodyT): Promise<ChannelInboundT> {
     const channel = await channelOr404(this.k, tenant, id)
-    if (channel.provider !== 'simulated') throw new AppError('channel_not_simulated', `Channel ${id} is on ${channel.provider}: its messages come from the provider's webhook (${channel.provider === 'twilio' ? 'webhooks.messages_url' : 'none'}).`)
+    if (channel.provider !== 'simulated')
+      throw new AppError(
+        'channel_not_simulated',
+        `Channel ${id} is on ${channel.provider}: its messages come from the provider's webhook (${channel.provider === 'twilio' ? 'webhooks.messages_url' : 'none'}).`,
+      )
     const sid = body.message_sid ?? `SM${randomBytes(16).toString('hex')}`
     const text: InboundText = { sid, from: body.from, body: body.body, media: (body.media_urls ?? []).map((url) => ({ url, content_type: null })), optOutType: null }
     // The answer is made inside the transaction: an Idempotency-Key commits with it and replays it.
-    return this.receive(channel, text, tenant, (r): ChannelInboundT => ({ object: 'channel_inbound', channel_id: channel.id, message_sid: sid, duplicate: r.duplicate, conversation_id: r.conversationId, message_id: r.messageId }))
+    return this.receive(channel, text, tenant, (r): ChannelInboundT => ({
+      object: 'channel_inbound',
+      channel_id: channel.id,
+      message_sid: sid,
+      duplicate: r.duplicate,
+      conversation_id: r.conversationId,
+      message_id: r.messageId,
+    }))
   }
 
   /** `owner`: the principal of an API request (its Idempotency-Key commits with the message), null for a webhook. */
@@ -78,7 +89,16 @@ export class ChannelInboundService {
     const tenant: Tenant = { workspaceId: channel.workspace_id, mode: channel.mode }
     const now = iso(this.k.clock.now())
     return this.k.transaction(owner, async (tx) => {
-      const fresh = await repo.insertReceipt(tx, { channel_id: channel.id, provider_sid: text.sid, workspace_id: tenant.workspaceId, mode: tenant.mode, message_id: '', contact_phone: text.from, bot_reply_id: null, received_at: now })
+      const fresh = await repo.insertReceipt(tx, {
+        channel_id: channel.id,
+        provider_sid: text.sid,
+        workspace_id: tenant.workspaceId,
+        mode: tenant.mode,
+        message_id: '',
+        contact_phone: text.from,
+        bot_reply_id: null,
+        received_at: now,
+      })
       if (!fresh) return answer({ duplicate: true, conversationId: null, messageId: null })
       const contact = await repo.lockContact(tx, tenant, channel.id, text.from, now, this.k.database.engine === 'postgres')
       const received = await this.services.inbox.turns.receive(tx, tenant, {
@@ -95,7 +115,15 @@ export class ChannelInboundService {
       if (consent === 'out' && contact.opted_out === 0) Object.assign(patch, { opted_out: 1, opted_out_at: now })
       if (consent === 'in' && contact.opted_out === 1) Object.assign(patch, { opted_out: 0, opted_out_at: null })
       await repo.updateContact(tx, tenant, channel.id, text.from, patch)
-      if (received.started) await repo.insertConversationLink(tx, { conversation_id: received.conversationId, workspace_id: tenant.workspaceId, mode: tenant.mode, channel_id: channel.id, contact_phone: text.from, bot_state: 'active' })
+      if (received.started)
+        await repo.insertConversationLink(tx, {
+          conversation_id: received.conversationId,
+          workspace_id: tenant.workspaceId,
+          mode: tenant.mode,
+          channel_id: channel.id,
+          contact_phone: text.from,
+          bot_state: 'active',
+        })
       await repo.setReceiptMessage(tx, tenant, channel.id, text.sid, received.messageId)
       // The bot (or the out-of-hours reply) answers questions, not consent keywords (Twilio answers STOP and START itself).
       if (consent === null && !text.files?.length) await this.bot.afterCustomerMessage(tx, tenant, channel, { conversation_id: received.conversationId, provider_sid: text.sid })

@@ -58,7 +58,12 @@ export class ChannelOutboundService {
     private readonly services: Services,
     private readonly channels: ChannelsResourceService,
   ) {
-    this.sendJob = defineJob<SendPayload>({ name: 'channels.send-message', retrySchedule: SEND_RETRIES, run: (p, ctx) => this.send(p, ctx.attempt), onExhausted: (p, info) => this.exhausted(p, info.error) })
+    this.sendJob = defineJob<SendPayload>({
+      name: 'channels.send-message',
+      retrySchedule: SEND_RETRIES,
+      run: (p, ctx) => this.send(p, ctx.attempt),
+      onExhausted: (p, info) => this.exhausted(p, info.error),
+    })
   }
 
   /** In the transaction of every `message.created`: one indexed read for messages of other conversations. */
@@ -72,7 +77,11 @@ export class ChannelOutboundService {
     const now = iso(this.k.clock.now())
     const contact = await repo.findContact(tx, tenant, link.channel_id, link.contact_phone)
     const channel = await repo.findChannel(tx, tenant, link.channel_id)
-    let refusal = !channel ? ['channel_deleted', 'The channel of this conversation was deleted; nothing was sent.'] : contact?.opted_out === 1 ? ['opted_out', `${link.contact_phone} opted out of messages from this channel (STOP); nothing was sent until they write START.`] : null
+    let refusal = !channel
+      ? ['channel_deleted', 'The channel of this conversation was deleted; nothing was sent.']
+      : contact?.opted_out === 1
+        ? ['opted_out', `${link.contact_phone} opted out of messages from this channel (STOP); nothing was sent until they write START.`]
+        : null
     if (!refusal && channel?.type === 'whatsapp' && !windowOpen(contact, this.k.clock.now()) && !templateOf(channel)) {
       // A person (or their integration) writing gets the refusal at once and keeps their text; a bot's or an automation's message is kept with a failed delivery.
       if (m.author?.type === 'member' || m.author?.type === 'api_key') throw new AppError('whatsapp_window_closed', WINDOW_CLOSED)
@@ -102,7 +111,9 @@ export class ChannelOutboundService {
     if (channel.provider === 'simulated') return SIMULATED
     if (channel.provider === 'widget') return WIDGET
     const token = this.channels.authToken(channel)
-    return token && channel.account_sid && channel.base_url ? new TwilioMessagingAdapter(this.k, { account_sid: channel.account_sid, auth_token: token, base_url: channel.base_url }, channel.type) : null
+    return token && channel.account_sid && channel.base_url
+      ? new TwilioMessagingAdapter(this.k, { account_sid: channel.account_sid, auth_token: token, base_url: channel.base_url }, channel.type)
+      : null
   }
 
   /**
@@ -116,7 +127,8 @@ export class ChannelOutboundService {
     const d = await repo.findDelivery(this.k.db, tenant, p.message_id)
     if (!d || d.status !== 'queued') return
     if (p.check) {
-      if (d.provider_sid === sending(d.message_id)) await this.settle(tenant, d, 'failed', null, 'outcome_unknown', 'The provider never confirmed the message (its outcome is unknown); it was not sent again.')
+      if (d.provider_sid === sending(d.message_id))
+        await this.settle(tenant, d, 'failed', null, 'outcome_unknown', 'The provider never confirmed the message (its outcome is unknown); it was not sent again.')
       return
     }
     if (d.provider_sid) return
@@ -141,7 +153,10 @@ export class ChannelOutboundService {
         to: d.to_phone,
         body: message.content,
         // Twilio fetches each from where it is: public URLs, or our own signed links under PUBLIC_URL.
-        mediaUrls: message.attachments.map((a) => a.url).filter((u) => /^https?:\/\//.test(u)).slice(0, MAX_MEDIA),
+        mediaUrls: message.attachments
+          .map((a) => a.url)
+          .filter((u) => /^https?:\/\//.test(u))
+          .slice(0, MAX_MEDIA),
         statusCallback: `${hooks.status_url}?message=${d.message_id}`,
         messagingServiceSid: channel.messaging_service_sid ?? null,
         template: template ? { contentSid: template.content_sid, variables: templateVariables(template, { message: message.content, channel: channel.name }) } : null,
@@ -165,12 +180,26 @@ export class ChannelOutboundService {
    * relay's code; a connection lost while the message was handed over fails it as `outcome_unknown` at
    * once (SMTP sends no status callback that could tell later) and it is never sent again.
    */
-  private async sendEmail(tenant: Tenant, d: ChannelDeliveriesTable, channel: ChannelsTable, message: NonNullable<Awaited<ReturnType<Services['inbox']['messages']['find']>>>, attempt: number): Promise<void> {
+  private async sendEmail(
+    tenant: Tenant,
+    d: ChannelDeliveriesTable,
+    channel: ChannelsTable,
+    message: NonNullable<Awaited<ReturnType<Services['inbox']['messages']['find']>>>,
+    attempt: number,
+  ): Promise<void> {
     const marked = { ...d, provider_sid: sending(d.message_id), attempts: d.attempts + 1, updated_at: iso(this.k.clock.now()) }
     if (!(await repo.updateDeliveryIf(this.k.db, tenant, d.message_id, d, { provider_sid: marked.provider_sid, attempts: marked.attempts, updated_at: marked.updated_at }))) return
     const r = await this.services.channels.email.send(tenant, channel, marked, message)
     if (r.kind === 'sent') return this.settle(tenant, marked, r.status ?? 'sent', r.sid, null, null)
-    if (r.kind === 'unknown') return this.settle(tenant, marked, 'failed', null, 'outcome_unknown', `The connection to the relay broke while the message was handed over; it may have been sent and was not sent again. ${r.message}`.slice(0, 500))
+    if (r.kind === 'unknown')
+      return this.settle(
+        tenant,
+        marked,
+        'failed',
+        null,
+        'outcome_unknown',
+        `The connection to the relay broke while the message was handed over; it may have been sent and was not sent again. ${r.message}`.slice(0, 500),
+      )
     await repo.updateDeliveryIf(this.k.db, tenant, d.message_id, marked, { provider_sid: null })
     if (r.kind === 'retry' && attempt <= SEND_RETRIES.length) throw new Error(`${r.code}: ${r.message}`)
     return this.settle(tenant, { ...marked, provider_sid: null }, 'failed', null, r.code, r.message.slice(0, 500))

@@ -46,7 +46,15 @@ export class ChannelsResourceService {
     let settings = new Map<string, ChannelEmailsTable>()
     const fetch = async (page: { after: string | null; limit: number }) => {
       const rows = await repo.listChannels(this.k.db, tenant, q, page)
-      settings = new Map((await emails.emailsOf(this.k.db, tenant, rows.filter((r) => r.type === 'email').map((r) => r.id))).map((e) => [e.channel_id, e]))
+      settings = new Map(
+        (
+          await emails.emailsOf(
+            this.k.db,
+            tenant,
+            rows.filter((r) => r.type === 'email').map((r) => r.id),
+          )
+        ).map((e) => [e.channel_id, e]),
+      )
       return rows
     }
     return this.k.paginate({ list: 'listChannels', tenant, filters, query: q, fetch, key: (r) => r.id, view: (r) => channelView(this.k, r, null, settings.get(r.id) ?? null) })
@@ -129,9 +137,16 @@ export class ChannelsResourceService {
     const emailChanged = JSON.stringify(email) !== JSON.stringify(emailBefore)
     if (email && emailBefore && email.address !== emailBefore.address && (await emails.findEmailByAddress(this.k.db, email.address))) throw this.addressTaken(email.address)
     const changed =
-      next.name !== row.name || next.bot_id !== row.bot_id || next.account_sid !== row.account_sid || next.auth_token_sealed !== row.auth_token_sealed || next.base_url !== row.base_url ||
-      next.messaging_service_sid !== (row.messaging_service_sid ?? null) || next.whatsapp_template !== (row.whatsapp_template ?? null) ||
-      next.widget_settings !== (row.widget_settings ?? null) || next.widget_secret_sealed !== (row.widget_secret_sealed ?? null) || emailChanged ||
+      next.name !== row.name ||
+      next.bot_id !== row.bot_id ||
+      next.account_sid !== row.account_sid ||
+      next.auth_token_sealed !== row.auth_token_sealed ||
+      next.base_url !== row.base_url ||
+      next.messaging_service_sid !== (row.messaging_service_sid ?? null) ||
+      next.whatsapp_template !== (row.whatsapp_template ?? null) ||
+      next.widget_settings !== (row.widget_settings ?? null) ||
+      next.widget_secret_sealed !== (row.widget_secret_sealed ?? null) ||
+      emailChanged ||
       next.business_hours !== (row.business_hours ?? null)
     if (!changed) return channelView(this.k, row, null, email)
     next.updated_at = iso(this.k.clock.now())
@@ -251,7 +266,8 @@ export class ChannelsResourceService {
     if (!body.email) throw invalid('/body/email', 'required', 'An email channel needs its settings: email.address at least.')
     if (body.phone_number) throw invalid('/body/phone_number', 'not for email', 'An email channel has no phone number.')
     if (body.credentials) throw invalid('/body/credentials', 'not for email', 'An email channel takes its relay in email.relay, not Twilio credentials.')
-    if (body.provider && body.provider !== 'smtp' && body.provider !== 'simulated') throw invalid('/body/provider', 'smtp or simulated', 'An email channel sends through smtp (or the simulated provider).')
+    if (body.provider && body.provider !== 'smtp' && body.provider !== 'simulated')
+      throw invalid('/body/provider', 'smtp or simulated', 'An email channel sends through smtp (or the simulated provider).')
   }
 
   private addressTaken(address: string): AppError {

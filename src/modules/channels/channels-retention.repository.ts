@@ -7,23 +7,43 @@ import './channels.tables.js'
 
 /** Deliveries past their last change before `before`; a `queued` one may still have its send job ahead, and stays. */
 export async function countOldDeliveries(db: Executor, tenant: Tenant, before: string): Promise<number> {
-  const r = await scoped(db, tenant).selectFrom('channel_deliveries').select((eb) => eb.fn.countAll().as('n')).where('updated_at', '<', before).where('status', '!=', 'queued').executeTakeFirst()
+  const r = await scoped(db, tenant)
+    .selectFrom('channel_deliveries')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('updated_at', '<', before)
+    .where('status', '!=', 'queued')
+    .executeTakeFirst()
   return Number(r?.n ?? 0)
 }
 
 export async function deleteOldDeliveries(db: Executor, tenant: Tenant, before: string, limit: number): Promise<number> {
-  const ids = await scoped(db, tenant).selectFrom('channel_deliveries').select('message_id').where('updated_at', '<', before).where('status', '!=', 'queued').orderBy('updated_at').limit(limit).execute()
+  const ids = await scoped(db, tenant)
+    .selectFrom('channel_deliveries')
+    .select('message_id')
+    .where('updated_at', '<', before)
+    .where('status', '!=', 'queued')
+    .orderBy('updated_at')
+    .limit(limit)
+    .execute()
   if (ids.length === 0) return 0
   const r = await scoped(db, tenant)
     .deleteFrom('channel_deliveries')
-    .where('message_id', 'in', ids.map((d) => d.message_id))
+    .where(
+      'message_id',
+      'in',
+      ids.map((d) => d.message_id),
+    )
     .executeTakeFirst()
   return Number(r.numDeletedRows)
 }
 
 /** Web chat visitors whose last visit was before `before`. */
 export async function countIdleVisitors(db: Executor, tenant: Tenant, before: string): Promise<number> {
-  const r = await scoped(db, tenant).selectFrom('channel_web_visitors').select((eb) => eb.fn.countAll().as('n')).where('last_seen_at', '<', before).executeTakeFirst()
+  const r = await scoped(db, tenant)
+    .selectFrom('channel_web_visitors')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('last_seen_at', '<', before)
+    .executeTakeFirst()
   return Number(r?.n ?? 0)
 }
 

@@ -28,11 +28,15 @@ const CHANNEL: ChannelT = {
 }
 
 /** Every event type of the channels module. */
-export const CHANNELS_EVENTS = defineEvents('channels', { scope: 'read' }, {
-  'channel.created': eventType({ description: 'A channel was created.', schema: Channel, example: CHANNEL }),
-  'channel.updated': eventType({ description: 'A channel was renamed, got another bot or other credentials.', schema: Channel, example: { ...CHANNEL, name: 'Sales SMS' } }),
-  'channel.deleted': eventType({ description: 'A channel was deleted; the payload is the channel as it was. Its conversations stay in the inbox.', schema: Channel, example: CHANNEL }),
-})
+export const CHANNELS_EVENTS = defineEvents(
+  'channels',
+  { scope: 'read' },
+  {
+    'channel.created': eventType({ description: 'A channel was created.', schema: Channel, example: CHANNEL }),
+    'channel.updated': eventType({ description: 'A channel was renamed, got another bot or other credentials.', schema: Channel, example: { ...CHANNEL, name: 'Sales SMS' } }),
+    'channel.deleted': eventType({ description: 'A channel was deleted; the payload is the channel as it was. Its conversations stay in the inbox.', schema: Channel, example: CHANNEL }),
+  },
+)
 
 declare module '../../kernel/events/events.js' {
   interface EventPayloads extends PayloadsOf<typeof CHANNELS_EVENTS> {}

@@ -20,10 +20,25 @@ export const channelsPrivacy: ModulePrivacy = {
     const deliveries = await retention.deliveriesTo(k.db, tenant, recipients)
     return {
       records: {
-        channel_contacts: rows.map((r) => ({ channel_id: r.channel_id, phone: r.contact_phone, conversation_id: r.conversation_id, opted_out: r.opted_out === 1, opted_out_at: r.opted_out_at, updated_at: r.updated_at })),
+        channel_contacts: rows.map((r) => ({
+          channel_id: r.channel_id,
+          phone: r.contact_phone,
+          conversation_id: r.conversation_id,
+          opted_out: r.opted_out === 1,
+          opted_out_at: r.opted_out_at,
+          updated_at: r.updated_at,
+        })),
         channel_web_visitors: await webChatRecords(k, tenant, subject),
         channel_email_conversations: threads.map((t) => ({ channel_id: t.channel_id, email: t.contact_email, conversation_id: t.conversation_id, subject: t.subject })),
-        channel_deliveries: deliveries.map((d) => ({ message_id: d.message_id, channel_id: d.channel_id, to: d.to_phone, status: d.status, error_code: d.error_code, created_at: d.created_at, updated_at: d.updated_at })),
+        channel_deliveries: deliveries.map((d) => ({
+          message_id: d.message_id,
+          channel_id: d.channel_id,
+          to: d.to_phone,
+          status: d.status,
+          error_code: d.error_code,
+          created_at: d.created_at,
+          updated_at: d.updated_at,
+        })),
       },
       files: [],
       // The channel is the business's, not the subject's: no audit entries to export through it.
@@ -40,7 +55,11 @@ export const channelsPrivacy: ModulePrivacy = {
     if (subject.email) {
       // Their emails' attachments (blobs named by channel and Message-ID), then the rows that lead to them.
       const threads = await emails.conversationsByEmail(k.db, tenant, subject.email)
-      for (const h of await emails.threadHeadersOf(k.db, tenant, threads.map((t) => t.conversation_id))) {
+      for (const h of await emails.threadHeadersOf(
+        k.db,
+        tenant,
+        threads.map((t) => t.conversation_id),
+      )) {
         const folder = attachmentFolder(h.channel_id, h.header_id)
         for (let i = 0; i < MAX_ATTACHMENTS; i++) await k.blobs.delete(attachmentKey(h.channel_id, folder, i))
       }

@@ -30,7 +30,10 @@ export function listChannels(db: Executor, tenant: Tenant, q: { type?: string },
   let s = scoped(db, tenant).selectFrom('channels').selectAll()
   if (q.type) s = s.where('type', '=', q.type as ChannelsTable['type'])
   if (page.after) s = s.where('id', '<', page.after)
-  return s.orderBy('id', 'desc').limit(page.limit + 1).execute()
+  return s
+    .orderBy('id', 'desc')
+    .limit(page.limit + 1)
+    .execute()
 }
 
 export async function updateChannel(db: Executor, tenant: Tenant, id: string, patch: Partial<ChannelsTable>): Promise<void> {
@@ -60,7 +63,12 @@ export async function resealChannel(db: Executor, id: string, before: string, af
 
 /** Records a provider message; false when that (channel, sid) was received before (a retry). */
 export async function insertReceipt(db: Executor, row: ChannelReceiptsTable): Promise<boolean> {
-  const r = await db.insertInto('channel_receipts').values(row).onConflict((oc) => oc.columns(['channel_id', 'provider_sid']).doNothing()).returning('provider_sid').executeTakeFirst()
+  const r = await db
+    .insertInto('channel_receipts')
+    .values(row)
+    .onConflict((oc) => oc.columns(['channel_id', 'provider_sid']).doNothing())
+    .returning('provider_sid')
+    .executeTakeFirst()
   return r !== undefined
 }
 
@@ -91,7 +99,11 @@ export function findContact(db: Executor, tenant: Tenant, channelId: string, pho
 }
 
 export async function insertConversationLink(db: Executor, row: ChannelConversationsTable): Promise<void> {
-  await db.insertInto('channel_conversations').values(row).onConflict((oc) => oc.column('conversation_id').doNothing()).execute()
+  await db
+    .insertInto('channel_conversations')
+    .values(row)
+    .onConflict((oc) => oc.column('conversation_id').doNothing())
+    .execute()
 }
 
 export function findConversationLink(db: Executor, tenant: Tenant, conversationId: string): Promise<ChannelConversationsTable | undefined> {
@@ -115,7 +127,11 @@ export async function eraseByPhone(db: Executor, tenant: Tenant, phone: string):
 // ---- outbound ----
 
 export async function insertDelivery(db: Executor, row: ChannelDeliveriesTable): Promise<void> {
-  await db.insertInto('channel_deliveries').values(row).onConflict((oc) => oc.column('message_id').doNothing()).execute()
+  await db
+    .insertInto('channel_deliveries')
+    .values(row)
+    .onConflict((oc) => oc.column('message_id').doNothing())
+    .execute()
 }
 
 export function findDelivery(db: Executor, tenant: Tenant, messageId: string): Promise<ChannelDeliveriesTable | undefined> {
@@ -127,7 +143,13 @@ export function findDeliveryBySid(db: Executor, tenant: Tenant, channelId: strin
 }
 
 /** Moves a delivery only from the state read (a guarded update); false when someone else moved it first. */
-export async function updateDeliveryIf(db: Executor, tenant: Tenant, messageId: string, from: Pick<ChannelDeliveriesTable, 'status' | 'provider_sid'>, patch: Partial<ChannelDeliveriesTable>): Promise<boolean> {
+export async function updateDeliveryIf(
+  db: Executor,
+  tenant: Tenant,
+  messageId: string,
+  from: Pick<ChannelDeliveriesTable, 'status' | 'provider_sid'>,
+  patch: Partial<ChannelDeliveriesTable>,
+): Promise<boolean> {
   let q = scoped(db, tenant).updateTable('channel_deliveries').set(patch).where('message_id', '=', messageId).where('status', '=', from.status)
   q = from.provider_sid === null ? q.where('provider_sid', 'is', null) : q.where('provider_sid', '=', from.provider_sid)
   const r = await q.executeTakeFirst()
@@ -142,7 +164,13 @@ export function findReceipt(db: Executor, tenant: Tenant, channelId: string, sid
 
 /** Claims the bot's answer to one customer message; false when it was answered (or is being answered) already. */
 export async function claimBotReply(db: Executor, tenant: Tenant, channelId: string, sid: string, mark: string): Promise<boolean> {
-  const r = await scoped(db, tenant).updateTable('channel_receipts').set({ bot_reply_id: mark }).where('channel_id', '=', channelId).where('provider_sid', '=', sid).where('bot_reply_id', 'is', null).executeTakeFirst()
+  const r = await scoped(db, tenant)
+    .updateTable('channel_receipts')
+    .set({ bot_reply_id: mark })
+    .where('channel_id', '=', channelId)
+    .where('provider_sid', '=', sid)
+    .where('bot_reply_id', 'is', null)
+    .executeTakeFirst()
   return Number(r.numUpdatedRows) > 0
 }
 

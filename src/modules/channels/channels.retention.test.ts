@@ -37,7 +37,12 @@ describe('channels: retention classes (web_chat_visitors, channel_deliveries) an
   before(async () => {
     h = await channelsApp({ OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true' })
     const email = await ok(post(h, '/channels', { type: 'email', name: 'Shop support', email: { address: 'help@shop.test', relay: { host: '127.0.0.1', port: 2525, secure: false } } }), 201)
-    chat = await newChannel(h, { type: 'web_chat', name: 'Shop chat', phone_number: undefined, web_chat: { allowed_origins: [SITE], email_followup: { email_channel_id: email.id, after_minutes: 30 } } })
+    chat = await newChannel(h, {
+      type: 'web_chat',
+      name: 'Shop chat',
+      phone_number: undefined,
+      web_chat: { allowed_origins: [SITE], email_followup: { email_channel_id: email.id, after_minutes: 30 } },
+    })
   })
   after(() => h.close())
 
@@ -93,7 +98,10 @@ describe('channels: retention classes (web_chat_visitors, channel_deliveries) an
     const visitor = (found.records.channel_web_visitors as any[])[0]
     assert.equal(visitor.id, v.visitorId)
     assert.equal(visitor.files.length, 1)
-    assert.deepEqual(visitor.email_followups.map((f: any) => [f.message_id, f.status]), [[v.reply, 'pending']])
+    assert.deepEqual(
+      visitor.email_followups.map((f: any) => [f.message_id, f.status]),
+      [[v.reply, 'pending']],
+    )
     assert.deepEqual(
       (found.records.channel_deliveries as any[]).map((d) => [d.message_id, d.to]).sort(),
       [

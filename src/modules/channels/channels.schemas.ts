@@ -15,10 +15,14 @@ export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength:
 export const CHANNEL_TYPES = ['sms', 'whatsapp', 'web_chat', 'email'] as const
 /** The types that are a phone number (phone_number required). */
 export const PHONE_CHANNEL_TYPES: readonly string[] = ['sms', 'whatsapp']
-const ChannelType = oneOf(CHANNEL_TYPES, { title: 'ChannelType', description: '`sms` or `whatsapp` (through Twilio Messaging, or the simulated provider); `web_chat` (the chat widget on your site, `web_chat` settings); `email` (an address, `email` settings).' })
+const ChannelType = oneOf(CHANNEL_TYPES, {
+  title: 'ChannelType',
+  description: '`sms` or `whatsapp` (through Twilio Messaging, or the simulated provider); `web_chat` (the chat widget on your site, `web_chat` settings); `email` (an address, `email` settings).',
+})
 const ChannelProvider = oneOf(['simulated', 'twilio', 'widget', 'smtp'] as const, {
   title: 'ChannelProvider',
-  description: '`twilio` (live mode only: Twilio Messaging with the account below) or `simulated` (offline: sends are recorded and reported delivered); `widget` for `web_chat` (the service\'s own chat widget, always); `smtp` for `email` (live mode only: replies through the channel\'s relay or EMAIL_RELAY_URL; `simulated` records them).',
+  description:
+    "`twilio` (live mode only: Twilio Messaging with the account below) or `simulated` (offline: sends are recorded and reported delivered); `widget` for `web_chat` (the service's own chat widget, always); `smtp` for `email` (live mode only: replies through the channel's relay or EMAIL_RELAY_URL; `simulated` records them).",
 })
 
 const Credentials = Type.Object(
@@ -48,10 +52,14 @@ export const Channel = Type.Object(
     webhooks: Nullable(
       Type.Object(
         {
-          messages_url: Type.String({ description: "Twilio's \"A message comes in\" webhook (POST) for the number or Messaging Service." }),
+          messages_url: Type.String({ description: 'Twilio\'s "A message comes in" webhook (POST) for the number or Messaging Service.' }),
           status_url: Type.String({ description: 'The status callback given with every message sent.' }),
         },
-        { title: 'ChannelWebhooks', description: 'Derived from PUBLIC_URL; configure them at Twilio (read-only). Null for `web_chat` and `email` channels, which Twilio never calls (their inbound URLs are under `web_chat` and `email`).' },
+        {
+          title: 'ChannelWebhooks',
+          description:
+            'Derived from PUBLIC_URL; configure them at Twilio (read-only). Null for `web_chat` and `email` channels, which Twilio never calls (their inbound URLs are under `web_chat` and `email`).',
+        },
       ),
     ),
     created_at: DateTime,
@@ -70,7 +78,14 @@ const CredentialsInput = Type.Object(
     account_sid: Type.String({ pattern: '^AC[0-9a-fA-F]{32}$', description: 'The Twilio AccountSid.' }),
     auth_token: Type.Optional(Type.String({ minLength: 16, maxLength: 128, description: 'Write-only; required the first time, kept when left out for the same account.' })),
     base_url: Type.Optional(Type.String({ format: 'uri', pattern: '^https?://', maxLength: 300, description: 'Default https://api.twilio.com.' })),
-    messaging_service_sid: Type.Optional(Nullable(Type.String({ pattern: MESSAGING_SERVICE_SID, description: 'Send through this Messaging Service (MG…) instead of phone_number (its sender pool, with the number in it); null: from the number. Kept when left out.' }))),
+    messaging_service_sid: Type.Optional(
+      Nullable(
+        Type.String({
+          pattern: MESSAGING_SERVICE_SID,
+          description: 'Send through this Messaging Service (MG…) instead of phone_number (its sender pool, with the number in it); null: from the number. Kept when left out.',
+        }),
+      ),
+    ),
   },
   { additionalProperties: false, title: 'ChannelCredentialsInput' },
 )

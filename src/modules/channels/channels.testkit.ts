@@ -140,10 +140,36 @@ export async function startTwilioMessaging(opts: { accountSid?: string; authToke
         if (!variables || typeof variables !== 'object' || Array.isArray(variables)) return fail(400, 21657, 'The ContentVariables Parameter is invalid.')
       }
       if (!form.get('Body') && mediaUrls.length === 0 && !contentSid) return fail(400, 21602, 'Message body is required.')
-      const m: TwilioMessage = { sid: sid('SM'), to, from, body: form.get('Body') ?? '', media: mediaUrls, status: 'queued', status_callback: form.get('StatusCallback'), messaging_service_sid: service, content_sid: contentSid, content_variables: variables }
+      const m: TwilioMessage = {
+        sid: sid('SM'),
+        to,
+        from,
+        body: form.get('Body') ?? '',
+        media: mediaUrls,
+        status: 'queued',
+        status_callback: form.get('StatusCallback'),
+        messaging_service_sid: service,
+        content_sid: contentSid,
+        content_variables: variables,
+      }
       messages.set(m.sid, m)
       res.writeHead(201, { 'content-type': 'application/json' }).end(
-        JSON.stringify({ account_sid: accountSid, api_version: API_VERSION, body: m.body, direction: 'outbound-api', from: m.from, to: m.to, messaging_service_sid: service, num_media: String(mediaUrls.length), num_segments: '1', sid: m.sid, status: 'queued', error_code: null, error_message: null, uri: `/${API_VERSION}/Accounts/${accountSid}/Messages/${m.sid}.json` }),
+        JSON.stringify({
+          account_sid: accountSid,
+          api_version: API_VERSION,
+          body: m.body,
+          direction: 'outbound-api',
+          from: m.from,
+          to: m.to,
+          messaging_service_sid: service,
+          num_media: String(mediaUrls.length),
+          num_segments: '1',
+          sid: m.sid,
+          status: 'queued',
+          error_code: null,
+          error_message: null,
+          uri: `/${API_VERSION}/Accounts/${accountSid}/Messages/${m.sid}.json`,
+        }),
       )
     })
   })

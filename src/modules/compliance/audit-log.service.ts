@@ -33,7 +33,11 @@ export class AuditLogService {
     if (!v.intact || !anchor) return v
     const at = await repo.chainEntry(this.k.db, tenant.workspaceId, anchor.seq)
     if (!at || at.hash !== anchor.hash) {
-      return { ...v, intact: false, broken: { seq: anchor.seq, id: at?.id ?? null, reason: `the entry recorded as the chain head by evidence ${anchor.evidenceId} is ${at ? 'different' : 'missing'}` } }
+      return {
+        ...v,
+        intact: false,
+        broken: { seq: anchor.seq, id: at?.id ?? null, reason: `the entry recorded as the chain head by evidence ${anchor.evidenceId} is ${at ? 'different' : 'missing'}` },
+      }
     }
     return v
   }

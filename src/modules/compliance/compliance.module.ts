@@ -22,7 +22,19 @@ export const complianceModule = defineModule({
   uses: ['workspaces', 'inbox', 'webhooks'],
   errors: COMPLIANCE_ERRORS,
   migrations: complianceMigrations,
-  routes: [listAuditLog, listDsarRequests, createDsarRequest, getDsarRequest, exportDsarRequest, listComplianceEvidence, createComplianceEvidence, downloadComplianceEvidence, redactPii, getRetentionPolicies, updateRetentionPolicies],
+  routes: [
+    listAuditLog,
+    listDsarRequests,
+    createDsarRequest,
+    getDsarRequest,
+    exportDsarRequest,
+    listComplianceEvidence,
+    createComplianceEvidence,
+    downloadComplianceEvidence,
+    redactPii,
+    getRetentionPolicies,
+    updateRetentionPolicies,
+  ],
   init(kernel, services) {
     kernel.events.declare(COMPLIANCE_EVENTS)
     const compliance = new ComplianceService(kernel, services)

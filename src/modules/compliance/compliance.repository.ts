@@ -20,7 +20,10 @@ export function listAudit(db: Executor, tenant: Tenant, q: ListAuditLogQueryT, p
   if (q.from) s = s.where('occurred_at', '>=', q.from)
   if (q.to) s = s.where('occurred_at', '<', q.to)
   if (page.after) s = s.where('id', '<', page.after)
-  return s.orderBy('id', 'desc').limit(page.limit + 1).execute()
+  return s
+    .orderBy('id', 'desc')
+    .limit(page.limit + 1)
+    .execute()
 }
 
 export function auditAbout(db: Executor, tenant: Tenant, targetIds: string[]): Promise<AuditLogTable[]> {
@@ -42,11 +45,23 @@ export function countAudit(db: Executor, tenant: Tenant, from: string, to: strin
 export async function purgeAudit(db: Executor, tenant: Tenant, before: string, limit: number): Promise<number> {
   const ids = await scoped(db, tenant).selectFrom('audit_log').select('id').where('occurred_at', '<', before).where('seq', 'is not', null).orderBy('seq').limit(limit).execute()
   if (ids.length === 0) return 0
-  const r = await scoped(db, tenant).deleteFrom('audit_log').where('id', 'in', ids.map((x) => x.id)).executeTakeFirst()
+  const r = await scoped(db, tenant)
+    .deleteFrom('audit_log')
+    .where(
+      'id',
+      'in',
+      ids.map((x) => x.id),
+    )
+    .executeTakeFirst()
   return Number(r.numDeletedRows)
 }
 export async function countAuditBefore(db: Executor, tenant: Tenant, before: string): Promise<number> {
-  const r = await scoped(db, tenant).selectFrom('audit_log').select((eb) => eb.fn.countAll<number>().as('n')).where('occurred_at', '<', before).where('seq', 'is not', null).executeTakeFirstOrThrow()
+  const r = await scoped(db, tenant)
+    .selectFrom('audit_log')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('occurred_at', '<', before)
+    .where('seq', 'is not', null)
+    .executeTakeFirstOrThrow()
   return Number(r.n)
 }
 
@@ -64,10 +79,19 @@ export function listDsar(db: Executor, tenant: Tenant, q: ListDsarQueryT, page: 
   if (q.status) s = s.where('status', '=', q.status)
   if (q.type) s = s.where('type', '=', q.type)
   if (page.after) s = s.where('id', '<', page.after)
-  return s.orderBy('id', 'desc').limit(page.limit + 1).execute()
+  return s
+    .orderBy('id', 'desc')
+    .limit(page.limit + 1)
+    .execute()
 }
 export function dsarsIn(db: Executor, tenant: Tenant, from: string, to: string): Promise<DsarRequestsTable[]> {
-  return scoped(db, tenant).selectFrom('dsar_requests').selectAll().where('created_at', '<', to).where((eb) => eb.or([eb('completed_at', 'is', null), eb('completed_at', '>=', from)])).orderBy('id').execute()
+  return scoped(db, tenant)
+    .selectFrom('dsar_requests')
+    .selectAll()
+    .where('created_at', '<', to)
+    .where((eb) => eb.or([eb('completed_at', 'is', null), eb('completed_at', '>=', from)]))
+    .orderBy('id')
+    .execute()
 }
 export async function updateDsar(db: Executor, tenant: Tenant, id: string, patch: Partial<DsarRequestsTable>, expect?: Partial<Pick<DsarRequestsTable, 'status' | 'export_status'>>): Promise<boolean> {
   let q = scoped(db, tenant).updateTable('dsar_requests').set(patch).where('id', '=', id)
@@ -84,7 +108,11 @@ export function findPolicies(db: Executor, tenant: Tenant): Promise<RetentionPol
   return scoped(db, tenant).selectFrom('retention_policies').selectAll().executeTakeFirst()
 }
 export async function savePolicies(db: Executor, row: RetentionPoliciesTable): Promise<void> {
-  await db.insertInto('retention_policies').values(row).onConflict((oc) => oc.columns(['workspace_id', 'mode']).doUpdateSet({ policies: row.policies, updated_at: row.updated_at })).execute()
+  await db
+    .insertInto('retention_policies')
+    .values(row)
+    .onConflict((oc) => oc.columns(['workspace_id', 'mode']).doUpdateSet({ policies: row.policies, updated_at: row.updated_at }))
+    .execute()
 }
 export function allPolicies(db: Executor): Promise<RetentionPoliciesTable[]> {
   return db.selectFrom('retention_policies').selectAll().execute()
@@ -109,10 +137,19 @@ export function listEvidence(db: Executor, tenant: Tenant, q: ListEvidenceQueryT
   let s = scoped(db, tenant).selectFrom('compliance_evidence').selectAll()
   if (q.kind) s = s.where('kind', '=', q.kind)
   if (page.after) s = s.where('id', '<', page.after)
-  return s.orderBy('id', 'desc').limit(page.limit + 1).execute()
+  return s
+    .orderBy('id', 'desc')
+    .limit(page.limit + 1)
+    .execute()
 }
 export function scheduledEvidence(db: Executor, tenant: Tenant, kind: string, from: string): Promise<ComplianceEvidenceTable | undefined> {
-  return scoped(db, tenant).selectFrom('compliance_evidence').selectAll().where('kind', '=', kind as ComplianceEvidenceTable['kind']).where('period_from', '=', from).where('trigger', '=', 'schedule').executeTakeFirst()
+  return scoped(db, tenant)
+    .selectFrom('compliance_evidence')
+    .selectAll()
+    .where('kind', '=', kind as ComplianceEvidenceTable['kind'])
+    .where('period_from', '=', from)
+    .where('trigger', '=', 'schedule')
+    .executeTakeFirst()
 }
 
 /** Health: the tables answer. */
@@ -133,7 +170,11 @@ export async function lastWriteByKey(db: Executor, tenant: Tenant): Promise<{ ac
 
 /** Daily request counts (the API's logs) of days before `before` (YYYY-MM-DD…). */
 export async function countRequestDays(db: Executor, tenant: Tenant, before: string): Promise<number> {
-  const r = await scoped(db, tenant).selectFrom('request_counts').select((eb) => eb.fn.countAll<number>().as('n')).where('day', '<', before.slice(0, 10)).executeTakeFirstOrThrow()
+  const r = await scoped(db, tenant)
+    .selectFrom('request_counts')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('day', '<', before.slice(0, 10))
+    .executeTakeFirstOrThrow()
   return Number(r.n)
 }
 export async function purgeRequestDays(db: Executor, tenant: Tenant, before: string, limit: number): Promise<number> {
@@ -146,7 +187,12 @@ export async function purgeRequestDays(db: Executor, tenant: Tenant, before: str
   return n
 }
 export async function countExportsBefore(db: Executor, tenant: Tenant, before: string): Promise<number> {
-  const r = await scoped(db, tenant).selectFrom('dsar_requests').select((eb) => eb.fn.countAll<number>().as('n')).where('export_status', '=', 'ready').where('updated_at', '<', before).executeTakeFirstOrThrow()
+  const r = await scoped(db, tenant)
+    .selectFrom('dsar_requests')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('export_status', '=', 'ready')
+    .where('updated_at', '<', before)
+    .executeTakeFirstOrThrow()
   return Number(r.n)
 }
 

@@ -65,7 +65,11 @@ export const CreateDsarBody = Type.Object(
     notes: Type.Optional(Type.String({ maxLength: 2000 })),
     changes: Type.Optional(
       Type.Object(
-        { email: Type.Optional(Type.String({ format: 'email', maxLength: 254 })), phone: Type.Optional(Type.String({ minLength: 2, maxLength: 32 })), name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })) },
+        {
+          email: Type.Optional(Type.String({ format: 'email', maxLength: 254 })),
+          phone: Type.Optional(Type.String({ minLength: 2, maxLength: 32 })),
+          name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+        },
         { additionalProperties: false, minProperties: 1, description: 'rectification: the corrected values.' },
       ),
     ),
@@ -150,7 +154,10 @@ export const CreateEvidenceBody = Type.Object(
   { additionalProperties: false },
 )
 export type CreateEvidenceBodyT = Static<typeof CreateEvidenceBody>
-export const DownloadQuery = Type.Object({ format: Type.Optional(oneOf(['pdf', 'json'] as const, { description: 'Default pdf (or json by Accept: application/json).' })) }, { additionalProperties: false })
+export const DownloadQuery = Type.Object(
+  { format: Type.Optional(oneOf(['pdf', 'json'] as const, { description: 'Default pdf (or json by Accept: application/json).' })) },
+  { additionalProperties: false },
+)
 export const EvidenceReportJson = Type.Object({}, { additionalProperties: true, $id: 'ComplianceEvidenceReport', description: 'The report as JSON (kind, period, summary, sections).' })
 
 // ---- retention ----
@@ -160,7 +167,10 @@ export const RetentionPolicies = Type.Object(
     object: Type.Literal('retention_policies'),
     policies: Type.Record(Type.String(), RetentionValue),
     classes: Type.Array(
-      Type.Object({ name: Type.String(), description: Type.String(), minimum_days: Type.Integer(), fixed: Type.Boolean({ description: 'Not configurable (the Playground: 24 h).' }) }, { title: 'RetentionClass' }),
+      Type.Object(
+        { name: Type.String(), description: Type.String(), minimum_days: Type.Integer(), fixed: Type.Boolean({ description: 'Not configurable (the Playground: 24 h).' }) },
+        { title: 'RetentionClass' },
+      ),
     ),
     dry_run: Nullable(Type.Record(Type.String(), Type.Integer(), { description: 'PATCH with dry_run: what each class would delete now; nothing saved.' })),
     last_run: Nullable(Type.Object({ finished_at: DateTime, deleted: Type.Record(Type.String(), Type.Integer()) }, { title: 'RetentionLastRun' })),
@@ -187,7 +197,8 @@ export const RedactPiiBody = Type.Object(
     region: Type.Optional(
       Type.String({
         pattern: '^[a-zA-Z]{2}$',
-        description: "ISO 3166-1 alpha-2 region whose national phone numbers (no +country code) are found, e.g. GB; default the workspace's default_region. Without one, only international numbers are.",
+        description:
+          "ISO 3166-1 alpha-2 region whose national phone numbers (no +country code) are found, e.g. GB; default the workspace's default_region. Without one, only international numbers are.",
       }),
     ),
   },
@@ -203,10 +214,8 @@ export const PiiRedaction = Type.Object(
     object: Type.Literal('pii_redaction'),
     mode: oneOf(['mask', 'remove', 'hash'] as const),
     applied: Type.Boolean(),
-    region: Nullable(Type.String({ description: 'The region national phone numbers were read in (the request\'s, else the workspace default); null: none.' })),
-    items: Type.Array(
-      Type.Object({ message_id: Nullable(Type.String()), original: Type.String(), redacted: Type.String(), entities: Type.Array(Entity) }, { title: 'PiiRedactionItem' }),
-    ),
+    region: Nullable(Type.String({ description: "The region national phone numbers were read in (the request's, else the workspace default); null: none." })),
+    items: Type.Array(Type.Object({ message_id: Nullable(Type.String()), original: Type.String(), redacted: Type.String(), entities: Type.Array(Entity) }, { title: 'PiiRedactionItem' })),
     entity_count: Type.Integer(),
   },
   { $id: 'PiiRedaction' },

@@ -14,7 +14,9 @@ export function subjectOf(input: { email?: string; phone?: string; external_id?:
   if (input.phone?.trim()) {
     const parsed = parsePhoneNumberFromString(input.phone.trim())
     if (!input.phone.trim().startsWith('+') || !parsed?.isValid()) {
-      throw new AppError('validation_failed', `'${input.phone}' is not a valid international phone number (E.164, e.g. +14155550123).`, { errors: [{ pointer: `${pointer}/phone`, detail: 'must be a valid E.164 number' }] })
+      throw new AppError('validation_failed', `'${input.phone}' is not a valid international phone number (E.164, e.g. +14155550123).`, {
+        errors: [{ pointer: `${pointer}/phone`, detail: 'must be a valid E.164 number' }],
+      })
     }
     phone = parsed.number
   }

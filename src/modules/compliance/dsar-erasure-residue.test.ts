@@ -103,7 +103,10 @@ describe('erasure leaves nothing of the person behind (issue 30, finding 2)', ()
   it('seeds the person in every module, erases them, and no byte of their email, phone, name or words is left', async () => {
     await ok(post(h, '/webhooks/endpoints', { url: `http://127.0.0.1:${port}/v2/webhooks/playground/${token}` }), 201)
     const num = await ok(post(h, '/voice/numbers', { country: 'US', greeting: 'Hello from Acme.' }), 201)
-    const conversation = await ok(post(h, '/inbox/conversations', { contact: { name: ADA.name, email: ADA.email, phone: ADA.phone }, message: { content: `Hello, this is ${ADA.name}. Call me on ${ADA.phone}.` } }), 201)
+    const conversation = await ok(
+      post(h, '/inbox/conversations', { contact: { name: ADA.name, email: ADA.email, phone: ADA.phone }, message: { content: `Hello, this is ${ADA.name}. Call me on ${ADA.phone}.` } }),
+      201,
+    )
     await ok(post(h, `/inbox/conversations/${conversation.id}/messages`, { content: `The password hint is ${HER_WORDS}.`, direction: 'inbound' }), 201)
     const bob = await ok(post(h, '/inbox/conversations', { contact: { name: 'Bob Babbage', email: 'bob@example.com' }, message: { content: 'Hi' } }), 201)
     await ok(post(h, `/inbox/conversations/${bob.id}/messages`, { content: `${ADA.name} asked me to forward this.` }), 201)
@@ -129,16 +132,29 @@ describe('erasure leaves nothing of the person behind (issue 30, finding 2)', ()
     assert.equal(res.statusCode, 200)
     const zip = await JSZip.loadAsync(res.rawPayload)
     const inbox = JSON.parse(await zip.file('inbox.json')!.async('string'))
-    assert.ok(inbox.mentions.some((m: any) => m.content.includes(ADA.name)), 'the mention by name is exported')
+    assert.ok(
+      inbox.mentions.some((m: any) => m.content.includes(ADA.name)),
+      'the mention by name is exported',
+    )
     const knowledge = JSON.parse(await zip.file('knowledge.json')!.async('string'))
-    assert.deepEqual(knowledge.knowledge_documents.map((d: any) => d.id), [doc.id])
+    assert.deepEqual(
+      knowledge.knowledge_documents.map((d: any) => d.id),
+      [doc.id],
+    )
     const webhooks = JSON.parse(await zip.file('webhooks.json')!.async('string'))
     assert.ok(webhooks.playground_captures.length > 0, 'Playground captures are exported')
-    assert.ok(webhooks.events.some((e: any) => JSON.stringify(e).includes(HER_WORDS)), 'her message event, found by her conversation')
+    assert.ok(
+      webhooks.events.some((e: any) => JSON.stringify(e).includes(HER_WORDS)),
+      'her message event, found by her conversation',
+    )
 
     // Before: every needle is somewhere (so the check after the erasure can fail).
     const seeded = await leftovers()
-    for (const n of NEEDLES) assert.ok(seeded.some((l) => l.endsWith(`: ${n}`)), `${n} is stored before the erasure: ${JSON.stringify(seeded)}`)
+    for (const n of NEEDLES)
+      assert.ok(
+        seeded.some((l) => l.endsWith(`: ${n}`)),
+        `${n} is stored before the erasure: ${JSON.stringify(seeded)}`,
+      )
 
     // Erasure.
     const erasure = await ok(post(h, '/compliance/dsar', { type: 'erasure', subject: { email: ADA.email, phone: ADA.phone } }), 201)
@@ -152,7 +168,10 @@ describe('erasure leaves nothing of the person behind (issue 30, finding 2)', ()
     assert.notEqual(earlier.subject.email, ADA.email)
     // The mention in Bob's conversation is redacted, the other document and Bob's conversation stay.
     const bobMessages = (await ok(get(h, `/inbox/conversations/${bob.id}/messages?order=asc`))).data
-    assert.ok(bobMessages.some((m: any) => m.content === '[erased] asked me to forward this.'), JSON.stringify(bobMessages))
+    assert.ok(
+      bobMessages.some((m: any) => m.content === '[erased] asked me to forward this.'),
+      JSON.stringify(bobMessages),
+    )
     assertProblem(await get(h, `/knowledge/documents/${doc.id}`), 404)
     assert.equal((await ok(get(h, `/knowledge/documents/${other.id}`))).id, other.id)
 

@@ -61,7 +61,13 @@ export class DsarService {
     if (body.type === 'rectification' && !body.changes) {
       throw new AppError('validation_failed', 'A rectification request needs the corrected values in `changes`.', { errors: [{ pointer: '/body/changes', detail: 'required for rectification' }] })
     }
-    const changes = body.changes ? { ...body.changes, ...(body.changes.phone ? { phone: subjectOf({ phone: body.changes.phone }, '/body/changes').phone! } : {}), ...(body.changes.email ? { email: body.changes.email.toLowerCase() } : {}) } : {}
+    const changes = body.changes
+      ? {
+          ...body.changes,
+          ...(body.changes.phone ? { phone: subjectOf({ phone: body.changes.phone }, '/body/changes').phone! } : {}),
+          ...(body.changes.email ? { email: body.changes.email.toLowerCase() } : {}),
+        }
+      : {}
     const now = this.k.clock.now()
     const row: DsarRequestsTable = {
       id: newId('dsar'),

@@ -47,14 +47,25 @@ export class EvidenceService {
     if (!q.cursor) for (const kind of EVIDENCE_KINDS) await this.daily(tenant, kind)
     const { cursor: _c, limit: _l, ...filters } = q
     const base = apiBase(this.k, tenant)
-    return this.k.paginate({ list: 'listComplianceEvidence', tenant, filters, query: q, fetch: (page) => repo.listEvidence(this.k.db, tenant, q, page), key: (r) => r.id, view: (r) => evidenceView(r, base) })
+    return this.k.paginate({
+      list: 'listComplianceEvidence',
+      tenant,
+      filters,
+      query: q,
+      fetch: (page) => repo.listEvidence(this.k.db, tenant, q, page),
+      key: (r) => r.id,
+      view: (r) => evidenceView(r, base),
+    })
   }
 
   async download(tenant: Tenant, id: string, format: 'pdf' | 'json', request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
     const row = await repo.findEvidence(this.k.db, tenant, id)
     if (!row) throw notFound('evidence report', id)
     const pdf = format === 'pdf'
-    return sendBlob(request, reply, this.k.blobs, pdf ? row.pdf_key : row.json_key, { contentType: pdf ? 'application/pdf' : 'application/json', filename: `${row.kind}-${row.period_from.slice(0, 10)}.${format}` })
+    return sendBlob(request, reply, this.k.blobs, pdf ? row.pdf_key : row.json_key, {
+      contentType: pdf ? 'application/pdf' : 'application/json',
+      filename: `${row.kind}-${row.period_from.slice(0, 10)}.${format}`,
+    })
   }
 
   /** A report of `kind` over the period asked (default: the 30 days to now), made now. */
@@ -116,7 +127,7 @@ export class EvidenceService {
 
   private async allMembers(tenant: Tenant) {
     const members = []
-    for (let cursor: string | undefined; ; ) {
+    for (let cursor: string | undefined; ;) {
       const page = await this.services.workspaces.listMembers(tenant, tenant.workspaceId, { limit: 100, cursor })
       members.push(...page.data)
       if (!page.has_more || !page.next_cursor) return members
@@ -141,11 +152,21 @@ export class EvidenceService {
         sections: [
           {
             heading: 'Method',
-            text:
-              'Every entry carries an HMAC-SHA256, under a key derived from the server secret and never stored in the database, of its content, its position and the link of the entry before it; an entry the service did not write carries no valid entry MAC and is never sealed. The chain was recomputed from its first entry: a modified, inserted or deleted entry, or one rewritten at the head, breaks it. It was then held to the latest signed checkpoint of its head, kept outside the database: entries deleted from the end break that.',
+            text: 'Every entry carries an HMAC-SHA256, under a key derived from the server secret and never stored in the database, of its content, its position and the link of the entry before it; an entry the service did not write carries no valid entry MAC and is never sealed. The chain was recomputed from its first entry: a modified, inserted or deleted entry, or one rewritten at the head, breaks it. It was then held to the latest signed checkpoint of its head, kept outside the database: entries deleted from the end break that.',
           },
-          ...(checkpoint ? [{ heading: 'Signed checkpoint', text: `Keep this outside the service; a later verification must find the same entry at #${checkpoint.seq}. ${Object.entries(checkpoint).map(([k, x]) => `${k}: ${x}`).join('; ')}` }] : []),
-          ...(v.broken ? [{ heading: 'First broken entry', text: `Entry ${v.broken.seq === null ? 'outside the chain' : `#${v.broken.seq}`} (${v.broken.id ?? 'missing'}): ${v.broken.reason}.` }] : []),
+          ...(checkpoint
+            ? [
+                {
+                  heading: 'Signed checkpoint',
+                  text: `Keep this outside the service; a later verification must find the same entry at #${checkpoint.seq}. ${Object.entries(checkpoint)
+                    .map(([k, x]) => `${k}: ${x}`)
+                    .join('; ')}`,
+                },
+              ]
+            : []),
+          ...(v.broken
+            ? [{ heading: 'First broken entry', text: `Entry ${v.broken.seq === null ? 'outside the chain' : `#${v.broken.seq}`} (${v.broken.id ?? 'missing'}): ${v.broken.reason}.` }]
+            : []),
         ],
         ...(checkpoint ? { checkpoint } : {}),
       }
@@ -170,7 +191,10 @@ export class EvidenceService {
           {
             heading: 'API keys',
             text: 'Last change: the newest audit entry made with the key (reads are not audited).',
-            table: { columns: ['Key', 'Prefix', 'Scopes', 'Created', 'Revoked', 'Last change'], rows: keys.map((key) => [key.id, key.prefix, key.scopes.join(' '), key.created_at.slice(0, 10), key.revoked_at?.slice(0, 10) ?? '—', last.get(key.id)?.slice(0, 19) ?? 'never']) },
+            table: {
+              columns: ['Key', 'Prefix', 'Scopes', 'Created', 'Revoked', 'Last change'],
+              rows: keys.map((key) => [key.id, key.prefix, key.scopes.join(' '), key.created_at.slice(0, 10), key.revoked_at?.slice(0, 10) ?? '—', last.get(key.id)?.slice(0, 19) ?? 'never']),
+            },
           },
           { heading: 'Members', table: { columns: ['Member', 'Email', 'Role', 'Status', 'Joined'], rows: members.map((m) => [m.id, m.email, m.role, m.status, m.joined_at?.slice(0, 10) ?? '—']) } },
           ...parts.flatMap((p) => p.sections),
@@ -188,7 +212,12 @@ export class EvidenceService {
           { heading: 'Policies', table: { columns: ['Class', 'Retention'], rows: Object.entries(policies).map(([c, v]) => [c, v === 'keep' ? 'keep' : `${v} days`]) } },
           {
             heading: 'Runs',
-            table: { columns: ['Finished', 'Class', 'Cutoff', 'Deleted'], rows: runs.flatMap((r) => Object.entries(fromJson<Record<string, { cutoff: string; deleted: number }>>(r.deleted, {})).map(([c, v]) => [r.finished_at.slice(0, 19), c, v.cutoff.slice(0, 19), count(v.deleted)])) },
+            table: {
+              columns: ['Finished', 'Class', 'Cutoff', 'Deleted'],
+              rows: runs.flatMap((r) =>
+                Object.entries(fromJson<Record<string, { cutoff: string; deleted: number }>>(r.deleted, {})).map(([c, v]) => [r.finished_at.slice(0, 19), c, v.cutoff.slice(0, 19), count(v.deleted)]),
+              ),
+            },
           },
         ],
       }
@@ -204,7 +233,15 @@ export class EvidenceService {
         { label: 'Completed late', value: count(done.length - onTime.length) },
         { label: 'Open and overdue', value: count(overdue.length) },
       ],
-      sections: [{ heading: 'Requests', table: { columns: ['Request', 'Type', 'Status', 'Received', 'Due', 'Completed'], rows: dsars.map((d) => [d.id, d.type, d.status, d.created_at.slice(0, 10), d.due_at.slice(0, 10), d.completed_at?.slice(0, 10) ?? '—']) } }],
+      sections: [
+        {
+          heading: 'Requests',
+          table: {
+            columns: ['Request', 'Type', 'Status', 'Received', 'Due', 'Completed'],
+            rows: dsars.map((d) => [d.id, d.type, d.status, d.created_at.slice(0, 10), d.due_at.slice(0, 10), d.completed_at?.slice(0, 10) ?? '—']),
+          },
+        },
+      ],
     }
   }
 }

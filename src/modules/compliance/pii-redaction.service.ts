@@ -19,14 +19,22 @@ export class PiiRedactionService {
 
   async redact(principal: Principal, body: RedactPiiBodyT): Promise<PiiRedactionT> {
     const sources = [body.text !== undefined, !!body.message_id, !!body.conversation_id].filter(Boolean).length
-    if (sources !== 1) throw new AppError('validation_failed', 'Send exactly one of text, message_id and conversation_id.', { errors: [{ pointer: '/body', detail: 'exactly one of text, message_id, conversation_id' }] })
+    if (sources !== 1)
+      throw new AppError('validation_failed', 'Send exactly one of text, message_id and conversation_id.', {
+        errors: [{ pointer: '/body', detail: 'exactly one of text, message_id, conversation_id' }],
+      })
     const unknown = (body.types ?? []).find((t) => !(PII_TYPES as readonly string[]).includes(t))
     if (unknown) {
-      throw new AppError('validation_failed', `Unknown entity type '${unknown}'; the types are ${PII_TYPES.join(', ')}.`, { errors: [{ pointer: `/body/types/${body.types!.indexOf(unknown)}`, detail: 'unknown entity type' }] })
+      throw new AppError('validation_failed', `Unknown entity type '${unknown}'; the types are ${PII_TYPES.join(', ')}.`, {
+        errors: [{ pointer: `/body/types/${body.types!.indexOf(unknown)}`, detail: 'unknown entity type' }],
+      })
     }
-    if (body.apply && body.text !== undefined) throw new AppError('validation_failed', 'apply works on stored messages; a text is only previewed.', { errors: [{ pointer: '/body/apply', detail: 'only with message_id or conversation_id' }] })
+    if (body.apply && body.text !== undefined)
+      throw new AppError('validation_failed', 'apply works on stored messages; a text is only previewed.', { errors: [{ pointer: '/body/apply', detail: 'only with message_id or conversation_id' }] })
     if (body.region !== undefined && !isPhoneRegion(body.region.toUpperCase())) {
-      throw new AppError('validation_failed', `'${body.region}' is not a region with phone number metadata (ISO 3166-1 alpha-2).`, { errors: [{ pointer: '/body/region', detail: 'must be an ISO 3166-1 alpha-2 region code such as GB or US' }] })
+      throw new AppError('validation_failed', `'${body.region}' is not a region with phone number metadata (ISO 3166-1 alpha-2).`, {
+        errors: [{ pointer: '/body/region', detail: 'must be an ISO 3166-1 alpha-2 region code such as GB or US' }],
+      })
     }
     // A national number ("020 7946 0018") means nothing without a region: the request's, else the workspace's.
     const region = body.region?.toUpperCase() ?? (await this.services.workspaces.defaultRegion(principal))
@@ -35,7 +43,9 @@ export class PiiRedactionService {
     const texts: { message_id: string | null; original: string }[] =
       body.text !== undefined
         ? [{ message_id: null, original: body.text }]
-        : await referenced(body.message_id ? '/body/message_id' : '/body/conversation_id', () => this.services.inbox.messages.texts(principal, { messageId: body.message_id ?? null, conversationId: body.conversation_id ?? null }))
+        : await referenced(body.message_id ? '/body/message_id' : '/body/conversation_id', () =>
+            this.services.inbox.messages.texts(principal, { messageId: body.message_id ?? null, conversationId: body.conversation_id ?? null }),
+          )
     const hashKey = this.k.deriveKey(`pii-hash:${principal.workspaceId}`)
     const items = texts.map((t) => {
       const found = detectPii(t.original, { types, ...(region ? { region } : {}) })

@@ -56,7 +56,9 @@ export class RetentionService {
         { name: 'playground', description: FIXED.playground.description, minimum_days: 1, fixed: true },
       ],
       dry_run: dryRun,
-      last_run: run ? { finished_at: run.finished_at, deleted: Object.fromEntries(Object.entries(fromJson<Record<string, { deleted: number }>>(run.deleted, {})).map(([c, v]) => [c, v.deleted])) } : null,
+      last_run: run
+        ? { finished_at: run.finished_at, deleted: Object.fromEntries(Object.entries(fromJson<Record<string, { deleted: number }>>(run.deleted, {})).map(([c, v]) => [c, v.deleted])) }
+        : null,
       updated_at: row?.updated_at ?? null,
     }
   }

@@ -82,7 +82,7 @@ export function dashboardHttp(kernel: Kernel, services: Services, tokens: Dashbo
       const session = await sessionOrThrow(request)
       const csrf = request.headers['x-csrf-token']
       if (!signIn.verifyCsrf(request, session, typeof csrf === 'string' ? csrf : null)) {
-        throw new AppError('forbidden', 'The X-CSRF-Token header is missing or is not this session\'s (GET /dashboard/session gives it).')
+        throw new AppError('forbidden', "The X-CSRF-Token header is missing or is not this session's (GET /dashboard/session gives it).")
       }
       const body = (request.body ?? {}) as { workspace_id?: unknown; mode?: unknown }
       if (typeof body.workspace_id !== 'string' || (body.mode !== 'live' && body.mode !== 'test')) {

@@ -42,7 +42,8 @@ describe('dashboard session tokens and pages', () => {
     const cookie = [...b.cookies].map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('; ')
     return h.http().inject({ method: 'POST', url: '/dashboard/session/tokens', headers: { cookie, ...(csrf ? { 'x-csrf-token': csrf } : {}) }, payload: body })
   }
-  const api = (t: string, url: string, method: 'GET' | 'POST' | 'PATCH' | 'DELETE' = 'GET', payload?: object) => h.http().inject({ method, url, headers: { authorization: `Bearer ${t}` }, ...(payload ? { payload } : {}) })
+  const api = (t: string, url: string, method: 'GET' | 'POST' | 'PATCH' | 'DELETE' = 'GET', payload?: object) =>
+    h.http().inject({ method, url, headers: { authorization: `Bearer ${t}` }, ...(payload ? { payload } : {}) })
 
   it('sends a signed-out browser to sign in, and serves the app with a strict CSP once signed in', async () => {
     const anon = await h.http().inject({ method: 'GET', url: '/dashboard/inbox?x=1' })

@@ -69,7 +69,14 @@ export class DashboardTokens {
         const session = await this.signIn.sessionById(sessionId)
         const membership = session?.memberships.find((m) => m.member_id === memberId)
         if (!session || !membership) return null
-        return { keyId: session.id, workspaceId: membership.workspace_id, mode: membership.mode, scopes: scopesOfRole(membership.role), actor: { type: 'member', id: membership.member_id }, role: isRole(membership.role) ? membership.role : 'member' }
+        return {
+          keyId: session.id,
+          workspaceId: membership.workspace_id,
+          mode: membership.mode,
+          scopes: scopesOfRole(membership.role),
+          actor: { type: 'member', id: membership.member_id },
+          role: isRole(membership.role) ? membership.role : 'member',
+        }
       },
     }
   }

@@ -206,7 +206,15 @@ export class ConversationTurnsService {
   async receive(
     tx: Tx,
     tenant: Tenant,
-    input: { continueId: string | null; channel: Channel; contact: ContactInput; content: string; attachments: { url: string; filename: string | null; content_type: string | null; size_bytes: number | null }[]; metadata?: Record<string, string>; subject?: string | null },
+    input: {
+      continueId: string | null
+      channel: Channel
+      contact: ContactInput
+      content: string
+      attachments: { url: string; filename: string | null; content_type: string | null; size_bytes: number | null }[]
+      metadata?: Record<string, string>
+      subject?: string | null
+    },
   ): Promise<{ conversationId: string; messageId: string; started: boolean }> {
     const now = iso(this.k.clock.now())
     const current = input.continueId ? await repo.findConversation(tx, tenant, input.continueId, { forUpdate: this.k.database.engine === 'postgres' }) : undefined
@@ -230,7 +238,13 @@ export class ConversationTurnsService {
       await applyInbound(this.k, tx, tenant, continuing, message)
       return { conversationId: continuing.id, messageId: message.id, started: false }
     }
-    const row = newConversationRow(tenant, message.conversation_id, { channel: input.channel, contact: input.contact, subject: input.subject ?? null, tags: [], metadata: input.metadata }, message, now)
+    const row = newConversationRow(
+      tenant,
+      message.conversation_id,
+      { channel: input.channel, contact: input.contact, subject: input.subject ?? null, tags: [], metadata: input.metadata },
+      message,
+      now,
+    )
     await repo.insertConversation(tx, row)
     await this.k.events.emit(tx, tenant, 'conversation.created', conversationView(row))
     await repo.insertMessage(tx, message)

@@ -62,7 +62,7 @@ export class ConversationsService {
         updated_after: updatedAfter,
         order: activity ? order : undefined,
         unread: filters.unread,
-        member: filters.unread ? memberId ?? undefined : undefined,
+        member: filters.unread ? (memberId ?? undefined) : undefined,
       },
       query: q,
       keyShape: activity ? repo.ACTIVITY_KEY_SHAPE : undefined,

@@ -8,12 +8,7 @@ import type { InboxReadMarksTable } from './inbox.tables.js'
 // Per-member read state: one mark per (conversation, member), and the capped counts of the inbox.
 
 export function findReadMark(db: Executor, tenant: Tenant, conversationId: string, memberId: string): Promise<InboxReadMarksTable | undefined> {
-  return scoped(db, tenant)
-    .selectFrom('inbox_read_marks')
-    .selectAll()
-    .where('conversation_id', '=', conversationId)
-    .where('member_id', '=', memberId)
-    .executeTakeFirst()
+  return scoped(db, tenant).selectFrom('inbox_read_marks').selectAll().where('conversation_id', '=', conversationId).where('member_id', '=', memberId).executeTakeFirst()
 }
 
 /** Sets the member's mark (insert or replace: the latest call wins, also when it moves the mark back). */
@@ -76,7 +71,10 @@ export interface CountFilter {
  * index and stops at the cap, so it costs the same at a million conversations as at a thousand.
  */
 export async function countOpen(db: Executor, tenant: Tenant, f: CountFilter, cap: number): Promise<number> {
-  let q = scoped(db, tenant).selectFrom('inbox_conversations').select(sql<number>`1`.as('one')).where('inbox_conversations.status', '=', 'open')
+  let q = scoped(db, tenant)
+    .selectFrom('inbox_conversations')
+    .select(sql<number>`1`.as('one'))
+    .where('inbox_conversations.status', '=', 'open')
   if (f.assignee !== undefined) q = f.assignee === null ? q.where('inbox_conversations.assignee_id', 'is', null) : q.where('inbox_conversations.assignee_id', '=', f.assignee)
   if (f.unreadFor) {
     const member = f.unreadFor

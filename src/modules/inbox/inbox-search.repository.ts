@@ -55,7 +55,10 @@ export function indexMessage(db: Executor, m: { id: string; workspace_id: string
 }
 
 /** Indexes a new conversation's subject and contact. */
-export function indexConversation(db: Executor, c: { id: string; workspace_id: string; mode: Tenant['mode']; subject: string | null; contact_name: string | null; contact_email: string | null }): Promise<void> {
+export function indexConversation(
+  db: Executor,
+  c: { id: string; workspace_id: string; mode: Tenant['mode']; subject: string | null; contact_name: string | null; contact_email: string | null },
+): Promise<void> {
   return insertDoc(db, { workspace_id: c.workspace_id, mode: c.mode, conversation_id: c.id, message_id: null, body: conversationText(c) })
 }
 
@@ -80,14 +83,22 @@ async function deleteDocs(db: Executor, tenant: Tenant, rids: number[]): Promise
       await sql`delete from inbox_search_fts where rowid in (${sql.join(chunk)})`.execute(db)
     }
   }
-  for (let i = 0; i < rids.length; i += 500) await scoped(db, tenant).deleteFrom('inbox_search_docs').where('rid', 'in', rids.slice(i, i + 500)).execute()
+  for (let i = 0; i < rids.length; i += 500)
+    await scoped(db, tenant)
+      .deleteFrom('inbox_search_docs')
+      .where('rid', 'in', rids.slice(i, i + 500))
+      .execute()
 }
 
 /** Everything indexed for these conversations (erasure, retention). */
 export async function deleteDocsOfConversations(db: Executor, tenant: Tenant, ids: string[]): Promise<void> {
   if (ids.length === 0) return
   const rows = await scoped(db, tenant).selectFrom('inbox_search_docs').select('rid').where('conversation_id', 'in', ids).execute()
-  await deleteDocs(db, tenant, rows.map((r) => Number(r.rid)))
+  await deleteDocs(
+    db,
+    tenant,
+    rows.map((r) => Number(r.rid)),
+  )
 }
 
 export interface SearchHit {
@@ -134,7 +145,9 @@ export async function searchDocs(db: Executor, tenant: Tenant, words: string[], 
   // are sorted: a materialised CTE, so the planner cannot fall back to walking the whole tenant for a word
   // it wrongly thinks common (2.2 s for a rare prefix at 100,000 conversations).
   const query = sql<boolean>`tsv @@ to_tsquery('simple', ${tsQuery(words)})`
-  let recent = scoped(db, tenant).selectFrom('inbox_search_docs').select(['rid', 'conversation_id', 'message_id', 'body', sql<string>`tsv`.as('tsv')])
+  let recent = scoped(db, tenant)
+    .selectFrom('inbox_search_docs')
+    .select(['rid', 'conversation_id', 'message_id', 'body', sql<string>`tsv`.as('tsv')])
   if (page.before !== null) recent = recent.where('rid', '<', page.before)
   const window = await db
     .selectFrom(recent.orderBy('rid', 'desc').limit(RECENT_WINDOW).as('w'))
@@ -173,7 +186,10 @@ export async function searchDocs(db: Executor, tenant: Tenant, words: string[], 
   let all = scoped(db, tenant).selectFrom('inbox_search_docs').select(['rid', 'conversation_id', 'message_id', 'body']).where(query)
   if (page.before !== null) all = all.where('rid', '<', page.before)
   const rows = await db
-    .with((w) => w('m').materialized(), () => all)
+    .with(
+      (w) => w('m').materialized(),
+      () => all,
+    )
     .selectFrom('m')
     .selectAll()
     .orderBy('rid', 'desc')

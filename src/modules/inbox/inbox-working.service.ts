@@ -117,10 +117,7 @@ export class InboxWorkingService {
         const hits = await search.searchDocs(this.k.db, principal, words, { before: page.after === null ? null : Number(page.after), take: page.limit + 1 })
         const convIds = [...new Set(hits.map((h) => h.conversation_id))]
         const msgIds = hits.map((h) => h.message_id).filter((m): m is string => m !== null)
-        const [conversations, messages] = await Promise.all([
-          repo.listConversationsByIds(this.k.db, principal, convIds, memberId),
-          repo.messagesByIds(this.k.db, principal, convIds, msgIds),
-        ])
+        const [conversations, messages] = await Promise.all([repo.listConversationsByIds(this.k.db, principal, convIds, memberId), repo.messagesByIds(this.k.db, principal, convIds, msgIds)])
         const convById = new Map(conversations.map((c) => [c.id, c]))
         const msgById = new Map(messages.map((m) => [m.id, m]))
         const rows: Row[] = []

@@ -58,33 +58,38 @@ const draft: AiDraftT = {
 
 const conv = (description: string, example: ConversationT = conversation) => ({ description, schema: Conversation, example })
 
-export const INBOX_EVENTS = defineEvents('inbox', { scope: 'conversations:read' }, {
-  'conversation.created': conv('A conversation was created (createConversation).'),
-  'conversation.updated': conv('A conversation was changed by updateConversation, woken from snoozed by an inbound message, or its contact corrected by a rectification request.'),
-  'conversation.assigned': conv('The assignee changed (assignConversation); assignee_id null means unassigned.'),
-  'conversation.resolved': conv('The conversation became resolved (resolveConversation or updateConversation).', {
-    ...conversation,
-    status: 'resolved',
-    resolved_at: '2026-01-05T11:00:00.000Z',
-    updated_at: '2026-01-05T11:00:00.000Z',
-  }),
-  'conversation.reopened': conv('A resolved conversation became open again: explicitly, or because the contact wrote.'),
-  'message.created': {
-    description: 'A message or private note was added to a conversation (sendMessage, or the first message of createConversation).',
-    schema: Message,
-    example: message,
+export const INBOX_EVENTS = defineEvents(
+  'inbox',
+  { scope: 'conversations:read' },
+  {
+    'conversation.created': conv('A conversation was created (createConversation).'),
+    'conversation.updated': conv('A conversation was changed by updateConversation, woken from snoozed by an inbound message, or its contact corrected by a rectification request.'),
+    'conversation.assigned': conv('The assignee changed (assignConversation); assignee_id null means unassigned.'),
+    'conversation.resolved': conv('The conversation became resolved (resolveConversation or updateConversation).', {
+      ...conversation,
+      status: 'resolved',
+      resolved_at: '2026-01-05T11:00:00.000Z',
+      updated_at: '2026-01-05T11:00:00.000Z',
+    }),
+    'conversation.reopened': conv('A resolved conversation became open again: explicitly, or because the contact wrote.'),
+    'message.created': {
+      description: 'A message or private note was added to a conversation (sendMessage, or the first message of createConversation).',
+      schema: Message,
+      example: message,
+    },
+    'message.updated': {
+      description:
+        'A message changed: its text, with personal data redacted in place (POST /compliance/pii-redaction with apply), or the `delivery` state of an outbound message a channel sends (SMS, WhatsApp).',
+      schema: Message,
+      example: { ...message, content: 'My card is [CARD_NUMBER], please call me at [PHONE].' },
+    },
+    'ai_draft.created': {
+      description: 'An AI draft reply was generated (createAiDraft). Drafts are never sent by the service.',
+      schema: AiDraft,
+      example: draft,
+    },
   },
-  'message.updated': {
-    description: 'A message changed: its text, with personal data redacted in place (POST /compliance/pii-redaction with apply), or the `delivery` state of an outbound message a channel sends (SMS, WhatsApp).',
-    schema: Message,
-    example: { ...message, content: 'My card is [CARD_NUMBER], please call me at [PHONE].' },
-  },
-  'ai_draft.created': {
-    description: 'An AI draft reply was generated (createAiDraft). Drafts are never sent by the service.',
-    schema: AiDraft,
-    example: draft,
-  },
-})
+)
 
 declare module '../../kernel/events/events.js' {
   interface EventPayloads extends PayloadsOf<typeof INBOX_EVENTS> {}

@@ -34,16 +34,8 @@ export const inboxMigrations: ModuleMigration[] = [
         .addColumn('updated_at', 'text', (c) => c.notNull())
         .execute()
       await db.schema.createIndex('inbox_conversations_tenant').on('inbox_conversations').columns(['workspace_id', 'mode', 'id']).execute()
-      await db.schema
-        .createIndex('inbox_conversations_status')
-        .on('inbox_conversations')
-        .columns(['workspace_id', 'mode', 'status', 'id'])
-        .execute()
-      await db.schema
-        .createIndex('inbox_conversations_assignee')
-        .on('inbox_conversations')
-        .columns(['workspace_id', 'mode', 'assignee_id', 'id'])
-        .execute()
+      await db.schema.createIndex('inbox_conversations_status').on('inbox_conversations').columns(['workspace_id', 'mode', 'status', 'id']).execute()
+      await db.schema.createIndex('inbox_conversations_assignee').on('inbox_conversations').columns(['workspace_id', 'mode', 'assignee_id', 'id']).execute()
 
       await db.schema
         .createTable('inbox_conversation_tags')
@@ -54,11 +46,7 @@ export const inboxMigrations: ModuleMigration[] = [
         .addColumn('tag_key', 'text', (c) => c.notNull())
         .addPrimaryKeyConstraint('inbox_conversation_tags_pk', ['conversation_id', 'tag_id'])
         .execute()
-      await db.schema
-        .createIndex('inbox_conversation_tags_filter')
-        .on('inbox_conversation_tags')
-        .columns(['workspace_id', 'mode', 'tag_key', 'conversation_id'])
-        .execute()
+      await db.schema.createIndex('inbox_conversation_tags_filter').on('inbox_conversation_tags').columns(['workspace_id', 'mode', 'tag_key', 'conversation_id']).execute()
 
       await db.schema
         .createTable('inbox_messages')
@@ -74,11 +62,7 @@ export const inboxMigrations: ModuleMigration[] = [
         .addColumn('attachments', 'text', (c) => c.notNull())
         .addColumn('created_at', 'text', (c) => c.notNull())
         .execute()
-      await db.schema
-        .createIndex('inbox_messages_conversation')
-        .on('inbox_messages')
-        .columns(['workspace_id', 'mode', 'conversation_id', 'id'])
-        .execute()
+      await db.schema.createIndex('inbox_messages_conversation').on('inbox_messages').columns(['workspace_id', 'mode', 'conversation_id', 'id']).execute()
       // Usage report: messages per day.
       await db.schema.createIndex('inbox_messages_created').on('inbox_messages').columns(['workspace_id', 'mode', 'created_at']).execute()
 
@@ -112,19 +96,9 @@ export const inboxMigrations: ModuleMigration[] = [
         .addColumn('updated_at', 'text', (c) => c.notNull())
         .execute()
       await db.schema.createIndex('inbox_reply_templates_tenant').on('inbox_reply_templates').columns(['workspace_id', 'mode', 'id']).execute()
-      await db.schema
-        .createIndex('inbox_reply_templates_name')
-        .on('inbox_reply_templates')
-        .columns(['workspace_id', 'mode', 'name_key'])
-        .unique()
-        .execute()
+      await db.schema.createIndex('inbox_reply_templates_name').on('inbox_reply_templates').columns(['workspace_id', 'mode', 'name_key']).unique().execute()
       // NULL shortcuts are distinct on both engines, so only given shortcuts must be unique.
-      await db.schema
-        .createIndex('inbox_reply_templates_shortcut')
-        .on('inbox_reply_templates')
-        .columns(['workspace_id', 'mode', 'shortcut'])
-        .unique()
-        .execute()
+      await db.schema.createIndex('inbox_reply_templates_shortcut').on('inbox_reply_templates').columns(['workspace_id', 'mode', 'shortcut']).unique().execute()
 
       await db.schema
         .createTable('inbox_tags')
@@ -146,11 +120,7 @@ export const inboxMigrations: ModuleMigration[] = [
     // entry per created conversation and nothing on the message path.
     name: '202611240100_inbox_conversations_channel',
     async up(db) {
-      await db.schema
-        .createIndex('inbox_conversations_channel')
-        .on('inbox_conversations')
-        .columns(['workspace_id', 'mode', 'channel', 'id'])
-        .execute()
+      await db.schema.createIndex('inbox_conversations_channel').on('inbox_conversations').columns(['workspace_id', 'mode', 'channel', 'id']).execute()
     },
   },
   {
@@ -179,7 +149,11 @@ export const inboxMigrations: ModuleMigration[] = [
         ['inbox_conversations_status_activity', ['workspace_id', 'mode', 'status', 'last_activity_at', 'id']],
         ['inbox_conversations_assignee_activity', ['workspace_id', 'mode', 'assignee_id', 'last_activity_at', 'id']],
       ] as const) {
-        await db.schema.createIndex(name).on('inbox_conversations').columns([...cols]).execute()
+        await db.schema
+          .createIndex(name)
+          .on('inbox_conversations')
+          .columns([...cols])
+          .execute()
       }
 
       await db.schema
@@ -248,11 +222,7 @@ export const inboxMigrations: ModuleMigration[] = [
     // whose heap does not fit its buffers). Every count now reads this index alone (docs/performance.md).
     name: '202612310002_inbox_open_counts',
     async up(db) {
-      await db.schema
-        .createIndex('inbox_conversations_counts')
-        .on('inbox_conversations')
-        .columns(['workspace_id', 'mode', 'status', 'assignee_id', 'inbound_count', 'id'])
-        .execute()
+      await db.schema.createIndex('inbox_conversations_counts').on('inbox_conversations').columns(['workspace_id', 'mode', 'status', 'assignee_id', 'inbound_count', 'id']).execute()
     },
   },
 ]

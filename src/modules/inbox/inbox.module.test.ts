@@ -21,7 +21,10 @@ describe('inbox module', () => {
     assert.equal(SPEC.length, 18)
     const ours = inboxModule.routes.map((r) => ({ method: r.method, path: r.url, operationId: r.operationId, scope: r.scope }))
     const key = (o: { operationId: string }) => o.operationId
-    assert.deepEqual([...ours].sort((a, b) => key(a).localeCompare(key(b))), [...SPEC].sort((a, b) => key(a).localeCompare(key(b))))
+    assert.deepEqual(
+      [...ours].sort((a, b) => key(a).localeCompare(key(b))),
+      [...SPEC].sort((a, b) => key(a).localeCompare(key(b))),
+    )
     for (const r of inboxModule.routes) assert.equal(r.module, 'inbox')
   })
 
@@ -39,7 +42,10 @@ describe('inbox module', () => {
   })
 
   it('declares its eight event types in the catalog with schema and example', () => {
-    const types = h.app.kernel.events.catalog().filter((t) => t.module === 'inbox').map((t) => t.type)
+    const types = h.app.kernel.events
+      .catalog()
+      .filter((t) => t.module === 'inbox')
+      .map((t) => t.type)
     assert.deepEqual(types.sort(), [
       'ai_draft.created',
       'conversation.assigned',
@@ -67,10 +73,13 @@ describe('inbox module', () => {
     await h.request({ method: 'POST', url: `/v2/inbox/conversations/${c.id}/ai-draft` })
     const today = new Date().toISOString().slice(0, 10)
     const usage = await inboxModule.usage!(h.app.kernel, { workspaceId: h.a.workspaceId, mode: 'live' }, today, today)
-    assert.deepEqual(usage.sort((a, b) => a.metric.localeCompare(b.metric)), [
-      { day: today, metric: 'ai_drafts', count: 1 },
-      { day: today, metric: 'messages', count: 2 },
-    ])
+    assert.deepEqual(
+      usage.sort((a, b) => a.metric.localeCompare(b.metric)),
+      [
+        { day: today, metric: 'ai_drafts', count: 1 },
+        { day: today, metric: 'messages', count: 2 },
+      ],
+    )
     assert.deepEqual(await inboxModule.usage!(h.app.kernel, { workspaceId: h.a.workspaceId, mode: 'test' }, today, today), [])
   })
 })

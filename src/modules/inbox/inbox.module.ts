@@ -63,4 +63,3 @@ export const inboxModule = defineModule({
   privacy: inboxPrivacy,
   retention: INBOX_RETENTION,
 })
-

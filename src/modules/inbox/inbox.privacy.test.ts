@@ -42,12 +42,18 @@ describe('inbox privacy and retention', () => {
     assert.equal(found.records.messages.length, 3)
     assert.ok((found.records.messages as any[]).every((m) => [byEmail.id, byPhone.id].includes(m.conversation_id)))
     assert.equal(found.records.ai_drafts.length, 1)
-    assert.deepEqual(found.records.mentions.map((m: any) => m.id), [mention.id])
+    assert.deepEqual(
+      found.records.mentions.map((m: any) => m.id),
+      [mention.id],
+    )
     assert.deepEqual(found.files, [])
     assert.ok(found.ids.includes(byEmail.id) && found.ids.includes(mention.id))
 
     const other = await collect(NADA)
-    assert.deepEqual(other.records.conversations.map((c: any) => c.id), [nada.id])
+    assert.deepEqual(
+      other.records.conversations.map((c: any) => c.id),
+      [nada.id],
+    )
     assert.deepEqual(other.records.mentions, [])
     assert.equal(other.records.messages.length, 2)
 
@@ -60,7 +66,10 @@ describe('inbox privacy and retention', () => {
     const kept = await messagesOf(nada.id)
     assert.equal(kept[0].content, 'Hi, Nada here: nada@example.com, +141555501019.')
     assert.equal(kept[1].content, 'My friend [erased] ([erased]) sent me. Or write to ada@example.com.au.')
-    assert.deepEqual((await collect(NADA)).records.conversations.map((c: any) => c.id), [nada.id])
+    assert.deepEqual(
+      (await collect(NADA)).records.conversations.map((c: any) => c.id),
+      [nada.id],
+    )
 
     assert.deepEqual(await privacy().erase(h.app.kernel, h.app.services, tenant(), ADA), { deleted: 0, anonymised: 0 })
   })

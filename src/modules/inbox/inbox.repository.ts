@@ -8,18 +8,23 @@ import './inbox.tables.js'
 import * as search from './inbox-search.repository.js'
 import { activityOf, previewOf } from './inbox.activity.js'
 import { conversationText } from './inbox.search-text.js'
-import type {
-  InboxAiDraftsTable,
-  InboxConversationsTable,
-  InboxMessagesTable,
-  InboxReplyTemplatesTable,
-  InboxTagsTable,
-} from './inbox.tables.js'
+import type { InboxAiDraftsTable, InboxConversationsTable, InboxMessagesTable, InboxReplyTemplatesTable, InboxTagsTable } from './inbox.tables.js'
 
 // The only SQL of the module. Every function takes the tenant first; another workspace's row is not found.
 
 export { countOpen, deleteReadMarksOfMember, findReadMark, furthestReadMark, inboundUpTo, readMarksOfMember, upsertReadMark } from './inbox-read.repository.js'
-export { activityKey, ACTIVITY_KEY_SHAPE, conversationIdsAt, findOpenByContact, listConversations, listConversationsByIds, messagesByIds, type ConversationFilters, type ListedConversation, type ListOrder } from './inbox-list.repository.js'
+export {
+  activityKey,
+  ACTIVITY_KEY_SHAPE,
+  conversationIdsAt,
+  findOpenByContact,
+  listConversations,
+  listConversationsByIds,
+  messagesByIds,
+  type ConversationFilters,
+  type ListedConversation,
+  type ListOrder,
+} from './inbox-list.repository.js'
 
 /** The row and its search document, in the caller's transaction. */
 export async function insertConversation(db: Executor, row: InboxConversationsTable): Promise<void> {
@@ -76,10 +81,7 @@ const touchConversationQ = prepared((db, a: Touch) => {
 })
 
 export async function replaceConversationTags(db: Executor, tenant: Tenant, conversationId: string, tags: InboxTagsTable[]): Promise<void> {
-  await scoped(db, tenant)
-    .deleteFrom('inbox_conversation_tags')
-    .where('conversation_id', '=', conversationId)
-    .execute()
+  await scoped(db, tenant).deleteFrom('inbox_conversation_tags').where('conversation_id', '=', conversationId).execute()
   await addConversationTags(db, tenant, conversationId, tags)
 }
 
@@ -90,12 +92,7 @@ export async function insertMessage(db: Executor, row: InboxMessagesTable): Prom
 }
 const insertMessageQ = prepared((db, row: InboxMessagesTable) => db.insertInto('inbox_messages').values(row))
 
-export function listMessages(
-  db: Executor,
-  tenant: Tenant,
-  conversationId: string,
-  page: { after: string | null; limit: number; order: 'asc' | 'desc' },
-): Promise<InboxMessagesTable[]> {
+export function listMessages(db: Executor, tenant: Tenant, conversationId: string, page: { after: string | null; limit: number; order: 'asc' | 'desc' }): Promise<InboxMessagesTable[]> {
   const a = { workspaceId: tenant.workspaceId, mode: tenant.mode, conversationId, after: page.after ?? undefined, take: page.limit + 1 }
   return (page.order === 'desc' ? listMessagesDescQ : listMessagesAscQ).all(db, a)
 }
@@ -110,14 +107,7 @@ const listMessagesAscQ = listMessagesIn('asc')
 
 /** The latest public (non-note) messages, oldest first: what a draft answers. */
 export async function recentMessages(db: Executor, tenant: Tenant, conversationId: string, n: number): Promise<InboxMessagesTable[]> {
-  const rows = await scoped(db, tenant)
-    .selectFrom('inbox_messages')
-    .selectAll()
-    .where('conversation_id', '=', conversationId)
-    .where('private', '=', 0)
-    .orderBy('id', 'desc')
-    .limit(n)
-    .execute()
+  const rows = await scoped(db, tenant).selectFrom('inbox_messages').selectAll().where('conversation_id', '=', conversationId).where('private', '=', 0).orderBy('id', 'desc').limit(n).execute()
   return rows.reverse()
 }
 
@@ -130,11 +120,12 @@ export async function insertTemplate(db: Executor, row: InboxReplyTemplatesTable
 }
 
 export function listTemplates(db: Executor, tenant: Tenant, page: { after: string | null; limit: number }): Promise<InboxReplyTemplatesTable[]> {
-  let q = scoped(db, tenant)
-    .selectFrom('inbox_reply_templates')
-    .selectAll()
+  let q = scoped(db, tenant).selectFrom('inbox_reply_templates').selectAll()
   if (page.after) q = q.where('id', '<', page.after)
-  return q.orderBy('id', 'desc').limit(page.limit + 1).execute()
+  return q
+    .orderBy('id', 'desc')
+    .limit(page.limit + 1)
+    .execute()
 }
 
 export async function insertTag(db: Executor, row: InboxTagsTable): Promise<void> {
@@ -144,16 +135,15 @@ export async function insertTag(db: Executor, row: InboxTagsTable): Promise<void
 export function listTags(db: Executor, tenant: Tenant, page: { after: string | null; limit: number }): Promise<InboxTagsTable[]> {
   let q = scoped(db, tenant).selectFrom('inbox_tags').selectAll()
   if (page.after) q = q.where('id', '<', page.after)
-  return q.orderBy('id', 'desc').limit(page.limit + 1).execute()
+  return q
+    .orderBy('id', 'desc')
+    .limit(page.limit + 1)
+    .execute()
 }
 
 export function findTagsByKeys(db: Executor, tenant: Tenant, keys: string[]): Promise<InboxTagsTable[]> {
   if (keys.length === 0) return Promise.resolve([])
-  return scoped(db, tenant)
-    .selectFrom('inbox_tags')
-    .selectAll()
-    .where('name_key', 'in', keys)
-    .execute()
+  return scoped(db, tenant).selectFrom('inbox_tags').selectAll().where('name_key', 'in', keys).execute()
 }
 
 /** Health: the table answers (any tenant, one row at most). */

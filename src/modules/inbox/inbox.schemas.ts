@@ -16,14 +16,13 @@ export const Metadata = Type.Record(Type.String({ maxLength: 40 }), Type.String(
   description: 'Up to 50 string key/value pairs (keys ≤ 40, values ≤ 500 characters).',
 })
 
-export const ConversationStatus = Type.Union(
-  [Type.Literal('open'), Type.Literal('pending'), Type.Literal('snoozed'), Type.Literal('resolved')],
-  { title: 'ConversationStatus', description: 'State machine: see docs/inbox.md. resolved → open only (reopen); an inbound message reopens.' },
-)
-export const Channel = Type.Union(
-  [Type.Literal('api'), Type.Literal('chat'), Type.Literal('email'), Type.Literal('sms'), Type.Literal('whatsapp'), Type.Literal('voice')],
-  { title: 'ConversationChannel' },
-)
+export const ConversationStatus = Type.Union([Type.Literal('open'), Type.Literal('pending'), Type.Literal('snoozed'), Type.Literal('resolved')], {
+  title: 'ConversationStatus',
+  description: 'State machine: see docs/inbox.md. resolved → open only (reopen); an inbound message reopens.',
+})
+export const Channel = Type.Union([Type.Literal('api'), Type.Literal('chat'), Type.Literal('email'), Type.Literal('sms'), Type.Literal('whatsapp'), Type.Literal('voice')], {
+  title: 'ConversationChannel',
+})
 
 const ContactFields = {
   name: Nullable(Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' })),
@@ -188,13 +187,14 @@ export const MESSAGE_DELIVERY_STATUSES = ['queued', 'sent', 'delivered', 'read',
 export const MessageDelivery = Type.Object(
   {
     status: Type.Unsafe<(typeof MESSAGE_DELIVERY_STATUSES)[number]>({ type: 'string', enum: [...MESSAGE_DELIVERY_STATUSES], title: 'MessageDeliveryStatus' }),
-    error_code: Nullable(Type.String({ description: 'Why it failed: the provider\'s error code (Twilio 30003…), `opted_out`, `outcome_unknown`, `channel_deleted`.' })),
+    error_code: Nullable(Type.String({ description: "Why it failed: the provider's error code (Twilio 30003…), `opted_out`, `outcome_unknown`, `channel_deleted`." })),
     error_message: Nullable(Type.String()),
     updated_at: DateTime,
   },
   {
     title: 'MessageDelivery',
-    description: 'How far an outbound message sent through a channel (SMS, WhatsApp, web chat, email) got: queued → sent → delivered → read (a web chat visitor saw it), or failed / undelivered (docs/channels.md).',
+    description:
+      'How far an outbound message sent through a channel (SMS, WhatsApp, web chat, email) got: queued → sent → delivered → read (a web chat visitor saw it), or failed / undelivered (docs/channels.md).',
   },
 )
 export type MessageDeliveryT = Static<typeof MessageDelivery>
@@ -219,9 +219,7 @@ export type MessageT = Static<typeof Message>
 export const ListMessagesQuery = Type.Object(
   {
     ...PageQuery,
-    order: Type.Optional(
-      Type.Union([Type.Literal('desc'), Type.Literal('asc')], { default: 'desc', description: '`desc` = newest first (default), `asc` = oldest first.' }),
-    ),
+    order: Type.Optional(Type.Union([Type.Literal('desc'), Type.Literal('asc')], { default: 'desc', description: '`desc` = newest first (default), `asc` = oldest first.' })),
   },
   { additionalProperties: false },
 )

@@ -10,7 +10,7 @@ export const MAX_QUERY_WORDS = 8
 
 /** The query's words, lower-cased, de-duplicated, in order; empty when it has none. */
 export function queryWords(q: string): string[] {
-  return [...new Set((q.normalize('NFKC').toLowerCase().match(WORD) ?? []))].slice(0, MAX_QUERY_WORDS)
+  return [...new Set(q.normalize('NFKC').toLowerCase().match(WORD) ?? [])].slice(0, MAX_QUERY_WORDS)
 }
 
 /** The FTS5 MATCH expression of the body alone: every word (the last as a prefix), in every tenant. */
@@ -52,7 +52,10 @@ export function snippetOf(body: string, words: string[], width = 16): string {
   const tokens: { start: number; end: number; hit: boolean }[] = []
   for (const m of body.matchAll(WORD)) tokens.push({ start: m.index!, end: m.index! + m[0].length, hit: matches(m[0]) })
   if (tokens.length === 0) return escapeHtml(body.slice(0, 200))
-  const first = Math.max(0, tokens.findIndex((t) => t.hit))
+  const first = Math.max(
+    0,
+    tokens.findIndex((t) => t.hit),
+  )
   const from = Math.max(0, first - Math.floor(width / 3))
   const to = Math.min(tokens.length, from + width)
   let out = from > 0 ? '…' : ''

@@ -27,7 +27,10 @@ export class InboxService {
   readonly working: InboxWorkingService
   readonly jobs: { wake: JobDefinition<WakePayload> }
 
-  constructor(private readonly k: Kernel, services: Services) {
+  constructor(
+    private readonly k: Kernel,
+    services: Services,
+  ) {
     this.conversations = new ConversationsService(k, services, () => this.working)
     this.messages = new MessagesService(k, services)
     this.aiDrafts = new AiDraftsService(k, services)
@@ -53,14 +56,8 @@ export async function inboxHealth(k: Kernel): Promise<ModuleHealth> {
 
 /** The module's usage hook: messages and AI drafts per UTC day, for the workspace usage report. */
 export async function inboxUsage(k: Kernel, tenant: Tenant, from: string, to: string): Promise<{ day: string; metric: string; count: number }[]> {
-  const [messages, drafts] = await Promise.all([
-    countPerDay(k.db, tenant, 'inbox_messages', from, to),
-    countPerDay(k.db, tenant, 'inbox_ai_drafts', from, to),
-  ])
-  return [
-    ...messages.map((r) => ({ ...r, metric: 'messages' })),
-    ...drafts.map((r) => ({ ...r, metric: 'ai_drafts' })),
-  ]
+  const [messages, drafts] = await Promise.all([countPerDay(k.db, tenant, 'inbox_messages', from, to), countPerDay(k.db, tenant, 'inbox_ai_drafts', from, to)])
+  return [...messages.map((r) => ({ ...r, metric: 'messages' })), ...drafts.map((r) => ({ ...r, metric: 'ai_drafts' }))]
 }
 
 declare module '../../kernel/services.js' {

@@ -61,19 +61,11 @@ export async function assertActiveMember(services: Services, tenant: Tenant, mem
 }
 
 /** Validate direction, author and note flag; build the message row (nothing is written). */
-export async function buildMessage(
-  services: Services,
-  principal: Principal,
-  conversationId: string,
-  body: SendMessageBodyT,
-  now: string,
-  pointer: string,
-): Promise<InboxMessagesTable> {
+export async function buildMessage(services: Services, principal: Principal, conversationId: string, body: SendMessageBodyT, now: string, pointer: string): Promise<InboxMessagesTable> {
   const direction = body.direction ?? 'outbound'
   const isPrivate = body.private ?? false
   const author = body.author ?? (direction === 'inbound' ? { type: 'contact' as const } : { type: 'api_key' as const })
-  const bad = (detail: string, field: string) =>
-    new AppError('invalid_message_author', detail, { errors: [{ pointer: `${pointer}/${field}`, detail }] })
+  const bad = (detail: string, field: string) => new AppError('invalid_message_author', detail, { errors: [{ pointer: `${pointer}/${field}`, detail }] })
   if (direction === 'inbound' && author.type !== 'contact') throw bad('An inbound message comes from the contact; author.type must be contact.', 'author/type')
   if (direction === 'outbound' && author.type === 'contact') throw bad('An outbound message goes to the contact; its author is a member, a bot or the API key.', 'author/type')
   if (isPrivate && direction === 'inbound') throw bad('A private note is written by the team: it must be outbound.', 'private')
@@ -98,9 +90,7 @@ export async function buildMessage(
     author_id: authorId,
     content: body.content,
     private: isPrivate ? 1 : 0,
-    attachments: toJson(
-      (body.attachments ?? []).map((a) => ({ url: a.url, filename: a.filename ?? null, content_type: a.content_type ?? null, size_bytes: a.size_bytes ?? null })),
-    ),
+    attachments: toJson((body.attachments ?? []).map((a) => ({ url: a.url, filename: a.filename ?? null, content_type: a.content_type ?? null, size_bytes: a.size_bytes ?? null }))),
     created_at: now,
   }
 }
@@ -138,7 +128,15 @@ export async function applyInbound(k: Kernel, tx: Tx, tenant: Tenant, row: Inbox
 export function newConversationRow(
   tenant: Tenant,
   id: string,
-  input: { channel?: InboxConversationsTable['channel']; status?: 'open' | 'pending'; subject?: string | null; contact?: ContactInput; assignee_id?: string | null; tags: InboxTagsTable[]; metadata?: Record<string, string> },
+  input: {
+    channel?: InboxConversationsTable['channel']
+    status?: 'open' | 'pending'
+    subject?: string | null
+    contact?: ContactInput
+    assignee_id?: string | null
+    tags: InboxTagsTable[]
+    metadata?: Record<string, string>
+  },
   message: InboxMessagesTable | null,
   now: string,
 ): InboxConversationsTable {

@@ -17,8 +17,7 @@ export function assertTransition(from: ConversationStatus, to: ConversationStatu
   if (from === to || TRANSITIONS[from].includes(to)) return
   throw new AppError(
     'invalid_status_transition',
-    `A ${from} conversation cannot become ${to}; from ${from} it can become: ${TRANSITIONS[from].join(', ')}.` +
-      (from === 'resolved' ? ' Reopen it (status open) first.' : ''),
+    `A ${from} conversation cannot become ${to}; from ${from} it can become: ${TRANSITIONS[from].join(', ')}.` + (from === 'resolved' ? ' Reopen it (status open) first.' : ''),
     { current_status: from, requested_status: to, allowed: TRANSITIONS[from] },
   )
 }

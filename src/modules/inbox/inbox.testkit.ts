@@ -102,7 +102,9 @@ export async function memberSession(h: TestApp, email: string): Promise<{ token:
   assert.equal(signIn.statusCode, 303, signIn.body)
   const session = json(await b.get('/dashboard/session'))
   const cookie = [...b.cookies].map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('; ')
-  const res = await h.http().inject({ method: 'POST', url: '/dashboard/session/tokens', headers: { cookie, 'x-csrf-token': session.csrf_token }, payload: { workspace_id: h.a.workspaceId, mode: 'live' } })
+  const res = await h
+    .http()
+    .inject({ method: 'POST', url: '/dashboard/session/tokens', headers: { cookie, 'x-csrf-token': session.csrf_token }, payload: { workspace_id: h.a.workspaceId, mode: 'live' } })
   assert.equal(res.statusCode, 201, res.body)
   const members = json(await h.request({ method: 'GET', url: `/v2/workspaces/${h.a.workspaceId}/members?limit=100` })).data as { id: string; email: string }[]
   return { token: json(res).token, memberId: members.find((m) => m.email === email)!.id }

@@ -7,10 +7,31 @@ import type { InboxAiDraftsTable, InboxConversationsTable, InboxMessagesTable, I
 
 /** The columns a conversation's view reads: lists select only these (fewer values to materialise per row). */
 export const CONVERSATION_VIEW_COLUMNS = [
-  'id', 'status', 'channel', 'subject', 'contact_name', 'contact_email', 'contact_phone', 'contact_external_id', 'assignee_id',
-  'tags', 'lead_score', 'lead_factors', 'metadata', 'last_message_at', 'snoozed_until', 'resolved_at', 'created_at', 'updated_at',
-  'last_activity_at', 'last_message_id', 'last_message_direction', 'last_message_author_type', 'last_message_author_id',
-  'last_message_private', 'last_message_preview',
+  'id',
+  'status',
+  'channel',
+  'subject',
+  'contact_name',
+  'contact_email',
+  'contact_phone',
+  'contact_external_id',
+  'assignee_id',
+  'tags',
+  'lead_score',
+  'lead_factors',
+  'metadata',
+  'last_message_at',
+  'snoozed_until',
+  'resolved_at',
+  'created_at',
+  'updated_at',
+  'last_activity_at',
+  'last_message_id',
+  'last_message_direction',
+  'last_message_author_type',
+  'last_message_author_id',
+  'last_message_private',
+  'last_message_preview',
 ] as const satisfies readonly (keyof InboxConversationsTable)[]
 export type ConversationViewRow = Pick<InboxConversationsTable, (typeof CONVERSATION_VIEW_COLUMNS)[number]>
 

@@ -25,8 +25,7 @@ export class MessagesService {
       filters: { conversation: id, order },
       query: q,
       // The conversation check and the page are read together; a missing conversation is a 404, not [].
-      fetch: async (page) =>
-        (await Promise.all([conversationOr404(this.k, this.k.db, tenant, id), repo.listMessages(this.k.db, tenant, id, { ...page, order })]))[1],
+      fetch: async (page) => (await Promise.all([conversationOr404(this.k, this.k.db, tenant, id), repo.listMessages(this.k.db, tenant, id, { ...page, order })]))[1],
       key: (r) => r.id,
       view: messageView,
     })

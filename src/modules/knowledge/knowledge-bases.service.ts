@@ -111,7 +111,11 @@ export class KnowledgeBasesService {
       if (row.document_count <= INLINE_DELETE.documents && row.chunk_count <= INLINE_DELETE.chunks) {
         const docs = await repo.documentIdsOfBase(tx, tenant, id, null, INLINE_DELETE.documents + 1)
         if (docs.length <= INLINE_DELETE.documents) {
-          await repo.deleteDocumentRows(tx, tenant, docs.map((d) => d.id))
+          await repo.deleteDocumentRows(
+            tx,
+            tenant,
+            docs.map((d) => d.id),
+          )
           await this.finishDeletion(tx, tenant, id)
           await this.k.events.emit(tx, tenant, 'knowledge_base.deleted', deletedView(id, 'knowledge_base'))
           return deletedView(id, 'knowledge_base')

@@ -141,9 +141,7 @@ export async function listGaps(
       const n = Number(sort)
       query = query.where((eb) => eb.or([eb('knowledge_gaps.count', '<', n), eb.and([eb('knowledge_gaps.count', '=', n), eb('knowledge_gaps.id', '<', id)])]))
     } else {
-      query = query.where((eb) =>
-        eb.or([eb('knowledge_gaps.last_seen_at', '<', sort), eb.and([eb('knowledge_gaps.last_seen_at', '=', sort), eb('knowledge_gaps.id', '<', id)])]),
-      )
+      query = query.where((eb) => eb.or([eb('knowledge_gaps.last_seen_at', '<', sort), eb.and([eb('knowledge_gaps.last_seen_at', '=', sort), eb('knowledge_gaps.id', '<', id)])]))
     }
   }
   const sortColumn = q.order === 'count' ? 'knowledge_gaps.count' : 'knowledge_gaps.last_seen_at'

@@ -108,8 +108,7 @@ export class KnowledgeGapsService {
       filters: { status: query.status, knowledge_base_id: query.knowledge_base_id, order },
       query,
       keyShape: repo.GAP_KEY_SHAPE[order],
-      fetch: ({ after, limit }) =>
-        repo.listGaps(this.k.db, tenant, { status: query.status, knowledgeBaseId: query.knowledge_base_id, order, after, take: limit + 1 }),
+      fetch: ({ after, limit }) => repo.listGaps(this.k.db, tenant, { status: query.status, knowledgeBaseId: query.knowledge_base_id, order, after, take: limit + 1 }),
       key: (row) => repo.gapKey(row, order),
       view: gapView,
     })
@@ -122,7 +121,7 @@ export class KnowledgeGapsService {
    */
   readonly detachBase = async (tx: Tx, tenant: Tenant, kbId: string): Promise<void> => {
     const at = iso(this.k.clock.now())
-    for (let after: string | null = null; ; ) {
+    for (let after: string | null = null; ;) {
       const page = await repo.gapsOfBase(tx, tenant, kbId, after, DETACH_BATCH)
       if (page.length === 0) return
       const orphans: string[] = []

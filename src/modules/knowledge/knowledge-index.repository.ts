@@ -36,11 +36,7 @@ export interface PreparedIndex {
  * The index rows of a document's chunks, computed outside any transaction: analysis, and embeddings when
  * a provider is configured (a network call; its AppError ai_provider_* is worth a retry of the job).
  */
-export async function prepareIndex(
-  k: Kernel,
-  base: { language: string },
-  chunks: { id: string; text: string; headingPath: string[]; title: string; analysed?: ChunkTerms }[],
-): Promise<PreparedIndex> {
+export async function prepareIndex(k: Kernel, base: { language: string }, chunks: { id: string; text: string; headingPath: string[]; title: string; analysed?: ChunkTerms }[]): Promise<PreparedIndex> {
   const a = analyserFor(base.language)
   const rows = chunks.map((c) => {
     // Analysed already where the document was parsed (the ingest worker), off the event loop.
@@ -236,11 +232,7 @@ interface CandidateArgs {
  * one round trip. The bases must already be known to belong to the tenant; the tenant columns are checked
  * again on every row kept. Metadata filters (document metadata key = value) apply before the limits.
  */
-export async function searchCandidates(
-  db: Executor,
-  tenant: Tenant,
-  q: { kbIds: string[]; plans: FilterPlan[]; filters: MetadataFilter; limit: number; withVectors: boolean },
-): Promise<Candidate[]> {
+export async function searchCandidates(db: Executor, tenant: Tenant, q: { kbIds: string[]; plans: FilterPlan[]; filters: MetadataFilter; limit: number; withVectors: boolean }): Promise<Candidate[]> {
   if (q.kbIds.length === 0 || q.plans.length === 0) return []
   const sqlite = onSqlite(db)
   const args: CandidateArgs = { workspaceId: tenant.workspaceId, mode: tenant.mode, kbs: listParam(db, q.kbIds), limit: q.limit, cap: 0, vectors: q.withVectors }
@@ -252,9 +244,7 @@ export async function searchCandidates(
     }
   }
   const filters = Object.entries(q.filters).map(([key, v]) =>
-    sqlite
-      ? sql`json_extract(d.metadata, ${`$."${key}"`}) = ${typeof v === 'boolean' ? (v ? 1 : 0) : v}`
-      : sql`(d.metadata::jsonb ->> ${key}) = ${String(v)}`,
+    sqlite ? sql`json_extract(d.metadata, ${`$."${key}"`}) = ${typeof v === 'boolean' ? (v ? 1 : 0) : v}` : sql`(d.metadata::jsonb ->> ${key}) = ${String(v)}`,
   )
   // Without metadata filters the statement's text depends only on which selections the plan has: prepared.
   const rows = filters.length === 0 ? await candidates.all(db, args) : (await candidatesSql(db, args, filters).execute(db)).rows
@@ -287,18 +277,15 @@ function candidatesSql(db: Executor, a: CandidateArgs, filters: RawBuilder<unkno
         ? sql`from knowledge_fts cross join knowledge_index i on i.rid = knowledge_fts.rowid ${docJoin}
             where knowledge_fts match ${match} and i.workspace_id = ${a.workspaceId} and i.mode = ${a.mode} ${where}` // tenant: on the index row the FTS row points at
         : sql`from knowledge_fts where knowledge_fts match ${match}`
-    if (a.rare !== undefined)
-      selections.push(sql`select rid from (select knowledge_fts.rowid as rid ${from(a.rare)} order by bm25(knowledge_fts, 0.0, ${HEAD_WEIGHT}, 1.0) limit ${a.limit})`)
+    if (a.rare !== undefined) selections.push(sql`select rid from (select knowledge_fts.rowid as rid ${from(a.rare)} order by bm25(knowledge_fts, 0.0, ${HEAD_WEIGHT}, 1.0) limit ${a.limit})`)
     if (a.common !== undefined) selections.push(sql`select rid from (select knowledge_fts.rowid as rid ${from(a.common)} order by knowledge_fts.rowid desc limit ${a.cap})`)
   } else {
     // `rare`: ts_rank() over the rare terms' postings; `common`: the first chunks holding all the common
     // terms in the table's storage order (a GIN index lists matches, not their recency: ordering them by
     // rid would read every match's row), scoring nothing. The tokens are the bases' own, so the GIN index
     // alone selects; the tenant is checked on the rows kept.
-    const from = (tsquery: string) =>
-      sql`from knowledge_index i ${docJoin} where i.tsv @@ ${tsquery}::tsquery and i.workspace_id = ${a.workspaceId} and i.mode = ${a.mode} ${where}` // tenant: on the rows matched
-    if (a.rare !== undefined)
-      selections.push(sql`(select i.rid ${from(a.rare)} order by ts_rank(${PG_WEIGHTS}::float4[], i.tsv, ${a.rare}::tsquery, 1) desc limit ${a.limit})`)
+    const from = (tsquery: string) => sql`from knowledge_index i ${docJoin} where i.tsv @@ ${tsquery}::tsquery and i.workspace_id = ${a.workspaceId} and i.mode = ${a.mode} ${where}` // tenant: on the rows matched
+    if (a.rare !== undefined) selections.push(sql`(select i.rid ${from(a.rare)} order by ts_rank(${PG_WEIGHTS}::float4[], i.tsv, ${a.rare}::tsquery, 1) desc limit ${a.limit})`)
     if (a.common !== undefined) selections.push(sql`(select i.rid ${from(a.common)} limit ${a.cap})`)
   }
   const vectors = a.vectors ? sql`i.embedding, i.embedding_model` : sql`null as embedding, null as embedding_model`
@@ -314,9 +301,12 @@ const candidates = prepared((db: Executor, a: CandidateArgs) => compilable(db, c
 
 const passages = prepared((db: Executor, a: { workspaceId: string; mode: string; rids: string }) => {
   const rids = onSqlite(db) ? sql`(select value from json_each(${a.rids}))` : sql`(select unnest(${a.rids}::bigint[]))`
-  return compilable(db, sql<Passage>`select i.rid, c.text, c.start_offset, c.end_offset, c.heading_path, c.page, c.position, doc.title, doc.source_url
+  return compilable(
+    db,
+    sql<Passage>`select i.rid, c.text, c.start_offset, c.end_offset, c.heading_path, c.page, c.position, doc.title, doc.source_url
     from knowledge_index i join knowledge_chunks c on c.id = i.chunk_id join knowledge_documents doc on doc.id = i.document_id
-    where i.rid in ${rids} and i.workspace_id = ${a.workspaceId} and i.mode = ${a.mode}`) // tenant: named here (the ids as one parameter)
+    where i.rid in ${rids} and i.workspace_id = ${a.workspaceId} and i.mode = ${a.mode}`,
+  ) // tenant: named here (the ids as one parameter)
 })
 
 /** Text, offsets and document of the chunks that made the results (tenant-checked again). */

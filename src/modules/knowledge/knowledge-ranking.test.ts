@@ -96,7 +96,11 @@ describe('knowledge ranking on the database: statistics and candidate selection'
     s = await statistics(kb.id)
     assert.deepEqual(s.stored, s.recomputed)
     assert.equal(s.stored.terms.find((t) => t.term === 'refund')?.df, 1)
-    assert.equal(s.stored.terms.find((t) => t.term === 'fourteen'), undefined, 'a term no chunk holds any more is gone')
+    assert.equal(
+      s.stored.terms.find((t) => t.term === 'fourteen'),
+      undefined,
+      'a term no chunk holds any more is gone',
+    )
     assert.equal((await h.request({ method: 'DELETE', url: `/v2/knowledge/bases/${kb.id}` })).statusCode, 200)
     s = await statistics(kb.id)
     assert.deepEqual(s.stored, { terms: [], chunks: 0, body: 0 })
@@ -118,20 +122,24 @@ describe('knowledge ranking on the database: statistics and candidate selection'
       [answer.id],
     )
     // Another workspace's base is never selected, whatever the plan says.
-    const foreign = await index.searchCandidates(h.app.kernel.db, { workspaceId: h.b.workspaceId, mode: 'live' }, {
-      kbIds: [kb.id],
-      plans: [{ any: ['parcel'] }],
-      filters: {},
-      limit: 10,
-      withVectors: false,
-    })
+    const foreign = await index.searchCandidates(
+      h.app.kernel.db,
+      { workspaceId: h.b.workspaceId, mode: 'live' },
+      {
+        kbIds: [kb.id],
+        plans: [{ any: ['parcel'] }],
+        filters: {},
+        limit: 10,
+        withVectors: false,
+      },
+    )
     assert.deepEqual(foreign, [])
     const r = await searchOk(h, { query: 'how do I track my parcel?', knowledge_base_ids: [kb.id] })
     assert.equal(r.results[0].citation.document_id, answer.id)
     assert.equal(json(await h.request({ method: 'GET', url: `/v2/knowledge/bases/${kb.id}` })).chunk_count, 2)
   })
 
-  it('plans a search with the terms of the bases\' current language, right after the language changed', async () => {
+  it("plans a search with the terms of the bases' current language, right after the language changed", async () => {
     const kb = await createBase(h, { name: 'Sprache', language: 'en' })
     const doc = await addDocument(h, kb.id, { title: 'Erstattungen', text: 'Rückerstattungen dauern vierzehn Arbeitstage.' })
     // A search service of its own, so nothing else (the gaps job) searches this base through it meanwhile.

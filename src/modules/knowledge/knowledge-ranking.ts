@@ -146,7 +146,6 @@ export function bm25fScorer(terms: readonly string[], stats: TermStats): (c: Ran
   }
 }
 
-
 /**
  * How much a question term that no chunk of the searched bases holds weighs against the score, relative to
  * its idf: a question about "pizza" asked of a base that never says "pizza" is about something else,

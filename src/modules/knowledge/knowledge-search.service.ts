@@ -147,7 +147,11 @@ export class KnowledgeSearchService {
     scored.sort((a, b) => b.score - a.score || b.order - a.order || (a.c.chunk_id < b.c.chunk_id ? -1 : 1))
     const best = scored[0]?.score ?? 0
     const kept = scored.filter((s) => s.score > 0 && s.score >= (opts.minScore ?? 0)).slice(0, opts.topK ?? TOP_K.default)
-    const passages = await index.passagesOf(this.k.db, tenant, kept.map((s) => s.c.rid))
+    const passages = await index.passagesOf(
+      this.k.db,
+      tenant,
+      kept.map((s) => s.c.rid),
+    )
     const results: Scored[] = []
     for (const s of kept) {
       const p = passages.get(s.c.rid)

@@ -56,11 +56,7 @@ const DOCS_MIGRATIONS: ModuleMigration[] = [
         .execute()
       // Lists of a base (newest first, optionally by status) and the crawler's page lookup by URL.
       await db.schema.createIndex('knowledge_documents_base').on('knowledge_documents').columns(['workspace_id', 'mode', 'knowledge_base_id', 'id']).execute()
-      await db.schema
-        .createIndex('knowledge_documents_base_status')
-        .on('knowledge_documents')
-        .columns(['workspace_id', 'mode', 'knowledge_base_id', 'status', 'id'])
-        .execute()
+      await db.schema.createIndex('knowledge_documents_base_status').on('knowledge_documents').columns(['workspace_id', 'mode', 'knowledge_base_id', 'status', 'id']).execute()
       await db.schema.createIndex('knowledge_documents_source_url').on('knowledge_documents').columns(['knowledge_base_id', 'source_url']).execute()
       // NULLs never collide (crawled pages, failed documents), on both engines.
       await db.schema.createIndex('knowledge_documents_dedupe').on('knowledge_documents').columns(['knowledge_base_id', 'dedupe_key']).unique().execute()

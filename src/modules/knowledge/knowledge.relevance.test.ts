@@ -19,7 +19,10 @@ const INDEX_PAGE = {
     '# Refunds help centre\n\n- [Refunds](/refunds)\n- [How refunds work](/refunds/how)\n- [Refund timing](/refunds/timing)\n' +
     '- [Request a refund](/refunds/request)\n- [Refunds for annual plans](/refunds/annual)\n- [Refund to a gift card](/refunds/gift-card)\n- [Contact us](/contact)\n',
 }
-const HOURS = { title: 'Opening hours', text: 'Our support team answers Monday to Friday, from 9:00 to 17:00 CET, by chat and by e-mail. Opening hours on public holidays are announced a week before.' }
+const HOURS = {
+  title: 'Opening hours',
+  text: 'Our support team answers Monday to Friday, from 9:00 to 17:00 CET, by chat and by e-mail. Opening hours on public holidays are announced a week before.',
+}
 const SHIPPING = { title: 'Shipping times', text: 'Orders ship from our warehouse in Lyon. Delivery takes two to four working days in France and up to ten days abroad.' }
 
 describe('calibrated relevance: one threshold for search, gaps and answers', () => {
@@ -48,7 +51,10 @@ describe('calibrated relevance: one threshold for search, gaps and answers', () 
   it('an index page of links ranks below the passage that answers a refund question', async () => {
     // One word the index page repeats in its title and every link: without its prose factor it would win.
     const one = await searchOk(h, { query: 'refunds', knowledge_base_ids: [kb.id], top_k: 10 })
-    assert.deepEqual(one.results.slice(0, 2).map((x: any) => x.citation.document_id), [docs.how.id, docs.index.id])
+    assert.deepEqual(
+      one.results.slice(0, 2).map((x: any) => x.citation.document_id),
+      [docs.how.id, docs.index.id],
+    )
     const r = await searchOk(h, { query: 'When is my refund paid back to my card?', knowledge_base_ids: [kb.id], top_k: 10 })
     const order = r.results.map((x: any) => x.citation.document_id)
     assert.equal(order[0], docs.how.id, JSON.stringify(r.results))

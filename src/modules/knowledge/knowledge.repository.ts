@@ -18,8 +18,29 @@ const lockable = (db: Executor, forUpdate: boolean | undefined): boolean => !!fo
 const BATCH = 400
 
 const DOCUMENT_VIEW_COLUMNS = [
-  'id', 'workspace_id', 'mode', 'knowledge_base_id', 'title', 'filename', 'content_type', 'format', 'origin', 'source_url', 'crawl_id',
-  'etag', 'last_modified', 'checksum', 'dedupe_key', 'size_bytes', 'status', 'error', 'page_count', 'chunk_count', 'metadata', 'created_at', 'updated_at',
+  'id',
+  'workspace_id',
+  'mode',
+  'knowledge_base_id',
+  'title',
+  'filename',
+  'content_type',
+  'format',
+  'origin',
+  'source_url',
+  'crawl_id',
+  'etag',
+  'last_modified',
+  'checksum',
+  'dedupe_key',
+  'size_bytes',
+  'status',
+  'error',
+  'page_count',
+  'chunk_count',
+  'metadata',
+  'created_at',
+  'updated_at',
 ] as const
 
 // ---- bases ----
@@ -42,7 +63,10 @@ export function findBaseAnyState(db: Executor, tenant: Tenant, id: string): Prom
 export function listBases(db: Executor, tenant: Tenant, page: Page): Promise<KnowledgeBasesTable[]> {
   let q = scoped(db, tenant).selectFrom('knowledge_bases').selectAll().where('deleting', '=', 0)
   if (page.after) q = q.where('id', '<', page.after)
-  return q.orderBy('id', 'desc').limit(page.limit + 1).execute()
+  return q
+    .orderBy('id', 'desc')
+    .limit(page.limit + 1)
+    .execute()
 }
 
 export async function updateBase(db: Executor, tenant: Tenant, id: string, patch: Partial<KnowledgeBasesTable>): Promise<void> {
@@ -82,12 +106,7 @@ export function findDocumentFull(db: Executor, tenant: Tenant, id: string, opts:
 }
 
 export function findDuplicate(db: Executor, tenant: Tenant, kbId: string, checksum: string): Promise<DocumentViewRow | undefined> {
-  return scoped(db, tenant)
-    .selectFrom('knowledge_documents')
-    .select(DOCUMENT_VIEW_COLUMNS)
-    .where('knowledge_base_id', '=', kbId)
-    .where('dedupe_key', '=', checksum)
-    .executeTakeFirst()
+  return scoped(db, tenant).selectFrom('knowledge_documents').select(DOCUMENT_VIEW_COLUMNS).where('knowledge_base_id', '=', kbId).where('dedupe_key', '=', checksum).executeTakeFirst()
 }
 
 export function findBySourceUrl(db: Executor, tenant: Tenant, kbId: string, sourceUrl: string): Promise<DocumentViewRow | undefined> {
@@ -104,7 +123,10 @@ export function listDocuments(db: Executor, tenant: Tenant, kbId: string, f: { s
   let q = scoped(db, tenant).selectFrom('knowledge_documents').select(DOCUMENT_VIEW_COLUMNS).where('knowledge_base_id', '=', kbId)
   if (f.status) q = q.where('status', '=', f.status)
   if (page.after) q = q.where('id', '<', page.after)
-  return q.orderBy('id', 'desc').limit(page.limit + 1).execute()
+  return q
+    .orderBy('id', 'desc')
+    .limit(page.limit + 1)
+    .execute()
 }
 
 /** The crawler's view of a base: its crawled pages and what identifies their content. */
@@ -170,7 +192,11 @@ export async function replaceChunks(db: Executor, tenant: Tenant, documentId: st
 
 /** Adds chunks (a large document is written slice by slice: jobs/process-document.job.ts). */
 export async function insertChunks(db: Executor, rows: KnowledgeChunksTable[]): Promise<void> {
-  for (let i = 0; i < rows.length; i += BATCH) await db.insertInto('knowledge_chunks').values(rows.slice(i, i + BATCH)).execute()
+  for (let i = 0; i < rows.length; i += BATCH)
+    await db
+      .insertInto('knowledge_chunks')
+      .values(rows.slice(i, i + BATCH))
+      .execute()
 }
 
 export function listChunks(db: Executor, tenant: Tenant, documentId: string): Promise<KnowledgeChunksTable[]> {

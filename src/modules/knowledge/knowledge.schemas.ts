@@ -36,9 +36,7 @@ export const KnowledgeBase = Type.Object(
     chunking: Chunking,
     document_count: Type.Integer({ description: 'Documents in the base, in any status.' }),
     chunk_count: Type.Integer({ description: 'Searchable chunks of its ready documents.' }),
-    last_crawl: Nullable(
-      Type.Object({}, { additionalProperties: true, description: 'Summary of the latest crawl of the base (id, status, counts, times).' }),
-    ),
+    last_crawl: Nullable(Type.Object({}, { additionalProperties: true, description: 'Summary of the latest crawl of the base (id, status, counts, times).' })),
     metadata: Metadata,
     created_at: DateTime,
     updated_at: DateTime,
@@ -139,9 +137,7 @@ export const ListKnowledgeDocumentsQuery = Type.Object(
 
 export const GetKnowledgeDocumentQuery = Type.Object(
   {
-    include: Type.Optional(
-      Type.String({ pattern: '^(chunks|text)(,(chunks|text))?$', description: 'Comma-separated: `chunks` (with offsets, heading path, page) and/or `text`.' }),
-    ),
+    include: Type.Optional(Type.String({ pattern: '^(chunks|text)(,(chunks|text))?$', description: 'Comma-separated: `chunks` (with offsets, heading path, page) and/or `text`.' })),
   },
   { additionalProperties: false },
 )
@@ -178,11 +174,5 @@ export type UploadKnowledgeDocumentFormT = Static<typeof UploadKnowledgeDocument
 
 export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) })
 
-export const DeletedKnowledgeBase = Type.Object(
-  { id: Type.String(), object: Type.Literal('knowledge_base'), deleted: Type.Literal(true) },
-  { $id: 'DeletedKnowledgeBase' },
-)
-export const DeletedKnowledgeDocument = Type.Object(
-  { id: Type.String(), object: Type.Literal('knowledge_document'), deleted: Type.Literal(true) },
-  { $id: 'DeletedKnowledgeDocument' },
-)
+export const DeletedKnowledgeBase = Type.Object({ id: Type.String(), object: Type.Literal('knowledge_base'), deleted: Type.Literal(true) }, { $id: 'DeletedKnowledgeBase' })
+export const DeletedKnowledgeDocument = Type.Object({ id: Type.String(), object: Type.Literal('knowledge_document'), deleted: Type.Literal(true) }, { $id: 'DeletedKnowledgeDocument' })

@@ -131,7 +131,7 @@ export const SEARCH_MIGRATIONS: ModuleMigration[] = [
 export async function backfillStats(db: Parameters<ModuleMigration['up']>[0], engine: Parameters<ModuleMigration['up']>[1]): Promise<void> {
   type Row = { rid: number; knowledge_base_id: string; workspace_id: string; mode: string; text: string; heading_path: string; title: string; language: string }
   const bases = new Map<string, { workspace_id: string; mode: string; chunks: number; head: number; body: number; df: Map<string, number> }>()
-  for (let after = -1; ; ) {
+  for (let after = -1; ;) {
     const { rows } = await sql<Row>`select i.rid, i.knowledge_base_id, i.workspace_id, i.mode, c.text, c.heading_path, d.title, b.language
       from knowledge_index i join knowledge_chunks c on c.id = i.chunk_id join knowledge_documents d on d.id = i.document_id
       join knowledge_bases b on b.id = i.knowledge_base_id

@@ -12,9 +12,7 @@ export { ANSWERED_THRESHOLD, isAnswered } from './knowledge.relevance.js'
 export const SearchKnowledgeBody = Type.Object(
   {
     query: Type.String({ minLength: 1, maxLength: 2000, pattern: '\\S', description: 'The question or keywords; at least one word.' }),
-    knowledge_base_ids: Type.Optional(
-      Type.Array(BaseId, { minItems: 1, maxItems: 20, uniqueItems: true, description: 'Bases to search (default: every base of the workspace).' }),
-    ),
+    knowledge_base_ids: Type.Optional(Type.Array(BaseId, { minItems: 1, maxItems: 20, uniqueItems: true, description: 'Bases to search (default: every base of the workspace).' })),
     top_k: Type.Optional(Type.Integer({ minimum: 1, maximum: TOP_K.max, default: TOP_K.default, description: `Results to return (default ${TOP_K.default}).` })),
     min_score: Type.Optional(Type.Number({ minimum: 0, maximum: 1, description: 'Leave out results scoring below this (0–1).' })),
     filters: Type.Optional(
@@ -132,9 +130,7 @@ export const ListKnowledgeGapsQuery = Type.Object(
     ...PageQuery,
     status: Type.Optional(Type.Union([Type.Literal('open'), Type.Literal('resolved')])),
     knowledge_base_id: Type.Optional(BaseId),
-    order: Type.Optional(
-      Type.Union([Type.Literal('recent'), Type.Literal('count')], { default: 'recent', description: '`recent`: last asked first (default); `count`: most asked first.' }),
-    ),
+    order: Type.Optional(Type.Union([Type.Literal('recent'), Type.Literal('count')], { default: 'recent', description: '`recent`: last asked first (default); `count`: most asked first.' })),
   },
   { additionalProperties: false },
 )

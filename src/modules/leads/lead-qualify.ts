@@ -11,7 +11,9 @@ import type { LeadsTable, LeadStatus } from './leads.tables.js'
 const RULES = {
   budget: (t: string) => BUDGET.test(t) || /\b(afford|price range|spend|spending|cost us)\b/i.test(t),
   authority: (t: string) =>
-    /\b(i(?:'m| am) (?:the )?(?:ceo|cto|cfo|coo|founder|co-founder|owner|director|head of|vp|vice president|manager|in charge)|i (?:decide|make the decision|sign off|approve)|my team|our team|decision maker)\b/i.test(t),
+    /\b(i(?:'m| am) (?:the )?(?:ceo|cto|cfo|coo|founder|co-founder|owner|director|head of|vp|vice president|manager|in charge)|i (?:decide|make the decision|sign off|approve)|my team|our team|decision maker)\b/i.test(
+      t,
+    ),
   need: (t: string) => /\b(we need|i need|need to|looking for|we want|i want|struggl\w*|problem|pain|require[sd]?|must have|replace our|migrate from)\b/i.test(t),
   timeline: (t: string) => TIMELINE.test(t) || chrono.parse(t).some((r) => r.start.isCertain('day') || r.start.isCertain('month')),
 } as const

@@ -23,7 +23,8 @@ const SENIORITY = [
   { points: 5, reason: 'title is a manager', pattern: /\b(manager|lead|principal)\b/i },
 ] as const
 export const BUDGET = /(?:[$€£¥]\s?\d[\d,.]*\s?(?:k|m)?\b|\b\d[\d,.]*\s?(?:k|m)?\s?(?:usd|eur|gbp|dollars|euros|pounds)\b|\bbudget\b)/i
-export const TIMELINE = /\b(?:this|next) (?:week|month|quarter|year)\b|\bby (?:the end of |end of )?(?:january|february|march|april|may|june|july|august|september|october|november|december|q[1-4]|monday|tuesday|wednesday|thursday|friday|\d{1,2}[/.-]\d{1,2})\b|\bwithin \d+ (?:days|weeks|months)\b|\b(?:asap|deadline|go[- ]live|launch date)\b/i
+export const TIMELINE =
+  /\b(?:this|next) (?:week|month|quarter|year)\b|\bby (?:the end of |end of )?(?:january|february|march|april|may|june|july|august|september|october|november|december|q[1-4]|monday|tuesday|wednesday|thursday|friday|\d{1,2}[/.-]\d{1,2})\b|\bwithin \d+ (?:days|weeks|months)\b|\b(?:asap|deadline|go[- ]live|launch date)\b/i
 
 export function scoreLead(s: LeadScoreInput): { score: number; factors: string[] } {
   const factors: string[] = []

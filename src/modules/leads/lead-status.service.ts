@@ -71,7 +71,5 @@ export class LeadStatusService {
 const transitionError = (from: LeadStatus, to: LeadStatus) =>
   new AppError(
     'invalid_lead_transition',
-    from === to
-      ? `The lead is already ${to}.`
-      : `A lead cannot move from ${from} to ${to}; from ${from} it can move to ${TRANSITIONS[from].join(', ') || 'nothing (final)'}.`,
+    from === to ? `The lead is already ${to}.` : `A lead cannot move from ${from} to ${to}; from ${from} it can move to ${TRANSITIONS[from].join(', ') || 'nothing (final)'}.`,
   )

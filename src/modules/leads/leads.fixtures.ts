@@ -15,7 +15,11 @@ export const FIXTURES: Record<string, Fixture> = {
   deleteLead: async (c) => ({ id: await lead(c) }),
   qualifyLead: async (c) => ({ params: { id: await lead(c) }, body: { answers: { budget: '10k per year' } } }),
   syncLeadToCrm: async (c) => {
-    await c.request({ method: 'PATCH', url: `/v2/workspaces/${c.a.workspaceId}`, payload: { crm: { provider: 'webhook', url: 'https://crm.example/leads', signing_secret: 'whsec_fixture_secret_123456' } } })
+    await c.request({
+      method: 'PATCH',
+      url: `/v2/workspaces/${c.a.workspaceId}`,
+      payload: { crm: { provider: 'webhook', url: 'https://crm.example/leads', signing_secret: 'whsec_fixture_secret_123456' } },
+    })
     return { params: { id: await lead(c) } }
   },
   listLeadActivities: async (c) => ({ id: await lead(c) }),

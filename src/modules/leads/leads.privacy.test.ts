@@ -26,10 +26,19 @@ describe('leads privacy', () => {
     const found = await collect(ADA)
     assert.deepEqual(found.records.leads.map((l: any) => l.id).sort(), [byEmail.id, byPhone.id].sort())
     assert.equal((found.records.leads as any[]).find((l) => l.id === byEmail.id).email, 'ada@example.com')
-    assert.deepEqual(found.records.lead_activities.map((a: any) => a.lead_id), [byEmail.id])
+    assert.deepEqual(
+      found.records.lead_activities.map((a: any) => a.lead_id),
+      [byEmail.id],
+    )
     assert.ok(found.ids.includes(byPhone.id))
-    assert.deepEqual((await collect({ email: null, phone: ADA.phone, external_id: null })).records.leads.map((l: any) => l.id), [byPhone.id])
-    assert.deepEqual((await collect(NADA)).records.leads.map((l: any) => l.id), [nada.id])
+    assert.deepEqual(
+      (await collect({ email: null, phone: ADA.phone, external_id: null })).records.leads.map((l: any) => l.id),
+      [byPhone.id],
+    )
+    assert.deepEqual(
+      (await collect(NADA)).records.leads.map((l: any) => l.id),
+      [nada.id],
+    )
 
     assert.deepEqual(await privacy().erase(h.app.kernel, h.app.services, tenant(), ADA), { deleted: 3, anonymised: 0 })
     const after = await collect(ADA)

@@ -16,7 +16,11 @@ export const leadsPrivacy: ModulePrivacy = {
 
   async collect(k, _services, tenant, subject) {
     const leads = await repo.leadsOfSubject(k.db, tenant, subject)
-    const activities = await repo.activitiesOfLeads(k.db, tenant, leads.map((l) => l.id))
+    const activities = await repo.activitiesOfLeads(
+      k.db,
+      tenant,
+      leads.map((l) => l.id),
+    )
     return {
       records: { leads: leads.map(leadView), lead_activities: activities.map(activityView) },
       files: [],

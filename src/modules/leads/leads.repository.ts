@@ -22,7 +22,12 @@ export function findLeadByEmail(db: Executor, tenant: Tenant, email: string): Pr
 }
 
 export function findLeadBySource(db: Executor, tenant: Tenant, source: string, sourceId: string): Promise<LeadsTable | undefined> {
-  return scoped(db, tenant).selectFrom('leads').selectAll().where('source', '=', source as LeadsTable['source']).where('source_id', '=', sourceId).executeTakeFirst()
+  return scoped(db, tenant)
+    .selectFrom('leads')
+    .selectAll()
+    .where('source', '=', source as LeadsTable['source'])
+    .where('source_id', '=', sourceId)
+    .executeTakeFirst()
 }
 
 export function listLeads(db: Executor, tenant: Tenant, q: ListLeadsQueryT, page: Page): Promise<LeadsTable[]> {
@@ -35,7 +40,10 @@ export function listLeads(db: Executor, tenant: Tenant, q: ListLeadsQueryT, page
   if (q.max_score !== undefined) s = s.where('score', '<=', q.max_score)
   if (q.updated_after) s = s.where('updated_at', '>', q.updated_after)
   if (page.after) s = s.where('id', '<', page.after)
-  return s.orderBy('id', 'desc').limit(page.limit + 1).execute()
+  return s
+    .orderBy('id', 'desc')
+    .limit(page.limit + 1)
+    .execute()
 }
 
 export async function updateLead(db: Executor, tenant: Tenant, id: string, patch: Partial<LeadsTable>): Promise<void> {
@@ -60,7 +68,10 @@ export async function insertActivity(db: Executor, row: LeadActivitiesTable): Pr
 export function listActivities(db: Executor, tenant: Tenant, leadId: string, page: Page): Promise<LeadActivitiesTable[]> {
   let s = scoped(db, tenant).selectFrom('lead_activities').selectAll().where('lead_id', '=', leadId)
   if (page.after) s = s.where('id', '<', page.after)
-  return s.orderBy('id', 'desc').limit(page.limit + 1).execute()
+  return s
+    .orderBy('id', 'desc')
+    .limit(page.limit + 1)
+    .execute()
 }
 
 export async function countEngagements(db: Executor, tenant: Tenant, leadId: string): Promise<number> {

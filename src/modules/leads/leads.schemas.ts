@@ -3,23 +3,20 @@ import { Page, PageQuery } from '../../kernel/http/pagination.js'
 import { Nullable } from '../../kernel/http/schemas.js'
 
 const DateTime = Type.String({ format: 'date-time' })
-export const LeadStatus = Type.Union(
-  [Type.Literal('new'), Type.Literal('contacted'), Type.Literal('qualified'), Type.Literal('converted'), Type.Literal('unqualified'), Type.Literal('lost')],
-  { title: 'LeadStatus', description: 'docs/leads.md has the machine.' },
-)
-export const LeadSource = Type.Union(
-  [Type.Literal('conversation'), Type.Literal('bot'), Type.Literal('voice_call'), Type.Literal('api'), Type.Literal('import')],
-  { title: 'LeadSource' },
-)
+export const LeadStatus = Type.Union([Type.Literal('new'), Type.Literal('contacted'), Type.Literal('qualified'), Type.Literal('converted'), Type.Literal('unqualified'), Type.Literal('lost')], {
+  title: 'LeadStatus',
+  description: 'docs/leads.md has the machine.',
+})
+export const LeadSource = Type.Union([Type.Literal('conversation'), Type.Literal('bot'), Type.Literal('voice_call'), Type.Literal('api'), Type.Literal('import')], { title: 'LeadSource' })
 const SyncStatus = Type.Union([Type.Literal('never'), Type.Literal('pending'), Type.Literal('synced'), Type.Literal('failed')], { title: 'LeadSyncStatus' })
 
 export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false })
 
-const Properties = Type.Record(
-  Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-z][a-z0-9_]*$' }),
-  Type.Union([Type.String({ maxLength: 1000 }), Type.Number(), Type.Boolean(), Type.Null()]),
-  { maxProperties: 50, additionalProperties: false, description: 'Up to 50 custom properties (snake_case keys; strings ≤ 1000 characters, numbers, booleans).' },
-)
+const Properties = Type.Record(Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-z][a-z0-9_]*$' }), Type.Union([Type.String({ maxLength: 1000 }), Type.Number(), Type.Boolean(), Type.Null()]), {
+  maxProperties: 50,
+  additionalProperties: false,
+  description: 'Up to 50 custom properties (snake_case keys; strings ≤ 1000 characters, numbers, booleans).',
+})
 const Tags = Type.Array(Type.String({ minLength: 1, maxLength: 50 }), { maxItems: 20, uniqueItems: true })
 
 const Criterion = Type.Object(
@@ -87,7 +84,9 @@ export type LeadT = Static<typeof Lead>
 const leadFields = {
   name: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 200 }))),
   email: Type.Optional(Nullable(Type.String({ format: 'email', maxLength: 254 }))),
-  phone: Type.Optional(Nullable(Type.String({ minLength: 3, maxLength: 40, description: 'Any common format; stored as E.164 (a number without +country code is read in the workspace default region when possible).' }))),
+  phone: Type.Optional(
+    Nullable(Type.String({ minLength: 3, maxLength: 40, description: 'Any common format; stored as E.164 (a number without +country code is read in the workspace default region when possible).' })),
+  ),
   company: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
   title: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
   owner_id: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 64 }))),
@@ -98,7 +97,9 @@ export const CreateLeadBody = Type.Object(
   {
     ...leadFields,
     source: Type.Optional(LeadSource),
-    source_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'With source conversation: the conversation (conv_…), whose contact fills empty fields and whose messages count in the score.' })),
+    source_id: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 64, description: 'With source conversation: the conversation (conv_…), whose contact fills empty fields and whose messages count in the score.' }),
+    ),
   },
   { additionalProperties: false, title: 'CreateLeadBody' },
 )
@@ -154,8 +155,14 @@ export const Activity = Type.Object(
     lead_id: Type.String(),
     type: Type.Union(
       [
-        Type.Literal('note'), Type.Literal('email'), Type.Literal('call'), Type.Literal('meeting'), Type.Literal('task'),
-        Type.Literal('status_change'), Type.Literal('qualification'), Type.Literal('sync'),
+        Type.Literal('note'),
+        Type.Literal('email'),
+        Type.Literal('call'),
+        Type.Literal('meeting'),
+        Type.Literal('task'),
+        Type.Literal('status_change'),
+        Type.Literal('qualification'),
+        Type.Literal('sync'),
       ],
       { title: 'LeadActivityType' },
     ),

@@ -22,7 +22,7 @@ export const StreamEventsQuery = Type.Object(
 export const StreamReady = Type.Object(
   {
     object: Type.Literal('event_stream'),
-    types: Type.Array(Type.String(), { description: 'The event types this stream carries (after the credential\'s scopes).' }),
+    types: Type.Array(Type.String(), { description: "The event types this stream carries (after the credential's scopes)." }),
     resumed_after: Type.Union([Type.String(), Type.Null()], { description: 'The event id the stream resumed after, or null for a new stream.' }),
     bus: Type.Union([Type.Literal('postgres'), Type.Literal('redis'), Type.Literal('cluster'), Type.Literal('none')], {
       description: 'How this process hears of events committed elsewhere (docs/live.md): `none` polls only.',

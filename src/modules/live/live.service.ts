@@ -41,7 +41,10 @@ export class LiveService {
   select(principal: Principal, types: string | undefined): { wants: (type: string) => boolean; list: string[] } {
     const catalog = this.k.events.catalog()
     const may = (t: EventType) => this.mayRead(principal, t.scope, t.minRole)
-    const parts = (types ?? '*').split(',').map((s) => s.trim()).filter(Boolean)
+    const parts = (types ?? '*')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)
     if (parts.length === 0) throw invalidTypes('names no event type')
     const exact = new Set<string>()
     const prefixes: string[] = []
@@ -70,12 +73,7 @@ export class LiveService {
   }
 
   /** Serves one stream until the client leaves, the server closes, or the credential stops admitting it. */
-  async stream(
-    first: Principal,
-    query: { types?: string; after?: string },
-    stream: EventStream,
-    reauthenticate: () => Promise<Principal | null>,
-  ): Promise<void> {
+  async stream(first: Principal, query: { types?: string; after?: string }, stream: EventStream, reauthenticate: () => Promise<Principal | null>): Promise<void> {
     const tenant: Tenant = { workspaceId: first.workspaceId, mode: first.mode }
     const { wants, list } = this.select(first, query.types)
     const after = query.after ?? lastEventIdOf(stream.lastEventId)
@@ -205,7 +203,6 @@ function lastEventIdOf(header: string | null): string | undefined {
   }
   return id
 }
-
 
 function invalidTypes(detail: string): AppError {
   return new AppError('validation_failed', `types ${detail}.`, { errors: [{ pointer: '/query/types', detail }] })

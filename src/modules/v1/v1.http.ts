@@ -82,7 +82,11 @@ export function v1Endpoints(k: Kernel, services: Services) {
           route<V1BotRunBodyT, unknown>('POST', '/bot/run', V1_MAPPING[2], 'write', { body: V1BotRunBody }, (p, b) => v1.botRun(p, b), 201)
           // An unknown v1 path is still a v1 response: the same headers, and the guide.
           scope.setNotFoundHandler(async (request, reply) =>
-            sendProblem(request, reply, new AppError('route_not_found', `No v1 endpoint at ${request.method} ${request.url.split('?')[0]}. v1 has POST /chat, GET /chats and POST /bot/run; see ${guide}.`)),
+            sendProblem(
+              request,
+              reply,
+              new AppError('route_not_found', `No v1 endpoint at ${request.method} ${request.url.split('?')[0]}. v1 has POST /chat, GET /chats and POST /bot/run; see ${guide}.`),
+            ),
           )
         },
         { prefix },
@@ -111,7 +115,8 @@ export function v1Endpoints(k: Kernel, services: Services) {
 
 function migrationPage(docs: string, sunset: Date): string {
   const rows = V1_MAPPING.map(
-    (r) => `<tr><td><code>${escapeHtml(r.v1)}</code></td><td>${r.operationId ? `<a href="${escapeHtml(`${docs}/${r.module}/${r.operationId}`)}"><code>${escapeHtml(r.v2)}</code></a>` : `<code>${escapeHtml(r.v2)}</code>`}</td><td>${escapeHtml(r.change)}</td></tr>`,
+    (r) =>
+      `<tr><td><code>${escapeHtml(r.v1)}</code></td><td>${r.operationId ? `<a href="${escapeHtml(`${docs}/${r.module}/${r.operationId}`)}"><code>${escapeHtml(r.v2)}</code></a>` : `<code>${escapeHtml(r.v2)}</code>`}</td><td>${escapeHtml(r.change)}</td></tr>`,
   ).join('')
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Migrating from v1 to v2</title></head><body>
 <h1>Migrating from API v1 to v2</h1>

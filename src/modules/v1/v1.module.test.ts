@@ -48,10 +48,13 @@ describe('v1 compatibility', () => {
     assert.equal(conv.contact.external_id, 'crm-42')
     assert.equal(conv.lead_score.score, a.chat.lead_score)
     const msgs = await ok(h.request({ method: 'GET', url: `/v2/inbox/conversations/${a.chat.id}/messages?order=asc` }))
-    assert.deepEqual(msgs.data.map((m: any) => [m.id, m.direction, m.content]), [
-      [a.message_id, 'inbound', 'Hello, what does the pro plan cost?'],
-      [second.message_id, 'outbound', 'Thanks, we will get back to you.'],
-    ])
+    assert.deepEqual(
+      msgs.data.map((m: any) => [m.id, m.direction, m.content]),
+      [
+        [a.message_id, 'inbound', 'Hello, what does the pro plan cost?'],
+        [second.message_id, 'outbound', 'Thanks, we will get back to you.'],
+      ],
+    )
     // An explicit chat_id pins the conversation; an unknown one is v2's 404, with the v1 headers.
     const pinned = json(await v1(h, 'POST', '/chat', { user_id: 'crm-43', chat_id: a.chat.id, message: 'Pinned' }))
     assert.equal(pinned.chat.id, a.chat.id)
@@ -77,7 +80,10 @@ describe('v1 compatibility', () => {
       seen.push(...page.data.map((c: any) => c.id))
       if (!page.has_more) break
     }
-    assert.deepEqual(seen, v2.data.map((c: any) => c.id))
+    assert.deepEqual(
+      seen,
+      v2.data.map((c: any) => c.id),
+    )
     assert.equal(seen.length, 7)
     const deep = await v1(h, 'GET', '/chats?offset=10001', undefined, ws)
     assert.equal(deep.statusCode, 400)
@@ -148,7 +154,11 @@ describe('v1 after V1_SUNSET', () => {
   after(() => h.close())
 
   it('answers 410 pointing at the guide, still with the headers; the guide stays up', async () => {
-    for (const [method, url] of [['POST', '/api/v1/chat'], ['GET', '/api/v1/chats'], ['POST', '/sandbox/api/v1/bot/run']] as const) {
+    for (const [method, url] of [
+      ['POST', '/api/v1/chat'],
+      ['GET', '/api/v1/chats'],
+      ['POST', '/sandbox/api/v1/bot/run'],
+    ] as const) {
       const res = await h.request({ method, url, payload: method === 'POST' ? { user_id: 'u', message: 'x' } : undefined })
       assert.equal(res.statusCode, 410, `${url}: ${res.body}`)
       assert.match(String(res.headers['content-type']), /^application\/problem\+json/)

@@ -99,7 +99,11 @@ export class CallLifecycle {
     // recording (transcription) or not at all.
     if (lines.length) Object.assign(out, { transcript_status: 'ready', transcript: toJson(lines), transcript_reason: null })
     else if (call.record === 1 && this.k.config.transcription) Object.assign(out, { transcript_status: 'processing' })
-    else Object.assign(out, { transcript_status: 'unavailable', transcript_reason: call.record === 1 ? 'No transcription endpoint is configured (TRANSCRIPTION_BASE_URL).' : 'The call was not recorded and no speech was gathered.' })
+    else
+      Object.assign(out, {
+        transcript_status: 'unavailable',
+        transcript_reason: call.record === 1 ? 'No transcription endpoint is configured (TRANSCRIPTION_BASE_URL).' : 'The call was not recorded and no speech was gathered.',
+      })
     if (call.record === 1 && call.recording_status === 'pending') out.recording_status = 'processing'
     return out
   }
@@ -127,7 +131,12 @@ export class CallLifecycle {
       lines.map((l) => ({
         direction: l.speaker === 'caller' ? 'inbound' : 'outbound',
         content: l.text,
-        author: l.speaker === 'caller' ? { type: 'contact', id: null } : l.speaker === 'member' ? { type: 'member', id: memberOf(call) } : { type: call.answer_type === 'agent' ? 'agent' : 'bot', id: call.answer_id },
+        author:
+          l.speaker === 'caller'
+            ? { type: 'contact', id: null }
+            : l.speaker === 'member'
+              ? { type: 'member', id: memberOf(call) }
+              : { type: call.answer_type === 'agent' ? 'agent' : 'bot', id: call.answer_id },
         at: iso(new Date(start + l.start_ms)),
       })),
     )

@@ -59,12 +59,7 @@ export const endOf = (lines: CallLine[]) => (lines.length ? lines[lines.length -
  * then our announcement (to the caller for a cold transfer, to the target first for a warm one), the
  * target taking over, and the caller's thanks.
  */
-export async function planTransfer(
-  lines: CallLine[],
-  atMs: number,
-  t: { mode: 'cold' | 'warm'; announcement: string | null; targetName: string },
-  measure: Measure,
-): Promise<CallLine[]> {
+export async function planTransfer(lines: CallLine[], atMs: number, t: { mode: 'cold' | 'warm'; announcement: string | null; targetName: string }, measure: Measure): Promise<CallLine[]> {
   const kept = lines.filter((l) => l.start_ms < atMs)
   const from = Math.max(atMs, kept.length ? kept[kept.length - 1].end_ms + GAP_MS : LEAD_IN_MS)
   const tl = new Timeline(measure, kept, from)

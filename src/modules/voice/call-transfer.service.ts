@@ -16,8 +16,7 @@ import type { VoiceSpeech } from './voice.speech.js'
 import type { CallCarrierTransfer, VoiceCallsTable } from './voice.tables.js'
 import { callView } from './voice.views.js'
 
-const notInProgress = (call: VoiceCallsTable) =>
-  new AppError('call_not_in_progress', `Call ${call.id} is ${call.status}; only a call in progress can be transferred.`, { call_status: call.status })
+const notInProgress = (call: VoiceCallsTable) => new AppError('call_not_in_progress', `Call ${call.id} is ${call.status}; only a call in progress can be transferred.`, { call_status: call.status })
 
 /**
  * transferVoiceCall: to a phone number or a member, cold or warm, with an optional announcement; only
@@ -60,7 +59,12 @@ export class CallTransferService {
     return this.commit(principal, call, patch, async () => {})
   }
 
-  private async commit(principal: Principal, call: VoiceCallsTable, patch: Partial<VoiceCallsTable>, more: (tx: Parameters<Parameters<Kernel['transaction']>[1]>[0]) => Promise<void>): Promise<VoiceCallT> {
+  private async commit(
+    principal: Principal,
+    call: VoiceCallsTable,
+    patch: Partial<VoiceCallsTable>,
+    more: (tx: Parameters<Parameters<Kernel['transaction']>[1]>[0]) => Promise<void>,
+  ): Promise<VoiceCallT> {
     return this.k.transaction(principal, async (tx) => {
       if (!(await repo.updateCallIf(tx, principal, call.id, call, patch))) {
         // Ended, or another transfer got there first, since it was read.
@@ -78,7 +82,9 @@ export class CallTransferService {
   private async target(tenant: Tenant, body: TransferVoiceCallBodyT): Promise<{ to: CallCarrierTransfer['to']; name: string; dial: string | null }> {
     const { phone_number: phone, member_id: memberId } = body.to
     if (!!phone === !!memberId) {
-      throw new AppError('validation_failed', 'Transfer to exactly one of to.phone_number and to.member_id.', { errors: [{ pointer: '/body/to', detail: 'exactly one of phone_number and member_id' }] })
+      throw new AppError('validation_failed', 'Transfer to exactly one of to.phone_number and to.member_id.', {
+        errors: [{ pointer: '/body/to', detail: 'exactly one of phone_number and member_id' }],
+      })
     }
     if (phone) {
       const e164 = e164Or422(phone, '/body/to/phone_number')
@@ -86,7 +92,9 @@ export class CallTransferService {
     }
     const member = await this.services.workspaces.getMember(tenant, memberId!)
     if (!member || member.status !== 'active') {
-      throw new AppError('invalid_reference', `'${memberId}' is not an active member of this workspace.`, { errors: [{ pointer: '/body/to/member_id', detail: member ? 'the member has not accepted the invitation' : 'no such member' }] })
+      throw new AppError('invalid_reference', `'${memberId}' is not an active member of this workspace.`, {
+        errors: [{ pointer: '/body/to/member_id', detail: member ? 'the member has not accepted the invitation' : 'no such member' }],
+      })
     }
     return { to: { type: 'member', phone_number: null, member_id: member.id }, name: member.name ?? member.email.split('@')[0], dial: `client:${member.id}` }
   }

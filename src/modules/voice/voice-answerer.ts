@@ -42,7 +42,12 @@ const spoken = (text: string) => renderReply(text, [], 'voice')
  * calls keyed by call and turn, so a retried step repeats none). An agent answers from its instructions
  * and knowledge without tools: a tool waiting for a human's approval cannot hold a phone line.
  */
-export async function answererFor(k: Kernel, services: Services, tenant: Tenant, call: { id: string; answer_type: Answerer; answer_id: string | null; greeting: string | null }): Promise<VoiceAnswerer> {
+export async function answererFor(
+  k: Kernel,
+  services: Services,
+  tenant: Tenant,
+  call: { id: string; answer_type: Answerer; answer_id: string | null; greeting: string | null },
+): Promise<VoiceAnswerer> {
   if (call.answer_type === 'bot') {
     const { name } = await services.bots.replies.answering(tenant, call.answer_id!)
     return {

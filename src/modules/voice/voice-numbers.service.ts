@@ -93,7 +93,11 @@ export class VoiceNumbersService {
 
   private async carrierOf(principal: Principal, row: VoiceNumbersTable): Promise<RealCarrier> {
     const twilio = await this.carriers.twilio(principal)
-    if (!twilio) throw new AppError('carrier_not_configured', `${row.e164} is a Twilio number and the workspace has no Twilio account configured any more; configure it again (PATCH /workspaces/{id} \`voice\`) to change or release the number.`)
+    if (!twilio)
+      throw new AppError(
+        'carrier_not_configured',
+        `${row.e164} is a Twilio number and the workspace has no Twilio account configured any more; configure it again (PATCH /workspaces/{id} \`voice\`) to change or release the number.`,
+      )
     return twilio
   }
 
@@ -128,7 +132,11 @@ export class VoiceNumbersService {
     for (let attempt = 0; ; attempt++) {
       const taken = await repo.takenNumbers(this.k.db, 'simulated', principal.mode, range.prefix)
       let free: string | null = null
-      for (const candidate of range.candidates()) if (!taken.has(candidate)) { free = candidate; break }
+      for (const candidate of range.candidates())
+        if (!taken.has(candidate)) {
+          free = candidate
+          break
+        }
       if (!free) throw new AppError('number_not_available', `Every fictional number of area ${range.area} in ${body.country} is taken; try another area_code.`)
       try {
         return await this.insert(principal, base(free, range.area))

@@ -43,46 +43,64 @@ const CALL: VoiceCallT = {
 const at = (status: VoiceCallT['status'], extra: Partial<VoiceCallT> = {}): VoiceCallT => ({ ...CALL, status, ...extra })
 
 /** Every event type of the voice module. */
-export const VOICE_EVENTS = defineEvents('voice', { scope: 'read' }, {
-  'voice_number.provisioned': eventType({ description: 'A number was provisioned for the workspace.', schema: VoiceNumber, example: NUMBER }),
-  'voice_number.updated': eventType({ description: 'A number was renamed or now answers with another bot, agent or greeting.', schema: VoiceNumber, example: { ...NUMBER, friendly_name: 'Sales line' } }),
-  'voice_number.released': eventType({ description: 'A number was released (given back to the carrier); the payload is the number as it was.', schema: VoiceNumber, example: NUMBER }),
-  'call.queued': eventType({ description: 'A call was created (outbound) or arrived (inbound) and waits for the carrier.', schema: VoiceCall, example: CALL }),
-  'call.ringing': eventType({ description: 'The destination is ringing.', schema: VoiceCall, example: at('ringing', { ringing_at: '2026-11-28T09:00:01.000Z' }) }),
-  'call.answered': eventType({ description: 'The call was answered (status in_progress).', schema: VoiceCall, example: at('in_progress', { answered_at: '2026-11-28T09:00:05.000Z' }) }),
-  'call.completed': eventType({
-    description: 'The call ended after being answered; `duration_seconds` is billed time.',
-    schema: VoiceCall,
-    example: at('completed', { answered_at: '2026-11-28T09:00:05.000Z', ended_at: '2026-11-28T09:00:41.000Z', duration_seconds: 36, end_reason: 'hangup' }),
-  }),
-  'call.failed': eventType({
-    description: 'The call ended without being answered: status busy, no_answer, failed or canceled; `end_reason` says why.',
-    schema: VoiceCall,
-    example: at('busy', { ended_at: '2026-11-28T09:00:03.000Z', duration_seconds: 0, end_reason: 'busy' }),
-  }),
-  'call.transferred': eventType({
-    description: 'A call in progress was transferred (its last `transfers` entry).',
-    schema: VoiceCall,
-    example: at('in_progress', { transfers: [{ to: { type: 'number', phone_number: '+14155550188', member_id: null }, mode: 'cold', announcement: null, at: '2026-11-28T09:00:20.000Z' }] }),
-  }),
-  'call.recording.ready': eventType({
-    description: 'The recording of a call can be downloaded.',
-    schema: VoiceRecording,
-    example: { object: 'voice_recording', call_id: CALL.id, status: 'ready', reason: null, format: 'audio/wav', duration_ms: 36_200, size_bytes: 1_596_464, channels: 1, media_url: `${CALL.recording.url}?format=wav` },
-  }),
-  'call.transcript.ready': eventType({
-    description: 'The transcript of a call is ready (its lines are also messages of the call’s conversation).',
-    schema: VoiceTranscript,
-    example: {
-      object: 'voice_transcript',
-      call_id: CALL.id,
-      status: 'ready',
-      reason: null,
-      language: 'en',
-      segments: [{ speaker: 'bot', start_ms: 0, end_ms: 2100, text: 'Hi, this is Acme calling about your order.', confidence: 1 }],
-    },
-  }),
-})
+export const VOICE_EVENTS = defineEvents(
+  'voice',
+  { scope: 'read' },
+  {
+    'voice_number.provisioned': eventType({ description: 'A number was provisioned for the workspace.', schema: VoiceNumber, example: NUMBER }),
+    'voice_number.updated': eventType({
+      description: 'A number was renamed or now answers with another bot, agent or greeting.',
+      schema: VoiceNumber,
+      example: { ...NUMBER, friendly_name: 'Sales line' },
+    }),
+    'voice_number.released': eventType({ description: 'A number was released (given back to the carrier); the payload is the number as it was.', schema: VoiceNumber, example: NUMBER }),
+    'call.queued': eventType({ description: 'A call was created (outbound) or arrived (inbound) and waits for the carrier.', schema: VoiceCall, example: CALL }),
+    'call.ringing': eventType({ description: 'The destination is ringing.', schema: VoiceCall, example: at('ringing', { ringing_at: '2026-11-28T09:00:01.000Z' }) }),
+    'call.answered': eventType({ description: 'The call was answered (status in_progress).', schema: VoiceCall, example: at('in_progress', { answered_at: '2026-11-28T09:00:05.000Z' }) }),
+    'call.completed': eventType({
+      description: 'The call ended after being answered; `duration_seconds` is billed time.',
+      schema: VoiceCall,
+      example: at('completed', { answered_at: '2026-11-28T09:00:05.000Z', ended_at: '2026-11-28T09:00:41.000Z', duration_seconds: 36, end_reason: 'hangup' }),
+    }),
+    'call.failed': eventType({
+      description: 'The call ended without being answered: status busy, no_answer, failed or canceled; `end_reason` says why.',
+      schema: VoiceCall,
+      example: at('busy', { ended_at: '2026-11-28T09:00:03.000Z', duration_seconds: 0, end_reason: 'busy' }),
+    }),
+    'call.transferred': eventType({
+      description: 'A call in progress was transferred (its last `transfers` entry).',
+      schema: VoiceCall,
+      example: at('in_progress', { transfers: [{ to: { type: 'number', phone_number: '+14155550188', member_id: null }, mode: 'cold', announcement: null, at: '2026-11-28T09:00:20.000Z' }] }),
+    }),
+    'call.recording.ready': eventType({
+      description: 'The recording of a call can be downloaded.',
+      schema: VoiceRecording,
+      example: {
+        object: 'voice_recording',
+        call_id: CALL.id,
+        status: 'ready',
+        reason: null,
+        format: 'audio/wav',
+        duration_ms: 36_200,
+        size_bytes: 1_596_464,
+        channels: 1,
+        media_url: `${CALL.recording.url}?format=wav`,
+      },
+    }),
+    'call.transcript.ready': eventType({
+      description: 'The transcript of a call is ready (its lines are also messages of the call’s conversation).',
+      schema: VoiceTranscript,
+      example: {
+        object: 'voice_transcript',
+        call_id: CALL.id,
+        status: 'ready',
+        reason: null,
+        language: 'en',
+        segments: [{ speaker: 'bot', start_ms: 0, end_ms: 2100, text: 'Hi, this is Acme calling about your order.', confidence: 1 }],
+      },
+    }),
+  },
+)
 
 declare module '../../kernel/events/events.js' {
   interface EventPayloads extends PayloadsOf<typeof VOICE_EVENTS> {}

@@ -26,7 +26,21 @@ export const voiceModule = defineModule({
   uses: ['workspaces', 'knowledge', 'inbox', 'bots', 'agents'],
   errors: VOICE_ERRORS,
   migrations: voiceMigrations,
-  routes: [listVoiceNumbers, provisionVoiceNumber, getVoiceNumber, updateVoiceNumber, releaseVoiceNumber, listVoiceCalls, createVoiceCall, getVoiceCall, transferVoiceCall, hangupVoiceCall, getVoiceRecording, getVoiceTranscript, createVoiceToken],
+  routes: [
+    listVoiceNumbers,
+    provisionVoiceNumber,
+    getVoiceNumber,
+    updateVoiceNumber,
+    releaseVoiceNumber,
+    listVoiceCalls,
+    createVoiceCall,
+    getVoiceCall,
+    transferVoiceCall,
+    hangupVoiceCall,
+    getVoiceRecording,
+    getVoiceTranscript,
+    createVoiceToken,
+  ],
   init(kernel, services) {
     kernel.events.declare(VOICE_EVENTS)
     const carriers = new TwilioCarriers(kernel, services)

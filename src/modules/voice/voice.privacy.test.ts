@@ -37,9 +37,15 @@ describe('voice privacy and retention', () => {
     assert.equal((await ok(get(h, `/voice/calls/${ada.id}/recording`))).status, 'ready')
 
     const found = await collect(ADA)
-    assert.deepEqual(found.records.calls.map((c: any) => c.id), [ada.id])
+    assert.deepEqual(
+      found.records.calls.map((c: any) => c.id),
+      [ada.id],
+    )
     assert.deepEqual((found.records.calls[0] as any).to, ADA.phone)
-    assert.deepEqual(found.records.transcripts.map((t: any) => t.call_id), [ada.id])
+    assert.deepEqual(
+      found.records.transcripts.map((t: any) => t.call_id),
+      [ada.id],
+    )
     assert.ok((found.records.transcripts[0] as any).segments.length > 0)
     assert.equal(found.files.length, 1)
     const file = found.files[0]
@@ -47,7 +53,10 @@ describe('voice privacy and retention', () => {
     assert.equal(file.contentType, 'audio/wav')
     assert.ok(await h.app.kernel.blobs.stat(file.key))
     assert.deepEqual(found.ids, [ada.id])
-    assert.deepEqual((await collect(NADA)).records.calls.map((c: any) => c.id), [nada.id])
+    assert.deepEqual(
+      (await collect(NADA)).records.calls.map((c: any) => c.id),
+      [nada.id],
+    )
     // Our own number is not a data subject's.
     assert.deepEqual((await collect({ email: null, phone: num.phone_number, external_id: null })).records.calls, [])
 

@@ -22,10 +22,18 @@ export function listNumbers(db: Executor, tenant: Tenant, q: { country?: string 
   let s = scoped(db, tenant).selectFrom('voice_numbers').selectAll()
   if (q.country) s = s.where('country', '=', q.country)
   if (page.after) s = s.where('id', '<', page.after)
-  return s.orderBy('id', 'desc').limit(page.limit + 1).execute()
+  return s
+    .orderBy('id', 'desc')
+    .limit(page.limit + 1)
+    .execute()
 }
 
-export async function updateNumber(db: Executor, tenant: Tenant, id: string, patch: Partial<Pick<VoiceNumbersTable, 'friendly_name' | 'answer_type' | 'answer_id' | 'greeting' | 'updated_at'>>): Promise<void> {
+export async function updateNumber(
+  db: Executor,
+  tenant: Tenant,
+  id: string,
+  patch: Partial<Pick<VoiceNumbersTable, 'friendly_name' | 'answer_type' | 'answer_id' | 'greeting' | 'updated_at'>>,
+): Promise<void> {
   await scoped(db, tenant).updateTable('voice_numbers').set(patch).where('id', '=', id).execute()
 }
 
@@ -73,27 +81,18 @@ export function listCalls(db: Executor, tenant: Tenant, q: ListVoiceCallsQueryT,
   if (q.number_id) s = s.where('number_id', '=', q.number_id)
   if (q.direction) s = s.where('direction', '=', q.direction)
   if (page.after) s = s.where('id', '<', page.after)
-  return s.orderBy('id', 'desc').limit(page.limit + 1).execute()
+  return s
+    .orderBy('id', 'desc')
+    .limit(page.limit + 1)
+    .execute()
 }
 
 /**
  * Changes a call only if it is still as the caller read it (`status` and `plan_seq`): a concurrent step,
  * a transfer or a retried job makes this 0 rows, and the caller does nothing more.
  */
-export async function updateCallIf(
-  db: Executor,
-  tenant: Tenant,
-  id: string,
-  expect: Pick<VoiceCallsTable, 'status' | 'plan_seq'>,
-  patch: Partial<VoiceCallsTable>,
-): Promise<boolean> {
-  const r = await scoped(db, tenant)
-    .updateTable('voice_calls')
-    .set(patch)
-    .where('id', '=', id)
-    .where('status', '=', expect.status)
-    .where('plan_seq', '=', expect.plan_seq)
-    .executeTakeFirst()
+export async function updateCallIf(db: Executor, tenant: Tenant, id: string, expect: Pick<VoiceCallsTable, 'status' | 'plan_seq'>, patch: Partial<VoiceCallsTable>): Promise<boolean> {
+  const r = await scoped(db, tenant).updateTable('voice_calls').set(patch).where('id', '=', id).where('status', '=', expect.status).where('plan_seq', '=', expect.plan_seq).executeTakeFirst()
   return Number(r.numUpdatedRows) === 1
 }
 
@@ -124,12 +123,7 @@ export function callsOfPhone(db: Executor, tenant: Tenant, phone: string): Promi
   return scoped(db, tenant)
     .selectFrom('voice_calls')
     .selectAll()
-    .where((eb) =>
-      eb.or([
-        eb.and([eb('direction', '=', 'outbound'), eb('to_number', '=', phone)]),
-        eb.and([eb('direction', '=', 'inbound'), eb('from_number', '=', phone)]),
-      ]),
-    )
+    .where((eb) => eb.or([eb.and([eb('direction', '=', 'outbound'), eb('to_number', '=', phone)]), eb.and([eb('direction', '=', 'inbound'), eb('from_number', '=', phone)])]))
     .orderBy('id')
     .execute()
 }

@@ -74,16 +74,13 @@ export const UpdateVoiceNumberBody = Type.Object(
     friendly_name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
     bot_id: Type.Optional(Nullable(Type.String({ maxLength: 64, description: 'Answer with this bot (the agent is dropped); null: stop answering with the bot.' }))),
     agent_id: Type.Optional(Nullable(Type.String({ maxLength: 64, description: 'Answer with this agent (the bot is dropped); null: stop answering with the agent.' }))),
-    greeting: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 500, description: 'First words spoken; null: the answerer\'s own.' }))),
+    greeting: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 500, description: "First words spoken; null: the answerer's own." }))),
   },
   { additionalProperties: false },
 )
 export type UpdateVoiceNumberBodyT = Static<typeof UpdateVoiceNumberBody>
 
-export const ReleasedVoiceNumber = Type.Object(
-  { id: Type.String(), object: Type.Literal('voice_number'), phone_number: E164, deleted: Type.Literal(true) },
-  { $id: 'ReleasedVoiceNumber' },
-)
+export const ReleasedVoiceNumber = Type.Object({ id: Type.String(), object: Type.Literal('voice_number'), phone_number: E164, deleted: Type.Literal(true) }, { $id: 'ReleasedVoiceNumber' })
 export type ReleasedVoiceNumberT = Static<typeof ReleasedVoiceNumber>
 
 const Speaker = Type.Union([Type.Literal('bot'), Type.Literal('caller'), Type.Literal('member')], { title: 'VoiceSpeaker' })
@@ -119,14 +116,8 @@ export const VoiceCall = Type.Object(
     end_reason: Nullable(Type.String()),
     history: Type.Array(Type.Object({ status: CallStatus, at: DateTime }, { title: 'VoiceCallStep' })),
     transfers: Type.Array(Transfer),
-    recording: Type.Object(
-      { status: oneOf(['none', 'pending', 'processing', 'ready', 'unavailable', 'failed'] as const), url: Nullable(Type.String()) },
-      { title: 'VoiceCallRecordingLink' },
-    ),
-    transcript: Type.Object(
-      { status: oneOf(['pending', 'processing', 'ready', 'unavailable', 'failed'] as const), url: Type.String() },
-      { title: 'VoiceCallTranscriptLink' },
-    ),
+    recording: Type.Object({ status: oneOf(['none', 'pending', 'processing', 'ready', 'unavailable', 'failed'] as const), url: Nullable(Type.String()) }, { title: 'VoiceCallRecordingLink' }),
+    transcript: Type.Object({ status: oneOf(['pending', 'processing', 'ready', 'unavailable', 'failed'] as const), url: Type.String() }, { title: 'VoiceCallTranscriptLink' }),
     metadata: Type.Record(Type.String(), Type.String()),
     created_at: DateTime,
     updated_at: DateTime,
@@ -137,7 +128,12 @@ export type VoiceCallT = Static<typeof VoiceCall>
 export const VoiceCallList = Page(VoiceCall, 'VoiceCall')
 
 export const ListVoiceCallsQuery = Type.Object(
-  { ...PageQuery, status: Type.Optional(CallStatus), number_id: Type.Optional(Type.String({ maxLength: 64 })), direction: Type.Optional(Type.Union([Type.Literal('outbound'), Type.Literal('inbound')])) },
+  {
+    ...PageQuery,
+    status: Type.Optional(CallStatus),
+    number_id: Type.Optional(Type.String({ maxLength: 64 })),
+    direction: Type.Optional(Type.Union([Type.Literal('outbound'), Type.Literal('inbound')])),
+  },
   { additionalProperties: false },
 )
 export type ListVoiceCallsQueryT = Static<typeof ListVoiceCallsQuery>
@@ -148,9 +144,7 @@ export const CreateVoiceCallBody = Type.Object(
     to: Type.String({ minLength: 1, maxLength: 32, description: 'E.164 destination. Sandbox test destinations have fixed outcomes (docs/voice.md).' }),
     ...AnswerInput.properties,
     record: Type.Optional(Type.Boolean({ default: false })),
-    script: Type.Optional(
-      Type.Array(Type.String({ minLength: 1, maxLength: 500 }), { maxItems: 20, description: "The called party's lines, in order (simulated carrier; the sandbox's caller)." }),
-    ),
+    script: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 500 }), { maxItems: 20, description: "The called party's lines, in order (simulated carrier; the sandbox's caller)." })),
     metadata: Type.Optional(Type.Record(Type.String({ maxLength: 40 }), Type.String({ maxLength: 500 }), { maxProperties: 20 })),
   },
   { additionalProperties: false },
@@ -188,7 +182,10 @@ export const VoiceRecording = Type.Object(
   { $id: 'VoiceRecording' },
 )
 export type VoiceRecordingT = Static<typeof VoiceRecording>
-export const RecordingQuery = Type.Object({ format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('wav')], { description: 'wav: the audio; json: the metadata; default by Accept.' })) }, { additionalProperties: false })
+export const RecordingQuery = Type.Object(
+  { format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('wav')], { description: 'wav: the audio; json: the metadata; default by Accept.' })) },
+  { additionalProperties: false },
+)
 
 export const TranscriptSegment = Type.Object(
   {

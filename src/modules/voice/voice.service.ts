@@ -39,7 +39,13 @@ export class VoiceService {
     readonly carriers: VoiceCarriers,
   ) {
     this.speech = new VoiceSpeech(k.config.voice.speechCommand)
-    this.lifecycle = new CallLifecycle(k, services, () => this.renderJob, () => this.transcribeJob, () => this.speech.status())
+    this.lifecycle = new CallLifecycle(
+      k,
+      services,
+      () => this.renderJob,
+      () => this.transcribeJob,
+      () => this.speech.status(),
+    )
     this.transcribeJob = transcribeRecordingJob(k, createTranscriber(k.config.transcription, k.log), this.lifecycle)
     this.simStepJob = simCallStepJob(k, services, this.lifecycle, this.speech, () => this.simStepJob)
     this.renderJob = renderRecordingJob(k, this.speech)

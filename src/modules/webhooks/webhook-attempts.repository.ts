@@ -92,7 +92,13 @@ const LOAD_COLUMNS = [
 // SQLite: one delivery (by primary key within the tenant), with the attempts of one job.
 const loadForAttemptQ = prepared((db, a: Tenant & { id: string; jobId: string }) =>
   db
-    .selectFrom((eb) => scoped(eb as unknown as Executor, a).selectFrom('webhook_deliveries').selectAll('webhook_deliveries').where('webhook_deliveries.id', '=', a.id).as('d'))
+    .selectFrom((eb) =>
+      scoped(eb as unknown as Executor, a)
+        .selectFrom('webhook_deliveries')
+        .selectAll('webhook_deliveries')
+        .where('webhook_deliveries.id', '=', a.id)
+        .as('d'),
+    )
     .innerJoin('events as ev', 'ev.id', 'd.event_id')
     .leftJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
     .leftJoin('webhook_attempts as a', (j) => j.onRef('a.delivery_id', '=', 'd.id').on('a.job_id', '=', a.jobId))
@@ -102,7 +108,10 @@ const loadForAttemptQ = prepared((db, a: Tenant & { id: string; jobId: string })
 const loadForAttemptsQ = prepared((db, a: Tenant & { ids: string; jobs: string }) =>
   db
     .selectFrom(idRows(a.ids).as('k'))
-    .innerJoinLateral((eb) => deliveryLookup(eb, a, 'k.id').as('d'), (j) => j.onTrue())
+    .innerJoinLateral(
+      (eb) => deliveryLookup(eb, a, 'k.id').as('d'),
+      (j) => j.onTrue(),
+    )
     .innerJoin('events as ev', 'ev.id', 'd.event_id')
     .leftJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
     .leftJoin('webhook_attempts as a', (j) => j.onRef('a.delivery_id', '=', 'd.id').on('a.job_id', '=', anyOf(a.jobs)))
@@ -118,12 +127,7 @@ type LoadedRow = Awaited<ReturnType<typeof loadForAttemptQ.all>>[number]
  * restart after an interrupted attempt (`again`) requires it to be at position already. Both require the
  * delivery to be pending. A replay is not guarded. Returns the ids whose guard held.
  */
-export async function startAttempts(
-  db: Executor,
-  tenant: Tenant,
-  ids: string[],
-  opts: { scheduledAttempt: number | null; again: boolean; at: string },
-): Promise<Set<string>> {
+export async function startAttempts(db: Executor, tenant: Tenant, ids: string[], opts: { scheduledAttempt: number | null; again: boolean; at: string }): Promise<Set<string>> {
   const started = new Set<string>()
   if (ids.length === 0) return started
   const position = opts.scheduledAttempt ?? 0
@@ -156,7 +160,10 @@ const startAttemptsQ = prepared((db, a: StartArgs & { ids: string }) =>
       .from(
         db
           .selectFrom(idRows(a.ids).as('k'))
-          .innerJoinLateral((eb) => deliveryLookup(eb, a, 'k.id').as('x'), (j) => j.onTrue())
+          .innerJoinLateral(
+            (eb) => deliveryLookup(eb, a, 'k.id').as('x'),
+            (j) => j.onTrue(),
+          )
           .select('x.id as target')
           .as('s'),
       )
@@ -190,7 +197,22 @@ const attemptNumber = (db: Executor, tenant: Tenant, deliveryId: unknown) =>
 const insertAttemptQ = prepared((db, row: NewAttempt) =>
   db.insertInto('webhook_attempts').values({ ...row, attempt: attemptNumber(db, { workspaceId: row.workspace_id, mode: row.mode }, sql.val(row.delivery_id)) }),
 )
-const ATTEMPT_COLUMNS = ['id', 'delivery_id', 'workspace_id', 'mode', 'attempt', 'trigger', 'url', 'status', 'response_status', 'response_body', 'error', 'duration_ms', 'created_at', 'job_id'] as const
+const ATTEMPT_COLUMNS = [
+  'id',
+  'delivery_id',
+  'workspace_id',
+  'mode',
+  'attempt',
+  'trigger',
+  'url',
+  'status',
+  'response_status',
+  'response_body',
+  'error',
+  'duration_ms',
+  'created_at',
+  'job_id',
+] as const
 const insertAttemptsQ = prepared((db, a: Tenant & { rows: string }) =>
   db
     .insertInto('webhook_attempts')

@@ -22,11 +22,7 @@ export async function insertDeliveries(db: Executor, rows: WebhookDeliveriesTabl
 }
 
 export function findDelivery(db: Executor, tenant: Tenant, id: string): Promise<WebhookDeliveriesTable | undefined> {
-  return scoped(db, tenant)
-    .selectFrom('webhook_deliveries')
-    .selectAll()
-    .where('id', '=', id)
-    .executeTakeFirst()
+  return scoped(db, tenant).selectFrom('webhook_deliveries').selectAll().where('id', '=', id).executeTakeFirst()
 }
 
 export function listDeliveries(
@@ -47,21 +43,11 @@ export function listDeliveries(
 }
 
 export function listAttempts(db: Executor, tenant: Tenant, deliveryId: string, limit = 100): Promise<WebhookAttemptsTable[]> {
-  return scoped(db, tenant)
-    .selectFrom('webhook_attempts')
-    .selectAll()
-    .where('delivery_id', '=', deliveryId)
-    .orderBy('id', 'desc')
-    .limit(limit)
-    .execute()
+  return scoped(db, tenant).selectFrom('webhook_attempts').selectAll().where('delivery_id', '=', deliveryId).orderBy('id', 'desc').limit(limit).execute()
 }
 
 export async function updateDelivery(db: Executor, tenant: Tenant, id: string, patch: Partial<WebhookDeliveriesTable>): Promise<void> {
-  await scoped(db, tenant)
-    .updateTable('webhook_deliveries')
-    .set(patch)
-    .where('id', '=', id)
-    .execute()
+  await scoped(db, tenant).updateTable('webhook_deliveries').set(patch).where('id', '=', id).execute()
 }
 
 export async function deliveryStats(db: Executor, now: string) {
@@ -83,8 +69,16 @@ export async function deliveryStats(db: Executor, now: string) {
 
 /** Operator view for GET /metrics: deliveries and attempts by outcome, all workspaces. */
 export async function outcomeCounts(db: Executor) {
-  const deliveries = await db.selectFrom('webhook_deliveries').select(['status', 'mode', sql<number>`count(*)`.as('n')]).groupBy(['status', 'mode']).execute()
-  const attempts = await db.selectFrom('webhook_attempts').select(['status', 'mode', sql<number>`count(*)`.as('n')]).groupBy(['status', 'mode']).execute()
+  const deliveries = await db
+    .selectFrom('webhook_deliveries')
+    .select(['status', 'mode', sql<number>`count(*)`.as('n')])
+    .groupBy(['status', 'mode'])
+    .execute()
+  const attempts = await db
+    .selectFrom('webhook_attempts')
+    .select(['status', 'mode', sql<number>`count(*)`.as('n')])
+    .groupBy(['status', 'mode'])
+    .execute()
   return { deliveries, attempts }
 }
 

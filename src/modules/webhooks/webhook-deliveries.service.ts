@@ -55,7 +55,10 @@ export class WebhookDeliveriesService {
       return types.includes('*') || types.includes(event.type)
     })
     if (endpoints.length === 0) return
-    const ids = await repo.insertDeliveries(tx, endpoints.map((e) => deliveryRow(this.k, tenant, event, e.id)))
+    const ids = await repo.insertDeliveries(
+      tx,
+      endpoints.map((e) => deliveryRow(this.k, tenant, event, e.id)),
+    )
     for (const id of ids) {
       await enqueue(tx, this.k.clock, this.deliverer.job, { delivery_id: id, workspace_id: tenant.workspaceId, mode: tenant.mode, attempt: 1 })
     }

@@ -11,11 +11,7 @@ export async function insertEndpoint(db: Executor, row: WebhookEndpointsTable): 
 }
 
 export function findEndpoint(db: Executor, tenant: Tenant, id: string): Promise<WebhookEndpointsTable | undefined> {
-  return scoped(db, tenant)
-    .selectFrom('webhook_endpoints')
-    .selectAll()
-    .where('id', '=', id)
-    .executeTakeFirst()
+  return scoped(db, tenant).selectFrom('webhook_endpoints').selectAll().where('id', '=', id).executeTakeFirst()
 }
 
 export function listEndpoints(db: Executor, tenant: Tenant, opts: { after: string | null; limit: number }): Promise<WebhookEndpointsTable[]> {
@@ -29,28 +25,17 @@ export function listEndpoints(db: Executor, tenant: Tenant, opts: { after: strin
 }
 
 export async function updateEndpoint(db: Executor, tenant: Tenant, id: string, patch: Partial<WebhookEndpointsTable>): Promise<void> {
-  await scoped(db, tenant)
-    .updateTable('webhook_endpoints')
-    .set(patch)
-    .where('id', '=', id)
-    .execute()
+  await scoped(db, tenant).updateTable('webhook_endpoints').set(patch).where('id', '=', id).execute()
 }
 
 export async function deleteEndpoint(db: Executor, tenant: Tenant, id: string): Promise<boolean> {
-  const r = await scoped(db, tenant)
-    .deleteFrom('webhook_endpoints')
-    .where('id', '=', id)
-    .executeTakeFirst()
+  const r = await scoped(db, tenant).deleteFrom('webhook_endpoints').where('id', '=', id).executeTakeFirst()
   return Number(r.numDeletedRows) > 0
 }
 
 /** Fan-out input: the enabled endpoints of a workspace and mode. */
 export function enabledEndpoints(db: Executor, tenant: Tenant): Promise<Pick<WebhookEndpointsTable, 'id' | 'event_types'>[]> {
-  return scoped(db, tenant)
-    .selectFrom('webhook_endpoints')
-    .select(['id', 'event_types'])
-    .where('enabled', '=', 1)
-    .execute()
+  return scoped(db, tenant).selectFrom('webhook_endpoints').select(['id', 'event_types']).where('enabled', '=', 1).execute()
 }
 
 /**

@@ -123,7 +123,10 @@ const recordAnswersQ = prepared((db, a: Tenant & { rows: string }) => {
         .from(
           qc
             .selectFrom(jsonRows<AnswerRow>(a.rows, ANSWER_COLUMNS).as('v'))
-            .innerJoinLateral((eb) => lookup(eb, a, 'webhook_attempts', 'v.attempt_id').as('x'), (j) => j.onTrue())
+            .innerJoinLateral(
+              (eb) => lookup(eb, a, 'webhook_attempts', 'v.attempt_id').as('x'),
+              (j) => j.onTrue(),
+            )
             .selectAll('v')
             .select('x.id as target')
             .as('s'),
@@ -146,7 +149,10 @@ const recordAnswersQ = prepared((db, a: Tenant & { rows: string }) => {
           qc
             .selectFrom(jsonRows<AnswerRow>(a.rows, ANSWER_COLUMNS).as('v'))
             .innerJoin(sql<{ id: string }>`f`.as('f'), 'f.id', 'v.attempt_id')
-            .innerJoinLateral((eb) => deliveryLookup(eb, a, 'v.id').as('x'), (j) => j.onTrue())
+            .innerJoinLateral(
+              (eb) => deliveryLookup(eb, a, 'v.id').as('x'),
+              (j) => j.onTrue(),
+            )
             .selectAll('v')
             .select('x.id as target')
             .as('s'),

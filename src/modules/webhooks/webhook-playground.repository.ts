@@ -30,15 +30,7 @@ export function capturesAfter(db: Executor, token: string, mode: Mode, after: st
 
 /** Keep only the newest `keep` captures of an inbox. */
 export async function pruneInbox(db: Executor, token: string, mode: Mode, keep: number): Promise<void> {
-  const boundary = await db
-    .selectFrom('webhook_playground_captures')
-    .select('id')
-    .where('token', '=', token)
-    .where('mode', '=', mode)
-    .orderBy('id', 'desc')
-    .offset(keep)
-    .limit(1)
-    .executeTakeFirst()
+  const boundary = await db.selectFrom('webhook_playground_captures').select('id').where('token', '=', token).where('mode', '=', mode).orderBy('id', 'desc').offset(keep).limit(1).executeTakeFirst()
   if (!boundary) return
   await db.deleteFrom('webhook_playground_captures').where('token', '=', token).where('mode', '=', mode).where('id', '<=', boundary.id).execute()
 }

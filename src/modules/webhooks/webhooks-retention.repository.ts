@@ -49,7 +49,11 @@ export async function deleteDeliveries(db: Executor, tenant: Tenant, ids: string
 export async function deleteEvents(db: Executor, tenant: Tenant, eventIds: string[]): Promise<number> {
   if (eventIds.length === 0) return 0
   const deliveries = await scoped(db, tenant).selectFrom('webhook_deliveries').select('id').where('event_id', 'in', eventIds).execute()
-  const removed = await deleteDeliveries(db, tenant, deliveries.map((d) => d.id))
+  const removed = await deleteDeliveries(
+    db,
+    tenant,
+    deliveries.map((d) => d.id),
+  )
   const events = await scoped(db, tenant).deleteFrom('events').where('id', 'in', eventIds).executeTakeFirst()
   return Number(events.numDeletedRows) + removed.deliveries + removed.attempts
 }
@@ -72,7 +76,10 @@ export async function deliveryIdsBefore(db: Executor, tenant: Tenant, before: st
 /** Outbox events created before `before` (of `types`, or of every type when null): retention of what they copy. */
 export async function countEventsBefore(db: Executor, tenant: Tenant, types: string[] | null, before: string): Promise<number> {
   if (types?.length === 0) return 0
-  let q = scoped(db, tenant).selectFrom('events').select((eb) => eb.fn.countAll().as('n')).where('created_at', '<', before)
+  let q = scoped(db, tenant)
+    .selectFrom('events')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('created_at', '<', before)
   if (types) q = q.where('type', 'in', types)
   return Number((await q.executeTakeFirst())?.n ?? 0)
 }

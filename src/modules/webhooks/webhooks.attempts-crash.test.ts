@@ -39,7 +39,6 @@ function serverEnv(db: TestDatabase, port: number): NodeJS.ProcessEnv {
   }
 }
 
-
 /**
  * A receiver that counts every request per `svc-delivery-id` as soon as its headers arrive. It answers
  * slowly (300–500 ms): 500 to the first request of every fifth delivery, 200 otherwise. In `hold` mode it
@@ -66,13 +65,16 @@ async function startCountingReceiver() {
         return
       }
       answering++
-      setTimeout(() => {
-        const fail = n === 1 && order.indexOf(id) % 5 === 0
-        res.writeHead(fail ? 500 : 200, { 'content-type': 'text/plain' }).end(fail ? 'try again' : 'ok')
-        answering--
-        answered++
-        lastActivity = Date.now()
-      }, 300 + Math.random() * 200)
+      setTimeout(
+        () => {
+          const fail = n === 1 && order.indexOf(id) % 5 === 0
+          res.writeHead(fail ? 500 : 200, { 'content-type': 'text/plain' }).end(fail ? 'try again' : 'ok')
+          answering--
+          answered++
+          lastActivity = Date.now()
+        },
+        300 + Math.random() * 200,
+      )
     })
   })
   server.keepAliveTimeout = 60_000
@@ -163,8 +165,16 @@ describe(`webhook attempts across a SIGKILL (${ENGINE})`, () => {
       .filter((d) => (rows.get(d.id) ?? 0) !== (rx.seen.get(d.id) ?? 0) || Number(d.attempts_count) !== (rx.seen.get(d.id) ?? 0))
       .map((d) => ({ id: d.id, receiver_saw: rx.seen.get(d.id) ?? 0, attempt_rows: rows.get(d.id) ?? 0, attempts_count: Number(d.attempts_count) }))
     assert.deepEqual(mismatched, [], 'attempts recorded != requests the receiver saw')
-    assert.deepEqual(deliveries.filter((d) => d.status !== 'succeeded').map((d) => [d.id, d.status, d.last_error]), [], 'every delivery succeeded')
-    assert.deepEqual(attempts.filter((a) => a.status !== 'succeeded' && a.status !== 'failed'), [], 'no attempt left in flight')
+    assert.deepEqual(
+      deliveries.filter((d) => d.status !== 'succeeded').map((d) => [d.id, d.status, d.last_error]),
+      [],
+      'every delivery succeeded',
+    )
+    assert.deepEqual(
+      attempts.filter((a) => a.status !== 'succeeded' && a.status !== 'failed'),
+      [],
+      'no attempt left in flight',
+    )
     const interrupted = attempts.filter((a) => a.status === 'failed' && /^interrupted/.test(a.error ?? ''))
     assert.equal(interrupted.length, heldAtKill, 'every attempt cut off by the kill (held at the receiver) is marked interrupted')
 
@@ -238,12 +248,18 @@ describe(`an attempt whose worker lost its lease (${ENGINE})`, () => {
     assert.ok(validate(done), ajv.errorsText(validate.errors))
     assert.equal(rx.requests.length, 2)
     assert.deepEqual([done.status, done.attempts_count, done.last_response_status, done.last_error], ['succeeded', 2, 200, INTERRUPTED_ERROR])
-    assert.deepEqual(done.attempts.map((a: any) => [a.attempt, a.trigger, a.status, a.response_status, a.error]), [
-      [2, 'scheduled', 'succeeded', 200, null],
-      [1, 'scheduled', 'failed', null, INTERRUPTED_ERROR],
-    ])
+    assert.deepEqual(
+      done.attempts.map((a: any) => [a.attempt, a.trigger, a.status, a.response_status, a.error]),
+      [
+        [2, 'scheduled', 'succeeded', 200, null],
+        [1, 'scheduled', 'failed', null, INTERRUPTED_ERROR],
+      ],
+    )
     // The zombie's 500 forked nothing: no job for a second scheduled attempt; the endpoint is not failing.
-    assert.deepEqual((await deliverJobs(d.id)).filter((j) => j.attempt !== 1), [])
+    assert.deepEqual(
+      (await deliverJobs(d.id)).filter((j) => j.attempt !== 1),
+      [],
+    )
     const e = json(await h.request({ method: 'GET', url: `/sandbox/v2/webhooks/endpoints/${ep.id}`, key: h.a.test }))
     assert.equal(e.failing_since, null)
     // A further run of the same job (after its outcome was recorded) sends nothing.
@@ -263,10 +279,13 @@ describe(`an attempt whose worker lost its lease (${ENGINE})`, () => {
     await run(payloadOf(d, null), 'job_r') // re-run after the replay was recorded: nothing more
     const done = await getDelivery(h, d.id)
     assert.equal(rx.requests.length, 2)
-    assert.deepEqual(done.attempts.map((a: any) => [a.attempt, a.trigger, a.status]), [
-      [2, 'replay', 'succeeded'],
-      [1, 'replay', 'failed'],
-    ])
+    assert.deepEqual(
+      done.attempts.map((a: any) => [a.attempt, a.trigger, a.status]),
+      [
+        [2, 'replay', 'succeeded'],
+        [1, 'replay', 'failed'],
+      ],
+    )
     assert.equal(done.attempts_count, 2)
   })
 
@@ -283,6 +302,9 @@ describe(`an attempt whose worker lost its lease (${ENGINE})`, () => {
     const done = await getDelivery(h, d.id)
     assert.equal(rx.requests.length, 1)
     assert.deepEqual([done.status, done.attempts_count, done.last_error], ['failed', 1, 'The endpoint is disabled.'])
-    assert.deepEqual(done.attempts.map((a: any) => [a.status, a.error]), [['failed', INTERRUPTED_ERROR]])
+    assert.deepEqual(
+      done.attempts.map((a: any) => [a.status, a.error]),
+      [['failed', INTERRUPTED_ERROR]],
+    )
   })
 })

@@ -55,6 +55,5 @@ export const WEBHOOK_DELIVERY: EventDelivery = {
     },
   },
   note:
-    'Sent as `POST <endpoint url>` to every enabled endpoint of the workspace and mode subscribed to `{type}` (or `*`), at least once: ' +
-    'deduplicate on `id` / `webhook-id`. See docs/webhooks.md.',
+    'Sent as `POST <endpoint url>` to every enabled endpoint of the workspace and mode subscribed to `{type}` (or `*`), at least once: ' + 'deduplicate on `id` / `webhook-id`. See docs/webhooks.md.',
 }

@@ -2,16 +2,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { createTestApp, json, type TestApp } from '../../../test/helpers.js'
 import { WEBHOOK_EVENTS } from './webhooks.events.js'
-import {
-  createEndpoint,
-  getDelivery,
-  sendTest,
-  startReceiver,
-  verifyStandardSignature,
-  verifySvcSignature,
-  waitFor,
-  type Receiver,
-} from './webhooks.testkit.js'
+import { createEndpoint, getDelivery, sendTest, startReceiver, verifyStandardSignature, verifySvcSignature, waitFor, type Receiver } from './webhooks.testkit.js'
 
 describe('webhook deliveries', () => {
   let h: TestApp
@@ -102,12 +93,15 @@ describe('webhook deliveries', () => {
     assert.equal(done.next_retry_at, null)
     assert.equal(done.last_response_status, 200)
     assert.equal(done.last_response_body, 'finally')
-    assert.deepEqual(done.attempts.map((a: any) => [a.attempt, a.status, a.response_status, a.response_body]), [
-      [4, 'succeeded', 200, 'finally'],
-      [3, 'failed', 500, 'failure 3'],
-      [2, 'failed', 500, 'failure 2'],
-      [1, 'failed', 500, 'failure 1'],
-    ])
+    assert.deepEqual(
+      done.attempts.map((a: any) => [a.attempt, a.status, a.response_status, a.response_body]),
+      [
+        [4, 'succeeded', 200, 'finally'],
+        [3, 'failed', 500, 'failure 3'],
+        [2, 'failed', 500, 'failure 2'],
+        [1, 'failed', 500, 'failure 1'],
+      ],
+    )
     // The retries waited for the schedule (1 s ± 20 %).
     for (let i = 1; i < 4; i++) assert.ok(rx.requests[i].at - rx.requests[i - 1].at >= 700, `retry ${i} waited`)
     const eventIds = new Set(rx.requests.map((r) => JSON.parse(r.body).id))
@@ -245,7 +239,6 @@ describe('webhook endpoints that keep failing', () => {
     assert.equal(json(re).failing_since, null)
     await h.request({ method: 'DELETE', url: `/sandbox/v2/webhooks/endpoints/${ep.id}`, key: h.a.test })
   })
-
 })
 
 describe('webhook destinations when private networks are not allowed', () => {
@@ -261,7 +254,16 @@ describe('webhook destinations when private networks are not allowed', () => {
     await rx.close()
   })
 
-  for (const url of ['http://127.0.0.1:9/x', 'http://localhost/x', 'http://169.254.169.254/latest/meta-data', 'http://10.1.2.3/x', 'http://192.168.0.10/x', 'http://[::1]/x', 'http://[fd00::1]/x', 'http://0.0.0.0/x']) {
+  for (const url of [
+    'http://127.0.0.1:9/x',
+    'http://localhost/x',
+    'http://169.254.169.254/latest/meta-data',
+    'http://10.1.2.3/x',
+    'http://192.168.0.10/x',
+    'http://[::1]/x',
+    'http://[fd00::1]/x',
+    'http://0.0.0.0/x',
+  ]) {
     it(`refuses ${url} with 422`, async () => {
       const r = await h.request({ method: 'POST', url: '/sandbox/v2/webhooks/endpoints', key: h.a.test, payload: { url } })
       assert.equal(r.statusCode, 422, r.body)

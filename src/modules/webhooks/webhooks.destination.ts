@@ -27,10 +27,8 @@ export interface DestinationRules {
   allowPrivateNetworks: boolean
 }
 
-const invalid = (detail: string) =>
-  new AppError('webhook_url_invalid', detail, { errors: [{ pointer: '/body/url', detail }] })
-const forbidden = (detail: string) =>
-  new AppError('webhook_url_forbidden', detail, { errors: [{ pointer: '/body/url', detail }] })
+const invalid = (detail: string) => new AppError('webhook_url_invalid', detail, { errors: [{ pointer: '/body/url', detail }] })
+const forbidden = (detail: string) => new AppError('webhook_url_forbidden', detail, { errors: [{ pointer: '/body/url', detail }] })
 
 /** Create/update time: scheme, https on live, and a destination the outbound policy allows. */
 export async function checkEndpointUrl(raw: string, mode: Mode, rules: DestinationRules): Promise<string> {

@@ -14,32 +14,36 @@ const EndpointObject = Type.Object({
 })
 
 /** The event types this module emits; every `events.emit` of the module names one of these. */
-export const WEBHOOK_EVENTS = defineEvents('webhooks', { scope: 'webhooks:read' }, {
-  'webhook.test': eventType({
-    description: 'Sent by testWebhookEndpoint to that one endpoint, to check reachability and signature verification.',
-    schema: Type.Object({
-      object: Type.Literal('webhook_test'),
-      endpoint_id: Type.String(),
-      message: Type.String(),
+export const WEBHOOK_EVENTS = defineEvents(
+  'webhooks',
+  { scope: 'webhooks:read' },
+  {
+    'webhook.test': eventType({
+      description: 'Sent by testWebhookEndpoint to that one endpoint, to check reachability and signature verification.',
+      schema: Type.Object({
+        object: Type.Literal('webhook_test'),
+        endpoint_id: Type.String(),
+        message: Type.String(),
+      }),
+      example: { object: 'webhook_test', endpoint_id: 'we_01JD0000000000000000000000', message: 'This is a test event from the webhooks module.' },
     }),
-    example: { object: 'webhook_test', endpoint_id: 'we_01JD0000000000000000000000', message: 'This is a test event from the webhooks module.' },
-  }),
-  'webhook_endpoint.disabled': eventType({
-    description: 'An endpoint was disabled by the service: it answered 410 Gone, or every attempt failed for WEBHOOK_DISABLE_AFTER_HOURS.',
-    schema: EndpointObject,
-    example: {
-      id: 'we_01JD0000000000000000000000',
-      object: 'webhook_endpoint',
-      url: 'https://example.com/webhooks',
-      description: null,
-      event_types: ['*'],
-      enabled: false,
-      status: 'disabled',
-      disabled_reason: 'The endpoint answered 410 Gone.',
-      disabled_at: '2026-11-22T10:00:00.000Z',
-    },
-  }),
-})
+    'webhook_endpoint.disabled': eventType({
+      description: 'An endpoint was disabled by the service: it answered 410 Gone, or every attempt failed for WEBHOOK_DISABLE_AFTER_HOURS.',
+      schema: EndpointObject,
+      example: {
+        id: 'we_01JD0000000000000000000000',
+        object: 'webhook_endpoint',
+        url: 'https://example.com/webhooks',
+        description: null,
+        event_types: ['*'],
+        enabled: false,
+        status: 'disabled',
+        disabled_reason: 'The endpoint answered 410 Gone.',
+        disabled_at: '2026-11-22T10:00:00.000Z',
+      },
+    }),
+  },
+)
 
 declare module '../../kernel/events/events.js' {
   interface EventPayloads extends PayloadsOf<typeof WEBHOOK_EVENTS> {}

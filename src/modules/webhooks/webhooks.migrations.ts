@@ -105,11 +105,7 @@ export const webhooksMigrations: ModuleMigration[] = [
     name: '202611240200_webhooks_deliveries_filters',
     async up(db) {
       for (const column of ['endpoint_id', 'status', 'event_type']) {
-        await db.schema
-          .createIndex(`webhook_deliveries_tenant_${column}`)
-          .on('webhook_deliveries')
-          .columns(['workspace_id', 'mode', column, 'id'])
-          .execute()
+        await db.schema.createIndex(`webhook_deliveries_tenant_${column}`).on('webhook_deliveries').columns(['workspace_id', 'mode', column, 'id']).execute()
       }
     },
   },
@@ -117,7 +113,10 @@ export const webhooksMigrations: ModuleMigration[] = [
     // Receivers still on API v1 verify X-Svc-Signature; an endpoint opts in (docs/migration-v1.md).
     name: '202612020001_webhooks_legacy_signature',
     async up(db) {
-      await db.schema.alterTable('webhook_endpoints').addColumn('legacy_signature', 'integer', (c) => c.notNull().defaultTo(0)).execute()
+      await db.schema
+        .alterTable('webhook_endpoints')
+        .addColumn('legacy_signature', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute()
     },
   },
 ]

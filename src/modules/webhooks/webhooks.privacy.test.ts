@@ -16,12 +16,10 @@ describe('webhooks privacy and retention', () => {
   let url: string
   const webhooks = () => h.app.kernel.modules.find((m) => m.name === 'webhooks')!
   // The sandbox: endpoints may be plain http there, so a receiver on 127.0.0.1 gets the deliveries.
-  const call = (ws: 'a' | 'b', method: 'GET' | 'POST', path: string, payload?: object) =>
-    h.request({ method, url: `/sandbox/v2${path}`, key: h[ws].test, ...(payload ? { payload } : {}) })
+  const call = (ws: 'a' | 'b', method: 'GET' | 'POST', path: string, payload?: object) => h.request({ method, url: `/sandbox/v2${path}`, key: h[ws].test, ...(payload ? { payload } : {}) })
   const tenantOf = (ws: 'a' | 'b'): Tenant => ({ workspaceId: h[ws].workspaceId, mode: 'test' })
   const collect = (s: DataSubject, ws: 'a' | 'b' = 'a') => webhooks().privacy!.collect(h.app.kernel, h.app.services, tenantOf(ws), s)
-  const attemptsOf = async (deliveryId: string) =>
-    (await h.app.kernel.db.selectFrom('webhook_attempts').select('id').where('delivery_id', '=', deliveryId).execute()).length
+  const attemptsOf = async (deliveryId: string) => (await h.app.kernel.db.selectFrom('webhook_attempts').select('id').where('delivery_id', '=', deliveryId).execute()).length
 
   before(async () => {
     receiver = createServer((req, res) => req.resume().on('end', () => res.writeHead(204).end()))
@@ -68,7 +66,10 @@ describe('webhooks privacy and retention', () => {
     // The mention of Ada in Nada's conversation was both theirs (Nada's conversation, Ada's phone): it went with Ada.
     const mentionEvent: any = nadaBefore.records.events.find((e: any) => e.data.object.id === mention.id)
     assert.ok(mentionEvent, 'an event of Nada’s conversation is Nada’s (found by the conversation’s id)')
-    assert.deepEqual(nadaAfter.ids, nadaBefore.ids.filter((id) => found.ids.includes(id) === false))
+    assert.deepEqual(
+      nadaAfter.ids,
+      nadaBefore.ids.filter((id) => found.ids.includes(id) === false),
+    )
     assert.ok(!nadaAfter.ids.includes(mentionEvent.id))
     for (const d of nadaAfter.records.webhook_deliveries as any[]) assert.equal(await attemptsOf(d.id), 1)
     assert.deepEqual(await webhooks().privacy!.erase(h.app.kernel, h.app.services, tenantOf('a'), ADA), { deleted: 0, anonymised: 0 })
@@ -95,8 +96,22 @@ describe('webhooks privacy and retention', () => {
     assert.equal(await cls.count(h.app.kernel, t, cutoff), 0)
     for (const d of old) assert.equal(await attemptsOf(d.id), 0)
     const left = json(await call('b', 'GET', '/webhooks/deliveries?limit=100')).data as any[]
-    assert.deepEqual(left.map((d) => d.id).sort(), all.filter((d) => d.created_at >= cutoff).map((d) => d.id).sort())
-    const events = await h.app.kernel.db.selectFrom('events').select('id').where('id', 'in', old.map((d) => d.event_id)).execute()
+    assert.deepEqual(
+      left.map((d) => d.id).sort(),
+      all
+        .filter((d) => d.created_at >= cutoff)
+        .map((d) => d.id)
+        .sort(),
+    )
+    const events = await h.app.kernel.db
+      .selectFrom('events')
+      .select('id')
+      .where(
+        'id',
+        'in',
+        old.map((d) => d.event_id),
+      )
+      .execute()
     assert.equal(events.length, old.length)
   })
 })

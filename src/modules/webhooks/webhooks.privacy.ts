@@ -37,8 +37,7 @@ async function eventsOf(k: Kernel, services: Services, tenant: Tenant, s: DataSu
   return candidates.filter((e) => stringsOf(JSON.parse(e.data)).some((t) => namesSubject(t, s) || t === s.external_id || ids.has(t)))
 }
 
-const captureText = (c: WebhookPlaygroundCapturesTable) =>
-  [c.path, c.query, c.headers, c.body_encoding === 'base64' ? Buffer.from(c.body, 'base64').toString('utf8') : c.body].join('\n')
+const captureText = (c: WebhookPlaygroundCapturesTable) => [c.path, c.query, c.headers, c.body_encoding === 'base64' ? Buffer.from(c.body, 'base64').toString('utf8') : c.body].join('\n')
 
 /** Captures in the Playground inboxes the tenant's endpoints deliver to, or of the given deliveries, that name the subject or recorded one of those deliveries. */
 async function capturesOf(k: Kernel, tenant: Tenant, s: DataSubject, deliveryIds: string[]) {
@@ -50,8 +49,17 @@ async function capturesOf(k: Kernel, tenant: Tenant, s: DataSubject, deliveryIds
 
 async function find(k: Kernel, services: Services, tenant: Tenant, s: DataSubject) {
   const events = await eventsOf(k, services, tenant, s)
-  const deliveries = await repo.deliveriesOfEvents(k.db, tenant, events.map((e) => e.id))
-  const captures = await capturesOf(k, tenant, s, deliveries.map((d) => d.id))
+  const deliveries = await repo.deliveriesOfEvents(
+    k.db,
+    tenant,
+    events.map((e) => e.id),
+  )
+  const captures = await capturesOf(
+    k,
+    tenant,
+    s,
+    deliveries.map((d) => d.id),
+  )
   return { events, deliveries, captures }
 }
 
@@ -74,7 +82,19 @@ export const webhooksPrivacy: ModulePrivacy = {
   async erase(k, services, tenant, subject) {
     const { events, captures } = await find(k, services, tenant, subject)
     if (events.length + captures.length === 0) return { deleted: 0, anonymised: 0 }
-    const deleted = await k.transaction(null, async (tx) => (await repo.deleteEvents(tx, tenant, events.map((e) => e.id))) + (await repo.deleteCaptures(tx, captures.map((c) => c.id))))
+    const deleted = await k.transaction(
+      null,
+      async (tx) =>
+        (await repo.deleteEvents(
+          tx,
+          tenant,
+          events.map((e) => e.id),
+        )) +
+        (await repo.deleteCaptures(
+          tx,
+          captures.map((c) => c.id),
+        )),
+    )
     return { deleted, anonymised: 0 }
   },
 }

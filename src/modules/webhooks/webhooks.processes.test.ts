@@ -5,7 +5,6 @@ import { after, describe, it } from 'node:test'
 import { ENGINE, createTestDatabase, type TestDatabase } from '../../../test/helpers.js'
 import { api, createKey, exited, freePort, startReceiver, startServer, waitFor, type Receiver } from './webhooks.testkit.js'
 
-
 function serverEnv(db: TestDatabase, port: number, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return {
     ...process.env,
@@ -23,7 +22,6 @@ function serverEnv(db: TestDatabase, port: number, extra: Record<string, string>
     ...extra,
   }
 }
-
 
 describe('webhook delivery across process crashes and processes', () => {
   const children: ChildProcess[] = []
@@ -101,7 +99,11 @@ describe('webhook delivery across process crashes and processes', () => {
     await waitFor(() => ids.every((id) => seen.has(id)), 120_000, 'all 500 events')
     await new Promise((r) => setTimeout(r, 1000))
     assert.equal(seen.size, 500)
-    assert.deepEqual([...seen.values()].filter((n) => n !== 1), [], 'no event twice')
+    assert.deepEqual(
+      [...seen.values()].filter((n) => n !== 1),
+      [],
+      'no event twice',
+    )
     assert.equal(rx.requests.length, 500)
     a.kill('SIGTERM')
     b.kill('SIGTERM')

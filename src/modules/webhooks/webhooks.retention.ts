@@ -18,7 +18,8 @@ export const WEBHOOKS_RETENTION: RetentionClass[] = [
   },
   {
     name: 'events',
-    description: 'Outbox events (GET /events) of every type created before the cutoff, with their deliveries and attempts. A class whose content an event copies (messages, transcripts) deletes those events at its own cutoff as well.',
+    description:
+      'Outbox events (GET /events) of every type created before the cutoff, with their deliveries and attempts. A class whose content an event copies (messages, transcripts) deletes those events at its own cutoff as well.',
     minimumDays: 1,
     count: (k, tenant, before) => repo.countEventsBefore(k.db, tenant, null, before),
     purge: (k, tenant, before, limit) => purgeEventsBefore(k, tenant, null, before, limit),

@@ -29,7 +29,11 @@ export const WebhookEndpoint = Type.Object(
     disabled_at: Nullable(DateTime),
     failing_since: Nullable(Type.String({ format: 'date-time', description: 'Start of the current run of failed attempts.' })),
     metadata: Metadata,
-    legacy_signature: Type.Boolean({ deprecated: true, description: 'Deprecated (receivers on API v1): also send `X-Svc-Signature: sha256=<hex HMAC-SHA256 of the raw body, keyed with the newest secret>`, beside Svc-Status-Signature. Off by default; verify Svc-Status-Signature instead (docs/migration-v1.md).' }),
+    legacy_signature: Type.Boolean({
+      deprecated: true,
+      description:
+        'Deprecated (receivers on API v1): also send `X-Svc-Signature: sha256=<hex HMAC-SHA256 of the raw body, keyed with the newest secret>`, beside Svc-Status-Signature. Off by default; verify Svc-Status-Signature instead (docs/migration-v1.md).',
+    }),
     livemode: Type.Boolean(),
     created_at: DateTime,
     updated_at: DateTime,
@@ -55,7 +59,13 @@ export const CreateEndpointBody = Type.Object(
     event_types: Type.Optional(EventTypes),
     enabled: Type.Optional(Type.Boolean({ default: true })),
     metadata: Type.Optional(Metadata),
-    legacy_signature: Type.Optional(Type.Boolean({ deprecated: true, description: 'Deprecated (receivers on API v1): also send `X-Svc-Signature: sha256=<hex HMAC-SHA256 of the raw body, keyed with the newest secret>`, beside Svc-Status-Signature. Off by default; verify Svc-Status-Signature instead (docs/migration-v1.md).' })),
+    legacy_signature: Type.Optional(
+      Type.Boolean({
+        deprecated: true,
+        description:
+          'Deprecated (receivers on API v1): also send `X-Svc-Signature: sha256=<hex HMAC-SHA256 of the raw body, keyed with the newest secret>`, beside Svc-Status-Signature. Off by default; verify Svc-Status-Signature instead (docs/migration-v1.md).',
+      }),
+    ),
   },
   { additionalProperties: false, title: 'CreateWebhookEndpointBody' },
 )
@@ -68,7 +78,13 @@ export const UpdateEndpointBody = Type.Object(
     event_types: Type.Optional(EventTypes),
     enabled: Type.Optional(Type.Boolean({ description: 'false pauses deliveries; true re-enables a disabled endpoint.' })),
     metadata: Type.Optional(Metadata),
-    legacy_signature: Type.Optional(Type.Boolean({ deprecated: true, description: 'Deprecated (receivers on API v1): also send `X-Svc-Signature: sha256=<hex HMAC-SHA256 of the raw body, keyed with the newest secret>`, beside Svc-Status-Signature. Off by default; verify Svc-Status-Signature instead (docs/migration-v1.md).' })),
+    legacy_signature: Type.Optional(
+      Type.Boolean({
+        deprecated: true,
+        description:
+          'Deprecated (receivers on API v1): also send `X-Svc-Signature: sha256=<hex HMAC-SHA256 of the raw body, keyed with the newest secret>`, beside Svc-Status-Signature. Off by default; verify Svc-Status-Signature instead (docs/migration-v1.md).',
+      }),
+    ),
   },
   { additionalProperties: false, minProperties: 1, title: 'UpdateWebhookEndpointBody' },
 )
@@ -83,10 +99,7 @@ export const RotateSecretBody = Type.Object(
   { additionalProperties: false, title: 'RotateWebhookSecretBody' },
 )
 
-export const DeletedEndpoint = Type.Object(
-  { id: Type.String(), object: Type.Literal('webhook_endpoint'), deleted: Type.Literal(true) },
-  { $id: 'DeletedWebhookEndpoint' },
-)
+export const DeletedEndpoint = Type.Object({ id: Type.String(), object: Type.Literal('webhook_endpoint'), deleted: Type.Literal(true) }, { $id: 'DeletedWebhookEndpoint' })
 
 export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) })
 export const EndpointListQuery = Type.Object({ ...PageQuery }, { additionalProperties: false })
@@ -141,10 +154,7 @@ export const WebhookAttempt = Type.Object(
 )
 export type WebhookAttemptT = Static<typeof WebhookAttempt>
 
-export const WebhookDeliveryDetail = Type.Object(
-  { ...deliveryFields, attempts: Type.Array(WebhookAttempt, { description: 'Every attempt, newest first.' }) },
-  { $id: 'WebhookDeliveryDetail' },
-)
+export const WebhookDeliveryDetail = Type.Object({ ...deliveryFields, attempts: Type.Array(WebhookAttempt, { description: 'Every attempt, newest first.' }) }, { $id: 'WebhookDeliveryDetail' })
 export type WebhookDeliveryDetailT = Static<typeof WebhookDeliveryDetail>
 
 export const DeliveryListQuery = Type.Object(
@@ -175,10 +185,7 @@ export const EventTypeListQuery = Type.Object({ ...PageQuery }, { additionalProp
 // ---- Playground ----
 
 export const PlaygroundParams = Type.Object({ token: Type.String({ maxLength: 200, description: '22–64 characters of A–Z a–z 0–9 _ -; generate ≥128 random bits.' }) })
-export const PlaygroundQuery = Type.Object(
-  { ...PageQuery },
-  { additionalProperties: true, description: 'cursor and limit page the listing (GET); every parameter is recorded.' },
-)
+export const PlaygroundQuery = Type.Object({ ...PageQuery }, { additionalProperties: true, description: 'cursor and limit page the listing (GET); every parameter is recorded.' })
 
 export const SignatureCheck = Type.Object(
   {
@@ -238,12 +245,8 @@ export type PlaygroundReceiptT = Static<typeof PlaygroundReceipt>
 
 export const PlaygroundStreamQuery = Type.Object(
   {
-    after: Type.Optional(
-      Type.String({ pattern: '^whc_[0-9A-Z]{26}$', description: 'Only the captures after this one (the last capture id received): how a client resumes on any node.' }),
-    ),
-    follow: Type.Optional(
-      Type.Boolean({ default: true, description: '`false`: send the captures already there, then end the stream (like `tail` without `-f`).' }),
-    ),
+    after: Type.Optional(Type.String({ pattern: '^whc_[0-9A-Z]{26}$', description: 'Only the captures after this one (the last capture id received): how a client resumes on any node.' })),
+    follow: Type.Optional(Type.Boolean({ default: true, description: '`false`: send the captures already there, then end the stream (like `tail` without `-f`).' })),
   },
   { additionalProperties: false },
 )

@@ -20,8 +20,7 @@ describe(`webhook signing secrets at rest (${ENGINE})`, () => {
     await h.close()
   })
 
-  const stored = async (id: string) =>
-    (await h.app.kernel.db.selectFrom('webhook_endpoints').select('secrets').where('id', '=', id).executeTakeFirstOrThrow()).secrets
+  const stored = async (id: string) => (await h.app.kernel.db.selectFrom('webhook_endpoints').select('secrets').where('id', '=', id).executeTakeFirstOrThrow()).secrets
 
   it('the database never holds a signing secret in the clear, after create and after rotation', async () => {
     const e = await createEndpoint(h, receiver.url)

@@ -41,7 +41,11 @@ export class WebhooksService {
       tenant,
       query: q,
       keyShape: EVENT_TYPE_SHAPE,
-      fetch: async ({ after, limit }) => this.k.events.catalog().filter((t) => after === null || t.type > after).slice(0, limit + 1),
+      fetch: async ({ after, limit }) =>
+        this.k.events
+          .catalog()
+          .filter((t) => after === null || t.type > after)
+          .slice(0, limit + 1),
       key: (t) => t.type,
       view: (t) => ({
         object: 'event_type' as const,

@@ -4,13 +4,7 @@ import type { StoredSecret } from './webhooks.tables.js'
 
 // The signing primitives live in the kernel (tool calls are signed the same way); re-exported here so
 // the webhook code keeps one import for its scheme.
-export {
-  newSecret,
-  signatureHeaders,
-  SIGNATURE_TOLERANCE_SECONDS,
-  standardSignature,
-  v1Signature,
-} from '../../kernel/crypto/signature.js'
+export { newSecret, signatureHeaders, SIGNATURE_TOLERANCE_SECONDS, standardSignature, v1Signature } from '../../kernel/crypto/signature.js'
 
 /**
  * Deprecated: the API v1 header `X-Svc-Signature: sha256=<hex>`, HMAC-SHA256 keyed with the whole newest
@@ -25,14 +19,7 @@ export function activeSecrets(secrets: StoredSecret[], now: Date): string[] {
   return secrets.filter((s) => s.expires_at === null || Date.parse(s.expires_at) > now.getTime()).map((s) => s.secret)
 }
 
-export type SignatureResult =
-  | 'valid'
-  | 'header_missing'
-  | 'header_malformed'
-  | 'timestamp_outside_tolerance'
-  | 'secret_rotated'
-  | 'body_changed'
-  | 'signature_mismatch'
+export type SignatureResult = 'valid' | 'header_missing' | 'header_malformed' | 'timestamp_outside_tolerance' | 'secret_rotated' | 'body_changed' | 'signature_mismatch'
 
 export interface SignatureDiagnosis {
   result: SignatureResult
@@ -48,13 +35,7 @@ export interface SignatureDiagnosis {
  * the endpoint's secrets, including rotated-out ones (to tell "secret rotated" from "wrong secret");
  * `originalBody` is the body we sent (to tell "body changed").
  */
-export function diagnoseSignature(
-  header: string | undefined,
-  receivedBody: string,
-  originalBody: string | null,
-  secrets: StoredSecret[],
-  now: Date,
-): SignatureDiagnosis {
+export function diagnoseSignature(header: string | undefined, receivedBody: string, originalBody: string | null, secrets: StoredSecret[], now: Date): SignatureDiagnosis {
   const base = { timestamp: null, timestamp_age_seconds: null, signatures_sent: 0 }
   if (header === undefined || header === '') {
     return { ...base, result: 'header_missing', valid: false, detail: 'The request has no Svc-Status-Signature header.' }
@@ -70,12 +51,22 @@ export function diagnoseSignature(
   const signedBy = (list: string[], body: string) => list.some((s) => signatureMatches(v1Signature(s, parsed.t, body), parsed.v1))
   if (signedBy(active, receivedBody)) {
     if (Math.abs(age) > SIGNATURE_TOLERANCE_SECONDS) {
-      return { ...info, result: 'timestamp_outside_tolerance', valid: false, detail: `The signature matches but t is ${age} s away from now; receivers refuse more than ${SIGNATURE_TOLERANCE_SECONDS} s (replayed or clock skew).` }
+      return {
+        ...info,
+        result: 'timestamp_outside_tolerance',
+        valid: false,
+        detail: `The signature matches but t is ${age} s away from now; receivers refuse more than ${SIGNATURE_TOLERANCE_SECONDS} s (replayed or clock skew).`,
+      }
     }
     return { ...info, result: 'valid', valid: true, detail: 'A v1 signature matches an active secret of the endpoint over the received body.' }
   }
   if (signedBy(retired, receivedBody)) {
-    return { ...info, result: 'secret_rotated', valid: false, detail: 'Signed with a secret the endpoint no longer uses: it was rotated and its grace period has ended. Verify with the current secret.' }
+    return {
+      ...info,
+      result: 'secret_rotated',
+      valid: false,
+      detail: 'Signed with a secret the endpoint no longer uses: it was rotated and its grace period has ended. Verify with the current secret.',
+    }
   }
   if (originalBody !== null && originalBody !== receivedBody && signedBy([...active, ...retired], originalBody)) {
     return { ...info, result: 'body_changed', valid: false, detail: 'The signature matches the body we sent, not the body received: something re-serialised or altered it. Verify over the raw bytes.' }

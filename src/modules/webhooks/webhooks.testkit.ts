@@ -80,10 +80,12 @@ export function verifySvcSignature(header: string | undefined, body: string, sec
   const t = parts.find(([k]) => k === 't')?.[1]
   if (!t || Math.abs(Date.now() / 1000 - Number(t)) > toleranceSeconds) return false
   const expected = createHmac('sha256', secret).update(`${t}.${body}`).digest()
-  return parts.filter(([k]) => k === 'v1').some(([, v]) => {
-    const got = Buffer.from(v, 'hex')
-    return got.length === expected.length && timingSafeEqual(got, expected)
-  })
+  return parts
+    .filter(([k]) => k === 'v1')
+    .some(([, v]) => {
+      const got = Buffer.from(v, 'hex')
+      return got.length === expected.length && timingSafeEqual(got, expected)
+    })
 }
 
 /** The Standard Webhooks check (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64>`). */
@@ -146,14 +148,18 @@ export function createKey(env: NodeJS.ProcessEnv, sandbox = true): string {
 /** The service as a process (this run's bundle or `src/main.ts`: test/spawn.ts); resolves once /livez answers. */
 export async function startServer(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
   const child = spawn(process.execPath, entryArgs('main'), { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] })
-  await waitFor(async () => {
-    if (child.exitCode !== null) throw new Error('the server exited during start')
-    try {
-      return (await fetch(`http://127.0.0.1:${env.PORT}/livez`)).ok
-    } catch {
-      return false
-    }
-  }, 90_000, 'server start')
+  await waitFor(
+    async () => {
+      if (child.exitCode !== null) throw new Error('the server exited during start')
+      try {
+        return (await fetch(`http://127.0.0.1:${env.PORT}/livez`)).ok
+      } catch {
+        return false
+      }
+    },
+    90_000,
+    'server start',
+  )
   return child
 }
 

@@ -22,7 +22,8 @@ export async function checkSettingsUrls(k: Kernel, urls: [pointer: string, url: 
       // connect-time check still applies the policy to what it resolves to then.
       if (err instanceof OutboundUrlRefused && err.reason === 'unresolvable' && allowPrivateNetworks) continue
       refusal = err instanceof OutboundUrlRefused ? err.message : 'it is not an absolute URL'
-      if (err instanceof OutboundUrlRefused && err.verdict?.class === 'private') refusal += ' Loopback, private and link-local destinations are refused (operators may set OUTBOUND_ALLOW_PRIVATE_NETWORKS=true).'
+      if (err instanceof OutboundUrlRefused && err.verdict?.class === 'private')
+        refusal += ' Loopback, private and link-local destinations are refused (operators may set OUTBOUND_ALLOW_PRIVATE_NETWORKS=true).'
     }
     if (refusal) throw new AppError('validation_failed', `The URL at ${pointer.slice('/body/'.length)} is refused: ${refusal}`, { errors: [{ pointer, detail: refusal }] })
   }

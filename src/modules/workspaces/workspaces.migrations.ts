@@ -30,12 +30,7 @@ export const workspacesMigrations: ModuleMigration[] = [
         .addColumn('updated_at', 'text', (c) => c.notNull())
         .execute()
       // Emails are stored lower-cased, so this is case-insensitive uniqueness.
-      await db.schema
-        .createIndex('workspace_members_email')
-        .on('workspace_members')
-        .columns(['workspace_id', 'mode', 'email'])
-        .unique()
-        .execute()
+      await db.schema.createIndex('workspace_members_email').on('workspace_members').columns(['workspace_id', 'mode', 'email']).unique().execute()
     },
   },
   {

@@ -18,16 +18,7 @@ export const workspacesModule = defineModule({
   name: 'workspaces',
   errors: WORKSPACES_ERRORS,
   migrations: [...workspacesMigrations, ...signInMigrations],
-  routes: [
-    getCurrentWorkspace,
-    getWorkspace,
-    updateWorkspace,
-    listWorkspaceMembers,
-    inviteWorkspaceMember,
-    updateWorkspaceMember,
-    removeWorkspaceMember,
-    getWorkspaceUsage,
-  ],
+  routes: [getCurrentWorkspace, getWorkspace, updateWorkspace, listWorkspaceMembers, inviteWorkspaceMember, updateWorkspaceMember, removeWorkspaceMember, getWorkspaceUsage],
   init(kernel, services) {
     services.workspaces = new WorkspacesService(kernel)
     services.signIn = new SignInService(kernel)

@@ -44,18 +44,11 @@ export async function insertMember(db: Executor, row: WorkspaceMembersTable): Pr
 }
 
 export async function updateMember(db: Executor, tenant: Tenant, id: string, patch: Partial<WorkspaceMembersTable>): Promise<void> {
-  await scoped(db, tenant)
-    .updateTable('workspace_members')
-    .set(patch)
-    .where('id', '=', id)
-    .execute()
+  await scoped(db, tenant).updateTable('workspace_members').set(patch).where('id', '=', id).execute()
 }
 
 export async function deleteMember(db: Executor, tenant: Tenant, id: string): Promise<void> {
-  await scoped(db, tenant)
-    .deleteFrom('workspace_members')
-    .where('id', '=', id)
-    .execute()
+  await scoped(db, tenant).deleteFrom('workspace_members').where('id', '=', id).execute()
 }
 
 export async function countOwners(db: Executor, tenant: Tenant): Promise<number> {
@@ -107,6 +100,10 @@ export function allSealedSettings(db: Executor, after: Tenant | null, limit: num
 
 /** Rewrites one tenant's sealed settings column if it is still what was read. */
 export async function resealColumn(db: Executor, tenant: Tenant, column: 'crm' | 'voice', from: string, to: string): Promise<boolean> {
-  const r = await scoped(db, tenant).updateTable('workspace_settings').set({ [column]: to }).where(column, '=', from).executeTakeFirst()
+  const r = await scoped(db, tenant)
+    .updateTable('workspace_settings')
+    .set({ [column]: to })
+    .where(column, '=', from)
+    .executeTakeFirst()
   return Number(r.numUpdatedRows) === 1
 }

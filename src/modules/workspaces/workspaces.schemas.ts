@@ -59,9 +59,7 @@ export const Workspace = Type.Object(
     name: Type.String(),
     timezone: Type.String({ description: 'IANA time zone, e.g. Europe/Berlin' }),
     default_language: Type.String({ description: 'BCP 47 language tag, e.g. en or pt-BR' }),
-    default_region: Nullable(
-      Type.String({ description: 'ISO 3166-1 alpha-2 region where phone numbers written without +country code are read (PII redaction); null: none.' }),
-    ),
+    default_region: Nullable(Type.String({ description: 'ISO 3166-1 alpha-2 region where phone numbers written without +country code are read (PII redaction); null: none.' })),
     metadata: Metadata,
     livemode: Type.Boolean({ description: 'Whether this view was read with a live key' }),
     crm: Nullable(CrmSettings),
@@ -74,15 +72,12 @@ export const Workspace = Type.Object(
 )
 export type WorkspaceT = Static<typeof Workspace>
 
-
 export const UpdateWorkspaceBody = Type.Object(
   {
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
     timezone: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
     default_language: Type.Optional(Type.String({ pattern: '^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$' })),
-    default_region: Type.Optional(
-      Nullable(Type.String({ pattern: '^[a-zA-Z]{2}$', description: 'ISO 3166-1 alpha-2 code with phone number metadata (e.g. GB, US); null: none.' })),
-    ),
+    default_region: Type.Optional(Nullable(Type.String({ pattern: '^[a-zA-Z]{2}$', description: 'ISO 3166-1 alpha-2 code with phone number metadata (e.g. GB, US); null: none.' }))),
     metadata: Type.Optional(Metadata),
     crm: Type.Optional(Type.Union([CrmSettingsInput, Type.Null()], { description: 'The CRM of this mode (a test key sets the test one); null removes it.' })),
     lead_auto_create_score: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 100 }))),

@@ -157,7 +157,16 @@ export class WorkspacesService {
   async update(
     tenant: Tenant,
     id: string,
-    patch: { name?: string; timezone?: string; default_language?: string; default_region?: string | null; metadata?: Record<string, string>; crm?: CrmSettingsInputT | null; lead_auto_create_score?: number | null; voice?: VoiceCarrierSettingsInputT | null },
+    patch: {
+      name?: string
+      timezone?: string
+      default_language?: string
+      default_region?: string | null
+      metadata?: Record<string, string>
+      crm?: CrmSettingsInputT | null
+      lead_auto_create_score?: number | null
+      voice?: VoiceCarrierSettingsInputT | null
+    },
   ): Promise<WorkspaceT> {
     this.guard(tenant, id)
     if (patch.timezone !== undefined && !isTimezone(patch.timezone)) {
@@ -177,7 +186,10 @@ export class WorkspacesService {
       return input !== undefined && input !== null && section ? [{ section, input }] : []
     })
     for (const { section, input } of given) section.check?.(tenant, input)
-    await checkSettingsUrls(this.k, given.flatMap(({ section, input }) => section.urls(input)))
+    await checkSettingsUrls(
+      this.k,
+      given.flatMap(({ section, input }) => section.urls(input)),
+    )
     return this.k.transaction(tenant, async (tx) => {
       await assertRoleAllows(tx, tenant, { action: 'change the workspace' })
       await repo.updateWorkspace(tx, tenant, {

@@ -97,7 +97,8 @@ export default defineMessages({
     'compliance.evidenceGenerate.generateReport': 'Generate report',
     'compliance.evidenceGenerate.generating': 'Generating…',
     'compliance.evidence.evidence': 'Evidence',
-    'compliance.evidence.reportsForAuditorsMadeDaily': 'Reports for auditors, made daily for the day before, and on demand over a period you choose (here or with the CLI). The SHA-256 is that of the JSON report; the PDF prints it too.',
+    'compliance.evidence.reportsForAuditorsMadeDaily':
+      'Reports for auditors, made daily for the day before, and on demand over a period you choose (here or with the CLI). The SHA-256 is that of the JSON report; the PDF prints it too.',
     'compliance.evidence.filterEvidence': 'Filter evidence',
     'compliance.evidence.kind': 'Kind',
     'compliance.evidence.anyKind': 'Any kind',
@@ -299,7 +300,8 @@ export default defineMessages({
     'compliance.evidenceGenerate.generateReport': 'Bericht erstellen',
     'compliance.evidenceGenerate.generating': 'Wird erstellt …',
     'compliance.evidence.evidence': 'Nachweise',
-    'compliance.evidence.reportsForAuditorsMadeDaily': 'Berichte für Prüfer, täglich für den Vortag erstellt und auf Wunsch für einen gewählten Zeitraum (hier oder mit der CLI). Der SHA-256 ist der des JSON-Berichts; das PDF druckt ihn auch.',
+    'compliance.evidence.reportsForAuditorsMadeDaily':
+      'Berichte für Prüfer, täglich für den Vortag erstellt und auf Wunsch für einen gewählten Zeitraum (hier oder mit der CLI). Der SHA-256 ist der des JSON-Berichts; das PDF druckt ihn auch.',
     'compliance.evidence.filterEvidence': 'Nachweise filtern',
     'compliance.evidence.kind': 'Art',
     'compliance.evidence.anyKind': 'Jede Art',

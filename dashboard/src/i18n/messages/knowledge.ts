@@ -91,7 +91,7 @@ export default defineMessages({
     'knowledge.search.charactersStartEndOf': '(characters {start}–{end} of',
     'knowledge.upload.file': 'File',
     'knowledge.upload.textMarkdownHtmlPdfOr': 'Text, Markdown, HTML, PDF or DOCX, up to 20 MiB.',
-    'knowledge.upload.optionalDefaultsToTheFile': 'Optional: defaults to the file\'s name.',
+    'knowledge.upload.optionalDefaultsToTheFile': "Optional: defaults to the file's name.",
     'knowledge.upload.uploadProgress': 'Upload progress',
     'knowledge.upload.uploading': 'Uploading…',
     'knowledge.upload.upload': 'Upload',

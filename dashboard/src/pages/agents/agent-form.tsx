@@ -116,7 +116,13 @@ export function AgentForm({ agent, onSaved }: { agent?: Agent; onSaved: (a: Agen
         <h2 id="tools-title">{t('agents.agentForm.toolsAndApprovals')}</h2>
         {d.tools.length === 0 && <p class="hint">{t('agents.agentForm.noToolsTheAgentOnly')}</p>}
         {d.tools.map((t, i) => (
-          <ToolFields key={t.key} tool={t} index={i} onChange={(nt) => setD((x) => ({ ...x, tools: x.tools.map((y) => (y.key === t.key ? nt : y)) }))} onRemove={() => setD((x) => ({ ...x, tools: x.tools.filter((y) => y.key !== t.key) }))} />
+          <ToolFields
+            key={t.key}
+            tool={t}
+            index={i}
+            onChange={(nt) => setD((x) => ({ ...x, tools: x.tools.map((y) => (y.key === t.key ? nt : y)) }))}
+            onRemove={() => setD((x) => ({ ...x, tools: x.tools.filter((y) => y.key !== t.key) }))}
+          />
         ))}
         <button type="button" disabled={d.tools.length >= 20} onClick={() => setD((x) => ({ ...x, tools: [...x.tools, blankTool()] }))}>
           {t('agents.agentForm.addATool')}
@@ -154,7 +160,12 @@ export function AgentForm({ agent, onSaved }: { agent?: Agent; onSaved: (a: Agen
           <div class="checks">
             {[...baseList.map((b) => ({ id: b.id, name: b.name })), ...unknownBases.map((id) => ({ id, name: id }))].map((b) => (
               <label>
-                <input type="checkbox" checked={d.bases.includes(b.id)} onChange={(e) => setD((x) => ({ ...x, bases: e.currentTarget.checked ? [...x.bases, b.id] : x.bases.filter((y) => y !== b.id) }))} /> {b.name}
+                <input
+                  type="checkbox"
+                  checked={d.bases.includes(b.id)}
+                  onChange={(e) => setD((x) => ({ ...x, bases: e.currentTarget.checked ? [...x.bases, b.id] : x.bases.filter((y) => y !== b.id) }))}
+                />{' '}
+                {b.name}
               </label>
             ))}
           </div>

@@ -35,7 +35,11 @@ export default function AgentPage() {
     runs.setItems((xs) => [run, ...xs])
   })
   // Runs still queued or running: refresh the list until they settle.
-  usePoll(runs.items.some((r) => isActive(r.status)), runs.reload, 2000)
+  usePoll(
+    runs.items.some((r) => isActive(r.status)),
+    runs.reload,
+    2000,
+  )
   return (
     <Page title={agent.data?.name ?? t('agents.agent.agent')}>
       <AgentNav id={id} />
@@ -49,11 +53,16 @@ export default function AgentPage() {
                 <StatusBadge status={a.status} />
               </dd>
               <dt>{t('agents.agent.tools')}</dt>
-              <dd>{a.tools.map((t) => `${t.name} (approval: ${t.approval.mode === 'when' ? `when ${t.approval.when?.argument} ${t.approval.when?.operator} ${JSON.stringify(t.approval.when?.value ?? '')}` : t.approval.mode})`).join('; ') || '—'}</dd>
-              <dt>{t('agents.agent.limits')}</dt>
               <dd>
-                {t('agents.agent.maxstepsStepsRuntimeoutsecondsSPer', { maxSteps: a.max_steps, runTimeoutSeconds: a.run_timeout_seconds, approvalTimeoutSeconds: a.approval_timeout_seconds })}
+                {a.tools
+                  .map(
+                    (t) =>
+                      `${t.name} (approval: ${t.approval.mode === 'when' ? `when ${t.approval.when?.argument} ${t.approval.when?.operator} ${JSON.stringify(t.approval.when?.value ?? '')}` : t.approval.mode})`,
+                  )
+                  .join('; ') || '—'}
               </dd>
+              <dt>{t('agents.agent.limits')}</dt>
+              <dd>{t('agents.agent.maxstepsStepsRuntimeoutsecondsSPer', { maxSteps: a.max_steps, runTimeoutSeconds: a.run_timeout_seconds, approvalTimeoutSeconds: a.approval_timeout_seconds })}</dd>
             </dl>
           </section>
         )}
@@ -74,11 +83,7 @@ export default function AgentPage() {
           </label>
           <LocalErrors errors={local} />
           {start.error && <ProblemView problem={start.error} />}
-          {started && (
-            <Notice>
-              {tx('agents.agent.runQueued', { run: <a href={`/dashboard/agents/${id}/runs/${started.id}`}>{started.id}</a> })}
-            </Notice>
-          )}
+          {started && <Notice>{tx('agents.agent.runQueued', { run: <a href={`/dashboard/agents/${id}/runs/${started.id}`}>{started.id}</a> })}</Notice>}
           <div class="form-actions">
             <button type="submit" class="primary" disabled={start.pending || !input.trim()}>
               {start.pending ? t('agents.agent.starting') : t('agents.agent.startRun')}

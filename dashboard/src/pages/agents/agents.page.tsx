@@ -50,7 +50,14 @@ export default function Agents() {
               { label: t('agents.agentForm.status'), render: (a) => <StatusBadge status={a.status} /> },
               { label: t('agents.agent.tools'), render: (a) => a.tools.map((t) => t.name).join(', ') || '—' },
               { label: t('agents.agents.needsApproval'), render: (a) => approvalRule(a).join(', ') || '—' },
-              { label: t('agents.agents.approvals'), render: (a) => <a href={`/dashboard/agents/${a.id}/approvals`} aria-label={t('agents.agents.approvalsOfName', { name: a.name })}>{t('agents.agents.approvals')}</a> },
+              {
+                label: t('agents.agents.approvals'),
+                render: (a) => (
+                  <a href={`/dashboard/agents/${a.id}/approvals`} aria-label={t('agents.agents.approvalsOfName', { name: a.name })}>
+                    {t('agents.agents.approvals')}
+                  </a>
+                ),
+              },
               { label: t('agents.agents.updated'), render: (a) => <Time iso={a.updated_at} /> },
             ]}
           />

@@ -72,7 +72,8 @@ export function LocalErrors({ errors }: { errors: LocalError[] }) {
   return (
     <div class="state problem" role="alert">
       <p class="problem-detail">
-        <strong>{t('agents.common.notSent')}</strong>{t('agents.common.fixTheseFirst')}
+        <strong>{t('agents.common.notSent')}</strong>
+        {t('agents.common.fixTheseFirst')}
       </p>
       <ul class="problem-errors">
         {errors.map((e) => (

@@ -51,7 +51,8 @@ export default function RunPage() {
                 </dd>
                 <dt>{t('agents.run.usage')}</dt>
                 <dd>
-                  {t('agents.run.stepsStepsToolcallsToolCalls', { steps: r.usage.steps, toolCalls: r.usage.tool_calls })}{r.usage.tokens ? t('agents.run.valueTokens', { value: r.usage.tokens.prompt + r.usage.tokens.completion }) : ''}
+                  {t('agents.run.stepsStepsToolcallsToolCalls', { steps: r.usage.steps, toolCalls: r.usage.tool_calls })}
+                  {r.usage.tokens ? t('agents.run.valueTokens', { value: r.usage.tokens.prompt + r.usage.tokens.completion }) : ''}
                 </dd>
               </dl>
             </section>
@@ -60,7 +61,8 @@ export default function RunPage() {
               <section class="panel" aria-labelledby="pending-title">
                 <h2 id="pending-title">{t('agents.run.waitingForYourApproval')}</h2>
                 <p>
-                  <code>{r.pending_approval.tool}</code>{t('agents.run.reasonExpires', { reason: r.pending_approval.reason })} <Time iso={r.pending_approval.expires_at} />.
+                  <code>{r.pending_approval.tool}</code>
+                  {t('agents.run.reasonExpires', { reason: r.pending_approval.reason })} <Time iso={r.pending_approval.expires_at} />.
                 </p>
                 <DecisionForm
                   agentId={id}
@@ -96,7 +98,8 @@ export default function RunPage() {
               <section class="panel" aria-labelledby="pm-title">
                 <h2 id="pm-title">{t('agents.run.postmortem')}</h2>
                 <p>
-                  {t('agents.run.reasonDetailStep', { reason: r.postmortem.reason, detail: r.postmortem.detail })} {r.postmortem.failed_step ?? '—'}{t('agents.run.durationmsMs', { durationMs: r.postmortem.duration_ms })}
+                  {t('agents.run.reasonDetailStep', { reason: r.postmortem.reason, detail: r.postmortem.detail })} {r.postmortem.failed_step ?? '—'}
+                  {t('agents.run.durationmsMs', { durationMs: r.postmortem.duration_ms })}
                 </p>
               </section>
             )}

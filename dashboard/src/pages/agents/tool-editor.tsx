@@ -33,7 +33,23 @@ export interface ToolDraft {
 }
 
 let seq = 0
-export const blankTool = (): ToolDraft => ({ key: ++seq, type: 'http', name: '', description: '', url: '', method: 'POST', timeout: '', parameters: '', storedParameters: '', headers: '', headerNames: [], mode: 'never', argument: '', operator: 'gt', value: '' })
+export const blankTool = (): ToolDraft => ({
+  key: ++seq,
+  type: 'http',
+  name: '',
+  description: '',
+  url: '',
+  method: 'POST',
+  timeout: '',
+  parameters: '',
+  storedParameters: '',
+  headers: '',
+  headerNames: [],
+  mode: 'never',
+  argument: '',
+  operator: 'gt',
+  value: '',
+})
 
 export function toolDraft(t: Agent['tools'][number]): ToolDraft {
   const w = t.approval.when
@@ -72,7 +88,8 @@ const conditionValue = (s: string): unknown => {
 
 /** The tool as the API takes it; JSON fields that do not parse are reported under their pointer. */
 export function toolInput(t: ToolDraft, i: number, errors: { pointer: string; detail: string }[]): ToolInput {
-  const approval: Policy = t.mode === 'when' ? { mode: 'when', when: { argument: t.argument.trim(), operator: t.operator, ...(t.operator === 'exists' ? {} : { value: conditionValue(t.value.trim()) }) } } : { mode: t.mode }
+  const approval: Policy =
+    t.mode === 'when' ? { mode: 'when', when: { argument: t.argument.trim(), operator: t.operator, ...(t.operator === 'exists' ? {} : { value: conditionValue(t.value.trim()) }) } } : { mode: t.mode }
   const parameters = parseJson(t.parameters, `/tools/${i}/parameters`, errors) as ToolInput['parameters']
   if (t.type === 'builtin') return { type: 'builtin', name: t.name.trim(), ...(t.description.trim() ? { description: t.description.trim() } : {}), ...(parameters ? { parameters } : {}), approval }
   const headers = parseJson(t.headers, `/tools/${i}/headers`, errors) as Record<string, string> | undefined
@@ -130,7 +147,10 @@ export function ToolFields({ tool, index, onChange, onRemove }: { tool: ToolDraf
             </Field>
             <Field label={t('agents.toolEditor.toolNTimeoutMs', { n })}>{(id) => <input id={id} type="number" min={1} value={tool.timeout} onInput={set('timeout')} />}</Field>
           </div>
-          <Field label={t('agents.toolEditor.toolNHeadersJson', { n })} hint={tool.headerNames.length ? t('agents.toolEditor.storedValueLeaveEmptyTo', { value: tool.headerNames.join(', ') }) : t('agents.toolEditor.optionalEGAuthorizationBearer')}>
+          <Field
+            label={t('agents.toolEditor.toolNHeadersJson', { n })}
+            hint={tool.headerNames.length ? t('agents.toolEditor.storedValueLeaveEmptyTo', { value: tool.headerNames.join(', ') }) : t('agents.toolEditor.optionalEGAuthorizationBearer')}
+          >
             {(id, hint) => <textarea id={id} aria-describedby={hint} class="code" spellcheck={false} value={tool.headers} onInput={set('headers')} />}
           </Field>
         </>

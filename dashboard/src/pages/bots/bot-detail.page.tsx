@@ -38,11 +38,7 @@ function PublishPanel({ bot, versions, onDone }: { bot: Bot; versions: BotVersio
             void publish.run()
           }}
         >
-          <p>
-            {needsVersion
-              ? t('bots.botDetail.publishingFreezesTheDraftInto')
-              : t('bots.botDetail.publishingMakesTheLatestVersion', { number: latest?.number })}
-          </p>
+          <p>{needsVersion ? t('bots.botDetail.publishingFreezesTheDraftInto') : t('bots.botDetail.publishingMakesTheLatestVersion', { number: latest?.number })}</p>
           {needsVersion && (
             <Field label={t('bots.botDetail.versionNote')} hint={t('bots.botDetail.optionalWhatChanged')}>
               {(id, d) => <input id={id} aria-describedby={d} maxLength={200} value={note} onInput={(e) => setNote((e.target as HTMLInputElement).value)} />}

@@ -66,7 +66,10 @@ export default function BotList() {
               { label: t('bots.botList.name'), render: (b) => <a href={`/dashboard/bots/${b.id}`}>{b.name}</a> },
               { label: t('bots.botDetail.status'), render: (b) => <BotStatusBadge bot={b} /> },
               { label: t('bots.botList.versions'), class: 'num', render: (b) => b.version_count },
-              { label: t('bots.botDetail.draft'), render: (b) => (b.has_unpublished_changes ? <Badge tone="warn">{t('bots.botDetail.unpublishedChanges')}</Badge> : <span>{t('bots.botList.upToDate')}</span>) },
+              {
+                label: t('bots.botDetail.draft'),
+                render: (b) => (b.has_unpublished_changes ? <Badge tone="warn">{t('bots.botDetail.unpublishedChanges')}</Badge> : <span>{t('bots.botList.upToDate')}</span>),
+              },
               { label: t('bots.botList.updated'), render: (b) => <Time iso={b.updated_at} /> },
             ]}
           />

@@ -24,18 +24,12 @@ export function KnowledgeChoice({ bases, value, onChange }: { bases: KnowledgeBa
       {!bases ? (
         <p class="hint">{t('bots.botsShared.loadingKnowledgeBases')}</p>
       ) : bases.length === 0 ? (
-        <p class="hint">
-          {tx('bots.botsShared.noBasesAddOne', { addOne: <a href="/dashboard/knowledge">{t('bots.botsShared.addOne')}</a> })}
-        </p>
+        <p class="hint">{tx('bots.botsShared.noBasesAddOne', { addOne: <a href="/dashboard/knowledge">{t('bots.botsShared.addOne')}</a> })}</p>
       ) : (
         <div class="checks">
           {bases.map((b) => (
             <label>
-              <input
-                type="checkbox"
-                checked={value.includes(b.id)}
-                onChange={(e) => onChange((e.target as HTMLInputElement).checked ? [...value, b.id] : value.filter((x) => x !== b.id))}
-              />{' '}
+              <input type="checkbox" checked={value.includes(b.id)} onChange={(e) => onChange((e.target as HTMLInputElement).checked ? [...value, b.id] : value.filter((x) => x !== b.id))} />{' '}
               {t('bots.botsShared.nameDocumentcountDocuments', { name: b.name, documentCount: b.document_count })}
             </label>
           ))}

@@ -10,9 +10,17 @@ import { t } from '../../i18n/index.js'
 type Guardrails = components['schemas']['BotGuardrailsSettings']
 
 /** One entry a line; blank lines dropped. */
-const lines = (text: string) => text.split('\n').map((l) => l.trim()).filter(Boolean)
+const lines = (text: string) =>
+  text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
 /** Codes separated by commas or blanks, e.g. "de, at". */
-const codes = (text: string, upper: boolean) => text.split(/[\s,]+/).map((c) => (upper ? c.toUpperCase() : c.toLowerCase())).filter(Boolean)
+const codes = (text: string, upper: boolean) =>
+  text
+    .split(/[\s,]+/)
+    .map((c) => (upper ? c.toUpperCase() : c.toLowerCase()))
+    .filter(Boolean)
 
 /** A blocked topic a line: `name: keyword, keyword`. */
 const topicsText = (g: Guardrails) => g.blocked_topics.map((tp) => `${tp.name}: ${tp.keywords.join(', ')}`).join('\n')
@@ -20,7 +28,10 @@ function topicsOf(text: string): { name: string; keywords: string[] }[] {
   return lines(text).map((line) => {
     const colon = line.indexOf(':')
     const name = (colon > 0 ? line.slice(0, colon) : line).trim()
-    const keywords = (colon > 0 ? line.slice(colon + 1) : line).split(',').map((k) => k.trim()).filter(Boolean)
+    const keywords = (colon > 0 ? line.slice(colon + 1) : line)
+      .split(',')
+      .map((k) => k.trim())
+      .filter(Boolean)
     return { name, keywords: keywords.length ? keywords : [name] }
   })
 }
@@ -149,9 +160,7 @@ function Editor({ bot, initial, onSaved }: { bot: Bot; initial: Guardrails; onSa
         <Field label={t('bots.guardrails.allowedLanguages')} hint={t('bots.guardrails.allowedLanguagesHint')}>
           {(id, d) => <input id={id} aria-describedby={d} value={form.languages} onInput={text('languages')} />}
         </Field>
-        <Field label={t('bots.guardrails.maxReplyLength')}>
-          {(id) => <input id={id} type="number" min={50} max={10000} required value={form.maxLength} onInput={text('maxLength')} />}
-        </Field>
+        <Field label={t('bots.guardrails.maxReplyLength')}>{(id) => <input id={id} type="number" min={50} max={10000} required value={form.maxLength} onInput={text('maxLength')} />}</Field>
       </fieldset>
       <FormActions action={save} label={t('bots.guardrails.save')} busyLabel={t('bots.guardrails.saving')} />
     </form>

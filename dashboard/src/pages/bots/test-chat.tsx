@@ -20,8 +20,15 @@ function ReplyView({ reply }: { reply: BotReply }) {
       <p style={{ margin: '0 0 0.25rem', display: 'flex', flexWrap: 'wrap', gap: '0.4rem', fontSize: '0.87rem' }}>
         <Badge tone="warn">{t('bots.botDetail.bot')}</Badge>
         {reply.grounded ? <Badge tone="good">{t('bots.testChat.grounded')}</Badge> : <Badge tone="neutral">{t('bots.testChat.notGrounded')}</Badge>}
-        {reply.handoff && <Badge tone="bad">{t('bots.testChat.handedToAPerson')}{reply.handoff_reason ? `: ${reply.handoff_reason}` : ''}</Badge>}
-        <span>{t('bots.testChat.confidence')} {reply.confidence === null ? '—' : `${Math.round(reply.confidence * 100)}%`}</span>
+        {reply.handoff && (
+          <Badge tone="bad">
+            {t('bots.testChat.handedToAPerson')}
+            {reply.handoff_reason ? `: ${reply.handoff_reason}` : ''}
+          </Badge>
+        )}
+        <span>
+          {t('bots.testChat.confidence')} {reply.confidence === null ? '—' : `${Math.round(reply.confidence * 100)}%`}
+        </span>
       </p>
       <p class="bot-answer" style={{ margin: 0, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
         {reply.content}
@@ -44,7 +51,11 @@ function ReplyView({ reply }: { reply: BotReply }) {
           ))}
         </ul>
       )}
-      {reply.tool_calls.length > 0 && <p style={{ margin: '0.3rem 0 0', fontSize: '0.9rem' }}>{t('bots.testChat.toolsCalled')} {reply.tool_calls.map((call) => `${call.name} (${statusLabel(call.ok ? 'ok' : 'failed')})`).join(', ')}</p>}
+      {reply.tool_calls.length > 0 && (
+        <p style={{ margin: '0.3rem 0 0', fontSize: '0.9rem' }}>
+          {t('bots.testChat.toolsCalled')} {reply.tool_calls.map((call) => `${call.name} (${statusLabel(call.ok ? 'ok' : 'failed')})`).join(', ')}
+        </p>
+      )}
     </div>
   )
 }
@@ -121,7 +132,16 @@ export function TestChat({ bot, versions, onVersionCreated }: { bot: Bot; versio
         <ol aria-label={t('bots.testChat.testConversation')} style={{ padding: 0, listStyle: 'none' }}>
           {turns.map((turn) => (
             <li>
-              <p style={{ margin: '0 2rem 0.5rem 0', padding: '0.5rem 0.75rem', border: '1px solid var(--line)', borderRadius: 'var(--radius)', background: 'var(--bubble-inbound)', overflowWrap: 'anywhere' }}>
+              <p
+                style={{
+                  margin: '0 2rem 0.5rem 0',
+                  padding: '0.5rem 0.75rem',
+                  border: '1px solid var(--line)',
+                  borderRadius: 'var(--radius)',
+                  background: 'var(--bubble-inbound)',
+                  overflowWrap: 'anywhere',
+                }}
+              >
                 <Badge tone="info">{t('bots.testChat.youAsTheCustomer')}</Badge> {turn.question}
               </p>
               <ReplyView reply={turn.reply} />
@@ -129,10 +149,23 @@ export function TestChat({ bot, versions, onVersionCreated }: { bot: Bot; versio
           ))}
           {streaming && (
             <li>
-              <p style={{ margin: '0 2rem 0.5rem 0', padding: '0.5rem 0.75rem', border: '1px solid var(--line)', borderRadius: 'var(--radius)', background: 'var(--bubble-inbound)', overflowWrap: 'anywhere' }}>
+              <p
+                style={{
+                  margin: '0 2rem 0.5rem 0',
+                  padding: '0.5rem 0.75rem',
+                  border: '1px solid var(--line)',
+                  borderRadius: 'var(--radius)',
+                  background: 'var(--bubble-inbound)',
+                  overflowWrap: 'anywhere',
+                }}
+              >
                 <Badge tone="info">{t('bots.testChat.youAsTheCustomer')}</Badge> {streaming.question}
               </p>
-              <p class="bot-streaming" aria-live="polite" style={{ margin: '0 0 0.75rem 2rem', padding: '0.5rem 0.75rem', border: '1px dashed var(--line)', borderRadius: 'var(--radius)', whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+              <p
+                class="bot-streaming"
+                aria-live="polite"
+                style={{ margin: '0 0 0.75rem 2rem', padding: '0.5rem 0.75rem', border: '1px dashed var(--line)', borderRadius: 'var(--radius)', whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}
+              >
                 {streaming.text || '…'}
               </p>
             </li>

@@ -42,14 +42,22 @@ export function Versions({ bot, versions, onChanged }: { bot: Bot; versions: Res
                 rows={list}
                 columns={[
                   { label: t('bots.versions.version'), render: (v) => <strong>{t('bots.testChat.vNumber', { number: v.number })}</strong> },
-                  { label: t('bots.botDetail.state'), render: (v) => (v.live ? <Badge tone="good">{t('bots.versions.live')}</Badge> : liveNumber !== undefined && v.number < liveNumber ? 'earlier' : 'not published') },
+                  {
+                    label: t('bots.botDetail.state'),
+                    render: (v) => (v.live ? <Badge tone="good">{t('bots.versions.live')}</Badge> : liveNumber !== undefined && v.number < liveNumber ? 'earlier' : 'not published'),
+                  },
                   { label: t('bots.versions.note'), render: (v) => v.note ?? '—' },
                   { label: t('bots.versions.created'), render: (v) => <Time iso={v.created_at} /> },
                   {
                     label: t('bots.versions.actions'),
                     render: (v) => (
                       <span style={{ display: 'inline-flex', gap: '0.4rem', flexWrap: 'wrap' }}>
-                        <button type="button" aria-expanded={open === v.id} onClick={() => setOpen(open === v.id ? undefined : v.id)} aria-label={t('bots.versions.configurationOfVNumber', { number: v.number })}>
+                        <button
+                          type="button"
+                          aria-expanded={open === v.id}
+                          onClick={() => setOpen(open === v.id ? undefined : v.id)}
+                          aria-label={t('bots.versions.configurationOfVNumber', { number: v.number })}
+                        >
                           {t('bots.versions.configuration')}
                         </button>
                         {!v.live && liveNumber !== undefined && v.number < liveNumber && (

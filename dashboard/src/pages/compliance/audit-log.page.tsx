@@ -157,7 +157,15 @@ function EntryFacts({ a }: { a: AuditEntry }) {
       <dt>{t('compliance.auditLog.requestId')}</dt>
       <dd>{a.request_id ? <code>{a.request_id}</code> : '—'}</dd>
       <dt>{t('compliance.auditLog.chain')}</dt>
-      <dd class="wrap">{a.chain.seq == null ? t('compliance.auditLog.notSealedYet') : <>#{a.chain.seq} <code>{a.chain.hash}</code></>}</dd>
+      <dd class="wrap">
+        {a.chain.seq == null ? (
+          t('compliance.auditLog.notSealedYet')
+        ) : (
+          <>
+            #{a.chain.seq} <code>{a.chain.hash}</code>
+          </>
+        )}
+      </dd>
     </dl>
   )
 }

@@ -43,7 +43,12 @@ export function DsarExport({ dsar, onChange }: { dsar: Dsar; onChange: (d: Dsar)
           <span class="spinner" aria-hidden="true" /> {t('compliance.dsarExport.buildingTheExport')}
         </p>
       )}
-      {ex.status === 'failed' && <p class="notice notice-bad">{t('compliance.dsarExport.theExportFailed')}{ex.error ? `: ${ex.error}` : '.'}</p>}
+      {ex.status === 'failed' && (
+        <p class="notice notice-bad">
+          {t('compliance.dsarExport.theExportFailed')}
+          {ex.error ? `: ${ex.error}` : '.'}
+        </p>
+      )}
       {ex.status === 'ready' && (
         <>
           <Notice tone="good">{t('compliance.dsarExport.theExportIsReady')}</Notice>

@@ -10,10 +10,7 @@ import { t } from '../../i18n/index.js'
 export default function DsarList() {
   const [status, setStatus] = useState<DsarStatus | ''>('')
   const [type, setType] = useState<DsarType | ''>('')
-  const list = usePaged(
-    (api, cursor) => ok(api.client.GET('/compliance/dsar', { params: { query: { cursor, limit: 20, status: status || undefined, type: type || undefined } } })),
-    [status, type],
-  )
+  const list = usePaged((api, cursor) => ok(api.client.GET('/compliance/dsar', { params: { query: { cursor, limit: 20, status: status || undefined, type: type || undefined } } })), [status, type])
   return (
     <Page title={t('compliance.dsarList.dataSubjectRequests')}>
       <div class="split dsar-split">

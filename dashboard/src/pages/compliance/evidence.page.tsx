@@ -8,7 +8,12 @@ import { saveBlob } from '../../ui/files.js'
 import { GenerateEvidence } from './evidence-generate.js'
 import { t } from '../../i18n/index.js'
 
-const kinds = (): Record<EvidenceKind, string> => ({ audit_chain: t('compliance.evidence.kindAuditChain'), access_review: t('compliance.evidence.kindAccessReview'), retention: t('compliance.evidence.kindRetention'), dsar_timeliness: t('compliance.evidence.kindDsarTimeliness') })
+const kinds = (): Record<EvidenceKind, string> => ({
+  audit_chain: t('compliance.evidence.kindAuditChain'),
+  access_review: t('compliance.evidence.kindAccessReview'),
+  retention: t('compliance.evidence.kindRetention'),
+  dsar_timeliness: t('compliance.evidence.kindDsarTimeliness'),
+})
 type Format = 'pdf' | 'json'
 
 const hex = (buf: ArrayBuffer) => Array.from(new Uint8Array(buf), (b) => b.toString(16).padStart(2, '0')).join('')
@@ -68,19 +73,19 @@ export default function EvidencePage() {
           )}
         </Field>
       </div>
-      {generated && (
-        <Notice>
-          {t('compliance.evidence.generatedTheValueReportOf', { value: kinds()[generated.kind], generated: period(generated) })}
-        </Notice>
-      )}
+      {generated && <Notice>{t('compliance.evidence.generatedTheValueReportOf', { value: kinds()[generated.kind], generated: period(generated) })}</Notice>}
       {download.error && <ProblemView problem={download.error} />}
       {saved && (
         <Notice tone={saved.verified === false ? 'bad' : 'good'}>
-          {t('compliance.evidence.savedName', { name: saved.name })}{saved.verified === true && t('compliance.evidence.itsSha256MatchesThe')}
+          {t('compliance.evidence.savedName', { name: saved.name })}
+          {saved.verified === true && t('compliance.evidence.itsSha256MatchesThe')}
           {saved.verified === false && t('compliance.evidence.itsSha256DoesNot')}
         </Notice>
       )}
-      <PagedList list={list} emptyView={<Empty title={t('compliance.evidence.noReports')}>{kind ? t('compliance.evidence.noReportOfThisKind') : t('compliance.evidence.reportsAppearAfterTheFirst')}</Empty>}>
+      <PagedList
+        list={list}
+        emptyView={<Empty title={t('compliance.evidence.noReports')}>{kind ? t('compliance.evidence.noReportOfThisKind') : t('compliance.evidence.reportsAppearAfterTheFirst')}</Empty>}
+      >
         {(rows) => (
           <Table<Evidence>
             caption={t('compliance.evidence.evidenceReports')}
@@ -91,14 +96,26 @@ export default function EvidencePage() {
               { label: t('compliance.evidence.period'), render: (e) => <span class="nowrap">{period(e)}</span> },
               { label: t('compliance.evidence.trigger'), render: (e) => <Badge tone={e.trigger === 'manual' ? 'info' : 'neutral'}>{e.trigger}</Badge> },
               { label: t('compliance.evidence.summary'), render: (e) => <Summary e={e} /> },
-              { label: t('compliance.dsarExport.sha256'), render: (e) => <code class="sha" title={e.sha256}>{e.sha256.slice(0, 12)}…</code> },
+              {
+                label: t('compliance.dsarExport.sha256'),
+                render: (e) => (
+                  <code class="sha" title={e.sha256}>
+                    {e.sha256.slice(0, 12)}…
+                  </code>
+                ),
+              },
               { label: t('compliance.evidence.generated'), render: (e) => <Time iso={e.generated_at} /> },
               {
                 label: t('compliance.evidence.download'),
                 render: (e) => (
                   <span class="evidence-actions">
                     {(['pdf', 'json'] as Format[]).map((f) => (
-                      <button type="button" disabled={download.pending} onClick={() => void download.run(e, f)} aria-label={t('compliance.evidence.downloadValueReportOfE', { value: kinds()[e.kind], e: period(e), value2: f.toUpperCase() })}>
+                      <button
+                        type="button"
+                        disabled={download.pending}
+                        onClick={() => void download.run(e, f)}
+                        aria-label={t('compliance.evidence.downloadValueReportOfE', { value: kinds()[e.kind], e: period(e), value2: f.toUpperCase() })}
+                      >
                         {f.toUpperCase()}
                       </button>
                     ))}

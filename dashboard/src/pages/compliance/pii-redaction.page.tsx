@@ -26,7 +26,11 @@ const MODES = (): [Mode, string][] => [
   ['hash', t('compliance.piiRedaction.modeHash')],
   ['remove', t('compliance.piiRedaction.modeRemove')],
 ]
-const SOURCE_LABEL = (): Record<Source, string> => ({ text: t('compliance.piiRedaction.sourceText'), message_id: t('compliance.piiRedaction.sourceMessage'), conversation_id: t('compliance.piiRedaction.sourceConversation') })
+const SOURCE_LABEL = (): Record<Source, string> => ({
+  text: t('compliance.piiRedaction.sourceText'),
+  message_id: t('compliance.piiRedaction.sourceMessage'),
+  conversation_id: t('compliance.piiRedaction.sourceConversation'),
+})
 
 /** /dashboard/compliance/pii: find personal data in text (or stored messages), preview the redaction, or apply it. */
 export default function PiiRedactionPage() {
@@ -75,10 +79,21 @@ export default function PiiRedactionPage() {
           )}
         </Field>
         {source === 'text' ? (
-          <Field label={t('compliance.piiRedaction.textToCheck')}>{(id) => <textarea id={id} required rows={6} value={value} onInput={(e) => setValue((e.target as HTMLTextAreaElement).value)} />}</Field>
+          <Field label={t('compliance.piiRedaction.textToCheck')}>
+            {(id) => <textarea id={id} required rows={6} value={value} onInput={(e) => setValue((e.target as HTMLTextAreaElement).value)} />}
+          </Field>
         ) : (
           <Field label={source === 'message_id' ? t('compliance.piiRedaction.messageId') : t('compliance.piiRedaction.conversationId')}>
-            {(id) => <input id={id} required autocomplete="off" placeholder={source === 'message_id' ? t('compliance.piiRedaction.msg') : t('compliance.piiRedaction.conv')} value={value} onInput={(e) => setValue((e.target as HTMLInputElement).value)} />}
+            {(id) => (
+              <input
+                id={id}
+                required
+                autocomplete="off"
+                placeholder={source === 'message_id' ? t('compliance.piiRedaction.msg') : t('compliance.piiRedaction.conv')}
+                value={value}
+                onInput={(e) => setValue((e.target as HTMLInputElement).value)}
+              />
+            )}
           </Field>
         )}
         <Field label={t('compliance.auditLog.mode')}>
@@ -115,8 +130,11 @@ export default function PiiRedactionPage() {
       {result && <PiiResult result={result} />}
       <Dialog open={confirming} title={t('compliance.piiRedaction.applyTheRedaction')} onClose={() => setConfirming(false)}>
         <p>
-          {t('compliance.piiRedaction.thePersonalDataFound')}{types.length ? types.map((type) => TYPES()[type]).join(', ') : t('compliance.piiRedaction.everyType')}{t('compliance.piiRedaction.modeModeIsRewrittenIn', { mode })}{' '}
-          {source === 'message_id' ? t('compliance.piiRedaction.message') : t('compliance.piiRedaction.everyMessageOfConversation')} <code>{value.trim()}</code>{t('compliance.piiRedaction.thisCannotBeUndone')}
+          {t('compliance.piiRedaction.thePersonalDataFound')}
+          {types.length ? types.map((type) => TYPES()[type]).join(', ') : t('compliance.piiRedaction.everyType')}
+          {t('compliance.piiRedaction.modeModeIsRewrittenIn', { mode })} {source === 'message_id' ? t('compliance.piiRedaction.message') : t('compliance.piiRedaction.everyMessageOfConversation')}{' '}
+          <code>{value.trim()}</code>
+          {t('compliance.piiRedaction.thisCannotBeUndone')}
         </p>
         <div class="form-actions">
           <button

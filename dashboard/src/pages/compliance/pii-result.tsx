@@ -47,7 +47,10 @@ function ItemView({ item, n }: { item: Item; n: number }) {
             { label: t('compliance.dsarList.type'), render: (e) => <code>{e.type}</code> },
             { label: t('compliance.piiResult.found'), render: (e) => <code class="wrap">{item.original.slice(e.start, e.end)}</code> },
             { label: t('compliance.piiResult.offsets'), class: 'num', render: (e) => `${e.start}–${e.end}` },
-            { label: t('compliance.piiResult.replacement'), render: (e) => (e.replacement ? <code class="wrap">{e.replacement}</code> : <span class="muted">{t('compliance.piiResult.removed')}</span>) },
+            {
+              label: t('compliance.piiResult.replacement'),
+              render: (e) => (e.replacement ? <code class="wrap">{e.replacement}</code> : <span class="muted">{t('compliance.piiResult.removed')}</span>),
+            },
             { label: t('compliance.piiResult.offsetsAfter'), class: 'num', render: (e) => `${e.redacted_start}–${e.redacted_end}` },
           ]}
         />
@@ -65,12 +68,13 @@ export function PiiResult({ result }: { result: PiiRedaction }) {
       </h2>
       {result.applied ? (
         <Notice>
-          {t('compliance.piiResult.applied', { entities: t('compliance.piiResult.entities', { count: result.entity_count }), messages: t('compliance.piiResult.messages', { count: result.items.length }) })}
+          {t('compliance.piiResult.applied', {
+            entities: t('compliance.piiResult.entities', { count: result.entity_count }),
+            messages: t('compliance.piiResult.messages', { count: result.items.length }),
+          })}
         </Notice>
       ) : (
-        <Notice tone="info">
-          {t('compliance.piiResult.preview', { mode: result.mode, entities: t('compliance.piiResult.entities', { count: result.entity_count }) })}
-        </Notice>
+        <Notice tone="info">{t('compliance.piiResult.preview', { mode: result.mode, entities: t('compliance.piiResult.entities', { count: result.entity_count }) })}</Notice>
       )}
       {result.items.length === 0 && <Empty title={t('compliance.piiResult.noMessagesWithText')} />}
       {result.items.map((item, i) => (

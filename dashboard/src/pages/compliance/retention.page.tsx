@@ -10,7 +10,8 @@ import { t } from '../../i18n/index.js'
 type Values = Record<string, string>
 type Policy = number | 'keep'
 
-const valuesOf = (p: RetentionPolicies): Values => Object.fromEntries(p.classes.filter((c) => !c.fixed).map((c) => [c.name, p.policies[c.name] === 'keep' || p.policies[c.name] == null ? '' : String(p.policies[c.name])]))
+const valuesOf = (p: RetentionPolicies): Values =>
+  Object.fromEntries(p.classes.filter((c) => !c.fixed).map((c) => [c.name, p.policies[c.name] === 'keep' || p.policies[c.name] == null ? '' : String(p.policies[c.name])]))
 const policyText = (v: Policy | undefined) => (v === undefined || v === 'keep' ? t('compliance.retention.keep') : t('compliance.retention.days', { count: v }))
 
 /** /dashboard/compliance/retention: how long each data class is kept; a dry run shows what a change would delete before it is saved. */
@@ -67,8 +68,24 @@ export default function Retention() {
                       <p class="hint">{t('compliance.retention.descriptionFixedNotConfigurable', { description: c.description })}</p>
                     </div>
                   ) : (
-                    <Field key={c.name} label={t('compliance.retention.nameDays', { name: title(c.name) })} hint={`${c.description} ${t('compliance.retention.minimumDays', { count: c.minimum_days })}`}>
-                      {(id, hint) => <input id={id} type="number" min={c.minimum_days} step={1} inputMode="numeric" placeholder={t('compliance.retention.keep')} aria-describedby={hint} value={values[c.name] ?? ''} onInput={edit(c.name)} />}
+                    <Field
+                      key={c.name}
+                      label={t('compliance.retention.nameDays', { name: title(c.name) })}
+                      hint={`${c.description} ${t('compliance.retention.minimumDays', { count: c.minimum_days })}`}
+                    >
+                      {(id, hint) => (
+                        <input
+                          id={id}
+                          type="number"
+                          min={c.minimum_days}
+                          step={1}
+                          inputMode="numeric"
+                          placeholder={t('compliance.retention.keep')}
+                          aria-describedby={hint}
+                          value={values[c.name] ?? ''}
+                          onInput={edit(c.name)}
+                        />
+                      )}
                     </Field>
                   ),
                 )}
@@ -109,9 +126,7 @@ export default function Retention() {
                   </p>
                   <ul>
                     {Object.entries(p.last_run.deleted).map(([k, n]) => (
-                      <li>
-                        {t('compliance.retention.kNDeleted', { k: label(k), n })}
-                      </li>
+                      <li>{t('compliance.retention.kNDeleted', { k: label(k), n })}</li>
                     ))}
                   </ul>
                 </>

@@ -70,7 +70,9 @@ export default function WebhookDeliveryDetail() {
             </section>
             {replayed !== null && (
               <Notice tone={x.attempts.length > replayed ? 'good' : 'info'}>
-                {x.attempts.length > replayed ? t('developers.deliveriesDetail.replayedAttemptLengthIsBelow', { length: x.attempts.length }) : t('developers.deliveriesDetail.replayQueuedTheNewAttempt')}
+                {x.attempts.length > replayed
+                  ? t('developers.deliveriesDetail.replayedAttemptLengthIsBelow', { length: x.attempts.length })
+                  : t('developers.deliveriesDetail.replayQueuedTheNewAttempt')}
               </Notice>
             )}
             {replay.error && <ProblemView problem={replay.error} />}
@@ -104,7 +106,9 @@ function AttemptBody({ attempt }: { attempt: Attempt }) {
   if (!attempt.response_body && !attempt.error) return <span>—</span>
   return (
     <details>
-      <summary>{attempt.error ? t('developers.deliveriesDetail.errorAndBody') : t('developers.deliveriesDetail.body')} {t('developers.deliveriesDetail.ofAttemptAttempt', { attempt: attempt.attempt })}</summary>
+      <summary>
+        {attempt.error ? t('developers.deliveriesDetail.errorAndBody') : t('developers.deliveriesDetail.body')} {t('developers.deliveriesDetail.ofAttemptAttempt', { attempt: attempt.attempt })}
+      </summary>
       {attempt.error && <p>{attempt.error}</p>}
       {attempt.response_body && (
         <pre style={{ whiteSpace: 'pre-wrap', maxWidth: '40rem' }}>

@@ -37,9 +37,20 @@ export default function WebhookDeliveries() {
   const list = usePaged(load, [applied])
   // Live: every event may have made deliveries, and a pending one changes as it is attempted (no event of
   // its own): the first page is read again on each event and every second while one shown is pending.
-  const refresh = useThrottled(() => void load(api, undefined).then((p) => list.setItems((xs) => mergeFirstPage(xs, p.data)), () => undefined), 500)
+  const refresh = useThrottled(
+    () =>
+      void load(api, undefined).then(
+        (p) => list.setItems((xs) => mergeFirstPage(xs, p.data)),
+        () => undefined,
+      ),
+    500,
+  )
   useLiveRefresh(list, ['*'], refresh)
-  usePoll(list.items.some((d) => d.status === 'pending'), refresh, 1000)
+  usePoll(
+    list.items.some((d) => d.status === 'pending'),
+    refresh,
+    1000,
+  )
   const set = (k: keyof Filters) => (e: { currentTarget: { value: string } }) => setDraft({ ...draft, [k]: e.currentTarget.value })
   const filtered = applied.status || applied.event_type || applied.endpoint_id
   return (
@@ -67,7 +78,9 @@ export default function WebhookDeliveries() {
           )}
         </Field>
         <Field label={t('developers.deliveriesList.eventType')}>{(id) => <input id={id} placeholder="webhook.test" value={draft.event_type} onInput={set('event_type')} />}</Field>
-        <Field label={t('developers.deliveriesList.endpointId')}>{(id) => <input id={id} placeholder={t('developers.deliveriesList.we')} value={draft.endpoint_id} onInput={set('endpoint_id')} />}</Field>
+        <Field label={t('developers.deliveriesList.endpointId')}>
+          {(id) => <input id={id} placeholder={t('developers.deliveriesList.we')} value={draft.endpoint_id} onInput={set('endpoint_id')} />}
+        </Field>
         <button type="submit" class="primary">
           {t('developers.deliveriesList.applyFilters')}
         </button>

@@ -54,8 +54,14 @@ export default function KeysPage() {
                 label: t('developers.deliveriesDetail.status'),
                 render: (k) =>
                   k.status === 'active' ? (
-                    <button type="button" class="danger" disabled={revoke.pending} onClick={() => confirm(t('developers.keysPage.revokeValueRequestsWithIt', { value: k.name ?? k.prefix })) && revoke.run(k)}>
-                      {t('developers.keysPage.revoke')}<span class="visually-hidden"> {k.name ?? k.prefix}</span>
+                    <button
+                      type="button"
+                      class="danger"
+                      disabled={revoke.pending}
+                      onClick={() => confirm(t('developers.keysPage.revokeValueRequestsWithIt', { value: k.name ?? k.prefix })) && revoke.run(k)}
+                    >
+                      {t('developers.keysPage.revoke')}
+                      <span class="visually-hidden"> {k.name ?? k.prefix}</span>
                     </button>
                   ) : (
                     <Badge tone="bad">{t('developers.keysPage.revoked')}</Badge>

@@ -40,11 +40,17 @@ function LogFacts({ log: l }: { log: ApiLog }) {
       </h2>
       <dl class="facts">
         <dt>{t('developers.logsDetail.requestId')}</dt>
-        <dd><code>{l.request_id}</code></dd>
+        <dd>
+          <code>{l.request_id}</code>
+        </dd>
         <dt>{t('developers.logsDetail.logId')}</dt>
-        <dd><code>{l.id}</code></dd>
+        <dd>
+          <code>{l.id}</code>
+        </dd>
         <dt>{t('developers.logsDetail.time')}</dt>
-        <dd><Time iso={l.created_at} /></dd>
+        <dd>
+          <Time iso={l.created_at} />
+        </dd>
         <dt>{t('developers.logsDetail.operation')}</dt>
         <dd>{l.operation_id ? <code>{l.operation_id}</code> : t('developers.logsDetail.noOperationMatched')}</dd>
         <dt>{t('developers.deliveriesDetail.status')}</dt>

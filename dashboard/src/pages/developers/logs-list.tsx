@@ -27,7 +27,14 @@ const toLocal = (iso: string | undefined): string => {
 
 const columns = (): Column<ApiLog>[] => [
   { label: t('developers.logsList.time'), render: (l) => <Time iso={l.created_at} /> },
-  { label: t('developers.logsList.request'), render: (l) => <a href={logHref(l.request_id)}><code>{l.request_id}</code></a> },
+  {
+    label: t('developers.logsList.request'),
+    render: (l) => (
+      <a href={logHref(l.request_id)}>
+        <code>{l.request_id}</code>
+      </a>
+    ),
+  },
   { label: t('developers.logsList.method'), render: (l) => l.method },
   { label: t('developers.logsList.path'), render: (l) => <code>{l.path}</code> },
   { label: t('developers.logsList.operation'), render: (l) => l.operation_id ?? '—' },
@@ -41,10 +48,7 @@ export function ApiLogsPage() {
   const { query, route } = useLocation()
   const applied: Filters = Object.fromEntries(FILTERS.filter((f) => query[f]).map((f) => [f, query[f]]))
   const key = JSON.stringify(applied)
-  const list = usePaged(
-    (api, cursor) => ok(api.client.GET('/api-logs', { params: { query: { ...(applied as Query), cursor, limit: 25 } } })),
-    [key],
-  )
+  const list = usePaged((api, cursor) => ok(api.client.GET('/api-logs', { params: { query: { ...(applied as Query), cursor, limit: 25 } } })), [key])
   const [draft, setDraft] = useState<Filters>(applied)
   const set = (f: keyof Filters) => (e: Event) => setDraft({ ...draft, [f]: (e.target as HTMLInputElement).value })
   const apply = (e: Event) => {
@@ -95,12 +99,8 @@ export function ApiLogsPage() {
         <Field label={t('developers.logsDetail.operation')}>
           {(id) => <input id={id} value={draft.operation_id ?? ''} onInput={set('operation_id')} placeholder={t('developers.logsList.listbots')} />}
         </Field>
-        <Field label={t('developers.keysPage.key')}>
-          {(id) => <input id={id} value={draft.key_id ?? ''} onInput={set('key_id')} placeholder={t('developers.logsList.key')} />}
-        </Field>
-        <Field label={t('developers.logsDetail.requestId')}>
-          {(id) => <input id={id} value={draft.request_id ?? ''} onInput={set('request_id')} />}
-        </Field>
+        <Field label={t('developers.keysPage.key')}>{(id) => <input id={id} value={draft.key_id ?? ''} onInput={set('key_id')} placeholder={t('developers.logsList.key')} />}</Field>
+        <Field label={t('developers.logsDetail.requestId')}>{(id) => <input id={id} value={draft.request_id ?? ''} onInput={set('request_id')} />}</Field>
         <Field label={t('developers.logsList.from')}>
           {(id) => <input id={id} type="datetime-local" value={toLocal(draft.created_gte)} onInput={(e) => setDraft({ ...draft, created_gte: toIso((e.target as HTMLInputElement).value) })} />}
         </Field>
@@ -119,7 +119,12 @@ export function ApiLogsPage() {
         </div>
       </form>
       <p class="hint">{t('developers.logsList.requestsShowHereWithinAbout')}</p>
-      <PagedList list={list} emptyView={<Empty title={filtered ? t('developers.logsList.noRequestMatchesTheseFilters') : t('developers.logsList.noApiRequestsYet')}>{t('developers.logsList.requestsMadeWithThisWorkspace')}</Empty>}>
+      <PagedList
+        list={list}
+        emptyView={
+          <Empty title={filtered ? t('developers.logsList.noRequestMatchesTheseFilters') : t('developers.logsList.noApiRequestsYet')}>{t('developers.logsList.requestsMadeWithThisWorkspace')}</Empty>
+        }
+      >
         {(rows) => <Table caption={t('developers.logsList.apiRequestsNewestFirst')} columns={columns()} rows={rows} rowKey={(l) => l.id} />}
       </PagedList>
     </Page>

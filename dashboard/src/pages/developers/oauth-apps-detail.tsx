@@ -34,7 +34,9 @@ export function OAuthAppDetail() {
   const [notice, setNotice] = useState<string>()
   const [secret, setSecret] = useState<string>()
   const save = useAction(async (a: OAuthApp, d: AppDraft) => {
-    const { client_secret: _none, ...next } = await ok(api.client.PATCH('/oauth/apps', { body: { client_id: a.client_id, name: d.name, redirect_uris: d.redirect_uris, allowed_scopes: d.allowed_scopes } }))
+    const { client_secret: _none, ...next } = await ok(
+      api.client.PATCH('/oauth/apps', { body: { client_id: a.client_id, name: d.name, redirect_uris: d.redirect_uris, allowed_scopes: d.allowed_scopes } }),
+    )
     return next
   })
   const remove = useAction(async (a: OAuthApp) => {
@@ -61,23 +63,51 @@ export function OAuthAppDetail() {
                   <code>{a.client_id}</code> <CopyButton text={a.client_id} label={t('developers.oauthAppsDetail.copyClientId')} />
                 </dd>
                 <dt>{t('developers.oauthAppsDetail.id')}</dt>
-                <dd><code>{a.id}</code></dd>
+                <dd>
+                  <code>{a.id}</code>
+                </dd>
                 <dt>{t('developers.oauthAppsDetail.type')}</dt>
-                <dd><Badge tone={a.type === 'public' ? 'info' : 'neutral'}>{statusLabel(a.type)}</Badge></dd>
+                <dd>
+                  <Badge tone={a.type === 'public' ? 'info' : 'neutral'}>{statusLabel(a.type)}</Badge>
+                </dd>
                 <dt>{t('developers.oauthAppsDetail.environment')}</dt>
                 <dd>{a.livemode ? t('developers.oauthAppsDetail.liveMayBeAuthorizedFor') : t('developers.oauthAppsDetail.sandboxSandboxDataOnly')}</dd>
                 <dt>{t('developers.oauthAppsDetail.clientSecret')}</dt>
-                <dd>{a.client_secret_prefix ? <><code>{a.client_secret_prefix}…</code> {t('developers.oauthAppsDetail.onlyItsFirstCharactersAre')}</> : t('developers.oauthAppsDetail.nonePublicAppPkce')}</dd>
+                <dd>
+                  {a.client_secret_prefix ? (
+                    <>
+                      <code>{a.client_secret_prefix}…</code> {t('developers.oauthAppsDetail.onlyItsFirstCharactersAre')}
+                    </>
+                  ) : (
+                    t('developers.oauthAppsDetail.nonePublicAppPkce')
+                  )}
+                </dd>
                 <dt>{t('developers.oauthAppsDetail.previousSecretValidUntil')}</dt>
-                <dd><Time iso={a.previous_secret_expires_at} /></dd>
+                <dd>
+                  <Time iso={a.previous_secret_expires_at} />
+                </dd>
                 <dt>{t('developers.oauthAppsDetail.redirectUris')}</dt>
-                <dd><ul class="uri-list">{a.redirect_uris.map((u) => <li><code>{u}</code></li>)}</ul></dd>
+                <dd>
+                  <ul class="uri-list">
+                    {a.redirect_uris.map((u) => (
+                      <li>
+                        <code>{u}</code>
+                      </li>
+                    ))}
+                  </ul>
+                </dd>
                 <dt>{t('developers.oauthAppsDetail.allowedScopes')}</dt>
-                <dd><ScopeList scopes={a.allowed_scopes} /></dd>
+                <dd>
+                  <ScopeList scopes={a.allowed_scopes} />
+                </dd>
                 <dt>{t('developers.deliveriesDetail.created')}</dt>
-                <dd><Time iso={a.created_at} /></dd>
+                <dd>
+                  <Time iso={a.created_at} />
+                </dd>
                 <dt>{t('developers.oauthAppsDetail.updated')}</dt>
-                <dd><Time iso={a.updated_at} /></dd>
+                <dd>
+                  <Time iso={a.updated_at} />
+                </dd>
               </dl>
               <div class="form-actions">
                 <button type="button" onClick={() => (save.clear(), setEditing(true))}>
@@ -114,7 +144,14 @@ export function OAuthAppDetail() {
               <p>
                 <strong>{a.name}</strong> {t('developers.oauthAppsDetail.isDeletedAndEveryAuthorization')}
               </p>
-              <FormActions action={remove} label={t('developers.oauthAppsDetail.deleteApp')} busyLabel={t('developers.oauthAppsDetail.deleting')} tone="danger" onConfirm={() => void remove.run(a)} onCancel={() => setDeleting(false)} />
+              <FormActions
+                action={remove}
+                label={t('developers.oauthAppsDetail.deleteApp')}
+                busyLabel={t('developers.oauthAppsDetail.deleting')}
+                tone="danger"
+                onConfirm={() => void remove.run(a)}
+                onCancel={() => setDeleting(false)}
+              />
             </Dialog>
             <Dialog open={rotating} title={t('developers.oauthAppsDetail.rotateTheClientSecret')} onClose={() => setRotating(false)}>
               <form
@@ -132,7 +169,13 @@ export function OAuthAppDetail() {
                 <Field label={t('developers.oauthAppsDetail.gracePeriodHours')} hint={t('developers.oauthAppsDetail.howLongTheCurrentSecret')}>
                   {(id, d) => <input id={id} aria-describedby={d} type="number" min={0} max={168} required value={grace} onInput={(e) => setGrace((e.target as HTMLInputElement).value)} />}
                 </Field>
-                <FormActions action={rotate} label={t('developers.oauthAppsDetail.rotateSecret')} busyLabel={t('developers.oauthAppsDetail.rotating')} tone="danger" onCancel={() => setRotating(false)} />
+                <FormActions
+                  action={rotate}
+                  label={t('developers.oauthAppsDetail.rotateSecret')}
+                  busyLabel={t('developers.oauthAppsDetail.rotating')}
+                  tone="danger"
+                  onCancel={() => setRotating(false)}
+                />
               </form>
             </Dialog>
           </>

@@ -9,7 +9,21 @@ export type OAuthApp = components['schemas']['OAuthApp']
 export type OAuthAppType = components['schemas']['OAuthAppType']
 export const OAUTH_APPS_PATH = '/dashboard/developers/oauth-apps'
 
-export const SCOPES: OAuthScope[] = ['read', 'write', 'admin', 'conversations:read', 'conversations:write', 'messages:read', 'messages:write', 'bots:read', 'bots:write', 'leads:read', 'leads:write', 'webhooks:read', 'webhooks:write']
+export const SCOPES: OAuthScope[] = [
+  'read',
+  'write',
+  'admin',
+  'conversations:read',
+  'conversations:write',
+  'messages:read',
+  'messages:write',
+  'bots:read',
+  'bots:write',
+  'leads:read',
+  'leads:write',
+  'webhooks:read',
+  'webhooks:write',
+]
 
 export interface AppDraft {
   name: string
@@ -30,7 +44,15 @@ export function OAuthAppForm(props: { initial: AppDraft; withType: boolean; subm
   const toggle = (s: OAuthScope) => setScopes(scopes.includes(s) ? scopes.filter((x) => x !== s) : [...scopes, s])
   const submit = (e: Event) => {
     e.preventDefault()
-    props.onSubmit({ name: name.trim(), type, redirect_uris: uris.split('\n').map((u) => u.trim()).filter(Boolean), allowed_scopes: scopes })
+    props.onSubmit({
+      name: name.trim(),
+      type,
+      redirect_uris: uris
+        .split('\n')
+        .map((u) => u.trim())
+        .filter(Boolean),
+      allowed_scopes: scopes,
+    })
   }
   return (
     <form onSubmit={submit}>

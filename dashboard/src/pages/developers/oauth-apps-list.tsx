@@ -36,9 +36,7 @@ export function OAuthAppsPage() {
       {query.deleted && <Notice>{t('developers.oauthAppsList.appDeletedDeletedItsAuthorizations', { deleted: query.deleted })}</Notice>}
       {created && (
         <div class="panel" role="region" aria-label={t('developers.oauthAppsList.newApp')}>
-          <Notice>
-            {tx('developers.oauthAppsList.registered', { name: <strong>{created.app.name}</strong>, clientId: <code>{created.app.client_id}</code> })}
-          </Notice>
+          <Notice>{tx('developers.oauthAppsList.registered', { name: <strong>{created.app.name}</strong>, clientId: <code>{created.app.client_id}</code> })}</Notice>
           {created.secret ? (
             <SecretOnce label={t('developers.oauthAppsDetail.clientSecret')} value={created.secret} onDone={() => setCreated(undefined)} doneLabel={t('developers.oauthAppsDetail.doneISavedIt')} />
           ) : (
@@ -63,7 +61,18 @@ export function OAuthAppsPage() {
               { label: t('developers.keysPage.name'), render: (a) => <a href={`${OAUTH_APPS_PATH}/${a.id}`}>{a.name}</a> },
               { label: t('developers.oauthAppsDetail.clientId'), render: (a) => <code>{a.client_id}</code> },
               { label: t('developers.oauthAppsDetail.type'), render: (a) => <Badge tone={a.type === 'public' ? 'info' : 'neutral'}>{statusLabel(a.type)}</Badge> },
-              { label: t('developers.oauthAppsDetail.redirectUris'), render: (a) => <ul class="uri-list">{a.redirect_uris.map((u) => <li><code>{u}</code></li>)}</ul> },
+              {
+                label: t('developers.oauthAppsDetail.redirectUris'),
+                render: (a) => (
+                  <ul class="uri-list">
+                    {a.redirect_uris.map((u) => (
+                      <li>
+                        <code>{u}</code>
+                      </li>
+                    ))}
+                  </ul>
+                ),
+              },
               { label: t('developers.keysPage.scopes'), render: (a) => <ScopeList scopes={a.allowed_scopes} /> },
               { label: t('developers.deliveriesDetail.created'), render: (a) => <Time iso={a.created_at} /> },
             ]}

@@ -32,7 +32,8 @@ export function OAuthAuthorizationsPage() {
   return (
     <Page title={t('developers.oauthAuthorizations.authorizedApps')}>
       <p class="hint">
-        {t('developers.oauthAuthorizations.appsThatMembersOfThis')}{membership.mode === 'test' ? 'sandbox' : 'live'} {t('developers.oauthAuthorizations.dataWhoeverPublishesThemA')}
+        {t('developers.oauthAuthorizations.appsThatMembersOfThis')}
+        {membership.mode === 'test' ? 'sandbox' : 'live'} {t('developers.oauthAuthorizations.dataWhoeverPublishesThemA')}
       </p>
       {notice && <Notice>{notice}</Notice>}
       <PagedList list={list} emptyView={<Empty title={t('developers.oauthAuthorizations.noAuthorizedApps')}>{t('developers.oauthAuthorizations.whenAMemberAuthorizesAn')}</Empty>}>
@@ -42,7 +43,19 @@ export function OAuthAuthorizationsPage() {
             rowKey={(a) => a.id}
             rows={rows}
             columns={[
-              { label: t('developers.oauthAppsList.app'), render: (a) => (a.app_name ? <>{a.app_name} <code>{a.client_id}</code></> : <><span class="hint">{t('developers.oauthAuthorizations.deletedApp')}</span> <code>{a.client_id}</code></>) },
+              {
+                label: t('developers.oauthAppsList.app'),
+                render: (a) =>
+                  a.app_name ? (
+                    <>
+                      {a.app_name} <code>{a.client_id}</code>
+                    </>
+                  ) : (
+                    <>
+                      <span class="hint">{t('developers.oauthAuthorizations.deletedApp')}</span> <code>{a.client_id}</code>
+                    </>
+                  ),
+              },
               { label: t('developers.oauthAuthorizations.authorizedBy'), render: (a) => emailOf(a.member_id) },
               { label: t('developers.keysPage.scopes'), render: (a) => <code>{a.scopes.join(' ')}</code> },
               { label: t('developers.oauthAuthorizations.authorized'), render: (a) => <Time iso={a.created_at} /> },
@@ -60,7 +73,8 @@ export function OAuthAuthorizationsPage() {
                 render: (a) =>
                   a.status === 'revoked' ? null : (
                     <button type="button" class="danger" onClick={() => (revoke.clear(), setConfirming(a))}>
-                      {t('developers.keysPage.revoke')}<span class="visually-hidden"> {a.app_name ?? a.client_id}</span>
+                      {t('developers.keysPage.revoke')}
+                      <span class="visually-hidden"> {a.app_name ?? a.client_id}</span>
                     </button>
                   ),
               },
@@ -74,7 +88,14 @@ export function OAuthAuthorizationsPage() {
             <p>
               <strong>{confirming.app_name ?? confirming.client_id}</strong> {t('developers.oauthAuthorizations.losesTheAccessMemberidGave', { memberId: emailOf(confirming.member_id) })}
             </p>
-            <FormActions action={revoke} label={t('developers.keysPage.revoke')} busyLabel={t('developers.oauthAuthorizations.revoking')} tone="danger" onConfirm={() => void revoke.run(confirming)} onCancel={close} />
+            <FormActions
+              action={revoke}
+              label={t('developers.keysPage.revoke')}
+              busyLabel={t('developers.oauthAuthorizations.revoking')}
+              tone="danger"
+              onConfirm={() => void revoke.run(confirming)}
+              onCancel={close}
+            />
           </>
         )}
       </Dialog>

@@ -13,7 +13,10 @@ const TOKEN_KEY = 'svc.dashboard.playground-token'
 /** 32 random bytes, base64url: the inbox's name and its only key. */
 function newToken(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(32))
-  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '')
 }
 
 /** This tab's token: kept in sessionStorage so a reload keeps the inbox. */
@@ -76,9 +79,7 @@ export default function WebhookPlayground() {
     <Page title={t('developers.playgroundLive.webhookPlayground')}>
       <section class="panel" aria-labelledby="inbox-url">
         <h2 id="inbox-url">{t('developers.playgroundLive.yourInboxUrl')}</h2>
-        <p>
-          {t('developers.playgroundLive.anythingSentToThisUrl')}
-        </p>
+        <p>{t('developers.playgroundLive.anythingSentToThisUrl')}</p>
         <div class="secret-row">
           <code data-testid="playground-url">{url}</code>
           <CopyButton text={url} label={t('developers.playgroundLive.copyUrl')} />
@@ -94,12 +95,19 @@ export default function WebhookPlayground() {
       </section>
       <h2>{t('developers.playgroundLive.requests')}</h2>
       <p role="status" aria-live="polite" data-testid="playground-status">
-        <Badge tone={link === 'live' ? 'good' : link === 'connecting' ? 'info' : 'warn'}>{link === 'live' ? t('developers.playgroundLive.live') : link === 'connecting' ? t('developers.playgroundLive.connecting') : t('developers.playgroundLive.reconnecting')}</Badge>{' '}
+        <Badge tone={link === 'live' ? 'good' : link === 'connecting' ? 'info' : 'warn'}>
+          {link === 'live' ? t('developers.playgroundLive.live') : link === 'connecting' ? t('developers.playgroundLive.connecting') : t('developers.playgroundLive.reconnecting')}
+        </Badge>{' '}
         {t('developers.playgroundLive.requestsReceived', { count: captures.length })}
       </p>
       {captures.length === 0 ? (
         <Empty title={t('developers.playgroundLive.waitingForTheFirstRequest')}>
-          {t('developers.playgroundLive.sendOneEG')} <code>{t('developers.playgroundLive.curlXPostUrlD', { url })}{t('developers.playgroundLive.helloWorld')}'</code>{t('developers.playgroundLive.orPointAnEndpointHere')}
+          {t('developers.playgroundLive.sendOneEG')}{' '}
+          <code>
+            {t('developers.playgroundLive.curlXPostUrlD', { url })}
+            {t('developers.playgroundLive.helloWorld')}'
+          </code>
+          {t('developers.playgroundLive.orPointAnEndpointHere')}
         </Empty>
       ) : (
         <ol class="captures" aria-label={t('developers.playgroundLive.requestsReceivedNewestFirst')} style={{ listStyle: 'none', padding: 0 }}>
@@ -142,7 +150,8 @@ function CaptureView({ capture: c }: { capture: Capture }) {
         <dd>{c.source_ip}</dd>
         <dt>{t('developers.deliveriesDetail.body')}</dt>
         <dd>
-          {t('developers.playgroundLive.bodysizeBytes', { bodySize: c.body_size })}{c.content_type ? `, ${c.content_type}` : ''}
+          {t('developers.playgroundLive.bodysizeBytes', { bodySize: c.body_size })}
+          {c.content_type ? `, ${c.content_type}` : ''}
           {c.body_encoding === 'base64' ? t('developers.playgroundLive.binaryBase64') : ''}
           {c.body_truncated ? t('developers.playgroundLive.truncated') : ''}
         </dd>
@@ -169,8 +178,8 @@ function CaptureView({ capture: c }: { capture: Capture }) {
 function SignatureView({ s }: { s: Signature }) {
   return (
     <p data-testid="signature-check">
-      <Badge tone={s.valid ? 'good' : 'bad'}>{s.valid ? t('developers.playgroundLive.signatureValid') : t('developers.playgroundLive.signatureValue', { value: s.result.replace(/_/g, ' ') })}</Badge> {t('developers.playgroundLive.detailDelivery', { detail: s.detail })}{' '}
-      <a href={`${DEV}/deliveries/${s.delivery_id}`}>{s.delivery_id}</a>
+      <Badge tone={s.valid ? 'good' : 'bad'}>{s.valid ? t('developers.playgroundLive.signatureValid') : t('developers.playgroundLive.signatureValue', { value: s.result.replace(/_/g, ' ') })}</Badge>{' '}
+      {t('developers.playgroundLive.detailDelivery', { detail: s.detail })} <a href={`${DEV}/deliveries/${s.delivery_id}`}>{s.delivery_id}</a>
       {s.timestamp_age_seconds !== null && `, signed ${s.timestamp_age_seconds} s before it arrived`}.
     </p>
   )

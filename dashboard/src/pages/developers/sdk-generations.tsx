@@ -117,9 +117,7 @@ function ArchiveCell({ g }: { g: Generation }) {
   if (!a) return <span>{busy(g) ? t('developers.sdkGenerations.beingMade') : '—'}</span>
   return (
     <div>
-      <span class="nowrap">
-        {t('developers.sdkGenerations.sizebytesFilesFiles', { sizeBytes: formatBytes(a.size_bytes), files: a.files })}
-      </span>{' '}
+      <span class="nowrap">{t('developers.sdkGenerations.sizebytesFilesFiles', { sizeBytes: formatBytes(a.size_bytes), files: a.files })}</span>{' '}
       {a.url ? (
         <button type="button" disabled={download.pending} onClick={() => void download.run(a.url!, a.filename)}>
           {download.pending ? t('developers.sdkGenerations.downloading') : t('developers.sdkGenerations.download')}
@@ -129,7 +127,8 @@ function ArchiveCell({ g }: { g: Generation }) {
         <span class="hint">{t('developers.sdkGenerations.linkExpired')}</span>
       )}
       <p class="hint">
-        {t('developers.sdkGenerations.sha256')} <code class="break-anywhere">{a.sha256.slice(0, 16)}…</code>{t('developers.sdkGenerations.linkUntil')} <Time iso={a.expires_at} />
+        {t('developers.sdkGenerations.sha256')} <code class="break-anywhere">{a.sha256.slice(0, 16)}…</code>
+        {t('developers.sdkGenerations.linkUntil')} <Time iso={a.expires_at} />
       </p>
       {download.error && <ProblemView problem={download.error} />}
     </div>

@@ -17,13 +17,19 @@ const SHOWN = 200
 /** /dashboard/developers/snapshots/:id: one snapshot and its diff from the previous one, breaking changes first. */
 export function SnapshotDetail() {
   const { params } = useRoute()
-  const snap = useResource(async (api) => {
-    const page = await ok(api.client.GET('/openapi-snapshots', { params: { query: { id: params.id } } }))
-    if (!page.data[0]) throw new ApiProblem(404, { detail: t('developers.snapshotsDetail.noSnapshotIdInThis', { id: params.id }) }, null)
-    return page.data[0]
-  }, [params.id])
+  const snap = useResource(
+    async (api) => {
+      const page = await ok(api.client.GET('/openapi-snapshots', { params: { query: { id: params.id } } }))
+      if (!page.data[0]) throw new ApiProblem(404, { detail: t('developers.snapshotsDetail.noSnapshotIdInThis', { id: params.id }) }, null)
+      return page.data[0]
+    },
+    [params.id],
+  )
   return (
-    <Page title={snap.data ? t('developers.snapshotsDetail.snapshotValue', { value: snap.data.label ?? snap.data.id }) : t('developers.snapshotsDetail.snapshot')} actions={<a href={SNAPSHOTS_PATH}>{t('developers.snapshotsDetail.allSnapshots')}</a>}>
+    <Page
+      title={snap.data ? t('developers.snapshotsDetail.snapshotValue', { value: snap.data.label ?? snap.data.id }) : t('developers.snapshotsDetail.snapshot')}
+      actions={<a href={SNAPSHOTS_PATH}>{t('developers.snapshotsDetail.allSnapshots')}</a>}
+    >
       <Async loading={snap.loading} error={snap.error} data={snap.data} onRetry={snap.reload}>
         {(s) => <SnapshotView s={s} />}
       </Async>
@@ -39,21 +45,31 @@ function SnapshotView({ s }: { s: Snapshot }) {
         <h2 id="snap-facts">{t('developers.snapshotsDetail.document')}</h2>
         <dl class="facts">
           <dt>{t('developers.oauthAppsDetail.id')}</dt>
-          <dd><code>{s.id}</code></dd>
+          <dd>
+            <code>{s.id}</code>
+          </dd>
           <dt>{t('developers.snapshotsDetail.taken')}</dt>
-          <dd><Time iso={s.created_at} /></dd>
+          <dd>
+            <Time iso={s.created_at} />
+          </dd>
           <dt>{t('developers.sdkGenerations.apiVersion')}</dt>
           <dd>{t('developers.snapshotsDetail.apiversionOpenapiOpenapiversion', { apiVersion: s.api_version, openapiVersion: s.openapi_version })}</dd>
           <dt>{t('developers.sdkGenerations.operations')}</dt>
           <dd>{s.operation_count}</dd>
           <dt>{t('developers.snapshotsDetail.size')}</dt>
-          <dd>{(s.size_bytes / 1024).toFixed(0)} {t('developers.snapshotsDetail.kib')}</dd>
+          <dd>
+            {(s.size_bytes / 1024).toFixed(0)} {t('developers.snapshotsDetail.kib')}
+          </dd>
           <dt>{t('developers.sdkGenerations.sha256')}</dt>
-          <dd><code>{s.sha256}</code></dd>
+          <dd>
+            <code>{s.sha256}</code>
+          </dd>
           <dt>{t('developers.snapshotsDetail.comparedWith')}</dt>
           <dd>{s.previous_snapshot_id ? <a href={`${SNAPSHOTS_PATH}/${s.previous_snapshot_id}`}>{s.previous_snapshot_id}</a> : t('developers.snapshotsDetail.nothingTheFirstSnapshot')}</dd>
           <dt>{t('developers.snapshotsDetail.diff')}</dt>
-          <dd><DiffBadge s={s} /></dd>
+          <dd>
+            <DiffBadge s={s} />
+          </dd>
         </dl>
         <Download s={s} />
       </section>
@@ -111,7 +127,10 @@ function OperationSection({ title, ops }: { title: string; ops: OperationRef[] }
       <ul class="diff-list">
         {ops.map((o) => (
           <li>
-            <code>{o.method} {o.path}</code> <code>{o.operation_id}</code>
+            <code>
+              {o.method} {o.path}
+            </code>{' '}
+            <code>{o.operation_id}</code>
           </li>
         ))}
       </ul>

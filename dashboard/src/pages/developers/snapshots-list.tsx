@@ -48,7 +48,9 @@ export function SnapshotsPage() {
       {take.error && <ProblemView problem={take.error} />}
       {taken && (
         <Notice tone={taken.breaking ? 'warn' : 'good'}>
-          {t('developers.snapshotsDetail.snapshot')} <code>{taken.id}</code> {t('developers.snapshotsList.taken')}{taken.breaking ? t('developers.snapshotsList.withBreakingChanges') : taken.unchanged ? t('developers.snapshotsList.unchangedSinceThePreviousOne') : ''}. <a href={`${SNAPSHOTS_PATH}/${taken.id}`}>{t('developers.snapshotsList.viewItsDiff')}</a>
+          {t('developers.snapshotsDetail.snapshot')} <code>{taken.id}</code> {t('developers.snapshotsList.taken')}
+          {taken.breaking ? t('developers.snapshotsList.withBreakingChanges') : taken.unchanged ? t('developers.snapshotsList.unchangedSinceThePreviousOne') : ''}.{' '}
+          <a href={`${SNAPSHOTS_PATH}/${taken.id}`}>{t('developers.snapshotsList.viewItsDiff')}</a>
         </Notice>
       )}
       <PagedList list={list} emptyView={<Empty title={t('developers.snapshotsList.noSnapshotsYet')}>{t('developers.snapshotsList.takeOneAtEachRelease')}</Empty>}>
@@ -58,7 +60,14 @@ export function SnapshotsPage() {
             rowKey={(s) => s.id}
             rows={rows}
             columns={[
-              { label: t('developers.snapshotsDetail.taken'), render: (s) => <a href={`${SNAPSHOTS_PATH}/${s.id}`}><Time iso={s.created_at} /></a> },
+              {
+                label: t('developers.snapshotsDetail.taken'),
+                render: (s) => (
+                  <a href={`${SNAPSHOTS_PATH}/${s.id}`}>
+                    <Time iso={s.created_at} />
+                  </a>
+                ),
+              },
               { label: t('developers.snapshotsList.label'), render: (s) => s.label ?? '—' },
               { label: t('developers.sdkGenerations.apiVersion'), render: (s) => s.api_version },
               { label: t('developers.sdkGenerations.operations'), class: 'num', render: (s) => s.operation_count },

@@ -50,14 +50,33 @@ function UsageReport({ usage: u }: { usage: Usage }) {
   const errors = u.status_classes['4xx'] + u.status_classes['5xx']
   const dates = u.days.map((d) => d.date)
   const busiest = u.days.reduce((a, d) => (d.requests > a.requests ? d : a), u.days[0])
-  const summary = t(busiest && busiest.requests > 0 ? 'developers.usage.summaryBusiest' : 'developers.usage.summary', { from: u.from, to: u.to, requests: u.requests, errors, busiest: busiest?.date, busiestRequests: busiest?.requests })
+  const summary = t(busiest && busiest.requests > 0 ? 'developers.usage.summaryBusiest' : 'developers.usage.summary', {
+    from: u.from,
+    to: u.to,
+    requests: u.requests,
+    errors,
+    busiest: busiest?.date,
+    busiestRequests: busiest?.requests,
+  })
   return (
     <>
       <dl class="usage-totals">
-        <div><dt>{t('developers.playgroundLive.requests')}</dt><dd>{n(u.requests)}</dd></div>
-        <div><dt>{t('developers.usagePage.2xx')}</dt><dd>{n(u.status_classes['2xx'])}</dd></div>
-        <div><dt>{t('developers.usagePage.4xx')}</dt><dd>{n(u.status_classes['4xx'])}</dd></div>
-        <div><dt>{t('developers.usagePage.5xx')}</dt><dd>{n(u.status_classes['5xx'])}</dd></div>
+        <div>
+          <dt>{t('developers.playgroundLive.requests')}</dt>
+          <dd>{n(u.requests)}</dd>
+        </div>
+        <div>
+          <dt>{t('developers.usagePage.2xx')}</dt>
+          <dd>{n(u.status_classes['2xx'])}</dd>
+        </div>
+        <div>
+          <dt>{t('developers.usagePage.4xx')}</dt>
+          <dd>{n(u.status_classes['4xx'])}</dd>
+        </div>
+        <div>
+          <dt>{t('developers.usagePage.5xx')}</dt>
+          <dd>{n(u.status_classes['5xx'])}</dd>
+        </div>
       </dl>
       <section class="panel" aria-labelledby="usage-days">
         <h2 id="usage-days">{t('developers.usagePage.requestsPerDayUtc')}</h2>

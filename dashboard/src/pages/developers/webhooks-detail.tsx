@@ -160,9 +160,7 @@ function RotateSecret({ endpointId, open, onClose }: { endpointId: string; open:
   const [hours, setHours] = useState('24')
   const [secret, setSecret] = useState<{ value: string; previousUntil: string | null } | null>(null)
   const rotate = useAction(async () => {
-    const r = await ok(
-      api.client.POST('/webhooks/endpoints/{id}/rotate-secret', { params: { path: { id: endpointId } }, body: { grace_period_seconds: Math.round(Number(hours) * 3600) } }),
-    )
+    const r = await ok(api.client.POST('/webhooks/endpoints/{id}/rotate-secret', { params: { path: { id: endpointId } }, body: { grace_period_seconds: Math.round(Number(hours) * 3600) } }))
     setSecret({ value: r.secret, previousUntil: r.previous_secret_expires_at })
   })
   const close = () => {

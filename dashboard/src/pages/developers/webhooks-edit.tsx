@@ -107,7 +107,14 @@ export function DeleteEndpointDialog({ endpoint, open, onClose, onDeleted }: { e
       <p>
         <code class="break-anywhere">{endpoint.url}</code> {t('developers.webhooksEdit.stopsReceivingEventsAtOnce')}
       </p>
-      <FormActions action={remove} label={t('developers.webhooksDetail.deleteEndpoint')} busyLabel={t('developers.oauthAppsDetail.deleting')} tone="danger" onConfirm={() => void remove.run()} onCancel={close} />
+      <FormActions
+        action={remove}
+        label={t('developers.webhooksDetail.deleteEndpoint')}
+        busyLabel={t('developers.oauthAppsDetail.deleting')}
+        tone="danger"
+        onConfirm={() => void remove.run()}
+        onCancel={close}
+      />
     </Dialog>
   )
 }

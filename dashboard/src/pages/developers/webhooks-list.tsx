@@ -55,11 +55,7 @@ export default function WebhookEndpoints() {
           />
         )}
       </PagedList>
-      <CreateEndpoint
-        initialUrl={creating}
-        onClose={() => setCreating(null)}
-        onCreated={(e) => list.setItems((xs) => [e, ...xs.filter((x) => x.id !== e.id)])}
-      />
+      <CreateEndpoint initialUrl={creating} onClose={() => setCreating(null)} onCreated={(e) => list.setItems((xs) => [e, ...xs.filter((x) => x.id !== e.id)])} />
     </Page>
   )
 }

@@ -32,7 +32,7 @@ export function DeliveriesTable({ caption, rows }: { caption: string; rows: Deli
         { label: t('developers.deliveriesDetail.event'), render: (d) => <code>{d.event_type}</code> },
         { label: t('developers.deliveriesDetail.status'), render: (d) => <StatusBadge status={d.status} /> },
         { label: t('developers.deliveriesDetail.attempts'), class: 'num', render: (d) => d.attempts_count },
-        { label: t('developers.webhooksShared.lastResponse'), render: (d) => (d.last_response_status ?? d.last_error ?? '—') },
+        { label: t('developers.webhooksShared.lastResponse'), render: (d) => d.last_response_status ?? d.last_error ?? '—' },
         { label: t('developers.deliveriesDetail.created'), render: (d) => <Time iso={d.created_at} /> },
       ]}
     />

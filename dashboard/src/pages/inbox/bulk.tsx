@@ -82,19 +82,22 @@ export function BulkBar({ sel, items, meta, onChanged }: { sel: Selection; items
   })
   const path = (c: Conversation) => ({ params: { path: { id: c.id } } })
   const assign = () =>
-    each.run((done, count) => t(assignee ? 'inbox.bulk.assigned' : 'inbox.bulk.unassignedDone', { done, count }), (c) => ok(api.client.POST('/inbox/conversations/{id}/assign', { ...path(c), body: { assignee_id: assignee || null } })))
+    each.run(
+      (done, count) => t(assignee ? 'inbox.bulk.assigned' : 'inbox.bulk.unassignedDone', { done, count }),
+      (c) => ok(api.client.POST('/inbox/conversations/{id}/assign', { ...path(c), body: { assignee_id: assignee || null } })),
+    )
   const addTag = () =>
-    each.run((done, count) => t('inbox.bulk.tagged', { tag, done, count }), (c) =>
-      c.tags.some((t) => t.toLowerCase() === tag.toLowerCase()) ? Promise.resolve(c) : ok(api.client.PATCH('/inbox/conversations/{id}', { ...path(c), body: { tags: [...c.tags, tag] } })),
+    each.run(
+      (done, count) => t('inbox.bulk.tagged', { tag, done, count }),
+      (c) => (c.tags.some((t) => t.toLowerCase() === tag.toLowerCase()) ? Promise.resolve(c) : ok(api.client.PATCH('/inbox/conversations/{id}', { ...path(c), body: { tags: [...c.tags, tag] } }))),
     )
-  const resolve = () => each.run((done, count) => t('inbox.bulk.resolvedDone', { done, count }), (c) => (c.status === 'resolved' ? Promise.resolve(c) : ok(api.client.POST('/inbox/conversations/{id}/resolve', path(c)))))
+  const resolve = () =>
+    each.run(
+      (done, count) => t('inbox.bulk.resolvedDone', { done, count }),
+      (c) => (c.status === 'resolved' ? Promise.resolve(c) : ok(api.client.POST('/inbox/conversations/{id}/resolve', path(c)))),
+    )
 
-  if (chosen.length === 0)
-    return (
-      <>
-        {notice && <Notice>{notice}</Notice>}
-      </>
-    )
+  if (chosen.length === 0) return <>{notice && <Notice>{notice}</Notice>}</>
   return (
     <div class="bulk-bar panel" role="group" aria-label={t('inbox.bulk.region')}>
       <p style={{ margin: '0 0 0.5rem', display: 'flex', gap: '0.5rem', flexWrap: 'wrap', alignItems: 'center' }}>

@@ -86,7 +86,12 @@ export function ConversationActions({ conv, meta, onChanged }: { conv: Conversat
                   style={{ fontSize: '1rem', padding: '0 0.2rem' }}
                   aria-label={`Remove tag ${t}`}
                   disabled={setTags.pending}
-                  onClick={() => setTags.run(conv.tags.filter((x) => x !== t), `Tag ${t} removed.`)}
+                  onClick={() =>
+                    setTags.run(
+                      conv.tags.filter((x) => x !== t),
+                      `Tag ${t} removed.`,
+                    )
+                  }
                 >
                   ×
                 </button>
@@ -123,9 +128,7 @@ export function ConversationActions({ conv, meta, onChanged }: { conv: Conversat
               if (newTag.trim()) void createTag.run()
             }}
           >
-            <Field label="New tag">
-              {(id) => <input id={id} value={newTag} maxLength={50} onInput={(e) => setNewTag((e.target as HTMLInputElement).value)} />}
-            </Field>
+            <Field label="New tag">{(id) => <input id={id} value={newTag} maxLength={50} onInput={(e) => setNewTag((e.target as HTMLInputElement).value)} />}</Field>
             <button type="submit" disabled={!newTag.trim() || createTag.pending}>
               Create and add
             </button>

@@ -104,7 +104,13 @@ export function ConversationList(props: {
                   class="card"
                   href={hrefFor(c.id)}
                   aria-current={c.id === selectedId ? 'true' : undefined}
-                  style={{ fontWeight: 400, borderColor: c.id === selectedId ? 'var(--accent)' : undefined, borderWidth: c.id === selectedId ? '2px' : undefined, padding: '0.6rem 0.75rem', overflowWrap: 'anywhere' }}
+                  style={{
+                    fontWeight: 400,
+                    borderColor: c.id === selectedId ? 'var(--accent)' : undefined,
+                    borderWidth: c.id === selectedId ? '2px' : undefined,
+                    padding: '0.6rem 0.75rem',
+                    overflowWrap: 'anywhere',
+                  }}
                 >
                   <strong>{contactLabel(c)}</strong>
                   <UnreadBadge c={c} /> <Badge tone={statusTone(c.status)}>{c.status}</Badge>

@@ -13,8 +13,7 @@ export interface StoredDraft {
   saved_at: string
 }
 
-export const draftKey = (workspaceId: string, mode: string, memberId: string, conversationId: string) =>
-  `${PREFIX}${workspaceId}:${mode}:${memberId}:${conversationId}`
+export const draftKey = (workspaceId: string, mode: string, memberId: string, conversationId: string) => `${PREFIX}${workspaceId}:${mode}:${memberId}:${conversationId}`
 
 export function readDraft(key: string): StoredDraft | null {
   try {

@@ -32,17 +32,19 @@ export default function InboxArea() {
   useUnreadTitle(t('inbox.title'), useInboxCounts()?.unread)
   const changed = (c: Conversation) => replaceIn(list, c)
   // Search, selection for bulk actions, keyboard (inbox-view.ts, bulk.tsx, search.tsx).
-  const results = usePaged<SearchHit>(
-    async (api, cursor) => (q ? ok(api.client.GET('/inbox/search', { params: { query: { q, limit: 20, cursor } } })) : { data: [], has_more: false }),
-    [q],
-  )
+  const results = usePaged<SearchHit>(async (api, cursor) => (q ? ok(api.client.GET('/inbox/search', { params: { query: { q, limit: 20, cursor } } })) : { data: [], has_more: false }), [q])
   const sel = useSelection()
   const [help, setHelp] = useState(false)
   const order = () => (q ? [...new Set(results.items.map((h) => h.conversation.id))] : list.items.map((c) => c.id))
   const shown = q ? results : list
-  useInboxKeys(view, order, () => setHelp(true), () => {
-    if (shown.hasMore) void shown.more()
-  })
+  useInboxKeys(
+    view,
+    order,
+    () => setHelp(true),
+    () => {
+      if (shown.hasMore) void shown.more()
+    },
+  )
   return (
     <Page
       title="Inbox"
@@ -77,11 +79,7 @@ export default function InboxArea() {
               {t('inbox.phone.back')}
             </a>
           )}
-          {id ? (
-            <Thread key={id} id={id} meta={meta} onChanged={changed} />
-          ) : (
-            <Empty title="No conversation open">Choose a conversation in the list to read it and reply.</Empty>
-          )}
+          {id ? <Thread key={id} id={id} meta={meta} onChanged={changed} /> : <Empty title="No conversation open">Choose a conversation in the list to read it and reply.</Empty>}
         </div>
       </div>
     </Page>

@@ -32,8 +32,7 @@ export function useThreadMessages(conversationId: string) {
   const [tick, setTick] = useState(0)
   const generation = useRef(0)
 
-  const page = (c: string | undefined) =>
-    ok(api.client.GET('/inbox/conversations/{id}/messages', { params: { path: { id: conversationId }, query: { order: 'desc', limit: PAGE, cursor: c } } }))
+  const page = (c: string | undefined) => ok(api.client.GET('/inbox/conversations/{id}/messages', { params: { path: { id: conversationId }, query: { order: 'desc', limit: PAGE, cursor: c } } }))
 
   useEffect(() => {
     const mine = ++generation.current
@@ -154,8 +153,7 @@ export function MessageScroller({ thread, children }: { thread: ThreadMessages; 
       // After the thread's heading took focus (which scrolls the page to it).
       const newest = el.querySelector('ol > li:last-child')
       setTimeout(() => newest?.scrollIntoView({ block: 'nearest' }), 50)
-    }
-    else if (first !== s.first && last === s.last) el.scrollTop = s.top + (el.scrollHeight - s.height)
+    } else if (first !== s.first && last === s.last) el.scrollTop = s.top + (el.scrollHeight - s.height)
     else if (last !== s.last && (s.atBottom || (items.at(-1) && isTemp(items.at(-1)!)))) el.scrollTop = el.scrollHeight
     Object.assign(s, { first, last, height: el.scrollHeight, top: el.scrollTop, atBottom: el.scrollHeight - el.scrollTop - el.clientHeight < NEAR_BOTTOM_PX })
   }, [items])

@@ -37,7 +37,12 @@ function DraftSources({ draft }: { draft: AiDraft }) {
 }
 
 /** The reply box: write (or insert an AI draft and edit it), then send to the customer or as a private note. */
-export function ReplyBox({ conv, onSent, onSending, onFailed }: {
+export function ReplyBox({
+  conv,
+  onSent,
+  onSending,
+  onFailed,
+}: {
   conv: Conversation
   onSent: (m: Message, temp?: string) => void
   /** Called as a reply goes out (the thread shows it at once); returns its temporary id. */
@@ -66,11 +71,7 @@ export function ReplyBox({ conv, onSent, onSending, onFailed }: {
     const typed = box.current?.value ?? text
     setBefore(typed)
     setText(typed.trim() ? `${typed.replace(/\s+$/, '')}\n\n${d.content}` : d.content)
-    setNotice(
-      typed.trim()
-        ? t('inbox.draft.aiBelow')
-        : t('inbox.draft.aiInserted'),
-    )
+    setNotice(typed.trim() ? t('inbox.draft.aiBelow') : t('inbox.draft.aiInserted'))
     box.current?.focus()
   })
   const undoDraft = () => {

@@ -18,11 +18,7 @@ const unescape = (s: string) => s.replace(/&(amp|lt|gt|quot|#39|#x27);/g, (e) =>
  */
 export function Snippet({ html }: { html: string }) {
   const parts = html.split(/<mark>|<\/mark>/)
-  return (
-    <small class="snippet">
-      {parts.map((p, i) => (i % 2 === 1 ? <mark>{unescape(p)}</mark> : unescape(p)))}
-    </small>
-  )
+  return <small class="snippet">{parts.map((p, i) => (i % 2 === 1 ? <mark>{unescape(p)}</mark> : unescape(p)))}</small>
 }
 
 /** The search field over the list: the query goes to the URL (`q`) when submitted; Escape or × clears it. */
@@ -81,7 +77,13 @@ export function SearchResults({ q, list, selectedId, hrefFor }: { q: string; lis
                   class="card"
                   href={hrefFor(c.id)}
                   aria-current={c.id === selectedId ? 'true' : undefined}
-                  style={{ fontWeight: 400, borderColor: c.id === selectedId ? 'var(--accent)' : undefined, borderWidth: c.id === selectedId ? '2px' : undefined, padding: '0.6rem 0.75rem', overflowWrap: 'anywhere' }}
+                  style={{
+                    fontWeight: 400,
+                    borderColor: c.id === selectedId ? 'var(--accent)' : undefined,
+                    borderWidth: c.id === selectedId ? '2px' : undefined,
+                    padding: '0.6rem 0.75rem',
+                    overflowWrap: 'anywhere',
+                  }}
                 >
                   <strong>{contactLabel(c)}</strong> <Badge tone={statusTone(c.status)}>{c.status}</Badge>
                   <br />
@@ -89,7 +91,8 @@ export function SearchResults({ q, list, selectedId, hrefFor }: { q: string; lis
                   <br />
                   <Snippet html={h.snippet} />
                   <small style={{ color: 'var(--muted)' }}>
-                    {h.message ? (h.message.direction === 'inbound' ? t('inbox.search.customer') : t('inbox.search.team')) : t('inbox.search.conversation')} · <Time iso={h.message?.created_at ?? c.updated_at} />
+                    {h.message ? (h.message.direction === 'inbound' ? t('inbox.search.customer') : t('inbox.search.team')) : t('inbox.search.conversation')} ·{' '}
+                    <Time iso={h.message?.created_at ?? c.updated_at} />
                   </small>
                 </a>
               </li>

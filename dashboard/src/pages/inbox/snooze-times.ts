@@ -8,7 +8,7 @@ export function snoozePresets(now = new Date()): { label: MessageKey; until: Dat
     return x
   }
   const tomorrow = at9(new Date(now.getFullYear(), now.getMonth(), now.getDate() + 1))
-  const days = ((8 - now.getDay()) % 7) || 7
+  const days = (8 - now.getDay()) % 7 || 7
   const monday = at9(new Date(now.getFullYear(), now.getMonth(), now.getDate() + days))
   return [
     { label: 'inbox.snooze.hour', until: new Date(now.getTime() + 3600_000) },

@@ -36,7 +36,9 @@ export function SnoozeDialog({ conv, open, onClose, onSnoozed }: { conv: Convers
           if (!Number.isNaN(d.getTime())) void snooze.run(d)
         }}
       >
-        <Field label={t('inbox.snooze.until')}>{(id) => <input id={id} type="datetime-local" value={custom} min={localInput(new Date())} onInput={(e) => setCustom((e.target as HTMLInputElement).value)} />}</Field>
+        <Field label={t('inbox.snooze.until')}>
+          {(id) => <input id={id} type="datetime-local" value={custom} min={localInput(new Date())} onInput={(e) => setCustom((e.target as HTMLInputElement).value)} />}
+        </Field>
         <button type="submit" class="primary" disabled={snooze.pending || !custom}>
           {snooze.pending ? t('inbox.snooze.busy') : t('inbox.snooze.submit')}
         </button>

@@ -36,12 +36,16 @@ export default function BaseDetail() {
   // A crawl in progress: follow it on the base's last_crawl.
   const crawl = base.data?.last_crawl as KnowledgeCrawl | null | undefined
   const crawling = !!crawl && (crawl.status === 'queued' || crawl.status === 'running')
-  usePoll(crawling, async () => {
-    const b = await ok(api.client.GET('/knowledge/bases/{id}', { params: { path: { id } } }))
-    base.set(b)
-    const c = b.last_crawl as KnowledgeCrawl | null
-    if (c && c.status !== 'queued' && c.status !== 'running') docs.reload()
-  }, 1500)
+  usePoll(
+    crawling,
+    async () => {
+      const b = await ok(api.client.GET('/knowledge/bases/{id}', { params: { path: { id } } }))
+      base.set(b)
+      const c = b.last_crawl as KnowledgeCrawl | null
+      if (c && c.status !== 'queued' && c.status !== 'running') docs.reload()
+    },
+    1500,
+  )
 
   const mine = uploaded && docs.items.find((d) => d.id === uploaded.id)
   return (
@@ -58,9 +62,7 @@ export default function BaseDetail() {
               <dt>{t('knowledge.baseDetail.language')}</dt>
               <dd>{b.language}</dd>
               <dt>{t('knowledge.baseDetail.chunking')}</dt>
-              <dd>
-                {t('knowledge.baseDetail.sizeCharactersOverlapOverlap', { size: b.chunking.size, overlap: b.chunking.overlap })}
-              </dd>
+              <dd>{t('knowledge.baseDetail.sizeCharactersOverlapOverlap', { size: b.chunking.size, overlap: b.chunking.overlap })}</dd>
               <dt>{t('knowledge.baseDetail.documents')}</dt>
               <dd>{b.document_count}</dd>
               <dt>{t('knowledge.baseDetail.searchableChunks')}</dt>
@@ -82,7 +84,8 @@ export default function BaseDetail() {
             />
             {mine && (
               <Notice tone={mine.status === 'failed' ? 'bad' : mine.status === 'ready' ? 'good' : 'info'}>
-                {uploaded?.duplicate ? t('knowledge.baseDetail.alreadyInThisBase') : ''}{t('knowledge.baseDetail.titleIsStatus', { title: mine.title, status: statusLabel(mine.status) })}
+                {uploaded?.duplicate ? t('knowledge.baseDetail.alreadyInThisBase') : ''}
+                {t('knowledge.baseDetail.titleIsStatus', { title: mine.title, status: statusLabel(mine.status) })}
                 {mine.status === 'ready' ? t('knowledge.baseDetail.chunkcountChunksItCanBe', { chunkCount: mine.chunk_count }) : mine.status === 'failed' ? `: ${mine.error}` : '…'}
               </Notice>
             )}
@@ -115,7 +118,17 @@ export default function BaseDetail() {
               rows={rows}
               rowKey={(d) => d.id}
               columns={[
-                { label: t('knowledge.baseDetail.title'), render: (d) => (d.source_url ? <a href={d.source_url} target="_blank" rel="noopener noreferrer">{d.title}</a> : d.title) },
+                {
+                  label: t('knowledge.baseDetail.title'),
+                  render: (d) =>
+                    d.source_url ? (
+                      <a href={d.source_url} target="_blank" rel="noopener noreferrer">
+                        {d.title}
+                      </a>
+                    ) : (
+                      d.title
+                    ),
+                },
                 {
                   label: t('knowledge.baseDetail.status'),
                   render: (d) => (

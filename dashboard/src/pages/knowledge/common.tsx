@@ -12,7 +12,6 @@ export function StatusBadge({ status }: { status: string }) {
   return <Badge tone={DOC_TONE[status] ?? 'neutral'}>{statusLabel(status)}</Badge>
 }
 
-
 /** An excerpt whose matched words the API marks «like this»: shown as <mark>. */
 export function Excerpt({ text }: { text: string }) {
   const parts = text.split(/«([^»]*)»/)

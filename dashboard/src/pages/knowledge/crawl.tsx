@@ -57,13 +57,9 @@ export function CrawlProgress({ crawl }: { crawl: KnowledgeCrawl }) {
       <div class="field">
         <label for={id}>{t('knowledge.crawl.crawlProgress')}</label>
         {running && c.found === 0 ? <progress id={id} /> : <progress id={id} max={Math.max(c.found, 1)} value={running ? done : Math.max(c.found, 1)} />}{' '}
-        <span>
-          {t('knowledge.crawl.doneOfFoundPages', { done, found: c.found })}
-        </span>
+        <span>{t('knowledge.crawl.doneOfFoundPages', { done, found: c.found })}</span>
       </div>
-      <p>
-        {t('knowledge.crawl.indexedIndexedUnchangedUnchangedSkipped', { indexed: c.indexed, unchanged: c.unchanged, skipped: c.skipped, failed: c.failed, removed: c.removed })}
-      </p>
+      <p>{t('knowledge.crawl.indexedIndexedUnchangedUnchangedSkipped', { indexed: c.indexed, unchanged: c.unchanged, skipped: c.skipped, failed: c.failed, removed: c.removed })}</p>
       {crawl.error && <Notice tone={crawl.status === 'failed' ? 'bad' : 'warn'}>{crawl.error}</Notice>}
       {!running && <Notice tone={crawl.status === 'failed' ? 'bad' : 'good'}>{t('knowledge.crawl.crawlStatus', { status: statusLabel(crawl.status) })}</Notice>}
     </div>

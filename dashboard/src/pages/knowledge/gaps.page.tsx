@@ -44,7 +44,11 @@ export default function Gaps() {
                 render: (g) => (
                   <>
                     {g.question}
-                    {g.examples.length > 1 && <p class="hint">{t('knowledge.gaps.alsoAsked')} {g.examples.filter((x) => x !== g.question).join(' · ')}</p>}
+                    {g.examples.length > 1 && (
+                      <p class="hint">
+                        {t('knowledge.gaps.alsoAsked')} {g.examples.filter((x) => x !== g.question).join(' · ')}
+                      </p>
+                    )}
                   </>
                 ),
               },

@@ -66,16 +66,16 @@ export default function Search() {
       </form>
       {result && (
         <section aria-labelledby="results-title">
-          <h2 id="results-title">
-            {t('knowledge.search.resultsForQuery', { query: result.query })}
-          </h2>
+          <h2 id="results-title">{t('knowledge.search.resultsForQuery', { query: result.query })}</h2>
           <Notice tone="info">
             {t('knowledge.search.resultCount', { count: result.results.length, ranking: result.ranking })}
             {result.gap ? '. Nothing answered this well: it was recorded as a knowledge gap.' : '.'}
           </Notice>
           {result.answer && (
             <section class="panel" aria-labelledby="answer-title">
-              <h3 id="answer-title">{t('knowledge.search.answer')} {result.answer.grounded ? <Badge tone="good">{t('knowledge.search.grounded')}</Badge> : <Badge tone="warn">{t('knowledge.search.notGrounded')}</Badge>}</h3>
+              <h3 id="answer-title">
+                {t('knowledge.search.answer')} {result.answer.grounded ? <Badge tone="good">{t('knowledge.search.grounded')}</Badge> : <Badge tone="warn">{t('knowledge.search.notGrounded')}</Badge>}
+              </h3>
               <p>{result.answer.content}</p>
             </section>
           )}
@@ -89,7 +89,10 @@ export default function Search() {
                     [{i + 1}] {r.citation.title}
                   </h3>
                   <p>
-                    <Badge tone={r.score >= 0.5 ? 'good' : 'warn'}>{t('knowledge.search.score')} {r.score.toFixed(2)}</Badge> · {baseName(r.citation.knowledge_base_id)}
+                    <Badge tone={r.score >= 0.5 ? 'good' : 'warn'}>
+                      {t('knowledge.search.score')} {r.score.toFixed(2)}
+                    </Badge>{' '}
+                    · {baseName(r.citation.knowledge_base_id)}
                     {r.citation.heading_path.length > 0 && <> · {r.citation.heading_path.join(' › ')}</>}
                     {r.citation.page !== null && <> {t('knowledge.search.pagePage', { page: r.citation.page })}</>}
                   </p>
@@ -102,7 +105,9 @@ export default function Search() {
                         {t('knowledge.search.sourceSourceurl', { sourceUrl: r.citation.source_url })}
                       </a>
                     ) : (
-                      <a href={`/dashboard/knowledge/bases/${r.citation.knowledge_base_id}`}>{t('knowledge.search.sourceTitleInKnowledgebaseid', { title: r.citation.title, knowledgeBaseId: baseName(r.citation.knowledge_base_id) })}</a>
+                      <a href={`/dashboard/knowledge/bases/${r.citation.knowledge_base_id}`}>
+                        {t('knowledge.search.sourceTitleInKnowledgebaseid', { title: r.citation.title, knowledgeBaseId: baseName(r.citation.knowledge_base_id) })}
+                      </a>
                     )}{' '}
                     <span class="hint">
                       {t('knowledge.search.charactersStartEndOf', { start: r.citation.start, end: r.citation.end })} <code>{r.citation.document_id}</code>)

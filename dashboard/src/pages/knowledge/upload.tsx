@@ -36,7 +36,17 @@ export function UploadForm({ baseId, onUploaded }: { baseId: string; onUploaded:
       }}
     >
       <Field label={t('knowledge.upload.file')} hint={t('knowledge.upload.textMarkdownHtmlPdfOr')}>
-        {(id, hint) => <input key={inputKey} id={id} type="file" aria-describedby={hint} accept=".txt,.md,.markdown,.html,.htm,.pdf,.docx,text/plain,text/markdown,text/html,application/pdf" required onChange={(e) => setFile(e.currentTarget.files?.[0] ?? null)} />}
+        {(id, hint) => (
+          <input
+            key={inputKey}
+            id={id}
+            type="file"
+            aria-describedby={hint}
+            accept=".txt,.md,.markdown,.html,.htm,.pdf,.docx,text/plain,text/markdown,text/html,application/pdf"
+            required
+            onChange={(e) => setFile(e.currentTarget.files?.[0] ?? null)}
+          />
+        )}
       </Field>
       <Field label={t('knowledge.baseDetail.title')} hint={t('knowledge.upload.optionalDefaultsToTheFile')}>
         {(id, hint) => <input id={id} aria-describedby={hint} value={title} onInput={(e) => setTitle(e.currentTarget.value)} />}

@@ -17,7 +17,18 @@ export const MOVES: Record<LeadStatus, LeadStatus[]> = {
   lost: ['new', 'contacted'],
 }
 
-const TONE: Record<string, Tone> = { new: 'info', contacted: 'info', qualified: 'good', converted: 'good', unqualified: 'neutral', lost: 'bad', never: 'neutral', pending: 'warn', synced: 'good', failed: 'bad' }
+const TONE: Record<string, Tone> = {
+  new: 'info',
+  contacted: 'info',
+  qualified: 'good',
+  converted: 'good',
+  unqualified: 'neutral',
+  lost: 'bad',
+  never: 'neutral',
+  pending: 'warn',
+  synced: 'good',
+  failed: 'bad',
+}
 export function StatusBadge({ status }: { status: string }) {
   return <Badge tone={TONE[status] ?? 'neutral'}>{statusLabel(status)}</Badge>
 }

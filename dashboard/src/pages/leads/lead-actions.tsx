@@ -49,7 +49,14 @@ export function LeadActions({ lead, onChanged }: { lead: Lead; onChanged: (l: Le
         <p>
           <strong>{label(lead)}</strong> {t('leads.leadActions.andAllItsActivitiesAre')}
         </p>
-        <FormActions action={remove} label={t('leads.leadActions.deleteLead')} busyLabel={t('leads.leadActions.deleting')} tone="danger" onConfirm={() => void remove.run()} onCancel={() => setDeleting(false)} />
+        <FormActions
+          action={remove}
+          label={t('leads.leadActions.deleteLead')}
+          busyLabel={t('leads.leadActions.deleting')}
+          tone="danger"
+          onConfirm={() => void remove.run()}
+          onCancel={() => setDeleting(false)}
+        />
       </Dialog>
     </>
   )

@@ -27,10 +27,22 @@ export function Qualify({ lead, onChanged }: { lead: Lead; onChanged: (l: Lead) 
   const [apply, setApply] = useState(false)
   const [done, setDone] = useState<string>()
   const qualify = useAction(async () => {
-    const given = Object.fromEntries(Object.entries(answers).filter(([, v]) => v.trim()).map(([k, v]) => [k, v.trim()]))
+    const given = Object.fromEntries(
+      Object.entries(answers)
+        .filter(([, v]) => v.trim())
+        .map(([k, v]) => [k, v.trim()]),
+    )
     const next = await ok(api.client.POST('/leads/{id}/qualify', { params: { path: { id: lead.id } }, body: { apply, ...(Object.keys(given).length ? { answers: given } : {}) } }))
     const q = next.qualification
-    setDone(q ? t('leads.qualify.evaluatedScore100RecommendedRecommendedstatus', { score: q.score, recommendedStatus: statusLabel(q.recommended_status), value: apply ? (q.applied ? t('leads.qualify.applied') : t('leads.qualify.notAppliedWhy')) : '.' }) : t('leads.qualify.evaluated'))
+    setDone(
+      q
+        ? t('leads.qualify.evaluatedScore100RecommendedRecommendedstatus', {
+            score: q.score,
+            recommendedStatus: statusLabel(q.recommended_status),
+            value: apply ? (q.applied ? t('leads.qualify.applied') : t('leads.qualify.notAppliedWhy')) : '.',
+          })
+        : t('leads.qualify.evaluated'),
+    )
     onChanged(next)
   })
   const q = lead.qualification
@@ -40,7 +52,8 @@ export function Qualify({ lead, onChanged }: { lead: Lead; onChanged: (l: Lead) 
       {q ? (
         <div data-testid="qualification">
           <p>
-            {t('leads.leadPanels.score')} <Badge tone={q.score >= 75 ? 'good' : q.score >= 50 ? 'warn' : 'neutral'}>{q.score}/100</Badge> {t('leads.qualify.recommended')} <StatusBadge status={q.recommended_status} /> · {q.applied ? 'applied' : t('leads.qualify.notApplied')} · <Time iso={q.evaluated_at} />
+            {t('leads.leadPanels.score')} <Badge tone={q.score >= 75 ? 'good' : q.score >= 50 ? 'warn' : 'neutral'}>{q.score}/100</Badge> {t('leads.qualify.recommended')}{' '}
+            <StatusBadge status={q.recommended_status} /> · {q.applied ? 'applied' : t('leads.qualify.notApplied')} · <Time iso={q.evaluated_at} />
           </p>
           <ul class="bant" aria-label={t('leads.qualify.bantCriteria')}>
             {q.criteria.map((c) => (

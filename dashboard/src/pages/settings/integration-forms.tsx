@@ -14,7 +14,14 @@ function ConfirmRemove({ open, what, onClose, onConfirm, pending }: { open: bool
   return (
     <Dialog open={open} title={t('settings.integrationForms.removeTheWhat', { what })} onClose={onClose}>
       <p>{t('settings.integrationForms.removeTheWhatAndIts', { what })}</p>
-      <FormActions action={{ pending }} label={t('settings.integrationForms.removeWhat', { what })} busyLabel={t('settings.integrationForms.removing')} tone="danger" onConfirm={onConfirm} onCancel={onClose} />
+      <FormActions
+        action={{ pending }}
+        label={t('settings.integrationForms.removeWhat', { what })}
+        busyLabel={t('settings.integrationForms.removing')}
+        tone="danger"
+        onConfirm={onConfirm}
+        onCancel={onClose}
+      />
     </Dialog>
   )
 }
@@ -31,7 +38,9 @@ export function CrmForm({ ws, patch }: { ws: Ws; patch: Patch }) {
   useEffect(() => setSecret(''), [provider])
   const save = useAction(async () => {
     const input: NonNullable<Body['crm']> =
-      provider === 'hubspot' ? { provider, ...(baseUrl.trim() ? { base_url: baseUrl.trim() } : {}), ...(secret ? { access_token: secret } : {}) } : { provider, url: url.trim(), ...(secret ? { signing_secret: secret } : {}) }
+      provider === 'hubspot'
+        ? { provider, ...(baseUrl.trim() ? { base_url: baseUrl.trim() } : {}), ...(secret ? { access_token: secret } : {}) }
+        : { provider, url: url.trim(), ...(secret ? { signing_secret: secret } : {}) }
     await patch(ws, { crm: input })
     setSecret('')
     setNotice(t('settings.integrationForms.crmSaved'))
@@ -55,13 +64,7 @@ export function CrmForm({ ws, patch }: { ws: Ws; patch: Patch }) {
       <h2 id="crm-title">{t('settings.integrationForms.crm')}</h2>
       <p class="hint">
         {t('settings.integrationForms.whereLeadsSync', { mode: t(ws.livemode ? 'overview.mode.live' : 'overview.mode.test') })}{' '}
-        {crm ? (
-          <>
-            {tx('settings.integrationForms.nowUpdated', { provider: <strong>{crm.provider}</strong>, time: <Time iso={crm.updated_at} /> })}
-          </>
-        ) : (
-          t('settings.integrationForms.noneConfigured')
-        )}
+        {crm ? <>{tx('settings.integrationForms.nowUpdated', { provider: <strong>{crm.provider}</strong>, time: <Time iso={crm.updated_at} /> })}</> : t('settings.integrationForms.noneConfigured')}
       </p>
       <Field label={t('settings.integrationForms.provider')}>
         {(id) => (
@@ -80,7 +83,10 @@ export function CrmForm({ ws, patch }: { ws: Ws; patch: Patch }) {
           {(id, d) => <input id={id} type="url" required aria-describedby={d} value={url} onInput={val(setUrl)} />}
         </Field>
       )}
-      <Field label={provider === 'hubspot' ? t('settings.integrationForms.privateAppAccessToken') : t('settings.integrationForms.signingSecret')} hint={secretSet ? t('settings.integrationForms.aSecretIsStoredLeave') : t('settings.integrationForms.requiredNoneIsStoredYet')}>
+      <Field
+        label={provider === 'hubspot' ? t('settings.integrationForms.privateAppAccessToken') : t('settings.integrationForms.signingSecret')}
+        hint={secretSet ? t('settings.integrationForms.aSecretIsStoredLeave') : t('settings.integrationForms.requiredNoneIsStoredYet')}
+      >
         {(id, d) => <input id={id} type="password" autoComplete="off" aria-describedby={d} value={secret} onInput={val(setSecret)} />}
       </Field>
       {(save.error ?? remove.error) && <ProblemView problem={(save.error ?? remove.error)!} />}
@@ -146,9 +152,7 @@ export function VoiceForm({ ws, patch }: { ws: Ws; patch: Patch }) {
           t('settings.integrationForms.noneCallsUseTheSimulated')
         )}
       </p>
-      <Field label={t('settings.integrationForms.twilioAccountSid')}>
-        {(id) => <input id={id} required autoComplete="off" value={sid} onInput={val(setSid)} />}
-      </Field>
+      <Field label={t('settings.integrationForms.twilioAccountSid')}>{(id) => <input id={id} required autoComplete="off" value={sid} onInput={val(setSid)} />}</Field>
       <Field label={t('settings.integrationForms.twilioAuthToken')} hint={tokenSet ? t('settings.integrationForms.aTokenIsStoredFor') : t('settings.integrationForms.requiredForANewAccount')}>
         {(id, d) => <input id={id} type="password" autoComplete="off" aria-describedby={d} value={token} onInput={val(setToken)} />}
       </Field>

@@ -11,13 +11,7 @@ export function LanguageChoice() {
       <h2 id="language-title">{t('settings.language.title')}</h2>
       <Field label={t('settings.language.label')} hint={t('settings.language.hint')}>
         {(id, d) => (
-          <select
-            id={id}
-            aria-describedby={d}
-            data-testid="language-select"
-            value={chosenLocale() ?? ''}
-            onChange={(e) => setLocale(((e.target as HTMLSelectElement).value || null) as Locale | null)}
-          >
+          <select id={id} aria-describedby={d} data-testid="language-select" value={chosenLocale() ?? ''} onChange={(e) => setLocale(((e.target as HTMLSelectElement).value || null) as Locale | null)}>
             <option value="">{t('settings.language.browser')}</option>
             <option value="en" lang="en">
               English

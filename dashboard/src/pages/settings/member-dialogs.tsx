@@ -55,9 +55,7 @@ export function InviteDialog({ open, onClose, onInvited }: { open: boolean; onCl
     <Dialog open={open} title={made ? t('settings.memberDialogs.invitationCreated') : t('settings.memberDialogs.inviteAMember')} onClose={close}>
       {made ? (
         <>
-          <p>
-            {tx('settings.memberDialogs.invitedAs', { email: <strong>{made.email}</strong> }, { role: t(`role.${made.role}`) })}
-          </p>
+          <p>{tx('settings.memberDialogs.invitedAs', { email: <strong>{made.email}</strong> }, { role: t(`role.${made.role}`) })}</p>
           {made.invitation_url && (
             <div class="secret-row">
               <code class="wrap-anywhere" data-testid="invitation-url">
@@ -114,9 +112,7 @@ export function RoleDialog({ member, self, onClose, onChanged }: { member: Membe
             void change.run(member)
           }}
         >
-          <p>
-            {tx('settings.memberDialogs.roleOfNow', { email: <strong>{member.email}</strong> }, { role: t(`role.${member.role}`) })}
-          </p>
+          <p>{tx('settings.memberDialogs.roleOfNow', { email: <strong>{member.email}</strong> }, { role: t(`role.${member.role}`) })}</p>
           <RoleSelect value={role} onChange={setRole} />
           {self && <p class="hint">{t('settings.memberDialogs.thisIsYouALower')}</p>}
           <FormActions action={change} label={t('settings.memberDialogs.saveRole')} busyLabel={t('settings.integrationForms.saving')} disabled={role === member.role} onCancel={close} />
@@ -135,11 +131,22 @@ export function RemoveDialog({ member, self, onClose, onRemoved }: { member: Mem
       {member && (
         <>
           <p>
-            {tx('settings.memberDialogs.removeConfirm', { email: <strong>{member.email}</strong> }, { role: t(`role.${member.role}`), status: statusLabel(member.status), mode: t(membership.mode === 'test' ? 'overview.mode.test' : 'overview.mode.live') })}
+            {tx(
+              'settings.memberDialogs.removeConfirm',
+              { email: <strong>{member.email}</strong> },
+              { role: t(`role.${member.role}`), status: statusLabel(member.status), mode: t(membership.mode === 'test' ? 'overview.mode.test' : 'overview.mode.live') },
+            )}
             {member.status === 'invited' ? t('settings.memberDialogs.theirInvitationLinkStopsWorking') : t('settings.memberDialogs.theyLoseAccessAtOnce')}
           </p>
           {self && <p class="notice notice-warn">{t('settings.memberDialogs.thisIsYouYouWill')}</p>}
-          <FormActions action={remove} label={t('settings.memberDialogs.removeMember')} busyLabel={t('settings.integrationForms.removing')} tone="danger" onConfirm={() => void remove.run(member)} onCancel={close} />
+          <FormActions
+            action={remove}
+            label={t('settings.memberDialogs.removeMember')}
+            busyLabel={t('settings.integrationForms.removing')}
+            tone="danger"
+            onConfirm={() => void remove.run(member)}
+            onCancel={close}
+          />
         </>
       )}
     </Dialog>

@@ -78,14 +78,16 @@ export default function Members() {
                 label: t('settings.members.actions'),
                 render: (m) =>
                   mayTouch(m) ? (
-                  <span class="row-actions">
-                    <button type="button" onClick={() => (setNotice(undefined), setOpen({ kind: 'role', member: m }))}>
-                      {t('settings.memberDialogs.changeRole')}<span class="visually-hidden"> {t('settings.members.ofM', { m: who(m) })}</span>
-                    </button>
-                    <button type="button" class="danger" onClick={() => (setNotice(undefined), setOpen({ kind: 'remove', member: m }))}>
-                      {t('settings.memberDialogs.remove')}<span class="visually-hidden"> {who(m)}</span>
-                    </button>
-                  </span>
+                    <span class="row-actions">
+                      <button type="button" onClick={() => (setNotice(undefined), setOpen({ kind: 'role', member: m }))}>
+                        {t('settings.memberDialogs.changeRole')}
+                        <span class="visually-hidden"> {t('settings.members.ofM', { m: who(m) })}</span>
+                      </button>
+                      <button type="button" class="danger" onClick={() => (setNotice(undefined), setOpen({ kind: 'remove', member: m }))}>
+                        {t('settings.memberDialogs.remove')}
+                        <span class="visually-hidden"> {who(m)}</span>
+                      </button>
+                    </span>
                   ) : (
                     '—'
                   ),

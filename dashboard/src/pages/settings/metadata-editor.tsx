@@ -28,7 +28,11 @@ export function MetadataEditor({ rows, onChange }: { rows: MetaRow[]; onChange: 
             </label>
             <input id={`meta-v-${i}`} placeholder={t('settings.metadataEditor.valuePlaceholder')} maxLength={500} value={r.value} onInput={edit(i, 'value')} />
             <button type="button" onClick={() => onChange(rows.filter((_, j) => j !== i))}>
-              {t('settings.memberDialogs.remove')}<span class="visually-hidden"> {t('settings.metadataEditor.metadataPair')} {i + 1}</span>
+              {t('settings.memberDialogs.remove')}
+              <span class="visually-hidden">
+                {' '}
+                {t('settings.metadataEditor.metadataPair')} {i + 1}
+              </span>
             </button>
           </li>
         ))}

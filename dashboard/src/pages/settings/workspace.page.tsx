@@ -19,7 +19,14 @@ interface Form {
   score: string
   meta: MetaRow[]
 }
-const formOf = (w: Ws): Form => ({ name: w.name, timezone: w.timezone, default_language: w.default_language, default_region: w.default_region ?? '', score: w.lead_auto_create_score === null ? '' : String(w.lead_auto_create_score), meta: rowsOf(w.metadata) })
+const formOf = (w: Ws): Form => ({
+  name: w.name,
+  timezone: w.timezone,
+  default_language: w.default_language,
+  default_region: w.default_region ?? '',
+  score: w.lead_auto_create_score === null ? '' : String(w.lead_auto_create_score),
+  meta: rowsOf(w.metadata),
+})
 
 // The browser's own list of IANA zones as suggestions; the API validates whatever is typed.
 const ZONES: string[] = (() => {
@@ -106,9 +113,7 @@ export default function WorkspaceSettings() {
                 <h2 id="ws-general">{t('settings.workspace.general')}</h2>
                 <p class="hint">{t('settings.workspace.nameTimeZoneLanguageAnd')}</p>
                 <div class="settings-grid">
-                  <Field label={t('settings.memberDialogs.name')}>
-                    {(id) => <input id={id} required maxLength={100} value={form.name} onInput={set('name')} />}
-                  </Field>
+                  <Field label={t('settings.memberDialogs.name')}>{(id) => <input id={id} required maxLength={100} value={form.name} onInput={set('name')} />}</Field>
                   <Field label={t('settings.workspace.timeZone')} hint={t('settings.workspace.ianaNameEGEurope')}>
                     {(id, d) => <input id={id} list="tz-options" aria-describedby={d} autoComplete="off" value={form.timezone} onInput={set('timezone')} />}
                   </Field>

@@ -36,7 +36,15 @@ export function AnswererFields({ answerer, answererId, keep, onChange }: { answe
       {answerer !== 'greeting' && (
         <Field
           label={answerer === 'bot' ? t('voice.answererFields.bot') : t('voice.answererFields.agent')}
-          hint={answerers.error ? t('voice.answererFields.couldNotListThemDetail', { detail: answerers.error.detail }) : answerers.loading ? t('voice.answererFields.loading') : options.length === 0 ? t('voice.answererFields.noNounYet', { noun }) : undefined}
+          hint={
+            answerers.error
+              ? t('voice.answererFields.couldNotListThemDetail', { detail: answerers.error.detail })
+              : answerers.loading
+                ? t('voice.answererFields.loading')
+                : options.length === 0
+                  ? t('voice.answererFields.noNounYet', { noun })
+                  : undefined
+          }
         >
           {(id, hint) => (
             <select id={id} required aria-describedby={hint} value={answererId} onChange={(e) => onChange(answerer, (e.target as HTMLSelectElement).value)}>

@@ -22,9 +22,7 @@ export function HangupCallDialog({ call, open, onClose, onEnded }: { call: Call;
     <Dialog open={open} title={t('voice.callActions.hangUpThisCall')} onClose={close}>
       <p>
         {t('voice.callActions.theCall')} {call.direction === 'inbound' ? 'from' : 'to'} <span class="phone">{call.direction === 'inbound' ? call.from : call.to}</span>{' '}
-        {answered
-          ? t('voice.callActions.endsNowForBothSides')
-          : t('voice.callActions.stopsRingingAndEndsAs')}
+        {answered ? t('voice.callActions.endsNowForBothSides') : t('voice.callActions.stopsRingingAndEndsAs')}
       </p>
       <FormActions action={hangup} label={t('voice.callActions.hangUp')} busyLabel={t('voice.callActions.hangingUp')} tone="danger" onConfirm={() => void hangup.run()} onCancel={close} />
     </Dialog>

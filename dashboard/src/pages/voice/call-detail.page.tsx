@@ -118,9 +118,19 @@ export default function CallDetail() {
                 </section>
               </div>
             </div>
-            <HangupCallDialog call={c} open={dialog === 'hangup'} onClose={() => setDialog(null)} onEnded={(next) => changed(next, next.status === 'canceled' ? t('voice.callDetail.callCanceled') : t('voice.callDetail.callEnded'))} />
+            <HangupCallDialog
+              call={c}
+              open={dialog === 'hangup'}
+              onClose={() => setDialog(null)}
+              onEnded={(next) => changed(next, next.status === 'canceled' ? t('voice.callDetail.callCanceled') : t('voice.callDetail.callEnded'))}
+            />
             {/* Transfer is offered while the call is in progress; the dialog closes by itself if the call ends meanwhile. */}
-            <TransferCallDialog call={c} open={dialog === 'transfer' && c.status === 'in_progress'} onClose={() => setDialog(null)} onTransferred={(next) => changed(next, t('voice.callDetail.callTransferred'))} />
+            <TransferCallDialog
+              call={c}
+              open={dialog === 'transfer' && c.status === 'in_progress'}
+              onClose={() => setDialog(null)}
+              onTransferred={(next) => changed(next, t('voice.callDetail.callTransferred'))}
+            />
           </>
         )}
       </Async>

@@ -47,9 +47,7 @@ export default function CallList() {
           </Empty>
         }
       >
-        {(rows) => (
-          <CallsTable caption={t('voice.callList.calls')} rows={rows} />
-        )}
+        {(rows) => <CallsTable caption={t('voice.callList.calls')} rows={rows} />}
       </PagedList>
     </Page>
   )

@@ -10,7 +10,14 @@ export function CallsTable({ caption, rows }: { caption: string; rows: Call[] })
       rows={rows}
       rowKey={(c) => c.id}
       columns={[
-        { label: t('voice.callsTable.time'), render: (c) => <a href={`/dashboard/voice/calls/${c.id}`} aria-label={t('voice.callsTable.callOfCreatedatToTo', { createdAt: formatTime(c.created_at), to: c.to })}><Time iso={c.created_at} /></a> },
+        {
+          label: t('voice.callsTable.time'),
+          render: (c) => (
+            <a href={`/dashboard/voice/calls/${c.id}`} aria-label={t('voice.callsTable.callOfCreatedatToTo', { createdAt: formatTime(c.created_at), to: c.to })}>
+              <Time iso={c.created_at} />
+            </a>
+          ),
+        },
         { label: t('voice.callDetail.direction'), render: (c) => (c.direction === 'inbound' ? 'Inbound' : 'Outbound') },
         { label: t('voice.callDetail.from'), render: (c) => <span class="phone">{c.from}</span> },
         { label: t('voice.callDetail.to'), render: (c) => <span class="phone">{c.to}</span> },

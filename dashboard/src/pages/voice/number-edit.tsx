@@ -94,7 +94,8 @@ export function ReleaseNumberDialog({ number, open, onClose, onReleased }: { num
     <Dialog open={open} title={t('voice.numberEdit.releaseThisNumber')} onClose={close}>
       <p>
         <span class="phone">{number.phone_number}</span> {t('voice.numberEdit.friendlynameIsGivenBackTo', { friendlyName: number.friendly_name })}
-        {number.carrier === 'twilio' ? t('voice.numberEdit.releasedFromYourTwilioAccount') : ''}{t('voice.numberEdit.itStopsReceivingCallsAnd')}
+        {number.carrier === 'twilio' ? t('voice.numberEdit.releasedFromYourTwilioAccount') : ''}
+        {t('voice.numberEdit.itStopsReceivingCallsAnd')}
       </p>
       <FormActions action={release} label={t('voice.numberDetail.releaseNumber')} busyLabel={t('voice.numberEdit.releasing')} tone="danger" onConfirm={() => void release.run()} onCancel={close} />
     </Dialog>

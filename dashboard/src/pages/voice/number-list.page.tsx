@@ -25,7 +25,8 @@ export default function NumberList() {
     >
       {released && !added && (
         <Notice>
-          {t('voice.numberList.released')} <span class="phone">{released}</span>{t('voice.numberList.itIsBackWithThe')}
+          {t('voice.numberList.released')} <span class="phone">{released}</span>
+          {t('voice.numberList.itIsBackWithThe')}
         </Notice>
       )}
       {added && (
@@ -40,7 +41,14 @@ export default function NumberList() {
             rows={rows}
             rowKey={(n) => n.id}
             columns={[
-              { label: t('voice.numberDetail.number'), render: (n) => <a class="phone" href={`/dashboard/voice/numbers/${n.id}`}>{n.phone_number}</a> },
+              {
+                label: t('voice.numberDetail.number'),
+                render: (n) => (
+                  <a class="phone" href={`/dashboard/voice/numbers/${n.id}`}>
+                    {n.phone_number}
+                  </a>
+                ),
+              },
               { label: t('voice.numberList.name'), render: (n) => n.friendly_name },
               { label: t('voice.numberDetail.country'), render: (n) => n.country },
               { label: t('voice.answererFields.answeredBy'), render: (n) => <AnsweredBy n={n} /> },

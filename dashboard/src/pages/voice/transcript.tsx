@@ -23,8 +23,20 @@ export function TranscriptView({ call, audioRef, currentMs, hasAudio }: { call: 
   return (
     <Async loading={transcript.loading} error={transcript.error} data={transcript.data} onRetry={transcript.reload}>
       {(tr) => {
-        if (tr.status === 'pending' || tr.status === 'processing') return <p class="muted">{t('voice.transcript.theTranscriptIsReadyWhen')}{tr.status === 'processing' ? t('voice.transcript.beingTranscribedNow') : ''}.</p>
-        if (tr.status === 'unavailable' || tr.status === 'failed') return <p class="notice notice-warn">{t('voice.transcript.noTranscript')}{tr.reason ? `: ${tr.reason}` : '.'}</p>
+        if (tr.status === 'pending' || tr.status === 'processing')
+          return (
+            <p class="muted">
+              {t('voice.transcript.theTranscriptIsReadyWhen')}
+              {tr.status === 'processing' ? t('voice.transcript.beingTranscribedNow') : ''}.
+            </p>
+          )
+        if (tr.status === 'unavailable' || tr.status === 'failed')
+          return (
+            <p class="notice notice-warn">
+              {t('voice.transcript.noTranscript')}
+              {tr.reason ? `: ${tr.reason}` : '.'}
+            </p>
+          )
         if (tr.segments.length === 0) return <Empty title={t('voice.transcript.nobodySpokeOnThisCall')} />
         const playing = hasAudio ? tr.segments.findIndex((s) => currentMs >= s.start_ms && currentMs < s.end_ms) : -1
         return (
@@ -32,7 +44,12 @@ export function TranscriptView({ call, audioRef, currentMs, hasAudio }: { call: 
             {tr.segments.map((s, i) => (
               <li class={`segment speaker-${s.speaker}${i === playing ? ' playing' : ''}`} aria-current={i === playing ? 'true' : undefined} data-testid="transcript-segment">
                 {hasAudio ? (
-                  <button type="button" class="seek" onClick={() => seek(s.start_ms)} aria-label={t('voice.transcript.playFromValueValue2', { value: clock(s.start_ms / 1000), value2: SPEAKER[s.speaker] })}>
+                  <button
+                    type="button"
+                    class="seek"
+                    onClick={() => seek(s.start_ms)}
+                    aria-label={t('voice.transcript.playFromValueValue2', { value: clock(s.start_ms / 1000), value2: SPEAKER[s.speaker] })}
+                  >
                     {clock(s.start_ms / 1000)}
                   </button>
                 ) : (

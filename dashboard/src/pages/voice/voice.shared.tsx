@@ -24,7 +24,6 @@ const TONE: Record<CallStatus, Tone> = {
   canceled: 'neutral',
 }
 
-
 export function CallStatusBadge({ status }: { status: CallStatus }) {
   return <Badge tone={TONE[status]}>{statusLabel(status)}</Badge>
 }

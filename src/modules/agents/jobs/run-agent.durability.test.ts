@@ -12,7 +12,13 @@ import { startChatServer } from '../../../kernel/ai/ai.testkit.js'
 // at once. The tool server is idempotent the way a careful payment API is: an Idempotency-Key it has seen
 // gets the stored answer, and its effect is committed once.
 
-interface Seen { key: string; path: string; order: string; at: number; done?: number }
+interface Seen {
+  key: string
+  path: string
+  order: string
+  at: number
+  done?: number
+}
 
 async function idempotentToolServer(delayMs: (s: Seen, n: number) => number) {
   const seen: Seen[] = []
@@ -30,10 +36,13 @@ async function idempotentToolServer(delayMs: (s: Seen, n: number) => number) {
       effects.set(s.key, (effects.get(s.key) ?? 0) + 1)
       const answer = JSON.stringify({ ok: true, path: s.path, order_id: s.order })
       answers.set(s.key, answer)
-      setTimeout(() => {
-        s.done = Date.now()
-        if (!res.destroyed) res.writeHead(200, { 'content-type': 'application/json' }).end(answer)
-      }, delayMs(s, seen.length))
+      setTimeout(
+        () => {
+          s.done = Date.now()
+          if (!res.destroyed) res.writeHead(200, { 'content-type': 'application/json' }).end(answer)
+        },
+        delayMs(s, seen.length),
+      )
     })
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -113,8 +122,22 @@ describe(`agent runs across process deaths (${ENGINE})`, () => {
       )
       const keys = done.steps.filter((s: any) => s.type === 'tool_call').map((s: any) => s.idempotency_key)
       // The refund completed before the kill: never sent again. The notification was sent again with its key.
-      assert.deepEqual(tools.seen.map((s) => [s.path, s.key]), [['/refunds', keys[0]], ['/notify', keys[1]], ['/notify', keys[1]]])
-      assert.deepEqual([...tools.effects.entries()], [[keys[0], 1], [keys[1], 1]], 'each step committed once')
+      assert.deepEqual(
+        tools.seen.map((s) => [s.path, s.key]),
+        [
+          ['/refunds', keys[0]],
+          ['/notify', keys[1]],
+          ['/notify', keys[1]],
+        ],
+      )
+      assert.deepEqual(
+        [...tools.effects.entries()],
+        [
+          [keys[0], 1],
+          [keys[1], 1],
+        ],
+        'each step committed once',
+      )
       assert.equal(done.output.text, 'Refunded and notified.')
     } finally {
       await server.stop('SIGKILL')

@@ -80,7 +80,9 @@ export function runAgentJob(k: Kernel, services: Services, running: RunningRuns,
         if (err instanceof AppError && err.code.startsWith('ai_provider')) return void (await finish(k, services, tenant, run, { kind: 'failed', code: err.code, detail: err.detail }, []))
         // The job's last attempt: end the run rather than leave it running with nobody to finish it.
         if (ctx.attempt >= RETRY_SCHEDULE.length + 1) {
-          await finish(k, services, tenant, run, { kind: 'failed', code: 'run_error', detail: 'The run could not be executed (its worker failed repeatedly); see the service log.' }, []).catch(() => {})
+          await finish(k, services, tenant, run, { kind: 'failed', code: 'run_error', detail: 'The run could not be executed (its worker failed repeatedly); see the service log.' }, []).catch(
+            () => {},
+          )
         }
         throw err
       } finally {
@@ -130,7 +132,21 @@ async function finish(k: Kernel, services: Services, tenant: Tenant, run: AgentR
   const steps = await repo.stepsOf(k.db, tenant, run.id)
   await k.transaction(null, async (tx) => {
     const position = steps.length + 1
-    const base = { id: '', workspace_id: tenant.workspaceId, mode: tenant.mode, run_id: run.id, position, tool: null, call_id: null, arguments: null, result: null, idempotency_key: null, approval_id: null, started_at: now, completed_at: now }
+    const base = {
+      id: '',
+      workspace_id: tenant.workspaceId,
+      mode: tenant.mode,
+      run_id: run.id,
+      position,
+      tool: null,
+      call_id: null,
+      arguments: null,
+      result: null,
+      idempotency_key: null,
+      approval_id: null,
+      started_at: now,
+      completed_at: now,
+    }
     if (outcome.kind === 'answer') {
       const citations = citationsOf(passages, outcome.sources)
       const moved = await repo.transitionRun(tx, tenant, run.id, ['running'], {

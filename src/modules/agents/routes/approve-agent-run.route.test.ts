@@ -30,7 +30,13 @@ describe('approveAgentRun', () => {
     assert.match(pending.reason, /amount 250/)
     assert.equal(pending.status, 'pending')
     assert.ok(Date.parse(pending.expires_at) > Date.now() + 86_000_000)
-    assert.deepEqual(run.steps.map((s: any) => [s.type, s.status]), [['reasoning', 'completed'], ['approval', 'started']])
+    assert.deepEqual(
+      run.steps.map((s: any) => [s.type, s.status]),
+      [
+        ['reasoning', 'completed'],
+        ['approval', 'started'],
+      ],
+    )
     assert.equal((await ok(get(h, `/agents/${agent.id}/approvals?status=pending`))).data[0].id, pending.id)
 
     const answers = await Promise.all(Array.from({ length: 20 }, () => post(h, `/agents/${agent.id}/runs/${run.id}/approve`, { decision: 'approve', comment: 'ok' })))
@@ -45,7 +51,10 @@ describe('approveAgentRun', () => {
     assert.equal(approval.comment, 'ok')
     assert.match(approval.decided_by, /^key_/)
     assert.equal((await ok(get(h, `/agents/${agent.id}/approvals?status=pending`))).data.length, 0)
-    assert.deepEqual(done.steps.map((s: any) => s.type), ['reasoning', 'approval', 'tool_call', 'tool_result', 'message'])
+    assert.deepEqual(
+      done.steps.map((s: any) => s.type),
+      ['reasoning', 'approval', 'tool_call', 'tool_result', 'message'],
+    )
     assert.equal(done.steps[2].approval_id, pending.id)
     assert.equal((await events(h, 'agent_approval.resolved')).filter((e) => e.id === pending.id).length, 1)
     assert.equal((await events(h, 'agent_run.requires_approval')).filter((e) => e.id === run.id).length, 1)

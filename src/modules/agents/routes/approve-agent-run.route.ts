@@ -10,7 +10,7 @@ export const approveAgentRun = defineRoute({
   minRole: 'member', // a person in the loop approves; configuring the agent is admins'
   summary: "Decide a run's pending approval",
   description:
-    '`decision: approve` (optionally with edited `arguments`, checked against the tool\'s parameters) or `reject`, with an optional ' +
+    "`decision: approve` (optionally with edited `arguments`, checked against the tool's parameters) or `reject`, with an optional " +
     '`comment`. The run resumes exactly once: of concurrent decisions one wins, the others get 409 `approval_not_pending`, as does ' +
     'a decision on a run that is not waiting. A rejected call is not made; the agent continues knowing it was refused.',
   schema: { params: RunParams, body: ApproveAgentRunBody, response: { 200: AgentRun } },

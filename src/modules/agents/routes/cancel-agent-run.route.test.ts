@@ -29,7 +29,10 @@ describe('cancelAgentRun', () => {
     // The worker notices and aborts the HTTP call: the call step ends failed, nothing else is recorded.
     const end = await settled(h, agent.id, inFlight.id, (r) => r.steps.find((s: any) => s.type === 'tool_call')?.status === 'failed', 5000)
     assert.ok(Date.now() - t0 < 5000)
-    assert.deepEqual(end.steps.map((s: any) => s.type), ['reasoning', 'tool_call'])
+    assert.deepEqual(
+      end.steps.map((s: any) => s.type),
+      ['reasoning', 'tool_call'],
+    )
     assert.equal(end.postmortem.reason, 'cancelled')
     const again = await ok(post(h, `/agents/${agent.id}/runs/${inFlight.id}/cancel`))
     assert.equal(again.status, 'cancelled')

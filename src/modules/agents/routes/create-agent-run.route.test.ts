@@ -23,7 +23,10 @@ describe('createAgentRun', () => {
     assert.match(queued.id, /^run_/)
     const run = await settled(h, agent.id, queued.id)
     assert.equal(run.status, 'succeeded', JSON.stringify(run))
-    assert.deepEqual(run.steps.map((s: any) => s.type), ['reasoning', 'tool_call', 'tool_result', 'message'])
+    assert.deepEqual(
+      run.steps.map((s: any) => s.type),
+      ['reasoning', 'tool_call', 'tool_result', 'message'],
+    )
     const call = run.steps[1]
     assert.deepEqual(call.arguments, { order_id: 'ord_123', amount: 40 })
     assert.equal(call.status, 'completed')
@@ -41,7 +44,11 @@ describe('createAgentRun', () => {
     assert.deepEqual(JSON.parse(seen.body), { order_id: 'ord_123', amount: 40 })
     assert.ok(verifySignature(seen.headers['svc-status-signature'] as string, seen.body, [agent.signing_secret]), 'signed with the agent secret')
     const types = ['agent_run.created', 'agent_run.started', 'agent_run.succeeded']
-    for (const t of types) assert.ok((await events(h, t)).some((e) => e.id === run.id), t)
+    for (const t of types)
+      assert.ok(
+        (await events(h, t)).some((e) => e.id === run.id),
+        t,
+      )
   })
 
   it('creates one run per Idempotency-Key, and posts the output to the conversation it names', async () => {
@@ -68,7 +75,9 @@ describe('createAgentRun', () => {
     })
     const bad = await post(h, `/agents/${agent.id}/runs`, { input: { amount: 'ten' } })
     assertProblem(bad, 422, 'invalid_agent_input')
-    const pointers = JSON.parse(bad.body).errors.map((e: any) => e.pointer).sort()
+    const pointers = JSON.parse(bad.body)
+      .errors.map((e: any) => e.pointer)
+      .sort()
     assert.deepEqual(pointers, ['/body/input/amount', '/body/input/order_id'])
     assertProblem(await post(h, `/agents/${agent.id}/runs`, { input: 'refund please' }), 422, 'invalid_agent_input')
     const run = await startRun(h, agent.id, { order_id: 'ord_5', amount: 12, request: 'refund order' })
@@ -76,7 +85,10 @@ describe('createAgentRun', () => {
     // An unknown (or another workspace's) conversation in the body is the request's own error, pointed at.
     const unknownConversation = await post(h, `/agents/${agent.id}/runs`, { input: { order_id: 'ord_5', amount: 1, request: 'x' }, conversation_id: 'conv_00000000000000000000000000' })
     assertProblem(unknownConversation, 422, 'invalid_reference')
-    assert.deepEqual(JSON.parse(unknownConversation.body).errors.map((e: any) => e.pointer), ['/body/conversation_id'])
+    assert.deepEqual(
+      JSON.parse(unknownConversation.body).errors.map((e: any) => e.pointer),
+      ['/body/conversation_id'],
+    )
     await ok(h.request({ method: 'PATCH', url: `/v2/agents/${agent.id}`, payload: { status: 'disabled' } }))
     assertProblem(await post(h, `/agents/${agent.id}/runs`, { input: { order_id: 'ord_5' } }), 409, 'agent_disabled')
     assertProblem(await post(h, '/agents/agt_00000000000000000000000000/runs', { input: 'x' }), 404, 'resource_not_found')

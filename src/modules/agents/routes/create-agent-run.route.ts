@@ -10,7 +10,7 @@ export const createAgentRun = defineRoute({
   minRole: 'member', // running an agent is day-to-day; configuring it is not
   summary: 'Start an agent run',
   description:
-    'Queues a run on `input` (text, or JSON checked against the agent\'s `input_schema`); a worker executes it as a durable job ' +
+    "Queues a run on `input` (text, or JSON checked against the agent's `input_schema`); a worker executes it as a durable job " +
     '(docs/agents.md: states, steps, approvals, crash recovery). With `conversation_id` the output is posted to that conversation. ' +
     'With an Idempotency-Key a retry returns the same run instead of starting a second one.',
   schema: { params: IdParams, body: CreateAgentRunBody, response: { 201: AgentRun } },

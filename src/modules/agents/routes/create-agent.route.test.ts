@@ -26,7 +26,13 @@ describe('createAgent, getAgent, updateAgent, listAgents', () => {
     assert.match(agent.id, /^agt_/)
     assert.match(agent.signing_secret, /^whsec_/)
     assert.equal(agent.status, 'active')
-    assert.deepEqual(agent.tools.map((t: any) => [t.name, t.approval.mode]), [['refund_order', 'when'], ['search_knowledge', 'always']])
+    assert.deepEqual(
+      agent.tools.map((t: any) => [t.name, t.approval.mode]),
+      [
+        ['refund_order', 'when'],
+        ['search_knowledge', 'always'],
+      ],
+    )
     assert.deepEqual(agent.tools[0].header_names, ['authorization'])
     assert.ok(!JSON.stringify(agent).includes('shop-secret'))
     const got = await ok(get(h, `/agents/${agent.id}`))

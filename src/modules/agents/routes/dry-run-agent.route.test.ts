@@ -19,7 +19,15 @@ describe('dryRunAgent', () => {
 
   async function counts(): Promise<Record<string, number>> {
     const out: Record<string, number> = {}
-    for (const t of TABLES) out[t] = Number((await h.app.kernel.db.selectFrom(t).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n)
+    for (const t of TABLES)
+      out[t] = Number(
+        (
+          await h.app.kernel.db
+            .selectFrom(t)
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      )
     return out
   }
 
@@ -30,7 +38,10 @@ describe('dryRunAgent', () => {
     const dry = await ok(post(h, `/agents/${agent.id}/dry-run`, { input: 'Please refund order ord_42, amount 250' }))
     assert.equal(dry.object, 'agent_dry_run')
     assert.equal(dry.status, 'succeeded', JSON.stringify(dry))
-    assert.deepEqual(dry.steps.map((s: any) => s.type), ['reasoning', 'approval', 'tool_call', 'tool_result', 'message'])
+    assert.deepEqual(
+      dry.steps.map((s: any) => s.type),
+      ['reasoning', 'approval', 'tool_call', 'tool_result', 'message'],
+    )
     assert.deepEqual(dry.approvals, [{ tool: 'refund_order', arguments: { order_id: 'ord_42', amount: 250 }, reason: dry.approvals[0].reason, step: 2 }])
     assert.match(dry.approvals[0].reason, /amount 250/)
     const call = dry.steps[2]
@@ -61,10 +72,16 @@ describe('dryRunAgent', () => {
   it('honours the step limit: the last engine step is offered no tool, so it answers', async () => {
     const agent = await newAgent(h, { max_steps: 1, tools: [refundTool(tools.url, { approval: { mode: 'never' } })] })
     const one = await ok(post(h, `/agents/${agent.id}/dry-run`, { input: 'Refund order ord_7, amount 3' }))
-    assert.deepEqual(one.steps.map((s: any) => s.type), ['message'])
+    assert.deepEqual(
+      one.steps.map((s: any) => s.type),
+      ['message'],
+    )
     await ok(patch(h, `/agents/${agent.id}`, { max_steps: 2 }))
     const two = await ok(post(h, `/agents/${agent.id}/dry-run`, { input: 'Refund order ord_7, amount 3' }))
-    assert.deepEqual(two.steps.map((s: any) => s.type), ['reasoning', 'tool_call', 'tool_result', 'message'])
+    assert.deepEqual(
+      two.steps.map((s: any) => s.type),
+      ['reasoning', 'tool_call', 'tool_result', 'message'],
+    )
     assert.equal(tools.requests.length, 0)
   })
 })

@@ -19,7 +19,10 @@ describe('getAgent (GET /agents/{id})', () => {
     assert.equal(got.max_steps, 4)
     assert.equal(got.status, 'active')
     assert.deepEqual(got.metadata, { team: 'billing' })
-    assert.deepEqual(got.tools.map((t: any) => [t.name, t.approval.mode]), [['refund_order', 'when']])
+    assert.deepEqual(
+      got.tools.map((t: any) => [t.name, t.approval.mode]),
+      [['refund_order', 'when']],
+    )
     assert.deepEqual(got.tools[0].header_names, ['authorization'])
     assert.equal(got.signing_secret, undefined, 'the secret is shown once, at creation')
     assert.ok(!JSON.stringify(got).includes('shop-secret'))

@@ -12,7 +12,11 @@ describe('listAgentApprovals (GET /agents/{id}/approvals)', () => {
   before(async () => {
     h = await createTestApp()
     agent = await newAgent(h, { tools: [refundTool('http://127.0.0.1:9')] })
-    for (const [order, amount] of [['ord_1', 150], ['ord_2', 250], ['ord_3', 350]] as const) {
+    for (const [order, amount] of [
+      ['ord_1', 150],
+      ['ord_2', 250],
+      ['ord_3', 350],
+    ] as const) {
       runs.push(await startRun(h, agent.id, `Please refund order ${order}, amount ${amount}`))
       await h.drainJobs()
     }
@@ -23,9 +27,18 @@ describe('listAgentApprovals (GET /agents/{id}/approvals)', () => {
   it('lists newest first with what each call would do and how it was decided', async () => {
     const list = await ok(get(h, `/agents/${agent.id}/approvals`))
     assert.equal(list.object, 'list')
-    assert.deepEqual(list.data.map((a: any) => a.run_id), [runs[2].id, runs[1].id, runs[0].id])
-    assert.deepEqual(list.data.map((a: any) => a.arguments.amount), [350, 250, 150])
-    assert.deepEqual(list.data.map((a: any) => a.status), ['pending', 'pending', 'rejected'])
+    assert.deepEqual(
+      list.data.map((a: any) => a.run_id),
+      [runs[2].id, runs[1].id, runs[0].id],
+    )
+    assert.deepEqual(
+      list.data.map((a: any) => a.arguments.amount),
+      [350, 250, 150],
+    )
+    assert.deepEqual(
+      list.data.map((a: any) => a.status),
+      ['pending', 'pending', 'rejected'],
+    )
     const rejected = list.data[2]
     assert.match(rejected.id, /^apr_/)
     assert.equal(rejected.object, 'agent_approval')
@@ -37,13 +50,22 @@ describe('listAgentApprovals (GET /agents/{id}/approvals)', () => {
   })
 
   it('filters by status and pages', async () => {
-    assert.deepEqual((await ok(get(h, `/agents/${agent.id}/approvals?status=pending`))).data.map((a: any) => a.run_id), [runs[2].id, runs[1].id])
-    assert.deepEqual((await ok(get(h, `/agents/${agent.id}/approvals?status=rejected`))).data.map((a: any) => a.run_id), [runs[0].id])
+    assert.deepEqual(
+      (await ok(get(h, `/agents/${agent.id}/approvals?status=pending`))).data.map((a: any) => a.run_id),
+      [runs[2].id, runs[1].id],
+    )
+    assert.deepEqual(
+      (await ok(get(h, `/agents/${agent.id}/approvals?status=rejected`))).data.map((a: any) => a.run_id),
+      [runs[0].id],
+    )
     assert.deepEqual((await ok(get(h, `/agents/${agent.id}/approvals?status=approved`))).data, [])
     const first = await ok(get(h, `/agents/${agent.id}/approvals?limit=2`))
     assert.equal(first.has_more, true)
     const rest = await ok(get(h, `/agents/${agent.id}/approvals?limit=2&cursor=${encodeURIComponent(first.next_cursor)}`))
-    assert.deepEqual(rest.data.map((a: any) => a.run_id), [runs[0].id])
+    assert.deepEqual(
+      rest.data.map((a: any) => a.run_id),
+      [runs[0].id],
+    )
   })
 
   it("another workspace's agent is 404; bad queries are 422; the read scope is required", async () => {

@@ -12,12 +12,23 @@ describe('listAgentRuns', () => {
     // max_steps 1 with a tool the input matches: the only step is spent planning, so the run fails.
     const agent = await newAgent(h, {
       max_steps: 1,
-      tools: [{ type: 'http', name: 'refund_order', description: 'Refund an order amount.', url: 'http://127.0.0.1:9/x', parameters: { type: 'object', properties: { order_id: { type: 'string' } }, required: ['order_id'] } }],
+      tools: [
+        {
+          type: 'http',
+          name: 'refund_order',
+          description: 'Refund an order amount.',
+          url: 'http://127.0.0.1:9/x',
+          parameters: { type: 'object', properties: { order_id: { type: 'string' } }, required: ['order_id'] },
+        },
+      ],
     })
     const a = await settled(h, agent.id, (await startRun(h, agent.id, 'What are your opening hours?')).id)
     const b = await settled(h, agent.id, (await startRun(h, agent.id, 'Hello')).id)
     const page = await ok(get(h, `/agents/${agent.id}/runs`))
-    assert.deepEqual(page.data.map((r: any) => r.id), [b.id, a.id])
+    assert.deepEqual(
+      page.data.map((r: any) => r.id),
+      [b.id, a.id],
+    )
     assert.equal(page.data[0].steps, undefined)
     assert.equal(page.data[0].postmortem, undefined)
     const plain = await h.request({ method: 'GET', url: `/v2/agents/${agent.id}/runs` })

@@ -10,7 +10,7 @@ export const listAgentRuns = defineRoute({
   summary: "List an agent's runs",
   description:
     'Newest first, without their steps; `status` filters. `include=postmortem` is deprecated (removed in v3.0): it still adds ' +
-    'each run\'s postmortem but answers with `Deprecation`, `Sunset` and `Link` headers — read a run\'s postmortem with getAgentRun.',
+    "each run's postmortem but answers with `Deprecation`, `Sunset` and `Link` headers — read a run's postmortem with getAgentRun.",
   schema: { params: IdParams, querystring: ListAgentRunsQuery, response: { 200: AgentRunList } },
   errors: ['resource_not_found'],
   handler: async ({ params, query, principal, services, reply }) => {

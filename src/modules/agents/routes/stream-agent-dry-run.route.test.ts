@@ -59,10 +59,22 @@ describe('streamAgentDryRun', () => {
     assert.equal(es.readyState, 'closed')
     assert.deepEqual(
       got.map((e) => `${e.event}${e.event?.startsWith('step') ? `:${JSON.parse(e.data).step.type}` : ''}`),
-      ['step.completed:reasoning', 'approval.required', 'step.completed:approval', 'step.started:tool_call', 'step.completed:tool_call', 'step.completed:tool_result', 'step.completed:reasoning'.replace('reasoning', 'message'), 'completed'],
+      [
+        'step.completed:reasoning',
+        'approval.required',
+        'step.completed:approval',
+        'step.started:tool_call',
+        'step.completed:tool_call',
+        'step.completed:tool_result',
+        'step.completed:reasoning'.replace('reasoning', 'message'),
+        'completed',
+      ],
     )
     const stream = got[0].id!.split(':')[0]
-    assert.deepEqual(got.map((e) => e.id), got.map((_, i) => `${stream}:${i + 1}`))
+    assert.deepEqual(
+      got.map((e) => e.id),
+      got.map((_, i) => `${stream}:${i + 1}`),
+    )
     const approval = JSON.parse(got[1].data).approval
     assert.deepEqual([approval.tool, approval.arguments], ['refund_order', { order_id: 'ord_1', amount: 250 }])
     const call = JSON.parse(got[3].data).step
@@ -119,7 +131,10 @@ describe('streamAgentDryRun', () => {
     }
     resumed.close()
     const seq = (id: string) => Number(id.split(':')[1])
-    assert.deepEqual(rest.map((e) => seq(e.id!)), [2, 3, 4, 5, 6, 7, 8])
+    assert.deepEqual(
+      rest.map((e) => seq(e.id!)),
+      [2, 3, 4, 5, 6, 7, 8],
+    )
     assert.equal(rest.at(-1)!.event, 'completed')
     assert.equal(rest[0].id!.split(':')[0], first[0].id.split(':')[0])
     assert.equal(chat.requests.length - before, 2, 'the model was asked twice, as in one dry-run')

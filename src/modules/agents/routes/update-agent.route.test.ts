@@ -17,7 +17,10 @@ describe('updateAgent (PATCH /agents/{id})', () => {
     assert.equal(renamed.instructions, 'Old rules.', 'fields not sent are kept')
     assert.equal(renamed.tools[0].id, agent.tools[0].id)
     const replaced = await ok(patch(h, `/agents/${agent.id}`, { tools: [refundTool('http://127.0.0.1:9'), { type: 'builtin', name: 'search_knowledge' }] }))
-    assert.deepEqual(replaced.tools.map((t: any) => t.name), ['refund_order', 'search_knowledge'])
+    assert.deepEqual(
+      replaced.tools.map((t: any) => t.name),
+      ['refund_order', 'search_knowledge'],
+    )
     assert.equal(replaced.tools[0].id, agent.tools[0].id)
     const cleared = await ok(patch(h, `/agents/${agent.id}`, { tools: [] }))
     assert.deepEqual(cleared.tools, [])

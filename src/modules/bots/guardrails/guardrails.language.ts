@@ -11,8 +11,26 @@ import { iso6393To1 } from 'iso-639-3/iso6393-to-1.js'
 // comparison: with them, plain English is often a near tie with Scots.
 
 const MACROLANGUAGE: Record<string, string> = {
-  cmn: 'zh', arb: 'ar', pes: 'fa', prs: 'fa', swh: 'sw', zlm: 'ms', uzn: 'uz', azj: 'az', ekk: 'et', lvs: 'lv',
-  khk: 'mn', ydd: 'yi', npi: 'ne', als: 'sq', pbu: 'ps', plt: 'mg', ayr: 'ay', quy: 'qu', quz: 'qu', ckb: 'ku',
+  cmn: 'zh',
+  arb: 'ar',
+  pes: 'fa',
+  prs: 'fa',
+  swh: 'sw',
+  zlm: 'ms',
+  uzn: 'uz',
+  azj: 'az',
+  ekk: 'et',
+  lvs: 'lv',
+  khk: 'mn',
+  ydd: 'yi',
+  npi: 'ne',
+  als: 'sq',
+  pbu: 'ps',
+  plt: 'mg',
+  ayr: 'ay',
+  quy: 'qu',
+  quz: 'qu',
+  ckb: 'ku',
 }
 
 const francCodes = new Set<string>([...Object.values(data).flatMap((langs) => Object.keys(langs)), ...Object.keys(expressions).filter((k) => /^[a-z]{3}$/.test(k))])

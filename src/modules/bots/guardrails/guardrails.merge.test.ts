@@ -115,15 +115,12 @@ describe('guardrails: configuration (schemas and mergeGuardrails)', () => {
   it("allowed contacts: each one whole phone number (read in the patch's regions), e-mail address or URL, once each", () => {
     const ok = mergeGuardrails(DEFAULT_GUARDRAILS, { pii_masking: { phone_regions: ['GB'], allowed_contacts: [' 020 7946 0018 ', 'Help@Acme-Shop.co.uk', 'https://acme-shop.co.uk/contact'] } })
     assert.deepEqual(ok.pii_masking.allowed_contacts, ['020 7946 0018', 'Help@Acme-Shop.co.uk', 'https://acme-shop.co.uk/contact'])
-    assert.deepEqual(
-      errorsOf({ pii_masking: { allowed_contacts: ['020 7946 0018', 'call us', '+1 415 555 0132 or +1 415 555 0133', '+44 20 7946 0958', '+442079460958', 'help@acme-shop.co.uk'] } }),
-      [
-        ['/body/pii_masking/allowed_contacts/0', 'must be one phone number (international, or national in one of phone_regions), e-mail address or URL'],
-        ['/body/pii_masking/allowed_contacts/1', 'must be one phone number (international, or national in one of phone_regions), e-mail address or URL'],
-        ['/body/pii_masking/allowed_contacts/2', 'must be one phone number (international, or national in one of phone_regions), e-mail address or URL'],
-        ['/body/pii_masking/allowed_contacts/4', 'duplicates entry 3 (the same contact written another way)'],
-      ],
-    )
+    assert.deepEqual(errorsOf({ pii_masking: { allowed_contacts: ['020 7946 0018', 'call us', '+1 415 555 0132 or +1 415 555 0133', '+44 20 7946 0958', '+442079460958', 'help@acme-shop.co.uk'] } }), [
+      ['/body/pii_masking/allowed_contacts/0', 'must be one phone number (international, or national in one of phone_regions), e-mail address or URL'],
+      ['/body/pii_masking/allowed_contacts/1', 'must be one phone number (international, or national in one of phone_regions), e-mail address or URL'],
+      ['/body/pii_masking/allowed_contacts/2', 'must be one phone number (international, or national in one of phone_regions), e-mail address or URL'],
+      ['/body/pii_masking/allowed_contacts/4', 'duplicates entry 3 (the same contact written another way)'],
+    ])
     assert.ok(!Value.Check(UpdateBotGuardrailsBody, { pii_masking: { allowed_contacts: Array.from({ length: 21 }, (_, i) => `+1 415 555 01${String(i).padStart(2, '0')}`) } }))
   })
 

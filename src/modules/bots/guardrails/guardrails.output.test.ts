@@ -92,12 +92,18 @@ describe('guardrails: bot replies (checkOutput)', () => {
       const reply = 'Call us on 020 7946 0018 or mail Help@Acme-Shop.co.uk; your number 020 7946 0999 and ada@example.com are on file.'
       const r = checkOutput(shop, reply, grounded)
       assert.equal(r.text, 'Call us on 020 7946 0018 or mail Help@Acme-Shop.co.uk; your number [phone] and [email] are on file.')
-      assert.deepEqual(r.fired.map((f) => f.detail), ['Masked 1 e-mail address, 1 phone number.'])
+      assert.deepEqual(
+        r.fired.map((f) => f.detail),
+        ['Masked 1 e-mail address, 1 phone number.'],
+      )
       // Inside an allowed URL (or under it) a number or address is part of the link; elsewhere it is not.
       const link = 'Book at https://acme-shop.co.uk/contact/book?tel=02079460777 or text 020 7946 0777.'
       assert.equal(checkOutput(shop, link, grounded).text, 'Book at https://acme-shop.co.uk/contact/book?tel=02079460777 or text [phone].')
       // Without the allow-list the business's number is masked like any other (the old behaviour).
-      assert.equal(checkOutput(cfg({ pii_masking: { ...shop.pii_masking, allowed_contacts: [] } }), reply, grounded).text, 'Call us on [phone] or mail [email]; your number [phone] and [email] are on file.')
+      assert.equal(
+        checkOutput(cfg({ pii_masking: { ...shop.pii_masking, allowed_contacts: [] } }), reply, grounded).text,
+        'Call us on [phone] or mail [email]; your number [phone] and [email] are on file.',
+      )
     })
 
     it('each kind can be switched off', () => {
@@ -135,7 +141,10 @@ describe('guardrails: bot replies (checkOutput)', () => {
       assert.equal(checkOutput(en, 'Ja, innerhalb von 14 Tagen.', { grounded: true, language: 'de' }).handoff, true)
       assert.equal(checkOutput(en, 'Yes, within 14 days.', { grounded: true, language: 'en' }).handoff, false)
       // Masks, numbers and addresses are not counted as language.
-      assert.deepEqual(checkOutput(en, 'Kontakt: team@example.com, +49 30 901820, https://example.com/de/hilfe/123', grounded).fired.map((f) => f.guardrail), ['pii_masking'])
+      assert.deepEqual(
+        checkOutput(en, 'Kontakt: team@example.com, +49 30 901820, https://example.com/de/hilfe/123', grounded).fired.map((f) => f.guardrail),
+        ['pii_masking'],
+      )
     })
   })
 

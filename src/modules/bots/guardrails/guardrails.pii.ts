@@ -37,8 +37,7 @@ function allowance(text: string, cfg: BotGuardrailsT['pii_masking']): ((e: PiiEn
   const urls = [...keys].filter((k) => k.startsWith('url:')).map((k) => k.slice(4))
   const underAllowed = (href: string) => urls.some((u) => href === u || href.startsWith(u.endsWith('/') ? u : `${u}/`))
   const allowedUrls = urls.length ? detectPii(text, { types: ['url'] }).filter((u) => underAllowed(normalisePii('url', u.text))) : []
-  return (e) =>
-    keys.has(`${e.type}:${normalisePii(e.type, e.text, cfg.phone_regions)}`) || allowedUrls.some((u) => e.start >= u.start && e.end <= u.end)
+  return (e) => keys.has(`${e.type}:${normalisePii(e.type, e.text, cfg.phone_regions)}`) || allowedUrls.some((u) => e.start >= u.start && e.end <= u.end)
 }
 
 /** The reply with the configured kinds of personal data masked, and how many of each were found. */

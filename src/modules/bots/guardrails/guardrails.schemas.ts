@@ -19,8 +19,7 @@ export const LIMITS = {
 export const DEFAULT_BLOCKED_REPLY = "Sorry, I can't help with that. Is there anything else I can do for you?"
 export const DEFAULT_FALLBACK_MESSAGE = "I'm not sure about that, so I'm passing your question to a colleague who can help."
 
-const Phrase = (what: string) =>
-  Type.String({ minLength: 1, maxLength: LIMITS.phrase, description: `${what}: literal words (no patterns), matched on word boundaries, case- and accent-insensitive.` })
+const Phrase = (what: string) => Type.String({ minLength: 1, maxLength: LIMITS.phrase, description: `${what}: literal words (no patterns), matched on word boundaries, case- and accent-insensitive.` })
 
 export const BlockedTopic = Type.Object(
   {
@@ -30,8 +29,7 @@ export const BlockedTopic = Type.Object(
   { additionalProperties: false, title: 'BotBlockedTopic' },
 )
 
-const promptInjectionDescription =
-  'What a customer message that matches a prompt-injection pattern gets: `block` (refused with blocked_reply), `flag` (answered, listed as flagged) or `off`.'
+const promptInjectionDescription = 'What a customer message that matches a prompt-injection pattern gets: `block` (refused with blocked_reply), `flag` (answered, listed as flagged) or `off`.'
 const PromptInjection = Type.Union([Type.Literal('block'), Type.Literal('flag'), Type.Literal('off')], { description: promptInjectionDescription, default: 'block' })
 
 const LanguageCode = Type.String({ pattern: '^[a-z]{2}$', description: 'ISO 639-1 code the language detector knows (e.g. `en`, `de`).' })
@@ -69,8 +67,9 @@ const fieldDescription = {
   prompt_injection: promptInjectionDescription,
   profanity_filter: 'Mask profanity in replies (`f***`) and flag it in customer messages (English word list with obfuscation handling).',
   max_reply_length: 'Longest reply in characters; a longer one is cut at the last sentence (else word) boundary that fits and ends with `…`.',
-  allowed_languages: 'Languages the bot may answer in (empty: any). A reply detected in another language is replaced by fallback_message and handed off. Only replies of 50 letters or more are judged.',
-  answer_only_when_grounded: 'When the reply does not rest on the bot\'s knowledge or a tool result, send fallback_message instead and hand off to a human.',
+  allowed_languages:
+    'Languages the bot may answer in (empty: any). A reply detected in another language is replaced by fallback_message and handed off. Only replies of 50 letters or more are judged.',
+  answer_only_when_grounded: "When the reply does not rest on the bot's knowledge or a tool result, send fallback_message instead and hand off to a human.",
   fallback_message: 'What the bot says when it does not answer itself (not grounded, or not in an allowed language) and hands the conversation to a human.',
 }
 

@@ -43,7 +43,10 @@ export function fold(text: string): Folded {
 }
 
 /** The folded form of a configured phrase, whitespace collapsed: the key duplicates are judged by. */
-export const phraseKey = (phrase: string): string => fold(phrase).text.trim().replace(/[\s-]+/g, ' ')
+export const phraseKey = (phrase: string): string =>
+  fold(phrase)
+    .text.trim()
+    .replace(/[\s-]+/g, ' ')
 
 export const hasWordChar = (s: string): boolean => /[\p{L}\p{N}]/u.test(s)
 
@@ -136,7 +139,9 @@ export function truncate(text: string, max: number): string | null {
   }
   kept = kept.trimEnd()
   if (charLength(kept) >= budget / 2) return `${kept} ${ELLIPSIS}`
-  const head = Array.from(text).slice(0, budget + 1).join('')
+  const head = Array.from(text)
+    .slice(0, budget + 1)
+    .join('')
   const space = head.search(/\s\S*$/)
   const cut = space > 0 && charLength(head.slice(0, space)) >= budget / 2 ? head.slice(0, space) : Array.from(head).slice(0, budget).join('')
   return `${cut.trimEnd().replace(/[\s,;:–—-]+$/u, '')}${ELLIPSIS}`

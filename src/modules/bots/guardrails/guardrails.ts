@@ -92,11 +92,7 @@ const PII_NAMES: Record<PiiKind, [string, string]> = {
  * The configured messages are not checked again: they are the administrator's own words, and their length
  * is validated against max_reply_length when they are saved.
  */
-export function checkOutput(
-  cfg: BotGuardrailsT,
-  text: string,
-  ctx: { grounded: boolean; language?: string | null },
-): { text: string; fired: GuardrailFired[]; handoff: boolean } {
+export function checkOutput(cfg: BotGuardrailsT, text: string, ctx: { grounded: boolean; language?: string | null }): { text: string; fired: GuardrailFired[]; handoff: boolean } {
   const fired: GuardrailFired[] = []
   const out = (guardrail: string, action: GuardrailFired['action'], detail: string) => fired.push({ guardrail, stage: 'output', action, detail })
 
@@ -119,11 +115,7 @@ export function checkOutput(
   if (cfg.allowed_languages.length) {
     const verdict = judgeLanguage(text, cfg.allowed_languages, ctx.language)
     if (verdict.disallowed) {
-      out(
-        'allowed_languages',
-        'handoff',
-        `The reply is in "${verdict.language}", not in ${quoteList(cfg.allowed_languages)}: the fallback message was sent and the conversation handed off.`,
-      )
+      out('allowed_languages', 'handoff', `The reply is in "${verdict.language}", not in ${quoteList(cfg.allowed_languages)}: the fallback message was sent and the conversation handed off.`)
       return { text: cfg.fallback_message, fired, handoff: true }
     }
   }

@@ -40,7 +40,10 @@ describe('attachBotTool and listBotTools; tool calls from sendBotMessage', () =>
     assert.deepEqual(tool.header_names, ['Authorization'])
     assert.ok(!JSON.stringify(tool).includes('tool-server-token'))
     const list = await ok(get(h, `/bots/${bot.id}/tools`))
-    assert.deepEqual(list.data.map((t: any) => t.id), [tool.id])
+    assert.deepEqual(
+      list.data.map((t: any) => t.id),
+      [tool.id],
+    )
     assert.equal(list.data[0].signing_secret, undefined)
     assert.ok(!JSON.stringify(list).includes('tool-server-token'))
     const row = await h.app.kernel.db.selectFrom('bot_tools').selectAll().where('id', '=', tool.id).executeTakeFirstOrThrow()

@@ -21,7 +21,10 @@ describe('cloneBot (POST /bots/{id}/clone)', () => {
     assert.equal(copy.instructions, 'Original rules.')
     assert.deepEqual((await ok(get(h, `/bots/${copy.id}/guardrails`))).blocked_terms, ['competitor'])
     const tools = (await ok(get(h, `/bots/${copy.id}/tools`))).data
-    assert.deepEqual(tools.map((t: any) => t.name), ['handoff_to_human'])
+    assert.deepEqual(
+      tools.map((t: any) => t.name),
+      ['handoff_to_human'],
+    )
     const originalTools = (await ok(get(h, `/bots/${bot.id}/tools`))).data
     assert.notEqual(tools[0].id, originalTools[0].id)
     assert.deepEqual((await ok(get(h, `/bots/${copy.id}/versions`))).data, [])

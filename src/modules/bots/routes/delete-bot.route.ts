@@ -9,8 +9,7 @@ export const deleteBot = defineRoute({
   scope: 'bots:write',
   summary: 'Delete a bot',
   description:
-    'Deletes the bot, its versions and tools; the conversations it took part in stay in the inbox. A published bot answers ' +
-    'customers, so it must be archived first (409 `bot_is_live`).',
+    'Deletes the bot, its versions and tools; the conversations it took part in stay in the inbox. A published bot answers ' + 'customers, so it must be archived first (409 `bot_is_live`).',
   schema: { params: IdParams, response: { 200: DeletedBot } },
   errors: ['resource_not_found', 'bot_is_live'],
   handler: ({ params, principal, services }) => services.bots.bots.delete(principal, params.id),

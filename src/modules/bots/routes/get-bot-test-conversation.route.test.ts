@@ -65,7 +65,10 @@ describe('test exchanges (sendBotMessage test / version_id, getBotTestConversati
     const before = { rows: await inboxRows(), conversations: (await conversations()).length }
 
     // The dashboard's test chat: test: true, a contact named "Dashboard test", then a second turn.
-    const first = await ok(say(bot.id, 'We want to buy the zephyrine plan this week: how long does delivery take to France?', { test: true, contact: { name: 'Dashboard test', email: 'dash@buyer.example' } }), 201)
+    const first = await ok(
+      say(bot.id, 'We want to buy the zephyrine plan this week: how long does delivery take to France?', { test: true, contact: { name: 'Dashboard test', email: 'dash@buyer.example' } }),
+      201,
+    )
     assert.equal(first.test, true)
     assert.match(first.conversation_id, /^btest_/)
     assert.match(first.inbound_message_id, /^btmsg_/)
@@ -85,7 +88,11 @@ describe('test exchanges (sendBotMessage test / version_id, getBotTestConversati
       assert.deepEqual(delivered(r.conversation_id), [], 'no webhook delivery mentions a test conversation')
       assert.deepEqual(delivered(r.id), [])
       const rows = await h.app.kernel.db.selectFrom('events').select(['type', 'data']).execute()
-      assert.deepEqual(rows.filter((e) => e.data.includes(r.conversation_id) || e.data.includes(r.id)), [], '…and no event at all (bot.handoff included)')
+      assert.deepEqual(
+        rows.filter((e) => e.data.includes(r.conversation_id) || e.data.includes(r.id)),
+        [],
+        '…and no event at all (bot.handoff included)',
+      )
     }
     assert.deepEqual(delivered('Dashboard test'), [])
     assert.deepEqual(delivered('zephyrine'), [])

@@ -27,8 +27,14 @@ describe('listBotTools (GET /bots/{id}/tools)', () => {
   it('lists in attach order, with header names but never header values or signing secrets', async () => {
     const list = await ok(get(h, `/bots/${bot.id}/tools`))
     assert.equal(list.object, 'list')
-    assert.deepEqual(list.data.map((t: any) => t.id), ids)
-    assert.deepEqual(list.data.map((t: any) => t.name), ['lookup_order', 'cancel_order', 'track_parcel'])
+    assert.deepEqual(
+      list.data.map((t: any) => t.id),
+      ids,
+    )
+    assert.deepEqual(
+      list.data.map((t: any) => t.name),
+      ['lookup_order', 'cancel_order', 'track_parcel'],
+    )
     assert.ok(list.data.every((t: any) => t.bot_id === bot.id && t.signing_secret === undefined))
     assert.deepEqual(list.data[0].header_names, ['X-Api-Token'])
     assert.ok(!JSON.stringify(list).includes('sealed-header-value'))
@@ -36,10 +42,16 @@ describe('listBotTools (GET /bots/{id}/tools)', () => {
 
   it('pages with limit and cursor', async () => {
     const first = await ok(get(h, `/bots/${bot.id}/tools?limit=2`))
-    assert.deepEqual(first.data.map((t: any) => t.id), ids.slice(0, 2))
+    assert.deepEqual(
+      first.data.map((t: any) => t.id),
+      ids.slice(0, 2),
+    )
     assert.equal(first.has_more, true)
     const rest = await ok(get(h, `/bots/${bot.id}/tools?limit=2&cursor=${encodeURIComponent(first.next_cursor)}`))
-    assert.deepEqual(rest.data.map((t: any) => t.id), ids.slice(2))
+    assert.deepEqual(
+      rest.data.map((t: any) => t.id),
+      ids.slice(2),
+    )
     assert.equal(rest.has_more, false)
   })
 

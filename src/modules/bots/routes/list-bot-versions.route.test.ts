@@ -18,16 +18,29 @@ describe('listBotVersions (GET /bots/{id}/versions)', () => {
   it('lists newest first with the frozen configuration; `live` marks the published one', async () => {
     const list = await ok(get(h, `/bots/${bot.id}/versions`))
     assert.equal(list.object, 'list')
-    assert.deepEqual(list.data.map((v: any) => [v.number, v.note, v.live]), [[3, 'three', false], [2, 'two', true], [1, 'one', false]])
+    assert.deepEqual(
+      list.data.map((v: any) => [v.number, v.note, v.live]),
+      [
+        [3, 'three', false],
+        [2, 'two', true],
+        [1, 'one', false],
+      ],
+    )
     assert.ok(list.data.every((v: any) => v.bot_id === bot.id && typeof v.config.instructions === 'string'))
   })
 
   it('pages with limit and cursor', async () => {
     const first = await ok(get(h, `/bots/${bot.id}/versions?limit=2`))
-    assert.deepEqual(first.data.map((v: any) => v.id), [versions[2].id, versions[1].id])
+    assert.deepEqual(
+      first.data.map((v: any) => v.id),
+      [versions[2].id, versions[1].id],
+    )
     assert.equal(first.has_more, true)
     const rest = await ok(get(h, `/bots/${bot.id}/versions?limit=2&cursor=${encodeURIComponent(first.next_cursor)}`))
-    assert.deepEqual(rest.data.map((v: any) => v.id), [versions[0].id])
+    assert.deepEqual(
+      rest.data.map((v: any) => v.id),
+      [versions[0].id],
+    )
     assert.equal(rest.has_more, false)
   })
 

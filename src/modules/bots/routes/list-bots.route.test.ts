@@ -20,21 +20,37 @@ describe('listBots (GET /bots)', () => {
   it('lists newest first, a page at a time, only this workspace', async () => {
     const all = await ok(get(h, '/bots'))
     assert.equal(all.object, 'list')
-    assert.deepEqual(all.data.map((b: any) => b.name), ['Archived', 'Published', 'Draft'])
+    assert.deepEqual(
+      all.data.map((b: any) => b.name),
+      ['Archived', 'Published', 'Draft'],
+    )
     assert.equal(all.has_more, false)
     const first = await ok(get(h, '/bots?limit=2'))
-    assert.deepEqual(first.data.map((b: any) => b.id), [made.archived, made.published])
+    assert.deepEqual(
+      first.data.map((b: any) => b.id),
+      [made.archived, made.published],
+    )
     assert.equal(first.has_more, true)
     const second = await ok(get(h, `/bots?limit=2&cursor=${encodeURIComponent(first.next_cursor)}`))
-    assert.deepEqual(second.data.map((b: any) => b.id), [made.draft])
+    assert.deepEqual(
+      second.data.map((b: any) => b.id),
+      [made.draft],
+    )
     assert.equal(second.has_more, false)
     assert.equal(second.next_cursor, null)
-    assert.deepEqual((await ok(get(h, '/bots', h.b.live))).data.map((b: any) => b.name), ['Elsewhere'])
+    assert.deepEqual(
+      (await ok(get(h, '/bots', h.b.live))).data.map((b: any) => b.name),
+      ['Elsewhere'],
+    )
   })
 
   it('filters by status', async () => {
     for (const status of ['draft', 'published', 'archived']) {
-      assert.deepEqual((await ok(get(h, `/bots?status=${status}`))).data.map((b: any) => b.id), [made[status]], status)
+      assert.deepEqual(
+        (await ok(get(h, `/bots?status=${status}`))).data.map((b: any) => b.id),
+        [made[status]],
+        status,
+      )
     }
   })
 

@@ -29,7 +29,10 @@ describe('versions: createBotVersion, listBotVersions, publishBot, rollbackBotVe
     assert.equal(v2.number, 2)
     assert.equal(v2.note, null)
     const list = await ok(get(h, `/bots/${bot.id}/versions`))
-    assert.deepEqual(list.data.map((v: any) => v.number), [2, 1])
+    assert.deepEqual(
+      list.data.map((v: any) => v.number),
+      [2, 1],
+    )
     // Version 1 is exactly what it was.
     assert.deepEqual(list.data[1], v1)
     assert.equal(list.data[0].config.instructions, 'Changed later.')
@@ -59,7 +62,13 @@ describe('versions: createBotVersion, listBotVersions, publishBot, rollbackBotVe
     assert.equal(a1.handoff, false, a1.content)
     assert.ok(a1.citations.length > 0)
     const versions = await ok(get(h, `/bots/${bot.id}/versions`))
-    assert.deepEqual(versions.data.map((v: any) => [v.number, v.live]), [[2, false], [1, true]])
+    assert.deepEqual(
+      versions.data.map((v: any) => [v.number, v.live]),
+      [
+        [2, false],
+        [1, true],
+      ],
+    )
     const rolled = (await events(h, 'bot.rolled_back')).find((e) => e.bot_id === bot.id)
     assert.equal(rolled.version_id, v1.id)
     assert.equal(rolled.previous_version_id, v2.id)

@@ -19,7 +19,13 @@ describe('rollbackBotVersion (POST /bots/{id}/versions/{run_id}/rollback)', () =
     assert.equal(back.status, 'published')
     assert.equal(back.published_version_id, v1.id)
     const list = await ok(get(h, `/bots/${bot.id}/versions`))
-    assert.deepEqual(list.data.map((v: any) => [v.id, v.live]), [[v2.id, false], [v1.id, true]])
+    assert.deepEqual(
+      list.data.map((v: any) => [v.id, v.live]),
+      [
+        [v2.id, false],
+        [v1.id, true],
+      ],
+    )
     const e = (await events(h, 'bot.rolled_back')).find((x) => x.bot_id === bot.id)
     assert.equal(e.version_id, v1.id)
     assert.equal(e.previous_version_id, v2.id)

@@ -20,7 +20,7 @@ describe('sendBotMessage: the customer reads the reply as their channel shows it
       }),
       202,
     )
-    for (let until = Date.now() + 20_000; (await ok(get(h, `/knowledge/documents/${d.id}`))).status !== 'ready'; ) {
+    for (let until = Date.now() + 20_000; (await ok(get(h, `/knowledge/documents/${d.id}`))).status !== 'ready';) {
       assert.ok(Date.now() < until, 'the document was not processed')
       await new Promise((r) => setTimeout(r, 50))
     }

@@ -26,13 +26,16 @@ describe('sendBotMessage with an OpenAI-compatible engine', () => {
 
   async function liveBot(payload: Record<string, unknown> = {}) {
     const bot = await newBot(h, { knowledge_base_ids: [kb.id], ...payload })
-    await ok(post(h, `/bots/${bot.id}/tools`, {
-      type: 'http',
-      name: 'lookup_order',
-      description: 'Look up an order by id.',
-      parameters: { type: 'object', properties: { order_id: { type: 'string' } }, required: ['order_id'] },
-      url: `${tools.url}/orders`,
-    }), 201)
+    await ok(
+      post(h, `/bots/${bot.id}/tools`, {
+        type: 'http',
+        name: 'lookup_order',
+        description: 'Look up an order by id.',
+        parameters: { type: 'object', properties: { order_id: { type: 'string' } }, required: ['order_id'] },
+        url: `${tools.url}/orders`,
+      }),
+      201,
+    )
     await ok(post(h, `/bots/${bot.id}/publish`))
     return bot
   }
@@ -50,7 +53,10 @@ describe('sendBotMessage with an OpenAI-compatible engine', () => {
     assert.equal(r.grounded, true)
     assert.equal(r.handoff, false)
     const [ask, answer] = chat.requests.slice(first)
-    assert.deepEqual(ask.tools.map((t: any) => t.function.name), ['lookup_order'])
+    assert.deepEqual(
+      ask.tools.map((t: any) => t.function.name),
+      ['lookup_order'],
+    )
     const toolMessage = answer.messages.find((m: any) => m.role === 'tool')
     assert.match(toolMessage.content, /shipped/)
     // The instructions and the retrieved passages are the model's only context.

@@ -65,7 +65,10 @@ describe('sendBotMessage (POST /bots/{id}/messages)', () => {
     assert.deepEqual(conversation.tags, ['needs-human'])
     assert.ok((await events(h, 'bot.handoff')).some((e) => e.id === r.id))
     const gaps = (await ok(get(h, '/knowledge/gaps'))).data
-    assert.ok(gaps.some((gap: any) => /gift cards/.test(gap.question)), JSON.stringify(gaps))
+    assert.ok(
+      gaps.some((gap: any) => /gift cards/.test(gap.question)),
+      JSON.stringify(gaps),
+    )
   })
 
   it('assigns to a member on hand-off when told to', async () => {
@@ -96,7 +99,10 @@ describe('sendBotMessage (POST /bots/{id}/messages)', () => {
     const r = await ok(say(h, b.id, 'How long does delivery take to France?'), 201)
     assert.equal(r.grounded, true)
     assert.match(r.content, /two to four working days/)
-    assert.ok(r.citations.every((c: any) => c.citation.knowledge_base_id === kb.id), JSON.stringify(r.citations))
+    assert.ok(
+      r.citations.every((c: any) => c.citation.knowledge_base_id === kb.id),
+      JSON.stringify(r.citations),
+    )
   })
 
   it('replays a retried request instead of answering twice', async () => {

@@ -36,8 +36,7 @@ describe('streamBotMessage (POST /bots/{id}/messages/stream)', () => {
     await tools.close()
   })
 
-  const stream = (botId: string, body: Record<string, unknown>) =>
-    h.request({ method: 'POST', url: `/v2/bots/${botId}/messages/stream`, payload: body, headers: { accept: 'text/event-stream' } })
+  const stream = (botId: string, body: Record<string, unknown>) => h.request({ method: 'POST', url: `/v2/bots/${botId}/messages/stream`, payload: body, headers: { accept: 'text/event-stream' } })
 
   it('streams the model’s answer in several deltas, then the reply; the JSON operation is unchanged', async () => {
     const bot = await newBot(h, { knowledge_base_ids: [kb.id], handoff: { confidence_threshold: 0 } })
@@ -52,7 +51,11 @@ describe('streamBotMessage (POST /bots/{id}/messages/stream)', () => {
     assert.ok(deltas.length >= 5, JSON.stringify(events))
     assert.equal(deltas.join(''), 'Delivery takes two to four working days in France [1].')
     assert.equal(events.at(-1)![0], 'message')
-    assert.equal(events.findIndex(([e]) => e === 'message'), events.length - 1, 'the reply comes last, once')
+    assert.equal(
+      events.findIndex(([e]) => e === 'message'),
+      events.length - 1,
+      'the reply comes last, once',
+    )
     const reply = events.at(-1)![1].reply
     assert.equal(reply.object, 'bot_reply')
     assert.equal(reply.test, true)
@@ -90,20 +93,32 @@ describe('streamBotMessage (POST /bots/{id}/messages/stream)', () => {
 
   it('streams a tool-calling turn: the streamed tool call runs, then the answer streams', async () => {
     const bot = await newBot(h, { knowledge_base_ids: [kb.id] })
-    await ok(post(h, `/bots/${bot.id}/tools`, {
-      type: 'http',
-      name: 'lookup_order',
-      description: 'Look up an order by id.',
-      parameters: { type: 'object', properties: { order_id: { type: 'string' } }, required: ['order_id'] },
-      url: `${tools.url}/orders`,
-    }), 201)
+    await ok(
+      post(h, `/bots/${bot.id}/tools`, {
+        type: 'http',
+        name: 'lookup_order',
+        description: 'Look up an order by id.',
+        parameters: { type: 'object', properties: { order_id: { type: 'string' } }, required: ['order_id'] },
+        url: `${tools.url}/orders`,
+      }),
+      201,
+    )
     await ok(post(h, `/bots/${bot.id}/publish`))
     script = (body) => (body.messages.some((m: any) => m.role === 'tool') ? { text: 'Your order ord_7 has shipped.' } : { toolCalls: [{ name: 'lookup_order', arguments: '{"order_id":"ord_7"}' }] })
     const events = eventsOf((await stream(bot.id, { content: 'Where is my order ord_7?', test: true })).body)
-    assert.deepEqual(events.filter(([e]) => e === 'delta').map(([, d]) => d.text).join(''), 'Your order ord_7 has shipped.')
+    assert.deepEqual(
+      events
+        .filter(([e]) => e === 'delta')
+        .map(([, d]) => d.text)
+        .join(''),
+      'Your order ord_7 has shipped.',
+    )
     const reply = events.at(-1)![1].reply
     assert.equal(reply.content, 'Your order ord_7 has shipped.')
-    assert.deepEqual(reply.tool_calls.map((c: any) => [c.name, c.arguments, c.ok]), [['lookup_order', { order_id: 'ord_7' }, true]])
+    assert.deepEqual(
+      reply.tool_calls.map((c: any) => [c.name, c.arguments, c.ok]),
+      [['lookup_order', { order_id: 'ord_7' }, true]],
+    )
     assert.equal(tools.seen.length, 1)
   })
 

@@ -43,11 +43,17 @@ describe('updateBot (PATCH /bots/{id}), listBots and deleteBot', () => {
     await ok(patch(h, `/bots/${archived.id}`, { archived: true }))
     const all = await ok(get(h, '/bots?limit=100'))
     assert.equal(all.object, 'list')
-    assert.deepEqual(all.data.slice(0, 3).map((b: any) => b.id), [archived.id, pub.id, draft.id])
+    assert.deepEqual(
+      all.data.slice(0, 3).map((b: any) => b.id),
+      [archived.id, pub.id, draft.id],
+    )
     const ids = (q: string) => ok(get(h, `/bots?status=${q}&limit=100`)).then((p) => p.data.map((b: any) => b.id))
     assert.ok((await ids('draft')).includes(draft.id) && !(await ids('draft')).includes(pub.id))
     assert.ok((await ids('published')).includes(pub.id))
-    assert.deepEqual((await ids('archived')).filter((id: string) => [draft.id, pub.id, archived.id].includes(id)), [archived.id])
+    assert.deepEqual(
+      (await ids('archived')).filter((id: string) => [draft.id, pub.id, archived.id].includes(id)),
+      [archived.id],
+    )
     assert.equal((await ok(get(h, '/bots', h.b.live))).data.length, 0)
   })
 

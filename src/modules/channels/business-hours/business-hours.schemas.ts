@@ -22,7 +22,8 @@ export const BusinessHoursSchema = Type.Object(
       Type.String({
         minLength: 1,
         maxLength: 1000,
-        description: 'Sent once per closed period in a conversation whose customer writes while closed and no bot is answering (none on the channel, or it handed off). `{next_open}` becomes the next opening, e.g. "Monday 09:00 (Europe/Berlin)". Null: no reply.',
+        description:
+          'Sent once per closed period in a conversation whose customer writes while closed and no bot is answering (none on the channel, or it handed off). `{next_open}` becomes the next opening, e.g. "Monday 09:00 (Europe/Berlin)". Null: no reply.',
       }),
     ),
   },

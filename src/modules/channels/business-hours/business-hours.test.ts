@@ -64,11 +64,18 @@ describe('business hours', () => {
   it('reports an unknown zone, an interval that closes before it opens, and overlaps', () => {
     const bad: BusinessHours = {
       timezone: 'Mars/Olympus',
-      weekly: [{ day: 'mon', open: '10:00', close: '09:00' }, { day: 'tue', open: '09:00', close: '12:00' }, { day: 'tue', open: '11:00', close: '13:00' }],
+      weekly: [
+        { day: 'mon', open: '10:00', close: '09:00' },
+        { day: 'tue', open: '09:00', close: '12:00' },
+        { day: 'tue', open: '11:00', close: '13:00' },
+      ],
       closed_dates: [],
       out_of_hours_reply: null,
     }
-    assert.deepEqual(scheduleProblems(bad, '/business_hours').map((p) => p.pointer), ['/business_hours/timezone', '/business_hours/weekly/0', '/business_hours/weekly'])
+    assert.deepEqual(
+      scheduleProblems(bad, '/business_hours').map((p) => p.pointer),
+      ['/business_hours/timezone', '/business_hours/weekly/0', '/business_hours/weekly'],
+    )
     assert.deepEqual(scheduleProblems(berlin, '/business_hours'), [])
   })
 })

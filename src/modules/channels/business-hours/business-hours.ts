@@ -158,8 +158,6 @@ export function closedSince(h: BusinessHours, at: Date): Date {
 export function outOfHoursText(h: BusinessHours, at: Date, language = 'en'): string | null {
   if (!h.out_of_hours_reply) return null
   const next = nextOpening(h, at)
-  const when = next
-    ? `${new Intl.DateTimeFormat(language, { weekday: 'long', timeZone: 'UTC' }).format(new Date(`${next.localDate}T12:00:00Z`))} ${next.localTime} (${h.timezone})`
-    : ''
+  const when = next ? `${new Intl.DateTimeFormat(language, { weekday: 'long', timeZone: 'UTC' }).format(new Date(`${next.localDate}T12:00:00Z`))} ${next.localTime} (${h.timezone})` : ''
   return h.out_of_hours_reply.replaceAll('{next_open}', when).trim()
 }

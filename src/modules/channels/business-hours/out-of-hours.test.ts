@@ -24,7 +24,10 @@ describe('business hours: the out-of-hours reply', () => {
   after(() => h.close())
 
   it('the channel shows its schedule, stored in order and without repeats', () => {
-    assert.deepEqual(channel.business_hours.weekly.map((w: any) => w.day), ['mon', 'tue', 'wed', 'thu', 'fri'])
+    assert.deepEqual(
+      channel.business_hours.weekly.map((w: any) => w.day),
+      ['mon', 'tue', 'wed', 'thu', 'fri'],
+    )
     assert.deepEqual(channel.business_hours.closed_dates, ['2026-12-24', '2026-12-25'])
     assert.equal(channel.business_hours.out_of_hours_reply, HOURS.out_of_hours_reply)
   })
@@ -33,7 +36,13 @@ describe('business hours: the out-of-hours reply', () => {
     const first = await ok(post(h, `/channels/${channel.id}/simulated-messages`, { from: '+14155550191', body: 'Is my order shipped?' }))
     await h.drainJobs()
     let msgs = await messagesOf(h, first.conversation_id)
-    assert.deepEqual(msgs.map((m: any) => [m.direction, m.content]), [['inbound', 'Is my order shipped?'], ['outbound', 'Thanks! Our team is back Monday 09:00 (Europe/Berlin).']])
+    assert.deepEqual(
+      msgs.map((m: any) => [m.direction, m.content]),
+      [
+        ['inbound', 'Is my order shipped?'],
+        ['outbound', 'Thanks! Our team is back Monday 09:00 (Europe/Berlin).'],
+      ],
+    )
     assert.deepEqual([msgs[1].author.type, msgs[1].author.id], ['bot', channel.id])
     assert.equal(msgs[1].delivery.status, 'delivered')
 
@@ -80,11 +89,23 @@ describe('business hours: the out-of-hours reply', () => {
     const bad = async (business_hours: unknown, pointer: string) => {
       const r = await patch(h, `/channels/${channel.id}`, { business_hours })
       assertProblem(r, 422, 'validation_failed')
-      assert.deepEqual(json(r).errors.map((e: any) => e.pointer), [pointer])
+      assert.deepEqual(
+        json(r).errors.map((e: any) => e.pointer),
+        [pointer],
+      )
     }
     await bad({ ...HOURS, timezone: 'Mars/Olympus' }, '/body/business_hours/timezone')
     await bad({ ...HOURS, weekly: [{ day: 'mon', open: '17:00', close: '09:00' }] }, '/body/business_hours/weekly/0')
-    await bad({ ...HOURS, weekly: [{ day: 'mon', open: '09:00', close: '12:00' }, { day: 'mon', open: '11:00', close: '13:00' }] }, '/body/business_hours/weekly')
+    await bad(
+      {
+        ...HOURS,
+        weekly: [
+          { day: 'mon', open: '09:00', close: '12:00' },
+          { day: 'mon', open: '11:00', close: '13:00' },
+        ],
+      },
+      '/body/business_hours/weekly',
+    )
     const schemaError = await patch(h, `/channels/${channel.id}`, { business_hours: { ...HOURS, weekly: [{ day: 'mon', open: '9am', close: '17:00' }] } })
     assert.equal(schemaError.statusCode, 422)
     assert.equal((await ok(get(h, `/channels/${channel.id}`))).business_hours.timezone, 'Europe/Berlin', 'nothing changed')
@@ -92,7 +113,13 @@ describe('business hours: the out-of-hours reply', () => {
 
   it('while the bot answers, it alone replies; when it hands off out of hours, the customer learns when people are back', async () => {
     const kb = await ok(post(h, '/knowledge/bases', { name: 'Help center' }), 201)
-    await ok(post(h, `/knowledge/bases/${kb.id}/documents`, { title: 'Shipping times', text: 'Orders ship from our warehouse in Lyon. Delivery takes two to four working days in France and up to ten days abroad.' }), 202)
+    await ok(
+      post(h, `/knowledge/bases/${kb.id}/documents`, {
+        title: 'Shipping times',
+        text: 'Orders ship from our warehouse in Lyon. Delivery takes two to four working days in France and up to ten days abroad.',
+      }),
+      202,
+    )
     await h.drainJobs()
     const bot = await ok(post(h, '/bots', { name: 'Shop bot', knowledge_base_ids: [kb.id], channels: ['sms'] }), 201)
     await ok(post(h, `/bots/${bot.id}/publish`))
@@ -101,11 +128,19 @@ describe('business hours: the out-of-hours reply', () => {
     const asked = await ok(post(h, `/channels/${withBot.id}/simulated-messages`, { from: '+14155550196', body: 'How long does delivery take to France?' }))
     await h.drainJobs()
     let msgs = await messagesOf(h, asked.conversation_id)
-    assert.deepEqual(msgs.map((m: any) => m.author.id ?? m.author.type), ['contact', bot.id], JSON.stringify(msgs))
+    assert.deepEqual(
+      msgs.map((m: any) => m.author.id ?? m.author.type),
+      ['contact', bot.id],
+      JSON.stringify(msgs),
+    )
     await ok(post(h, `/channels/${withBot.id}/simulated-messages`, { from: '+14155550196', body: 'Can you write me a poem about pirates?' }))
     await h.drainJobs()
     msgs = await messagesOf(h, asked.conversation_id)
-    assert.deepEqual(msgs.slice(2).map((m: any) => m.author.id ?? m.author.type), ['contact', bot.id, withBot.id], JSON.stringify(msgs))
+    assert.deepEqual(
+      msgs.slice(2).map((m: any) => m.author.id ?? m.author.type),
+      ['contact', bot.id, withBot.id],
+      JSON.stringify(msgs),
+    )
     assert.match(msgs[4].content, /back Tuesday 09:00/)
   })
 })

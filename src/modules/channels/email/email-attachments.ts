@@ -119,7 +119,10 @@ async function remote(k: Kernel, url: string, cap: number, all: AbortSignal): Pr
       res.body.destroy()
       throw new TooLarge()
     }
-    const type = String(res.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase()
+    const type = String(res.headers['content-type'] ?? '')
+      .split(';')[0]
+      .trim()
+      .toLowerCase()
     return { content: await readCapped(res.body, cap), contentType: CONTENT_TYPE.test(type) ? type : 'application/octet-stream' }
   } catch (err) {
     if (err instanceof TooLarge) throw err
@@ -151,6 +154,9 @@ function filenameOf(a: ReplyAttachment): string {
       name = ''
     }
   }
-  name = name.replace(/[\u0000-\u001f\u007f/\\]/g, '').trim().slice(0, 255)
+  name = name
+    .replace(/[\u0000-\u001f\u007f/\\]/g, '')
+    .trim()
+    .slice(0, 255)
   return name || 'attachment'
 }

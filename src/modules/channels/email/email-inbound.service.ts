@@ -102,7 +102,15 @@ export class EmailInboundService {
     const now = iso(this.k.clock.now())
     const content = this.contentOf(mail)
     return this.k.transaction(null, async (tx) => {
-      const fresh = await repo.insertReceipt(tx, { channel_id: channel.id, provider_sid: mail.messageId, workspace_id: tenant.workspaceId, mode: tenant.mode, message_id: '', bot_reply_id: null, received_at: now })
+      const fresh = await repo.insertReceipt(tx, {
+        channel_id: channel.id,
+        provider_sid: mail.messageId,
+        workspace_id: tenant.workspaceId,
+        mode: tenant.mode,
+        message_id: '',
+        bot_reply_id: null,
+        received_at: now,
+      })
       if (!fresh) return { duplicate: true, conversationId: null, messageId: null }
       // A delivery report belongs with the message it returns.
       const referenced = [mail.bounce?.of ?? null, mail.inReplyTo, ...[...mail.references].reverse()].filter((x): x is string => x !== null)
@@ -118,11 +126,20 @@ export class EmailInboundService {
       })
       // A new conversation's thread was made by its conversation.created (email-start.ts): its ids start here.
       const thread = await emails.findEmailConversation(tx, tenant, received.conversationId)
-      const refs = [...(thread && !received.started ? thread.references_ids.split(' ').filter(Boolean) : mail.references), mail.messageId].filter((x, i, all) => all.indexOf(x) === i).slice(-MAX_REFERENCES)
+      const refs = [...(thread && !received.started ? thread.references_ids.split(' ').filter(Boolean) : mail.references), mail.messageId]
+        .filter((x, i, all) => all.indexOf(x) === i)
+        .slice(-MAX_REFERENCES)
       if (thread) {
         await emails.updateEmailConversation(tx, tenant, received.conversationId, { last_header_id: mail.messageId, references_ids: refs.join(' ') })
       } else {
-        await repo.insertConversationLink(tx, { conversation_id: received.conversationId, workspace_id: tenant.workspaceId, mode: tenant.mode, channel_id: channel.id, contact_phone: mail.from.address, bot_state: 'active' })
+        await repo.insertConversationLink(tx, {
+          conversation_id: received.conversationId,
+          workspace_id: tenant.workspaceId,
+          mode: tenant.mode,
+          channel_id: channel.id,
+          contact_phone: mail.from.address,
+          bot_state: 'active',
+        })
         await emails.insertEmailConversation(tx, {
           conversation_id: received.conversationId,
           workspace_id: tenant.workspaceId,

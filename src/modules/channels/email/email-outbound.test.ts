@@ -37,7 +37,10 @@ describe('email outbound: attachments as MIME parts, conversations started by an
     files = await startFileServer()
     h = await channelsApp({ SMTP_LISTEN_PORT: '0', SMTP_LISTEN_HOST: '127.0.0.1', SMTP_HOSTNAME: 'mx.acme.test', OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true', EMAIL_MAX_ATTACHMENT_BYTES: '1000' })
     port = h.app.services.channels.email.smtp.port()!
-    channel = await ok(post(h, '/channels', { type: 'email', name: 'Support email', email: { address: 'help@acme.test', from_name: 'Acme Help', relay: { host: '127.0.0.1', port: sink.port, secure: false } } }), 201)
+    channel = await ok(
+      post(h, '/channels', { type: 'email', name: 'Support email', email: { address: 'help@acme.test', from_name: 'Acme Help', relay: { host: '127.0.0.1', port: sink.port, secure: false } } }),
+      201,
+    )
   })
   after(async () => {
     await h.close()
@@ -112,16 +115,44 @@ describe('email outbound: attachments as MIME parts, conversations started by an
     assert.equal(first.delivery.status, 'sent')
 
     // Bob answers to the reply address; then once more to the plain address, threading by In-Reply-To only.
-    assert.equal((await sendInto(port, { from: 'bob@example.net', to: replyTo, subject: 'Re: Your order 77 is ready', messageId: '<bob.1@example.net>', inReplyTo: out.parsed.messageId, references: [out.parsed.messageId!], text: 'Great, I will come Friday.' })).ok, true)
+    assert.equal(
+      (
+        await sendInto(port, {
+          from: 'bob@example.net',
+          to: replyTo,
+          subject: 'Re: Your order 77 is ready',
+          messageId: '<bob.1@example.net>',
+          inReplyTo: out.parsed.messageId,
+          references: [out.parsed.messageId!],
+          text: 'Great, I will come Friday.',
+        })
+      ).ok,
+      true,
+    )
     assert.equal(await conversationOfReceipt(h, 'bob.1@example.net'), conv.id)
-    assert.equal((await sendInto(port, { from: 'bob@example.net', to: 'help@acme.test', subject: 'Re: Your order 77 is ready', messageId: '<bob.2@example.net>', inReplyTo: '<bob.1@example.net>', text: 'Or Saturday.' })).ok, true)
+    assert.equal(
+      (
+        await sendInto(port, {
+          from: 'bob@example.net',
+          to: 'help@acme.test',
+          subject: 'Re: Your order 77 is ready',
+          messageId: '<bob.2@example.net>',
+          inReplyTo: '<bob.1@example.net>',
+          text: 'Or Saturday.',
+        })
+      ).ok,
+      true,
+    )
     assert.equal(await conversationOfReceipt(h, 'bob.2@example.net'), conv.id)
     const msgs = await messagesOf(h, conv.id)
-    assert.deepEqual(msgs.map((m: any) => [m.direction, m.content]), [
-      ['outbound', 'Hi Bob, your order is ready for pick-up.'],
-      ['inbound', 'Great, I will come Friday.'],
-      ['inbound', 'Or Saturday.'],
-    ])
+    assert.deepEqual(
+      msgs.map((m: any) => [m.direction, m.content]),
+      [
+        ['outbound', 'Hi Bob, your order is ready for pick-up.'],
+        ['inbound', 'Great, I will come Friday.'],
+        ['inbound', 'Or Saturday.'],
+      ],
+    )
 
     // The agent's next mail answers the thread.
     await ok(post(h, `/inbox/conversations/${conv.id}/messages`, { content: 'Saturday works.' }), 201)
@@ -142,9 +173,20 @@ describe('email outbound: attachments as MIME parts, conversations started by an
   })
 
   it('refuses a start it cannot send: an unknown or non-email channel, no address (422, nothing written)', async () => {
-    const count = async () => (await h.app.kernel.db.selectFrom('inbox_conversations').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n
+    const count = async () =>
+      (
+        await h.app.kernel.db
+          .selectFrom('inbox_conversations')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n
     const n = Number(await count())
-    const unknown = await post(h, '/inbox/conversations', { channel: 'email', contact: { email: 'x@example.net' }, metadata: { channel_id: 'chn_01JD0000000000000000000000' }, message: { direction: 'outbound', content: 'Hi' } })
+    const unknown = await post(h, '/inbox/conversations', {
+      channel: 'email',
+      contact: { email: 'x@example.net' },
+      metadata: { channel_id: 'chn_01JD0000000000000000000000' },
+      message: { direction: 'outbound', content: 'Hi' },
+    })
     assertProblem(unknown, 422, 'validation_failed')
     assert.equal(unknown.json().errors[0].pointer, '/body/metadata/channel_id')
     const sms = await newChannel(h)

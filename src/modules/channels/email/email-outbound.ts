@@ -50,8 +50,14 @@ const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;')
 
 /** Plain text as simple HTML: paragraphs, line breaks, http(s) links made clickable. */
 export function textToHtml(text: string): string {
-  const para = (p: string) => `<p>${escapeHtml(p).replace(/(https?:\/\/[^\s<&]+)/g, '<a href="$1">$1</a>').replace(/\n/g, '<br>')}</p>`
-  return `<!doctype html><html><body>${text.split(/\n{2,}/).map(para).join('')}</body></html>`
+  const para = (p: string) =>
+    `<p>${escapeHtml(p)
+      .replace(/(https?:\/\/[^\s<&]+)/g, '<a href="$1">$1</a>')
+      .replace(/\n/g, '<br>')}</p>`
+  return `<!doctype html><html><body>${text
+    .split(/\n{2,}/)
+    .map(para)
+    .join('')}</body></html>`
 }
 
 export const replySubject = (subject: string) => (/^\s*(re|aw|sv)\s*:/i.test(subject) ? subject : `Re: ${subject || 'Your message'}`)
@@ -61,7 +67,13 @@ export function relayOfUrl(raw: string): Relay {
   const u = new URL(raw)
   if (u.protocol !== 'smtp:' && u.protocol !== 'smtps:') throw new Error('EMAIL_RELAY_URL must be smtp:// or smtps://')
   const secure = u.protocol === 'smtps:'
-  return { host: u.hostname.replace(/^\[(.*)\]$/, '$1'), port: Number(u.port) || (secure ? 465 : 587), secure, user: u.username ? decodeURIComponent(u.username) : null, password: u.password ? decodeURIComponent(u.password) : null }
+  return {
+    host: u.hostname.replace(/^\[(.*)\]$/, '$1'),
+    port: Number(u.port) || (secure ? 465 : 587),
+    secure,
+    user: u.username ? decodeURIComponent(u.username) : null,
+    password: u.password ? decodeURIComponent(u.password) : null,
+  }
 }
 
 /** Checks a relay host against the kernel's outbound address policy; returns the address to connect to. */
@@ -81,7 +93,10 @@ export async function sendSmtp(k: Kernel, relay: Relay, mail: OutboundEmail): Pr
   try {
     address = await checkRelay(k, relay)
   } catch (err) {
-    if (err instanceof OutboundUrlRefused) return err.reason === 'unresolvable' ? { kind: 'retry', code: 'relay_unresolvable', message: err.message } : { kind: 'failed', code: 'relay_refused', message: `The relay is not an allowed destination: ${err.message}` }
+    if (err instanceof OutboundUrlRefused)
+      return err.reason === 'unresolvable'
+        ? { kind: 'retry', code: 'relay_unresolvable', message: err.message }
+        : { kind: 'failed', code: 'relay_refused', message: `The relay is not an allowed destination: ${err.message}` }
     throw err
   }
   const transport = nodemailer.createTransport({
@@ -168,4 +183,3 @@ export async function composeReply(
 
 /** Our Message-ID for an inbox message: the same on every attempt, so a receiver can tell a repeat. */
 export const messageIdOf = (k: Kernel, messageId: string) => `${messageId.toLowerCase()}@${k.config.email.hostname}`
-

@@ -24,7 +24,14 @@ describe('email round trip: mail in through our SMTP listener, replies out throu
     sink = await startSmtpSink({ user: 'relay-user', password: 'relay-secret-1' })
     h = await channelsApp({ SMTP_LISTEN_PORT: '0', SMTP_LISTEN_HOST: '127.0.0.1', SMTP_HOSTNAME: 'mx.acme.test', OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true' })
     port = h.app.services.channels.email.smtp.port()!
-    channel = await ok(post(h, '/channels', { type: 'email', name: 'Support email', email: { address: 'Support@Acme.test', from_name: 'Acme Support', relay: { host: '127.0.0.1', port: sink.port, secure: false, user: 'relay-user', password: 'relay-secret-1' } } }), 201)
+    channel = await ok(
+      post(h, '/channels', {
+        type: 'email',
+        name: 'Support email',
+        email: { address: 'Support@Acme.test', from_name: 'Acme Support', relay: { host: '127.0.0.1', port: sink.port, secure: false, user: 'relay-user', password: 'relay-secret-1' } },
+      }),
+      201,
+    )
   })
   after(async () => {
     await h.close()
@@ -106,7 +113,14 @@ describe('email round trip: mail in through our SMTP listener, replies out throu
     assert.equal(answer.ok, true)
     assert.equal(await conversationOfReceipt(h, 'second.2@example.net'), conv)
     const msgs = await messagesOf(h, conv)
-    assert.deepEqual(msgs.map((m: any) => [m.direction, m.content.split('\n')[0]]), [['inbound', 'Hello, order 1234 has not arrived.'], ['outbound', 'Sorry about that!'], ['inbound', 'Thanks, got it.']])
+    assert.deepEqual(
+      msgs.map((m: any) => [m.direction, m.content.split('\n')[0]]),
+      [
+        ['inbound', 'Hello, order 1234 has not arrived.'],
+        ['outbound', 'Sorry about that!'],
+        ['inbound', 'Thanks, got it.'],
+      ],
+    )
     assert.equal(msgs[2].content, 'Thanks, got it.', 'the quoted history is trimmed')
 
     // The next reply carries the whole thread.
@@ -135,7 +149,13 @@ describe('email round trip: mail in through our SMTP listener, replies out throu
   })
 
   it('sanitises HTML: a mail with only HTML keeps its text, never its script', async () => {
-    await sendInto(port, { from: 'dee@example.net', to: 'support@acme.test', subject: 'HTML only', messageId: '<html@example.net>', html: '<div>Hi <img src=x onerror="alert(1)">there<script>document.cookie</script></div><p>Line two</p>' })
+    await sendInto(port, {
+      from: 'dee@example.net',
+      to: 'support@acme.test',
+      subject: 'HTML only',
+      messageId: '<html@example.net>',
+      html: '<div>Hi <img src=x onerror="alert(1)">there<script>document.cookie</script></div><p>Line two</p>',
+    })
     const conv = await conversationOfReceipt(h, 'html@example.net')
     const [m] = await messagesOf(h, conv)
     assert.equal(m.content, 'Hi there\nLine two')
@@ -143,11 +163,20 @@ describe('email round trip: mail in through our SMTP listener, replies out throu
   })
 
   it('refuses cleanly: unknown recipients (550), a 30 MB mail (552, while reading), malformed MIME (554); nothing is written', async () => {
-    const before = await h.app.kernel.db.selectFrom('inbox_messages').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()
+    const before = await h.app.kernel.db
+      .selectFrom('inbox_messages')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow()
     const unknown = await sendInto(port, { from: 'eve@example.net', to: 'nobody@acme.test', subject: 'x', text: 'x' })
     assert.equal(unknown.ok, false)
     assert.equal((unknown as any).responseCode, 550)
-    const big = await sendInto(port, { from: 'eve@example.net', to: 'support@acme.test', subject: 'huge', text: 'x', attachments: [{ filename: 'big.bin', content: Buffer.alloc(30 * 1024 * 1024, 7) }] })
+    const big = await sendInto(port, {
+      from: 'eve@example.net',
+      to: 'support@acme.test',
+      subject: 'huge',
+      text: 'x',
+      attachments: [{ filename: 'big.bin', content: Buffer.alloc(30 * 1024 * 1024, 7) }],
+    })
     assert.equal(big.ok, false)
     assert.equal((big as any).responseCode, 552, big.response)
     assert.match(big.response, /too big|size/i)
@@ -157,7 +186,10 @@ describe('email round trip: mail in through our SMTP listener, replies out throu
     const bomb = 'From: eve@example.net\r\nSubject: bomb\r\n' + 'Content-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\n'.repeat(100) + 'x\r\n'
     const nested = await sendRaw(port, 'eve@example.net', 'support@acme.test', bomb)
     assert.equal((nested as any).responseCode, 554)
-    const afterCount = await h.app.kernel.db.selectFrom('inbox_messages').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()
+    const afterCount = await h.app.kernel.db
+      .selectFrom('inbox_messages')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .executeTakeFirstOrThrow()
     assert.equal(Number(afterCount.n), Number(before.n))
     // The listener still answers after all that.
     assert.equal((await sendInto(port, { from: 'fay@example.net', to: 'support@acme.test', subject: 'still there?', text: 'yes' })).ok, true)
@@ -238,7 +270,9 @@ describe('the SMTP listener offers STARTTLS when a key and certificate are confi
   let dir: string
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'smtp-tls-'))
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=mx.acme.test', '-days', '1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' })
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=mx.acme.test', '-days', '1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], {
+      stdio: 'ignore',
+    })
     h = await channelsApp({ SMTP_LISTEN_PORT: '0', SMTP_LISTEN_HOST: '127.0.0.1', SMTP_TLS_KEY_FILE: join(dir, 'key.pem'), SMTP_TLS_CERT_FILE: join(dir, 'cert.pem') })
     await ok(post(h, '/channels', { type: 'email', name: 'TLS', email: { address: 'tls@acme.test' } }), 201)
   })

@@ -33,7 +33,11 @@ export async function linkStartedConversation(tx: Executor, event: EventEnvelope
   const tenant: Tenant = { workspaceId: event.workspace_id, mode: event.livemode ? 'live' : 'test' }
   const channel = typeof channelId === 'string' && channelId.length <= 64 ? await repo.findChannel(tx, tenant, channelId) : undefined
   if (!channel || channel.type !== 'email') {
-    throw invalid('/body/metadata/channel_id', channel ? 'not an email channel' : 'no such channel', 'An email conversation’s metadata.channel_id names the email channel it is sent through (GET /channels).')
+    throw invalid(
+      '/body/metadata/channel_id',
+      channel ? 'not an email channel' : 'no such channel',
+      'An email conversation’s metadata.channel_id names the email channel it is sent through (GET /channels).',
+    )
   }
   const to = c.contact.email?.trim().toLowerCase() ?? ''
   if (!to) throw invalid('/body/contact/email', 'required', 'An email conversation needs the customer’s address: contact.email.')

@@ -9,11 +9,29 @@ const MAILGUN_KEY = 'key-mailgun-signing-0123456789abcdef'
 const basic = (password: string) => `Basic ${Buffer.from(`inbound:${password}`).toString('base64')}`
 
 const messagesOf = async (h: ChannelsApp, conv: string) => (await ok(get(h, `/inbox/conversations/${conv}/messages?order=asc`))).data
-const conversationOf = async (h: ChannelsApp, messageId: string) => (await h.app.kernel.db.selectFrom('inbox_messages').select('conversation_id').where('id', '=', messageId).executeTakeFirstOrThrow()).conversation_id
-const count = async (h: ChannelsApp) => Number((await h.app.kernel.db.selectFrom('inbox_messages').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n)
+const conversationOf = async (h: ChannelsApp, messageId: string) =>
+  (await h.app.kernel.db.selectFrom('inbox_messages').select('conversation_id').where('id', '=', messageId).executeTakeFirstOrThrow()).conversation_id
+const count = async (h: ChannelsApp) =>
+  Number(
+    (
+      await h.app.kernel.db
+        .selectFrom('inbox_messages')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  )
 
 /** Postmark's inbound JSON (https://postmarkapp.com/developer/webhooks/inbound-webhook), trimmed to what matters. */
-const postmark = (o: { from: string; to: string; subject: string; messageId: string; text?: string; html?: string; headers?: { Name: string; Value: string }[]; attachments?: { Name: string; Content: string; ContentType: string }[] }) => ({
+const postmark = (o: {
+  from: string
+  to: string
+  subject: string
+  messageId: string
+  text?: string
+  html?: string
+  headers?: { Name: string; Value: string }[]
+  attachments?: { Name: string; Content: string; ContentType: string }[]
+}) => ({
   FromName: 'Ann',
   MessageStream: 'inbound',
   From: o.from,
@@ -57,7 +75,14 @@ describe('email providers’ inbound webhooks: Postmark, SendGrid Inbound Parse,
     assert.equal(channel.provider, 'simulated')
     assert.equal(channel.email.inbound.webhook_password_set, true)
     assert.doesNotMatch(JSON.stringify(channel), new RegExp(PASSWORD))
-    const body = postmark({ from: 'ann@example.net', to: 'help@shop.test', subject: 'Opening hours?', messageId: 'pm-1@example.net', text: 'When is the shop open?', attachments: [{ Name: 'photo.png', Content: Buffer.from('png-bytes').toString('base64'), ContentType: 'image/png' }] })
+    const body = postmark({
+      from: 'ann@example.net',
+      to: 'help@shop.test',
+      subject: 'Opening hours?',
+      messageId: 'pm-1@example.net',
+      text: 'When is the shop open?',
+      attachments: [{ Name: 'photo.png', Content: Buffer.from('png-bytes').toString('base64'), ContentType: 'image/png' }],
+    })
     const res = await send(channel.email.inbound.postmark_url, { body: JSON.stringify(body), headers: { 'content-type': 'application/json', authorization: basic(PASSWORD) } })
     assert.equal(res.status, 200)
     const r = (await res.json()) as any
@@ -92,7 +117,10 @@ describe('email providers’ inbound webhooks: Postmark, SendGrid Inbound Parse,
       assert.equal(p.code, 'channel_webhook_unauthorized')
       assert.ok(p.request_id)
     }
-    const unknown = await send(`${h.config.publicUrl}/channels/chn_01JD0000000000000000000000/email/postmark`, { body, headers: { 'content-type': 'application/json', authorization: basic(PASSWORD) } })
+    const unknown = await send(`${h.config.publicUrl}/channels/chn_01JD0000000000000000000000/email/postmark`, {
+      body,
+      headers: { 'content-type': 'application/json', authorization: basic(PASSWORD) },
+    })
     assert.equal(unknown.status, 401)
     // Signed in but not mail: a clear 400.
     const bad = await send(channel.email.inbound.postmark_url, { body: JSON.stringify({ From: 'not an address' }), headers: { 'content-type': 'application/json', authorization: basic(PASSWORD) } })
@@ -105,14 +133,27 @@ describe('email providers’ inbound webhooks: Postmark, SendGrid Inbound Parse,
   })
 
   it('auto-replies and bounces land in the inbox but the bot does not answer them (RFC 3834, DSN)', async () => {
-    const ooo = postmark({ from: 'ann@example.net', to: 'help@shop.test', subject: 'Out of office', messageId: 'ooo@example.net', text: 'I am away until Monday.', headers: [{ Name: 'Auto-Submitted', Value: 'auto-replied' }] })
+    const ooo = postmark({
+      from: 'ann@example.net',
+      to: 'help@shop.test',
+      subject: 'Out of office',
+      messageId: 'ooo@example.net',
+      text: 'I am away until Monday.',
+      headers: [{ Name: 'Auto-Submitted', Value: 'auto-replied' }],
+    })
     const res = await send(channel.email.inbound.postmark_url, { body: JSON.stringify(ooo), headers: { 'content-type': 'application/json', authorization: basic(PASSWORD) } })
     const r = (await res.json()) as any
     await h.drainJobs()
     const msgs = await messagesOf(h, await conversationOf(h, r.message_id))
     assert.equal(msgs.length, 1)
     assert.match(msgs[0].content, /^\[Automatic reply\]/)
-    const bounce = postmark({ from: 'MAILER-DAEMON@mx.example.net', to: 'help@shop.test', subject: 'Undelivered Mail Returned to Sender', messageId: 'dsn@mx.example.net', text: 'The mail system could not deliver.' })
+    const bounce = postmark({
+      from: 'MAILER-DAEMON@mx.example.net',
+      to: 'help@shop.test',
+      subject: 'Undelivered Mail Returned to Sender',
+      messageId: 'dsn@mx.example.net',
+      text: 'The mail system could not deliver.',
+    })
     const b = (await (await send(channel.email.inbound.postmark_url, { body: JSON.stringify(bounce), headers: { 'content-type': 'application/json', authorization: basic(PASSWORD) } })).json()) as any
     await h.drainJobs()
     const bm = await messagesOf(h, await conversationOf(h, b.message_id))
@@ -156,7 +197,14 @@ describe('email providers’ inbound webhooks: Postmark, SendGrid Inbound Parse,
   it('Mailgun: HMAC-SHA256 of timestamp + token with the signing key; a bad signature or a stale timestamp is 401', async () => {
     const signed = (fields: Record<string, string>, key = MAILGUN_KEY, timestamp = String(Math.floor(h.clock.now().getTime() / 1000))) => {
       const token = 'a'.repeat(40) + Math.random().toString(16).slice(2, 12)
-      const form = new URLSearchParams({ ...fields, timestamp, token, signature: createHmac('sha256', key).update(timestamp + token).digest('hex') })
+      const form = new URLSearchParams({
+        ...fields,
+        timestamp,
+        token,
+        signature: createHmac('sha256', key)
+          .update(timestamp + token)
+          .digest('hex'),
+      })
       return { body: form.toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } }
     }
     const fields = {
@@ -165,7 +213,10 @@ describe('email providers’ inbound webhooks: Postmark, SendGrid Inbound Parse,
       from: 'Cy <cy@example.net>',
       subject: 'Mailgun mode',
       'body-plain': 'Routed by Mailgun.',
-      'message-headers': JSON.stringify([['Message-Id', '<mg-1@example.net>'], ['From', 'Cy <cy@example.net>']]),
+      'message-headers': JSON.stringify([
+        ['Message-Id', '<mg-1@example.net>'],
+        ['From', 'Cy <cy@example.net>'],
+      ]),
     }
     const res = await send(channel.email.inbound.mailgun_url, signed(fields))
     assert.equal(res.status, 200, await res.clone().text())
@@ -176,7 +227,10 @@ describe('email providers’ inbound webhooks: Postmark, SendGrid Inbound Parse,
     const before = await count(h)
     const wrongKey = await send(channel.email.inbound.mailgun_url, signed({ ...fields, 'message-headers': JSON.stringify([['Message-Id', '<mg-2@example.net>']]) }, 'key-wrong-0000000000000000000000'))
     assert.equal(wrongKey.status, 401)
-    const stale = await send(channel.email.inbound.mailgun_url, signed({ ...fields, 'message-headers': JSON.stringify([['Message-Id', '<mg-3@example.net>']]) }, MAILGUN_KEY, String(Math.floor(h.clock.now().getTime() / 1000) - 3600)))
+    const stale = await send(
+      channel.email.inbound.mailgun_url,
+      signed({ ...fields, 'message-headers': JSON.stringify([['Message-Id', '<mg-3@example.net>']]) }, MAILGUN_KEY, String(Math.floor(h.clock.now().getTime() / 1000) - 3600)),
+    )
     assert.equal(stale.status, 401)
     const unsigned = await send(channel.email.inbound.mailgun_url, { body: new URLSearchParams(fields).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } })
     assert.equal(unsigned.status, 401)

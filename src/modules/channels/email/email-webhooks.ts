@@ -23,7 +23,11 @@ const EVENTS_BODY_LIMIT = 5 * 1024 * 1024
 
 const bad = (detail: string) => new AppError('bad_request', detail)
 const unauthorized = (challenge: string | null = null) =>
-  new AppError('channel_webhook_unauthorized', 'The request does not carry the channel’s webhook credentials (basic auth, or the provider’s signature).', challenge ? { headers: { 'WWW-Authenticate': challenge } } : {})
+  new AppError(
+    'channel_webhook_unauthorized',
+    'The request does not carry the channel’s webhook credentials (basic auth, or the provider’s signature).',
+    challenge ? { headers: { 'WWW-Authenticate': challenge } } : {},
+  )
 const same = (a: string, b: string) => {
   const x = createHash('sha256').update(a).digest()
   const y = createHash('sha256').update(b).digest()
@@ -195,7 +199,9 @@ export function emailCallbacks(k: Kernel, services: Services) {
         text: f.text ?? null,
         html: f.html ?? null,
         attachments: form.files.map((x) => ({ filename: x.filename, contentType: x.contentType, content: x.content })),
-        fallbackId: `sha256:${createHash('sha256').update(`${f.headers ?? ''}\n${f.text ?? ''}\n${f.html ?? ''}`).digest('hex')}`,
+        fallbackId: `sha256:${createHash('sha256')
+          .update(`${f.headers ?? ''}\n${f.text ?? ''}\n${f.html ?? ''}`)
+          .digest('hex')}`,
       })
       return ok(reply, await receive(found, mail))
     })
@@ -209,13 +215,24 @@ export function emailCallbacks(k: Kernel, services: Services) {
       const token = f.token ?? ''
       const signature = f.signature ?? ''
       const fresh = /^\d{1,12}$/.test(timestamp) && Math.abs(k.clock.now().getTime() - Number(timestamp) * 1000) <= MAILGUN_TOLERANCE_MS
-      const expected = key ? createHmac('sha256', key).update(timestamp + token).digest('hex') : ''
+      const expected = key
+        ? createHmac('sha256', key)
+            .update(timestamp + token)
+            .digest('hex')
+        : ''
       if (!found || !key || !fresh || !token || !/^[0-9a-f]{64}$/.test(signature) || !same(signature, expected)) throw unauthorized('Signature realm="mailgun"')
       if (f['body-mime']) return ok(reply, await receive(found, await parseRaw(f['body-mime'])))
       let headers: Record<string, string> = {}
       try {
         const list = JSON.parse(f['message-headers'] ?? '[]') as unknown
-        if (Array.isArray(list)) headers = Object.fromEntries(list.slice(0, MAX_HEADERS).filter((p): p is [string, string] => Array.isArray(p) && typeof p[0] === 'string' && typeof p[1] === 'string').reverse().map(([n, v]) => [n.toLowerCase(), v]))
+        if (Array.isArray(list))
+          headers = Object.fromEntries(
+            list
+              .slice(0, MAX_HEADERS)
+              .filter((p): p is [string, string] => Array.isArray(p) && typeof p[0] === 'string' && typeof p[1] === 'string')
+              .reverse()
+              .map(([n, v]) => [n.toLowerCase(), v]),
+          )
       } catch {
         throw bad('message-headers is not JSON.')
       }
@@ -268,11 +285,17 @@ export function emailCallbacks(k: Kernel, services: Services) {
       const { id, folder, index } = request.params as { id: string; folder: string; index: string }
       const { sig } = request.query as { sig?: string }
       const path = `/channels/${id}/email/attachments/${folder}/${index}`
-      if (!/^[0-9a-f]{32}$/.test(folder) || !/^\d{1,2}$/.test(index) || typeof sig !== 'string' || !services.channels.email.inbound.attachmentSigned(path, sig)) throw new AppError('resource_not_found', 'No such attachment.')
+      if (!/^[0-9a-f]{32}$/.test(folder) || !/^\d{1,2}$/.test(index) || typeof sig !== 'string' || !services.channels.email.inbound.attachmentSigned(path, sig))
+        throw new AppError('resource_not_found', 'No such attachment.')
       const key = attachmentKey(id, folder, Number(index))
       const stat = await k.blobs.stat(key)
       if (!stat) throw new AppError('resource_not_found', 'No such attachment (it was erased).')
-      return reply.header('content-type', stat.contentType).header('content-length', String(stat.size)).header('content-disposition', 'attachment').header('x-content-type-options', 'nosniff').send(k.blobs.read(key))
+      return reply
+        .header('content-type', stat.contentType)
+        .header('content-length', String(stat.size))
+        .header('content-disposition', 'attachment')
+        .header('x-content-type-options', 'nosniff')
+        .send(k.blobs.read(key))
     })
   }
 }
@@ -285,14 +308,28 @@ interface SignedRequest extends FastifyRequest {
 /** A raw header block (SendGrid's `headers`) as first values by lower-cased name, folded lines joined. */
 function headerBlock(raw: string): Record<string, string> {
   const out: Record<string, string> = {}
-  const lines = raw.replace(/\r?\n[ \t]+/g, ' ').split(/\r?\n/).slice(0, MAX_HEADERS)
+  const lines = raw
+    .replace(/\r?\n[ \t]+/g, ' ')
+    .split(/\r?\n/)
+    .slice(0, MAX_HEADERS)
   for (const line of lines) {
     const colon = line.indexOf(':')
     if (colon < 1) continue
     const name = line.slice(0, colon).trim().toLowerCase()
-    if (!(name in out)) out[name] = line.slice(colon + 1).trim().slice(0, 10_000)
+    if (!(name in out))
+      out[name] = line
+        .slice(colon + 1)
+        .trim()
+        .slice(0, 10_000)
   }
   return out
 }
 
-const splitList = (v: string | undefined): string[] => (v ? v.split(',').map((x) => x.trim()).filter(Boolean).slice(0, 50) : [])
+const splitList = (v: string | undefined): string[] =>
+  v
+    ? v
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean)
+        .slice(0, 50)
+    : []

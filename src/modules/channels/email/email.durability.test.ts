@@ -26,17 +26,36 @@ describe(`email through the SMTP listener across a SIGKILL (${ENGINE})`, () => {
   it('every acknowledged mail is kept, and retries after the restart add none twice', async () => {
     const smtpPort = await freePort()
     const httpPort = await freePort()
-    const env = { ...db.env, PORT: String(httpPort), PUBLIC_URL: `http://127.0.0.1:${httpPort}`, BLOB_DIR: blobs, SMTP_LISTEN_PORT: String(smtpPort), SMTP_LISTEN_HOST: '127.0.0.1', RATE_LIMIT_PER_MINUTE: '1000000' }
+    const env = {
+      ...db.env,
+      PORT: String(httpPort),
+      PUBLIC_URL: `http://127.0.0.1:${httpPort}`,
+      BLOB_DIR: blobs,
+      SMTP_LISTEN_PORT: String(smtpPort),
+      SMTP_LISTEN_HOST: '127.0.0.1',
+      RATE_LIMIT_PER_MINUTE: '1000000',
+    }
     const ws = JSON.parse(await svc(['workspaces', 'create', '--name', 'Mail', '--json'], env))
     const key = JSON.parse(await svc(['keys', 'create', '--scopes', 'admin', '--workspace', ws.id, '--json'], env)).key
     let server = await startServer(env)
     const call = async (method: string, path: string, body?: unknown) => {
-      const r = await fetch(`${server.url}/v2${path}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })
+      const r = await fetch(`${server.url}/v2${path}`, {
+        method,
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      })
       const text = await r.text()
       assert.ok(r.status < 300, `${method} ${path}: ${r.status} ${text}`)
       return JSON.parse(text)
     }
-    const mail = (i: number) => ({ from: `c${i}@example.net`, to: 'durable@acme.test', subject: `Case ${i}`, messageId: `<case-${i}@example.net>`, text: `Message ${i}`, attachments: [{ filename: `n${i}.txt`, content: `note ${i}` }] })
+    const mail = (i: number) => ({
+      from: `c${i}@example.net`,
+      to: 'durable@acme.test',
+      subject: `Case ${i}`,
+      messageId: `<case-${i}@example.net>`,
+      text: `Message ${i}`,
+      attachments: [{ filename: `n${i}.txt`, content: `note ${i}` }],
+    })
     try {
       await call('POST', '/channels', { type: 'email', name: 'Durable', email: { address: 'durable@acme.test' } })
       const acked = new Set<number>()

@@ -40,12 +40,22 @@ export function sealedEmails(db: Executor, after: string | null, limit: number):
   return s.orderBy('channel_id').limit(limit).execute()
 }
 
-export async function resealEmail(db: Executor, before: ChannelEmailsTable, patch: Pick<ChannelEmailsTable, 'relay_password_sealed' | 'webhook_password_sealed' | 'mailgun_key_sealed'>): Promise<boolean> {
+export async function resealEmail(
+  db: Executor,
+  before: ChannelEmailsTable,
+  patch: Pick<ChannelEmailsTable, 'relay_password_sealed' | 'webhook_password_sealed' | 'mailgun_key_sealed'>,
+): Promise<boolean> {
   const r = await db
     .updateTable('channel_emails')
     .set(patch)
     .where('channel_id', '=', before.channel_id)
-    .where((eb) => eb.and([eq(eb, 'relay_password_sealed', before.relay_password_sealed), eq(eb, 'webhook_password_sealed', before.webhook_password_sealed), eq(eb, 'mailgun_key_sealed', before.mailgun_key_sealed)]))
+    .where((eb) =>
+      eb.and([
+        eq(eb, 'relay_password_sealed', before.relay_password_sealed),
+        eq(eb, 'webhook_password_sealed', before.webhook_password_sealed),
+        eq(eb, 'mailgun_key_sealed', before.mailgun_key_sealed),
+      ]),
+    )
     .executeTakeFirst()
   return Number(r.numUpdatedRows) > 0
 }
@@ -64,7 +74,11 @@ export function findEmailConversationByToken(db: Executor, token: string): Promi
 }
 
 export async function insertEmailConversation(db: Executor, row: ChannelEmailConversationsTable): Promise<void> {
-  await db.insertInto('channel_email_conversations').values(row).onConflict((oc) => oc.column('conversation_id').doNothing()).execute()
+  await db
+    .insertInto('channel_email_conversations')
+    .values(row)
+    .onConflict((oc) => oc.column('conversation_id').doNothing())
+    .execute()
 }
 
 export async function updateEmailConversation(db: Executor, tenant: Tenant, conversationId: string, patch: Partial<ChannelEmailConversationsTable>): Promise<void> {

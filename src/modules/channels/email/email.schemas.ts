@@ -61,9 +61,16 @@ const inputFields = {
   webhook_password: Type.String({ minLength: 16, maxLength: 128, pattern: '^[\\x21-\\x7e]+$', description: 'Write-only: the basic-auth password of the Postmark and SendGrid inbound URLs.' }),
   mailgun_signing_key: Type.String({ minLength: 16, maxLength: 128, description: "Write-only: Mailgun's HTTP webhook signing key." }),
   sendgrid_verification_key: Nullable(
-    Type.String({ minLength: 40, maxLength: 1000, description: "The public key of a SendGrid Inbound Parse security policy with signature verification (base64, as SendGrid shows it, or PEM). Set: every Inbound Parse post must be signed; null: basic auth." }),
+    Type.String({
+      minLength: 40,
+      maxLength: 1000,
+      description:
+        'The public key of a SendGrid Inbound Parse security policy with signature verification (base64, as SendGrid shows it, or PEM). Set: every Inbound Parse post must be signed; null: basic auth.',
+    }),
   ),
-  sendgrid_event_verification_key: Nullable(Type.String({ minLength: 40, maxLength: 1000, description: "The verification key of SendGrid's Signed Event Webhook (base64 or PEM). null: no delivery events taken." })),
+  sendgrid_event_verification_key: Nullable(
+    Type.String({ minLength: 40, maxLength: 1000, description: "The verification key of SendGrid's Signed Event Webhook (base64 or PEM). null: no delivery events taken." }),
+  ),
 }
 
 export const EmailInput = Type.Object(

@@ -74,10 +74,31 @@ async function checkRelayHost(k: Kernel, host: string, port: number): Promise<vo
  * The settings row of a channel after `input` (create: `before` null). Secrets are sealed under the
  * channel's id; a relay password is kept when left out for the same host and user.
  */
-export async function emailColumns(k: Kernel, tenant: Tenant, channel: Pick<ChannelsTable, 'id' | 'provider'>, before: ChannelEmailsTable | null, input: EmailInputT | EmailUpdateT): Promise<ChannelEmailsTable> {
+export async function emailColumns(
+  k: Kernel,
+  tenant: Tenant,
+  channel: Pick<ChannelsTable, 'id' | 'provider'>,
+  before: ChannelEmailsTable | null,
+  input: EmailInputT | EmailUpdateT,
+): Promise<ChannelEmailsTable> {
   const row: ChannelEmailsTable = before
     ? { ...before }
-    : { channel_id: channel.id, workspace_id: tenant.workspaceId, mode: tenant.mode, address: '', from_name: null, relay_host: null, relay_port: null, relay_secure: 0, relay_user: null, relay_password_sealed: null, webhook_password_sealed: null, mailgun_key_sealed: null, sendgrid_parse_key: null, sendgrid_events_key: null }
+    : {
+        channel_id: channel.id,
+        workspace_id: tenant.workspaceId,
+        mode: tenant.mode,
+        address: '',
+        from_name: null,
+        relay_host: null,
+        relay_port: null,
+        relay_secure: 0,
+        relay_user: null,
+        relay_password_sealed: null,
+        webhook_password_sealed: null,
+        mailgun_key_sealed: null,
+        sendgrid_parse_key: null,
+        sendgrid_events_key: null,
+      }
   if (input.address !== undefined) row.address = input.address.toLowerCase()
   if (/\+/.test(row.address.split('@')[0])) throw invalid('/body/email/address', 'no + in the local part', 'The channel address may not contain "+": replies use <local>+<token>@<domain>.')
   if (input.from_name !== undefined) row.from_name = input.from_name

@@ -73,7 +73,10 @@ const idsOf = (v: string | string[] | undefined): string[] =>
     .filter((x): x is string => x !== null)
 
 const addresses = (v: AddressObject | AddressObject[] | undefined): string[] =>
-  (Array.isArray(v) ? v : v ? [v] : []).flatMap((o) => o.value.flatMap((a) => (a.group ? a.group.map((g) => g.address) : [a.address]))).filter((a): a is string => !!a).map((a) => a.toLowerCase())
+  (Array.isArray(v) ? v : v ? [v] : [])
+    .flatMap((o) => o.value.flatMap((a) => (a.group ? a.group.map((g) => g.address) : [a.address])))
+    .filter((a): a is string => !!a)
+    .map((a) => a.toLowerCase())
 
 const SANITIZE: sanitizeHtml.IOptions = {
   allowedTags: [...sanitizeHtml.defaults.allowedTags, 'img'],
@@ -90,7 +93,16 @@ export const sanitizeEmailHtml = (html: string): string => sanitizeHtml(html, SA
 export function htmlText(html: string): string {
   const marked = html.replace(/<br\s*\/?>/gi, '\n').replace(/<\/(p|div|li|tr|h[1-6]|blockquote)>/gi, '\n')
   const text = sanitizeHtml(marked, { allowedTags: [], allowedAttributes: {}, nonTextTags: ['style', 'script', 'textarea', 'option', 'noscript', 'head', 'title'] })
-  return text.replace(/&nbsp;/g, ' ').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&').replace(/[ \t]+\n/g, '\n').replace(/\n{3,}/g, '\n\n').trim()
+  return text
+    .replace(/&nbsp;/g, ' ')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&')
+    .replace(/[ \t]+\n/g, '\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim()
 }
 
 /**
@@ -139,7 +151,12 @@ export function automaticOf(headers: Record<string, string>, sender: string): Pa
 /** The first value of each header of a parsed message, by lower-cased name (folding undone). */
 const headerRecord = (p: ParsedMail): Record<string, string> => {
   const out: Record<string, string> = {}
-  for (const l of p.headerLines) if (!(l.key in out)) out[l.key] = l.line.slice(l.line.indexOf(':') + 1).replace(/\r?\n[ \t]+/g, ' ').trim()
+  for (const l of p.headerLines)
+    if (!(l.key in out))
+      out[l.key] = l.line
+        .slice(l.line.indexOf(':') + 1)
+        .replace(/\r?\n[ \t]+/g, ' ')
+        .trim()
   return out
 }
 
@@ -198,7 +215,17 @@ export async function parseEmail(raw: Buffer, limits: EmailLimits): Promise<Pars
   const recipients = [
     ...addresses(p.to),
     ...addresses(p.cc),
-    ...['delivered-to', 'x-original-to'].flatMap((k) => p.headerLines.filter((l) => l.key === k).map((l) => l.line.slice(l.line.indexOf(':') + 1).trim().replace(/^<|>$/g, '').toLowerCase())),
+    ...['delivered-to', 'x-original-to'].flatMap((k) =>
+      p.headerLines
+        .filter((l) => l.key === k)
+        .map((l) =>
+          l.line
+            .slice(l.line.indexOf(':') + 1)
+            .trim()
+            .replace(/^<|>$/g, '')
+            .toLowerCase(),
+        ),
+    ),
   ]
   return {
     messageId: headerId(p.messageId ?? '') ?? `sha256:${createHash('sha256').update(raw).digest('hex')}`,
@@ -218,7 +245,17 @@ export async function parseEmail(raw: Buffer, limits: EmailLimits): Promise<Pars
 
 /** A message a provider already parsed (Postmark's JSON, SendGrid's and Mailgun's parsed forms), read as ours. */
 export function emailOfFields(
-  f: { headers: Record<string, string>; from: string; fromName: string | null; recipients: string[]; subject: string; text: string | null; html: string | null; attachments: { filename: string | null; contentType: string; content: Buffer }[]; fallbackId: string },
+  f: {
+    headers: Record<string, string>
+    from: string
+    fromName: string | null
+    recipients: string[]
+    subject: string
+    text: string | null
+    html: string | null
+    attachments: { filename: string | null; contentType: string; content: Buffer }[]
+    fallbackId: string
+  },
   limits: EmailLimits,
 ): ParsedEmail {
   const parsedFrom = f.from.match(/<([^<>\s]+@[^<>\s]+)>/)?.[1] ?? f.from.trim()

@@ -33,7 +33,15 @@ describe('SendGrid signed webhooks: Inbound Parse under a signature policy, and 
   const parseKey = keyPair()
   const eventsKey = keyPair()
   const now = () => String(Math.floor(h.clock.now().getTime() / 1000))
-  const count = async () => Number((await h.app.kernel.db.selectFrom('inbox_messages').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n)
+  const count = async () =>
+    Number(
+      (
+        await h.app.kernel.db
+          .selectFrom('inbox_messages')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    )
   const postTo = (url: string, body: Buffer, headers: Record<string, string>) => fetch(url, { method: 'POST', body: new Uint8Array(body), headers })
 
   before(async () => {
@@ -43,7 +51,13 @@ describe('SendGrid signed webhooks: Inbound Parse under a signature policy, and 
       post(h, '/channels', {
         type: 'email',
         name: 'Grid',
-        email: { address: 'help@grid.test', relay: { host: '127.0.0.1', port: sink.port, secure: false }, webhook_password: 'inbound-password-0123456789', sendgrid_verification_key: parseKey.shown, sendgrid_event_verification_key: eventsKey.shown },
+        email: {
+          address: 'help@grid.test',
+          relay: { host: '127.0.0.1', port: sink.port, secure: false },
+          webhook_password: 'inbound-password-0123456789',
+          sendgrid_verification_key: parseKey.shown,
+          sendgrid_event_verification_key: eventsKey.shown,
+        },
       }),
       201,
     )
@@ -66,13 +80,33 @@ describe('SendGrid signed webhooks: Inbound Parse under a signature policy, and 
   })
 
   it('Inbound Parse, signed: parsed fields with a file and raw MIME land; the signature is checked over the exact bytes', async () => {
-    const { body, contentType } = await multipart({ from: 'Ann <ann@example.net>', to: 'help@grid.test', subject: 'Signed parse', text: 'Hello from SendGrid.', headers: 'Message-ID: <sg-1@example.net>\nSubject: Signed parse', envelope: JSON.stringify({ to: ['help@grid.test'], from: 'ann@example.net' }) }, { name: 'note.txt', type: 'text/plain', content: 'file body' })
+    const { body, contentType } = await multipart(
+      {
+        from: 'Ann <ann@example.net>',
+        to: 'help@grid.test',
+        subject: 'Signed parse',
+        text: 'Hello from SendGrid.',
+        headers: 'Message-ID: <sg-1@example.net>\nSubject: Signed parse',
+        envelope: JSON.stringify({ to: ['help@grid.test'], from: 'ann@example.net' }),
+      },
+      { name: 'note.txt', type: 'text/plain', content: 'file body' },
+    )
     const res = await postTo(channel.email.inbound.sendgrid_url, body, { 'content-type': contentType, ...signed(parseKey.privateKey, body, now()) })
     assert.equal(res.status, 200, await res.clone().text())
     const r = (await res.json()) as { message_id: string; duplicate: boolean }
-    const messages = (await ok(get(h, `/inbox/conversations/${(await h.app.kernel.db.selectFrom('inbox_messages').select('conversation_id').where('id', '=', r.message_id).executeTakeFirstOrThrow()).conversation_id}/messages`))).data
+    const messages = (
+      await ok(
+        get(
+          h,
+          `/inbox/conversations/${(await h.app.kernel.db.selectFrom('inbox_messages').select('conversation_id').where('id', '=', r.message_id).executeTakeFirstOrThrow()).conversation_id}/messages`,
+        ),
+      )
+    ).data
     assert.equal(messages[0].content, 'Hello from SendGrid.')
-    assert.deepEqual(messages[0].attachments.map((a: any) => [a.filename, a.size_bytes]), [['note.txt', 9]])
+    assert.deepEqual(
+      messages[0].attachments.map((a: any) => [a.filename, a.size_bytes]),
+      [['note.txt', 9]],
+    )
 
     const raw = await multipart({ email: RAW('sg-2@example.net', 'Raw and signed.'), to: 'help@grid.test' })
     const res2 = await postTo(channel.email.inbound.sendgrid_url, raw.body, { 'content-type': raw.contentType, ...signed(parseKey.privateKey, raw.body, now()) })
@@ -103,7 +137,16 @@ describe('SendGrid signed webhooks: Inbound Parse under a signature policy, and 
   })
 
   it('Event Webhook: delivered and bounce events move our replies’ delivery; a forged post is 401 and changes nothing', async () => {
-    const conv = await ok(post(h, '/inbox/conversations', { channel: 'email', subject: 'Events', contact: { email: 'eve@example.net' }, metadata: { channel_id: channel.id }, message: { direction: 'outbound', content: 'First.' } }), 201)
+    const conv = await ok(
+      post(h, '/inbox/conversations', {
+        channel: 'email',
+        subject: 'Events',
+        contact: { email: 'eve@example.net' },
+        metadata: { channel_id: channel.id },
+        message: { direction: 'outbound', content: 'First.' },
+      }),
+      201,
+    )
     const second = await ok(post(h, `/inbox/conversations/${conv.id}/messages`, { content: 'Second.' }), 201)
     await h.drainJobs()
     const delivery = async (id: string) => (await ok(get(h, `/inbox/conversations/${conv.id}/messages`))).data.find((m: any) => m.id === id).delivery

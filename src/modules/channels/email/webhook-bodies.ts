@@ -53,4 +53,3 @@ export async function formOf(raw: Buffer, contentType: string): Promise<Form> {
   }
   return form
 }
-

@@ -12,7 +12,7 @@ const Variables = Type.Record(Type.String({ pattern: '^[A-Za-z0-9_]{1,32}$' }), 
 
 const Template = Type.Object(
   {
-    content_sid: Type.String({ pattern: CONTENT_SID, description: 'The approved template in Twilio\'s Content API (HX…).' }),
+    content_sid: Type.String({ pattern: CONTENT_SID, description: "The approved template in Twilio's Content API (HX…)." }),
     variables: Type.Optional(Variables),
   },
   { additionalProperties: false, title: 'WhatsAppTemplate' },
@@ -25,13 +25,11 @@ export const WhatsAppSettings = Type.Object(
   },
   {
     title: 'ChannelWhatsApp',
-    description: 'A WhatsApp channel\'s settings; null for other types. `template` is sent instead of a free-form reply outside WhatsApp\'s 24-hour customer-service window; null: such a reply is refused (422 `whatsapp_window_closed`).',
+    description:
+      "A WhatsApp channel's settings; null for other types. `template` is sent instead of a free-form reply outside WhatsApp's 24-hour customer-service window; null: such a reply is refused (422 `whatsapp_window_closed`).",
   },
 )
 export type WhatsAppSettingsT = Static<typeof WhatsAppSettings>
 
-export const WhatsAppInput = Type.Object(
-  { template: Type.Optional(Nullable(Template)) },
-  { additionalProperties: false, title: 'ChannelWhatsAppInput', description: 'WhatsApp channels only.' },
-)
+export const WhatsAppInput = Type.Object({ template: Type.Optional(Nullable(Template)) }, { additionalProperties: false, title: 'ChannelWhatsAppInput', description: 'WhatsApp channels only.' })
 export type WhatsAppInputT = Static<typeof WhatsAppInput>

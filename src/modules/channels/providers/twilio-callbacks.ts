@@ -70,7 +70,14 @@ export function twilioMessagingCallbacks(k: Kernel, services: Services) {
       let notes: string[] = []
       // Fetched before the transaction (a retry of a message we have is not fetched again); never a reason to refuse the message.
       const token = services.channels.channels.authToken(channel)
-      if (media.length && channel.provider === 'twilio' && token && channel.account_sid && channel.base_url && !(await repo.findReceipt(k.db, { workspaceId: channel.workspace_id, mode: channel.mode }, channel.id, sid))) {
+      if (
+        media.length &&
+        channel.provider === 'twilio' &&
+        token &&
+        channel.account_sid &&
+        channel.base_url &&
+        !(await repo.findReceipt(k.db, { workspaceId: channel.workspace_id, mode: channel.mode }, channel.id, sid))
+      ) {
         ;({ media: kept, notes } = await mediaStore.keep(channel, { account_sid: channel.account_sid, auth_token: token, base_url: channel.base_url }, sid, media))
       }
       const body = [one(params, 'Body'), ...notes].filter((x) => x !== '').join('\n')
@@ -106,7 +113,10 @@ export function twilioMessagingCallbacks(k: Kernel, services: Services) {
       if (!status) throw bad('MessageStatus is missing or not one Twilio reports.')
       const { message } = request.query as { message?: string }
       const code = one(params, 'ErrorCode')
-      await services.channels.outbound.applyStatus(channel, typeof message === 'string' ? message.slice(0, 64) : null, sid, status, { code: code ? code.slice(0, 20) : null, message: one(params, 'ErrorMessage').slice(0, 500) || null })
+      await services.channels.outbound.applyStatus(channel, typeof message === 'string' ? message.slice(0, 64) : null, sid, status, {
+        code: code ? code.slice(0, 20) : null,
+        message: one(params, 'ErrorMessage').slice(0, 500) || null,
+      })
       return reply.code(204).send()
     })
   }

@@ -51,7 +51,10 @@ describe('Twilio Messaging media: inbound media kept in the blob store, outbound
     assert.equal(fetched.length, 2)
     assert.ok(fetched.every((r) => r.headers.authorization === auth))
     assert.equal(tw.cdnRequests.length, 2)
-    assert.ok(tw.cdnRequests.every((r) => r.headers.authorization === undefined), 'the credentials stay with Twilio’s API origin')
+    assert.ok(
+      tw.cdnRequests.every((r) => r.headers.authorization === undefined),
+      'the credentials stay with Twilio’s API origin',
+    )
 
     // Our copy, behind the signed link; the same path with another signature (or none) is a 404 problem.
     const [img, pdf] = message.attachments
@@ -112,7 +115,12 @@ describe('Twilio Messaging media: inbound media kept in the blob store, outbound
 
   it('a data-subject erasure by phone deletes the media they sent and their number on the receipts; a second run finds nothing', async () => {
     const phone = '+14155550183'
-    const inbound = await tw.inbound(mms.webhooks.messages_url, { from: phone, to: mms.phone_number, body: 'My receipt', media: [{ url: tw.addMedia(PDF, 'application/pdf'), type: 'application/pdf' }] })
+    const inbound = await tw.inbound(mms.webhooks.messages_url, {
+      from: phone,
+      to: mms.phone_number,
+      body: 'My receipt',
+      media: [{ url: tw.addMedia(PDF, 'application/pdf'), type: 'application/pdf' }],
+    })
     const other = await tw.inbound(mms.webhooks.messages_url, { from: '+14155550184', to: mms.phone_number, body: 'Mine', media: [{ url: tw.addMedia(JPEG, 'image/jpeg'), type: 'image/jpeg' }] })
     const [theirs, kept] = [(await inboundMessage(h, inbound.sid)).message.attachments[0].url, (await inboundMessage(h, other.sid)).message.attachments[0].url]
     assert.equal((await request(theirs)).statusCode, 200)
@@ -132,11 +140,17 @@ describe('Twilio Messaging media: inbound media kept in the blob store, outbound
     const { conv, message } = await inboundMessage(h, inbound.sid)
     assert.equal(message.attachments.length, 0)
     // A public file, and one of our own signed links (Twilio fetches it from PUBLIC_URL).
-    const attachments = [{ url: 'https://cdn.example.com/menu.pdf', content_type: 'application/pdf' }, { url: stored.url, content_type: stored.content_type }]
+    const attachments = [
+      { url: 'https://cdn.example.com/menu.pdf', content_type: 'application/pdf' },
+      { url: stored.url, content_type: stored.content_type },
+    ]
     await ok(post(h, `/inbox/conversations/${conv}/messages`, { content: 'Here it is', attachments }), 201)
     await h.drainJobs()
     const sent = tw.requests.filter((r) => r.path.endsWith('/Messages.json')).at(-1)!
     assert.equal(sent.form.get('Body'), 'Here it is')
-    assert.deepEqual(sent.form.getAll('MediaUrl'), attachments.map((a) => a.url))
+    assert.deepEqual(
+      sent.form.getAll('MediaUrl'),
+      attachments.map((a) => a.url),
+    )
   })
 })

@@ -114,7 +114,8 @@ export class TwilioMediaStore {
       if (isRedirect(res.statusCode)) {
         drop()
         const location = res.headers.location
-        if (typeof location !== 'string' || hops === MAX_REDIRECTS) throw new MediaRefused(`Twilio answered HTTP ${res.statusCode} ${typeof location === 'string' ? 'too many times' : 'without a Location'}`)
+        if (typeof location !== 'string' || hops === MAX_REDIRECTS)
+          throw new MediaRefused(`Twilio answered HTTP ${res.statusCode} ${typeof location === 'string' ? 'too many times' : 'without a Location'}`)
         url = new URL(location, url)
         continue
       }
@@ -122,7 +123,10 @@ export class TwilioMediaStore {
         drop()
         throw new MediaRefused(`Twilio answered HTTP ${res.statusCode}`)
       }
-      const type = String(res.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase()
+      const type = String(res.headers['content-type'] ?? '')
+        .split(';')[0]
+        .trim()
+        .toLowerCase()
       if (!(type in MEDIA_TYPES)) {
         drop()
         throw new MediaRefused(`its type ${type || '(none)'} is not one we keep`)

@@ -7,7 +7,8 @@ import { channelsApp, type ChannelsApp, get, newChannel, ok, post, signedPost, s
 const messagesOf = async (h: ChannelsApp, conv: string) => (await ok(get(h, `/inbox/conversations/${conv}/messages?order=asc`))).data
 const conversationOf = async (h: ChannelsApp, messageId: string) =>
   (await h.app.kernel.db.selectFrom('inbox_messages').select('conversation_id').where('id', '=', messageId).executeTakeFirstOrThrow()).conversation_id
-const receiptOf = async (h: ChannelsApp, sid: string) => (await h.app.kernel.db.selectFrom('channel_receipts').select('message_id').where('provider_sid', '=', sid).executeTakeFirstOrThrow()).message_id
+const receiptOf = async (h: ChannelsApp, sid: string) =>
+  (await h.app.kernel.db.selectFrom('channel_receipts').select('message_id').where('provider_sid', '=', sid).executeTakeFirstOrThrow()).message_id
 
 describe('SMS and WhatsApp through Twilio Messaging (a Twilio-compatible server on 127.0.0.1)', () => {
   let h: ChannelsApp
@@ -27,7 +28,12 @@ describe('SMS and WhatsApp through Twilio Messaging (a Twilio-compatible server 
 
   it('round trip: an inbound SMS lands in the inbox, the agent’s reply goes out through the REST API, status callbacks show it delivered', async () => {
     const jpeg = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(60, 7)])
-    const inbound = await tw.inbound(sms.webhooks.messages_url, { from: '+14155550170', to: sms.phone_number, body: 'Is the shop open today?', media: [{ url: tw.addMedia(jpeg, 'image/jpeg'), type: 'image/jpeg' }] })
+    const inbound = await tw.inbound(sms.webhooks.messages_url, {
+      from: '+14155550170',
+      to: sms.phone_number,
+      body: 'Is the shop open today?',
+      media: [{ url: tw.addMedia(jpeg, 'image/jpeg'), type: 'image/jpeg' }],
+    })
     assert.equal(inbound.status, 200)
     assert.match(inbound.contentType, /^text\/xml/)
     assert.match(inbound.body, /<Response\/>$/)
@@ -77,7 +83,11 @@ describe('SMS and WhatsApp through Twilio Messaging (a Twilio-compatible server 
     const forged = await tw.inbound(sms.webhooks.messages_url, { from: '+14155550171', to: sms.phone_number, body: 'Forged', token: 'f'.repeat(32) })
     assert.equal(forged.status, 403)
     assert.equal(JSON.parse(forged.body).code, 'channel_signature_invalid')
-    const unsigned = await request(sms.webhooks.messages_url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'MessageSid=SM' + '0'.repeat(32) + '&From=%2B14155550171&Body=hi' })
+    const unsigned = await request(sms.webhooks.messages_url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'MessageSid=SM' + '0'.repeat(32) + '&From=%2B14155550171&Body=hi',
+    })
     assert.equal(unsigned.statusCode, 403)
     assert.match(String(unsigned.headers['content-type']), /application\/problem\+json/)
     assert.ok(JSON.parse(await unsigned.body.text()).request_id)
@@ -86,7 +96,11 @@ describe('SMS and WhatsApp through Twilio Messaging (a Twilio-compatible server 
     assert.equal(unknown.status, 403)
     // Signed by the right token for another channel's URL: the URL is part of what is signed.
     const params = { MessageSid: 'SM' + '1'.repeat(32), From: '+14155550171', To: sms.phone_number, Body: 'moved', AccountSid: tw.accountSid }
-    const moved = await request(sms.webhooks.messages_url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': twilio.getExpectedTwilioSignature(tw.authToken, wa.webhooks.messages_url, params) }, body: new URLSearchParams(params).toString() })
+    const moved = await request(sms.webhooks.messages_url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': twilio.getExpectedTwilioSignature(tw.authToken, wa.webhooks.messages_url, params) },
+      body: new URLSearchParams(params).toString(),
+    })
     assert.equal(moved.statusCode, 403)
     assert.equal((await messagesOf(h, conv)).length, 1)
     // Signed but malformed: a clear 400.

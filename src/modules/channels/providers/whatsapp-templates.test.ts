@@ -72,7 +72,14 @@ describe('WhatsApp templates outside the 24-hour window, and Twilio Messaging Se
   })
 
   it('refuses template settings that are not a WhatsApp channel’s or not a Content SID; SMS has no window', async () => {
-    const bad = await post(h, '/channels', { type: 'whatsapp', name: 'WA', phone_number: '+14155550151', provider: 'twilio', credentials: tw.credentials, whatsapp: { template: { content_sid: 'SM123' } } })
+    const bad = await post(h, '/channels', {
+      type: 'whatsapp',
+      name: 'WA',
+      phone_number: '+14155550151',
+      provider: 'twilio',
+      credentials: tw.credentials,
+      whatsapp: { template: { content_sid: 'SM123' } },
+    })
     assertProblem(bad, 422)
     const sms = await newChannel(h, { phone_number: '+14155550152', provider: 'twilio', credentials: tw.credentials })
     assert.equal(sms.whatsapp, null)
@@ -107,6 +114,9 @@ describe('WhatsApp templates outside the 24-hour window, and Twilio Messaging Se
 
     assertProblem(await post(h, '/channels', { type: 'sms', name: 'S', phone_number: '+14155550154', provider: 'twilio', credentials: { ...tw.credentials, messaging_service_sid: 'MG123' } }), 422)
     // The simulated provider has no Twilio account, hence no Messaging Service.
-    assertProblem(await post(h, '/channels', { type: 'sms', name: 'S', phone_number: '+14155550155', credentials: { account_sid: tw.accountSid, messaging_service_sid: SERVICE }, provider: 'simulated' }), 422)
+    assertProblem(
+      await post(h, '/channels', { type: 'sms', name: 'S', phone_number: '+14155550155', credentials: { account_sid: tw.accountSid, messaging_service_sid: SERVICE }, provider: 'simulated' }),
+      422,
+    )
   })
 })

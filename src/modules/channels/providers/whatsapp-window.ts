@@ -9,7 +9,7 @@ import type { WhatsAppInputT, WhatsAppSettingsT, WhatsAppTemplateT } from './mes
 export const WINDOW_MS = 24 * 60 * 60_000
 
 /** Whether a free-form message may go to this customer now. Rows from before `last_inbound_at` existed count from their last update (an inbound message wrote it). */
-export function windowOpen(contact: Pick<ChannelContactsTable, 'updated_at'> & { last_inbound_at?: string | null } | undefined, now: Date): boolean {
+export function windowOpen(contact: (Pick<ChannelContactsTable, 'updated_at'> & { last_inbound_at?: string | null }) | undefined, now: Date): boolean {
   const last = contact ? (contact.last_inbound_at ?? contact.updated_at) : null
   return last !== null && now.getTime() - Date.parse(last) < WINDOW_MS
 }

@@ -20,7 +20,14 @@ describe('createChannel', () => {
     assert.match(c.id, /^chn_/)
     assert.deepEqual(
       { type: c.type, name: c.name, phone_number: c.phone_number, provider: c.provider, bot_id: c.bot_id, credentials: c.credentials },
-      { type: 'sms', name: 'Front desk', phone_number: '+14155550101', provider: 'simulated', bot_id: null, credentials: { account_sid: null, auth_token_set: false, base_url: null, messaging_service_sid: null } },
+      {
+        type: 'sms',
+        name: 'Front desk',
+        phone_number: '+14155550101',
+        provider: 'simulated',
+        bot_id: null,
+        credentials: { account_sid: null, auth_token_set: false, base_url: null, messaging_service_sid: null },
+      },
     )
     assert.equal(c.webhooks.messages_url, `${h.config.publicUrl}/channels/${c.id}/twilio/messages`)
     assert.equal(c.webhooks.status_url, `${h.config.publicUrl}/channels/${c.id}/twilio/status`)
@@ -53,14 +60,24 @@ describe('createChannel', () => {
     // The same number as a WhatsApp sender is another channel; another workspace may use it too.
     await newChannel(h, { type: 'whatsapp', phone_number: '+14155550103' })
     await newChannel(h, { phone_number: '+14155550103' }, h.b.live)
-    const sandbox = await h.request({ method: 'POST', url: '/sandbox/v2/channels', key: h.a.test, payload: { type: 'sms', name: 'x', phone_number: '+14155550104', provider: 'twilio', credentials: tw.credentials } })
+    const sandbox = await h.request({
+      method: 'POST',
+      url: '/sandbox/v2/channels',
+      key: h.a.test,
+      payload: { type: 'sms', name: 'x', phone_number: '+14155550104', provider: 'twilio', credentials: tw.credentials },
+    })
     assertProblem(sandbox, 422, 'validation_failed')
     const simulated = await h.request({ method: 'POST', url: '/sandbox/v2/channels', key: h.a.test, payload: { type: 'sms', name: 'x', phone_number: '+14155550104' } })
     assert.equal(simulated.statusCode, 201)
   })
 
   it('a web chat channel: public key, origins, theme, the identity secret sealed and shown once (rotatable)', async () => {
-    const c = await newChannel(h, { type: 'web_chat', name: 'Site chat', phone_number: undefined, web_chat: { allowed_origins: ['https://Shop.example.com'], theme: { color: '#aa3300', greeting: 'Hi!' }, locale: 'de', identity_verification: true } })
+    const c = await newChannel(h, {
+      type: 'web_chat',
+      name: 'Site chat',
+      phone_number: undefined,
+      web_chat: { allowed_origins: ['https://Shop.example.com'], theme: { color: '#aa3300', greeting: 'Hi!' }, locale: 'de', identity_verification: true },
+    })
     assert.equal(c.provider, 'widget')
     assert.equal(c.phone_number, null)
     assert.match(c.web_chat.public_key, /^wck_[0-9a-f]{24}$/)

@@ -9,8 +9,8 @@ export const deleteChannel = defineRoute({
   scope: 'write',
   summary: 'Delete a channel',
   description:
-    'Removes the channel and its customers\' opt-outs. Its conversations stay in the inbox; replies in them are no longer sent (their ' +
-    'delivery fails with `channel_deleted`), and the provider\'s webhooks for it are refused from now on.',
+    "Removes the channel and its customers' opt-outs. Its conversations stay in the inbox; replies in them are no longer sent (their " +
+    "delivery fails with `channel_deleted`), and the provider's webhooks for it are refused from now on.",
   schema: { params: IdParams, response: { 200: DeletedChannel } },
   errors: ['resource_not_found'],
   handler: ({ params, principal, services }) => services.channels.channels.delete(principal, params.id),

@@ -15,12 +15,21 @@ describe('listChannels', () => {
     const wa = await newChannel(h, { type: 'whatsapp', phone_number: '+14155550112' })
     await newChannel(h, { phone_number: '+14155550113' }, h.b.live)
     const all = await ok(get(h, '/channels'))
-    assert.deepEqual(all.data.map((c: any) => c.id), [wa.id, sms.id])
-    assert.deepEqual((await ok(get(h, '/channels?type=whatsapp'))).data.map((c: any) => c.id), [wa.id])
+    assert.deepEqual(
+      all.data.map((c: any) => c.id),
+      [wa.id, sms.id],
+    )
+    assert.deepEqual(
+      (await ok(get(h, '/channels?type=whatsapp'))).data.map((c: any) => c.id),
+      [wa.id],
+    )
     const first = await ok(get(h, '/channels?limit=1'))
     assert.equal(first.data[0].id, wa.id)
     const second = await ok(get(h, `/channels?limit=1&cursor=${encodeURIComponent(first.next_cursor)}`))
-    assert.deepEqual(second.data.map((c: any) => c.id), [sms.id])
+    assert.deepEqual(
+      second.data.map((c: any) => c.id),
+      [sms.id],
+    )
     assertProblem(await get(h, '/channels?type=fax'), 422, 'validation_failed')
   })
 })

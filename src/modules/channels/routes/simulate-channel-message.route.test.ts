@@ -26,7 +26,14 @@ describe('simulateChannelMessage (the simulated provider, offline)', () => {
     assert.equal(reply.delivery, null, 'the created event and answer come before the channel writes its state')
     await h.drainJobs()
     const msgs = await messagesOf(h, first.conversation_id)
-    assert.deepEqual(msgs.map((m: any) => [m.direction, m.content]), [['inbound', 'Do you deliver on Sundays?'], ['inbound', 'And on holidays?'], ['outbound', 'Yes, from 9 to 18.']])
+    assert.deepEqual(
+      msgs.map((m: any) => [m.direction, m.content]),
+      [
+        ['inbound', 'Do you deliver on Sundays?'],
+        ['inbound', 'And on holidays?'],
+        ['outbound', 'Yes, from 9 to 18.'],
+      ],
+    )
     assert.deepEqual(msgs[0].attachments, [{ url: 'https://example.com/a.jpg', filename: null, content_type: null, size_bytes: null }])
     assert.equal(msgs[0].delivery, null)
     assert.equal(msgs[2].delivery.status, 'delivered')
@@ -66,7 +73,16 @@ describe('simulateChannelMessage (the simulated provider, offline)', () => {
     await h.drainJobs()
     const m1 = (await messagesOf(h, s.conversation_id)).find((m: any) => m.id === refused.id)
     assert.deepEqual([m1.delivery.status, m1.delivery.error_code], ['failed', 'opted_out'])
-    assert.equal(await h.app.kernel.db.selectFrom('channel_deliveries').select('provider_sid').where('message_id', '=', refused.id).executeTakeFirstOrThrow().then((r) => r.provider_sid), null, 'never sent')
+    assert.equal(
+      await h.app.kernel.db
+        .selectFrom('channel_deliveries')
+        .select('provider_sid')
+        .where('message_id', '=', refused.id)
+        .executeTakeFirstOrThrow()
+        .then((r) => r.provider_sid),
+      null,
+      'never sent',
+    )
     await ok(post(h, `/channels/${c.id}/simulated-messages`, { from: '+14155550163', body: 'START' }))
     const allowed = await ok(post(h, `/inbox/conversations/${s.conversation_id}/messages`, { content: 'Welcome back' }), 201)
     await h.drainJobs()

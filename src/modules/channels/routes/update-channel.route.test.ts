@@ -26,7 +26,10 @@ describe('getChannel / updateChannel', () => {
     // Another account needs its own token.
     assertProblem(await patch(h, `/channels/${c.id}`, { credentials: { account_sid: 'AC' + 'f'.repeat(32) } }), 422, 'validation_failed')
     const updates = (await events(h, 'channel.updated')).filter((e) => e.id === c.id)
-    assert.deepEqual(updates.map((e) => e.name), ['Sales SMS'])
+    assert.deepEqual(
+      updates.map((e) => e.name),
+      ['Sales SMS'],
+    )
     // Nothing changed: no event.
     await ok(patch(h, `/channels/${c.id}`, { name: 'Sales SMS' }))
     assert.equal((await events(h, 'channel.updated')).filter((e) => e.id === c.id).length, 1)

@@ -32,8 +32,16 @@ describe('a web chat continued by e-mail once the visitor has left (a real relay
     sink = await startSmtpSink()
     h = await channelsApp({ SMTP_LISTEN_PORT: '0', SMTP_LISTEN_HOST: '127.0.0.1', SMTP_HOSTNAME: 'mx.shop.test', OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true' })
     smtpPort = h.app.services.channels.email.smtp.port()!
-    email = await ok(post(h, '/channels', { type: 'email', name: 'Shop support', email: { address: 'help@shop.test', from_name: 'Shop Support', relay: { host: '127.0.0.1', port: sink.port, secure: false } } }), 201)
-    chat = await newChannel(h, { type: 'web_chat', name: 'Shop chat', phone_number: undefined, web_chat: { allowed_origins: [SITE], email_followup: { email_channel_id: email.id, after_minutes: 10 } } })
+    email = await ok(
+      post(h, '/channels', { type: 'email', name: 'Shop support', email: { address: 'help@shop.test', from_name: 'Shop Support', relay: { host: '127.0.0.1', port: sink.port, secure: false } } }),
+      201,
+    )
+    chat = await newChannel(h, {
+      type: 'web_chat',
+      name: 'Shop chat',
+      phone_number: undefined,
+      web_chat: { allowed_origins: [SITE], email_followup: { email_channel_id: email.id, after_minutes: 10 } },
+    })
   })
   after(async () => {
     await h.close()
@@ -57,7 +65,14 @@ describe('a web chat continued by e-mail once the visitor has left (a real relay
     const two = await ok(post(h, `/inbox/conversations/${v.conv}/messages`, { content: 'Details here: https://shop.test/help/address' }), 201)
     await h.drainJobs()
     assert.deepEqual(mailsTo('ann@example.net'), [], 'not before the delay')
-    assert.deepEqual((await followups(v.conv)).map((f) => [f.message_id, f.status]), [[one.id, 'pending'], [two.id, 'pending']], 'one row per reply, none for the private note')
+    assert.deepEqual(
+      (await followups(v.conv)).map((f) => [f.message_id, f.status]),
+      [
+        [one.id, 'pending'],
+        [two.id, 'pending'],
+      ],
+      'one row per reply, none for the private note',
+    )
     h.clock.advance(10 * MINUTE + 1000)
     await h.drainJobs()
     const mails = mailsTo('ann@example.net')
@@ -71,14 +86,24 @@ describe('a web chat continued by e-mail once the visitor has left (a real relay
     assert.equal(mail.messageId, `<${one.id.toLowerCase()}@mx.shop.test>`)
     const replyTo = mail.replyTo?.value[0].address ?? ''
     assert.match(replyTo, /^help\+r[0-9a-f]{24}@shop\.test$/)
-    assert.deepEqual((await followups(v.conv)).map((f) => f.status), ['sent', 'sent'])
+    assert.deepEqual(
+      (await followups(v.conv)).map((f) => f.status),
+      ['sent', 'sent'],
+    )
     // Never twice: the jobs again, later, send nothing more.
     h.clock.advance(60 * MINUTE)
     await h.drainJobs()
     assert.equal(mailsTo('ann@example.net').length, 1)
 
     // Ann answers the mail from her mail program: it threads into the chat's conversation.
-    const answered = await sendInto(smtpPort, { from: 'Ann <ann@example.net>', to: replyTo, subject: `Re: ${mail.subject}`, inReplyTo: mail.messageId, references: [mail.messageId!], text: 'To 5 Rue de la Paix, please.' })
+    const answered = await sendInto(smtpPort, {
+      from: 'Ann <ann@example.net>',
+      to: replyTo,
+      subject: `Re: ${mail.subject}`,
+      inReplyTo: mail.messageId,
+      references: [mail.messageId!],
+      text: 'To 5 Rue de la Paix, please.',
+    })
     assert.equal(answered.ok, true, JSON.stringify(answered))
     const thread = (await ok(get(h, `/inbox/conversations/${v.conv}/messages?order=asc`))).data
     assert.deepEqual(thread.at(-1).direction, 'inbound')
@@ -99,7 +124,10 @@ describe('a web chat continued by e-mail once the visitor has left (a real relay
     const reply = await ok(post(h, `/inbox/conversations/${v.conv}/messages`, { content: 'Hi, how can I help?' }), 201)
     await h.drainJobs()
     await ok(widget('POST', '/read', { token: v.token, body: { message_id: reply.id } }))
-    assert.deepEqual((await followups(v.conv)).map((f) => [f.status, f.outcome]), [['cancelled', 'read']])
+    assert.deepEqual(
+      (await followups(v.conv)).map((f) => [f.status, f.outcome]),
+      [['cancelled', 'read']],
+    )
     h.clock.advance(10 * MINUTE + 1000)
     await h.drainJobs()
     assert.deepEqual(mailsTo('reader@example.net'), [])
@@ -118,7 +146,10 @@ describe('a web chat continued by e-mail once the visitor has left (a real relay
     h.clock.advance(10 * MINUTE + 1000)
     await h.drainJobs()
     assert.deepEqual(mailsTo('crash@example.net'), [])
-    assert.deepEqual((await followups(v.conv)).map((f) => [f.status, f.outcome]), [['failed', 'outcome_unknown']])
+    assert.deepEqual(
+      (await followups(v.conv)).map((f) => [f.status, f.outcome]),
+      [['failed', 'outcome_unknown']],
+    )
   })
 
   it('a relay refusing for now is asked again later; a visitor who reads meanwhile gets no mail', async () => {
@@ -128,12 +159,19 @@ describe('a web chat continued by e-mail once the visitor has left (a real relay
     h.clock.advance(10 * MINUTE + 1000)
     await h.drainJobs()
     assert.deepEqual(mailsTo('later@example.net'), [])
-    assert.deepEqual((await followups(v.conv)).map((f) => f.status), ['pending'], 'back to waiting')
+    assert.deepEqual(
+      (await followups(v.conv)).map((f) => f.status),
+      ['pending'],
+      'back to waiting',
+    )
     await ok(widget('POST', '/read', { token: v.token, body: { message_id: reply.id } }))
     h.clock.advance(5 * MINUTE)
     await h.drainJobs()
     assert.deepEqual(mailsTo('later@example.net'), [])
-    assert.deepEqual((await followups(v.conv)).map((f) => [f.status, f.outcome]), [['cancelled', 'read']])
+    assert.deepEqual(
+      (await followups(v.conv)).map((f) => [f.status, f.outcome]),
+      [['cancelled', 'read']],
+    )
     // Unread, the retry sends it once the relay takes mail again.
     const w = await visitor({ email: 'retry@example.net' }, 'Another question')
     await ok(post(h, `/inbox/conversations/${w.conv}/messages`, { content: 'Another answer' }), 201)
@@ -144,6 +182,9 @@ describe('a web chat continued by e-mail once the visitor has left (a real relay
     h.clock.advance(MINUTE)
     await h.drainJobs()
     assert.equal(mailsTo('retry@example.net').length, 1)
-    assert.deepEqual((await followups(w.conv)).map((f) => f.status), ['sent'])
+    assert.deepEqual(
+      (await followups(w.conv)).map((f) => f.status),
+      ['sent'],
+    )
   })
 })

@@ -79,7 +79,19 @@ export class WebChatEmailFollowup {
     if (!visitor?.email) return
     const now = this.k.clock.now()
     const due = new Date(now.getTime() + settings.after_minutes * 60_000)
-    await fr.insertFollowup(tx, { message_id: m.id, workspace_id: tenant.workspaceId, mode: tenant.mode, channel_id: channel.id, conversation_id: m.conversation_id, visitor_id: visitor.id, status: 'pending', due_at: iso(due), outcome: null, created_at: iso(now), updated_at: iso(now) })
+    await fr.insertFollowup(tx, {
+      message_id: m.id,
+      workspace_id: tenant.workspaceId,
+      mode: tenant.mode,
+      channel_id: channel.id,
+      conversation_id: m.conversation_id,
+      visitor_id: visitor.id,
+      status: 'pending',
+      due_at: iso(due),
+      outcome: null,
+      created_at: iso(now),
+      updated_at: iso(now),
+    })
     await enqueue(tx, this.k.clock, this.job, { workspace_id: tenant.workspaceId, mode: tenant.mode, message_id: m.id }, { runAt: due })
   }
 

@@ -23,7 +23,11 @@ export function unreadReplies(db: Executor, tenant: Tenant, channelId: string, v
 }
 
 export async function insertFollowup(db: Executor, row: ChannelWebFollowupsTable): Promise<void> {
-  await db.insertInto('channel_web_followups').values(row).onConflict((oc) => oc.column('message_id').doNothing()).execute()
+  await db
+    .insertInto('channel_web_followups')
+    .values(row)
+    .onConflict((oc) => oc.column('message_id').doNothing())
+    .execute()
 }
 
 export function findFollowup(db: Executor, tenant: Tenant, messageId: string): Promise<ChannelWebFollowupsTable | undefined> {
@@ -56,7 +60,12 @@ export async function moveFollowups(db: Executor, tenant: Tenant, ids: string[],
 /** The visitor read these replies first: their mail is not sent. */
 export async function cancelRead(db: Executor, tenant: Tenant, messageIds: string[], now: string): Promise<number> {
   if (messageIds.length === 0) return 0
-  const r = await scoped(db, tenant).updateTable('channel_web_followups').set({ status: 'cancelled', outcome: 'read', updated_at: now }).where('message_id', 'in', messageIds).where('status', '=', 'pending').executeTakeFirst()
+  const r = await scoped(db, tenant)
+    .updateTable('channel_web_followups')
+    .set({ status: 'cancelled', outcome: 'read', updated_at: now })
+    .where('message_id', 'in', messageIds)
+    .where('status', '=', 'pending')
+    .executeTakeFirst()
   return Number(r.numUpdatedRows)
 }
 

@@ -32,7 +32,12 @@ export class WebChatReadReceipts {
       await this.outbound.applyStatus(s.channel, d.message_id, d.provider_sid ?? `wc_shown_${d.message_id}`, 'read', { code: null, message: null })
     }
     // Read in the widget first: their mail is not sent (the follow-up job checks again before sending).
-    await fr.cancelRead(this.k.db, s.tenant, unread.map((d) => d.message_id), iso(this.k.clock.now()))
+    await fr.cancelRead(
+      this.k.db,
+      s.tenant,
+      unread.map((d) => d.message_id),
+      iso(this.k.clock.now()),
+    )
     return unread.length
   }
 

@@ -26,10 +26,7 @@ const ADDRESS_SESSIONS_PER_MINUTE = 30
 const ADDRESS_SCRIPT_PER_MINUTE = 300
 
 const KeyParams = Type.Object({ key: Type.String({ maxLength: 40 }) })
-const FileQuery = Type.Object(
-  { client_id: Type.String({ pattern: '^[A-Za-z0-9_-]{8,64}$' }), filename: Type.Optional(Type.String({ maxLength: 200 })) },
-  { additionalProperties: false },
-)
+const FileQuery = Type.Object({ client_id: Type.String({ pattern: '^[A-Za-z0-9_-]{8,64}$' }), filename: Type.Optional(Type.String({ maxLength: 200 })) }, { additionalProperties: false })
 const FileParams = Type.Object({ id: Type.String({ pattern: '^wfa_[0-9a-f]{32}$' }), name: Type.String({ maxLength: 200 }) })
 const SessionBody = Type.Object(
   {
@@ -120,7 +117,10 @@ export function webChatCallbacks(k: Kernel, services: Services) {
       const channel = await web().channelByKey(key)
       const origin = request.headers.origin
       if (!web().originAllowed(channel, origin)) {
-        throw new AppError('forbidden', `This page's origin (${origin ? JSON.stringify(origin.slice(0, 200)) : 'none'}) is not among the chat's allowed origins (the channel's web_chat.allowed_origins).`)
+        throw new AppError(
+          'forbidden',
+          `This page's origin (${origin ? JSON.stringify(origin.slice(0, 200)) : 'none'}) is not among the chat's allowed origins (the channel's web_chat.allowed_origins).`,
+        )
       }
       reply.header('Access-Control-Allow-Origin', origin!)
       reply.header('Vary', 'Origin')
@@ -150,7 +150,11 @@ export function webChatCallbacks(k: Kernel, services: Services) {
 
     app.get('/widget/v1/widget.js', { config: { rateLimit: perAddress(ADDRESS_SCRIPT_PER_MINUTE) } }, (_request, reply) => {
       // Any site may load the script; the API it calls is what checks the origin.
-      reply.header('Content-Type', 'text/javascript; charset=utf-8').header('Cache-Control', 'public, max-age=300').header('Access-Control-Allow-Origin', '*').header('Cross-Origin-Resource-Policy', 'cross-origin')
+      reply
+        .header('Content-Type', 'text/javascript; charset=utf-8')
+        .header('Cache-Control', 'public, max-age=300')
+        .header('Access-Control-Allow-Origin', '*')
+        .header('Cross-Origin-Resource-Policy', 'cross-origin')
       return reply.send(WIDGET_SOURCE)
     })
 
@@ -160,54 +164,81 @@ export function webChatCallbacks(k: Kernel, services: Services) {
       return { object: 'widget_config', ...configOf(widgetOf(request).widget!.channel!) }
     })
 
-    app.post('/widget/v1/channels/:key/session', { bodyLimit: BODY_LIMIT, schema: { params: KeyParams, body: SessionBody }, config: { rateLimit: perAddress(ADDRESS_SESSIONS_PER_MINUTE) } }, async (request) => {
-      const channel = widgetOf(request).widget!.channel!
-      const body = request.body as { token?: string; user_id?: string; user_hash?: string; email?: string; name?: string }
-      const { token, visitor } = await web().session(channel, body)
-      const s: VisitorSession = { channel, visitor, tenant: { workspaceId: channel.workspace_id, mode: channel.mode } }
-      const history = await seenByTeam(s, await web().history(s))
-      return { object: 'widget_session', token, visitor: { id: visitor.id, email: visitor.email, name: visitor.name, verified: visitor.user_id !== null }, config: configOf(channel), ...history }
-    })
+    app.post(
+      '/widget/v1/channels/:key/session',
+      { bodyLimit: BODY_LIMIT, schema: { params: KeyParams, body: SessionBody }, config: { rateLimit: perAddress(ADDRESS_SESSIONS_PER_MINUTE) } },
+      async (request) => {
+        const channel = widgetOf(request).widget!.channel!
+        const body = request.body as { token?: string; user_id?: string; user_hash?: string; email?: string; name?: string }
+        const { token, visitor } = await web().session(channel, body)
+        const s: VisitorSession = { channel, visitor, tenant: { workspaceId: channel.workspace_id, mode: channel.mode } }
+        const history = await seenByTeam(s, await web().history(s))
+        return { object: 'widget_session', token, visitor: { id: visitor.id, email: visitor.email, name: visitor.name, verified: visitor.user_id !== null }, config: configOf(channel), ...history }
+      },
+    )
 
     app.get('/widget/v1/channels/:key/messages', { schema: { params: KeyParams }, config: { rateLimit: perVisitor(VISITOR_REQUESTS_PER_MINUTE) } }, async (request) => {
       const s = await session(request)
       return { object: 'widget_history', ...(await seenByTeam(s, await web().history(s))) }
     })
 
-    app.post('/widget/v1/channels/:key/messages', { bodyLimit: BODY_LIMIT, schema: { params: KeyParams, body: MessageBody }, config: { rateLimit: perVisitor(VISITOR_MESSAGES_PER_MINUTE) } }, async (request, reply) => {
-      const s = await session(request)
-      const { client_id, text } = request.body as { client_id: string; text: string }
-      const r = await web().send(s, client_id, text)
-      reply.code(r.duplicate ? 200 : 201)
-      return { object: 'widget_message', client_id, duplicate: r.duplicate, conversation_id: r.conversationId, message_id: r.messageId }
-    })
+    app.post(
+      '/widget/v1/channels/:key/messages',
+      { bodyLimit: BODY_LIMIT, schema: { params: KeyParams, body: MessageBody }, config: { rateLimit: perVisitor(VISITOR_MESSAGES_PER_MINUTE) } },
+      async (request, reply) => {
+        const s = await session(request)
+        const { client_id, text } = request.body as { client_id: string; text: string }
+        const r = await web().send(s, client_id, text)
+        reply.code(r.duplicate ? 200 : 201)
+        return { object: 'widget_message', client_id, duplicate: r.duplicate, conversation_id: r.conversationId, message_id: r.messageId }
+      },
+    )
 
-    app.post('/widget/v1/channels/:key/typing', { bodyLimit: BODY_LIMIT, schema: { params: KeyParams, body: TypingBody }, config: { rateLimit: perVisitor(VISITOR_REQUESTS_PER_MINUTE) } }, async (request, reply) => {
-      await web().typing(await session(request), (request.body as { typing: boolean }).typing)
-      return reply.code(204).send()
-    })
+    app.post(
+      '/widget/v1/channels/:key/typing',
+      { bodyLimit: BODY_LIMIT, schema: { params: KeyParams, body: TypingBody }, config: { rateLimit: perVisitor(VISITOR_REQUESTS_PER_MINUTE) } },
+      async (request, reply) => {
+        await web().typing(await session(request), (request.body as { typing: boolean }).typing)
+        return reply.code(204).send()
+      },
+    )
 
     // Read receipts (web-chat-read-receipts.ts): the widget reports the newest reply shown in a visible tab.
-    app.post('/widget/v1/channels/:key/read', { bodyLimit: BODY_LIMIT, schema: { params: KeyParams, body: ReadBody }, config: { rateLimit: perVisitor(VISITOR_REQUESTS_PER_MINUTE) } }, async (request) => {
-      const read = await services.channels.webChatReads.visitorRead(await session(request), (request.body as { message_id: string }).message_id)
-      return { object: 'widget_read', read }
-    })
+    app.post(
+      '/widget/v1/channels/:key/read',
+      { bodyLimit: BODY_LIMIT, schema: { params: KeyParams, body: ReadBody }, config: { rateLimit: perVisitor(VISITOR_REQUESTS_PER_MINUTE) } },
+      async (request) => {
+        const read = await services.channels.webChatReads.visitorRead(await session(request), (request.body as { message_id: string }).message_id)
+        return { object: 'widget_read', read }
+      },
+    )
 
-    app.post('/widget/v1/channels/:key/profile', { bodyLimit: BODY_LIMIT, schema: { params: KeyParams, body: ProfileBody }, config: { rateLimit: perVisitor(VISITOR_REQUESTS_PER_MINUTE) } }, async (request) => {
-      const v = await web().profile(await session(request), request.body as { email?: string; name?: string })
-      return { object: 'widget_visitor', id: v.id, email: v.email, name: v.name, verified: v.user_id !== null }
-    })
+    app.post(
+      '/widget/v1/channels/:key/profile',
+      { bodyLimit: BODY_LIMIT, schema: { params: KeyParams, body: ProfileBody }, config: { rateLimit: perVisitor(VISITOR_REQUESTS_PER_MINUTE) } },
+      async (request) => {
+        const v = await web().profile(await session(request), request.body as { email?: string; name?: string })
+        return { object: 'widget_visitor', id: v.id, email: v.email, name: v.name, verified: v.user_id !== null }
+      },
+    )
 
-    app.post('/widget/v1/channels/:key/files', { bodyLimit: FILE_LIMIT, schema: { params: KeyParams, querystring: FileQuery }, config: { rateLimit: perVisitor(VISITOR_FILES_PER_MINUTE) } }, async (request, reply) => {
-      const s = await session(request)
-      const { client_id, filename } = request.query as { client_id: string; filename?: string }
-      const declared = String(request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase()
-      const bytes = request.body as Buffer
-      if (!Buffer.isBuffer(bytes) || bytes.length === 0) throw new AppError('validation_failed', 'Send the file as the body.', { errors: [{ pointer: '/body', detail: 'is required' }] })
-      const r = await web().attach(s, client_id, filename ?? 'file', declared, bytes)
-      reply.code(r.duplicate ? 200 : 201)
-      return { object: 'widget_message', client_id, duplicate: r.duplicate, conversation_id: r.conversationId, message_id: r.messageId, attachment_id: r.attachmentId }
-    })
+    app.post(
+      '/widget/v1/channels/:key/files',
+      { bodyLimit: FILE_LIMIT, schema: { params: KeyParams, querystring: FileQuery }, config: { rateLimit: perVisitor(VISITOR_FILES_PER_MINUTE) } },
+      async (request, reply) => {
+        const s = await session(request)
+        const { client_id, filename } = request.query as { client_id: string; filename?: string }
+        const declared = String(request.headers['content-type'] ?? '')
+          .split(';')[0]
+          .trim()
+          .toLowerCase()
+        const bytes = request.body as Buffer
+        if (!Buffer.isBuffer(bytes) || bytes.length === 0) throw new AppError('validation_failed', 'Send the file as the body.', { errors: [{ pointer: '/body', detail: 'is required' }] })
+        const r = await web().attach(s, client_id, filename ?? 'file', declared, bytes)
+        reply.code(r.duplicate ? 200 : 201)
+        return { object: 'widget_message', client_id, duplicate: r.duplicate, conversation_id: r.conversationId, message_id: r.messageId, attachment_id: r.attachmentId }
+      },
+    )
 
     // A visitor's file, by its unguessable id (the capability: shown in the visitor's chat and the inbox). Sandboxed:
     // never run as a page of this origin, never sniffed as another type.

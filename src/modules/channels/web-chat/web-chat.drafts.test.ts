@@ -71,7 +71,13 @@ describe('web chat: the bot’s reply streams to the visitor’s widget as a dra
     before(async () => {
       h = await channelsApp()
       const kb = await ok(post(h, '/knowledge/bases', { name: 'Help center' }), 201)
-      await ok(post(h, `/knowledge/bases/${kb.id}/documents`, { title: 'Shipping times', text: 'Orders ship from our warehouse in Lyon. Delivery takes two to four working days in France and up to ten days abroad.' }), 202)
+      await ok(
+        post(h, `/knowledge/bases/${kb.id}/documents`, {
+          title: 'Shipping times',
+          text: 'Orders ship from our warehouse in Lyon. Delivery takes two to four working days in France and up to ten days abroad.',
+        }),
+        202,
+      )
       await h.drainJobs()
       const bot = await ok(post(h, '/bots', { name: 'Site bot', knowledge_base_ids: [kb.id], channels: ['chat'] }), 201)
       await ok(post(h, `/bots/${bot.id}/publish`))
@@ -104,7 +110,10 @@ describe('web chat: the bot’s reply streams to the visitor’s widget as a dra
       assert.equal(mine.events.filter((e) => e.event === 'message' && e.data.from === 'bot').length, 1)
       // The other visitor's stream had the same workspace's signals, and showed none of them.
       await new Promise((r) => setTimeout(r, 200))
-      assert.deepEqual(theirs.events.filter((e) => e.event === 'draft' || e.data.conversation_id === sent.conversation_id), [])
+      assert.deepEqual(
+        theirs.events.filter((e) => e.event === 'draft' || e.data.conversation_id === sent.conversation_id),
+        [],
+      )
       // Running the jobs again posts nothing and drafts nothing.
       const before = mine.events.length
       await h.drainJobs()

@@ -24,7 +24,9 @@ export async function webChatRecords(k: Kernel, tenant: Tenant, subject: DataSub
     created_at: v.created_at,
     last_seen_at: v.last_seen_at,
     files: files.filter((f) => f.visitor_id === v.id).map((f) => ({ id: f.id, filename: f.filename, content_type: f.content_type, size_bytes: f.size_bytes, created_at: f.created_at })),
-    email_followups: followups.filter((f) => f.visitor_id === v.id).map((f) => ({ message_id: f.message_id, conversation_id: f.conversation_id, status: f.status, due_at: f.due_at, outcome: f.outcome })),
+    email_followups: followups
+      .filter((f) => f.visitor_id === v.id)
+      .map((f) => ({ message_id: f.message_id, conversation_id: f.conversation_id, status: f.status, due_at: f.due_at, outcome: f.outcome })),
   }))
 }
 

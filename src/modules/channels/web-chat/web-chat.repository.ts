@@ -32,7 +32,14 @@ export async function updateVisitor(db: Executor, tenant: Tenant, id: string, pa
 
 /** The conversations a visitor had on the channel (their own only: the widget shows nothing else). */
 export function visitorConversations(db: Executor, tenant: Tenant, channelId: string, visitorId: string): Promise<ChannelConversationsTable[]> {
-  return scoped(db, tenant).selectFrom('channel_conversations').selectAll().where('channel_id', '=', channelId).where('contact_phone', '=', visitorId).orderBy('conversation_id', 'desc').limit(20).execute()
+  return scoped(db, tenant)
+    .selectFrom('channel_conversations')
+    .selectAll()
+    .where('channel_id', '=', channelId)
+    .where('contact_phone', '=', visitorId)
+    .orderBy('conversation_id', 'desc')
+    .limit(20)
+    .execute()
 }
 
 /** Privacy: the visitors a person is, by the e-mail they gave or the host site's (verified) user id. */
@@ -52,7 +59,11 @@ export function undelivered(db: Executor, tenant: Tenant, channelId: string, mes
 }
 
 export async function insertAttachment(db: Executor, row: ChannelWebAttachmentsTable): Promise<void> {
-  await db.insertInto('channel_web_attachments').values(row).onConflict((oc) => oc.column('id').doNothing()).execute()
+  await db
+    .insertInto('channel_web_attachments')
+    .values(row)
+    .onConflict((oc) => oc.column('id').doNothing())
+    .execute()
 }
 
 /** A file by its id, in any workspace: the id is the capability (only for serving it). */

@@ -4,7 +4,11 @@ import { Nullable } from '../../../kernel/http/schemas.js'
 // The web chat channel's settings (part of the Channel resource) and the widget's own public API.
 
 export const WIDGET_LOCALES = ['en', 'de'] as const
-const Locale = Type.Unsafe<(typeof WIDGET_LOCALES)[number]>({ type: 'string', enum: [...WIDGET_LOCALES], description: 'The widget’s language when the visitor’s browser asks for none we have: `en` or `de`.' })
+const Locale = Type.Unsafe<(typeof WIDGET_LOCALES)[number]>({
+  type: 'string',
+  enum: [...WIDGET_LOCALES],
+  description: 'The widget’s language when the visitor’s browser asks for none we have: `en` or `de`.',
+})
 const Position = Type.Unsafe<'bottom-right' | 'bottom-left'>({ type: 'string', enum: ['bottom-right', 'bottom-left'] })
 /** An origin as browsers send it in `Origin`: scheme, host, optional port; no path. */
 const Origin = Type.String({ pattern: '^https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?$', maxLength: 200, examples: ['https://www.example.com'] })
@@ -23,9 +27,14 @@ const Theme = Type.Object(
 /** Replies the visitor has not seen in the widget go by e-mail (docs/channels.md "Continued by e-mail"). */
 const EmailFollowup = Type.Object(
   {
-    email_channel_id: Type.String({ maxLength: 64, description: 'An email channel of the workspace: the mail comes from its address through its relay, and the visitor’s answer to it lands in the same conversation.' }),
+    email_channel_id: Type.String({
+      maxLength: 64,
+      description: 'An email channel of the workspace: the mail comes from its address through its relay, and the visitor’s answer to it lands in the same conversation.',
+    }),
     after_minutes: Type.Integer({ minimum: 1, maximum: 10080, description: 'How long a reply waits to be seen in the widget before it goes by e-mail.' }),
-    chat_url: Nullable(Type.String({ format: 'uri', pattern: '^https?://', maxLength: 500, description: 'The page with the chat, linked from the mail (opened with `#svc-chat`); null: the first allowed origin.' })),
+    chat_url: Nullable(
+      Type.String({ format: 'uri', pattern: '^https?://', maxLength: 500, description: 'The page with the chat, linked from the mail (opened with `#svc-chat`); null: the first allowed origin.' }),
+    ),
   },
   { title: 'WebChatEmailFollowup', additionalProperties: false },
 )
@@ -41,7 +50,9 @@ export const WebChat = Type.Object(
     theme: Theme,
     locale: Locale,
     require_email: Type.Boolean({ description: 'The visitor gives an e-mail address before the first message (pre-chat capture).' }),
-    identity_verification: Type.Boolean({ description: 'Visitors named by your site (`user_id`) must carry `user_hash` = hex HMAC-SHA256 of the user id with the identity secret; an unsigned `user_id` is refused.' }),
+    identity_verification: Type.Boolean({
+      description: 'Visitors named by your site (`user_id`) must carry `user_hash` = hex HMAC-SHA256 of the user id with the identity secret; an unsigned `user_id` is refused.',
+    }),
     email_followup: Nullable(EmailFollowup),
     identity_secret_set: Type.Boolean({ description: 'Whether an identity secret exists (it is shown once, when made).' }),
     identity_secret: Type.Optional(Type.String({ description: 'Only in the answer that made it (create, or update with `rotate_identity_secret`): keep it on your server.' })),

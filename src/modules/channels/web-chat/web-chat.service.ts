@@ -130,7 +130,10 @@ export class WebChatService {
     let visitor = claims && claims.c === channel.id ? await repo.findVisitor(this.k.db, tenant, channel.id, claims.v) : undefined
     if (input.user_id !== undefined) {
       const secret = settings.identity_verification ? identitySecretOf(this.k, channel) : null
-      if (!secret) throw new AppError('validation_failed', 'user_id needs identity verification on the channel (web_chat.identity_verification).', { errors: [{ pointer: '/body/user_id', detail: 'identity verification is off' }] })
+      if (!secret)
+        throw new AppError('validation_failed', 'user_id needs identity verification on the channel (web_chat.identity_verification).', {
+          errors: [{ pointer: '/body/user_id', detail: 'identity verification is off' }],
+        })
       if (!hashMatches(secret, input.user_id, input.user_hash)) throw new AppError('forbidden', 'user_hash is not the HMAC-SHA256 of user_id with the channel’s identity secret.')
       const known = await repo.findVisitorByUser(this.k.db, tenant, channel.id, input.user_id)
       // An anonymous visitor who signs in becomes that user (their chat so far goes with them).
@@ -154,7 +157,17 @@ export class WebChatService {
   }
 
   private async newVisitor(channel: ChannelsTable, tenant: Tenant, userId: string | null, now: string): Promise<ChannelWebVisitorsTable> {
-    const row: ChannelWebVisitorsTable = { id: newId('vis'), channel_id: channel.id, workspace_id: tenant.workspaceId, mode: tenant.mode, user_id: userId, email: null, name: null, created_at: now, last_seen_at: now }
+    const row: ChannelWebVisitorsTable = {
+      id: newId('vis'),
+      channel_id: channel.id,
+      workspace_id: tenant.workspaceId,
+      mode: tenant.mode,
+      user_id: userId,
+      email: null,
+      name: null,
+      created_at: now,
+      last_seen_at: now,
+    }
     await repo.insertVisitor(this.k.db, row)
     return row
   }
@@ -192,16 +205,36 @@ export class WebChatService {
    * stored as a blob, then its message written through the inbound path like a text. Its id comes from the
    * visitor and the client id, so a retried upload replaces the same blob and finds its receipt.
    */
-  async attach(s: VisitorSession, clientId: string, filename: string, declared: string, bytes: Buffer): Promise<{ duplicate: boolean; conversationId: string | null; messageId: string | null; attachmentId: string }> {
+  async attach(
+    s: VisitorSession,
+    clientId: string,
+    filename: string,
+    declared: string,
+    bytes: Buffer,
+  ): Promise<{ duplicate: boolean; conversationId: string | null; messageId: string | null; attachmentId: string }> {
     const type = sniff(bytes)
     if (!type || type !== declared) {
-      throw new AppError('unsupported_media_type', `Only PNG, JPEG, GIF, WebP images and PDF documents are taken, and the bytes must be what Content-Type says (${declared.slice(0, 60)}${type ? `; they are ${type}` : '; they are none of these'}).`)
+      throw new AppError(
+        'unsupported_media_type',
+        `Only PNG, JPEG, GIF, WebP images and PDF documents are taken, and the bytes must be what Content-Type says (${declared.slice(0, 60)}${type ? `; they are ${type}` : '; they are none of these'}).`,
+      )
     }
     const id = `wfa_${createHmac('sha256', this.tokenKey).update(`${s.visitor.id}:${clientId}`).digest('hex').slice(0, 32)}`
     const key = `channels/web-chat/${s.channel.id.toLowerCase()}/${id}`
     const name = safeFilename(filename, type)
     await this.k.blobs.put(key, bytes, { contentType: type })
-    await repo.insertAttachment(this.k.db, { id, channel_id: s.channel.id, visitor_id: s.visitor.id, workspace_id: s.tenant.workspaceId, mode: s.tenant.mode, blob_key: key, filename: name, content_type: type, size_bytes: bytes.length, created_at: iso(this.k.clock.now()) })
+    await repo.insertAttachment(this.k.db, {
+      id,
+      channel_id: s.channel.id,
+      visitor_id: s.visitor.id,
+      workspace_id: s.tenant.workspaceId,
+      mode: s.tenant.mode,
+      blob_key: key,
+      filename: name,
+      content_type: type,
+      size_bytes: bytes.length,
+      created_at: iso(this.k.clock.now()),
+    })
     if (widgetSettingsOf(s.channel).require_email && !s.visitor.email) {
       throw new AppError('validation_failed', 'This chat asks for your e-mail address first.', { errors: [{ pointer: '/body/email', detail: 'required before the first message' }] })
     }
@@ -249,7 +282,10 @@ export class WebChatService {
 
   /** Whether a person has the conversation: the bot handed off, or someone is assigned. */
   async state(s: VisitorSession, conversationId: string): Promise<{ handed_off: boolean; status: string }> {
-    const [link, conversation] = await Promise.all([channelsRepo.findConversationLink(this.k.db, s.tenant, conversationId), this.services.inbox.conversations.get(s.tenant, conversationId).catch(() => null)])
+    const [link, conversation] = await Promise.all([
+      channelsRepo.findConversationLink(this.k.db, s.tenant, conversationId),
+      this.services.inbox.conversations.get(s.tenant, conversationId).catch(() => null),
+    ])
     return { handed_off: link?.bot_state === 'handed_off' || !!conversation?.assignee_id, status: conversation?.status ?? 'resolved' }
   }
 
@@ -260,7 +296,10 @@ export class WebChatService {
     const page = await this.services.inbox.messages.list(s.tenant, conversationId, { limit: HISTORY_LIMIT, order: 'desc' }).catch(() => null)
     if (!page) return { conversation_id: null, handed_off: false, status: null, messages: [] }
     const state = await this.state(s, conversationId)
-    const messages = page.data.filter((m) => !m.private).reverse().map(visitorMessage)
+    const messages = page.data
+      .filter((m) => !m.private)
+      .reverse()
+      .map(visitorMessage)
     await this.delivered(s, messages)
     return { conversation_id: conversationId, ...state, messages }
   }
@@ -296,7 +335,12 @@ const EXTENSION: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'j
 
 /** A name safe in a URL path and a header: letters, digits, dot, dash, underscore; the type's extension. */
 export function safeFilename(raw: string, type: string): string {
-  const base = raw.replace(/\.[A-Za-z0-9]{1,5}$/, '').replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+|[-.]+$/g, '').slice(0, 80) || 'file'
+  const base =
+    raw
+      .replace(/\.[A-Za-z0-9]{1,5}$/, '')
+      .replace(/[^A-Za-z0-9._-]+/g, '-')
+      .replace(/^[-.]+|[-.]+$/g, '')
+      .slice(0, 80) || 'file'
   return `${base}.${EXTENSION[type]}`
 }
 

@@ -46,7 +46,11 @@ export function newWidget(k: Kernel, channelId: string, type: ChannelsTable['typ
   const settings = merged(DEFAULT_WIDGET_SETTINGS, input ?? {})
   const secret = settings.identity_verification ? newIdentitySecret() : null
   return {
-    columns: { widget_key: `wck_${randomBytes(12).toString('hex')}`, widget_settings: JSON.stringify(settings), widget_secret_sealed: secret ? k.secrets.seal(secret, identitySecretContext(channelId)) : null },
+    columns: {
+      widget_key: `wck_${randomBytes(12).toString('hex')}`,
+      widget_settings: JSON.stringify(settings),
+      widget_secret_sealed: secret ? k.secrets.seal(secret, identitySecretContext(channelId)) : null,
+    },
     secret,
   }
 }
@@ -59,7 +63,10 @@ export function updatedWidget(k: Kernel, row: ChannelsTable, input: WebChatUpdat
   const { rotate_identity_secret: rotate, ...rest } = input
   const settings = merged(widgetSettingsOf(row), rest)
   const secret = rotate || (settings.identity_verification && !current.widget_secret_sealed) ? newIdentitySecret() : null
-  return { columns: { ...current, widget_settings: JSON.stringify(settings), widget_secret_sealed: secret ? k.secrets.seal(secret, identitySecretContext(row.id)) : current.widget_secret_sealed }, secret }
+  return {
+    columns: { ...current, widget_settings: JSON.stringify(settings), widget_secret_sealed: secret ? k.secrets.seal(secret, identitySecretContext(row.id)) : current.widget_secret_sealed },
+    secret,
+  }
 }
 
 /** The channel's `web_chat` object (null for other types); `secret` only in the answer that made it. */

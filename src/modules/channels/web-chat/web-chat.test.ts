@@ -25,7 +25,13 @@ describe('the web chat widget’s public API (/widget/v1)', () => {
   before(async () => {
     h = await channelsApp()
     const kb = await ok(post(h, '/knowledge/bases', { name: 'Help center' }), 201)
-    await ok(post(h, `/knowledge/bases/${kb.id}/documents`, { title: 'Shipping times', text: 'Orders ship from our warehouse in Lyon. Delivery takes two to four working days in France and up to ten days abroad.' }), 202)
+    await ok(
+      post(h, `/knowledge/bases/${kb.id}/documents`, {
+        title: 'Shipping times',
+        text: 'Orders ship from our warehouse in Lyon. Delivery takes two to four working days in France and up to ten days abroad.',
+      }),
+      202,
+    )
     await h.drainJobs()
     bot = await ok(post(h, '/bots', { name: 'Site bot', knowledge_base_ids: [kb.id], channels: ['chat'] }), 201)
     await ok(post(h, `/bots/${bot.id}/publish`))
@@ -48,7 +54,10 @@ describe('the web chat widget’s public API (/widget/v1)', () => {
     await h.drainJobs()
     const history = await ok(widget('GET', '/messages', { token: s.token }))
     assert.equal(history.conversation_id, first.conversation_id)
-    assert.deepEqual(history.messages.map((m: any) => m.from), ['visitor', 'bot'])
+    assert.deepEqual(
+      history.messages.map((m: any) => m.from),
+      ['visitor', 'bot'],
+    )
     assert.match(history.messages[1].text, /working days/)
     // In the inbox: a chat conversation with the visitor's name, the bot's answer sent.
     const conv = await ok(get(h, `/inbox/conversations/${first.conversation_id}`))
@@ -103,9 +112,21 @@ describe('the web chat widget’s public API (/widget/v1)', () => {
     assertProblem(await widget('POST', '/messages', { token: s.token, body: { client_id: 'c3-cccccccc', text: 'x'.repeat(4001) } }), 422, 'validation_failed')
     assertProblem(await widget('POST', '/messages', { token: s.token, body: { client_id: 'c3-cccccccc', text: '   ' } }), 422, 'validation_failed')
     assertProblem(await widget('POST', '/session', { body: { email: 'not-an-email' } }), 422, 'validation_failed')
-    const big = await h.request({ method: 'POST', url: `/widget/v1/channels/${channel.web_chat.public_key}/messages`, key: null, headers: { origin: SITE, authorization: `Bearer ${s.token}`, 'content-type': 'application/json' }, payload: JSON.stringify({ client_id: 'c4-dddddddd', text: 'y'.repeat(20_000) }) })
+    const big = await h.request({
+      method: 'POST',
+      url: `/widget/v1/channels/${channel.web_chat.public_key}/messages`,
+      key: null,
+      headers: { origin: SITE, authorization: `Bearer ${s.token}`, 'content-type': 'application/json' },
+      payload: JSON.stringify({ client_id: 'c4-dddddddd', text: 'y'.repeat(20_000) }),
+    })
     assertProblem(big, 413, 'payload_too_large')
-    const deep = await h.request({ method: 'POST', url: `/widget/v1/channels/${channel.web_chat.public_key}/session`, key: null, headers: { origin: SITE, 'content-type': 'application/json' }, payload: '['.repeat(100) + ']'.repeat(100) })
+    const deep = await h.request({
+      method: 'POST',
+      url: `/widget/v1/channels/${channel.web_chat.public_key}/session`,
+      key: null,
+      headers: { origin: SITE, 'content-type': 'application/json' },
+      payload: '['.repeat(100) + ']'.repeat(100),
+    })
     assert.ok([400, 422].includes(deep.statusCode), deep.body)
   })
 
@@ -161,7 +182,10 @@ describe('the web chat widget’s public API (/widget/v1)', () => {
     const stop = h.app.kernel.feed.subscribe({ workspaceId: h.a.workspaceId, mode: 'live' }, { event: () => undefined, signal: (name, data) => name === 'presence' && signals.push(data) })
     assert.equal((await widget('POST', '/typing', { token: s.token, body: { typing: true } })).statusCode, 204)
     stop()
-    assert.deepEqual(signals.map((p) => [p.conversation_id, p.actor.type, p.actor.id, p.state]), [[m.conversation_id, 'contact', s.visitor.id, 'typing']])
+    assert.deepEqual(
+      signals.map((p) => [p.conversation_id, p.actor.type, p.actor.id, p.state]),
+      [[m.conversation_id, 'contact', s.visitor.id, 'typing']],
+    )
     assertProblem(await widget('POST', '/typing', { token: s.token, body: { typing: 'yes' } }), 422, 'validation_failed')
     assert.match(text, /event: ready/)
     assert.match(text, /event: message\ndata: \{[^\n]*"from":"agent"[^\n]*Hello from the team/)
@@ -179,7 +203,10 @@ describe('the web chat widget’s public API (/widget/v1)', () => {
     await ok(widget('POST', '/messages', { token: s.token, body: { client_id: 'c7-gggggggg', text: 'Please forget me later' } }), 201)
     const subject = { email: 'grace@example.com', phone: null, external_id: null }
     const found = await channels().privacy!.collect(h.app.kernel, h.app.services, tenant, subject)
-    assert.deepEqual(found.records.channel_web_visitors.map((v: any) => [v.id, v.email]), [[s.visitor.id, 'grace@example.com']])
+    assert.deepEqual(
+      found.records.channel_web_visitors.map((v: any) => [v.id, v.email]),
+      [[s.visitor.id, 'grace@example.com']],
+    )
     const byUser = await channels().privacy!.collect(h.app.kernel, h.app.services, tenant, { email: null, phone: null, external_id: 'user-42' })
     assert.equal(byUser.records.channel_web_visitors.length, 1, 'the verified user of the identity test')
     const erased = await channels().privacy!.erase(h.app.kernel, h.app.services, tenant, subject)
@@ -195,7 +222,13 @@ describe('the web chat widget’s public API (/widget/v1)', () => {
     const s = await session({ email: 'files@example.com' })
     const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64, 7)])
     const upload = (bytes: Buffer, type: string, clientId: string, filename = 'photo of <b>me</b>.png') =>
-      h.request({ method: 'POST', url: `/widget/v1/channels/${channel.web_chat.public_key}/files?client_id=${clientId}&filename=${encodeURIComponent(filename)}`, key: null, headers: { origin: SITE, authorization: `Bearer ${s.token}`, 'content-type': type }, payload: bytes })
+      h.request({
+        method: 'POST',
+        url: `/widget/v1/channels/${channel.web_chat.public_key}/files?client_id=${clientId}&filename=${encodeURIComponent(filename)}`,
+        key: null,
+        headers: { origin: SITE, authorization: `Bearer ${s.token}`, 'content-type': type },
+        payload: bytes,
+      })
     const sent = await upload(PNG, 'image/png', 'f1-aaaaaaaa')
     assert.equal(sent.statusCode, 201, sent.body)
     const r = JSON.parse(sent.body)

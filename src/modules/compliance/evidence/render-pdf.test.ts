@@ -38,7 +38,7 @@ function auditReport(rowCount: number): EvidenceReport {
       { label: 'Result', value: 'Intact' },
     ],
     sections: [
-      { heading: 'Method', text: 'Each entry was hashed again with its predecessor\'s hash and compared with the stored one.' },
+      { heading: 'Method', text: "Each entry was hashed again with its predecessor's hash and compared with the stored one." },
       {
         heading: 'Verified entries',
         text: 'One row per entry, in chain order.',
@@ -64,8 +64,7 @@ describe('renderEvidencePdf', () => {
     const pdf = await renderEvidencePdf(auditReport(200))
     assert.equal(pdf.subarray(0, 5).toString('latin1'), '%PDF-')
     const text = pdfToText(pdf)
-    for (const s of ['Audit log chain verification', 'Acme Support (ws_7Hq2)', 'Mode: live', '2026-01-01 – 2026-03-31', '2026-04-01T08:30:00.000Z'])
-      assert.ok(text.includes(s), `title block has ${s}`)
+    for (const s of ['Audit log chain verification', 'Acme Support (ws_7Hq2)', 'Mode: live', '2026-01-01 – 2026-03-31', '2026-04-01T08:30:00.000Z']) assert.ok(text.includes(s), `title block has ${s}`)
     for (const s of ['Summary', 'Method', 'Verified entries', 'Conclusion']) assert.ok(text.includes(s), `heading ${s}`)
     for (const s of ['Entries verified', 'Broken links', 'Result', '1,204', 'Intact']) assert.ok(text.includes(s), `summary has ${s}`)
     for (const s of ['200', 'lasthash-zz9', 'final-actor', '2026-03-31T23:59:59Z']) assert.ok(text.includes(s), `last row has ${s}`)

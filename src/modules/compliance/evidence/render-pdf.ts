@@ -55,7 +55,11 @@ export async function renderEvidencePdf(report: EvidenceReport): Promise<Buffer>
   for (const section of report.sections) {
     drawHeading(doc, section.heading)
     if (section.text) {
-      doc.font(FONT).fontSize(10).fillColor(INK).text(pdfText(section.text), MARGIN, doc.y, { width: contentWidth(doc) })
+      doc
+        .font(FONT)
+        .fontSize(10)
+        .fillColor(INK)
+        .text(pdfText(section.text), MARGIN, doc.y, { width: contentWidth(doc) })
       doc.moveDown(0.6)
     }
     if (section.table) drawTable(doc, { ...section.table, continued: section.heading })
@@ -66,7 +70,11 @@ export async function renderEvidencePdf(report: EvidenceReport): Promise<Buffer>
 }
 
 function drawTitleBlock(doc: Doc, r: EvidenceReport): void {
-  doc.font(BOLD).fontSize(18).fillColor(INK).text(pdfText(r.title), MARGIN, MARGIN, { width: contentWidth(doc) })
+  doc
+    .font(BOLD)
+    .fontSize(18)
+    .fillColor(INK)
+    .text(pdfText(r.title), MARGIN, MARGIN, { width: contentWidth(doc) })
   doc.moveDown(0.3)
   const lines: [string, string][] = [
     ['Workspace', `${r.workspace.name} (${r.workspace.id})`],
@@ -79,7 +87,12 @@ function drawTitleBlock(doc: Doc, r: EvidenceReport): void {
     doc.font(FONT).fillColor(INK).text(pdfText(value))
   }
   const y = doc.y + 8
-  doc.moveTo(MARGIN, y).lineTo(MARGIN + contentWidth(doc), y).lineWidth(1).strokeColor(RULE).stroke()
+  doc
+    .moveTo(MARGIN, y)
+    .lineTo(MARGIN + contentWidth(doc), y)
+    .lineWidth(1)
+    .strokeColor(RULE)
+    .stroke()
   doc.y = y + 12
 }
 
@@ -117,10 +130,18 @@ function drawTable(doc: Doc, spec: TableSpec): void {
     if (fill) doc.rect(left, y, sum(widths), height).fill(fill)
     let x = left
     cells.forEach((c, i) => {
-      doc.font(fontFor(i)).fillColor(INK).text(c, x + CELL_PAD, y + CELL_PAD, { width: widths[i]! - 2 * CELL_PAD })
+      doc
+        .font(fontFor(i))
+        .fillColor(INK)
+        .text(c, x + CELL_PAD, y + CELL_PAD, { width: widths[i]! - 2 * CELL_PAD })
       x += widths[i]!
     })
-    doc.moveTo(left, y + height).lineTo(left + sum(widths), y + height).lineWidth(0.5).strokeColor(RULE).stroke()
+    doc
+      .moveTo(left, y + height)
+      .lineTo(left + sum(widths), y + height)
+      .lineWidth(0.5)
+      .strokeColor(RULE)
+      .stroke()
   }
 
   const headerHeight = headerCells ? rowHeight(headerCells, () => BOLD) : 0
@@ -134,7 +155,11 @@ function drawTable(doc: Doc, spec: TableSpec): void {
     doc.addPage()
     let y = doc.page.margins.top
     if (spec.continued) {
-      doc.font(BOLD).fontSize(9).fillColor(MUTED).text(`${pdfText(spec.continued)} (continued)`, left, y, { width: contentWidth(doc) })
+      doc
+        .font(BOLD)
+        .fontSize(9)
+        .fillColor(MUTED)
+        .text(`${pdfText(spec.continued)} (continued)`, left, y, { width: contentWidth(doc) })
       y = doc.y + 4
     }
     doc.fontSize(9)
@@ -204,7 +229,12 @@ function drawFooters(doc: Doc, checksum: string | undefined): void {
     doc.page.margins.bottom = 0
     const y = doc.page.height - MARGIN - 8
     const width = contentWidth(doc)
-    doc.moveTo(MARGIN, y - 6).lineTo(MARGIN + width, y - 6).lineWidth(0.5).strokeColor(RULE).stroke()
+    doc
+      .moveTo(MARGIN, y - 6)
+      .lineTo(MARGIN + width, y - 6)
+      .lineWidth(0.5)
+      .strokeColor(RULE)
+      .stroke()
     doc.font(FONT).fontSize(8).fillColor(MUTED)
     if (checksum) doc.text(`SHA-256 ${pdfText(checksum)}`, MARGIN, y, { width: width - 80, lineBreak: false, ellipsis: true })
     doc.text(`Page ${i - start + 1} of ${count}`, MARGIN + width - 80, y, { width: 80, align: 'right', lineBreak: false })

@@ -45,7 +45,13 @@ export const exportDsarJob = (k: Kernel, services: Services) =>
           ids.push(...found.ids)
           const n = Object.values(found.records).reduce((a, l) => a + l.length, 0)
           add(`${m.name}.json`, JSON.stringify(found.records, null, 2), n)
-          counts.push(`${m.name}: ${Object.entries(found.records).map(([kind, l]) => `${l.length} ${kind}`).join(', ') || 'nothing'}`)
+          counts.push(
+            `${m.name}: ${
+              Object.entries(found.records)
+                .map(([kind, l]) => `${l.length} ${kind}`)
+                .join(', ') || 'nothing'
+            }`,
+          )
           for (const f of found.files) {
             if (await k.blobs.stat(f.key)) add(`files/${f.name}`, Buffer.concat(await k.blobs.read(f.key).toArray()))
           }
@@ -56,7 +62,18 @@ export const exportDsarJob = (k: Kernel, services: Services) =>
         const who = [subject.email, subject.phone, subject.external_id].filter(Boolean).join(', ')
         add(
           'summary.txt',
-          [`Data subject access export ${row.id}`, `Subject: ${who}`, `Workspace: ${tenant.workspaceId} (${tenant.mode})`, `Generated: ${generated}`, '', 'Records by module:', ...counts.map((c) => `  ${c}`), `  audit entries about these records: ${audit.length}`, '', 'manifest.json lists every file with its SHA-256.'].join('\n') + '\n',
+          [
+            `Data subject access export ${row.id}`,
+            `Subject: ${who}`,
+            `Workspace: ${tenant.workspaceId} (${tenant.mode})`,
+            `Generated: ${generated}`,
+            '',
+            'Records by module:',
+            ...counts.map((c) => `  ${c}`),
+            `  audit entries about these records: ${audit.length}`,
+            '',
+            'manifest.json lists every file with its SHA-256.',
+          ].join('\n') + '\n',
         )
         zip.file('manifest.json', JSON.stringify({ dsar_id: row.id, subject, generated_at: generated, files: manifest }, null, 2))
         const archive = await zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' })
@@ -67,7 +84,14 @@ export const exportDsarJob = (k: Kernel, services: Services) =>
           k.db,
           tenant,
           row.id,
-          { export_status: 'ready', export_key: key, export_sha256: sha256(archive), export_size: size, export_expires_at: iso(new Date(now.getTime() + EXPORT_LINK_HOURS * 3600_000)), updated_at: iso(now) },
+          {
+            export_status: 'ready',
+            export_key: key,
+            export_sha256: sha256(archive),
+            export_size: size,
+            export_expires_at: iso(new Date(now.getTime() + EXPORT_LINK_HOURS * 3600_000)),
+            updated_at: iso(now),
+          },
           { export_status: 'pending' },
         )
       } catch (err) {

@@ -53,7 +53,8 @@ export const processDsarJob = (k: Kernel, services: Services, dsar: () => DsarSe
         const records = Object.fromEntries(Object.entries(found.records).map(([kind, list]) => [kind, list.length]))
         const entry: Progress[string] = { module: m.name, status: 'done', records, deleted: null, anonymised: null, error: null }
         if (row.type === 'erasure') Object.assign(entry, await m.privacy.erase(k, services, tenant, subject))
-        if (row.type === 'rectification' && m.privacy.rectify) Object.assign(entry, { anonymised: null, deleted: null }, { records: { ...records, rectified: await m.privacy.rectify(k, services, tenant, subject, fromJson(row.changes, {})) } })
+        if (row.type === 'rectification' && m.privacy.rectify)
+          Object.assign(entry, { anonymised: null, deleted: null }, { records: { ...records, rectified: await m.privacy.rectify(k, services, tenant, subject, fromJson(row.changes, {})) } })
         progress[m.name] = entry
         await repo.updateDsar(k.db, tenant, row.id, { progress: toJson(progress), updated_at: iso(k.clock.now()) })
       }

@@ -22,9 +22,16 @@ describe('createComplianceEvidence', () => {
     assert.equal(createHash('sha256').update(json.rawPayload).digest('hex'), made.sha256)
     const report = JSON.parse(json.body)
     assert.deepEqual(report.period, made.period)
-    assert.deepEqual(report.sections[0].table.rows.map((r: string[]) => r[0]), [dsar.id], 'the request made in the period is in it')
+    assert.deepEqual(
+      report.sections[0].table.rows.map((r: string[]) => r[0]),
+      [dsar.id],
+      'the request made in the period is in it',
+    )
     const listed = (await ok(get(h, '/compliance/evidence?kind=dsar_timeliness'))).data
-    assert.deepEqual(listed.find((e: any) => e.id === made.id), made)
+    assert.deepEqual(
+      listed.find((e: any) => e.id === made.id),
+      made,
+    )
     assert.ok((await events(h, 'evidence.generated')).some((e) => e.id === made.id))
   })
 

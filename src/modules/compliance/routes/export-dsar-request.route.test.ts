@@ -9,7 +9,10 @@ const BOB = { email: 'bob@example.com', phone: '+14155550124', name: 'Bob Babbag
 
 /** A subject present in the inbox, leads and voice (a recorded call), through the real API. */
 async function seed(h: ComplianceApp, who: typeof ADA, num: any): Promise<{ conversation: any; lead: any; call: any }> {
-  const conversation = await ok(post(h, '/inbox/conversations', { contact: { name: who.name, email: who.email, phone: who.phone }, message: { content: `Hello, this is ${who.name}. Call me on ${who.phone}.` } }), 201)
+  const conversation = await ok(
+    post(h, '/inbox/conversations', { contact: { name: who.name, email: who.email, phone: who.phone }, message: { content: `Hello, this is ${who.name}. Call me on ${who.phone}.` } }),
+    201,
+  )
   const lead = await ok(post(h, '/leads', { name: who.name, email: who.email, phone: who.phone }), 201)
   const call = await ok(post(h, '/voice/calls', { from_number_id: num.id, to: who.phone, record: true, script: ['Hello?'] }), 201)
   return { conversation, lead, call }
@@ -73,7 +76,10 @@ describe('data-subject requests: access, export, erasure', () => {
     }
     const names = manifest.files.map((f: any) => f.name)
     for (const n of ['inbox.json', 'leads.json', 'voice.json', 'audit.json', 'summary.txt']) assert.ok(names.includes(n), n)
-    assert.ok(names.some((n: string) => n.startsWith('files/') && n.endsWith('.wav')), 'the call recording')
+    assert.ok(
+      names.some((n: string) => n.startsWith('files/') && n.endsWith('.wav')),
+      'the call recording',
+    )
     const all = (await Promise.all(names.map((n: string) => zip.file(n)!.async('string')))).join('\n')
     for (const id of [ada.conversation.id, ada.lead.id, ada.call.id]) assert.ok(all.includes(id), id)
     for (const id of [bob.lead.id, bob.call.id]) assert.ok(!all.includes(id), `nothing of Bob: ${id}`)
@@ -96,7 +102,11 @@ describe('data-subject requests: access, export, erasure', () => {
     // Search every module after it.
     for (const m of h.app.kernel.modules.filter((x) => x.privacy)) {
       const left = await m.privacy!.collect(h.app.kernel, h.app.services, { workspaceId: h.a.workspaceId, mode: 'live' }, { email: ADA.email, phone: ADA.phone, external_id: null })
-      assert.equal(Object.values(left.records).reduce((n, l) => n + l.length, 0), 0, `${m.name} still has ${JSON.stringify(left.records)}`)
+      assert.equal(
+        Object.values(left.records).reduce((n, l) => n + l.length, 0),
+        0,
+        `${m.name} still has ${JSON.stringify(left.records)}`,
+      )
     }
     assertProblem(await get(h, `/leads/${ada.lead.id}`), 404)
     assertProblem(await get(h, `/inbox/conversations/${ada.conversation.id}`), 404)

@@ -24,7 +24,11 @@ describe('getDsarRequest (GET /compliance/dsar/{id})', () => {
     assert.equal(done.status, 'completed')
     const leads = done.progress.find((p: any) => p.module === 'leads')
     assert.equal(leads.status, 'done')
-    assert.equal(Object.values(leads.records as Record<string, number>).reduce((a, b) => a + b, 0), 1, 'the one lead found')
+    assert.equal(
+      Object.values(leads.records as Record<string, number>).reduce((a, b) => a + b, 0),
+      1,
+      'the one lead found',
+    )
     assert.ok(done.records_found >= 1)
   })
 

@@ -9,7 +9,10 @@ describe('listAuditLog and the audit chain', () => {
   after(() => h.close())
 
   it('records each API change with actor, action, target and field names (never values), hash-chained', async () => {
-    const conv = await ok(post(h, '/inbox/conversations', { contact: { email: 'secret.person@example.com', name: 'Secret Person' }, subject: 'Hello' }, { headers: { 'user-agent': 'audit-test/1' } }), 201)
+    const conv = await ok(
+      post(h, '/inbox/conversations', { contact: { email: 'secret.person@example.com', name: 'Secret Person' }, subject: 'Hello' }, { headers: { 'user-agent': 'audit-test/1' } }),
+      201,
+    )
     const lead = await ok(post(h, '/leads', { name: 'Ada', email: 'ada@example.com' }), 201)
     const page = await ok(get(h, '/compliance/audit-log?limit=10'))
     const entry = page.data.find((e: any) => e.target.id === conv.id)
@@ -28,7 +31,10 @@ describe('listAuditLog and the audit chain', () => {
     assert.equal(leadEntry.chain.prev_hash, entry.chain.hash)
     // Filters.
     const only = await ok(get(h, `/compliance/audit-log?action=createLead`))
-    assert.deepEqual(only.data.map((e: any) => e.target.id), [lead.id])
+    assert.deepEqual(
+      only.data.map((e: any) => e.target.id),
+      [lead.id],
+    )
     assert.equal((await ok(get(h, `/compliance/audit-log?target_id=${conv.id}`))).data.length, 1)
     assert.equal((await ok(get(h, `/compliance/audit-log?from=2030-01-01T00:00:00Z`))).data.length, 0)
     // Another workspace sees none of it.
@@ -38,14 +44,25 @@ describe('listAuditLog and the audit chain', () => {
   it('a row modified or deleted in the database is detected by verification and in the evidence PDF', async () => {
     for (let i = 0; i < 3; i++) await ok(post(h, '/leads', { name: `Lead ${i}` }), 201)
     assert.equal((await h.app.services.compliance.audit.verify({ workspaceId: h.a.workspaceId, mode: 'live' })).intact, true)
-    const one = await h.app.kernel.db.selectFrom('audit_log').select(['id', 'seq']).where('workspace_id', '=', h.a.workspaceId).where('action', '=', 'createLead').orderBy('seq').executeTakeFirstOrThrow()
+    const one = await h.app.kernel.db
+      .selectFrom('audit_log')
+      .select(['id', 'seq'])
+      .where('workspace_id', '=', h.a.workspaceId)
+      .where('action', '=', 'createLead')
+      .orderBy('seq')
+      .executeTakeFirstOrThrow()
     await h.app.kernel.db.updateTable('audit_log').set({ action: 'deleteLead' }).where('id', '=', one.id).execute()
     const v = await h.app.services.compliance.audit.verify({ workspaceId: h.a.workspaceId, mode: 'live' })
     assert.equal(v.intact, false)
     assert.equal(v.broken!.seq, Number(one.seq))
     assert.match(v.broken!.reason, /modified/)
     // The evidence report says so, in its PDF too.
-    const row = await h.app.services.compliance.evidence.generate({ workspaceId: h.a.workspaceId, mode: 'live' }, 'audit_chain', { from: '2026-11-29T00:00:00.000Z', to: '2026-11-30T00:00:00.000Z' }, 'manual')
+    const row = await h.app.services.compliance.evidence.generate(
+      { workspaceId: h.a.workspaceId, mode: 'live' },
+      'audit_chain',
+      { from: '2026-11-29T00:00:00.000Z', to: '2026-11-30T00:00:00.000Z' },
+      'manual',
+    )
     const pdf = await h.request({ method: 'GET', url: `/v2/compliance/evidence/${row.id}/download` })
     assert.equal(pdf.statusCode, 200)
     assert.equal(pdf.headers['content-type'], 'application/pdf')

@@ -20,19 +20,39 @@ describe('listDsarRequests (GET /compliance/dsar)', () => {
   it('lists newest first, a page at a time, only this workspace', async () => {
     const all = await ok(get(h, '/compliance/dsar'))
     assert.equal(all.object, 'list')
-    assert.deepEqual(all.data.map((d: any) => d.id), [ids.rectification, ids.erasure, ids.access])
+    assert.deepEqual(
+      all.data.map((d: any) => d.id),
+      [ids.rectification, ids.erasure, ids.access],
+    )
     const first = await ok(get(h, '/compliance/dsar?limit=2'))
-    assert.deepEqual(first.data.map((d: any) => d.id), [ids.rectification, ids.erasure])
+    assert.deepEqual(
+      first.data.map((d: any) => d.id),
+      [ids.rectification, ids.erasure],
+    )
     assert.equal(first.has_more, true)
     const rest = await ok(get(h, `/compliance/dsar?limit=2&cursor=${encodeURIComponent(first.next_cursor)}`))
-    assert.deepEqual(rest.data.map((d: any) => d.id), [ids.access])
+    assert.deepEqual(
+      rest.data.map((d: any) => d.id),
+      [ids.access],
+    )
     assert.equal(rest.has_more, false)
-    assert.deepEqual((await ok(get(h, '/compliance/dsar', h.b.live))).data.map((d: any) => d.subject.email), ['theirs@example.com'])
+    assert.deepEqual(
+      (await ok(get(h, '/compliance/dsar', h.b.live))).data.map((d: any) => d.subject.email),
+      ['theirs@example.com'],
+    )
   })
 
   it('filters by type and status', async () => {
-    for (const type of ['access', 'erasure', 'rectification']) assert.deepEqual((await ok(get(h, `/compliance/dsar?type=${type}`))).data.map((d: any) => d.id), [ids[type]], type)
-    assert.deepEqual((await ok(get(h, '/compliance/dsar?status=completed'))).data.map((d: any) => d.id), [ids.access])
+    for (const type of ['access', 'erasure', 'rectification'])
+      assert.deepEqual(
+        (await ok(get(h, `/compliance/dsar?type=${type}`))).data.map((d: any) => d.id),
+        [ids[type]],
+        type,
+      )
+    assert.deepEqual(
+      (await ok(get(h, '/compliance/dsar?status=completed'))).data.map((d: any) => d.id),
+      [ids.access],
+    )
     assert.deepEqual((await ok(get(h, '/compliance/dsar?status=received&type=access'))).data, [])
   })
 

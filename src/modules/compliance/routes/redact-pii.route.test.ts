@@ -13,7 +13,10 @@ describe('redactPii', () => {
     const r = await ok(post(h, '/compliance/pii-redaction', { text }))
     assert.equal(r.applied, false)
     const item = r.items[0]
-    assert.deepEqual(item.entities.map((e: any) => e.type), ['email', 'card_number', 'iban', 'phone', 'ip_address'])
+    assert.deepEqual(
+      item.entities.map((e: any) => e.type),
+      ['email', 'card_number', 'iban', 'phone', 'ip_address'],
+    )
     const values = item.entities.map((e: any) => text.slice(e.start, e.end))
     assert.deepEqual(values, ['ada@example.com', '4111 1111 1111 1111', 'GB82 WEST 1234 5698 7654 32', '+44 20 7946 0958', '203.0.113.7'])
     for (const e of item.entities) assert.equal(item.redacted.slice(e.redacted_start, e.redacted_end), e.replacement)

@@ -37,7 +37,12 @@ describe('getRetentionPolicies / updateRetentionPolicies and enforcement', () =>
     assert.equal(after.last_run.deleted.messages, 15)
     assert.ok((await events(h, 'retention.enforced')).some((e) => e.deleted.messages === 15))
     // The evidence of retention shows the run.
-    const report = await h.app.services.compliance.evidence.generate({ workspaceId: h.a.workspaceId, mode: 'live' }, 'retention', { from: '2026-01-01T00:00:00.000Z', to: '2028-01-01T00:00:00.000Z' }, 'manual')
+    const report = await h.app.services.compliance.evidence.generate(
+      { workspaceId: h.a.workspaceId, mode: 'live' },
+      'retention',
+      { from: '2026-01-01T00:00:00.000Z', to: '2028-01-01T00:00:00.000Z' },
+      'manual',
+    )
     assert.equal(JSON.parse(report.summary)['Deleted: messages'], '15')
   })
 
@@ -60,7 +65,10 @@ describe('getRetentionPolicies / updateRetentionPolicies and enforcement', () =>
     assert.equal(JSON.parse(run!.deleted).messages.deleted, 3)
     const left = await outbox()
     assert.equal(left.filter((e) => e.data.includes(words)).length, 0, 'no event keeps the words')
-    assert.ok(left.some((e) => e.type === 'message.created' && JSON.parse(e.data).object.conversation_id === fresh.id), 'newer events stay')
+    assert.ok(
+      left.some((e) => e.type === 'message.created' && JSON.parse(e.data).object.conversation_id === fresh.id),
+      'newer events stay',
+    )
     assertProblem(await get(h, `/inbox/conversations/${c.id}`, h.b.live), 404)
   })
 

@@ -11,7 +11,10 @@ export function listKeys(db: Executor, tenant: Tenant, q: { status?: 'active' | 
   if (q.status === 'active') s = s.where('revoked_at', 'is', null)
   if (q.status === 'revoked') s = s.where('revoked_at', 'is not', null)
   if (page.after) s = s.where('id', '<', page.after)
-  return s.orderBy('id', 'desc').limit(page.limit + 1).execute()
+  return s
+    .orderBy('id', 'desc')
+    .limit(page.limit + 1)
+    .execute()
 }
 
 export function findKey(db: Executor, tenant: Tenant, id: string): Promise<ApiKeysTable | undefined> {

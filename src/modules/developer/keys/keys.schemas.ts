@@ -42,7 +42,11 @@ export type ListApiKeysQueryT = Static<typeof ListApiKeysQuery>
 export const CreateApiKeyBody = Type.Object(
   {
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'What the key is for, to tell keys apart.', examples: ['CRM sync'] })),
-    scopes: SCOPES.listSchema(Scope, { minItems: 1, uniqueItems: true, description: 'What the key may do (docs/architecture.md#scopes): `read`, `write`, `admin` or granular `resource:action` scopes.' }),
+    scopes: SCOPES.listSchema(Scope, {
+      minItems: 1,
+      uniqueItems: true,
+      description: 'What the key may do (docs/architecture.md#scopes): `read`, `write`, `admin` or granular `resource:action` scopes.',
+    }),
   },
   { additionalProperties: false },
 )

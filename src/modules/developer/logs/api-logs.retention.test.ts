@@ -38,8 +38,20 @@ describe('API logs under a retention policy', () => {
     const n = (r: { n: unknown }) => Number(r.n)
     const count = async (table: 'api_logs' | 'api_usage_days' | 'api_latency_days', day: string) =>
       table === 'api_logs'
-        ? n(await db.selectFrom('api_logs').select((eb) => eb.fn.countAll().as('n')).where('created_at', 'like', `${day}%`).executeTakeFirstOrThrow())
-        : n(await db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).where('day', '=', day).executeTakeFirstOrThrow())
+        ? n(
+            await db
+              .selectFrom('api_logs')
+              .select((eb) => eb.fn.countAll().as('n'))
+              .where('created_at', 'like', `${day}%`)
+              .executeTakeFirstOrThrow(),
+          )
+        : n(
+            await db
+              .selectFrom(table)
+              .select((eb) => eb.fn.countAll().as('n'))
+              .where('day', '=', day)
+              .executeTakeFirstOrThrow(),
+          )
     const oldUsage = await count('api_usage_days', '2026-11-20')
     assert.equal(oldUsage, 1)
     const oldLatency = await count('api_latency_days', '2026-11-20')
@@ -51,13 +63,16 @@ describe('API logs under a retention policy', () => {
     const run = await h.app.services.compliance.retention.enforce(tenant())
     assert.equal(JSON.parse(run!.deleted).api_logs.deleted, dry.dry_run.api_logs)
     assert.equal(await count('api_logs', '2026-11-20'), 0)
-    assert.equal(await count('api_logs', '2026-11-29') >= 2, true)
+    assert.equal((await count('api_logs', '2026-11-29')) >= 2, true)
     assert.equal(await count('api_usage_days', '2026-11-20'), 0)
     assert.equal(await count('api_latency_days', '2026-11-20'), 0)
     const usage = await ok(get(h, '/usage?from=2026-11-20&to=2026-11-29'))
     assert.equal(usage.days[0].requests, 0)
     assert.ok(usage.days.at(-1).requests >= 2)
     const logs = await ok(get(h, '/api-logs?key_id=key_R'))
-    assert.deepEqual(logs.data.map((e: any) => e.created_at.slice(0, 10)), ['2026-11-29', '2026-11-29'])
+    assert.deepEqual(
+      logs.data.map((e: any) => e.created_at.slice(0, 10)),
+      ['2026-11-29', '2026-11-29'],
+    )
   })
 })

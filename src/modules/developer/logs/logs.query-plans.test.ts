@@ -83,7 +83,10 @@ describe(`query plans of API logs and usage (${ENGINE})`, () => {
       })
       assert.ok(plan.length > 0, 'no plan recorded')
       assert.deepEqual(fullScans(plan), [], plan.join('\n'))
-      assert.ok(plan.some((line) => line.includes(index)), `${index} not used:\n${plan.join('\n')}`)
+      assert.ok(
+        plan.some((line) => line.includes(index)),
+        `${index} not used:\n${plan.join('\n')}`,
+      )
       if (ordered) assert.deepEqual(sorts(plan), [], `sorted after the index:\n${plan.join('\n')}`)
     })
   }

@@ -30,17 +30,15 @@ export function listApiLogs(db: Executor, tenant: Tenant, q: ListApiLogsQueryT, 
   if (q.created_gte) s = s.where('id', '>=', apiLogIdBound(q.created_gte))
   if (q.created_lt) s = s.where('id', '<', apiLogIdBound(q.created_lt))
   if (page.after) s = s.where('id', '<', page.after)
-  return s.orderBy('id', 'desc').limit(page.limit + 1).execute()
+  return s
+    .orderBy('id', 'desc')
+    .limit(page.limit + 1)
+    .execute()
 }
 
 /** Requests per day, operation, credential and status class over UTC days `from`..`to` (inclusive). */
 export async function usageDays(db: Executor, tenant: Tenant, from: string, to: string) {
-  const rows = await scoped(db, tenant)
-    .selectFrom('api_usage_days')
-    .select(['day', 'operation_id', 'key_id', 'status_class', 'count'])
-    .where('day', '>=', from)
-    .where('day', '<=', to)
-    .execute()
+  const rows = await scoped(db, tenant).selectFrom('api_usage_days').select(['day', 'operation_id', 'key_id', 'status_class', 'count']).where('day', '>=', from).where('day', '<=', to).execute()
   return rows.map((r) => ({ ...r, status_class: Number(r.status_class), count: Number(r.count) }))
 }
 

@@ -59,15 +59,9 @@ export const ApiUsageQuery = Type.Object(
 export type ApiUsageQueryT = Static<typeof ApiUsageQuery>
 
 const Count = Type.Integer({ minimum: 0 })
-const StatusClassCounts = Type.Object(
-  { '1xx': Count, '2xx': Count, '3xx': Count, '4xx': Count, '5xx': Count },
-  { title: 'ApiUsageStatusClasses' },
-)
+const StatusClassCounts = Type.Object({ '1xx': Count, '2xx': Count, '3xx': Count, '4xx': Count, '5xx': Count }, { title: 'ApiUsageStatusClasses' })
 const OperationCount = Type.Object({ operation_id: Nullable(Type.String()), requests: Count }, { title: 'ApiUsageOperationCount' })
-const KeyCount = Type.Object(
-  { key_id: Nullable(Type.String({ description: 'The API key, or the OAuth app for requests made with its tokens.' })), requests: Count },
-  { title: 'ApiUsageKeyCount' },
-)
+const KeyCount = Type.Object({ key_id: Nullable(Type.String({ description: 'The API key, or the OAuth app for requests made with its tokens.' })), requests: Count }, { title: 'ApiUsageKeyCount' })
 
 export const ApiUsage = Type.Object(
   {

@@ -41,7 +41,10 @@ describe('OAuth in the access review', () => {
     assert.equal(acme.made.summary['OAuth authorizations active'], '1')
 
     const globex = await review(h.b.live)
-    assert.deepEqual(globex.apps.map((r) => [r[0], r[1]]), [['Partner CRM', app.client_id]])
+    assert.deepEqual(
+      globex.apps.map((r) => [r[0], r[1]]),
+      [['Partner CRM', app.client_id]],
+    )
     assert.deepEqual(globex.grants, [], 'the authorization was given in Acme, not Globex')
     assert.equal(globex.made.summary['OAuth apps owned'], '1')
 

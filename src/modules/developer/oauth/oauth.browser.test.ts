@@ -30,7 +30,15 @@ function partnerApp(service: string, port: number, app: TestOAuthApp): Server {
         const state = randomBytes(16).toString('base64url')
         const verifier = randomBytes(32).toString('base64url')
         pending.set(state, verifier)
-        const q = new URLSearchParams({ response_type: 'code', client_id: app.client_id, redirect_uri: redirectUri, scope: 'read', state, code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256' })
+        const q = new URLSearchParams({
+          response_type: 'code',
+          client_id: app.client_id,
+          redirect_uri: redirectUri,
+          scope: 'read',
+          state,
+          code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+          code_challenge_method: 'S256',
+        })
         return res.writeHead(302, { location: `${service}/oauth/authorize?${q}` }).end()
       }
       if (url.pathname !== '/cb') return page(404, 'not found')
@@ -89,7 +97,7 @@ describe('OAuth in a real browser', { skip }, () => {
       await page.fill('#password', PASSWORD)
       await page.click('button[type=submit]')
       await page.waitForURL(/\/oauth\/authorize\?/)
-      assert.match(await page.textContent('h1') ?? '', /Authorize Partner CRM/)
+      assert.match((await page.textContent('h1')) ?? '', /Authorize Partner CRM/)
       await page.selectOption('#tenant', `${h.a.workspaceId}:live`)
       await page.click('button[value=allow]')
       await page.waitForURL(new RegExp(`^http://127\\.0\\.0\\.1:${partnerPort}/cb\\?`))

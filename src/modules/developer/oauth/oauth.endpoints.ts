@@ -70,7 +70,12 @@ export function oauthEndpoints(services: Services, opts: { metadata?: boolean } 
       return sendRedirect(reply, result.redirect)
     })
 
-    const clientCall = async <T>(request: FastifyRequest, reply: FastifyReply, action: string, fn: (form: URLSearchParams, client: Awaited<ReturnType<typeof oauth.authenticateClient>>) => Promise<T>) => {
+    const clientCall = async <T>(
+      request: FastifyRequest,
+      reply: FastifyReply,
+      action: string,
+      fn: (form: URLSearchParams, client: Awaited<ReturnType<typeof oauth.authenticateClient>>) => Promise<T>,
+    ) => {
       noStore(reply)
       try {
         if (!(request.body instanceof URLSearchParams)) throw new OAuthError('invalid_request', 'Send an application/x-www-form-urlencoded body.')
@@ -91,7 +96,10 @@ export function oauthEndpoints(services: Services, opts: { metadata?: boolean } 
         const grantType = form.get('grant_type')
         if (grantType === 'authorization_code') return oauth.tokens.exchangeCode(client, form)
         if (grantType === 'refresh_token') return oauth.tokens.refresh(client, form)
-        throw new OAuthError(grantType ? 'unsupported_grant_type' : 'invalid_request', grantType ? `grant_type ${grantType} is not supported (authorization_code, refresh_token).` : 'grant_type is required.')
+        throw new OAuthError(
+          grantType ? 'unsupported_grant_type' : 'invalid_request',
+          grantType ? `grant_type ${grantType} is not supported (authorization_code, refresh_token).` : 'grant_type is required.',
+        )
       }),
     )
 

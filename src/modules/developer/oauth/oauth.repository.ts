@@ -17,7 +17,11 @@ export async function insertApp(db: Executor, row: OAuthAppsTable): Promise<void
 }
 
 export function listApps(db: Executor, tenant: Tenant, page: { after: string | null; limit: number }): Promise<OAuthAppsTable[]> {
-  let q = scoped(db, tenant).selectFrom('oauth_apps').selectAll().orderBy('id', 'desc').limit(page.limit + 1)
+  let q = scoped(db, tenant)
+    .selectFrom('oauth_apps')
+    .selectAll()
+    .orderBy('id', 'desc')
+    .limit(page.limit + 1)
   if (page.after) q = q.where('id', '<', page.after)
   return q.execute()
 }
@@ -99,7 +103,9 @@ function grantsListed(db: Executor, tenant: Tenant, now: string) {
 
 /** listOAuthAuthorizations: newest first, a page at a time. */
 export function listGrants(db: Executor, tenant: Tenant, now: string, page: { after: string | null; limit: number }): Promise<GrantListed[]> {
-  let q = grantsListed(db, tenant, now).orderBy('oauth_grants.id', 'desc').limit(page.limit + 1)
+  let q = grantsListed(db, tenant, now)
+    .orderBy('oauth_grants.id', 'desc')
+    .limit(page.limit + 1)
   if (page.after) q = q.where('oauth_grants.id', '<', page.after)
   return q.execute() as Promise<GrantListed[]>
 }
@@ -122,15 +128,20 @@ export async function insertGrant(db: Executor, row: OAuthGrantsTable): Promise<
   await db.insertInto('oauth_grants').values(row).execute()
 }
 
-export const findGrantByCode = (db: Executor, codeHash: string): Promise<OAuthGrantsTable | undefined> =>
-  db.selectFrom('oauth_grants').selectAll().where('code_hash', '=', codeHash).executeTakeFirst()
+export const findGrantByCode = (db: Executor, codeHash: string): Promise<OAuthGrantsTable | undefined> => db.selectFrom('oauth_grants').selectAll().where('code_hash', '=', codeHash).executeTakeFirst()
 
 export const findGrant = (db: Executor, tenant: Tenant, id: string): Promise<OAuthGrantsTable | undefined> =>
   scoped(db, tenant).selectFrom('oauth_grants').selectAll().where('id', '=', id).executeTakeFirst()
 
 /** Spends the code; false when it was spent already (a concurrent redemption won) or the grant revoked meanwhile. */
 export async function spendCode(db: Executor, grant: OAuthGrantsTable, now: string): Promise<boolean> {
-  const r = await scoped(db, tenantOf(grant)).updateTable('oauth_grants').set({ code_used_at: now }).where('id', '=', grant.id).where('code_used_at', 'is', null).where('revoked_at', 'is', null).executeTakeFirst()
+  const r = await scoped(db, tenantOf(grant))
+    .updateTable('oauth_grants')
+    .set({ code_used_at: now })
+    .where('id', '=', grant.id)
+    .where('code_used_at', 'is', null)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst()
   return Number(r.numUpdatedRows) === 1
 }
 
@@ -138,12 +149,7 @@ export async function spendCode(db: Executor, grant: OAuthGrantsTable, now: stri
 export async function revokeGrant(db: Executor, grant: OAuthGrantsTable, now: string, reason: string): Promise<boolean> {
   const tenant = tenantOf(grant)
   await scoped(db, tenant).updateTable('oauth_tokens').set({ revoked_at: now }).where('grant_id', '=', grant.id).where('revoked_at', 'is', null).execute()
-  const r = await scoped(db, tenant)
-    .updateTable('oauth_grants')
-    .set({ revoked_at: now, revoked_reason: reason })
-    .where('id', '=', grant.id)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst()
+  const r = await scoped(db, tenant).updateTable('oauth_grants').set({ revoked_at: now, revoked_reason: reason }).where('id', '=', grant.id).where('revoked_at', 'is', null).executeTakeFirst()
   return Number(r.numUpdatedRows) === 1
 }
 
@@ -158,8 +164,7 @@ export const findToken = (db: Executor, tokenHash: string): Promise<OAuthTokensT
 const tokenQ = prepared((db, a: { tokenHash: string }) => db.selectFrom('oauth_tokens').selectAll().where('token_hash', '=', a.tokenHash))
 
 /** The bearer resolver's lookup: the token with its grant's member and revocation (one query, every request). */
-export const findAccessToken = (db: Executor, tokenHash: string): Promise<(OAuthTokensTable & { member_id: string; grant_revoked_at: string | null }) | undefined> =>
-  accessQ.first(db, { tokenHash })
+export const findAccessToken = (db: Executor, tokenHash: string): Promise<(OAuthTokensTable & { member_id: string; grant_revoked_at: string | null }) | undefined> => accessQ.first(db, { tokenHash })
 const accessQ = prepared((db, a: { tokenHash: string }) =>
   db
     .selectFrom('oauth_tokens')

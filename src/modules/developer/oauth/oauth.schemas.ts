@@ -62,9 +62,7 @@ export const UpdateOAuthAppBody = Type.Object(
     redirect_uris: Type.Optional(Type.Array(RedirectUri, { minItems: 1, maxItems: 10, uniqueItems: true })),
     allowed_scopes: Type.Optional(SCOPES.listSchema(ScopeName, { minItems: 1, uniqueItems: true })),
     rotate_secret: Type.Optional(Type.Boolean({ description: 'Issue a new client secret (confidential apps), returned once in `client_secret`.' })),
-    secret_grace_hours: Type.Optional(
-      Type.Integer({ minimum: 0, maximum: 168, description: 'With rotate_secret: how long the old secret stays valid (0: at once). Default 24.' }),
-    ),
+    secret_grace_hours: Type.Optional(Type.Integer({ minimum: 0, maximum: 168, description: 'With rotate_secret: how long the old secret stays valid (0: at once). Default 24.' })),
   },
   { additionalProperties: false, title: 'UpdateOAuthAppBody' },
 )
@@ -114,7 +112,13 @@ export type OAuthAuthorizationT = Static<typeof OAuthAuthorization>
 export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false })
 
 export const DeletedOAuthApp = Type.Object(
-  { id: Type.String(), object: Type.Literal('oauth_app'), client_id: Type.String(), deleted: Type.Literal(true), revoked_authorizations: Type.Integer({ minimum: 0, description: 'How many authorizations (in any workspace) the deletion revoked.' }) },
+  {
+    id: Type.String(),
+    object: Type.Literal('oauth_app'),
+    client_id: Type.String(),
+    deleted: Type.Literal(true),
+    revoked_authorizations: Type.Integer({ minimum: 0, description: 'How many authorizations (in any workspace) the deletion revoked.' }),
+  },
   { title: 'DeletedOAuthApp' },
 )
 export type DeletedOAuthAppT = Static<typeof DeletedOAuthApp>

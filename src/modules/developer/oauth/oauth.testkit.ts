@@ -50,7 +50,13 @@ export async function consent(b: FormBrowser, url: string, opts: { decision?: 'a
   return b.post('/oauth/authorize', { ...fields, tenant, decision: opts.decision ?? 'allow' })
 }
 
-const unescape = (s: string) => s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&')
+const unescape = (s: string) =>
+  s
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&')
 
 /** The authorization response's query parameters (code, state, iss, error). */
 export function responseParams(res: LightMyRequestResponse): URLSearchParams {

@@ -71,7 +71,12 @@ describe('POST /oauth/token and /oauth/revoke', () => {
     assert.equal(json(await tokenRequest(h, { ...creds, grant_type: 'password' })).error, 'unsupported_grant_type')
     assert.equal(json(await tokenRequest(h, { ...creds, grant_type: 'client_credentials' })).error, 'unsupported_grant_type')
     assert.equal(json(await tokenRequest(h, { ...creds })).error, 'invalid_request')
-    const repeated = await h.http().inject({ method: 'POST', url: '/oauth/token', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: `${new URLSearchParams(creds)}&grant_type=authorization_code&grant_type=refresh_token` })
+    const repeated = await h.http().inject({
+      method: 'POST',
+      url: '/oauth/token',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: `${new URLSearchParams(creds)}&grant_type=authorization_code&grant_type=refresh_token`,
+    })
     assert.equal(json(repeated).error, 'invalid_request')
     const asJson = await h.http().inject({ method: 'POST', url: '/oauth/token', payload: { ...creds, grant_type: 'authorization_code' } })
     assert.equal(asJson.statusCode, 400)
@@ -176,7 +181,8 @@ describe('POST /oauth/token and /oauth/revoke', () => {
   })
 
   it('revokes (RFC 7009): an access token alone, a refresh token with its family; unknown tokens answer 200', async () => {
-    const revoke = (token: string, a: TestOAuthApp = app) => tokenRequest(h, { token, client_id: a.client_id, ...(a.client_secret ? { client_secret: a.client_secret } : {}) }, { path: '/oauth/revoke' })
+    const revoke = (token: string, a: TestOAuthApp = app) =>
+      tokenRequest(h, { token, client_id: a.client_id, ...(a.client_secret ? { client_secret: a.client_secret } : {}) }, { path: '/oauth/revoke' })
     const t = json(await exchange(h, app, await codeFor(app)))
     const r = await revoke(t.access_token)
     assert.equal(r.statusCode, 200)

@@ -82,7 +82,10 @@ const CONVERSATIONS: {
     tags: ['shipping'],
     messages: [
       { direction: 'inbound', content: 'Hi, I ordered a 2-person tent on Monday (order #10482) and the tracking has not updated since Wednesday. Can you check?' },
-      { direction: 'outbound', content: 'Hi Emma, thanks for reaching out! Your parcel is at the regional hub and should arrive within 2 business days; tracking updates once the carrier scans it again.' },
+      {
+        direction: 'outbound',
+        content: 'Hi Emma, thanks for reaching out! Your parcel is at the regional hub and should arrive within 2 business days; tracking updates once the carrier scans it again.',
+      },
     ],
   },
   {
@@ -141,7 +144,10 @@ export async function seedSandbox(run: SeedRun): Promise<void> {
   }
 
   // First, so the events of everything below are delivered to the Playground.
-  await step('webhook_endpoint', async () => (await s.webhooks.endpoints.create(p, { url: run.playgroundUrl, description: 'Sample endpoint: every event of this sandbox, delivered to the Webhook Playground.' })).id)
+  await step(
+    'webhook_endpoint',
+    async () => (await s.webhooks.endpoints.create(p, { url: run.playgroundUrl, description: 'Sample endpoint: every event of this sandbox, delivered to the Webhook Playground.' })).id,
+  )
   for (const tag of TAGS) await step(`tag:${tag.name}`, async () => (await s.inbox.tags.create(p, tag)).id)
 
   const kb = await step('knowledge_base', async () => (await s.knowledge.bases.create(p, KNOWLEDGE_BASE)).id)

@@ -17,14 +17,18 @@ const EXAMPLE: SandboxWorkspaceT = {
 }
 
 /** Event types of the sandbox workspaces (developer module), emitted to the workspace that made the sandbox. */
-export const SANDBOX_EVENTS = defineEvents('developer', { scope: 'read' }, {
-  'sandbox_workspace.ready': eventType({ description: 'A sandbox workspace finished seeding its sample data.', schema: SandboxWorkspace, example: EXAMPLE }),
-  'sandbox_workspace.failed': eventType({
-    description: 'Seeding a sandbox workspace failed for good (`error`); what was made stays, the key keeps working.',
-    schema: SandboxWorkspace,
-    example: { ...EXAMPLE, status: 'failed', error: 'inbox: validation_failed', ready_at: null },
-  }),
-})
+export const SANDBOX_EVENTS = defineEvents(
+  'developer',
+  { scope: 'read' },
+  {
+    'sandbox_workspace.ready': eventType({ description: 'A sandbox workspace finished seeding its sample data.', schema: SandboxWorkspace, example: EXAMPLE }),
+    'sandbox_workspace.failed': eventType({
+      description: 'Seeding a sandbox workspace failed for good (`error`); what was made stays, the key keeps working.',
+      schema: SandboxWorkspace,
+      example: { ...EXAMPLE, status: 'failed', error: 'inbox: validation_failed', ready_at: null },
+    }),
+  },
+)
 
 declare module '../../../kernel/events/events.js' {
   interface EventPayloads extends PayloadsOf<typeof SANDBOX_EVENTS> {}

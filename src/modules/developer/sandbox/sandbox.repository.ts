@@ -21,7 +21,10 @@ export async function isSandboxWorkspace(db: Executor, workspaceId: string): Pro
 }
 
 export async function countSandboxes(db: Executor, tenant: Tenant): Promise<number> {
-  const row = await scoped(db, tenant).selectFrom(TABLE).select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow()
+  const row = await scoped(db, tenant)
+    .selectFrom(TABLE)
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .executeTakeFirstOrThrow()
   return Number(row.n)
 }
 
@@ -29,7 +32,10 @@ export function listSandboxes(db: Executor, tenant: Tenant, q: ListSandboxWorksp
   let s = scoped(db, tenant).selectFrom(TABLE).selectAll()
   if (q.status) s = s.where('status', '=', q.status)
   if (page.after) s = s.where('id', '<', page.after)
-  return s.orderBy('id', 'desc').limit(page.limit + 1).execute()
+  return s
+    .orderBy('id', 'desc')
+    .limit(page.limit + 1)
+    .execute()
 }
 
 /** A guarded update: only while the sandbox is still in `expect` (a finished seeding is never reopened). */

@@ -7,7 +7,24 @@ import { applyManifest, applyVersionConstants, findManifest } from './sdk-manife
 // manifest renamed and re-versioned, in a ZIP under one top folder `<name>-<version>/`.
 
 /** Folders never packed: dependencies, build output, caches of test runs. */
-const SKIPPED_DIRS = new Set(['node_modules', 'dist', 'build', 'vendor', 'coverage', 'tmp', '.tmp', '.git', '.bundle', '__pycache__', '.pytest_cache', '.mypy_cache', '.ruff_cache', '.phpunit.cache', '.venv', 'venv'])
+const SKIPPED_DIRS = new Set([
+  'node_modules',
+  'dist',
+  'build',
+  'vendor',
+  'coverage',
+  'tmp',
+  '.tmp',
+  '.git',
+  '.bundle',
+  '__pycache__',
+  '.pytest_cache',
+  '.mypy_cache',
+  '.ruff_cache',
+  '.phpunit.cache',
+  '.venv',
+  'venv',
+])
 /**
  * Files never packed: bytecode and logs, built packages, and `*.test.ts` — the service repository's driver
  * of a client's suite (it starts this server in-process); the client's own tests are packed.

@@ -18,7 +18,8 @@ export function sdkDownloads(k: Kernel) {
       const token = request.params.token
       const row = /^[A-Za-z0-9_-]{20,100}$/.test(token) ? await repo.findGenerationByToken(k.db, sha256(token)) : undefined
       if (!row) throw new AppError('resource_not_found', 'No SDK generation has this link.')
-      if (row.status === 'queued' || row.status === 'running') throw new AppError('sdk_archive_not_ready', 'The archive is still being generated; try again in a moment.', { headers: { 'Retry-After': '5' } })
+      if (row.status === 'queued' || row.status === 'running')
+        throw new AppError('sdk_archive_not_ready', 'The archive is still being generated; try again in a moment.', { headers: { 'Retry-After': '5' } })
       if (row.status === 'failed') throw new AppError('sdk_archive_not_ready', `The generation failed: ${row.error ?? 'unknown error'}. Create a new one.`)
       if (!row.expires_at || Date.parse(row.expires_at) <= k.clock.now().getTime() || !row.archive_key) {
         throw new AppError('sdk_download_expired', `This link expired at ${row.expires_at}; create a new generation (POST /sdk-generations).`)

@@ -18,14 +18,18 @@ const EXAMPLE: SdkGenerationT = {
 }
 
 /** Event types of the SDK generations (developer module). Events never carry the download link. */
-export const SDK_GENERATIONS_EVENTS = defineEvents('developer', { scope: 'read' }, {
-  'sdk_generation.succeeded': eventType({ description: 'An SDK archive is ready (its download link is in listSdkGenerations).', schema: SdkGeneration, example: EXAMPLE }),
-  'sdk_generation.failed': eventType({
-    description: 'An SDK generation failed (`error`).',
-    schema: SdkGeneration,
-    example: { ...EXAMPLE, status: 'failed', error: 'The python emitter failed: …', operations: null, archive: null },
-  }),
-})
+export const SDK_GENERATIONS_EVENTS = defineEvents(
+  'developer',
+  { scope: 'read' },
+  {
+    'sdk_generation.succeeded': eventType({ description: 'An SDK archive is ready (its download link is in listSdkGenerations).', schema: SdkGeneration, example: EXAMPLE }),
+    'sdk_generation.failed': eventType({
+      description: 'An SDK generation failed (`error`).',
+      schema: SdkGeneration,
+      example: { ...EXAMPLE, status: 'failed', error: 'The python emitter failed: …', operations: null, archive: null },
+    }),
+  },
+)
 
 declare module '../../../kernel/events/events.js' {
   interface EventPayloads extends PayloadsOf<typeof SDK_GENERATIONS_EVENTS> {}

@@ -56,7 +56,11 @@ describe(`SDK generation memory in the bundle (${ENGINE})`, () => {
   }
   /** The server's memory right after a full garbage collection (test/gc-probe.mjs). */
   async function memory(): Promise<{ rss: number; heap: number }> {
-    const lines = () => server.output().split('\n').filter((l) => l.startsWith('gc-probe '))
+    const lines = () =>
+      server
+        .output()
+        .split('\n')
+        .filter((l) => l.startsWith('gc-probe '))
     const before = lines().length
     server.child.kill('SIGUSR2')
     for (let i = 0; i < 500 && lines().length === before; i++) await new Promise((r) => setTimeout(r, 20))

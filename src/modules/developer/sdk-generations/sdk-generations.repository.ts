@@ -21,7 +21,11 @@ export function findGenerationByToken(db: Executor, tokenHash: string): Promise<
 }
 
 export async function countPending(db: Executor, tenant: Tenant): Promise<number> {
-  const row = await scoped(db, tenant).selectFrom(TABLE).select((eb) => eb.fn.countAll<string | number>().as('n')).where('status', 'in', ['queued', 'running']).executeTakeFirstOrThrow()
+  const row = await scoped(db, tenant)
+    .selectFrom(TABLE)
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .where('status', 'in', ['queued', 'running'])
+    .executeTakeFirstOrThrow()
   return Number(row.n)
 }
 
@@ -30,7 +34,10 @@ export function listGenerations(db: Executor, tenant: Tenant, q: ListSdkGenerati
   if (q.language) s = s.where('language', '=', q.language)
   if (q.status) s = s.where('status', '=', q.status)
   if (page.after) s = s.where('id', '<', page.after)
-  return s.orderBy('id', 'desc').limit(page.limit + 1).execute()
+  return s
+    .orderBy('id', 'desc')
+    .limit(page.limit + 1)
+    .execute()
 }
 
 /** A guarded update: only while the generation is in one of `expect`. */

@@ -20,7 +20,10 @@ export const SdkGeneration = Type.Object(
     status: Status,
     error: Nullable(Type.String()),
     api_version: Type.String({ description: 'info.version of the OpenAPI document the client was generated from.' }),
-    document_sha256: Type.String({ pattern: '^[0-9a-f]{64}$', description: 'SHA-256 of the document’s canonical JSON (keys sorted, no whitespace): an OpenAPI snapshot of the same document has this sha256.' }),
+    document_sha256: Type.String({
+      pattern: '^[0-9a-f]{64}$',
+      description: 'SHA-256 of the document’s canonical JSON (keys sorted, no whitespace): an OpenAPI snapshot of the same document has this sha256.',
+    }),
     operations: Nullable(Type.Integer({ minimum: 0, description: 'Operations the generated client covers (once generated).' })),
     archive: Nullable(
       Type.Object(

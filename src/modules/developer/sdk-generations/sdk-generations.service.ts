@@ -68,7 +68,16 @@ export class SdkGenerationsService {
 
   list(tenant: Tenant, q: ListSdkGenerationsQueryT): Promise<PageResult<SdkGenerationT>> {
     const { cursor: _c, limit: _l, ...filters } = q
-    return this.k.paginate({ list: 'listSdkGenerations', tenant, filters, query: q, keyShape: ID_SHAPE, fetch: (page) => repo.listGenerations(this.k.db, tenant, q, page), key: (r) => r.id, view: (r) => this.view(r) })
+    return this.k.paginate({
+      list: 'listSdkGenerations',
+      tenant,
+      filters,
+      query: q,
+      keyShape: ID_SHAPE,
+      fetch: (page) => repo.listGenerations(this.k.db, tenant, q, page),
+      key: (r) => r.id,
+      view: (r) => this.view(r),
+    })
   }
 
   async create(principal: Principal, body: CreateSdkGenerationBodyT, document: () => Promise<string>): Promise<WithStatus<SdkGenerationT>> {

@@ -28,7 +28,15 @@ describe('package manifests and archives', () => {
     const out = applyManifest('svc-client.gemspec', Buffer.from(src), 'acme-api', '3.0.0.beta1')
     assert.equal(out.file, 'svc-client.gemspec', 'its files list may name it')
     assert.equal(text(out), src.replace("'svc-client'\n", '"acme-api"\n').replace('Svc::VERSION', '"3.0.0.beta1"'))
-    assert.deepEqual(findManifest(new Map([['svc-client.gemspec', Buffer.from(src)], ['README.md', Buffer.from('')]])), { file: 'svc-client.gemspec', name: 'svc-client', version: null })
+    assert.deepEqual(
+      findManifest(
+        new Map([
+          ['svc-client.gemspec', Buffer.from(src)],
+          ['README.md', Buffer.from('')],
+        ]),
+      ),
+      { file: 'svc-client.gemspec', name: 'svc-client', version: null },
+    )
   })
 
   it('the client’s own version constant follows the package version; the API version stays', () => {
@@ -74,7 +82,12 @@ describe('package manifests and archives', () => {
     assert.equal(a.folder, 'acme-api-2.0.0')
     const JSZip = (await import('jszip')).default
     const zip = await JSZip.loadAsync(a.archive)
-    assert.deepEqual(Object.keys(zip.files).filter((n) => !zip.files[n].dir).sort(), ['acme-api-2.0.0/GENERATION.json', 'acme-api-2.0.0/bin/run.sh', 'acme-api-2.0.0/package.json', 'acme-api-2.0.0/src/generated/client.ts'])
+    assert.deepEqual(
+      Object.keys(zip.files)
+        .filter((n) => !zip.files[n].dir)
+        .sort(),
+      ['acme-api-2.0.0/GENERATION.json', 'acme-api-2.0.0/bin/run.sh', 'acme-api-2.0.0/package.json', 'acme-api-2.0.0/src/generated/client.ts'],
+    )
     assert.equal(Number(zip.files['acme-api-2.0.0/bin/run.sh'].unixPermissions) & 0o777, 0o755)
     assert.deepEqual(JSON.parse(await zip.file('acme-api-2.0.0/package.json')!.async('string')), { name: '@acme/api', version: '2.0.0' })
   })

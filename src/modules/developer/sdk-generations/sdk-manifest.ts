@@ -91,7 +91,17 @@ export function findManifest(files: Map<string, Buffer>): ManifestInfo | null {
       const lines = text.split('\n')
       const table = projectTable(lines)
       const body = table ? lines.slice(table[0] + 1, table[1]) : []
-      return { file, name: tomlString(body.find((l) => /^\s*name\s*=/.test(l)), 'name'), version: tomlString(body.find((l) => /^\s*version\s*=/.test(l)), 'version') }
+      return {
+        file,
+        name: tomlString(
+          body.find((l) => /^\s*name\s*=/.test(l)),
+          'name',
+        ),
+        version: tomlString(
+          body.find((l) => /^\s*version\s*=/.test(l)),
+          'version',
+        ),
+      }
     }
     default:
       return { file, name: rubyString(text, 'name'), version: rubyString(text, 'version') }
@@ -135,8 +145,14 @@ export function applyManifest(file: string, content: Buffer, name: string, versi
     // A version read from a file at build time (dynamic) would not be the one asked for.
     const dynamic = at('dynamic')
     if (dynamic >= 0) {
-      lines[start + 1 + dynamic] = lines[start + 1 + dynamic].replace(/\[([^\]]*)\]/, (_, items: string) =>
-        `[${items.split(',').map((i) => i.trim()).filter((i) => i && !/^["']version["']$/.test(i)).join(', ')}]`,
+      lines[start + 1 + dynamic] = lines[start + 1 + dynamic].replace(
+        /\[([^\]]*)\]/,
+        (_, items: string) =>
+          `[${items
+            .split(',')
+            .map((i) => i.trim())
+            .filter((i) => i && !/^["']version["']$/.test(i))
+            .join(', ')}]`,
       )
     }
     set('name', name, null)

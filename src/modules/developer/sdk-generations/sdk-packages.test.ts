@@ -66,25 +66,30 @@ describe('generated SDK archives unpack, load and talk to a live server', () => 
     await h?.close()
   })
 
-  it('python: pyproject.toml names the package, the unpacked svc module makes a request, and its own suite passes', { skip: skipUnless('python3', ['-c', 'import sys, tomllib; assert sys.version_info >= (3, 11)']), timeout: 170_000 }, async () => {
-    const { root } = await unpack({ language: 'python', package_name: 'acme-svc', version: '3.1.0' })
-    const env = { ...live.env, PYTHONPATH: root, PYTHONDONTWRITEBYTECODE: '1' }
-    const meta = await run('python3', ['-c', 'import json, tomllib; p = tomllib.load(open("pyproject.toml", "rb"))["project"]; print(json.dumps([p["name"], p["version"]]))'], { cwd: root, env })
-    assert.deepEqual(JSON.parse(meta.output), ['acme-svc', '3.1.0'], meta.output)
-    const script = 'import json, os, svc; c = svc.Client(api_key=os.environ["SVC_API_KEY"], base_url=os.environ["SVC_BASE_URL"]); print(json.dumps({"file": svc.__file__, "id": c.workspaces.current.get()["id"]}))'
-    const call = await run('python3', ['-c', script], { cwd: root, env })
-    assert.equal(call.code, 0, call.output)
-    const out = JSON.parse(call.output)
-    assert.ok(out.file.startsWith(root), `imported from the archive, not the repository: ${out.file}`)
-    assert.equal(out.id, live.env.SVC_WORKSPACE_ID)
-    if (ENGINE !== 'sqlite') return
-    // The suite also pins the committed distribution name (svc-client): run on a package keeping it, re-versioned.
-    const kept = await unpack({ language: 'python', version: '3.1.0' })
-    const suite = await run('python3', ['-m', 'unittest', 'discover', '-s', 'tests', '-t', '.', '-v'], { cwd: kept.root, env: { ...env, PYTHONPATH: kept.root, PYTHONUNBUFFERED: '1' } })
-    assert.equal(suite.code, 0, suite.output)
-    assert.match(suite.output, /\nOK/, suite.output)
-    assert.doesNotMatch(suite.output, /skipped=\d{2,}/, 'the live tests ran (SVC_* set)')
-  })
+  it(
+    'python: pyproject.toml names the package, the unpacked svc module makes a request, and its own suite passes',
+    { skip: skipUnless('python3', ['-c', 'import sys, tomllib; assert sys.version_info >= (3, 11)']), timeout: 170_000 },
+    async () => {
+      const { root } = await unpack({ language: 'python', package_name: 'acme-svc', version: '3.1.0' })
+      const env = { ...live.env, PYTHONPATH: root, PYTHONDONTWRITEBYTECODE: '1' }
+      const meta = await run('python3', ['-c', 'import json, tomllib; p = tomllib.load(open("pyproject.toml", "rb"))["project"]; print(json.dumps([p["name"], p["version"]]))'], { cwd: root, env })
+      assert.deepEqual(JSON.parse(meta.output), ['acme-svc', '3.1.0'], meta.output)
+      const script =
+        'import json, os, svc; c = svc.Client(api_key=os.environ["SVC_API_KEY"], base_url=os.environ["SVC_BASE_URL"]); print(json.dumps({"file": svc.__file__, "id": c.workspaces.current.get()["id"]}))'
+      const call = await run('python3', ['-c', script], { cwd: root, env })
+      assert.equal(call.code, 0, call.output)
+      const out = JSON.parse(call.output)
+      assert.ok(out.file.startsWith(root), `imported from the archive, not the repository: ${out.file}`)
+      assert.equal(out.id, live.env.SVC_WORKSPACE_ID)
+      if (ENGINE !== 'sqlite') return
+      // The suite also pins the committed distribution name (svc-client): run on a package keeping it, re-versioned.
+      const kept = await unpack({ language: 'python', version: '3.1.0' })
+      const suite = await run('python3', ['-m', 'unittest', 'discover', '-s', 'tests', '-t', '.', '-v'], { cwd: kept.root, env: { ...env, PYTHONPATH: kept.root, PYTHONUNBUFFERED: '1' } })
+      assert.equal(suite.code, 0, suite.output)
+      assert.match(suite.output, /\nOK/, suite.output)
+      assert.doesNotMatch(suite.output, /skipped=\d{2,}/, 'the live tests ran (SVC_* set)')
+    },
+  )
 
   it('node: package.json names the package, and the unpacked source makes a request', async () => {
     const { root } = await unpack({ language: 'node', package_name: '@acme/svc-node', version: '3.1.0-beta.2' })
@@ -99,7 +104,8 @@ describe('generated SDK archives unpack, load and talk to a live server', () => 
 
   it('php: composer.json names the package, and the unpacked client makes a request', { skip: skipUnless('php', ['-r', 'exit(extension_loaded("curl") ? 0 : 1);']) }, async () => {
     const { root } = await unpack({ language: 'php', package_name: 'acme/svc-php', version: '3.1.0' })
-    const script = '$m = json_decode(file_get_contents("composer.json"), true); require "autoload.php"; $c = new Svc\\SvcClient(["api_key" => getenv("SVC_API_KEY"), "base_url" => getenv("SVC_BASE_URL")]); echo json_encode([$m["name"], $m["version"], $c->workspaces->current->get()["id"]]);'
+    const script =
+      '$m = json_decode(file_get_contents("composer.json"), true); require "autoload.php"; $c = new Svc\\SvcClient(["api_key" => getenv("SVC_API_KEY"), "base_url" => getenv("SVC_BASE_URL")]); echo json_encode([$m["name"], $m["version"], $c->workspaces->current->get()["id"]]);'
     const call = await run('php', ['-r', script], { cwd: root, env: live.env })
     assert.equal(call.code, 0, call.output)
     assert.deepEqual(JSON.parse(call.output), ['acme/svc-php', '3.1.0', live.env.SVC_WORKSPACE_ID])

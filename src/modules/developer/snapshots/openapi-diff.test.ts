@@ -17,10 +17,7 @@ function miniDoc(): Doc {
       '/pets': {
         get: {
           operationId: 'listPets',
-          parameters: [
-            { name: 'status', in: 'query', required: false, schema: { $ref: '#/components/schemas/PetStatus' } },
-            { $ref: '#/components/parameters/Trace' },
-          ],
+          parameters: [{ name: 'status', in: 'query', required: false, schema: { $ref: '#/components/schemas/PetStatus' } }, { $ref: '#/components/parameters/Trace' }],
           responses: { '200': { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/PetList' } } } } },
         },
         post: {
@@ -122,7 +119,10 @@ describe('diffOpenApi', () => {
     })
     assert.deepEqual(kinds(d.breaking_changes), ['request_field_required'])
     assert.equal(d.breaking_changes.length, 2)
-    assert.deepEqual(d.non_breaking_changes.map((c) => c.message), ['request body field name is now optional'])
+    assert.deepEqual(
+      d.non_breaking_changes.map((c) => c.message),
+      ['request body field name is now optional'],
+    )
   })
 
   it('a narrowed enum is breaking in requests and in responses; an added value is not', () => {
@@ -146,10 +146,16 @@ describe('diffOpenApi', () => {
 
   it('a changed type is breaking, unless it widens a request or narrows a response', () => {
     const breaking = changed((a) => (a.components.schemas.Pet.properties.name.type = 'integer'))
-    assert.deepEqual(breaking.breaking_changes.map((c) => c.message).sort(), ['response 200 field data[].name: type changed from string to integer', 'response 201 field name: type changed from string to integer'])
+    assert.deepEqual(breaking.breaking_changes.map((c) => c.message).sort(), [
+      'response 200 field data[].name: type changed from string to integer',
+      'response 201 field name: type changed from string to integer',
+    ])
     const widenedRequest = changed((a) => (a.components.requestBodies.CreatePet.content['application/json'].schema.properties.age.type = 'number'))
     assert.equal(widenedRequest.breaking_changes.length, 0)
-    assert.deepEqual(widenedRequest.non_breaking_changes.map((c) => c.kind), ['type_changed'])
+    assert.deepEqual(
+      widenedRequest.non_breaking_changes.map((c) => c.kind),
+      ['type_changed'],
+    )
     const narrowedRequest = changed((a) => (a.components.requestBodies.CreatePet.content['application/json'].schema.properties.name.type = ['string', 'null']))
     assert.equal(narrowedRequest.breaking_changes.length, 0, 'accepting null as well widens')
     const nullableResponse = changed((a) => (a.components.schemas.Pet.properties.name.type = ['string', 'null']))
@@ -163,7 +169,10 @@ describe('diffOpenApi', () => {
       delete a.components.schemas.Owner.properties.email
       a.components.schemas.Owner.required = []
     })
-    assert.deepEqual(find(d.breaking_changes, 'response_field_removed', 'createPet').map((c) => [c.location, c.message]), [['/components/schemas/Owner/properties/email', 'response 201 field owner.email removed']])
+    assert.deepEqual(
+      find(d.breaking_changes, 'response_field_removed', 'createPet').map((c) => [c.location, c.message]),
+      [['/components/schemas/Owner/properties/email', 'response 201 field owner.email removed']],
+    )
   })
 
   it('a response field that may now be absent is breaking; an added response field is not', () => {
@@ -185,8 +194,14 @@ describe('diffOpenApi', () => {
     })
     assert.deepEqual(kinds(open.non_breaking_changes), ['request_field_removed'])
     const params = changed((a) => (a.paths['/pets'].get.parameters = []))
-    assert.deepEqual(params.breaking_changes.map((c) => c.message), ['query parameter "status" removed'])
-    assert.deepEqual(params.non_breaking_changes.map((c) => [c.message, c.location]), [['header parameter "X-Trace" removed', '/components/parameters/Trace']])
+    assert.deepEqual(
+      params.breaking_changes.map((c) => c.message),
+      ['query parameter "status" removed'],
+    )
+    assert.deepEqual(
+      params.non_breaking_changes.map((c) => [c.message, c.location]),
+      [['header parameter "X-Trace" removed', '/components/parameters/Trace']],
+    )
   })
 
   it('operations removed, added and moved; success statuses and media types removed and added', () => {
@@ -203,7 +218,13 @@ describe('diffOpenApi', () => {
       a.paths['/animals'] = a.paths['/pets']
       delete a.paths['/pets']
     })
-    assert.deepEqual(moved.breaking_changes.map((c) => [c.kind, c.operation_id]), [['operation_moved', 'listPets'], ['operation_moved', 'createPet']])
+    assert.deepEqual(
+      moved.breaking_changes.map((c) => [c.kind, c.operation_id]),
+      [
+        ['operation_moved', 'listPets'],
+        ['operation_moved', 'createPet'],
+      ],
+    )
 
     const statuses = changed((a) => {
       const post = a.paths['/pets'].post
@@ -221,7 +242,10 @@ describe('diffOpenApi', () => {
     const before = miniDoc()
     before.components.requestBodies.CreatePet.required = false
     const d = diffOpenApi(before, miniDoc())
-    assert.deepEqual(d.breaking_changes.map((c) => c.message), ['the request body is now required'])
+    assert.deepEqual(
+      d.breaking_changes.map((c) => c.message),
+      ['the request body is now required'],
+    )
   })
 
   it('leaves both documents untouched', () => {
@@ -271,7 +295,12 @@ describe('diffOpenApi on the served document', () => {
       assert.equal(found.length, 1, `${kind} on ${operationId}: ${JSON.stringify(d.breaking_changes.filter((c) => c.operation_id === operationId))}`)
       return found[0]
     }
-    assert.deepEqual(one('response_field_removed', 'getBot'), { kind: 'response_field_removed', operation_id: 'getBot', location: '/components/schemas/Bot/properties/greeting', message: 'response 200 field greeting removed' })
+    assert.deepEqual(one('response_field_removed', 'getBot'), {
+      kind: 'response_field_removed',
+      operation_id: 'getBot',
+      location: '/components/schemas/Bot/properties/greeting',
+      message: 'response 200 field greeting removed',
+    })
     assert.equal(one('response_field_removed', 'listBots').message, 'response 200 field data[].greeting removed')
     assert.deepEqual(one('request_field_required', 'createBot'), {
       kind: 'request_field_required',
@@ -279,10 +308,10 @@ describe('diffOpenApi on the served document', () => {
       location: '/components/requestBodies/CreateBotBody/content/application~1json/schema/properties/region',
       message: 'new required request body field region',
     })
-    assert.deepEqual(find(d.breaking_changes, 'enum_value_removed', 'createBot').map((c) => c.message), [
-      'request body field channels[]: enum value "sms" removed',
-      'response 201 field channels[]: enum value "sms" removed',
-    ])
+    assert.deepEqual(
+      find(d.breaking_changes, 'enum_value_removed', 'createBot').map((c) => c.message),
+      ['request body field channels[]: enum value "sms" removed', 'response 201 field channels[]: enum value "sms" removed'],
+    )
     assert.equal(one('enum_value_removed', 'getBot').message, 'response 200 field channels[]: enum value "sms" removed')
     assert.equal(one('type_changed', 'getBot').message, 'response 200 field version_count: type changed from integer to string')
     assert.deepEqual(one('operation_removed', 'deleteBot').location, '/paths/~1bots~1{id}/delete')
@@ -290,7 +319,11 @@ describe('diffOpenApi on the served document', () => {
     assert.deepEqual(d.added_operations, [])
     assert.deepEqual(d.non_breaking_changes, [])
     // Every location resolves in the document that holds it.
-    const at = (root: unknown, ptr: string) => ptr.slice(1).split('/').reduce<any>((o, s) => o?.[s.replaceAll('~1', '/').replaceAll('~0', '~')], root)
+    const at = (root: unknown, ptr: string) =>
+      ptr
+        .slice(1)
+        .split('/')
+        .reduce<any>((o, s) => o?.[s.replaceAll('~1', '/').replaceAll('~0', '~')], root)
     for (const c of d.breaking_changes) assert.notEqual(at(c.kind.endsWith('_removed') && c.kind !== 'enum_value_removed' ? doc : copy, c.location), undefined, c.location)
   })
 

@@ -22,5 +22,8 @@ export function listSnapshots(db: Executor, tenant: Tenant, q: { id?: string }, 
   let s = scoped(db, tenant).selectFrom('developer_openapi_snapshots').selectAll()
   if (q.id) s = s.where('id', '=', q.id)
   if (page.after) s = s.where('id', '<', page.after)
-  return s.orderBy('id', 'desc').limit(page.limit + 1).execute()
+  return s
+    .orderBy('id', 'desc')
+    .limit(page.limit + 1)
+    .execute()
 }

@@ -25,10 +25,7 @@ export const CHANGE_KINDS = [
   'type_changed',
 ] as const satisfies readonly ChangeKind[]
 
-const OperationRef = Type.Object(
-  { operation_id: Type.String(), method: Type.String({ examples: ['POST'] }), path: Type.String({ examples: ['/bots'] }) },
-  { title: 'OpenApiOperationRef' },
-)
+const OperationRef = Type.Object({ operation_id: Type.String(), method: Type.String({ examples: ['POST'] }), path: Type.String({ examples: ['/bots'] }) }, { title: 'OpenApiOperationRef' })
 export const OpenApiChange = Type.Object(
   {
     kind: oneOf(CHANGE_KINDS),
@@ -78,9 +75,7 @@ export const ListOpenApiSnapshotsQuery = Type.Object(
   {
     ...PageQuery,
     id: Type.Optional(Type.String({ pattern: '^snap_[0-9A-Za-z]{1,40}$', description: 'Only this snapshot.' })),
-    include: Type.Optional(
-      oneOf(['document'] as const, { description: '`document`: each item carries its stored OpenAPI document (about 1 MB); only together with `id`.' }),
-    ),
+    include: Type.Optional(oneOf(['document'] as const, { description: '`document`: each item carries its stored OpenAPI document (about 1 MB); only together with `id`.' })),
   },
   { additionalProperties: false },
 )

@@ -10,7 +10,15 @@ const attribute = (r: TerraformResource | undefined, name: string): TerraformAtt
   assert.ok(a, `${r?.type} has ${name}`)
   return a
 }
-const flags = (a: TerraformAttribute) => ({ type: a.type, element_type: a.element_type, required: a.required, optional: a.optional, computed: a.computed, sensitive: a.sensitive, force_new: a.force_new })
+const flags = (a: TerraformAttribute) => ({
+  type: a.type,
+  element_type: a.element_type,
+  required: a.required,
+  optional: a.optional,
+  computed: a.computed,
+  sensitive: a.sensitive,
+  force_new: a.force_new,
+})
 
 /** A document with only the OAuth app operations, as the OAuth part publishes them. */
 function oauthDoc(): Doc {
@@ -38,12 +46,21 @@ function oauthDoc(): Doc {
             content: json({
               type: 'object',
               required: ['name', 'redirect_uris'],
-              properties: { name: { type: 'string' }, redirect_uris: { type: 'array', items: { type: 'string' } }, type: { type: 'string', enum: ['confidential', 'public'] }, setup_code: { type: 'string', writeOnly: true } },
+              properties: {
+                name: { type: 'string' },
+                redirect_uris: { type: 'array', items: { type: 'string' } },
+                type: { type: 'string', enum: ['confidential', 'public'] },
+                setup_code: { type: 'string', writeOnly: true },
+              },
             }),
           },
           responses: { '201': { content: json({ $ref: '#/components/schemas/OAuthAppWithSecret' }) } },
         },
-        patch: { operationId: 'updateOAuthApp', requestBody: { content: json({ type: 'object', properties: { client_id: { type: 'string' }, name: { type: 'string' } } }) }, responses: { '200': { content: json({ $ref: '#/components/schemas/OAuthApp' }) } } },
+        patch: {
+          operationId: 'updateOAuthApp',
+          requestBody: { content: json({ type: 'object', properties: { client_id: { type: 'string' }, name: { type: 'string' } } }) },
+          responses: { '200': { content: json({ $ref: '#/components/schemas/OAuthApp' }) } },
+        },
       },
     },
     components: {
@@ -66,7 +83,17 @@ describe('Terraform resource types from the OpenAPI document', () => {
   after(() => h.close())
 
   it('has every catalogued type whose create operation the document has', () => {
-    assert.deepEqual(resources.map((r) => r.type).sort(), ['svc_agent', 'svc_bot', 'svc_knowledge_base', 'svc_oauth_app', 'svc_reply_template', 'svc_retention_policy', 'svc_tag', 'svc_voice_number', 'svc_webhook_endpoint'])
+    assert.deepEqual(resources.map((r) => r.type).sort(), [
+      'svc_agent',
+      'svc_bot',
+      'svc_knowledge_base',
+      'svc_oauth_app',
+      'svc_reply_template',
+      'svc_retention_policy',
+      'svc_tag',
+      'svc_voice_number',
+      'svc_webhook_endpoint',
+    ])
   })
 
   it('reads attributes from the schemas: required in the create body, computed from the response only, optional ones the server fills in', () => {
@@ -90,7 +117,15 @@ describe('Terraform resource types from the OpenAPI document', () => {
   })
 
   it('secrets are sensitive and computed; nothing else is sensitive', () => {
-    assert.deepEqual(flags(attribute(of('svc_webhook_endpoint'), 'secret')), { type: 'string', element_type: null, required: false, optional: false, computed: true, sensitive: true, force_new: false })
+    assert.deepEqual(flags(attribute(of('svc_webhook_endpoint'), 'secret')), {
+      type: 'string',
+      element_type: null,
+      required: false,
+      optional: false,
+      computed: true,
+      sensitive: true,
+      force_new: false,
+    })
     assert.equal(attribute(of('svc_agent'), 'signing_secret').sensitive, true)
     assert.equal(attribute(of('svc_webhook_endpoint'), 'previous_secret_expires_at').sensitive, false)
     const sensitive = resources.flatMap((r) => r.attributes.filter((a) => a.sensitive).map((a) => `${r.type}.${a.name}`))
@@ -110,13 +145,19 @@ describe('Terraform resource types from the OpenAPI document', () => {
     assert.equal(of('svc_webhook_endpoint')!.import.id_format, 'we_…')
     const retention = of('svc_retention_policy')!
     assert.equal(retention.import.by, 'workspace')
-    assert.deepEqual(retention.attributes.map((a) => a.name), ['policies', 'updated_at'])
+    assert.deepEqual(
+      retention.attributes.map((a) => a.name),
+      ['policies', 'updated_at'],
+    )
     assert.deepEqual(flags(attribute(retention, 'policies')), { type: 'map', element_type: 'dynamic', required: true, optional: false, computed: false, sensitive: false, force_new: false })
   })
 
   it('OAuth apps appear once the document has their operations: imported by client_id, the secret sensitive, writeOnly fields too', () => {
     const oauth = terraformResources(oauthDoc())
-    assert.deepEqual(oauth.map((r) => r.type), ['svc_oauth_app'])
+    assert.deepEqual(
+      oauth.map((r) => r.type),
+      ['svc_oauth_app'],
+    )
     const app = oauth[0]
     assert.equal(app.schema, 'OAuthApp')
     assert.deepEqual(app.import, { by: 'client_id', id_format: 'svc_oci_…', example: 'svc_oci_9f8XbQ2kLm4nP7rS1tUv3w' })

@@ -50,7 +50,9 @@ export function terraformResources(doc: Json): TerraformResource[] {
 function successSchema(doc: Json, op: OperationLoc | undefined): Loc | null {
   const responses = op?.loc.node.responses
   if (!op || !isObject(responses)) return null
-  for (const status of Object.keys(responses).filter((s) => /^2/.test(s)).sort()) {
+  for (const status of Object.keys(responses)
+    .filter((s) => /^2/.test(s))
+    .sort()) {
     const r = resolve(doc, responses[status], `${op.loc.ptr}/responses/${status}`)
     const schema = r && jsonSchemaOf(doc, r)
     if (schema) return schema
@@ -69,10 +71,13 @@ const componentName = (loc: Loc | null) => (loc && /^\/components\/schemas\/[^/]
 function resourceOf(doc: Json, def: TerraformResourceDef, create: OperationLoc, ops: Map<string, OperationLoc>): TerraformResource {
   const read = def.operations.read ? successSchema(doc, ops.get(def.operations.read)) : null
   const list = successSchema(doc, ops.get(def.operations.list))
-  const listItem = list && !def.singleton ? (() => {
-    const data = propertiesOf(doc, list).props.get('data')
-    return data ? itemsOf(doc, data) : null
-  })() : null
+  const listItem =
+    list && !def.singleton
+      ? (() => {
+          const data = propertiesOf(doc, list).props.get('data')
+          return data ? itemsOf(doc, data) : null
+        })()
+      : null
   const created = successSchema(doc, create)
   const responses = [created, read, listItem].filter((l): l is Loc => l !== null)
   const update = def.operations.update ? ops.get(def.operations.update) : undefined

@@ -31,7 +31,21 @@ describe('getApiHealth', () => {
     const old = new Date(Date.now() - 3600_000).toISOString()
     await h.app.kernel.db
       .insertInto('jobs')
-      .values({ id: 'job_overdue', name: 'nobody.handles', payload: '{}', status: 'pending', run_at: old, attempts: 0, max_attempts: 1, retry_schedule: '[]', locked_by: null, locked_until: null, last_error: null, created_at: old, updated_at: old })
+      .values({
+        id: 'job_overdue',
+        name: 'nobody.handles',
+        payload: '{}',
+        status: 'pending',
+        run_at: old,
+        attempts: 0,
+        max_attempts: 1,
+        retry_schedule: '[]',
+        locked_by: null,
+        locked_until: null,
+        last_error: null,
+        created_at: old,
+        updated_at: old,
+      })
       .execute()
     const body = json(await h.request({ method: 'GET', url: '/v2/health' }))
     assert.equal(body.job_queue.status, 'degraded')

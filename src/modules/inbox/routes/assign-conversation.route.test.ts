@@ -11,8 +11,7 @@ describe('assignConversation (POST /inbox/conversations/{id}/assign)', () => {
     ownerId = json(await h.request({ method: 'GET', url: `/v2/workspaces/${h.a.workspaceId}/members` })).data[0].id
   })
   after(() => h.close())
-  const assign = (id: string, assignee_id: string | null, key?: string) =>
-    h.request({ method: 'POST', url: `/v2/inbox/conversations/${id}/assign`, payload: { assignee_id }, ...(key ? { key } : {}) })
+  const assign = (id: string, assignee_id: string | null, key?: string) => h.request({ method: 'POST', url: `/v2/inbox/conversations/${id}/assign`, payload: { assignee_id }, ...(key ? { key } : {}) })
 
   it('assigns to an active member, then unassigns, emitting conversation.assigned each time', async () => {
     const { id } = await createConversation(h)
@@ -24,14 +23,15 @@ describe('assignConversation (POST /inbox/conversations/{id}/assign)', () => {
     const unassigned = json(await assign(id, null))
     assert.equal(unassigned.assignee_id, null)
     const events = await eventsFor(h, 'conversation.assigned', id)
-    assert.deepEqual(events.map((e) => e.assignee_id), [ownerId, null])
+    assert.deepEqual(
+      events.map((e) => e.assignee_id),
+      [ownerId, null],
+    )
   })
 
   it('answers 422 assignee_not_member for an invited member, an unknown id or a member of another workspace', async () => {
     const { id } = await createConversation(h)
-    const invited = json(
-      await h.request({ method: 'POST', url: `/v2/workspaces/${h.a.workspaceId}/members`, payload: { email: 'new@example.com' } }),
-    ).id
+    const invited = json(await h.request({ method: 'POST', url: `/v2/workspaces/${h.a.workspaceId}/members`, payload: { email: 'new@example.com' } })).id
     const bOwner = json(await h.request({ method: 'GET', url: `/v2/workspaces/${h.b.workspaceId}/members`, key: h.b.live })).data[0].id
     for (const who of [invited, 'mem_01JD0000000000000000000000', bOwner]) {
       assertProblem(await assign(id, who), 422, 'assignee_not_member')

@@ -3,8 +3,7 @@ import { after, before, describe, it } from 'node:test'
 import { createTestApp, json, type TestApp } from '../../../../test/helpers.js'
 import { assertAuthRequired, assertProblem, createConversation, createTemplate, eventsFor, sendMessage, startFakeOpenAi } from '../inbox.testkit.js'
 
-const draft = (h: TestApp, id: string, payload?: Record<string, unknown>) =>
-  h.request({ method: 'POST', url: `/v2/inbox/conversations/${id}/ai-draft`, ...(payload ? { payload } : {}) })
+const draft = (h: TestApp, id: string, payload?: Record<string, unknown>) => h.request({ method: 'POST', url: `/v2/inbox/conversations/${id}/ai-draft`, ...(payload ? { payload } : {}) })
 
 describe('createAiDraft (POST /inbox/conversations/{id}/ai-draft) with the builtin engine', () => {
   let h: TestApp
@@ -181,7 +180,13 @@ describe('createAiDraft with knowledge (passages through services.knowledge)', (
 
   it('cites the knowledge passage that answers the customer, like a search result', async () => {
     const kb = json(await h.request({ method: 'POST', url: '/v2/knowledge/bases', payload: { name: 'Help center' } }))
-    const up = json(await h.request({ method: 'POST', url: `/v2/knowledge/bases/${kb.id}/documents`, payload: { title: 'Warranty', text: 'Every device carries a two-year warranty covering manufacturing defects.' } }))
+    const up = json(
+      await h.request({
+        method: 'POST',
+        url: `/v2/knowledge/bases/${kb.id}/documents`,
+        payload: { title: 'Warranty', text: 'Every device carries a two-year warranty covering manufacturing defects.' },
+      }),
+    )
     for (let i = 0; i < 300; i++) {
       if (json(await h.request({ method: 'GET', url: `/v2/knowledge/documents/${up.id}` })).status === 'ready') break
       await new Promise((r) => setTimeout(r, 50))
@@ -245,12 +250,19 @@ describe('createAiDraft chooses by the conversation: templates and passages on o
   before(async () => {
     h = await createTestApp()
     h.app.kernel.jobs.start()
-    refund = await createTemplate(h, { name: 'Refund timing', content: 'Hi {{contact.name}}, once your return reaches us we refund the original payment method within 3 business days; your bank may take 5 to 10 days to show it.' })
+    refund = await createTemplate(h, {
+      name: 'Refund timing',
+      content: 'Hi {{contact.name}}, once your return reaches us we refund the original payment method within 3 business days; your bank may take 5 to 10 days to show it.',
+    })
     hours = await createTemplate(h, { name: 'Opening hours', content: 'Our support team answers Monday to Friday, 9:00 to 17:00 CET.' })
     await createTemplate(h, { name: 'Pricing', content: 'The Pro plan costs 49 EUR per seat and month, billed yearly.' })
     const kb = json(await h.request({ method: 'POST', url: '/v2/knowledge/bases', payload: { name: 'Help centre' } }))
     indexDoc = await add(kb.id, 'Help centre', INDEX)
-    refundDoc = await add(kb.id, 'How refunds work', 'When a returned item arrives at our warehouse we inspect it and refund your original payment method. The money usually shows on your card within 5 to 10 business days.')
+    refundDoc = await add(
+      kb.id,
+      'How refunds work',
+      'When a returned item arrives at our warehouse we inspect it and refund your original payment method. The money usually shows on your card within 5 to 10 business days.',
+    )
     await ready(indexDoc.id)
     await ready(refundDoc.id)
   })

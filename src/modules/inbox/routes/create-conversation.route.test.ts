@@ -37,7 +37,10 @@ describe('createConversation (POST /inbox/conversations)', () => {
     assert.deepEqual(c.tags, ['Sales'])
     assert.equal(c.assignee_id, owner.id)
     assert.ok(c.last_message_at)
-    assert.ok(c.lead_score.factors.some((f: string) => f.includes('pricing')), JSON.stringify(c.lead_score))
+    assert.ok(
+      c.lead_score.factors.some((f: string) => f.includes('pricing')),
+      JSON.stringify(c.lead_score),
+    )
     const msgs = json(await h.request({ method: 'GET', url: `/v2/inbox/conversations/${c.id}/messages` }))
     assert.equal(msgs.data.length, 1)
     assert.equal(msgs.data[0].direction, 'inbound')
@@ -56,17 +59,16 @@ describe('createConversation (POST /inbox/conversations)', () => {
     ] as const) {
       const r = await h.request({ method: 'POST', url: '/v2/inbox/conversations', payload })
       assertProblem(r, 422, 'validation_failed')
-      assert.ok(json(r).errors.some((e: { pointer: string }) => e.pointer.startsWith(pointer)), `${pointer}: ${r.body}`)
+      assert.ok(
+        json(r).errors.some((e: { pointer: string }) => e.pointer.startsWith(pointer)),
+        `${pointer}: ${r.body}`,
+      )
     }
   })
 
   it('answers 422 for an unknown tag or a non-member assignee, and creates nothing', async () => {
     assertProblem(await h.request({ method: 'POST', url: '/v2/inbox/conversations', payload: { tags: ['nope'] } }), 422, 'unknown_tag')
-    assertProblem(
-      await h.request({ method: 'POST', url: '/v2/inbox/conversations', payload: { assignee_id: 'mem_01JD0000000000000000000000' } }),
-      422,
-      'assignee_not_member',
-    )
+    assertProblem(await h.request({ method: 'POST', url: '/v2/inbox/conversations', payload: { assignee_id: 'mem_01JD0000000000000000000000' } }), 422, 'assignee_not_member')
   })
 
   it('creates one conversation for a repeated Idempotency-Key', async () => {

@@ -31,7 +31,13 @@ describe('createReplyTemplate (POST /inbox/templates)', () => {
 
   it('rejects unknown placeholders, blank content and malformed fields with 422', async () => {
     assertProblem(await create({ name: 'A', content: 'Hi {{contact.shoe_size}}' }), 422, 'validation_failed')
-    for (const payload of [{ name: 'A' }, { name: 'A', content: '  ' }, { name: ' padded ', content: 'x' }, { name: 'A', content: 'x', shortcut: 'Has Space' }, { name: 'A', content: 'x', language: 'english!' }]) {
+    for (const payload of [
+      { name: 'A' },
+      { name: 'A', content: '  ' },
+      { name: ' padded ', content: 'x' },
+      { name: 'A', content: 'x', shortcut: 'Has Space' },
+      { name: 'A', content: 'x', language: 'english!' },
+    ]) {
       assertProblem(await create(payload), 422, 'validation_failed')
     }
   })

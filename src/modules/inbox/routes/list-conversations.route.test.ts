@@ -48,11 +48,26 @@ describe('listConversations (GET /inbox/conversations)', () => {
       return json(r).data.map((c: { id: string }) => c.id) as string[]
     }
     const pick = (f: (i: number) => boolean) => created.filter((_, i) => f(i)).reverse()
-    assert.deepEqual(await ids('channel=email'), pick((i) => i % 3 === 0))
-    assert.deepEqual(await ids('tag=VIP'), pick((i) => i % 5 === 0))
-    assert.deepEqual(await ids('tag=vip&channel=email'), pick((i) => i % 5 === 0 && i % 3 === 0))
-    assert.deepEqual(await ids(`assignee=${ownerId}`), pick((i) => i % 4 === 0))
-    assert.deepEqual(await ids('assignee=unassigned'), pick((i) => i % 4 !== 0))
+    assert.deepEqual(
+      await ids('channel=email'),
+      pick((i) => i % 3 === 0),
+    )
+    assert.deepEqual(
+      await ids('tag=VIP'),
+      pick((i) => i % 5 === 0),
+    )
+    assert.deepEqual(
+      await ids('tag=vip&channel=email'),
+      pick((i) => i % 5 === 0 && i % 3 === 0),
+    )
+    assert.deepEqual(
+      await ids(`assignee=${ownerId}`),
+      pick((i) => i % 4 === 0),
+    )
+    assert.deepEqual(
+      await ids('assignee=unassigned'),
+      pick((i) => i % 4 !== 0),
+    )
     assert.deepEqual(await ids('tag=unknown-tag'), [])
 
     await h.request({ method: 'POST', url: `/v2/inbox/conversations/${created[7]}/resolve` })
@@ -140,7 +155,14 @@ describe('listConversations for working (issue 31): last activity, previews, ass
     assert.equal(c.last_message.preview, 'Back again: the invoice is wrong. '.repeat(10).slice(0, 140))
     const note = await h.request({ method: 'POST', url: `/v2/inbox/conversations/${ids[1]}/messages`, payload: { content: 'Internal: check the refund', private: true } })
     const got = json(await h.request({ method: 'GET', url: `/v2/inbox/conversations/${ids[1]}` }))
-    assert.deepEqual(got.last_message, { id: json(note).id, direction: 'outbound', author: { type: 'api_key', id: got.last_message.author.id }, private: true, preview: 'Internal: check the refund', created_at: json(note).created_at })
+    assert.deepEqual(got.last_message, {
+      id: json(note).id,
+      direction: 'outbound',
+      author: { type: 'api_key', id: got.last_message.author.id },
+      private: true,
+      preview: 'Internal: check the refund',
+      created_at: json(note).created_at,
+    })
     const fresh = await createConversation(h, {})
     assert.equal(fresh.last_message, null)
     assert.equal(fresh.last_activity_at, fresh.created_at)

@@ -15,7 +15,10 @@ describe('listInboxTags (GET /inbox/tags)', () => {
   it('pages newest first', async () => {
     const first = json(await h.request({ method: 'GET', url: '/v2/inbox/tags?limit=2' }))
     const second = json(await h.request({ method: 'GET', url: `/v2/inbox/tags?limit=2&cursor=${first.next_cursor}` }))
-    assert.deepEqual([...first.data, ...second.data].map((t: { id: string }) => t.id), [...ids].reverse())
+    assert.deepEqual(
+      [...first.data, ...second.data].map((t: { id: string }) => t.id),
+      [...ids].reverse(),
+    )
     assert.equal(second.has_more, false)
   })
 

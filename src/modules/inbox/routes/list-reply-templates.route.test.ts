@@ -17,7 +17,10 @@ describe('listReplyTemplates (GET /inbox/templates)', () => {
     assert.equal(first.has_more, true)
     const second = json(await h.request({ method: 'GET', url: `/v2/inbox/templates?limit=3&cursor=${first.next_cursor}` }))
     assert.equal(second.has_more, false)
-    assert.deepEqual([...first.data, ...second.data].map((t: { id: string }) => t.id), [...ids].reverse())
+    assert.deepEqual(
+      [...first.data, ...second.data].map((t: { id: string }) => t.id),
+      [...ids].reverse(),
+    )
   })
 
   it('rejects bad parameters with 422 and shows other workspaces nothing', async () => {

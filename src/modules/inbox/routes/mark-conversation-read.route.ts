@@ -16,6 +16,5 @@ export const markConversationRead = defineRoute({
     'conversation: 422 `invalid_reference`.',
   schema: { params: ConversationIdParams, body: MarkConversationReadBody, headers: VersionHeaders, response: { 200: Conversation } },
   errors: ['resource_not_found', 'member_credential_required', 'invalid_reference'],
-  handler: async ({ params, body, principal, services, request }) =>
-    conversationForVersion(request, await services.inbox.working.markRead(principal, params.id, body ?? {})),
+  handler: async ({ params, body, principal, services, request }) => conversationForVersion(request, await services.inbox.working.markRead(principal, params.id, body ?? {})),
 })

@@ -58,7 +58,10 @@ describe('searchInbox (GET /inbox/search)', () => {
       seen.push(...page.data.map((x: any) => x.message.content))
       cursor = page.next_cursor
     }
-    assert.deepEqual(seen, [4, 3, 2, 1, 0].map((i) => `zebra crossing number ${i}`))
+    assert.deepEqual(
+      seen,
+      [4, 3, 2, 1, 0].map((i) => `zebra crossing number ${i}`),
+    )
     assertProblem(await h.request({ method: 'GET', url: `/v2/inbox/search?q=crossing&limit=2&cursor=${first.next_cursor}` }), 422, 'invalid_cursor')
     assert.deepEqual((await search('zebra', '', h.b.live)).data, [])
   })
@@ -83,7 +86,10 @@ describe('searchInbox (GET /inbox/search)', () => {
     assert.deepEqual(seen, ['walrus here 2', 'walrus here 1', 'walrus here 0'])
     assert.deepEqual((await search('tusk')).data, [], "only the other workspace's documents hold the word")
     assert.equal((await search('tusk', '&limit=100', h.b.live)).data.length, 100)
-    assert.deepEqual((await search('here 1')).data.map((x: any) => x.message.content), ['walrus here 1'])
+    assert.deepEqual(
+      (await search('here 1')).data.map((x: any) => x.message.content),
+      ['walrus here 1'],
+    )
   })
 
   it('answers 422 for a query without a word, and validates q', async () => {

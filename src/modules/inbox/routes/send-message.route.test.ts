@@ -94,7 +94,10 @@ describe('sendMessage (POST /inbox/conversations/{id}/messages)', () => {
     assert.equal((await sendMessage(h, id, { content: 'first' }, headers)).statusCode, 201)
     const r = await sendMessage(h, id, { content: 'second' }, headers)
     assertProblem(r, 409, 'idempotency_key_reused')
-    assert.deepEqual((await messagesOf(id)).map((m: { content: string }) => m.content), ['first'])
+    assert.deepEqual(
+      (await messagesOf(id)).map((m: { content: string }) => m.content),
+      ['first'],
+    )
   })
 
   it('a write that fails leaves neither the change nor its event behind', async () => {
@@ -102,13 +105,9 @@ describe('sendMessage (POST /inbox/conversations/{id}/messages)', () => {
     // The database itself refuses the conversation update that follows the message insert and its event.
     if (ENGINE === 'postgres') {
       await sql.raw(`create function inbox_refuse() returns trigger as $$ begin raise exception 'refused by test'; end $$ language plpgsql`).execute(h.app.kernel.db)
-      await sql
-        .raw(`create trigger inbox_refuse before update on inbox_conversations for each row when (old.id = '${id}') execute function inbox_refuse()`)
-        .execute(h.app.kernel.db)
+      await sql.raw(`create trigger inbox_refuse before update on inbox_conversations for each row when (old.id = '${id}') execute function inbox_refuse()`).execute(h.app.kernel.db)
     } else {
-      await sql
-        .raw(`create trigger inbox_refuse before update on inbox_conversations when old.id = '${id}' begin select raise(abort, 'refused by test'); end`)
-        .execute(h.app.kernel.db)
+      await sql.raw(`create trigger inbox_refuse before update on inbox_conversations when old.id = '${id}' begin select raise(abort, 'refused by test'); end`).execute(h.app.kernel.db)
     }
     const failed = await sendMessage(h, id, { content: 'will not stay', direction: 'inbound' }, { 'idempotency-key': 'msg-key-3' })
     assertProblem(failed, 500, 'internal_error')

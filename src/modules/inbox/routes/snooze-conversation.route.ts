@@ -16,6 +16,5 @@ export const snoozeConversation = defineRoute({
     'first (409 `invalid_status_transition`).',
   schema: { params: ConversationIdParams, body: SnoozeConversationBody, headers: VersionHeaders, response: { 200: Conversation } },
   errors: ['resource_not_found', 'invalid_status_transition'],
-  handler: async ({ params, body, principal, services, request }) =>
-    conversationForVersion(request, await services.inbox.working.snooze(principal, params.id, body.until)),
+  handler: async ({ params, body, principal, services, request }) => conversationForVersion(request, await services.inbox.working.snooze(principal, params.id, body.until)),
 })

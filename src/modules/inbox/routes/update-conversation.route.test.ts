@@ -7,8 +7,7 @@ describe('updateConversation (PATCH /inbox/conversations/{id})', () => {
   let h: TestApp
   before(async () => (h = await createTestApp()))
   after(() => h.close())
-  const patch = (id: string, payload: Record<string, unknown>, headers: Record<string, string> = {}) =>
-    h.request({ method: 'PATCH', url: `/v2/inbox/conversations/${id}`, payload, headers })
+  const patch = (id: string, payload: Record<string, unknown>, headers: Record<string, string> = {}) => h.request({ method: 'PATCH', url: `/v2/inbox/conversations/${id}`, payload, headers })
 
   it('follows the documented state machine pair by pair: allowed or the same status is 200, anything else 409', async () => {
     // The answer key: docs/inbox.md "States", written here (not imported from inbox.status.ts, which it checks).
@@ -95,7 +94,10 @@ describe('updateConversation (PATCH /inbox/conversations/{id})', () => {
     assert.deepEqual(c.tags.sort(), ['Billing', 'Urgent'])
     assert.deepEqual(c.lead_score, { score: 20, factors: ['+20 contact gave an email address'] })
     const byTag = json(await h.request({ method: 'GET', url: '/v2/inbox/conversations?tag=urgent' }))
-    assert.deepEqual(byTag.data.map((x: { id: string }) => x.id), [id])
+    assert.deepEqual(
+      byTag.data.map((x: { id: string }) => x.id),
+      [id],
+    )
     assertProblem(await patch(id, { tags: ['ghost'] }), 422, 'unknown_tag')
   })
 

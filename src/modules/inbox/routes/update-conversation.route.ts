@@ -15,6 +15,5 @@ export const updateConversation = defineRoute({
     'null returns to the automatic score. `tags` replaces the set; `contact` fields merge (null clears one).',
   schema: { params: ConversationIdParams, body: UpdateConversationBody, headers: VersionHeaders, response: { 200: Conversation } },
   errors: ['resource_not_found', 'invalid_status_transition', 'unknown_tag'],
-  handler: async ({ params, body, principal, services, request }) =>
-    conversationForVersion(request, await services.inbox.conversations.update(principal, params.id, body)),
+  handler: async ({ params, body, principal, services, request }) => conversationForVersion(request, await services.inbox.conversations.update(principal, params.id, body)),
 })

@@ -77,12 +77,21 @@ function discard(body: NodeJS.ReadableStream & { destroy(): void }): void {
   body.destroy()
 }
 
-interface HostState { active: number; waiters: (() => void)[]; lastAt: number; nextAt: number; delayMs: number }
+interface HostState {
+  active: number
+  waiters: (() => void)[]
+  lastAt: number
+  nextAt: number
+  delayMs: number
+}
 
 /** Per-host concurrency and spacing of request starts. */
 class HostGate {
   private readonly hosts = new Map<string, HostState>()
-  constructor(private readonly concurrency: number, private readonly minDelayMs: number) {}
+  constructor(
+    private readonly concurrency: number,
+    private readonly minDelayMs: number,
+  ) {}
 
   private state(host: string): HostState {
     let s = this.hosts.get(host)

@@ -83,11 +83,17 @@ export function crawlSiteJob(k: Kernel, docs: CrawlDocuments): JobDefinition<Cra
    * other order deadlocks with it on PostgreSQL. False when the base is gone.
    */
   async function lockBase(tx: Tx, tenant: Tenant, kbId: string): Promise<boolean> {
-    return docs.findBaseOr404(tx, tenant, kbId, { forUpdate: true }).then(() => true, () => false)
+    return docs.findBaseOr404(tx, tenant, kbId, { forUpdate: true }).then(
+      () => true,
+      () => false,
+    )
   }
 
   async function baseExists(tenant: Tenant, kbId: string): Promise<boolean> {
-    return docs.findBaseOr404(k.db, tenant, kbId).then(() => true, () => false)
+    return docs.findBaseOr404(k.db, tenant, kbId).then(
+      () => true,
+      () => false,
+    )
   }
 
   /** On the last attempt an error ends the crawl as failed: a crawl left `running` would block the base's next one. */
@@ -227,13 +233,16 @@ export function crawlSiteJob(k: Kernel, docs: CrawlDocuments): JobDefinition<Cra
     const lease = ctx.lease
     if (!lease) return () => {}
     const seconds = k.config.jobLeaseSeconds
-    const timer = setInterval(() => {
-      extendLease(k.db, k.clock, lease, seconds)
-        .then((held) => {
-          if (!held) controller.abort()
-        })
-        .catch(() => {}) // a passing database error: the next tick tries again before the lease runs out
-    }, Math.max(1000, (seconds * 1000) / 3))
+    const timer = setInterval(
+      () => {
+        extendLease(k.db, k.clock, lease, seconds)
+          .then((held) => {
+            if (!held) controller.abort()
+          })
+          .catch(() => {}) // a passing database error: the next tick tries again before the lease runs out
+      },
+      Math.max(1000, (seconds * 1000) / 3),
+    )
     timer.unref()
     return () => clearInterval(timer)
   }

@@ -61,7 +61,7 @@ export function parseSitemap(body: Buffer): Sitemap {
 /** Content that is worth trying as a sitemap: XML types, or a URL that says so. */
 export function looksLikeSitemap(url: string, contentType: string | null): boolean {
   const type = (contentType ?? '').split(';')[0].trim().toLowerCase()
-  if (type === 'application/xml' || type === 'text/xml' || type.endsWith('+xml') && type !== 'application/xhtml+xml') return true
+  if (type === 'application/xml' || type === 'text/xml' || (type.endsWith('+xml') && type !== 'application/xhtml+xml')) return true
   if (type === 'application/gzip' || type === 'application/x-gzip') return /\.xml\.gz$/i.test(new URL(url).pathname)
   return false
 }

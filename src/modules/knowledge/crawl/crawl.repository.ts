@@ -19,12 +19,7 @@ export function findCrawl(db: Executor, tenant: Tenant, id: string): Promise<Kno
 
 /** The crawl of a base that is queued or running, if any (one at a time per base). */
 export function activeCrawlOfBase(db: Executor, tenant: Tenant, kbId: string): Promise<Pick<KnowledgeCrawlsTable, 'id' | 'status'> | undefined> {
-  return scoped(db, tenant)
-    .selectFrom('knowledge_crawls')
-    .select(['id', 'status'])
-    .where('knowledge_base_id', '=', kbId)
-    .where('status', 'in', ['queued', 'running'])
-    .executeTakeFirst()
+  return scoped(db, tenant).selectFrom('knowledge_crawls').select(['id', 'status']).where('knowledge_base_id', '=', kbId).where('status', 'in', ['queued', 'running']).executeTakeFirst()
 }
 
 export async function updateCrawl(db: Executor, tenant: Tenant, id: string, patch: Partial<KnowledgeCrawlsTable>): Promise<void> {

@@ -26,7 +26,11 @@ export const CrawlKnowledgeSourceBody = Type.Object(
     }),
     max_pages: Type.Optional(Type.Integer({ minimum: 1, maximum: CRAWL_LIMITS.maxPages.max, description: `Pages fetched at most (default ${CRAWL_LIMITS.maxPages.default}).` })),
     max_depth: Type.Optional(
-      Type.Integer({ minimum: 0, maximum: CRAWL_LIMITS.maxDepth.max, description: `Links followed from the start page or a sitemap entry (default ${CRAWL_LIMITS.maxDepth.default}; 0 = only those).` }),
+      Type.Integer({
+        minimum: 0,
+        maximum: CRAWL_LIMITS.maxDepth.max,
+        description: `Links followed from the start page or a sitemap entry (default ${CRAWL_LIMITS.maxDepth.default}; 0 = only those).`,
+      }),
     ),
     include: Type.Optional(Patterns('Only crawl URLs matching one of these. Without it, a start URL below the site root keeps the crawl in its folder.')),
     exclude: Type.Optional(Patterns('Never crawl URLs matching one of these (wins over include).')),
@@ -65,9 +69,7 @@ export const KnowledgeCrawl = Type.Object(
     ),
     skipped: Type.Array(Sample, { description: `Up to ${SAMPLE_LIMIT} skipped URLs with the reason.` }),
     failed: Type.Array(Sample, { description: `Up to ${SAMPLE_LIMIT} failed URLs with the reason.` }),
-    complete: Nullable(
-      Type.Boolean({ description: 'Finished with nothing left to visit and no failure that may pass; only then are pages no longer linked removed. Null until finished.' }),
-    ),
+    complete: Nullable(Type.Boolean({ description: 'Finished with nothing left to visit and no failure that may pass; only then are pages no longer linked removed. Null until finished.' })),
     error: Nullable(Type.String({ description: 'Why the crawl failed, or why it stopped short of the whole site.' })),
     created_at: DateTime,
     started_at: Nullable(DateTime),

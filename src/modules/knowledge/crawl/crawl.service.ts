@@ -102,8 +102,7 @@ export class KnowledgeCrawlsService {
 
   /** The start URL: absolute http(s), no credentials, and a destination the outbound policy allows, now. */
   private async checkStartUrl(raw: string): Promise<string> {
-    const fail = (detail: string, code: 'validation_failed' | 'knowledge_crawl_url_forbidden') =>
-      new AppError(code, detail, { errors: [{ pointer: '/body/url', detail }] })
+    const fail = (detail: string, code: 'validation_failed' | 'knowledge_crawl_url_forbidden') => new AppError(code, detail, { errors: [{ pointer: '/body/url', detail }] })
     const url = canonicalUrl(raw)
     if (!url) throw fail('The url must be an absolute http or https URL.', 'validation_failed')
     if (new URL(raw).username || new URL(raw).password) throw fail('The url must not contain credentials.', 'validation_failed')

@@ -49,9 +49,7 @@ export async function startTestSite(): Promise<TestSite> {
         const urls = ['/', ...(site.orphanInSitemap ? ['/orphan'] : [])]
         res.writeHead(200, { 'content-type': 'application/xml' })
         return res.end(
-          `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` +
-            urls.map((u) => `<url><loc>${site.origin}${u}</loc></url>`).join('') +
-            `</urlset>`,
+          `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + urls.map((u) => `<url><loc>${site.origin}${u}</loc></url>`).join('') + `</urlset>`,
         )
       }
       case '/sitemap-index.xml':

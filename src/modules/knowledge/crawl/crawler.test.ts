@@ -92,7 +92,10 @@ describe('crawlSite on a local site', () => {
     assert.deepEqual(paths(byKind(events, 'page'), site.origin), ['/docs/a'])
     const unchanged = byKind(events, 'unchanged')
     assert.deepEqual(paths(unchanged, site.origin), ['/', '/about', '/new', '/notes.txt', '/orphan'])
-    assert.ok(unchanged.some((e) => e.kind === 'unchanged' && e.url.endsWith('/about') && e.notModified), '/about answered 304')
+    assert.ok(
+      unchanged.some((e) => e.kind === 'unchanged' && e.url.endsWith('/about') && e.notModified),
+      '/about answered 304',
+    )
     assert.deepEqual(summary.removed, [{ url: `${site.origin}/docs/b`, reason: 'HTTP 404' }])
     assert.equal(summary.counts.removed, 1)
   })

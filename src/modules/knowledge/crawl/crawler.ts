@@ -12,10 +12,18 @@ import { CRAWL_DEFAULTS, type CrawlEvent, type CrawlOptions, type CrawlSummary, 
 
 export * from './crawler.types.js'
 
-interface Item { url: string; depth: number; start?: boolean }
+interface Item {
+  url: string
+  depth: number
+  start?: boolean
+}
 
 const MAX_SITEMAPS = 25
-const PAGE_TYPES = new Map<string, 'html' | 'text'>([['text/html', 'html'], ['application/xhtml+xml', 'html'], ['text/plain', 'text']])
+const PAGE_TYPES = new Map<string, 'html' | 'text'>([
+  ['text/html', 'html'],
+  ['application/xhtml+xml', 'html'],
+  ['text/plain', 'text'],
+])
 const mediaType = (ct: string | null) => (ct ?? '').split(';')[0].trim().toLowerCase()
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex')
 /** Gone for good: the page is removed even when the crawl stopped early. */
@@ -175,7 +183,15 @@ export async function crawlSite(options: CrawlOptions, onEvent: (e: CrawlEvent) 
         reseeded = true
         for (const url of previous.keys()) push(url, Math.min(item.depth + 1, o.maxDepth))
       }
-      return emit({ kind: 'unchanged', url: key, etag: out.headers.etag ?? p.etag, lastModified: out.headers['last-modified'] ?? p.lastModified, checksum: p.checksum, notModified: true, content: null })
+      return emit({
+        kind: 'unchanged',
+        url: key,
+        etag: out.headers.etag ?? p.etag,
+        lastModified: out.headers['last-modified'] ?? p.lastModified,
+        checksum: p.checksum,
+        notModified: true,
+        content: null,
+      })
     }
     if (GONE.has(out.status)) {
       drop(item.url, `HTTP ${out.status}`)
@@ -196,7 +212,7 @@ export async function crawlSite(options: CrawlOptions, onEvent: (e: CrawlEvent) 
     if (item.start && !PAGE_TYPES.has(type) && out.body) {
       startOutcome = 'sitemap'
       await readSitemap(finalUrl, 0, out.body)
-      if (seen.size === 1) startError = notes.at(-1) ?? 'the sitemap lists no page within the crawl\'s scope'
+      if (seen.size === 1) startError = notes.at(-1) ?? "the sitemap lists no page within the crawl's scope"
       return
     }
     const format = PAGE_TYPES.get(type)
@@ -300,7 +316,15 @@ export async function crawlSite(options: CrawlOptions, onEvent: (e: CrawlEvent) 
   return {
     counts: { ...counts, removed: removed.length },
     complete,
-    incompleteReason: complete ? null : signal.aborted ? 'stopped' : unvisited > 0 ? `page limit of ${o.maxPages} reached (${unvisited} page(s) not visited)` : transientFailures > 0 ? `${transientFailures} page(s) could not be fetched this time` : 'nothing could be crawled',
+    incompleteReason: complete
+      ? null
+      : signal.aborted
+        ? 'stopped'
+        : unvisited > 0
+          ? `page limit of ${o.maxPages} reached (${unvisited} page(s) not visited)`
+          : transientFailures > 0
+            ? `${transientFailures} page(s) could not be fetched this time`
+            : 'nothing could be crawled',
     removed,
     notes,
     startOutcome,

@@ -41,7 +41,10 @@ describe('chunkDocument', () => {
     )
     const small = chunkDocument(d, { size: 120, overlap: 0 })
     assertChunkInvariants(d, small, 120)
-    assert.ok(small.every((c) => /[.!?]$/.test(c.text) || c.end === d.text.length || c.text.length > 100), 'chunks end at sentences where one fits')
+    assert.ok(
+      small.every((c) => /[.!?]$/.test(c.text) || c.end === d.text.length || c.text.length > 100),
+      'chunks end at sentences where one fits',
+    )
     assert.ok(small.some((c) => c.text === 'Refunds are issued to the original payment method.'))
   })
 
@@ -117,7 +120,13 @@ describe('chunkDocument', () => {
     const text = 'Intro line.\n\nSection body.'
     const d: ParsedDocument = { title: null, text, sections: [{ headingPath: ['S'], start: 13, end: text.length }], pages: null }
     const chunks = chunkDocument(d, { size: 100, overlap: 0 })
-    assert.deepEqual(chunks.map((c) => [c.text, c.headingPath]), [['Intro line.', []], ['Section body.', ['S']]])
+    assert.deepEqual(
+      chunks.map((c) => [c.text, c.headingPath]),
+      [
+        ['Intro line.', []],
+        ['Section body.', ['S']],
+      ],
+    )
   })
 
   it('is deterministic and fast: a 1 MB document in well under a second', async () => {

@@ -197,11 +197,33 @@ function isCjkStop(ch: number): boolean {
 
 // Scripts written without spaces between words: any boundary between two of their characters is a word's.
 function isCjk(ch: number): boolean {
-  return (ch >= 0x3040 && ch <= 0x30ff) || (ch >= 0x3400 && ch <= 0x4dbf) || (ch >= 0x4e00 && ch <= 0x9fff) || (ch >= 0xf900 && ch <= 0xfaff) || (ch >= 0xff00 && ch <= 0xffef) || (ch >= 0x3000 && ch <= 0x303f)
+  return (
+    (ch >= 0x3040 && ch <= 0x30ff) ||
+    (ch >= 0x3400 && ch <= 0x4dbf) ||
+    (ch >= 0x4e00 && ch <= 0x9fff) ||
+    (ch >= 0xf900 && ch <= 0xfaff) ||
+    (ch >= 0xff00 && ch <= 0xffef) ||
+    (ch >= 0x3000 && ch <= 0x303f)
+  )
 }
 
 function isSpace(ch: number): boolean {
-  return ch === 32 || ch === 10 || ch === 9 || ch === 13 || ch === 12 || ch === 11 || ch === 0xa0 || ch === 0x3000 || (ch >= 0x2000 && ch <= 0x200a) || ch === 0x2028 || ch === 0x2029 || ch === 0x202f || ch === 0x205f || ch === 0xfeff
+  return (
+    ch === 32 ||
+    ch === 10 ||
+    ch === 9 ||
+    ch === 13 ||
+    ch === 12 ||
+    ch === 11 ||
+    ch === 0xa0 ||
+    ch === 0x3000 ||
+    (ch >= 0x2000 && ch <= 0x200a) ||
+    ch === 0x2028 ||
+    ch === 0x2029 ||
+    ch === 0x202f ||
+    ch === 0x205f ||
+    ch === 0xfeff
+  )
 }
 
 // Each of these joins the character before it; a joiner or a selector alone in the class is what is meant.

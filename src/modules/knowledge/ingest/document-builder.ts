@@ -53,7 +53,10 @@ export class DocumentBuilder {
 
   /** Preformatted text (code): kept line by line, trailing spaces and blank edge lines dropped. */
   preformatted(raw: string): void {
-    const lines = raw.replace(/\r\n?/g, '\n').split('\n').map((l) => l.replace(/\s+$/, ''))
+    const lines = raw
+      .replace(/\r\n?/g, '\n')
+      .split('\n')
+      .map((l) => l.replace(/\s+$/, ''))
     while (lines.length && lines[0] === '') lines.shift()
     while (lines.length && lines[lines.length - 1] === '') lines.pop()
     if (!lines.length) return

@@ -1,11 +1,57 @@
 import type { DocumentBuilder } from './document-builder.js'
 
 // Read as their own paragraph.
-const BLOCK = new Set(['ADDRESS', 'ARTICLE', 'ASIDE', 'BLOCKQUOTE', 'BODY', 'CENTER', 'DETAILS', 'DIALOG', 'DIV', 'DL', 'FIELDSET', 'FIGURE', 'FOOTER', 'FORM', 'HEADER', 'HGROUP', 'MAIN', 'MENU', 'NAV', 'OL', 'P', 'SECTION', 'SUMMARY', 'TABLE', 'UL'])
+const BLOCK = new Set([
+  'ADDRESS',
+  'ARTICLE',
+  'ASIDE',
+  'BLOCKQUOTE',
+  'BODY',
+  'CENTER',
+  'DETAILS',
+  'DIALOG',
+  'DIV',
+  'DL',
+  'FIELDSET',
+  'FIGURE',
+  'FOOTER',
+  'FORM',
+  'HEADER',
+  'HGROUP',
+  'MAIN',
+  'MENU',
+  'NAV',
+  'OL',
+  'P',
+  'SECTION',
+  'SUMMARY',
+  'TABLE',
+  'UL',
+])
 // Read as their own line: list items and table rows stay one under the other.
 const LINE = new Set(['CAPTION', 'DD', 'DT', 'FIGCAPTION', 'LEGEND', 'LI', 'OPTION', 'TR'])
 // Never text a reader sees.
-const SKIP = new Set(['AUDIO', 'BUTTON', 'CANVAS', 'EMBED', 'HEAD', 'IFRAME', 'INPUT', 'MAP', 'MATH', 'NOSCRIPT', 'OBJECT', 'SCRIPT', 'SELECT', 'STYLE', 'SVG', 'TEMPLATE', 'TEXTAREA', 'TITLE', 'VIDEO'])
+const SKIP = new Set([
+  'AUDIO',
+  'BUTTON',
+  'CANVAS',
+  'EMBED',
+  'HEAD',
+  'IFRAME',
+  'INPUT',
+  'MAP',
+  'MATH',
+  'NOSCRIPT',
+  'OBJECT',
+  'SCRIPT',
+  'SELECT',
+  'STYLE',
+  'SVG',
+  'TEMPLATE',
+  'TEXTAREA',
+  'TITLE',
+  'VIDEO',
+])
 // Page furniture, dropped when the whole body is read because main-content extraction found nothing.
 const CHROME = new Set(['ASIDE', 'FOOTER', 'FORM', 'NAV'])
 

@@ -30,9 +30,7 @@ export function textTooLong(chars: number, max: number): DocumentLimitError {
 }
 
 export function tooManyChunks(max: number): DocumentLimitError {
-  return new DocumentLimitError(
-    `The document makes more than ${max.toLocaleString('en-US')} passages (limit KNOWLEDGE_MAX_CHUNKS): split it into smaller documents or use a larger chunk size.`,
-  )
+  return new DocumentLimitError(`The document makes more than ${max.toLocaleString('en-US')} passages (limit KNOWLEDGE_MAX_CHUNKS): split it into smaller documents or use a larger chunk size.`)
 }
 
 const EOCD = 0x06054b50
@@ -67,7 +65,7 @@ export function checkZipInflatedSize(input: Uint8Array, maxBytes: number, label 
     let local = buf.readUInt32LE(at + 42)
     // ZIP64: the real sizes and offset are in the extra field (id 1), in this order, for those set to ~0.
     const extra = buf.subarray(at + 46 + nameLength, at + 46 + nameLength + extraLength)
-    for (let p = 0; p + 4 <= extra.length; ) {
+    for (let p = 0; p + 4 <= extra.length;) {
       const id = extra.readUInt16LE(p)
       const size = extra.readUInt16LE(p + 2)
       if (id === 1) {
@@ -99,9 +97,7 @@ export function checkZipInflatedSize(input: Uint8Array, maxBytes: number, label 
       }
     } else throw new DocumentParseError(`${label} uses a ZIP compression method that cannot be read (${method}).`)
     if (total > maxBytes) {
-      throw new DocumentLimitError(
-        `${label} unpacks to more than ${mib(maxBytes)} (limit KNOWLEDGE_MAX_INFLATED_BYTES): it is refused as a possible ZIP bomb; split it into smaller documents.`,
-      )
+      throw new DocumentLimitError(`${label} unpacks to more than ${mib(maxBytes)} (limit KNOWLEDGE_MAX_INFLATED_BYTES): it is refused as a possible ZIP bomb; split it into smaller documents.`)
     }
   }
 }

@@ -13,7 +13,12 @@ function sectionText(doc: ParsedDocument, path: string[]): string {
 }
 
 function checkChunks(doc: ParsedDocument): void {
-  for (const [size, overlap] of [[60, 15], [200, 40], [1000, 100]] as const) assertChunkInvariants(doc, chunkDocument(doc, { size, overlap }), size)
+  for (const [size, overlap] of [
+    [60, 15],
+    [200, 40],
+    [1000, 100],
+  ] as const)
+    assertChunkInvariants(doc, chunkDocument(doc, { size, overlap }), size)
 }
 
 describe('formatOf', () => {
@@ -67,7 +72,10 @@ describe('parseDocument', () => {
       'markdown',
     )
     assert.equal(d.title, 'User guide')
-    assert.deepEqual(d.sections.map((s) => s.headingPath), [['User guide'], ['User guide', 'Install'], ['User guide', 'Install', 'On Windows'], ['User guide', 'Use'], ['Appendix']])
+    assert.deepEqual(
+      d.sections.map((s) => s.headingPath),
+      [['User guide'], ['User guide', 'Install'], ['User guide', 'Install', 'On Windows'], ['User guide', 'Use'], ['Appendix']],
+    )
     assert.equal(sectionText(d, ['User guide']), 'User guide\n\nIntro with bold, em, code and a link & an logo.')
     assert.equal(sectionText(d, ['User guide', 'Install']), 'Install\n\nDownload\nRun the installer\n\nnpm install svc')
     assert.equal(sectionText(d, ['User guide', 'Install', 'On Windows']), 'On Windows\n\nRun it as administrator.')
@@ -109,7 +117,10 @@ describe('parseDocument', () => {
     const html = `<html><head><title>FAQ</title></head><body><nav>Home | Docs</nav><main>${qa}</main><footer>Footer text</footer></body></html>`
     const d = await parseDocument(Buffer.from(html), 'html')
     assert.equal(d.title, 'FAQ')
-    assert.deepEqual(d.sections.map((s) => s.headingPath), Array.from({ length: 8 }, (_, i) => [`Can I do thing ${i}?`]))
+    assert.deepEqual(
+      d.sections.map((s) => s.headingPath),
+      Array.from({ length: 8 }, (_, i) => [`Can I do thing ${i}?`]),
+    )
     assert.equal(sectionText(d, ['Can I do thing 7?']), 'Can I do thing 7?\n\nYes, thing 7 is in the settings.')
     assert.doesNotMatch(d.text, /Home \| Docs|Footer text/)
   })
@@ -117,8 +128,21 @@ describe('parseDocument', () => {
   it('HTML: a fragment and a short page are read whole, in the charset they declare', async () => {
     const d = await parseDocument(Buffer.from('<h2>Opening hours</h2><p>Mon&ndash;Fri 9&nbsp;to&nbsp;5.</p>'), 'html')
     assert.equal(d.text, 'Opening hours\n\nMon–Fri 9 to 5.')
-    assert.deepEqual(d.sections.map((s) => s.headingPath), [['Opening hours']])
-    const latin1 = Buffer.concat([Buffer.from('<html><head><meta charset="iso-8859-1"><title>Caf'), Buffer.from([0xe9]), Buffer.from('</title></head><body><p>Cr'), Buffer.from([0xe8]), Buffer.from('me br'), Buffer.from([0xfb]), Buffer.from('l'), Buffer.from([0xe9]), Buffer.from('e</p></body></html>')])
+    assert.deepEqual(
+      d.sections.map((s) => s.headingPath),
+      [['Opening hours']],
+    )
+    const latin1 = Buffer.concat([
+      Buffer.from('<html><head><meta charset="iso-8859-1"><title>Caf'),
+      Buffer.from([0xe9]),
+      Buffer.from('</title></head><body><p>Cr'),
+      Buffer.from([0xe8]),
+      Buffer.from('me br'),
+      Buffer.from([0xfb]),
+      Buffer.from('l'),
+      Buffer.from([0xe9]),
+      Buffer.from('e</p></body></html>'),
+    ])
     const l = await parseDocument(latin1, 'html')
     assert.equal(l.title, 'Café')
     assert.equal(l.text, 'Crème brûlée')
@@ -133,7 +157,10 @@ describe('parseDocument', () => {
     const d = await parseDocument(await buildPdf(pages, { title: 'Admin manual' }), 'pdf')
     assert.equal(d.title, 'Admin manual')
     assert.ok(d.pages)
-    assert.deepEqual(d.pages.map((p) => p.page), [1, 2, 3])
+    assert.deepEqual(
+      d.pages.map((p) => p.page),
+      [1, 2, 3],
+    )
     for (const p of d.pages) assert.match(d.text.slice(p.start, p.end), new RegExp(`^Chapter ${['one', 'two', 'three'][p.page - 1]} covers`))
     assert.match(d.text.slice(d.pages[0]!.start, d.pages[0]!.end), /installation\.\n\nDownload the package/, 'a blank line in the PDF is a paragraph')
     const chunks = chunkDocument(d, { size: 60, overlap: 10 })
@@ -144,13 +171,33 @@ describe('parseDocument', () => {
 
   it('PDF: bookmarks found as lines on their page become headings', async () => {
     const pages = ['Installation\n\nDownload\n\nGet the package from the website.\n\nRun\n\nStart the installer.', 'Configuration\n\nEvery setting has a default.']
-    const outline = [{ title: 'Installation', page: 1, children: [{ title: 'Download', page: 1 }, { title: 'Run', page: 1 }] }, { title: 'Configuration', page: 2 }]
+    const outline = [
+      {
+        title: 'Installation',
+        page: 1,
+        children: [
+          { title: 'Download', page: 1 },
+          { title: 'Run', page: 1 },
+        ],
+      },
+      { title: 'Configuration', page: 2 },
+    ]
     const d = await parseDocument(await buildPdf(pages, { outline }), 'pdf')
-    assert.deepEqual(d.sections.map((s) => s.headingPath), [['Installation'], ['Installation', 'Download'], ['Installation', 'Run'], ['Configuration']])
+    assert.deepEqual(
+      d.sections.map((s) => s.headingPath),
+      [['Installation'], ['Installation', 'Download'], ['Installation', 'Run'], ['Configuration']],
+    )
     assert.equal(sectionText(d, ['Installation', 'Run']), 'Run\n\nStart the installer.')
     const chunks = chunkDocument(d, { size: 200, overlap: 20 })
     assertChunkInvariants(d, chunks, 200)
-    assert.deepEqual(chunks.map((c) => [c.headingPath.at(-1), c.page]), [['Download', 1], ['Run', 1], ['Configuration', 2]])
+    assert.deepEqual(
+      chunks.map((c) => [c.headingPath.at(-1), c.page]),
+      [
+        ['Download', 1],
+        ['Run', 1],
+        ['Configuration', 2],
+      ],
+    )
   })
 
   it('PDF: a corrupt, a truncated and a password-protected file each fail with a readable message', async () => {
@@ -182,7 +229,10 @@ describe('parseDocument', () => {
     )
     const d = await parseDocument(file, 'docx')
     assert.equal(d.title, 'New hire handbook')
-    assert.deepEqual(d.sections.map((s) => s.headingPath), [['Onboarding'], ['Onboarding', 'Day one'], ['Onboarding', 'Day one', 'Accounts'], ['Onboarding', 'Day two']])
+    assert.deepEqual(
+      d.sections.map((s) => s.headingPath),
+      [['Onboarding'], ['Onboarding', 'Day one'], ['Onboarding', 'Day one', 'Accounts'], ['Onboarding', 'Day two']],
+    )
     assert.equal(sectionText(d, ['Onboarding', 'Day one']), 'Day one\n\nCollect your laptop from IT.\n\nMeet your mentor.')
     checkChunks(d)
     const untitled = await parseDocument(await buildDocx([{ heading: 1, text: 'Leave policy' }, { text: 'Ask two weeks ahead.' }]), 'docx')
@@ -225,7 +275,10 @@ describe('parseDocument', () => {
     const source = '# Ünïcödé 🚀\n\nCafe\u0301 crème — 東京タワーは三百三十三メートルです。👩🏽‍💻 writes code.\n\n## 中文\n\n' + '汉字与标点，混合 English words 和 emoji 🎉。'.repeat(40)
     const d = await parseDocument(Buffer.from(source), 'markdown')
     assert.equal(d.title, 'Ünïcödé 🚀')
-    assert.deepEqual(d.sections.map((s) => s.headingPath), [['Ünïcödé 🚀'], ['Ünïcödé 🚀', '中文']])
+    assert.deepEqual(
+      d.sections.map((s) => s.headingPath),
+      [['Ünïcödé 🚀'], ['Ünïcödé 🚀', '中文']],
+    )
     checkChunks(d)
     for (const size of [9, 23, 57]) assertChunkInvariants(d, chunkDocument(d, { size, overlap: 4 }), size)
   })

@@ -45,7 +45,10 @@ export async function parseDocx(input: Uint8Array, maxInflatedBytes = Infinity):
 }
 
 async function coreTitle(zip: JSZip): Promise<string | null> {
-  const core = await zip.file('docProps/core.xml')?.async('string').catch(() => null)
+  const core = await zip
+    .file('docProps/core.xml')
+    ?.async('string')
+    .catch(() => null)
   const raw = core?.match(/<dc:title>([\s\S]*?)<\/dc:title>/)?.[1]
   const title = raw ? decodeEntities(raw).trim() : ''
   return title || null

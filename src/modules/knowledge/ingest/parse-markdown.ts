@@ -83,7 +83,8 @@ function plain(tokens: Token[] | undefined): string {
     if (t.type === 'html' || t.type === 'checkbox') continue
     if (t.type === 'br') out += '\n'
     else if ('tokens' in t && Array.isArray(t.tokens) && t.tokens.length) out += plain(t.tokens)
-    else if (t.type === 'codespan' || t.type === 'escape') out += (t as Tokens.Codespan).text // code is not entity-encoded in Markdown
+    else if (t.type === 'codespan' || t.type === 'escape')
+      out += (t as Tokens.Codespan).text // code is not entity-encoded in Markdown
     else if (t.type === 'text' || t.type === 'image') out += decodeEntities((t as Tokens.Text).text)
   }
   return out

@@ -66,7 +66,8 @@ describe('repairing hard wraps at ingestion', () => {
     const md = await parseDocument(Buffer.from('# Setup\n\nThe installer copies the configu-\nration file to your home folder.\n'), 'markdown')
     assert.equal(md.text, 'Setup\n\nThe installer copies the configuration file to your home folder.')
     // A PDF's lines are its layout's: a paragraph wrapped at the page's width is one line again.
-    const paragraph = 'Refunds are paid back to the original card within five working days of the return reaching our warehouse, and we send an e-mail the moment the money leaves our account so that you know when to look for it.'
+    const paragraph =
+      'Refunds are paid back to the original card within five working days of the return reaching our warehouse, and we send an e-mail the moment the money leaves our account so that you know when to look for it.'
     const pdf = await parseDocument(await buildPdf([`${paragraph}\n\nQuestions? Write to us.`]), 'pdf')
     assert.equal(pdf.text, `${paragraph}\n\nQuestions? Write to us.`)
   })

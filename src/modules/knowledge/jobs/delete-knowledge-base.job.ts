@@ -33,7 +33,11 @@ export function deleteKnowledgeBaseJob(k: Kernel, bases: () => KnowledgeBasesSer
         if (batch.length === 0) break
         await k.transaction(null, async (tx) => {
           for (const d of batch) await removeIndex(tx, tenant, { documentId: d.id })
-          await repo.deleteDocumentRows(tx, tenant, batch.map((d) => d.id))
+          await repo.deleteDocumentRows(
+            tx,
+            tenant,
+            batch.map((d) => d.id),
+          )
         })
       }
       await k.transaction(null, (tx) => bases().finishDeletion(tx, tenant, base.id))

@@ -74,8 +74,14 @@ async function zipBombDocx(): Promise<Buffer> {
   const tail = '</w:t></w:r></w:p></w:body></w:document>'
   const size = 300 * MiB
   return zipOf([
-    stored('[Content_Types].xml', '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>'),
-    stored('_rels/.rels', '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>'),
+    stored(
+      '[Content_Types].xml',
+      '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>',
+    ),
+    stored(
+      '_rels/.rels',
+      '<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>',
+    ),
     { name: 'word/document.xml', data: deflatedBomb(head, size, tail), size: (head.length + size + tail.length) >>> 0, method: 8 },
   ])
 }
@@ -145,11 +151,7 @@ describe(`a document job that kills its process is dead-lettered (${ENGINE})`, (
     const { db } = h.app.kernel
     const job = await db.selectFrom('jobs').select(['id', 'max_attempts']).where('name', '=', 'knowledge.process-document').where('payload', 'like', `%${id}%`).executeTakeFirstOrThrow()
     // Every attempt was claimed by a process that then died holding it (what the 300 MiB file did).
-    await db
-      .updateTable('jobs')
-      .set({ status: 'running', attempts: job.max_attempts, locked_by: 'a-dead-process', locked_until: '2000-01-01T00:00:00.000Z' })
-      .where('id', '=', job.id)
-      .execute()
+    await db.updateTable('jobs').set({ status: 'running', attempts: job.max_attempts, locked_by: 'a-dead-process', locked_until: '2000-01-01T00:00:00.000Z' }).where('id', '=', job.id).execute()
     await h.drainJobs()
     const after = await db.selectFrom('jobs').select(['status', 'attempts', 'last_error']).where('id', '=', job.id).executeTakeFirstOrThrow()
     assert.deepEqual(after, { status: 'failed', attempts: job.max_attempts, last_error: `lease expired after ${job.max_attempts} attempts: the process running it died` })

@@ -99,9 +99,12 @@ export function processDocumentJob(k: Kernel, followUp: () => ReadyFollowUp | nu
       const leaseSeconds = k.config.jobLeaseSeconds
       let beat: Promise<unknown> = Promise.resolve()
       const keepLease = ctx.lease
-        ? setInterval(() => {
-            beat = beat.then(() => extendLease(k.db, k.clock, ctx.lease!, leaseSeconds)).catch(() => {})
-          }, (leaseSeconds * 1000) / 3)
+        ? setInterval(
+            () => {
+              beat = beat.then(() => extendLease(k.db, k.clock, ctx.lease!, leaseSeconds)).catch(() => {})
+            },
+            (leaseSeconds * 1000) / 3,
+          )
         : null
       let outcome: IngestOutcome
       try {

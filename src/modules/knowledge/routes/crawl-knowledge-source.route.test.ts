@@ -117,7 +117,10 @@ describe('POST /knowledge/crawl', () => {
       const gaps = polite.hits.slice(1).map((x, i) => Math.round(x.at - polite.hits[i].at))
       // Measured where the requests arrive, so a new connection's set-up shifts one arrival a little (~20 ms
       // seen) — the crawler's own spacing without Crawl-delay is 250 ms.
-      assert.ok(gaps.every((ms) => ms >= 900), `gaps between requests: ${gaps.join(', ')} ms`)
+      assert.ok(
+        gaps.every((ms) => ms >= 900),
+        `gaps between requests: ${gaps.join(', ')} ms`,
+      )
     } finally {
       await polite.close()
     }
@@ -128,7 +131,10 @@ describe('POST /knowledge/crawl', () => {
       const res = await crawl(h, { knowledge_base_id: id, url: `${site.origin}/` })
       assert.equal(res.statusCode, 422, res.body)
       assert.equal(JSON.parse(res.body).code, 'invalid_reference')
-      assert.deepEqual(JSON.parse(res.body).errors.map((e: { pointer: string }) => e.pointer), ['/body/knowledge_base_id'])
+      assert.deepEqual(
+        JSON.parse(res.body).errors.map((e: { pointer: string }) => e.pointer),
+        ['/body/knowledge_base_id'],
+      )
     }
   })
 

@@ -9,8 +9,7 @@ export const createKnowledgeBase = defineRoute({
   scope: 'write',
   summary: 'Create a knowledge base',
   description:
-    '`language` (default `en`) drives stemming in the search index; `chunking` sets the chunk size (200–8000 ' +
-    'characters, default 1000) and overlap (at most half the size, default 150).',
+    '`language` (default `en`) drives stemming in the search index; `chunking` sets the chunk size (200–8000 ' + 'characters, default 1000) and overlap (at most half the size, default 150).',
   schema: { body: CreateKnowledgeBaseBody, response: { 201: KnowledgeBase } },
   handler: ({ body, principal, services }) => services.knowledge.bases.create(principal, body),
 })

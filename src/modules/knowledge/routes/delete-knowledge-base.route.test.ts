@@ -8,8 +8,7 @@ describe('deleteKnowledgeBase (DELETE /knowledge/bases/{id})', () => {
   before(async () => (h = await knowledgeApp()))
   after(() => h.close())
   const del = (id: string, key?: string) => h.request({ method: 'DELETE', url: `/v2/knowledge/bases/${id}`, ...(key ? { key } : {}) })
-  const rows = async (table: 'knowledge_documents' | 'knowledge_chunks', kbId: string) =>
-    (await h.app.kernel.db.selectFrom(table).select('id').where('knowledge_base_id', '=', kbId).execute()).length
+  const rows = async (table: 'knowledge_documents' | 'knowledge_chunks', kbId: string) => (await h.app.kernel.db.selectFrom(table).select('id').where('knowledge_base_id', '=', kbId).execute()).length
   /** A question none of `kbIds` answers: it opens (or joins) a gap asked of them. */
   const gapOf = async (query: string, kbIds: string[]): Promise<string> => {
     const r = await h.request({ method: 'POST', url: '/v2/knowledge/search', payload: { query, knowledge_base_ids: kbIds } })

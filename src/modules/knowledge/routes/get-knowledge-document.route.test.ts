@@ -36,7 +36,10 @@ describe('getKnowledgeDocument (GET /knowledge/documents/{id})', () => {
     }
     const refunds = full.chunks.find((c: any) => c.text.includes('14 days'))
     assert.deepEqual(refunds.heading_path, ['Billing', 'Refunds'])
-    assert.deepEqual(full.chunks.map((c: any) => c.position), full.chunks.map((_: unknown, i: number) => i))
+    assert.deepEqual(
+      full.chunks.map((c: any) => c.position),
+      full.chunks.map((_: unknown, i: number) => i),
+    )
     const onlyChunks = json(await get(doc.id, '?include=chunks'))
     assert.equal(onlyChunks.text, undefined)
     assert.equal(onlyChunks.chunks.length, full.chunks.length)

@@ -9,8 +9,7 @@ export const getKnowledgeDocument = defineRoute({
   scope: 'read',
   summary: 'Get a knowledge document',
   description:
-    '`include=chunks` adds its chunks in order, each with `start`/`end` offsets into the extracted text, heading ' +
-    'path and page; `include=text` adds that text (`include=chunks,text` both).',
+    '`include=chunks` adds its chunks in order, each with `start`/`end` offsets into the extracted text, heading ' + 'path and page; `include=text` adds that text (`include=chunks,text` both).',
   schema: { params: IdParams, querystring: GetKnowledgeDocumentQuery, response: { 200: KnowledgeDocumentDetail } },
   errors: ['resource_not_found'],
   handler: ({ params, query, principal, services }) => services.knowledge.documents.get(principal, params.id, query.include),

@@ -13,10 +13,16 @@ describe('listKnowledgeBases (GET /knowledge/bases)', () => {
     for (const name of ['One', 'Two', 'Three']) made.push(await newBase(h, { name }))
     await newBase(h, { name: 'Other workspace' }, h.b.live)
     const first = json(await h.request({ method: 'GET', url: '/v2/knowledge/bases?limit=2' }))
-    assert.deepEqual(first.data.map((b: any) => b.name), ['Three', 'Two'])
+    assert.deepEqual(
+      first.data.map((b: any) => b.name),
+      ['Three', 'Two'],
+    )
     assert.equal(first.has_more, true)
     const second = json(await h.request({ method: 'GET', url: `/v2/knowledge/bases?limit=2&cursor=${first.next_cursor}` }))
-    assert.deepEqual(second.data.map((b: any) => b.name), ['One'])
+    assert.deepEqual(
+      second.data.map((b: any) => b.name),
+      ['One'],
+    )
     assert.equal(second.has_more, false)
     assert.equal(second.next_cursor, null)
   })

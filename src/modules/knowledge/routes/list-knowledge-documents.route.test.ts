@@ -23,14 +23,23 @@ describe('listKnowledgeDocuments (GET /knowledge/bases/{id}/documents)', () => {
       failed = json(await list(kb.id, '?status=failed')).data
       await new Promise((res) => setTimeout(res, 50))
     }
-    assert.deepEqual(failed.map((d: any) => d.id), [json(r).id])
+    assert.deepEqual(
+      failed.map((d: any) => d.id),
+      [json(r).id],
+    )
     const ready = json(await list(kb.id, '?status=ready'))
-    assert.deepEqual(ready.data.map((d: any) => d.id), [b.id, a.id])
+    assert.deepEqual(
+      ready.data.map((d: any) => d.id),
+      [b.id, a.id],
+    )
     const page1 = json(await list(kb.id, '?limit=2'))
     assert.equal(page1.data.length, 2)
     assert.equal(page1.has_more, true)
     const page2 = json(await list(kb.id, `?limit=2&cursor=${page1.next_cursor}`))
-    assert.deepEqual(page2.data.map((d: any) => d.id), [a.id])
+    assert.deepEqual(
+      page2.data.map((d: any) => d.id),
+      [a.id],
+    )
     // A cursor is bound to its filters and base.
     assertProblem(await list(kb.id, `?limit=2&status=ready&cursor=${page1.next_cursor}`), 422, 'invalid_cursor')
     assertProblem(await list(other.id, `?limit=2&cursor=${page1.next_cursor}`), 422, 'invalid_cursor')

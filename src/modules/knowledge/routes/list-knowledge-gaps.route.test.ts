@@ -58,9 +58,15 @@ describe('listKnowledgeGaps (GET /knowledge/gaps) and gap recording', () => {
     assertProblem(await gaps(h, `?order=recent&limit=1&cursor=${byCount.next_cursor}`), 422, 'invalid_cursor')
     // The bank question was asked of every base, the Excel one of `other` only.
     const ofKb = json(await gaps(h, `?knowledge_base_id=${kb.id}`))
-    assert.deepEqual(ofKb.data.map((g: any) => g.question), ['Can I pay by bank transfer?'])
+    assert.deepEqual(
+      ofKb.data.map((g: any) => g.question),
+      ['Can I pay by bank transfer?'],
+    )
     const ofOther = json(await gaps(h, `?knowledge_base_id=${other.id}&order=count`))
-    assert.deepEqual(ofOther.data.map((g: any) => g.question), ['Can I pay by bank transfer?', 'How do I export invoices to Excel?'])
+    assert.deepEqual(
+      ofOther.data.map((g: any) => g.question),
+      ['Can I pay by bank transfer?', 'How do I export invoices to Excel?'],
+    )
     assert.equal(json(await gaps(h, '?status=resolved')).data.length, 0)
     assertProblem(await gaps(h, '?order=loudest'), 422, 'validation_failed')
     // Another workspace and the sandbox have no gaps of A.

@@ -8,9 +8,7 @@ export const updateKnowledgeBase = defineRoute({
   module: 'knowledge',
   scope: 'write',
   summary: 'Update a knowledge base',
-  description:
-    'Changing `language` or `chunking` re-processes every ready document in the background with the new ' +
-    'settings; until each is done its previous chunks stay searchable.',
+  description: 'Changing `language` or `chunking` re-processes every ready document in the background with the new ' + 'settings; until each is done its previous chunks stay searchable.',
   schema: { params: IdParams, body: UpdateKnowledgeBaseBody, response: { 200: KnowledgeBase } },
   errors: ['resource_not_found'],
   handler: ({ params, body, principal, services }) => services.knowledge.bases.update(principal, params.id, body),

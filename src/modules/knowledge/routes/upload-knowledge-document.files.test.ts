@@ -28,7 +28,11 @@ describe('uploadKnowledgeDocument (POST /knowledge/bases/{id}/documents) with mu
   it('takes Markdown by its file name, with the title, source URL and metadata fields', async () => {
     const kb = await newBase(h)
     const md = '# Setup\n\nInstall the app.\n\n## Login\n\nUse your work email to log in.'
-    const doc = await upload(kb.id, { filename: 'guide.md', contentType: 'application/octet-stream', data: md }, { title: 'Guide', source_url: 'https://docs.example.com/guide', metadata: '{"lang":"en"}' })
+    const doc = await upload(
+      kb.id,
+      { filename: 'guide.md', contentType: 'application/octet-stream', data: md },
+      { title: 'Guide', source_url: 'https://docs.example.com/guide', metadata: '{"lang":"en"}' },
+    )
     assert.equal(doc.status, 'ready', doc.error)
     assert.equal(doc.format, 'markdown')
     assert.equal(doc.title, 'Guide')
@@ -87,7 +91,11 @@ describe('uploadKnowledgeDocument (POST /knowledge/bases/{id}/documents) with mu
     const kb = await newBase(h)
     const big = assertProblem(await uploadForm(h, kb.id, [{ name: 'file', filename: 'big.txt', contentType: 'text/plain', data: Buffer.alloc(70_000, 'a') }]), 413, 'payload_too_large')
     assert.match(big.detail, /65536/)
-    const png = assertProblem(await uploadForm(h, kb.id, [{ name: 'file', filename: 'logo.png', contentType: 'image/png', data: Buffer.from([0x89, 0x50, 0x4e, 0x47]) }]), 415, 'document_type_unsupported')
+    const png = assertProblem(
+      await uploadForm(h, kb.id, [{ name: 'file', filename: 'logo.png', contentType: 'image/png', data: Buffer.from([0x89, 0x50, 0x4e, 0x47]) }]),
+      415,
+      'document_type_unsupported',
+    )
     assert.match(png.detail, /logo\.png/)
   })
 

@@ -21,8 +21,6 @@ export const uploadKnowledgeDocument = defineRoute({
   // 202 or 200 (duplicate) comes with the document from the service's transaction (withStatus).
   handler: ({ params, body, principal, services, request }) => {
     const documents = services.knowledge.documents
-    return request.isMultipart()
-      ? documents.upload(principal, params.id, body as unknown as UploadKnowledgeDocumentFormT)
-      : documents.create(principal, params.id, body)
+    return request.isMultipart() ? documents.upload(principal, params.id, body as unknown as UploadKnowledgeDocumentFormT) : documents.create(principal, params.id, body)
   },
 })

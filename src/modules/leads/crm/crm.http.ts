@@ -15,7 +15,6 @@ const USER_AGENT = 'svc-crm/1'
 /** Longest CRM message kept: it ends up as the lead's last sync error. */
 const MAX_MESSAGE_CHARS = 1000
 
-
 export interface CrmRequest {
   method: 'GET' | 'POST' | 'PATCH'
   url: string

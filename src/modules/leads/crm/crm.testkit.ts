@@ -3,5 +3,4 @@
 import { systemClock, type Clock } from '../../../kernel/clock.js'
 import type { Kernel } from '../../../kernel/kernel.js'
 
-export const crmKernelStub = (allowPrivateNetworks = true, clock: Clock = systemClock) =>
-  ({ config: { outbound: { allowPrivateNetworks } }, clock }) as unknown as Kernel
+export const crmKernelStub = (allowPrivateNetworks = true, clock: Clock = systemClock) => ({ config: { outbound: { allowPrivateNetworks } }, clock }) as unknown as Kernel

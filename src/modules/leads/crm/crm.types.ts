@@ -30,8 +30,7 @@ export interface CrmConnection {
 }
 
 export type CrmResult =
-  | { ok: true; external_id: string; action: 'created' | 'updated' }
-  | { ok: false; retryable: boolean; retry_after_ms: number | null; status: number | null; code: string; message: string }
+  { ok: true; external_id: string; action: 'created' | 'updated' } | { ok: false; retryable: boolean; retry_after_ms: number | null; status: number | null; code: string; message: string }
 
 export type CrmFailure = Extract<CrmResult, { ok: false }>
 

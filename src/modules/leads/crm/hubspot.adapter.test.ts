@@ -6,7 +6,6 @@ import { crmAdapterFor, type CrmConnection, type CrmLead, type CrmResult } from 
 import { hubspotProperties, splitName } from './hubspot.properties.js'
 import { startHubSpotServer, type HubSpotServer } from './hubspot.testkit.js'
 
-
 const lead = (over: Partial<CrmLead> = {}): CrmLead => ({
   id: 'lead_01JTEST0000000000000000001',
   email: 'Ada.Lovelace@Example.com',
@@ -31,8 +30,7 @@ describe('leads crm: HubSpot adapter against a HubSpot-compatible server', () =>
   let hs: HubSpotServer
   let conn: CrmConnection
   const k = kernelStub()
-  const upsert = (l: CrmLead, c: Partial<CrmConnection> = {}, timeoutMs?: number, signal?: AbortSignal) =>
-    crmAdapterFor(k, { ...conn, ...c }, { timeoutMs }).upsert(l, { ...ctx, signal })
+  const upsert = (l: CrmLead, c: Partial<CrmConnection> = {}, timeoutMs?: number, signal?: AbortSignal) => crmAdapterFor(k, { ...conn, ...c }, { timeoutMs }).upsert(l, { ...ctx, signal })
   const paths = () => hs.requests.map((r) => `${r.method} ${r.path}`)
 
   before(async () => {
@@ -102,11 +100,10 @@ describe('leads crm: HubSpot adapter against a HubSpot-compatible server', () =>
       lagging.requests.length = 0
       const retry = await upsert(lead({ title: 'CTO' }), c)
       assert.deepEqual(retry, { ok: true, external_id: '1001', action: 'updated' })
-      assert.deepEqual(lagging.requests.map((r) => `${r.method} ${r.path} `.trim()), [
-        'POST /crm/v3/objects/contacts/search',
-        'POST /crm/v3/objects/contacts',
-        'PATCH /crm/v3/objects/contacts/1001',
-      ])
+      assert.deepEqual(
+        lagging.requests.map((r) => `${r.method} ${r.path} `.trim()),
+        ['POST /crm/v3/objects/contacts/search', 'POST /crm/v3/objects/contacts', 'PATCH /crm/v3/objects/contacts/1001'],
+      )
       assert.equal(lagging.contacts.size, 1)
       assert.equal(lagging.contacts.get('1001')!.properties.jobtitle, 'CTO')
     } finally {
@@ -166,7 +163,7 @@ describe('leads crm: HubSpot adapter against a HubSpot-compatible server', () =>
     assert.deepEqual([r.code, r.retryable], ['cancelled', true])
   })
 
-  it('400 is permanent with HubSpot\'s own message; 401 (bad token) is permanent', async () => {
+  it("400 is permanent with HubSpot's own message; 401 (bad token) is permanent", async () => {
     const r = failed(await upsert(lead({ properties: { favourite_colour: 'teal' } })))
     assert.deepEqual([r.code, r.status, r.retryable, r.retry_after_ms], ['bad_request', 400, false, null])
     assert.match(r.message, /^Property values were not valid: .*Property \\"favourite_colour\\" does not exist/)

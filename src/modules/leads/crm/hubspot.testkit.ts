@@ -74,7 +74,7 @@ const errorBody = (status: number, message: string, category: string, extra: Rec
 function defaultFailureBody(status: number): unknown {
   if (status === 429) return { status: 'error', message: 'You have reached your ten_secondly_rolling limit.', errorType: 'RATE_LIMIT', correlationId: randomUUID(), policyName: 'TEN_SECONDLY_ROLLING' }
   if (status === 401) return errorBody(401, 'Authentication credentials not found.', 'INVALID_AUTHENTICATION')
-  if (status === 403) return errorBody(403, 'This app hasn\'t been granted all required scopes to make this call.', 'MISSING_SCOPES')
+  if (status === 403) return errorBody(403, "This app hasn't been granted all required scopes to make this call.", 'MISSING_SCOPES')
   if (status === 404) return errorBody(404, 'resource not found', 'OBJECT_NOT_FOUND')
   if (status >= 500) return errorBody(status, 'internal error', 'INTERNAL_ERROR')
   return errorBody(status, 'Invalid input JSON on line 1', 'VALIDATION_ERROR')
@@ -95,7 +95,8 @@ export async function startHubSpotServer(opts: HubSpotServerOptions = {}) {
     const problems: string[] = []
     for (const [name, value] of Object.entries(props)) {
       if (!known.has(name)) problems.push(`Property "${name}" does not exist`)
-      else if (name === 'hs_lead_status' && value !== '' && !HS_LEAD_STATUS_OPTIONS.includes(String(value))) problems.push(`${String(value)} was not one of the allowed options: [${HS_LEAD_STATUS_OPTIONS.join(', ')}]`)
+      else if (name === 'hs_lead_status' && value !== '' && !HS_LEAD_STATUS_OPTIONS.includes(String(value)))
+        problems.push(`${String(value)} was not one of the allowed options: [${HS_LEAD_STATUS_OPTIONS.join(', ')}]`)
       else if (name === 'email' && value !== '' && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(String(value))) problems.push(`Email address ${String(value)} is invalid`)
     }
     if (problems.length === 0) return null
@@ -119,11 +120,16 @@ export async function startHubSpotServer(opts: HubSpotServerOptions = {}) {
     const want = String(f.value ?? '')
     const eq = f.propertyName === 'email' ? v?.toLowerCase() === want.toLowerCase() : v === want
     switch (f.operator) {
-      case 'EQ': return eq
-      case 'NEQ': return !eq
-      case 'HAS_PROPERTY': return v !== undefined && v !== ''
-      case 'NOT_HAS_PROPERTY': return v === undefined || v === ''
-      default: return false
+      case 'EQ':
+        return eq
+      case 'NEQ':
+        return !eq
+      case 'HAS_PROPERTY':
+        return v !== undefined && v !== ''
+      case 'NOT_HAS_PROPERTY':
+        return v === undefined || v === ''
+      default:
+        return false
     }
   }
 

@@ -56,7 +56,7 @@ describe('leads crm: webhook adapter', () => {
     assert.ok(!verifyStandardSignature(standard, seen.body.replace('Grace', 'Gr4ce'), [secret]), 'a changed body does not')
   })
 
-  it('takes the receiver\'s id and action when it gives them', async () => {
+  it("takes the receiver's id and action when it gives them", async () => {
     answer = { status: 200, body: JSON.stringify({ id: 'crm-42', action: 'updated' }) }
     assert.deepEqual(await upsert(), { ok: true, external_id: 'crm-42', action: 'updated' })
     answer = { status: 201, body: JSON.stringify({ id: 7 }) }
@@ -65,7 +65,7 @@ describe('leads crm: webhook adapter', () => {
     assert.deepEqual(await upsert(), { ok: true, external_id: LEAD.id, action: 'created' })
   })
 
-  it('classifies failures: 429 with Retry-After and 5xx retryable, 4xx permanent with the receiver\'s message, 3xx not followed', async () => {
+  it("classifies failures: 429 with Retry-After and 5xx retryable, 4xx permanent with the receiver's message, 3xx not followed", async () => {
     answer = { status: 429, headers: { 'retry-after': '12' }, body: JSON.stringify({ message: 'slow down' }) }
     const limited = failed(await upsert())
     assert.deepEqual(limited, { ok: false, retryable: true, retry_after_ms: 12_000, status: 429, code: 'rate_limited', message: 'slow down' })

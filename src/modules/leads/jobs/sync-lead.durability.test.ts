@@ -20,7 +20,11 @@ describe(`lead sync across a SIGKILL (${ENGINE})`, () => {
     const key = JSON.parse(await svc(['keys', 'create', '--scopes', 'admin', '--workspace', ws.id, '--json'], env)).key
     let server = await startServer(env)
     const call = async (method: string, path: string, body?: unknown) => {
-      const r = await fetch(`${server.url}/v2${path}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })
+      const r = await fetch(`${server.url}/v2${path}`, {
+        method,
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      })
       const text = await r.text()
       assert.ok(r.status < 300, `${method} ${path}: ${r.status} ${text}`)
       return JSON.parse(text)

@@ -11,7 +11,10 @@ describe('createLeadActivity (POST /leads/{id}/activities)', () => {
   it('records the activity as given, and engagements count in the recomputed score', async () => {
     const lead = await newLead(h, { company: null })
     assert.equal(lead.score.score, 20)
-    const a = await ok(post(h, `/leads/${lead.id}/activities`, { type: 'meeting', subject: 'Demo', body: 'Showed the dashboard.', occurred_at: '2026-11-20T17:00:00+02:00', data: { attendees: 3, remote: true } }), 201)
+    const a = await ok(
+      post(h, `/leads/${lead.id}/activities`, { type: 'meeting', subject: 'Demo', body: 'Showed the dashboard.', occurred_at: '2026-11-20T17:00:00+02:00', data: { attendees: 3, remote: true } }),
+      201,
+    )
     assert.match(a.id, /^act_/)
     assert.equal(a.object, 'lead_activity')
     assert.equal(a.lead_id, lead.id)

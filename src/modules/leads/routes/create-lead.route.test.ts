@@ -10,7 +10,18 @@ describe('createLead, getLead, updateLead, deleteLead, listLeads', () => {
   after(() => h.close())
 
   it('creates a lead with a normalised phone and an explainable score; one lead per email', async () => {
-    const lead = await ok(post(h, '/leads', { name: 'Grace Hopper', email: 'Grace@Navy.example', phone: '+1 (202) 555-0143', company: 'US Navy', title: 'Director of Engineering', properties: { plan: 'enterprise', seats: 40 }, tags: ['inbound'] }), 201)
+    const lead = await ok(
+      post(h, '/leads', {
+        name: 'Grace Hopper',
+        email: 'Grace@Navy.example',
+        phone: '+1 (202) 555-0143',
+        company: 'US Navy',
+        title: 'Director of Engineering',
+        properties: { plan: 'enterprise', seats: 40 },
+        tags: ['inbound'],
+      }),
+      201,
+    )
     assert.match(lead.id, /^lead_/)
     assert.equal(lead.email, 'grace@navy.example')
     assert.equal(lead.phone, '+12025550143')
@@ -27,17 +38,30 @@ describe('createLead, getLead, updateLead, deleteLead, listLeads', () => {
   })
 
   it('creates from a conversation: its contact fills the fields and its score and messages count', async () => {
-    const conv = await ok(post(h, '/inbox/conversations', { channel: 'api', contact: { name: 'Linus', email: 'linus@kernel.example' }, message: { content: 'How much is the enterprise plan? We have a budget of $20k and need it by next month.' } }), 201)
+    const conv = await ok(
+      post(h, '/inbox/conversations', {
+        channel: 'api',
+        contact: { name: 'Linus', email: 'linus@kernel.example' },
+        message: { content: 'How much is the enterprise plan? We have a budget of $20k and need it by next month.' },
+      }),
+      201,
+    )
     const lead = await ok(post(h, '/leads', { source_id: conv.id, company: 'Kernel Inc' }), 201)
     assert.equal(lead.source, 'conversation')
     assert.equal(lead.name, 'Linus')
     assert.equal(lead.email, 'linus@kernel.example')
-    assert.ok(lead.score.factors.some((f: string) => f.endsWith('(conversation)')), JSON.stringify(lead.score))
+    assert.ok(
+      lead.score.factors.some((f: string) => f.endsWith('(conversation)')),
+      JSON.stringify(lead.score),
+    )
     assert.ok(lead.score.factors.includes('+10 mentioned a budget or an amount'))
     assert.ok(lead.score.factors.includes('+10 mentioned a timeline'))
     const unknownSource = await post(h, '/leads', { source_id: 'conv_00000000000000000000000000' })
     assertProblem(unknownSource, 422, 'invalid_reference')
-    assert.deepEqual(json(unknownSource).errors.map((e: any) => e.pointer), ['/body/source_id'])
+    assert.deepEqual(
+      json(unknownSource).errors.map((e: any) => e.pointer),
+      ['/body/source_id'],
+    )
   })
 
   it('updates (score recomputed), filters the list, deletes with the activities', async () => {
@@ -47,7 +71,10 @@ describe('createLead, getLead, updateLead, deleteLead, listLeads', () => {
     assert.ok(updated.score.score > lead.score.score)
     assert.ok(updated.score.factors.includes('+15 title is executive (CEO)'))
     const byEmail = await ok(get(h, `/leads?email=${encodeURIComponent(lead.email.toUpperCase())}`))
-    assert.deepEqual(byEmail.data.map((l: any) => l.id), [lead.id])
+    assert.deepEqual(
+      byEmail.data.map((l: any) => l.id),
+      [lead.id],
+    )
     const high = await ok(get(h, `/leads?min_score=${updated.score.score}&source=api`))
     assert.ok(high.data.some((l: any) => l.id === lead.id) && high.data.every((l: any) => l.score.score >= updated.score.score))
     const since = await ok(get(h, `/leads?updated_after=${encodeURIComponent(lead.updated_at)}&status=new`))
@@ -65,7 +92,10 @@ describe('createLead, getLead, updateLead, deleteLead, listLeads', () => {
     const bad = async (payload: unknown, pointer: string) => {
       const r = await post(h, '/leads', payload)
       assertProblem(r, 422)
-      assert.ok(json(r).errors.some((e: any) => e.pointer === pointer), r.body)
+      assert.ok(
+        json(r).errors.some((e: any) => e.pointer === pointer),
+        r.body,
+      )
     }
     await bad({ email: 'not-an-email' }, '/body/email')
     await bad({ phone: '12' }, '/body/phone')

@@ -19,7 +19,11 @@ describe('deleteLead (DELETE /leads/{id})', () => {
     assertProblem(await get(h, `/leads/${lead.id}`), 404, 'resource_not_found')
     assertProblem(await get(h, `/leads/${lead.id}/activities`), 404, 'resource_not_found')
     const rows = await h.app.kernel.db.selectFrom('lead_activities').select('lead_id').where('lead_id', 'in', [lead.id, keep.id]).execute()
-    assert.deepEqual(rows.map((r) => r.lead_id), [keep.id], "only the deleted lead's activities went")
+    assert.deepEqual(
+      rows.map((r) => r.lead_id),
+      [keep.id],
+      "only the deleted lead's activities went",
+    )
     assert.equal((await events(h, 'lead.deleted')).filter((e) => e.id === lead.id).length, 1)
     assertProblem(await del(h, lead.id), 404, 'resource_not_found')
     // Its email is free again.

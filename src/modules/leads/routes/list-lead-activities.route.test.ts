@@ -21,18 +21,31 @@ describe('listLeadActivities (GET /leads/{id}/activities)', () => {
   it("lists the lead's activities newest first: people's and the service's own", async () => {
     const list = await ok(get(h, `/leads/${lead.id}/activities`))
     assert.equal(list.object, 'list')
-    assert.deepEqual(list.data.map((a: any) => [a.type, a.subject]), [['call', 'Follow-up call'], ['status_change', 'new → contacted'], ['note', 'First note']])
+    assert.deepEqual(
+      list.data.map((a: any) => [a.type, a.subject]),
+      [
+        ['call', 'Follow-up call'],
+        ['status_change', 'new → contacted'],
+        ['note', 'First note'],
+      ],
+    )
     assert.deepEqual([list.data[1].data.from, list.data[1].data.to, list.data[1].data.reason], ['new', 'contacted', 'Replied by e-mail'])
     assert.ok(list.data.every((a: any) => a.lead_id === lead.id))
   })
 
   it('pages with limit and cursor', async () => {
     const first = await ok(get(h, `/leads/${lead.id}/activities?limit=2`))
-    assert.deepEqual(first.data.map((a: any) => a.type), ['call', 'status_change'])
+    assert.deepEqual(
+      first.data.map((a: any) => a.type),
+      ['call', 'status_change'],
+    )
     assert.equal(first.data[0].id, made[1].id)
     assert.equal(first.has_more, true)
     const rest = await ok(get(h, `/leads/${lead.id}/activities?limit=2&cursor=${encodeURIComponent(first.next_cursor)}`))
-    assert.deepEqual(rest.data.map((a: any) => a.id), [made[0].id])
+    assert.deepEqual(
+      rest.data.map((a: any) => a.id),
+      [made[0].id],
+    )
     assert.equal(rest.has_more, false)
   })
 

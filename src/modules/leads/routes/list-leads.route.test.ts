@@ -23,12 +23,21 @@ describe('listLeads (GET /leads)', () => {
   it('lists newest first, a page at a time, only this workspace', async () => {
     const all = await ok(get(h, '/leads'))
     assert.equal(all.object, 'list')
-    assert.deepEqual(all.data.map((x: any) => x.name), ['Conv', 'Rich', 'Plain'])
+    assert.deepEqual(
+      all.data.map((x: any) => x.name),
+      ['Conv', 'Rich', 'Plain'],
+    )
     const first = await ok(get(h, '/leads?limit=2'))
-    assert.deepEqual(first.data.map((x: any) => x.id), [l.conv.id, l.rich.id])
+    assert.deepEqual(
+      first.data.map((x: any) => x.id),
+      [l.conv.id, l.rich.id],
+    )
     assert.equal(first.has_more, true)
     assert.deepEqual(await ids(`?limit=2&cursor=${encodeURIComponent(first.next_cursor)}`), [l.plain.id])
-    assert.deepEqual((await ok(get(h, '/leads', h.b.live))).data.map((x: any) => x.name), ['Theirs'])
+    assert.deepEqual(
+      (await ok(get(h, '/leads', h.b.live))).data.map((x: any) => x.name),
+      ['Theirs'],
+    )
   })
 
   it('filters by status, source, email (any case), score range and updated_after', async () => {

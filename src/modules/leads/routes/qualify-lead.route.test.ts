@@ -35,7 +35,10 @@ describe('qualifyLead and lead activities', () => {
     assert.equal(applied.qualification.score, 100)
     assert.equal(applied.qualification.applied, true)
     const acts = await ok(get(h, `/leads/${lead.id}/activities`))
-    assert.deepEqual(acts.data.slice(0, 2).map((a: any) => a.type), ['status_change', 'qualification'])
+    assert.deepEqual(
+      acts.data.slice(0, 2).map((a: any) => a.type),
+      ['status_change', 'qualification'],
+    )
     assert.equal((await events(h, 'lead.qualified')).filter((e) => e.id === lead.id).length, 2)
   })
 
@@ -48,9 +51,15 @@ describe('qualifyLead and lead activities', () => {
     for (const type of ['note', 'call', 'meeting']) made.push(await ok(post(h, `/leads/${lead.id}/activities`, { type, subject: `${type} 1`, body: 'text' }), 201))
     assert.match(made[0].id, /^act_/)
     const page1 = await ok(get(h, `/leads/${lead.id}/activities?limit=2`))
-    assert.deepEqual(page1.data.map((a: any) => a.type), ['meeting', 'call'])
+    assert.deepEqual(
+      page1.data.map((a: any) => a.type),
+      ['meeting', 'call'],
+    )
     const page2 = await ok(get(h, `/leads/${lead.id}/activities?limit=2&cursor=${page1.next_cursor}`))
-    assert.deepEqual(page2.data.map((a: any) => a.type), ['note', 'qualification'])
+    assert.deepEqual(
+      page2.data.map((a: any) => a.type),
+      ['note', 'qualification'],
+    )
     const after = await ok(get(h, `/leads/${lead.id}`))
     assert.ok(after.score.factors.includes('+15 3 recorded engagements (5 each, at most 15)'), JSON.stringify(after.score))
     const bad = await post(h, `/leads/${lead.id}/activities`, { type: 'status_change' })

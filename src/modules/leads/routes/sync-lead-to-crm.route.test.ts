@@ -124,7 +124,8 @@ describe('syncLeadToCrm', () => {
 
   it('keeps the CRM token sealed under the current server secret after a rotation (reseal)', async () => {
     await useHubSpot()
-    const read = async () => (await h.app.kernel.db.selectFrom('workspace_settings').select('crm').where('workspace_id', '=', h.a.workspaceId).where('mode', '=', 'live').executeTakeFirstOrThrow()).crm!
+    const read = async () =>
+      (await h.app.kernel.db.selectFrom('workspace_settings').select('crm').where('workspace_id', '=', h.a.workspaceId).where('mode', '=', 'live').executeTakeFirstOrThrow()).crm!
     const before = await read()
     const next = randomBytes(32).toString('base64url')
     const rotated = await buildApp({ config: { ...h.config, serverSecret: next, serverSecretPrevious: [h.config.serverSecret!] }, database: h.app.kernel.database })

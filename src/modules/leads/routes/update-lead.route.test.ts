@@ -33,7 +33,10 @@ describe('updateLead (PATCH /leads/{id})', () => {
     assert.equal(json(taken).existing_id, other.id)
     const bad = await patch(h, `/leads/${lead.id}`, { phone: 'call me maybe' })
     assertProblem(bad, 422)
-    assert.ok(json(bad).errors.some((e: any) => e.pointer === '/body/phone'), bad.body)
+    assert.ok(
+      json(bad).errors.some((e: any) => e.pointer === '/body/phone'),
+      bad.body,
+    )
     const owner = await patch(h, `/leads/${lead.id}`, { owner_id: 'mem_00000000000000000000000000' })
     assertProblem(owner, 422, 'invalid_reference')
     assertProblem(await patch(h, `/leads/${lead.id}`, {}), 422, 'validation_failed')

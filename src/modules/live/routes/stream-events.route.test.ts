@@ -49,7 +49,7 @@ describe('streamEvents', () => {
     assert.equal(stored.type, 'message.created')
   })
 
-  it('never sends another workspace\'s or the other mode\'s events', async () => {
+  it("never sends another workspace's or the other mode's events", async () => {
     const s = await stream('/v2/events/stream')
     await waitFor(() => s.events.find((e) => e.event === 'ready'))
     const theirs = await conversation(h.b.live)
@@ -70,7 +70,10 @@ describe('streamEvents', () => {
     const leadsOnly = await h.key(['leads:read'])
     const s = await stream('/v2/events/stream', leadsOnly)
     const ready = JSON.parse((await waitFor(() => s.events.find((e) => e.event === 'ready'))).data)
-    assert.ok(ready.types.every((t: string) => t.startsWith('lead.')), JSON.stringify(ready.types))
+    assert.ok(
+      ready.types.every((t: string) => t.startsWith('lead.')),
+      JSON.stringify(ready.types),
+    )
     const c = await conversation()
     const lead = json(await h.request({ method: 'POST', url: '/v2/leads', payload: { name: 'Ada', email: `ada${Date.now()}@example.com` } }))
     await waitFor(() => s.stored().some((e) => e.type === 'lead.created' && e.data.object.id === lead.id), 2000, 'lead.created')
@@ -88,7 +91,11 @@ describe('streamEvents', () => {
     assertProblem(bad, 422, 'validation_failed')
     assert.equal(json(bad).errors[0].pointer, '/query/types')
     assertProblem(await h.request({ method: 'GET', url: '/v2/events/stream?after=evt_nope' }), 422, 'validation_failed')
-    assertProblem(await h.request({ method: 'GET', url: '/v2/events/stream', key: await h.key(['conversations:write'], { workspaceId: h.b.workspaceId }), headers: { 'last-event-id': 'garbage' } }), 422, 'validation_failed')
+    assertProblem(
+      await h.request({ method: 'GET', url: '/v2/events/stream', key: await h.key(['conversations:write'], { workspaceId: h.b.workspaceId }), headers: { 'last-event-id': 'garbage' } }),
+      422,
+      'validation_failed',
+    )
   })
 
   it('resumes after Last-Event-ID from the stored events, missing nothing committed while away', async () => {

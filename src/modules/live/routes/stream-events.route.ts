@@ -11,13 +11,13 @@ export const streamEvents = defineRoute({
   scope: 'read',
   // Any read scope admits the stream; each event then needs its own module's (a conversations:read key gets conversations).
   anyScope: SCOPES.anyRead,
-  summary: 'Follow the workspace\'s events live (Server-Sent Events)',
+  summary: "Follow the workspace's events live (Server-Sent Events)",
   description:
-    'The workspace\'s events as they are committed, on any node: `ready` first, then each `event` — the envelope webhooks deliver — and ' +
-    'ephemeral `presence` (who is viewing or typing in a conversation; never stored, never replayed). Each `event`\'s SSE id is the ' +
+    "The workspace's events as they are committed, on any node: `ready` first, then each `event` — the envelope webhooks deliver — and " +
+    "ephemeral `presence` (who is viewing or typing in a conversation; never stored, never replayed). Each `event`'s SSE id is the " +
     'event id: reconnecting with `Last-Event-ID` (EventSource does) or `after` resumes after it on any node, from the stored events. ' +
     'Delivery is at least once (a resume looks back a moment for late commits): dedupe by `id`. Only the types the credential may ' +
-    'read are sent (their module\'s read scope and, for a member, role), re-checked every 30 s: a revoked credential ends the stream ' +
+    "read are sent (their module's read scope and, for a member, role), re-checked every 30 s: a revoked credential ends the stream " +
     'with an `error` event. Extension of the API, like webhooks; see docs/live.md.',
   sse: {
     heartbeatMs: (config: Config) => config.sseHeartbeatMs,

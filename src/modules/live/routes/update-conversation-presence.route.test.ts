@@ -21,14 +21,19 @@ describe('updateConversationPresence', () => {
   })
   const conversation = async (key = h.a.live) => json(await h.request({ method: 'POST', url: '/v2/inbox/conversations', key, payload: {} }))
 
-  it('reaches the workspace\'s streams at once, is never stored, and says who and until when', async () => {
+  it("reaches the workspace's streams at once, is never stored, and says who and until when", async () => {
     const s = await openStream(base, '/v2/events/stream?types=presence', h.a.live)
     open.push(s)
     await waitFor(() => s.events.find((e) => e.event === 'ready'))
     const other = await openStream(base, '/v2/events/stream', h.b.live)
     open.push(other)
     const c = await conversation()
-    const eventsBefore = (await h.app.kernel.db.selectFrom('events').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n
+    const eventsBefore = (
+      await h.app.kernel.db
+        .selectFrom('events')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n
     const key = await h.key(['conversations:read'])
     const r = await h.request({ method: 'POST', url: `/v2/inbox/conversations/${c.id}/presence`, key, payload: { state: 'typing' } })
     assert.equal(r.statusCode, 200)
@@ -42,12 +47,17 @@ describe('updateConversationPresence', () => {
     await h.request({ method: 'POST', url: `/v2/inbox/conversations/${c.id}/presence`, payload: { state: 'idle' } })
     const idle = await waitFor(() => s.presence().find((x) => x.state === 'idle'), 1000, 'idle')
     assert.ok(Date.parse(idle.expires_at) <= Date.now())
-    const eventsAfter = (await h.app.kernel.db.selectFrom('events').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n
+    const eventsAfter = (
+      await h.app.kernel.db
+        .selectFrom('events')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n
     assert.equal(Number(eventsAfter), Number(eventsBefore))
     assert.equal(other.presence().length, 0)
   })
 
-  it('answers 404 for another workspace\'s conversation and 422 for an unknown state', async () => {
+  it("answers 404 for another workspace's conversation and 422 for an unknown state", async () => {
     const theirs = await conversation(h.b.live)
     assertProblem(await h.request({ method: 'POST', url: `/v2/inbox/conversations/${theirs.id}/presence`, payload: { state: 'viewing' } }), 404, 'resource_not_found')
     const mine = await conversation()

@@ -110,14 +110,22 @@ export function twilioCallbacks(k: Kernel, services: Services, carriers: TwilioC
       const t = k.clock.now().getTime() - Date.parse(call.answered_at!)
       const after = lines.length ? lines[lines.length - 1].end_ms : 0
       const confidence = Number(one(params, 'Confidence'))
-      lines.push({ speaker: 'caller', text: heard, start_ms: Math.max(after, t - estimateMs(heard)), end_ms: Math.max(after, t), confidence: Number.isFinite(confidence) ? Math.min(1, Math.max(0, confidence)) : null })
+      lines.push({
+        speaker: 'caller',
+        text: heard,
+        start_ms: Math.max(after, t - estimateMs(heard)),
+        end_ms: Math.max(after, t),
+        confidence: Number.isFinite(confidence) ? Math.min(1, Math.max(0, confidence)) : null,
+      })
       const transcript = [{ role: 'agent' as const, text: answerer.greeting }, ...lines.map((l) => ({ role: l.speaker === 'caller' ? ('customer' as const) : ('agent' as const), text: l.text }))]
       const answer = await answerer.reply(transcript, turn)
       const start = lines[lines.length - 1].end_ms + 300
       lines.push({ speaker: 'bot', text: answer.text, start_ms: start, end_ms: start + estimateMs(answer.text), confidence: 1 })
       await repo.updateCallIf(k.db, tenant, call.id, call, { lines: toJson(lines) })
       const last = answer.handoff || turn + 1 >= MAX_TURNS
-      const twiml = last ? response(say(answer.text), say(answerer.closing ?? 'Goodbye.'), hangup()) : response(listen(base, call.id, turn + 1, say(answer.text)), say(answerer.closing ?? 'Goodbye.'), hangup())
+      const twiml = last
+        ? response(say(answer.text), say(answerer.closing ?? 'Goodbye.'), hangup())
+        : response(listen(base, call.id, turn + 1, say(answer.text)), say(answerer.closing ?? 'Goodbye.'), hangup())
       return reply.type('text/xml').send(twiml)
     })
 

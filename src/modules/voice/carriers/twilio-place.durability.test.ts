@@ -16,12 +16,24 @@ describe(`Twilio call placement across a SIGKILL (${ENGINE})`, () => {
   it('the call is placed once, and its first callback binds it', async () => {
     const tw = await startTwilioServer()
     const port = await freePort()
-    const env = { ...db.env, PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, JOB_LEASE_SECONDS: '2', JOB_POLL_INTERVAL_MS: '50', OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true', RATE_LIMIT_PER_MINUTE: '1000000' }
+    const env = {
+      ...db.env,
+      PORT: String(port),
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      JOB_LEASE_SECONDS: '2',
+      JOB_POLL_INTERVAL_MS: '50',
+      OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true',
+      RATE_LIMIT_PER_MINUTE: '1000000',
+    }
     const ws = JSON.parse(await svc(['workspaces', 'create', '--name', 'Calls', '--json'], env))
     const key = JSON.parse(await svc(['keys', 'create', '--scopes', 'admin', '--workspace', ws.id, '--json'], env)).key
     let server = await startServer(env)
     const call = async (method: string, path: string, body?: unknown) => {
-      const r = await fetch(`${server.url}/v2${path}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) })
+      const r = await fetch(`${server.url}/v2${path}`, {
+        method,
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      })
       const text = await r.text()
       assert.ok(r.status < 300, `${method} ${path}: ${r.status} ${text}`)
       return JSON.parse(text)

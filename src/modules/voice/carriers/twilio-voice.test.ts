@@ -53,7 +53,12 @@ describe('voice on Twilio (a Twilio-compatible server on 127.0.0.1)', () => {
     assert.ok(!JSON.stringify(ws).includes(tw.authToken))
     const row = await h.app.kernel.db.selectFrom('workspace_settings').select('voice').where('workspace_id', '=', h.a.workspaceId).where('mode', '=', 'live').executeTakeFirstOrThrow()
     assert.ok(!row.voice!.includes(tw.authToken), 'sealed at rest')
-    const sandbox = await h.request({ method: 'PATCH', url: `/sandbox/v2/workspaces/${h.a.workspaceId}`, key: h.a.test, payload: { voice: { provider: 'twilio', account_sid: tw.accountSid, auth_token: tw.authToken } } })
+    const sandbox = await h.request({
+      method: 'PATCH',
+      url: `/sandbox/v2/workspaces/${h.a.workspaceId}`,
+      key: h.a.test,
+      payload: { voice: { provider: 'twilio', account_sid: tw.accountSid, auth_token: tw.authToken } },
+    })
     assertProblem(sandbox, 422, 'validation_failed')
   })
 
@@ -98,10 +103,16 @@ describe('voice on Twilio (a Twilio-compatible server on 127.0.0.1)', () => {
     assert.equal(await tw.advance(sid, 'completed', { duration: 12 }), 204)
     const done = await ok(get(h, `/voice/calls/${created.id}`))
     assert.equal(done.status, 'completed')
-    assert.deepEqual(done.history.map((s: any) => s.status), ['queued', 'ringing', 'in_progress', 'completed'])
+    assert.deepEqual(
+      done.history.map((s: any) => s.status),
+      ['queued', 'ringing', 'in_progress', 'completed'],
+    )
     const transcript = await ok(get(h, `/voice/calls/${created.id}/transcript`))
     assert.equal(transcript.status, 'ready')
-    assert.deepEqual(transcript.segments.map((s: any) => s.speaker), ['caller', 'bot'])
+    assert.deepEqual(
+      transcript.segments.map((s: any) => s.speaker),
+      ['caller', 'bot'],
+    )
     assert.equal(transcript.segments[0].confidence, 0.93)
 
     const wav = stereoWav(3)
@@ -130,7 +141,13 @@ describe('voice on Twilio (a Twilio-compatible server on 127.0.0.1)', () => {
     const t = await ok(get(h, `/voice/calls/${created.id}/transcript`))
     assert.equal(t.status, 'ready', JSON.stringify(t))
     assert.equal(t.language, 'en')
-    assert.deepEqual(t.segments.map((s: any) => [s.speaker, s.start_ms, s.text]), [['caller', 500, 'Hi, I am calling about my parcel.'], ['bot', 2600, 'It arrives today before six.']])
+    assert.deepEqual(
+      t.segments.map((s: any) => [s.speaker, s.start_ms, s.text]),
+      [
+        ['caller', 500, 'Hi, I am calling about my parcel.'],
+        ['bot', 2600, 'It arrives today before six.'],
+      ],
+    )
     assert.equal(stt.requests.length, 2)
   })
 
@@ -144,12 +161,23 @@ describe('voice on Twilio (a Twilio-compatible server on 127.0.0.1)', () => {
     assert.equal(calls[0].status, 'in_progress')
     assert.equal(await tw.advance(inbound.callSid, 'completed', { duration: 3, badSignature: true }), 403)
     assert.equal((await ok(get(h, `/voice/calls/${calls[0].id}`))).status, 'in_progress', 'a forged callback changes nothing')
-    const forged = await h.request({ method: 'POST', url: `/carriers/twilio/status?call=${calls[0].id}`, key: null, payload: 'CallSid=CA00&CallStatus=completed', headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': 'AAAA' } })
+    const forged = await h.request({
+      method: 'POST',
+      url: `/carriers/twilio/status?call=${calls[0].id}`,
+      key: null,
+      payload: 'CallSid=CA00&CallStatus=completed',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': 'AAAA' },
+    })
     assertProblem(forged, 403, 'carrier_signature_invalid')
   })
 
   it('an unsigned callback is refused the same for our numbers and calls as for others (no enumeration)', async () => {
-    const form = (to: string) => ({ method: 'POST' as const, key: null, headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': 'AAAA' }, payload: `CallSid=CA${'0'.repeat(32)}&From=%2B14155550100&To=${encodeURIComponent(to)}` })
+    const form = (to: string) => ({
+      method: 'POST' as const,
+      key: null,
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': 'AAAA' },
+      payload: `CallSid=CA${'0'.repeat(32)}&From=%2B14155550100&To=${encodeURIComponent(to)}`,
+    })
     const ours = await h.request({ url: '/carriers/twilio/voice', ...form(num.phone_number) })
     const other = await h.request({ url: '/carriers/twilio/voice', ...form('+14155550999') })
     const unsigned = await h.request({ url: '/carriers/twilio/voice', ...form('+14155550999'), headers: { 'content-type': 'application/x-www-form-urlencoded' } })
@@ -253,14 +281,27 @@ describe('voice on Twilio (a Twilio-compatible server on 127.0.0.1)', () => {
   it('a call hung up while Twilio was still placing it is ended there when its first callback names it', async () => {
     const created = await ok(post(h, '/voice/calls', { from_number_id: num.id, to: '+14155550182' }), 201)
     // The placement's request is at Twilio and its answer has not come back: the call is only marked.
-    await h.app.kernel.db.updateTable('voice_calls').set({ carrier_sid: `placing:${created.id}` }).where('id', '=', created.id).execute()
+    await h.app.kernel.db
+      .updateTable('voice_calls')
+      .set({ carrier_sid: `placing:${created.id}` })
+      .where('id', '=', created.id)
+      .execute()
     const ended = await ok(post(h, `/voice/calls/${created.id}/hangup`))
     assert.equal(ended.status, 'canceled')
     // Twilio made the call all the same (as our placement asked), and reports it ringing.
     const auth = `Basic ${Buffer.from(`${tw.accountSid}:${tw.authToken}`).toString('base64')}`
-    const form = new URLSearchParams({ To: '+14155550182', From: num.phone_number, Twiml: '<Response><Say>Hello</Say></Response>', StatusCallback: `${h.config.publicUrl}/carriers/twilio/status?call=${created.id}` })
+    const form = new URLSearchParams({
+      To: '+14155550182',
+      From: num.phone_number,
+      Twiml: '<Response><Say>Hello</Say></Response>',
+      StatusCallback: `${h.config.publicUrl}/carriers/twilio/status?call=${created.id}`,
+    })
     for (const e of ['initiated', 'ringing', 'answered', 'completed']) form.append('StatusCallbackEvent', e)
-    const made = await fetch(`${tw.url}/2010-04-01/Accounts/${tw.accountSid}/Calls.json`, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/x-www-form-urlencoded' }, body: form })
+    const made = await fetch(`${tw.url}/2010-04-01/Accounts/${tw.accountSid}/Calls.json`, {
+      method: 'POST',
+      headers: { authorization: auth, 'content-type': 'application/x-www-form-urlencoded' },
+      body: form,
+    })
     const sid = ((await made.json()) as { sid: string }).sid
     assert.equal(await tw.advance(sid, 'ringing'), 204)
     assert.equal(tw.calls.get(sid)!.status, 'canceled', 'ended at Twilio')

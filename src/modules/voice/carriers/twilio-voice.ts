@@ -91,7 +91,11 @@ export class TwilioCarriers implements VoiceCarriers {
         try {
           const found = await adapter.searchNumber(country, areaCode)
           if (!found) throw new AppError('number_not_available', `Twilio has no number with voice in ${country}${areaCode ? ` area ${areaCode}` : ''} right now.`)
-          const bought = await adapter.buyNumber(found.phone_number, { friendlyName: row.friendly_name === '' ? found.friendly_name : row.friendly_name, voiceUrl: `${base}/voice`, statusCallback: `${base}/status` })
+          const bought = await adapter.buyNumber(found.phone_number, {
+            friendlyName: row.friendly_name === '' ? found.friendly_name : row.friendly_name,
+            voiceUrl: `${base}/voice`,
+            statusCallback: `${base}/status`,
+          })
           return {
             e164: bought.phone_number,
             carrier: 'twilio' as const,

@@ -193,7 +193,7 @@ describe('voice twilio: adapter against a Twilio-compatible server', () => {
     assert.deepEqual([long.retryable, long.carrierCode, tw.requests.length], [false, 32018, sent], 'too long for Twilio: refused before sending')
   })
 
-  it('401 for wrong credentials: permanent, with Twilio\'s code and detail', async () => {
+  it("401 for wrong credentials: permanent, with Twilio's code and detail", async () => {
     const bad = await carrierError(adapter({ auth_token: 'not-the-token' }).searchNumber('US', '415'))
     assert.deepEqual([bad.message, bad.retryable, bad.status, bad.carrierCode], ['Twilio 20003: Authenticate: Your AccountSid or AuthToken was incorrect.', false, 401, 20003])
     const other = await carrierError(adapter({ account_sid: 'AC99999999999999999999999999999999' }).searchNumber('US', '415'))
@@ -241,7 +241,12 @@ describe('voice twilio: adapter against a Twilio-compatible server', () => {
     try {
       media.seedNumber(FROM)
       const call = await adapter({ base_url: media.url, account_sid: media.accountSid, auth_token: media.authToken }).createCall({
-        to: '+14155550199', from: FROM, twiml: response(say('hi')), statusCallback: `${hooks.base}/status`, record: true, recordingStatusCallback: `${hooks.base}/recording`,
+        to: '+14155550199',
+        from: FROM,
+        twiml: response(say('hi')),
+        statusCallback: `${hooks.base}/status`,
+        record: true,
+        recordingStatusCallback: `${hooks.base}/recording`,
       })
       const wav = Buffer.from('RIFF....WAVEdata', 'latin1')
       const ready = await media.recordingReady(call.sid, wav, 3)
@@ -269,7 +274,7 @@ describe('voice twilio: adapter against a Twilio-compatible server', () => {
   })
 })
 
-describe('voice twilio: the test server plays Twilio\'s side of a call', () => {
+describe("voice twilio: the test server plays Twilio's side of a call", () => {
   let tw: TwilioServer
   let hooks: Awaited<ReturnType<typeof startReceiver>>
   before(async () => {
@@ -294,7 +299,10 @@ describe('voice twilio: the test server plays Twilio\'s side of a call', () => {
     assert.match(answer.body, /<Gather/)
     const voice = hooks.seen[0]
     assert.equal(voice.valid, true)
-    assert.deepEqual(['CallSid', 'From', 'To', 'CallStatus', 'Direction'].map((k) => voice.form.get(k)), [answer.callSid, '+14155550199', '+14155550100', 'ringing', 'inbound'])
+    assert.deepEqual(
+      ['CallSid', 'From', 'To', 'CallStatus', 'Direction'].map((k) => voice.form.get(k)),
+      [answer.callSid, '+14155550199', '+14155550100', 'ringing', 'inbound'],
+    )
 
     await assert.rejects(tw.gather(answer.callSid, ''), /posts nothing/, 'silence reaches only an actionOnEmptyResult <Gather>')
     const said = await tw.gather(answer.callSid, 'I want a demo', 0.87)
@@ -310,7 +318,10 @@ describe('voice twilio: the test server plays Twilio\'s side of a call', () => {
     assert.equal(await tw.advance(answer.callSid, 'ringing'), null, 'an inbound number reports only completed')
     assert.equal(await tw.advance(answer.callSid, 'completed', { duration: 42 }), 200)
     const done = hooks.seen.at(-1)!
-    assert.deepEqual(['CallStatus', 'CallDuration', 'CallbackSource', 'SequenceNumber'].map((k) => done.form.get(k)), ['completed', '42', 'call-progress-events', '0'])
+    assert.deepEqual(
+      ['CallStatus', 'CallDuration', 'CallbackSource', 'SequenceNumber'].map((k) => done.form.get(k)),
+      ['completed', '42', 'call-progress-events', '0'],
+    )
     assert.equal(await tw.advance(answer.callSid, 'completed', { badSignature: true }), 403)
     assert.equal(hooks.seen.at(-1)!.valid, false)
   })

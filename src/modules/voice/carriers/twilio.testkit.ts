@@ -209,7 +209,10 @@ export async function startTwilioServer(opts: TwilioServerOptions = {}) {
   const base = () => `/${API_VERSION}/Accounts/${accountSid}`
   const ownerOf = (phone: string) => [...numbers.values()].find((n) => n.phone_number === phone) ?? null
 
-  function putNumber(phone: string, form: { friendlyName?: string | null; voiceUrl?: string | null; voiceMethod?: string | null; statusCallback?: string | null; statusCallbackMethod?: string | null }): TwilioNumber {
+  function putNumber(
+    phone: string,
+    form: { friendlyName?: string | null; voiceUrl?: string | null; voiceMethod?: string | null; statusCallback?: string | null; statusCallbackMethod?: string | null },
+  ): TwilioNumber {
     const n: TwilioNumber = {
       sid: sid('PN'),
       phone_number: phone,
@@ -387,7 +390,11 @@ export async function startTwilioServer(opts: TwilioServerOptions = {}) {
     if (!E164.test(to) && !/^(client|sip):/.test(to)) return twilioError(400, 21211, `The 'To' number ${to} is not a valid phone number.`)
     if (!from) return twilioError(400, 21213, "No 'From' number is specified")
     if (!ownerOf(from)) {
-      return twilioError(400, 21210, `The source phone number provided, ${from}, is not yet verified for your account. You may only make calls from phone numbers that you've verified or purchased from Twilio.`)
+      return twilioError(
+        400,
+        21210,
+        `The source phone number provided, ${from}, is not yet verified for your account. You may only make calls from phone numbers that you've verified or purchased from Twilio.`,
+      )
     }
     const twiml = form.get('Twiml')
     if (!twiml && !form.get('Url')) return twilioError(400, 21205, 'Url or Twiml is required')
@@ -397,7 +404,12 @@ export async function startTwilioServer(opts: TwilioServerOptions = {}) {
       const v = form.get(key)
       if (v !== null && v !== '' && !isUrl(v)) return twilioError(400, 21609, `Invalid ${key} url: ${v}`)
     }
-    const events = new Set(form.getAll('StatusCallbackEvent').flatMap((e) => e.split(/\s+/)).filter(Boolean))
+    const events = new Set(
+      form
+        .getAll('StatusCallbackEvent')
+        .flatMap((e) => e.split(/\s+/))
+        .filter(Boolean),
+    )
     const now = new Date()
     const c: TwilioCall = {
       sid: sid('CA'),
@@ -526,7 +538,8 @@ export async function startTwilioServer(opts: TwilioServerOptions = {}) {
       const m = /^\/media\/(RE[0-9a-f]{32})\.wav$/.exec(target.pathname)
       const r = m && mediaTokens.get(target.searchParams.get('Signature') ?? '') === m[1] ? recordings.get(m[1]) : undefined
       // Storage signed by query string refuses a second credential, as S3 does.
-      if (req.headers.authorization) return res.writeHead(400, { 'content-type': 'application/xml' }).end('<Error><Code>InvalidArgument</Code><Message>Only one auth mechanism allowed</Message></Error>')
+      if (req.headers.authorization)
+        return res.writeHead(400, { 'content-type': 'application/xml' }).end('<Error><Code>InvalidArgument</Code><Message>Only one auth mechanism allowed</Message></Error>')
       if (!r) return res.writeHead(403, { 'content-type': 'application/xml' }).end('<Error><Code>AccessDenied</Code></Error>')
       res.writeHead(200, { 'content-type': 'audio/x-wav', 'content-length': String(r.wav.length) }).end(r.wav)
     })().catch((err: unknown) => {

@@ -32,8 +32,18 @@ describe('voice twilio: TwiML builders and status mapping', () => {
 
   it("maps Twilio's call statuses to ours; an unknown one is null", () => {
     const cases: Record<string, string | null> = {
-      queued: 'queued', initiated: 'queued', ringing: 'ringing', 'in-progress': 'in_progress', completed: 'completed',
-      busy: 'busy', 'no-answer': 'no_answer', failed: 'failed', canceled: 'canceled', answered: null, toString: null, '': null,
+      queued: 'queued',
+      initiated: 'queued',
+      ringing: 'ringing',
+      'in-progress': 'in_progress',
+      completed: 'completed',
+      busy: 'busy',
+      'no-answer': 'no_answer',
+      failed: 'failed',
+      canceled: 'canceled',
+      answered: null,
+      toString: null,
+      '': null,
     }
     for (const [twilio, ours] of Object.entries(cases)) assert.equal(twilioStatus(twilio), ours, twilio)
   })

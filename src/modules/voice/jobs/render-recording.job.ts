@@ -43,7 +43,13 @@ export const renderRecordingJob = (k: Kernel, speech: VoiceSpeech) =>
         size = (await k.blobs.put(key, assembleRecording(parts, totalMs), { contentType: 'audio/wav' })).size
       } catch (err) {
         if (ctx.attempt <= RENDER_RETRIES.length) throw err
-        await repo.updateMediaIf(k.db, tenant, call.id, { recording_status: 'processing' }, { recording_status: 'failed', recording_reason: `The recording could not be made: ${(err as Error).message}`.slice(0, 500) })
+        await repo.updateMediaIf(
+          k.db,
+          tenant,
+          call.id,
+          { recording_status: 'processing' },
+          { recording_status: 'failed', recording_reason: `The recording could not be made: ${(err as Error).message}`.slice(0, 500) },
+        )
         return
       }
       await k.transaction(null, async (tx) => {

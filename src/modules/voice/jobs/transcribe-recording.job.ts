@@ -25,7 +25,13 @@ export const transcribeRecordingJob = (k: Kernel, transcriber: Transcriber | nul
       const call = await repo.findCall(k.db, tenant, p.call_id)
       if (!call || call.transcript_status !== 'processing' || call.recording_status !== 'ready' || !call.recording_key) return
       if (!transcriber) {
-        await repo.updateMediaIf(k.db, tenant, call.id, { transcript_status: 'processing' }, { transcript_status: 'unavailable', transcript_reason: 'No transcription endpoint is configured (TRANSCRIPTION_BASE_URL).' })
+        await repo.updateMediaIf(
+          k.db,
+          tenant,
+          call.id,
+          { transcript_status: 'processing' },
+          { transcript_status: 'unavailable', transcript_reason: 'No transcription endpoint is configured (TRANSCRIPTION_BASE_URL).' },
+        )
         return
       }
       let lines: CallLine[]
@@ -38,12 +44,19 @@ export const transcribeRecordingJob = (k: Kernel, transcriber: Transcriber | nul
         for (const [i, audio] of channels.entries()) {
           const out = await transcriber.transcribe(audio, { filename: `${call.id}-${i + 1}.wav` })
           language ??= out.language
-          for (const s of out.segments) if (s.text.trim()) lines.push({ speaker: speakers[i], text: s.text.trim(), start_ms: Math.round(s.startMs), end_ms: Math.round(s.endMs), confidence: s.confidence })
+          for (const s of out.segments)
+            if (s.text.trim()) lines.push({ speaker: speakers[i], text: s.text.trim(), start_ms: Math.round(s.startMs), end_ms: Math.round(s.endMs), confidence: s.confidence })
         }
         lines.sort((a, b) => a.start_ms - b.start_ms || a.end_ms - b.end_ms)
       } catch (err) {
         if (ctx.attempt <= TRANSCRIBE_RETRIES.length) throw err
-        await repo.updateMediaIf(k.db, tenant, call.id, { transcript_status: 'processing' }, { transcript_status: 'failed', transcript_reason: `Transcription failed: ${(err as Error).message}`.slice(0, 500) })
+        await repo.updateMediaIf(
+          k.db,
+          tenant,
+          call.id,
+          { transcript_status: 'processing' },
+          { transcript_status: 'failed', transcript_reason: `Transcription failed: ${(err as Error).message}`.slice(0, 500) },
+        )
         return
       }
       await k.transaction(null, async (tx) => {

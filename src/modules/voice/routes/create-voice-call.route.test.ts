@@ -30,9 +30,17 @@ describe('createVoiceCall / getVoiceCall / listVoiceCalls on the simulated carri
       assert.equal(created.status, 'queued')
       assert.match(created.conversation_id, /^conv_/)
       const call = await advance(h, created.id)
-      assert.deepEqual(call.history.map((s: any) => s.status), statuses, to)
+      assert.deepEqual(
+        call.history.map((s: any) => s.status),
+        statuses,
+        to,
+      )
       const times = call.history.map((s: any) => Date.parse(s.at))
-      assert.deepEqual([...times].sort((a, b) => a - b), times, 'steps in time order')
+      assert.deepEqual(
+        [...times].sort((a, b) => a - b),
+        times,
+        'steps in time order',
+      )
       assert.equal(call.status, statuses.at(-1))
       assert.ok(call.ended_at)
       if (call.status === 'completed') {
@@ -56,7 +64,10 @@ describe('createVoiceCall / getVoiceCall / listVoiceCalls on the simulated carri
     const created = await place({ to: '+15005550006' })
     await advance(h, created.id)
     for (const type of ['call.queued', 'call.ringing', 'call.answered', 'call.completed', 'call.transcript.ready']) {
-      assert.ok((await events(h, type)).some((e) => (e.id ?? e.call_id) === created.id), type)
+      assert.ok(
+        (await events(h, type)).some((e) => (e.id ?? e.call_id) === created.id),
+        type,
+      )
     }
     assert.ok((await events(h, 'call.failed')).some((e) => e.status === 'busy'))
   })
@@ -93,7 +104,10 @@ describe('createVoiceCall / getVoiceCall / listVoiceCalls on the simulated carri
     const transcript = await ok(get(h, `/voice/calls/${call.id}/transcript`))
     assert.equal(transcript.status, 'ready')
     const segs = transcript.segments
-    assert.deepEqual(segs.map((s: any) => s.speaker), ['bot', 'caller', 'bot', 'caller', 'bot', 'bot'])
+    assert.deepEqual(
+      segs.map((s: any) => s.speaker),
+      ['bot', 'caller', 'bot', 'caller', 'bot', 'bot'],
+    )
     assert.match(segs[2].text, /9 AM|6 PM|same day/, 'the bot answered from its knowledge')
     for (const [i, s] of segs.entries()) {
       assert.ok(s.end_ms > s.start_ms)

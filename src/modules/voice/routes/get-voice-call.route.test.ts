@@ -22,10 +22,16 @@ describe('getVoiceCall (GET /voice/calls/{id})', () => {
     assert.equal(queued.from, num.phone_number)
     assert.equal(queued.to, '+15005550006')
     assert.equal(queued.answered_at, null)
-    assert.deepEqual(queued.history.map((s: any) => [s.status, s.at]), [['queued', '2026-11-28T09:00:00.000Z']])
+    assert.deepEqual(
+      queued.history.map((s: any) => [s.status, s.at]),
+      [['queued', '2026-11-28T09:00:00.000Z']],
+    )
     const done = await advance(h, created.id)
     assert.equal(done.status, 'completed')
-    assert.deepEqual(done.history.map((s: any) => s.status), ['queued', 'ringing', 'in_progress', 'completed'])
+    assert.deepEqual(
+      done.history.map((s: any) => s.status),
+      ['queued', 'ringing', 'in_progress', 'completed'],
+    )
     assert.equal(done.duration_seconds, Math.ceil((Date.parse(done.ended_at) - Date.parse(done.answered_at)) / 1000))
     assert.ok(done.duration_seconds > 0)
   })

@@ -24,7 +24,10 @@ describe('getVoiceTranscript (GET /voice/calls/{id}/transcript)', () => {
     assert.equal(t.status, 'ready')
     assert.equal(t.segments[0].speaker, 'bot')
     assert.equal(t.segments[0].text, 'Hello, this is Acme about your delivery.')
-    assert.deepEqual(t.segments.filter((s: any) => s.speaker === 'caller').map((s: any) => s.text), ['Is my parcel coming today?', 'Thank you, goodbye.'])
+    assert.deepEqual(
+      t.segments.filter((s: any) => s.speaker === 'caller').map((s: any) => s.text),
+      ['Is my parcel coming today?', 'Thank you, goodbye.'],
+    )
     for (const [i, s] of t.segments.entries()) {
       assert.ok(s.end_ms > s.start_ms)
       if (i > 0) assert.ok(s.start_ms >= t.segments[i - 1].end_ms, 'in time order')

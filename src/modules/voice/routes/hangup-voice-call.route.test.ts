@@ -23,7 +23,10 @@ describe('hangupVoiceCall', () => {
     assert.equal(ended.end_reason, 'ended_by_api')
     assert.equal(ended.answered_at, null)
     assert.equal(ended.duration_seconds, 0)
-    assert.deepEqual(ended.history.map((s: any) => s.status), ['queued', 'ringing', 'canceled'])
+    assert.deepEqual(
+      ended.history.map((s: any) => s.status),
+      ['queued', 'ringing', 'canceled'],
+    )
     // The steps the simulation had queued (the answer) change nothing any more.
     h.clock.advance(60_000)
     await h.drainJobs()
@@ -43,7 +46,10 @@ describe('hangupVoiceCall', () => {
     const done = await advance(h, created.id)
     const transcript = await ok(get(h, `/voice/calls/${created.id}/transcript`))
     assert.ok(transcript.segments.length >= 1)
-    assert.ok(transcript.segments.every((s: any) => s.start_ms < 4_000 && s.end_ms <= 4_000), JSON.stringify(transcript.segments))
+    assert.ok(
+      transcript.segments.every((s: any) => s.start_ms < 4_000 && s.end_ms <= 4_000),
+      JSON.stringify(transcript.segments),
+    )
     assert.ok(!transcript.segments.some((s: any) => s.text === 'Thanks, goodbye.'), 'what was not said yet is not in it')
     const rec = await ok(get(h, `/voice/calls/${created.id}/recording`))
     if (rec.status === 'ready') assert.equal(rec.duration_ms, Date.parse(done.ended_at) - Date.parse(done.answered_at))
@@ -75,7 +81,13 @@ describe('hangupVoiceCall', () => {
       { speaker: 'caller' as const, text: 'b', start_ms: 1500, end_ms: 3000, confidence: null },
       { speaker: 'bot' as const, text: 'c', start_ms: 3500, end_ms: 5000, confidence: null },
     ]
-    assert.deepEqual(spokenBy(lines, 2000).map((l) => [l.text, l.end_ms]), [['a', 1000], ['b', 2000]])
+    assert.deepEqual(
+      spokenBy(lines, 2000).map((l) => [l.text, l.end_ms]),
+      [
+        ['a', 1000],
+        ['b', 2000],
+      ],
+    )
     assert.deepEqual(spokenBy(lines, 0), [])
     assert.deepEqual(spokenBy(lines, 9000), lines)
   })

@@ -18,19 +18,34 @@ describe('listVoiceNumbers (GET /voice/numbers)', () => {
   it('lists newest first, a page at a time, only this workspace', async () => {
     const all = await ok(get(h, '/voice/numbers'))
     assert.equal(all.object, 'list')
-    assert.deepEqual(all.data.map((n: any) => n.friendly_name), ['CA line', 'GB line', 'US line'])
+    assert.deepEqual(
+      all.data.map((n: any) => n.friendly_name),
+      ['CA line', 'GB line', 'US line'],
+    )
     const first = await ok(get(h, '/voice/numbers?limit=2'))
-    assert.deepEqual(first.data.map((n: any) => n.id), [ids[2], ids[1]])
+    assert.deepEqual(
+      first.data.map((n: any) => n.id),
+      [ids[2], ids[1]],
+    )
     assert.equal(first.has_more, true)
     const rest = await ok(get(h, `/voice/numbers?limit=2&cursor=${encodeURIComponent(first.next_cursor)}`))
-    assert.deepEqual(rest.data.map((n: any) => n.id), [ids[0]])
+    assert.deepEqual(
+      rest.data.map((n: any) => n.id),
+      [ids[0]],
+    )
     assert.equal(rest.has_more, false)
   })
 
   it('filters by country', async () => {
-    assert.deepEqual((await ok(get(h, '/voice/numbers?country=GB'))).data.map((n: any) => n.id), [ids[1]])
+    assert.deepEqual(
+      (await ok(get(h, '/voice/numbers?country=GB'))).data.map((n: any) => n.id),
+      [ids[1]],
+    )
     assert.deepEqual((await ok(get(h, '/voice/numbers?country=AU'))).data, [])
-    assert.deepEqual((await ok(get(h, '/voice/numbers?country=GB', h.b.live))).data.map((n: any) => n.friendly_name), ['Theirs'])
+    assert.deepEqual(
+      (await ok(get(h, '/voice/numbers?country=GB', h.b.live))).data.map((n: any) => n.friendly_name),
+      ['Theirs'],
+    )
   })
 
   it('bad queries are 422 problems; the read scope is required', async () => {

@@ -23,14 +23,20 @@ describe('transferVoiceCall', () => {
     h.clock.advance(2000)
     const moved = await ok(post(h, `/voice/calls/${call.id}/transfer`, { to: { phone_number: '+1 (415) 555-0188' }, announcement: 'Connecting you to our delivery desk.' }))
     assert.equal(moved.status, 'in_progress')
-    assert.deepEqual(moved.transfers.map((t: any) => [t.to.type, t.to.phone_number, t.mode, t.announcement]), [['number', '+14155550188', 'cold', 'Connecting you to our delivery desk.']])
+    assert.deepEqual(
+      moved.transfers.map((t: any) => [t.to.type, t.to.phone_number, t.mode, t.announcement]),
+      [['number', '+14155550188', 'cold', 'Connecting you to our delivery desk.']],
+    )
     assert.ok((await events(h, 'call.transferred')).some((e) => e.id === call.id))
     const done = await advance(h, call.id)
     assert.equal(done.status, 'completed')
     const t = await ok(get(h, `/voice/calls/${call.id}/transcript`))
     const texts = t.segments.map((s: any) => s.text)
     assert.ok(texts.includes('Connecting you to our delivery desk.'))
-    assert.ok(t.segments.some((s: any) => s.speaker === 'member'), 'the target speaks after the transfer')
+    assert.ok(
+      t.segments.some((s: any) => s.speaker === 'member'),
+      'the target speaks after the transfer',
+    )
     for (const [i, s] of t.segments.entries()) if (i > 0) assert.ok(s.start_ms >= t.segments[i - 1].end_ms)
     const rec = await ok(get(h, `/voice/calls/${call.id}/recording`))
     assert.equal(rec.status, 'ready')
@@ -45,7 +51,10 @@ describe('transferVoiceCall', () => {
     assert.equal(moved.transfers[0].mode, 'warm')
     const done = await advance(h, call.id)
     const messages = (await ok(get(h, `/inbox/conversations/${done.conversation_id}/messages?order=asc`))).data
-    assert.ok(messages.some((m: any) => m.author?.type === 'member' || m.author_type === 'member'), JSON.stringify(messages.at(-2)))
+    assert.ok(
+      messages.some((m: any) => m.author?.type === 'member' || m.author_type === 'member'),
+      JSON.stringify(messages.at(-2)),
+    )
   })
 
   it('only in progress: 409 before the answer and after the end; bad targets are 422', async () => {

@@ -35,7 +35,10 @@ describe('getVoiceNumber / updateVoiceNumber', () => {
     assert.deepEqual(await ok(get(h, `/voice/numbers/${n.id}`)), alone)
 
     const updates = (await events(h, 'voice_number.updated')).filter((e) => e.id === n.id)
-    assert.deepEqual(updates.map((e) => e.answer.type), ['greeting', 'bot', 'agent', 'greeting'])
+    assert.deepEqual(
+      updates.map((e) => e.answer.type),
+      ['greeting', 'bot', 'agent', 'greeting'],
+    )
   })
 
   it('a patch that changes nothing emits nothing; a null for an answerer the number does not use changes nothing', async () => {

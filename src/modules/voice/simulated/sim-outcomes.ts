@@ -25,7 +25,8 @@ export const SIM_TIMING = {
 
 /** The next step of a call that has not been answered, and when (ms after the current step). */
 export function nextStep(status: CallStatus, outcome: SimOutcome): { to: CallStatus; afterMs: number; reason: string | null } | null {
-  if (status === 'queued') return outcome === 'fails' ? { to: 'failed', afterMs: SIM_TIMING.failAfterMs, reason: 'unroutable_destination' } : { to: 'ringing', afterMs: SIM_TIMING.dialMs, reason: null }
+  if (status === 'queued')
+    return outcome === 'fails' ? { to: 'failed', afterMs: SIM_TIMING.failAfterMs, reason: 'unroutable_destination' } : { to: 'ringing', afterMs: SIM_TIMING.dialMs, reason: null }
   if (status !== 'ringing') return null
   if (outcome === 'busy') return { to: 'busy', afterMs: SIM_TIMING.busyAfterRingMs, reason: 'busy' }
   if (outcome === 'no_answer') return { to: 'no_answer', afterMs: SIM_TIMING.ringTimeoutMs, reason: 'no_answer' }

@@ -57,7 +57,10 @@ describe('synthesize', { skip: noSpeech }, () => {
     for (const pcm of pcms) {
       assert.equal(pcm.sampleRate, 22050)
       assert.ok(durationMs(pcm) > 1000 && durationMs(pcm) < 8000, `${durationMs(pcm)} ms`)
-      assert.ok(pcm.samples.some((s) => Math.abs(s) > 1000), 'audible')
+      assert.ok(
+        pcm.samples.some((s) => Math.abs(s) > 1000),
+        'audible',
+      )
     }
     const [bot, caller, member] = pcms.map((p) => Buffer.from(p.samples.buffer))
     assert.ok(!bot.equals(caller) && !bot.equals(member) && !caller.equals(member))
@@ -131,16 +134,29 @@ describe('WAV', () => {
     const a = tone(400)
     const b = tone(250)
     const c = tone(600)
-    const wav = assembleRecording([{ startMs: 300, pcm: a }, { startMs: 1200, pcm: b }, { startMs: 2800, pcm: c }], 3137)
+    const wav = assembleRecording(
+      [
+        { startMs: 300, pcm: a },
+        { startMs: 1200, pcm: b },
+        { startMs: 2800, pcm: c },
+      ],
+      3137,
+    )
     assert.deepEqual(wavInfo(wav), { sampleRate: 22050, channels: 1, bitsPerSample: 16, durationMs: 3137 })
     const file = join(dir, 'assembled.wav')
     writeFileSync(file, wav)
     assert.ok(Math.abs(soxiDuration(file) * 1000 - 3137) <= 1, `soxi says ${soxiDuration(file)} s`)
     const { samples } = readPcm(wav)
     const at = (ms: number) => Math.round((ms * 22050) / 1000)
-    assert.ok(samples.subarray(0, at(300)).every((s) => s === 0), 'silence before the first part')
+    assert.ok(
+      samples.subarray(0, at(300)).every((s) => s === 0),
+      'silence before the first part',
+    )
     assert.deepEqual(samples.subarray(at(300), at(300) + a.samples.length), a.samples)
-    assert.ok(samples.subarray(at(700) + 1, at(1200)).every((s) => s === 0), 'silence between parts')
+    assert.ok(
+      samples.subarray(at(700) + 1, at(1200)).every((s) => s === 0),
+      'silence between parts',
+    )
     assert.deepEqual(samples.subarray(at(1200), at(1200) + b.samples.length), b.samples)
     // The last part runs past the end and is cut.
     assert.deepEqual(samples.subarray(at(2800)), c.samples.subarray(0, samples.length - at(2800)))
@@ -163,9 +179,27 @@ describe('WAV', () => {
 
   it('mixes overlapping parts and insists on one sample rate', () => {
     const one = { sampleRate: 22050, samples: Int16Array.from([1000, 30000, -30000]) }
-    const { samples } = readPcm(assembleRecording([{ startMs: 0, pcm: one }, { startMs: 0, pcm: one }], 1))
+    const { samples } = readPcm(
+      assembleRecording(
+        [
+          { startMs: 0, pcm: one },
+          { startMs: 0, pcm: one },
+        ],
+        1,
+      ),
+    )
     assert.deepEqual([...samples.subarray(0, 3)], [2000, 32767, -32768])
-    assert.throws(() => assembleRecording([{ startMs: 0, pcm: tone(10) }, { startMs: 0, pcm: tone(10, 16000) }], 100), /22050 Hz/)
+    assert.throws(
+      () =>
+        assembleRecording(
+          [
+            { startMs: 0, pcm: tone(10) },
+            { startMs: 0, pcm: tone(10, 16000) },
+          ],
+          100,
+        ),
+      /22050 Hz/,
+    )
     assert.throws(() => assembleRecording([{ startMs: -1, pcm: tone(10) }], 100), /startMs/)
     assert.equal(wavInfo(assembleRecording([], 1000, 8000)).durationMs, 1000)
   })
@@ -200,7 +234,10 @@ describe('WAV', () => {
     writeFileSync(src, pcmToWav(tone(100, 8000)))
     const ulaw = join(dir, 'ulaw.wav')
     execFileSync('sox', [src, '-e', 'u-law', '-c', '2', ulaw])
-    assert.throws(() => splitChannels(readFileSync(ulaw)), (err: Error) => err instanceof WavError && /µ-law, not linear PCM/.test(err.message))
+    assert.throws(
+      () => splitChannels(readFileSync(ulaw)),
+      (err: Error) => err instanceof WavError && /µ-law, not linear PCM/.test(err.message),
+    )
     const float = join(dir, 'float.wav')
     execFileSync('sox', [src, '-e', 'floating-point', '-b', '32', '-c', '2', float])
     assert.throws(() => splitChannels(readFileSync(float)), /IEEE float, not linear PCM/)

@@ -15,8 +15,7 @@ import { WebhookSender } from './webhook-sender.js'
 export type { DeliverPayload } from './delivery-outcome.js'
 
 /** The error of an attempt whose worker stopped (SIGKILL, crash, lost database) between sending and recording. */
-export const INTERRUPTED_ERROR =
-  "interrupted: the worker stopped before the receiver's answer was recorded (the request may have reached the receiver)"
+export const INTERRUPTED_ERROR = "interrupted: the worker stopped before the receiver's answer was recorded (the request may have reached the receiver)"
 
 function unavailableReason(row: AttemptSource): string | null {
   if (row.url === null) return 'The endpoint was deleted.'
@@ -152,7 +151,13 @@ export class WebhookDeliverer {
           const started = new Set<string>()
           for (const guard of groupBy(group, (x) => `${items[x.i].payload.attempt}:${x.again}`)) {
             const opts = { scheduledAttempt: items[guard[0].i].payload.attempt, again: guard[0].again, at: nowIso }
-            for (const id of await repo.startAttempts(tx, tenant, guard.map((x) => sources[x.i]!.id), opts)) started.add(id)
+            for (const id of await repo.startAttempts(
+              tx,
+              tenant,
+              guard.map((x) => sources[x.i]!.id),
+              opts,
+            ))
+              started.add(id)
           }
           const rows: repo.NewAttempt[] = []
           for (const { i } of group) {
@@ -189,13 +194,7 @@ export class WebhookDeliverer {
    * nothing left to do (the endpoint is gone or disabled — a scheduled delivery then fails — or the
    * delivery finished meanwhile, which the start's guard sees), nor when another run concluded it first.
    */
-  private async resumeInterrupted(
-    tx: Tx,
-    tenant: Tenant,
-    row: AttemptSource,
-    scheduled: number | null,
-    cutOff: { id: string; created_at: string },
-  ): Promise<boolean> {
+  private async resumeInterrupted(tx: Tx, tenant: Tenant, row: AttemptSource, scheduled: number | null, cutOff: { id: string; created_at: string }): Promise<boolean> {
     const outcome = { status: 'failed' as const, response_status: null, response_body: null, error: INTERRUPTED_ERROR, duration_ms: 0 }
     if (!(await repo.finishAttempt(tx, tenant, cutOff.id, outcome))) return false
     const unavailable = unavailableReason(row)
@@ -249,7 +248,11 @@ export class WebhookDeliverer {
         done.filter((a) => a.next !== null).map((a) => ({ payload: a.next!, runAt: a.nextAt! })),
       )
       await recordHealth(this.k, tx, done)
-      await completeJobs(tx, clock, done.flatMap((a) => (a.lease ? [a.lease] : [])))
+      await completeJobs(
+        tx,
+        clock,
+        done.flatMap((a) => (a.lease ? [a.lease] : [])),
+      )
     })
     return items.map((a) => recorded.has(a.attemptId) && a.lease !== undefined)
   }

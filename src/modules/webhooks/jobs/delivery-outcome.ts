@@ -42,15 +42,7 @@ function nextDelaySeconds(k: Kernel, scheduledAttempt: number, retryAfter: numbe
 }
 
 /** What the answer to one attempt changes: the delivery's outcome and the next scheduled attempt. */
-export function answerOf(
-  k: Kernel,
-  tenant: Tenant,
-  row: AttemptSource,
-  scheduled: number | null,
-  attemptId: string,
-  r: SendResult,
-  lease: JobLease | undefined,
-): Answer {
+export function answerOf(k: Kernel, tenant: Tenant, row: AttemptSource, scheduled: number | null, attemptId: string, r: SendResult, lease: JobLease | undefined): Answer {
   const now = k.clock.now()
   const nowIso = iso(now)
   const gone = r.status === 410

@@ -49,42 +49,39 @@ export function post(agent: Agent, url: { origin: string; path: string }, header
       stop(err)
       finish(() => reject(err))
     }, timeoutMs)
-    agent.dispatch(
-      { origin: url.origin, path: url.path, method: 'POST', headers, body },
-      {
-        onConnect(a: (err?: Error) => void) {
-          abort = a
-          if (cut) a(cut)
-        },
-        onHeaders(statusCode: number, raw: Buffer[] | string[] | null) {
-          status = statusCode
-          if (raw && (statusCode === 429 || statusCode === 503)) {
-            for (let i = 0; i + 1 < raw.length; i += 2) if (String(raw[i]).toLowerCase() === 'retry-after') retryAfter = String(raw[i + 1])
-          }
-          return true
-        },
-        onData(chunk: Buffer) {
-          total += chunk.length
-          if (keptBytes < RESPONSE_EXCERPT_BYTES) {
-            const part = chunk.subarray(0, RESPONSE_EXCERPT_BYTES - keptBytes)
-            kept.push(part)
-            keptBytes += part.length
-          }
-          // Enough read: the answer is what came so far (the connection is closed, not reused).
-          if (total > DRAIN_LIMIT) {
-            finish(() => resolve(answer()))
-            stop(new Error('response body over the drain limit'))
-            return false
-          }
-          return true
-        },
-        onComplete() {
+    agent.dispatch({ origin: url.origin, path: url.path, method: 'POST', headers, body }, {
+      onConnect(a: (err?: Error) => void) {
+        abort = a
+        if (cut) a(cut)
+      },
+      onHeaders(statusCode: number, raw: Buffer[] | string[] | null) {
+        status = statusCode
+        if (raw && (statusCode === 429 || statusCode === 503)) {
+          for (let i = 0; i + 1 < raw.length; i += 2) if (String(raw[i]).toLowerCase() === 'retry-after') retryAfter = String(raw[i + 1])
+        }
+        return true
+      },
+      onData(chunk: Buffer) {
+        total += chunk.length
+        if (keptBytes < RESPONSE_EXCERPT_BYTES) {
+          const part = chunk.subarray(0, RESPONSE_EXCERPT_BYTES - keptBytes)
+          kept.push(part)
+          keptBytes += part.length
+        }
+        // Enough read: the answer is what came so far (the connection is closed, not reused).
+        if (total > DRAIN_LIMIT) {
           finish(() => resolve(answer()))
-        },
-        onError(err: Error) {
-          finish(() => reject(cut instanceof DeliveryTimeout ? cut : err))
-        },
-      } as unknown as Parameters<Agent['dispatch']>[1],
-    )
+          stop(new Error('response body over the drain limit'))
+          return false
+        }
+        return true
+      },
+      onComplete() {
+        finish(() => resolve(answer()))
+      },
+      onError(err: Error) {
+        finish(() => reject(cut instanceof DeliveryTimeout ? cut : err))
+      },
+    } as unknown as Parameters<Agent['dispatch']>[1])
   })
 }

@@ -92,9 +92,7 @@ export class WebhookSender {
     } catch (err) {
       const e = err as Error & { code?: string; cause?: Error & { code?: string } }
       const timedOut = e.name === 'TimeoutError' || e.name === 'AbortError' || /timeout/i.test(e.code ?? '')
-      const message = timedOut
-        ? `No response within ${this.k.config.webhooks.timeoutMs} ms (WEBHOOK_TIMEOUT_MS).`
-        : `${e.code ?? e.cause?.code ?? 'error'}: ${e.cause?.message ?? e.message}`
+      const message = timedOut ? `No response within ${this.k.config.webhooks.timeoutMs} ms (WEBHOOK_TIMEOUT_MS).` : `${e.code ?? e.cause?.code ?? 'error'}: ${e.cause?.message ?? e.message}`
       return done({ ok: false, status: null, excerpt: null, error: message.slice(0, 1000), retryAfterSeconds: null })
     }
   }

@@ -18,7 +18,10 @@ describe('captureWebhookPlaygroundGet', () => {
     assert.equal(r.statusCode, 200, r.body)
     const list = json(r)
     assert.equal(list.object, 'list')
-    assert.deepEqual(list.data.map((c: any) => c.method), ['GET', 'POST'])
+    assert.deepEqual(
+      list.data.map((c: any) => c.method),
+      ['GET', 'POST'],
+    )
     assert.deepEqual(list.data[0].query, { probe: ['1', '2'] })
     assert.equal(list.data[0].path, `/v2/webhooks/playground/${token}`)
     assert.equal(list.data[1].body, 'first')
@@ -32,7 +35,10 @@ describe('captureWebhookPlaygroundGet', () => {
     const p1 = json(await h.request({ method: 'GET', url: `/v2/webhooks/playground/${token}?limit=2`, key: null }))
     assert.equal(p1.has_more, true)
     const p2 = json(await h.request({ method: 'GET', url: `/v2/webhooks/playground/${token}?limit=2&cursor=${p1.next_cursor}`, key: null }))
-    assert.deepEqual(p2.data.map((c: any) => JSON.parse(c.body).i), [1, 0])
+    assert.deepEqual(
+      p2.data.map((c: any) => JSON.parse(c.body).i),
+      [1, 0],
+    )
     assert.equal(p2.has_more, false)
     const other = await h.request({ method: 'GET', url: `/v2/webhooks/playground/${randomToken()}?cursor=${p1.next_cursor}`, key: null })
     assert.equal(other.statusCode, 422)
@@ -42,7 +48,10 @@ describe('captureWebhookPlaygroundGet', () => {
     const token = randomToken()
     await h.request({ method: 'POST', url: `/sandbox/v2/webhooks/playground/${token}`, key: null, payload: {} })
     const live = json(await h.request({ method: 'GET', url: `/v2/webhooks/playground/${token}`, key: null }))
-    assert.deepEqual(live.data.map((c: any) => c.method), ['GET'])
+    assert.deepEqual(
+      live.data.map((c: any) => c.method),
+      ['GET'],
+    )
   })
 
   it('answers 404 (problem) for a malformed token', async () => {
@@ -78,7 +87,15 @@ describe('captureWebhookPlaygroundGet', () => {
     clock.advance(12 * 3600_000 + 3600_000 + 120_000) // past 24 h for `old`, and past its purge slot
     await h.app.kernel.jobs.drain()
     const count = async (token: string) =>
-      Number((await h.app.kernel.db.selectFrom('webhook_playground_captures').select((eb) => eb.fn.countAll().as('n')).where('token', '=', token).executeTakeFirst())?.n)
+      Number(
+        (
+          await h.app.kernel.db
+            .selectFrom('webhook_playground_captures')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .where('token', '=', token)
+            .executeTakeFirst()
+        )?.n,
+      )
     assert.equal(await count(old), 0, 'older than 24 h: purged')
     assert.equal(await count(fresh), 1, 'younger than 24 h: kept')
     clock.advance(12 * 3600_000 + 3600_000)

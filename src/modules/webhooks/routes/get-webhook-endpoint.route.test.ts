@@ -20,7 +20,10 @@ describe('getWebhookEndpoint', () => {
   })
 
   it('answers 404 for another workspace, the other mode and unknown ids', async () => {
-    for (const [key, base] of [[h.b.live, '/v2'], [h.a.test, '/sandbox/v2']] as const) {
+    for (const [key, base] of [
+      [h.b.live, '/v2'],
+      [h.a.test, '/sandbox/v2'],
+    ] as const) {
       const r = await h.request({ method: 'GET', url: `${base}/webhooks/endpoints/${id}`, key })
       assert.equal(r.statusCode, 404)
       assert.equal(json(r).code, 'resource_not_found')

@@ -35,7 +35,10 @@ describe('listEventCatalog', () => {
     const r = await h.request({ method: 'GET', url: '/v2/events?limit=100' })
     assert.equal(r.statusCode, 200, r.body)
     const list = json(r)
-    assert.deepEqual(list.data.map((t: any) => t.type), h.app.kernel.events.catalog().map((t) => t.type))
+    assert.deepEqual(
+      list.data.map((t: any) => t.type),
+      h.app.kernel.events.catalog().map((t) => t.type),
+    )
     assert.ok(!r.body.includes('"$id"'), 'schemas carry no short $id that would collide in one validator')
     const test = list.data.find((t: any) => t.type === 'webhook.test')
     assert.equal(test.module, 'webhooks')
@@ -53,7 +56,10 @@ describe('listEventCatalog', () => {
 
   it('fails when a module emits a type that is not in the catalog', () => {
     const emitted = emittedTypes()
-    assert.ok(emitted.some((e) => e.type === 'webhook.test'), 'the scan finds emits')
+    assert.ok(
+      emitted.some((e) => e.type === 'webhook.test'),
+      'the scan finds emits',
+    )
     const undeclared = emitted.filter((e) => !h.app.kernel.events.isDeclared(e.type))
     assert.deepEqual(undeclared, [], 'declare these with kernel.events.declare (description, module, schema, example)')
   })

@@ -16,10 +16,16 @@ describe('listPublicWebhookEndpoints', () => {
   it('lists the workspace’s endpoints of this mode newest first, with cursor pagination', async () => {
     const p1 = json(await h.request({ method: 'GET', url: '/v2/webhook-endpoints?limit=2' }))
     assert.equal(p1.object, 'list')
-    assert.deepEqual(p1.data.map((e: any) => e.id), [ids[2], ids[1]])
+    assert.deepEqual(
+      p1.data.map((e: any) => e.id),
+      [ids[2], ids[1]],
+    )
     assert.equal(p1.has_more, true)
     const p2 = json(await h.request({ method: 'GET', url: `/v2/webhook-endpoints?limit=2&cursor=${p1.next_cursor}` }))
-    assert.deepEqual(p2.data.map((e: any) => e.id), [ids[0]])
+    assert.deepEqual(
+      p2.data.map((e: any) => e.id),
+      [ids[0]],
+    )
     assert.equal(p2.has_more, false)
     assert.equal(p2.next_cursor, null)
   })

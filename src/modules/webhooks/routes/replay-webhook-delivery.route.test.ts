@@ -17,8 +17,7 @@ describe('replayWebhookDelivery', () => {
     await rx.close()
   })
 
-  const replay = (id: string, headers: Record<string, string> = {}, key = h.a.test) =>
-    h.request({ method: 'POST', url: `/sandbox/v2/webhooks/deliveries/${id}/replay`, key, headers })
+  const replay = (id: string, headers: Record<string, string> = {}, key = h.a.test) => h.request({ method: 'POST', url: `/sandbox/v2/webhooks/deliveries/${id}/replay`, key, headers })
 
   it('makes one new attempt with the same event_id and body, once per Idempotency-Key, with rate-limit headers', async () => {
     const ep = await createEndpoint(h, rx.url)

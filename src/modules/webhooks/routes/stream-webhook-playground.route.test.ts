@@ -62,19 +62,31 @@ describe('streamWebhookPlayground', () => {
     await waitFor(() => s.captures().length === 2, 5000, 'existing captures')
     assert.equal(s.events[0].event, 'ready')
     assert.deepEqual(JSON.parse(s.events[0].data), { object: 'webhook_playground_stream', token, inbox_url: `${base}/v2/webhooks/playground/${token}` })
-    assert.deepEqual(s.captures().map((c) => c.id), [first, second])
+    assert.deepEqual(
+      s.captures().map((c) => c.id),
+      [first, second],
+    )
 
     const third = json(await post(token, '{"n":3}')).capture_id
     await waitFor(() => s.captures().length === 3, 5000, 'the live capture')
     const list = json(await h.request({ method: 'GET', url: `/v2/webhooks/playground/${token}`, key: null })).data
     // The GET recorded itself; the stream did not.
-    assert.deepEqual(list.map((c: { method: string }) => c.method), ['GET', 'POST', 'POST', 'POST'])
-    assert.deepEqual(s.captures()[2], list.find((c: { id: string }) => c.id === third))
+    assert.deepEqual(
+      list.map((c: { method: string }) => c.method),
+      ['GET', 'POST', 'POST', 'POST'],
+    )
+    assert.deepEqual(
+      s.captures()[2],
+      list.find((c: { id: string }) => c.id === third),
+    )
     await waitFor(() => s.captures().length === 4, 5000, 'the GET capture')
     // Each capture's event id is the capture id (what Last-Event-ID resumes after, on any node); ready's is
     // where the stream starts (before every capture here).
     assert.equal(s.events[0].id, `whc_${'0'.repeat(26)}`)
-    assert.deepEqual(s.events.filter((e) => e.event === 'capture').map((e) => e.id), s.captures().map((c) => c.id))
+    assert.deepEqual(
+      s.events.filter((e) => e.event === 'capture').map((e) => e.id),
+      s.captures().map((c) => c.id),
+    )
     s.close()
   })
 
@@ -118,7 +130,7 @@ describe('streamWebhookPlayground', () => {
       signature: null,
       received_at: new Date().toISOString(),
     })
-    await waitFor(() => s.captures().length === 2, 5000, 'the other node\'s capture')
+    await waitFor(() => s.captures().length === 2, 5000, "the other node's capture")
     assert.deepEqual([s.captures()[1].id, s.captures()[1].method, s.captures()[1].source_ip], [id, 'PUT', '10.0.0.2'])
     // The live and sandbox inboxes are separate.
     await post(token, '{"sandbox":true}', true)
@@ -135,7 +147,10 @@ describe('streamWebhookPlayground', () => {
     const events: Sse[] = []
     const parser = createParser({ onEvent: (e) => events.push({ event: e.event, id: e.id, data: e.data }) })
     parser.feed(await res.text()) // resolves: the stream ended by itself
-    assert.deepEqual(events.map((e) => e.event), ['ready', 'capture'])
+    assert.deepEqual(
+      events.map((e) => e.event),
+      ['ready', 'capture'],
+    )
     assert.equal(JSON.parse(events[1].data).id, first)
   })
 
@@ -149,7 +164,10 @@ describe('streamWebhookPlayground', () => {
     await waitFor(() => s.events.length > 0, 5000, 'ready')
     assert.equal(s.events[0].id, first, 'ready says where the stream starts')
     await waitFor(() => s.captures().length === 1, 5000, 'the capture after the last one seen')
-    assert.deepEqual(s.captures().map((c) => c.id), [second])
+    assert.deepEqual(
+      s.captures().map((c) => c.id),
+      [second],
+    )
     const third = json(await post(token, '{"n":3}')).capture_id
     await waitFor(() => s.captures().length === 2, 5000, 'the live capture')
     assert.equal(s.captures()[1].id, third)

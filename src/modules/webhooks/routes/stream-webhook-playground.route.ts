@@ -18,7 +18,7 @@ export const streamWebhookPlayground = defineRoute({
   description:
     'No API key: the token is the capability. Server-Sent Events: `ready` first, then the captures already in the inbox, oldest first ' +
     '(with `after`, only those after that capture id), then each new capture as it is recorded, on any node (the database is polled about ' +
-    'every 300 ms). This request itself is not recorded. Each `capture` event\'s `id` is the capture id (`ready`\'s is where ' +
+    "every 300 ms). This request itself is not recorded. Each `capture` event's `id` is the capture id (`ready`'s is where " +
     'the stream starts), so an EventSource resumes by itself on any node (its `Last-Event-ID` works as `after`); the stream ends after 30 minutes, and a new one with `after` ' +
     'set to the last capture id received goes on from there. With `follow=false` it sends the captures already there and ends.',
   sse: {

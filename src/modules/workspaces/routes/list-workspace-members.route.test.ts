@@ -13,7 +13,10 @@ describe('listWorkspaceMembers', () => {
     assert.equal(body.object, 'list')
     assert.equal(body.has_more, false)
     assert.equal(body.next_cursor, null)
-    assert.deepEqual(body.data.map((m: { email: string }) => m.email), ['ann@example.com', 'owner@acme.example'])
+    assert.deepEqual(
+      body.data.map((m: { email: string }) => m.email),
+      ['ann@example.com', 'owner@acme.example'],
+    )
   })
 
   it('never shows another workspace’s members', async () => {

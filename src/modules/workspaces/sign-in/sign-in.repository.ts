@@ -48,7 +48,11 @@ const membershipsQ = prepared((db, a: { email: string }) =>
 
 /** How many memberships (any status) an email has: the CLI sets passwords only for members. */
 export async function countMemberships(db: Executor, email: string): Promise<number> {
-  const r = await db.selectFrom('workspace_members').select(sql<number>`count(*)`.as('n')).where('email', '=', email).executeTakeFirstOrThrow()
+  const r = await db
+    .selectFrom('workspace_members')
+    .select(sql<number>`count(*)`.as('n'))
+    .where('email', '=', email)
+    .executeTakeFirstOrThrow()
   return Number(r.n)
 }
 

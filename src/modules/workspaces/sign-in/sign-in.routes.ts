@@ -6,8 +6,7 @@ import { passwordProblemCode } from './passwords.js'
 import { pageLocale, SIGN_IN_TEXT, type SignInText } from './sign-in.i18n.js'
 import { safeNext } from './sign-in.service.js'
 
-const forbidden = (reply: FastifyReply, t: SignInText, lang: string) =>
-  sendPage(reply, { status: 403, lang, title: t.formExpiredTitle, body: messagePage(t.formExpired, t.formExpiredText) })
+const forbidden = (reply: FastifyReply, t: SignInText, lang: string) => sendPage(reply, { status: 403, lang, title: t.formExpiredTitle, body: messagePage(t.formExpired, t.formExpiredText) })
 
 /** The reader's language (sign-in.i18n.ts) and its texts. */
 const textOf = (request: FastifyRequest) => {
@@ -43,8 +42,7 @@ export function signInPages(services: Services) {
       const email = form.get('email') ?? ''
       const outcome = await signIn.signIn(request, reply, email, form.get('password') ?? '')
       if (outcome.ok) return sendRedirect(reply, next ?? '/login')
-      const again = (status: number, error: string) =>
-        sendPage(reply, { status, lang, title: t.signIn, body: loginPage(t, { csrf: signIn.csrfToken(request, reply, null), next, email, error }) })
+      const again = (status: number, error: string) => sendPage(reply, { status, lang, title: t.signIn, body: loginPage(t, { csrf: signIn.csrfToken(request, reply, null), next, email, error }) })
       if (outcome.reason === 'throttled') {
         reply.header('Retry-After', String(outcome.retryAfter))
         return again(429, t.throttled(Math.ceil(outcome.retryAfter / 60)))

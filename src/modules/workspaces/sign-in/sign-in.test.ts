@@ -38,7 +38,7 @@ describe('member sign-in', () => {
     assert.doesNotMatch(cookie, /Secure/, 'PUBLIC_URL is http here')
   })
 
-  it('speaks the reader\'s language: the dashboard\'s choice (svc_locale cookie), else Accept-Language, else English', async () => {
+  it("speaks the reader's language: the dashboard's choice (svc_locale cookie), else Accept-Language, else English", async () => {
     const page = (headers: Record<string, string>) => h.http().inject({ method: 'GET', url: '/login', headers })
     const de = await page({ 'accept-language': 'de-DE,de;q=0.9,en;q=0.8' })
     assert.match(de.body, /<html lang="de">/)
@@ -89,7 +89,10 @@ describe('member sign-in', () => {
     assert.match(home.body, /Acme/)
     const session = await h.app.services.signIn.session({ headers: { cookie: `svc_session=${token}` } } as never)
     assert.equal(session?.email, 'ada@example.com')
-    assert.deepEqual(session?.memberships.map((m) => [m.workspace_id, m.mode, m.role]), [[h.a.workspaceId, 'live', 'member']])
+    assert.deepEqual(
+      session?.memberships.map((m) => [m.workspace_id, m.mode, m.role]),
+      [[h.a.workspaceId, 'live', 'member']],
+    )
   })
 
   it('follows ?next= only to paths on this server', async () => {
@@ -158,7 +161,10 @@ describe('member sign-in', () => {
     assert.equal((await elsewhere.signIn('grace@example.com', PASSWORD)).statusCode, 303, 'after the window')
     // Per address: many accounts from one address.
     const rows = Array.from({ length: SIGN_IN_LIMITS.perAddress }, () => ({ bucket: 'ip:10.0.0.9', window_start: clock.now().toISOString(), failures: 1 }))
-    await h.app.kernel.db.insertInto('sign_in_throttle').values({ ...rows[0], failures: rows.length }).execute()
+    await h.app.kernel.db
+      .insertInto('sign_in_throttle')
+      .values({ ...rows[0], failures: rows.length })
+      .execute()
     assert.equal((await new PageBrowser(h, '10.0.0.9').signIn('ada@example.com', PASSWORD)).statusCode, 429)
   })
 })
@@ -224,8 +230,15 @@ describe('invitation links and the CLI password', () => {
   })
 
   it('`svc members set-password` reads the password from standard input', async () => {
-    const env = { ...process.env, LOG_LEVEL: 'silent', SERVER_SECRET: TEST_SERVER_SECRET, DATABASE_URL: h.config.databaseUrl, ...(h.config.databaseSchema ? { DATABASE_SCHEMA: h.config.databaseSchema } : {}) }
-    const run = (args: string[], input: string) => spawnSync(process.execPath, [...entryArgs('cli'), 'members', 'set-password', ...args], { env, input, encoding: 'utf8', cwd: new URL('../../../../', import.meta.url).pathname })
+    const env = {
+      ...process.env,
+      LOG_LEVEL: 'silent',
+      SERVER_SECRET: TEST_SERVER_SECRET,
+      DATABASE_URL: h.config.databaseUrl,
+      ...(h.config.databaseSchema ? { DATABASE_SCHEMA: h.config.databaseSchema } : {}),
+    }
+    const run = (args: string[], input: string) =>
+      spawnSync(process.execPath, [...entryArgs('cli'), 'members', 'set-password', ...args], { env, input, encoding: 'utf8', cwd: new URL('../../../../', import.meta.url).pathname })
     const ok = run(['--email', 'Owner@Globex.example', '--json'], 'a password from stdin\n')
     assert.equal(ok.status, 0, ok.stderr)
     assert.deepEqual(JSON.parse(ok.stdout), { email: 'owner@globex.example', sessions_ended: 0 })

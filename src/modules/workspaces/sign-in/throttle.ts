@@ -36,7 +36,10 @@ export class SignInThrottle {
     const from = this.windowFrom()
     const now = this.clock.now().getTime()
     let wait = 0
-    for (const [bucket, max] of [[b.account, SIGN_IN_LIMITS.perAccount], [b.address, SIGN_IN_LIMITS.perAddress]] as const) {
+    for (const [bucket, max] of [
+      [b.account, SIGN_IN_LIMITS.perAccount],
+      [b.address, SIGN_IN_LIMITS.perAddress],
+    ] as const) {
       const row = await repo.failuresOf(this.db, bucket, from)
       if (row && Number(row.failures) >= max) wait = Math.max(wait, Math.ceil((Date.parse(row.window_start) + SIGN_IN_LIMITS.windowMs - now) / 1000))
     }

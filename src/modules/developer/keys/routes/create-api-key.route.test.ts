@@ -13,7 +13,10 @@ describe('createApiKey', () => {
     const made = await ok(post(h, '/api-keys', { name: 'CRM sync', scopes: ['conversations:read'] }), 201)
     assert.match(made.key, /^svc_live_/)
     assert.equal(made.prefix, made.key.slice(0, 13))
-    assert.deepEqual({ object: made.object, name: made.name, scopes: made.scopes, status: made.status, livemode: made.livemode, last_used_at: made.last_used_at }, { object: 'api_key', name: 'CRM sync', scopes: ['conversations:read'], status: 'active', livemode: true, last_used_at: null })
+    assert.deepEqual(
+      { object: made.object, name: made.name, scopes: made.scopes, status: made.status, livemode: made.livemode, last_used_at: made.last_used_at },
+      { object: 'api_key', name: 'CRM sync', scopes: ['conversations:read'], status: 'active', livemode: true, last_used_at: null },
+    )
     await ok(get(h, '/inbox/conversations', made.key))
     assertProblem(await get(h, '/bots', made.key), 403, 'insufficient_scope')
     // Never again: the list and the key itself carry no secret.

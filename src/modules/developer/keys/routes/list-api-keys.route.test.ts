@@ -16,11 +16,17 @@ describe('listApiKeys', () => {
     await ok(get(h, '/workspaces/current', two.key))
     await h.app.kernel.requests.flush()
     const all = await ok(get(h, '/api-keys?limit=2'))
-    assert.deepEqual(all.data.map((k: any) => k.name), ['two', 'one'])
+    assert.deepEqual(
+      all.data.map((k: any) => k.name),
+      ['two', 'one'],
+    )
     assert.equal(all.has_more, true)
     assert.ok(all.data[0].last_used_at, 'used keys show when')
     assert.equal(all.data[1].last_used_at, null)
-    assert.deepEqual((await ok(get(h, '/api-keys?status=revoked'))).data.map((k: any) => k.id), [one.id])
+    assert.deepEqual(
+      (await ok(get(h, '/api-keys?status=revoked'))).data.map((k: any) => k.id),
+      [one.id],
+    )
     assert.ok(!(await ok(get(h, '/api-keys?status=active&limit=100'))).data.some((k: any) => k.id === one.id))
     assert.ok(!JSON.stringify(all).includes(two.key))
   })

@@ -50,17 +50,38 @@ describe('getPublicApiUsage', () => {
     assert.equal(u.livemode, true)
     assert.equal(u.requests, 118)
     assert.deepEqual(u.status_classes, { '1xx': 0, '2xx': 110, '3xx': 0, '4xx': 3, '5xx': 5 })
-    assert.deepEqual(u.days.map((d: any) => [d.date, d.requests]), [['2026-11-20', 10], ['2026-11-21', 108], ['2026-11-22', 0]])
+    assert.deepEqual(
+      u.days.map((d: any) => [d.date, d.requests]),
+      [
+        ['2026-11-20', 10],
+        ['2026-11-21', 108],
+        ['2026-11-22', 0],
+      ],
+    )
     const [d20, d21, d22] = u.days
     assert.deepEqual(d20.status_classes, { '1xx': 0, '2xx': 8, '3xx': 0, '4xx': 2, '5xx': 0 })
     assert.deepEqual(d20.operations, [{ operation_id: 'createLead', requests: 10 }])
     assert.deepEqual(d20.keys, [{ key_id: 'key_K1', requests: 10 }])
-    assert.deepEqual(d21.operations, [{ operation_id: 'listLeads', requests: 107 }, { operation_id: null, requests: 1 }])
-    assert.deepEqual(d21.keys, [{ key_id: 'key_K2', requests: 100 }, { key_id: 'key_K1', requests: 6 }, { key_id: 'oapp_X', requests: 2 }])
+    assert.deepEqual(d21.operations, [
+      { operation_id: 'listLeads', requests: 107 },
+      { operation_id: null, requests: 1 },
+    ])
+    assert.deepEqual(d21.keys, [
+      { key_id: 'key_K2', requests: 100 },
+      { key_id: 'key_K1', requests: 6 },
+      { key_id: 'oapp_X', requests: 2 },
+    ])
     assert.deepEqual(d22, { date: '2026-11-22', requests: 0, status_classes: { '1xx': 0, '2xx': 0, '3xx': 0, '4xx': 0, '5xx': 0 }, operations: [], keys: [] })
 
     const ops = new Map(u.operations.map((o: any) => [o.operation_id, o]))
-    assert.deepEqual(u.operations.map((o: any) => [o.operation_id, o.requests, o.errors]), [['listLeads', 107, 5], ['createLead', 10, 2], [null, 1, 1]])
+    assert.deepEqual(
+      u.operations.map((o: any) => [o.operation_id, o.requests, o.errors]),
+      [
+        ['listLeads', 107, 5],
+        ['createLead', 10, 2],
+        [null, 1, 1],
+      ],
+    )
     // Nearest rank: listLeads' 107 durations (1..100, 3, 3, five of 1000): p50 is the 54th = 52 ms, p95 the 102nd = 100 ms.
     // createLead's 1..10: p50 the 5th = 5 ms, p95 the 10th = 10 ms. Each read from a 5 % bucket: ≥ exact, < 5 % above.
     const near = (got: number, exact: number) => assert.ok(got >= exact && got <= exact * 1.05, `${got} for ${exact}`)
@@ -86,7 +107,10 @@ describe('getPublicApiUsage', () => {
     assert.equal(first.days.length, 7)
     const again = await ok(get(h, '/usage'))
     const today = again.days.at(-1)
-    assert.ok(today.operations.some((o: any) => o.operation_id === 'getPublicApiUsage' && o.requests >= 1), JSON.stringify(today))
+    assert.ok(
+      today.operations.some((o: any) => o.operation_id === 'getPublicApiUsage' && o.requests >= 1),
+      JSON.stringify(today),
+    )
   })
 
   it('a period is at most 90 days and must not end before it starts', async () => {

@@ -20,11 +20,22 @@ describe('listApiLogs', () => {
   after(() => h.close())
 
   it('records one entry per request: method, path without the query, operation, status, duration, key, address, user agent, error code', async () => {
-    const created = await h.request({ method: 'POST', url: '/v2/inbox/conversations', key, payload: { channel: 'api', contact: { name: 'Ada' } }, headers: { 'user-agent': 'logs-test/1', 'x-request-id': 'trace-create-1' } })
+    const created = await h.request({
+      method: 'POST',
+      url: '/v2/inbox/conversations',
+      key,
+      payload: { channel: 'api', contact: { name: 'Ada' } },
+      headers: { 'user-agent': 'logs-test/1', 'x-request-id': 'trace-create-1' },
+    })
     assert.equal(created.statusCode, 201, created.body)
     const bad = await h.request({ method: 'POST', url: '/v2/inbox/conversations', key, payload: { channel: 'pigeon' }, headers: { 'x-request-id': 'trace-bad-1' } })
     assert.equal(bad.statusCode, 422)
-    const missing = await h.request({ method: 'GET', url: '/v2/inbox/conversations/conv_01JD0000000000000000000000?access_token=s3cr3t-in-query', key, headers: { 'x-request-id': 'trace-missing-1', 'user-agent': 'x'.repeat(1000) } })
+    const missing = await h.request({
+      method: 'GET',
+      url: '/v2/inbox/conversations/conv_01JD0000000000000000000000?access_token=s3cr3t-in-query',
+      key,
+      headers: { 'x-request-id': 'trace-missing-1', 'user-agent': 'x'.repeat(1000) },
+    })
     assert.equal(missing.statusCode, 404)
     const forbidden = await h.request({ method: 'GET', url: '/v2/inbox/conversations', key: readOnly.key, headers: { 'x-request-id': 'trace-scope-1' } })
     assert.equal(forbidden.statusCode, 403)
@@ -58,7 +69,10 @@ describe('listApiLogs', () => {
     assert.equal(u.error_code, 'route_not_found')
     // A key without the scope is still the workspace's key: its 403 is listed under it.
     const f = (await page(h, `?key_id=${readOnly.id}`)).data
-    assert.deepEqual(f.map((e: any) => [e.request_id, e.status, e.error_code]), [['trace-scope-1', 403, 'insufficient_scope']])
+    assert.deepEqual(
+      f.map((e: any) => [e.request_id, e.status, e.error_code]),
+      [['trace-scope-1', 403, 'insufficient_scope']],
+    )
     // Newest first.
     const ids = all.data.map((e: any) => e.id)
     assert.deepEqual(ids, [...ids].sort().reverse())
@@ -91,7 +105,10 @@ describe('listApiLogs', () => {
     const r = await h.request({ method: 'GET', url: '/sandbox/v2/inbox/conversations', key, headers: { 'x-request-id': 'trace-wrong-env' } })
     assert.equal(r.statusCode, 401)
     const e = (await page(h, '?request_id=trace-wrong-env')).data
-    assert.deepEqual(e.map((x: any) => [x.path, x.error_code]), [['/sandbox/v2/inbox/conversations', 'wrong_environment']])
+    assert.deepEqual(
+      e.map((x: any) => [x.path, x.error_code]),
+      [['/sandbox/v2/inbox/conversations', 'wrong_environment']],
+    )
   })
 
   it('each filter narrows the list', async () => {
@@ -125,7 +142,10 @@ describe('listApiLogs', () => {
     const first = await page(h, `?limit=2&operation_id=listLeads${since}`)
     assert.equal(first.has_more, true)
     const second = await page(h, `?limit=2&operation_id=listLeads${since}&cursor=${first.next_cursor}`)
-    assert.deepEqual([...first.data, ...second.data].map((e: any) => e.request_id), ['trace-f-2', 'trace-f-1', 'trace-f-0'])
+    assert.deepEqual(
+      [...first.data, ...second.data].map((e: any) => e.request_id),
+      ['trace-f-2', 'trace-f-1', 'trace-f-0'],
+    )
     assert.equal(second.has_more, false)
     // The cursor is bound to its filters.
     assertProblem(await get(h, `/api-logs?limit=2&operation_id=createLead&cursor=${first.next_cursor}`), 422, 'invalid_cursor')
@@ -135,9 +155,15 @@ describe('listApiLogs', () => {
     assert.ok((await page(h)).data.length > 0)
     assert.equal((await page(h, '', h.b.live)).data.filter((e: any) => e.key_id === keyId).length, 0)
     const other = (await page(h, '?limit=100', h.b.live)).data
-    assert.ok(other.every((e: any) => e.operation_id === 'listApiLogs'), 'workspace B sees only its own listApiLogs calls')
+    assert.ok(
+      other.every((e: any) => e.operation_id === 'listApiLogs'),
+      'workspace B sees only its own listApiLogs calls',
+    )
     const sandbox = await ok(h.request({ method: 'GET', url: '/sandbox/v2/api-logs?limit=100', key: h.a.test }))
-    assert.ok(sandbox.data.every((e: any) => e.path.startsWith('/sandbox/v2/')), 'the sandbox log holds only sandbox requests')
+    assert.ok(
+      sandbox.data.every((e: any) => e.path.startsWith('/sandbox/v2/')),
+      'the sandbox log holds only sandbox requests',
+    )
     assert.equal((await page(h, `?key_id=${keyId}`, h.b.live)).data.length, 0)
   })
 
@@ -183,6 +209,16 @@ describe('API_LOGS=off', () => {
     await ok(get(h, '/leads'))
     const r = await page(h)
     assert.deepEqual(r.data, [])
-    assert.equal(Number((await h.app.kernel.db.selectFrom('api_logs').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n), 0)
+    assert.equal(
+      Number(
+        (
+          await h.app.kernel.db
+            .selectFrom('api_logs')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      ),
+      0,
+    )
   })
 })

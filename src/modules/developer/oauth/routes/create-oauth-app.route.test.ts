@@ -44,7 +44,18 @@ describe('createOAuthApp', () => {
   })
 
   it('refuses wildcards, fragments, plain http elsewhere, other schemes and relative URIs (422 with a pointer)', async () => {
-    const bad = ['https://*.example.com/cb', 'https://a.example.com/*', 'https://a.example.com/cb#frag', 'http://a.example.com/cb', 'http://10.0.0.1/cb', 'javascript:alert(1)', 'com.example.app:/cb', '/cb', 'https://user:pw@a.example.com/cb', 'https://a.example.com/c b']
+    const bad = [
+      'https://*.example.com/cb',
+      'https://a.example.com/*',
+      'https://a.example.com/cb#frag',
+      'http://a.example.com/cb',
+      'http://10.0.0.1/cb',
+      'javascript:alert(1)',
+      'com.example.app:/cb',
+      '/cb',
+      'https://user:pw@a.example.com/cb',
+      'https://a.example.com/c b',
+    ]
     for (const uri of bad) {
       const res = await create({ ...base, redirect_uris: ['https://ok.example.com/cb', uri] })
       assertProblem(res, 422, 'validation_failed')
@@ -53,7 +64,13 @@ describe('createOAuthApp', () => {
   })
 
   it('refuses unknown scopes, no redirect URI and no scope', async () => {
-    for (const payload of [{ ...base, allowed_scopes: ['root'] }, { ...base, redirect_uris: [] }, { ...base, allowed_scopes: [] }, { ...base, type: 'native' }, { ...base, name: '' }]) {
+    for (const payload of [
+      { ...base, allowed_scopes: ['root'] },
+      { ...base, redirect_uris: [] },
+      { ...base, allowed_scopes: [] },
+      { ...base, type: 'native' },
+      { ...base, name: '' },
+    ]) {
       assertProblem(await create(payload), 422, 'validation_failed')
     }
   })
@@ -68,6 +85,9 @@ describe('createOAuthApp', () => {
     const live = json(await h.request({ method: 'GET', url: '/v2/oauth/apps' })).data
     assert.ok(!live.some((a: { id: string }) => a.id === sandbox.id))
     const test = json(await h.request({ method: 'GET', url: '/sandbox/v2/oauth/apps', key: h.a.test })).data
-    assert.deepEqual(test.map((a: { id: string }) => a.id), [sandbox.id])
+    assert.deepEqual(
+      test.map((a: { id: string }) => a.id),
+      [sandbox.id],
+    )
   })
 })

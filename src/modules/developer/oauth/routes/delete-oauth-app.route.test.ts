@@ -41,6 +41,9 @@ describe('deleteOAuthApp', () => {
     assertProblem(await h.request({ method: 'DELETE', url: `/sandbox/v2/oauth/apps/${app.id}`, key: h.a.test }), 404, 'resource_not_found')
     assertProblem(await del(app.id, await h.key(['write'])), 403, 'insufficient_scope')
     assert.equal((await h.request({ method: 'GET', url: '/v2/oauth/apps' })).statusCode, 200)
-    assert.ok(json(await h.request({ method: 'GET', url: '/v2/oauth/apps' })).data.some((a: { id: string }) => a.id === app.id), 'still there')
+    assert.ok(
+      json(await h.request({ method: 'GET', url: '/v2/oauth/apps' })).data.some((a: { id: string }) => a.id === app.id),
+      'still there',
+    )
   })
 })

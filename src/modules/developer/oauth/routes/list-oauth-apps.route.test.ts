@@ -13,14 +13,23 @@ describe('listOAuthApps', () => {
     for (let i = 0; i < 3; i++) ids.push((await registerApp(h, { name: `App ${i}` })).id)
     await registerApp(h, { name: 'Globex app' }, h.b.live)
     const first = json(await h.request({ method: 'GET', url: '/v2/oauth/apps?limit=2' }))
-    assert.deepEqual(first.data.map((a: { id: string }) => a.id), [ids[2], ids[1]])
+    assert.deepEqual(
+      first.data.map((a: { id: string }) => a.id),
+      [ids[2], ids[1]],
+    )
     assert.equal(first.has_more, true)
     const second = json(await h.request({ method: 'GET', url: `/v2/oauth/apps?limit=2&cursor=${first.next_cursor}` }))
-    assert.deepEqual(second.data.map((a: { id: string }) => a.id), [ids[0]])
+    assert.deepEqual(
+      second.data.map((a: { id: string }) => a.id),
+      [ids[0]],
+    )
     assert.equal(second.has_more, false)
     assert.ok(first.data.every((a: Record<string, unknown>) => !('client_secret' in a)))
     const other = json(await h.request({ method: 'GET', url: '/v2/oauth/apps', key: h.b.live })).data
-    assert.deepEqual(other.map((a: { name: string }) => a.name), ['Globex app'])
+    assert.deepEqual(
+      other.map((a: { name: string }) => a.name),
+      ['Globex app'],
+    )
   })
 
   it('refuses a cursor of another workspace', async () => {

@@ -13,10 +13,16 @@ describe('listOAuthAuthorizations', () => {
     const given = []
     for (let i = 0; i < 3; i++) given.push(await authorizationInA(h))
     const first = json(await list('?limit=2'))
-    assert.deepEqual(first.data.map((a: { id: string }) => a.id), [given[2].id, given[1].id])
+    assert.deepEqual(
+      first.data.map((a: { id: string }) => a.id),
+      [given[2].id, given[1].id],
+    )
     assert.equal(first.has_more, true)
     const second = json(await list(`?limit=2&cursor=${first.next_cursor}`))
-    assert.deepEqual(second.data.map((a: { id: string }) => a.id), [given[0].id])
+    assert.deepEqual(
+      second.data.map((a: { id: string }) => a.id),
+      [given[0].id],
+    )
     const [a] = first.data
     assert.equal(a.object, 'oauth_authorization')
     assert.equal(a.app_id, given[2].app.id)

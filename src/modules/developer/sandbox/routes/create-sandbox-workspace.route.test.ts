@@ -60,7 +60,10 @@ describe('sandbox workspaces: createSandboxWorkspace and listSandboxWorkspaces',
     const key = made.test_key
     const conversations = await all(h, '/inbox/conversations', key)
     assert.equal(conversations.length, 3)
-    assert.ok(conversations.every((c) => c.contact.name && c.subject && c.tags.length > 0), JSON.stringify(conversations))
+    assert.ok(
+      conversations.every((c) => c.contact.name && c.subject && c.tags.length > 0),
+      JSON.stringify(conversations),
+    )
     for (const c of conversations) {
       const messages = await all(h, `/inbox/conversations/${c.id}/messages`, key)
       assert.deepEqual(messages.map((m) => m.direction).sort(), ['inbound', 'outbound'])
@@ -71,7 +74,10 @@ describe('sandbox workspaces: createSandboxWorkspace and listSandboxWorkspaces',
     assert.equal(otherKbs.length, 0)
     const documents = await all(h, `/knowledge/bases/${kb.id}/documents`, key)
     assert.equal(documents.length, 3)
-    assert.ok(documents.every((d) => d.status === 'ready'), 'the documents were processed by the knowledge module’s own job')
+    assert.ok(
+      documents.every((d) => d.status === 'ready'),
+      'the documents were processed by the knowledge module’s own job',
+    )
     const search = await ok(h.request({ method: 'POST', url: '/sandbox/v2/knowledge/search', key, payload: { query: 'how long do refunds take' } }))
     assert.match(JSON.stringify(search), /5 business days/)
 
@@ -82,7 +88,10 @@ describe('sandbox workspaces: createSandboxWorkspace and listSandboxWorkspaces',
     assert.deepEqual(agent.knowledge_base_ids, [kb.id])
     const leads = await all(h, '/leads', key)
     assert.equal(leads.length, 3)
-    assert.ok(leads.some((l) => l.source === 'conversation' && l.name === 'Sofia Rossi'), 'one lead from a conversation')
+    assert.ok(
+      leads.some((l) => l.source === 'conversation' && l.name === 'Sofia Rossi'),
+      'one lead from a conversation',
+    )
 
     const [endpoint] = await all(h, '/webhooks/endpoints', key)
     assert.equal(endpoint.url, made.playground_url)
@@ -98,7 +107,10 @@ describe('sandbox workspaces: createSandboxWorkspace and listSandboxWorkspaces',
       if (captures.length === 0) await new Promise((r) => setTimeout(r, 100))
     }
     assert.ok(captures.length > 0, 'deliveries captured')
-    assert.ok(captures.some((c) => /"type":"conversation\.created"/.test(c.body)), 'a seeded conversation’s event')
+    assert.ok(
+      captures.some((c) => /"type":"conversation\.created"/.test(c.body)),
+      'a seeded conversation’s event',
+    )
   })
 
   it('never shows the key again: not in the list, not at rest (only its hash)', async () => {

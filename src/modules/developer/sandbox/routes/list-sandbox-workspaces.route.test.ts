@@ -25,11 +25,14 @@ describe('listSandboxWorkspaces (GET /sandbox-workspaces)', () => {
   it('lists newest first with status and seeded counts, never the key', async () => {
     const all = await ok(list(h))
     assert.equal(all.object, 'list')
-    assert.deepEqual(all.data.map((s: any) => [s.id, s.name, s.status]), [
-      [made[2].id, 'Still seeding', 'seeding'],
-      [made[1].id, 'Ready two', 'ready'],
-      [made[0].id, 'Ready one', 'ready'],
-    ])
+    assert.deepEqual(
+      all.data.map((s: any) => [s.id, s.name, s.status]),
+      [
+        [made[2].id, 'Still seeding', 'seeding'],
+        [made[1].id, 'Ready two', 'ready'],
+        [made[0].id, 'Ready one', 'ready'],
+      ],
+    )
     assert.equal(all.data[1].seeded.conversations, 3)
     assert.equal(all.data[0].seeded.conversations, 0)
     assert.equal(all.data[0].workspace_id, made[2].workspace_id)
@@ -38,14 +41,26 @@ describe('listSandboxWorkspaces (GET /sandbox-workspaces)', () => {
   })
 
   it('filters by status and pages with cursors', async () => {
-    assert.deepEqual((await ok(list(h, '?status=ready'))).data.map((s: any) => s.id), [made[1].id, made[0].id])
-    assert.deepEqual((await ok(list(h, '?status=seeding'))).data.map((s: any) => s.id), [made[2].id])
+    assert.deepEqual(
+      (await ok(list(h, '?status=ready'))).data.map((s: any) => s.id),
+      [made[1].id, made[0].id],
+    )
+    assert.deepEqual(
+      (await ok(list(h, '?status=seeding'))).data.map((s: any) => s.id),
+      [made[2].id],
+    )
     assert.deepEqual((await ok(list(h, '?status=failed'))).data, [])
     const first = await ok(list(h, '?limit=2'))
-    assert.deepEqual(first.data.map((s: any) => s.id), [made[2].id, made[1].id])
+    assert.deepEqual(
+      first.data.map((s: any) => s.id),
+      [made[2].id, made[1].id],
+    )
     assert.equal(first.has_more, true)
     const rest = await ok(list(h, `?limit=2&cursor=${encodeURIComponent(first.next_cursor)}`))
-    assert.deepEqual(rest.data.map((s: any) => s.id), [made[0].id])
+    assert.deepEqual(
+      rest.data.map((s: any) => s.id),
+      [made[0].id],
+    )
   })
 
   it('bad queries are 422 problems; the read scope is required', async () => {

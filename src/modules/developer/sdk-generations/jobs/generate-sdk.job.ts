@@ -58,7 +58,15 @@ async function generate(k: Kernel, r: DeveloperSdkGenerationsTable): Promise<{ b
     generated: files,
     packageName: r.package_name,
     version: r.version,
-    provenance: { generation_id: r.id, language: r.language, package_name: r.package_name, version: r.version, api_version: r.api_version, document_sha256: r.document_sha256, generated_at: r.created_at },
+    provenance: {
+      generation_id: r.id,
+      language: r.language,
+      package_name: r.package_name,
+      version: r.version,
+      api_version: r.api_version,
+      document_sha256: r.document_sha256,
+      generated_at: r.created_at,
+    },
     date: new Date(r.created_at),
   }).catch((err) => Promise.reject(err instanceof SyntaxError ? describe('The package manifest is not valid', err) : err))
   return { built, operations: model.operations.length }

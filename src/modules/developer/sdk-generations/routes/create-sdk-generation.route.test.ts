@@ -29,7 +29,12 @@ describe('SDK generations: createSdkGeneration, listSdkGenerations and the downl
     assert.equal(made.status, 'queued')
     assert.equal(made.archive, null)
     // Of its canonical JSON (keys sorted, no whitespace), as an OpenAPI snapshot's sha256.
-    assert.equal(made.document_sha256, createHash('sha256').update(stringify(JSON.parse(doc))!).digest('hex'))
+    assert.equal(
+      made.document_sha256,
+      createHash('sha256')
+        .update(stringify(JSON.parse(doc))!)
+        .digest('hex'),
+    )
     assert.equal(made.api_version, JSON.parse(doc).info.version)
     assert.deepEqual([made.language, made.package_name, made.version], ['python', 'acme-svc', '3.1.0'])
 
@@ -91,7 +96,10 @@ describe('SDK generations: createSdkGeneration, listSdkGenerations and the downl
     const bad = async (body: object, pointer: string) => {
       const r = await create(h, body)
       assertProblem(r, 422, 'validation_failed')
-      assert.ok(json(r).errors.some((e: any) => e.pointer === pointer), r.body)
+      assert.ok(
+        json(r).errors.some((e: any) => e.pointer === pointer),
+        r.body,
+      )
     }
     await bad({ language: 'php', package_name: 'Acme' }, '/body/package_name')
     await bad({ language: 'node', package_name: 'Has Spaces' }, '/body/package_name')

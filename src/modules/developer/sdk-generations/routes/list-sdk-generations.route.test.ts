@@ -13,7 +13,11 @@ describe('listSdkGenerations (GET /sdk-generations)', () => {
   const made: any[] = []
   before(async () => {
     h = await sdkApp()
-    for (const body of [{ language: 'node', package_name: 'acme-node' }, { language: 'python', package_name: 'acme-py' }, { language: 'node', package_name: 'acme-node-two' }]) {
+    for (const body of [
+      { language: 'node', package_name: 'acme-node' },
+      { language: 'python', package_name: 'acme-py' },
+      { language: 'node', package_name: 'acme-node-two' },
+    ]) {
       made.push(await ok(create(h, body), 202))
       h.clock.advance(1000)
     }
@@ -24,25 +28,43 @@ describe('listSdkGenerations (GET /sdk-generations)', () => {
   it('lists newest first with what each was asked for, a page at a time, only this workspace and mode', async () => {
     const all = await ok(list(h))
     assert.equal(all.object, 'list')
-    assert.deepEqual(all.data.map((g: any) => [g.language, g.package_name, g.status]), [
-      ['node', 'acme-node-two', 'queued'],
-      ['python', 'acme-py', 'queued'],
-      ['node', 'acme-node', 'queued'],
-    ])
+    assert.deepEqual(
+      all.data.map((g: any) => [g.language, g.package_name, g.status]),
+      [
+        ['node', 'acme-node-two', 'queued'],
+        ['python', 'acme-py', 'queued'],
+        ['node', 'acme-node', 'queued'],
+      ],
+    )
     assert.ok(all.data.every((g: any) => g.archive === null && g.document_sha256 === made[0].document_sha256))
     const first = await ok(list(h, '?limit=2'))
-    assert.deepEqual(first.data.map((g: any) => g.id), [made[2].id, made[1].id])
+    assert.deepEqual(
+      first.data.map((g: any) => g.id),
+      [made[2].id, made[1].id],
+    )
     assert.equal(first.has_more, true)
     const rest = await ok(list(h, `?limit=2&cursor=${encodeURIComponent(first.next_cursor)}`))
-    assert.deepEqual(rest.data.map((g: any) => g.id), [made[0].id])
+    assert.deepEqual(
+      rest.data.map((g: any) => g.id),
+      [made[0].id],
+    )
     assert.equal(rest.has_more, false)
-    assert.deepEqual((await ok(list(h, '', h.b.live))).data.map((g: any) => g.language), ['ruby'])
+    assert.deepEqual(
+      (await ok(list(h, '', h.b.live))).data.map((g: any) => g.language),
+      ['ruby'],
+    )
     assert.deepEqual((await ok(h.request({ method: 'GET', url: '/sandbox/v2/sdk-generations', key: h.a.test }))).data, [])
   })
 
   it('filters by language and status', async () => {
-    assert.deepEqual((await ok(list(h, '?language=node'))).data.map((g: any) => g.id), [made[2].id, made[0].id])
-    assert.deepEqual((await ok(list(h, '?language=python&status=queued'))).data.map((g: any) => g.id), [made[1].id])
+    assert.deepEqual(
+      (await ok(list(h, '?language=node'))).data.map((g: any) => g.id),
+      [made[2].id, made[0].id],
+    )
+    assert.deepEqual(
+      (await ok(list(h, '?language=python&status=queued'))).data.map((g: any) => g.id),
+      [made[1].id],
+    )
     assert.deepEqual((await ok(list(h, '?status=succeeded'))).data, [])
     assert.deepEqual((await ok(list(h, '?language=php'))).data, [])
   })

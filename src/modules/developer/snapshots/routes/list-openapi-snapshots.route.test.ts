@@ -13,11 +13,17 @@ describe('listOpenApiSnapshots', () => {
 
   it('lists newest first, page by page, without documents', async () => {
     const first = await ok(get(h, '/openapi-snapshots?limit=2'))
-    assert.deepEqual(first.data.map((s: any) => s.label), ['three', 'two'])
+    assert.deepEqual(
+      first.data.map((s: any) => s.label),
+      ['three', 'two'],
+    )
     assert.ok(first.data.every((s: any) => !('document' in s)))
     assert.equal(first.has_more, true)
     const second = await ok(get(h, `/openapi-snapshots?limit=2&cursor=${first.next_cursor}`))
-    assert.deepEqual(second.data.map((s: any) => s.label), ['one'])
+    assert.deepEqual(
+      second.data.map((s: any) => s.label),
+      ['one'],
+    )
     assert.equal(second.has_more, false)
     assert.deepEqual(second.data[0].id, ids[0])
     assert.equal(first.data[0].previous_snapshot_id, ids[1])
@@ -25,7 +31,10 @@ describe('listOpenApiSnapshots', () => {
 
   it('id picks one snapshot; include=document adds its document, and needs id', async () => {
     const one = await ok(get(h, `/openapi-snapshots?id=${ids[1]}`))
-    assert.deepEqual(one.data.map((s: any) => s.id), [ids[1]])
+    assert.deepEqual(
+      one.data.map((s: any) => s.id),
+      [ids[1]],
+    )
     const withDoc = await ok(get(h, `/openapi-snapshots?id=${ids[1]}&include=document`))
     assert.equal(withDoc.data[0].document.openapi, '3.1.0')
     assert.ok(withDoc.data[0].document.paths['/openapi-snapshots'])
