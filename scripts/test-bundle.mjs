@@ -25,13 +25,17 @@ import { SERVICE_EXTERNAL } from './build.mjs'
 const TSCONFIG = JSON.stringify({ compilerOptions: JSON.parse(readFileSync('tsconfig.json', 'utf8')).compilerOptions ?? {} })
 const LOADERS = { '.ts': 'ts', '.tsx': 'tsx', '.mts': 'ts', '.js': 'js', '.mjs': 'js' }
 
-const sourceLocations = {
+// `sources`: text that replaces a file's own, by absolute path (scripts/mutation.mjs builds its mutants so: the
+// working tree is never written). Each path substituted is added to `substituted`.
+const sourceLocations = (sources, substituted) => ({
   name: 'source-locations',
   setup(b) {
     b.onLoad({ filter: /\.(ts|tsx|mts|js|mjs)$/ }, async (args) => {
       if (args.path.includes(`${'/'}node_modules${'/'}`) || args.path.includes('\\node_modules\\')) return undefined
-      const text = await readFile(args.path, 'utf8')
-      if (!text.includes('import.meta.')) return undefined
+      const replaced = sources.get(args.path)
+      if (replaced !== undefined) substituted.add(args.path)
+      const text = replaced ?? (await readFile(args.path, 'utf8'))
+      if (!text.includes('import.meta.')) return replaced === undefined ? undefined : { contents: text, loader: LOADERS[extname(args.path)], resolveDir: dirname(args.path) }
       // As a definition, not a text replacement: the expression is replaced, the words in a string or comment are not.
       const { code } = await transform(text, {
         loader: LOADERS[extname(args.path)],
@@ -49,13 +53,15 @@ const sourceLocations = {
       return { contents: code, loader: 'js', resolveDir: dirname(args.path) }
     })
   },
-}
+})
 
 /**
  * Bundles `entries` (test files, or the group files that import several) into `outdir`, which must be inside
  * the repository (packages left outside resolve from there). Answers each entry's bundle, by entry.
+ * `opts.sources` (absolute path → text) bundles that text in place of the file's; `opts.inputs`, a Set, receives
+ * the repository files the bundles were made of, and `opts.substituted` the paths of `sources` that were read.
  */
-export async function bundleTests(entries, outdir) {
+export async function bundleTests(entries, outdir, opts = {}) {
   const pkg = JSON.parse(readFileSync('package.json', 'utf8'))
   // The tracing SDK too: tests hold it unloaded until tracing is configured, which they read from the module cache.
   const external = [...new Set([...SERVICE_EXTERNAL, ...Object.keys(pkg.devDependencies ?? {}), '@opentelemetry/*', 'tsx', 'esbuild'])]
@@ -72,11 +78,12 @@ export async function bundleTests(entries, outdir) {
     target: 'node20',
     sourcemap: 'linked',
     external,
-    plugins: [sourceLocations],
+    plugins: [sourceLocations(opts.sources ?? new Map(), opts.substituted ?? new Set())],
     banner: { js: "import { createRequire as __svcTestRequire } from 'node:module'; const require = __svcTestRequire(import.meta.url);" },
     logLevel: 'warning',
     metafile: true,
   })
+  for (const input of Object.keys(result.metafile.inputs)) opts.inputs?.add(input)
   const out = new Map()
   for (const [file, meta] of Object.entries(result.metafile.outputs)) {
     if (meta.entryPoint) out.set(resolve(meta.entryPoint), resolve(file))

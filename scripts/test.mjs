@@ -8,7 +8,7 @@
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join, relative, resolve } from 'node:path'
-import { pathToFileURL } from 'node:url'
+import { nodeTestArgs, testEnv } from './test-process.mjs'
 
 function find(dir, out = []) {
   if (!existsSync(dir)) return out
@@ -119,37 +119,9 @@ for (const engine of engines) {
   const engineFiles = engine === 'postgres' ? runFiles.filter((_, i) => !sqliteOnly(groupedFiles[i])) : runFiles
   const leftOut = engine === 'postgres' ? files.filter(sqliteOnly).length : 0
   process.stdout.write(`\n=== test suite on ${engine} (${files.length - leftOut} files${leftOut ? `; ${leftOut} SQLite-only left out` : ''}) ===\n`)
-  const env = {
-    ...process.env,
-    TEST_DB: engine,
-    LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
-    TEST_PG_URL: process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
-    TEST_REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
-    SVC_TEST_BUILD: process.env.SVC_TEST_BUILD === '0' ? '' : resolve(TEST_BUILD),
-  }
+  const env = testEnv(engine, process.env.SVC_TEST_BUILD === '0' ? '' : resolve(TEST_BUILD))
   // No file for this engine: `node --test` without files would look for every test file itself.
-  const r =
-    engineFiles.length === 0
-      ? { status: 0 }
-      : spawnSync(
-          process.execPath,
-          [
-            // Bundles need no TypeScript loader (tsx reading a bundle costs more than loading it); a test that imports
-            // TypeScript at run time by a computed path does so through tsx's tsImport.
-            ...(bundled ? ['--enable-source-maps'] : ['--import', 'tsx']),
-            '--test',
-            '--test-reporter=spec',
-            '--test-reporter-destination=stdout',
-            `--test-reporter=${pathToFileURL(resolve('scripts/test-timings-reporter.mjs')).href}`,
-            `--test-reporter-destination=${timingsFile}`,
-            `--test-concurrency=${process.env.TEST_CONCURRENCY ?? 2}`,
-            // A test that hangs fails after 3 minutes, and a file whose handles stay open still ends.
-            '--test-timeout=180000',
-            '--test-force-exit',
-            ...engineFiles,
-          ],
-          { stdio: 'inherit', env },
-        )
+  const r = engineFiles.length === 0 ? { status: 0 } : spawnSync(process.execPath, nodeTestArgs(engineFiles, { bundled, timingsFile }), { stdio: 'inherit', env })
   if (r.status !== 0) failed = true
   summary.push({ engine, count: files.length - leftOut, ms: performance.now() - engineStarted, ok: r.status === 0, files: readTimings(timingsFile) })
 }
