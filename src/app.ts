@@ -158,20 +158,20 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   metrics.attach(kernel, services)
   // ioredis (~9 MB resident) is loaded only when REDIS_URL is set. No offline queue and short timeouts: while
   // Redis is away a request counts its rate limit in this process at once instead of waiting for a reconnect.
-  const { redis: bounds } = deps.config
+  const { redis: redisSettings } = deps.config
   const redis = deps.config.redisUrl
     ? new (await import('ioredis')).Redis(deps.config.redisUrl, {
         maxRetriesPerRequest: 0,
         enableOfflineQueue: false,
-        connectTimeout: bounds.connectTimeoutMs,
-        commandTimeout: bounds.commandTimeoutMs,
+        connectTimeout: redisSettings.connectTimeoutMs,
+        commandTimeout: redisSettings.commandTimeoutMs,
         lazyConnect: false,
       })
     : null
-  const counters = redis ? new SharedCounters(redis, kernel.log) : null
+  const counters = redis ? new SharedCounters(redis, kernel.log, redisSettings.keyPrefix) : null
   if (counters) {
     kernel.dependencies.add('redis', () => counters.check())
-    await counters.connected(bounds.connectTimeoutMs)
+    await counters.connected(redisSettings.connectTimeoutMs)
   }
   await kernel.feed.connect(feedBusFor(kernel.config, kernel.database, redis, kernel.log))
   const http = await createHttpServer(

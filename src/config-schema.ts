@@ -62,6 +62,11 @@ export const ENV_SCHEMA = Type.Object({
     'when set, rate-limit counters live in Redis and are shared by all nodes; while Redis is unreachable each process counts its own (one warning per outage; `/readyz` and `GET /v2/health` say `degraded`)',
     { expected: 'a redis:// or rediss:// URL', secret: true },
   ),
+  REDIS_KEY_PREFIX: text(
+    { pattern: '^[A-Za-z0-9_.:-]{1,64}$' },
+    'put before every key and pub/sub channel this service uses in Redis (e.g. `prod:`), so several deployments sharing one Redis (staging beside production) keep their rate-limit counters and live events apart; unset = none',
+    { expected: 'up to 64 letters, digits, _ . : -' },
+  ),
   REDIS_CONNECT_TIMEOUT_MS: MS(1000, "the longest a connection attempt, and a request's rate-limit count, waits for Redis before counting in the process"),
   REDIS_COMMAND_TIMEOUT_MS: MS(500, '', { row: 'REDIS_CONNECT_TIMEOUT_MS' }),
   RATE_LIMIT_PER_MINUTE: int({ default: 600 }, 'requests per minute per API key (and per client address for requests without a valid key)'),

@@ -23,6 +23,8 @@ export interface Config {
   redis: {
     connectTimeoutMs: number
     commandTimeoutMs: number
+    /** REDIS_KEY_PREFIX ('' when unset): before every key and channel, so deployments sharing one Redis stay apart. */
+    keyPrefix: string
   }
   /**
    * Which peers may set the client address through X-Forwarded-For (TRUST_PROXY): false (default) = the TCP
@@ -262,6 +264,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redis: {
       connectTimeoutMs: v.REDIS_CONNECT_TIMEOUT_MS,
       commandTimeoutMs: v.REDIS_COMMAND_TIMEOUT_MS,
+      keyPrefix: v.REDIS_KEY_PREFIX || '',
     },
     trustProxy: trustProxy(v.TRUST_PROXY),
     http: httpLimits(v),

@@ -22,6 +22,12 @@ export const PG_URL = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:
 /** One secret per test process: cursors from one test app stay valid on another app over the same database. */
 export const TEST_SERVER_SECRET = randomBytes(32).toString('base64url')
 export const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379'
+/**
+ * A REDIS_KEY_PREFIX of its own for each test database (and so each test app): test files running at once on
+ * one Redis never share a rate-limit counter or a live-feed channel. Apps over one database share it, as the
+ * nodes of one deployment do.
+ */
+export const testRedisPrefix = () => `test-${randomBytes(6).toString('hex')}:`
 
 /** A database for one test app: a fresh PostgreSQL schema, or a SQLite file in a temp dir. */
 export interface TestDatabase {
@@ -37,7 +43,7 @@ export async function createTestDatabase(engine = ENGINE): Promise<TestDatabase>
     await client.query(`create schema "${schema}"`)
     await client.end()
     return {
-      env: { DATABASE_URL: PG_URL, DATABASE_SCHEMA: schema, REDIS_URL },
+      env: { DATABASE_URL: PG_URL, DATABASE_SCHEMA: schema, REDIS_URL, REDIS_KEY_PREFIX: testRedisPrefix() },
       async drop() {
         const c = new pg.Client({ connectionString: PG_URL })
         await c.connect()
@@ -48,7 +54,8 @@ export async function createTestDatabase(engine = ENGINE): Promise<TestDatabase>
   }
   const dir = mkdtempSync(join(tmpdir(), 'svc-test-'))
   return {
-    env: { DATABASE_URL: `sqlite:${join(dir, 'svc.sqlite')}` },
+    // No REDIS_URL on SQLite (a test adds it); the prefix is ready for when it does.
+    env: { DATABASE_URL: `sqlite:${join(dir, 'svc.sqlite')}`, REDIS_KEY_PREFIX: testRedisPrefix() },
     async drop() {
       rmSync(dir, { recursive: true, force: true })
     },
@@ -93,7 +100,7 @@ async function appDatabase(modules: AppDeps['modules']): Promise<TestDatabase> {
   }
   if (ENGINE === 'postgres') {
     const clone = await clonePgDatabase(PG_URL, migrate)
-    return { env: { DATABASE_URL: clone.url, REDIS_URL }, drop: clone.drop }
+    return { env: { DATABASE_URL: clone.url, REDIS_URL, REDIS_KEY_PREFIX: testRedisPrefix() }, drop: clone.drop }
   }
   const db = await createTestDatabase()
   await copySqliteTemplate(db.env.DATABASE_URL.slice('sqlite:'.length), migrate)

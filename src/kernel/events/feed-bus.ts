@@ -194,12 +194,14 @@ export function feedBusFor(config: Config, database: Database, redis: Redis | nu
     if (database.engine !== 'postgres') throw new Error('EVENT_FEED_BUS=postgres needs DATABASE_URL=postgres://…')
     return pgBus()
   }
+  // Redis may be shared by other deployments (REDIS_KEY_PREFIX); a database's NOTIFY channels are its own.
+  const redisBus = (r: Redis) => new RedisBus(r, config.redis.keyPrefix + channel, log)
   if (wanted === 'redis') {
     if (!redis) throw new Error('EVENT_FEED_BUS=redis needs REDIS_URL')
-    return new RedisBus(redis, channel, log)
+    return redisBus(redis)
   }
   if (wanted === 'none') return noBus
   if (database.engine === 'postgres') return pgBus()
-  if (redis) return new RedisBus(redis, channel, log)
+  if (redis) return redisBus(redis)
   return cluster.isWorker && process.send ? new ClusterBus() : noBus
 }

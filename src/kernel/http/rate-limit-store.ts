@@ -39,6 +39,8 @@ export class SharedCounters {
   constructor(
     readonly redis: Redis,
     private readonly log: Logger,
+    /** REDIS_KEY_PREFIX: before every counter's key, so deployments sharing one Redis count apart. */
+    private readonly keyPrefix = '',
     private readonly retryMs = 5_000,
   ) {
     // Without a listener ioredis prints every failed reconnect to stderr; the outage is logged once here.
@@ -106,7 +108,8 @@ export class SharedCounters {
 
   /**
    * The store class for @fastify/rate-limit's `store` option (it calls `new Store(globalOptions)`). Keys keep
-   * the Redis store's layout under `nameSpace`; the fallback is the plugin's LocalStore, or the cluster's.
+   * the Redis store's layout under the key prefix and `nameSpace` (a route's own limit, the widget's per-address
+   * ones included, is a child store under the same); the fallback is the plugin's LocalStore, or the cluster's.
    */
   storeClass(nameSpace: string): new (options: StoreOptions) => Store {
     const counters = this
@@ -115,7 +118,7 @@ export class SharedCounters {
       private readonly shared: Store
       private readonly local: Store
       constructor(options: StoreOptions, shared?: Store, local?: Store) {
-        this.shared = shared ?? new RedisStore(!!options.continueExceeding, !!options.exponentialBackoff, counters.redis, nameSpace)
+        this.shared = shared ?? new RedisStore(!!options.continueExceeding, !!options.exponentialBackoff, counters.redis, counters.keyPrefix + nameSpace)
         this.local = local ?? fallback(options)
       }
       incr(key: string, cb: Callback, timeWindow: number, max: number): void {
