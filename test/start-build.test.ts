@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, describe, it } from 'node:test'
 import { promisify } from 'node:util'
-import { SERVICE_SOURCES, serviceBuildIsFresh } from '../scripts/build.mjs'
+import { escapeNonAscii, SERVICE_SOURCES, serviceBuildIsFresh } from '../scripts/build.mjs'
 
 const run = promisify(execFile)
 const ROOT = new URL('..', import.meta.url).pathname
@@ -43,6 +43,8 @@ describe('npm start builds only when the sources are newer than the bundle', () 
     await build()
     const main = join(ROOT, outdir, 'main.js')
     const built = statSync(main).mtimeMs
+    // One non-ASCII character makes V8 hold the whole source two bytes per character (scripts/build.mjs, asciiOnly).
+    assert.equal(/[^\x00-\x7f]/.exec(readFileSync(main, 'utf8'))?.[0], undefined, 'the bundle is ASCII')
     assert.ok(JSON.parse(readFileSync(join(ROOT, outdir, 'build.json'), 'utf8')).startedAt <= built)
     // In a working tree someone is editing, a source saved during the build rightly makes it stale again.
     if (
@@ -62,4 +64,28 @@ describe('npm start builds only when the sources are newer than the bundle', () 
     assert.equal(scripts.prestart, 'node scripts/build.mjs --if-stale')
     assert.equal(scripts.build, 'node scripts/build.mjs')
   })
+})
+
+// The build's loader escapes non-ASCII characters in the input (esbuild leaves them in regular expression literals):
+// each program below must mean the same before and after.
+describe('escapeNonAscii keeps what the code means', () => {
+  const cases: [string, unknown][] = [
+    ["/^[–—•]+$/.test('–—•')", true],
+    ["/^[–—•]+$/u.test('–—•')", true],
+    ["/^[\\–]$/.test('–')", true],
+    ["/^😀$/u.test('😀') && /^😀$/.test('😀')", true],
+    ["/^[😀]$/u.test('😀')", true],
+    ["'€ \\é ’'", '€ é ’'],
+    ['`£${1}–`', '£1–'],
+    ["'\\\\–'", '\\–'],
+    ['/[à-ÿ]/.test("é") && !/[à-ÿ]/.test("a")', true],
+  ]
+  for (const [program, want] of cases) {
+    it(program, () => {
+      const escaped = escapeNonAscii(program)
+      assert.equal(/[^\x00-\x7f]/.test(escaped), false, escaped)
+      assert.deepEqual(new Function(`return (${escaped})`)(), want)
+      assert.deepEqual(new Function(`return (${program})`)(), want)
+    })
+  }
 })
