@@ -87,6 +87,8 @@ export interface LoadResult {
   non2xx: number
   /** Every response's latency, sorted: results of several runs can be combined. */
   times: number[]
+  /** Responses by HTTP status (load() only): what the non-2xx were. */
+  statuses?: Record<number, number>
 }
 
 function summary(times: number[], rps: number, errors: number, non2xx: number): LoadResult {
@@ -97,16 +99,23 @@ function summary(times: number[], rps: number, errors: number, non2xx: number): 
 /** autocannon, with p95 from every response's latency (autocannon's histogram has p90 and p97.5, not p95). */
 export async function load(opts: autocannon.Options): Promise<LoadResult> {
   const times: number[] = []
+  const statuses: Record<number, number> = {}
   const r = await new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon({ connections: CONNECTIONS, duration: DURATION, ...opts }, (err, result) => (err ? reject(err) : resolve(result)))
-    instance.on('response', (_client, _status, _bytes, ms) => times.push(ms))
+    instance.on('response', (_client, status, _bytes, ms) => {
+      times.push(ms)
+      statuses[status] = (statuses[status] ?? 0) + 1
+    })
   })
-  return summary(
-    times.sort((a, b) => a - b),
-    r.requests.average,
-    r.errors + r.timeouts,
-    r.non2xx,
-  )
+  return {
+    ...summary(
+      times.sort((a, b) => a - b),
+      r.requests.average,
+      r.errors + r.timeouts,
+      r.non2xx,
+    ),
+    statuses,
+  }
 }
 
 /** Runs of one scenario taken in turns with another's, as one result. */

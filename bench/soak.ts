@@ -14,6 +14,9 @@ export interface SoakResult {
   minutes: number
   requests: number
   non2xx: number
+  /** Responses by status and the transport errors (timeouts, resets): what the non-2xx were. */
+  statuses: Record<number, number>
+  errors: number
   /** MB: after the warm-up, at the end, the highest sample, and the growth in %. */
   warm: number
   end: number
@@ -76,6 +79,8 @@ export async function soak(engine: 'sqlite' | 'postgres', minutes: number): Prom
       minutes,
       requests: r.times.length,
       non2xx: r.non2xx + r.errors,
+      statuses: r.statuses ?? {},
+      errors: r.errors,
       warm: round(first),
       end: round(last),
       max: round(Math.max(...after.map((s) => s.mb), 0)),
