@@ -82,6 +82,7 @@ const CROSS_TENANT: Record<string, [count: number, reason: string]> = {
   'channels channel_emails': [3, 'inbound mail finds its channel by address; secret re-sealing'],
   'channels channel_email_conversations': [1, 'a reply finds its conversation by its unguessable reply token'],
   'channels channel_web_attachments': [1, 'a signed attachment link names the attachment only'],
+  'channels channel_media_pending': [1, 'the media sweep finds every tenant’s folders whose message never committed (each then taken in its tenant)'],
   'compliance dsar_requests': [2, 'an export download link by its token hash; the health probe'],
   'compliance retention_policies': [1, 'the retention sweep enforces every tenant’s policy'],
   'compliance audit_log': [1, 'the evidence schedule lists the tenants that have audit entries'],

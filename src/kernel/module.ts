@@ -49,7 +49,7 @@ export interface DataSubject {
 export interface SubjectRecords {
   /** Records by kind (`conversations`, `messages`, `leads`…), each as the API shows it (JSON-ready). */
   records: Record<string, unknown[]>
-  /** Stored files about the subject (call recordings): blob keys, exported beside the JSON. */
+  /** Stored files about the subject (call recordings, SMS / WhatsApp media): blob keys, exported beside the JSON. */
   files: { name: string; key: string; contentType: string }[]
   /** The ids of every record found: audit entries about them are exported too. */
   ids: string[]

@@ -10,6 +10,7 @@ import { channelOr404 } from './channels-resource.service.js'
 import * as repo from './channels.repository.js'
 import type { ChannelInboundT, SimulateChannelMessageBodyT } from './channels.schemas.js'
 import type { ChannelsTable } from './channels.tables.js'
+import { claimPendingMedia, clearReceiptMedia } from './providers/messaging.repository.js'
 
 /** A message a provider received for one of our channels, as its webhook says it. */
 export interface InboundText {
@@ -20,6 +21,11 @@ export interface InboundText {
   body: string
   /** Media as links: a provider's URLs, or our signed links to media already stored (with name and size). */
   media: { url: string; content_type: string | null; filename?: string | null; size_bytes?: number | null }[]
+  /**
+   * Media stored before the transaction (Twilio): the pending folder the message claims, and the provider's
+   * links to use instead should the folder have been taken (swept, erased) in the meantime.
+   */
+  stored?: { folder: string; links: { url: string; content_type: string | null }[] }
   /** Twilio's own reading of an opt-out keyword (Advanced Opt-Out), when it sends one. */
   optOutType: string | null
   /** Files already stored (a web chat visitor's upload): attachments as they are, and no bot answer to them. */
@@ -98,15 +104,23 @@ export class ChannelInboundService {
         contact_phone: text.from,
         bot_reply_id: null,
         received_at: now,
+        media_folder: text.stored?.folder ?? '',
       })
       if (!fresh) return answer({ duplicate: true, conversationId: null, messageId: null })
+      let media = text.media
+      if (text.stored && !(await claimPendingMedia(tx, tenant, text.stored.folder))) {
+        // Taken by the media sweep or an erasure (its blobs are being deleted): never link them.
+        this.k.log.warn({ channel: channel.id, sid: text.sid }, 'stored inbound media were swept before the message committed; it links the provider’s URLs')
+        media = text.stored.links
+        await clearReceiptMedia(tx, tenant, channel.id, text.sid)
+      }
       const contact = await repo.lockContact(tx, tenant, channel.id, text.from, now, this.k.database.engine === 'postgres')
       const received = await this.services.inbox.turns.receive(tx, tenant, {
         continueId: contact.conversation_id,
         channel: channel.type === 'web_chat' ? 'chat' : channel.type,
         contact: text.contact ?? { phone: text.from },
         content: text.body.length > MAX_MESSAGE_LENGTH ? text.body.slice(0, MAX_MESSAGE_LENGTH) : text.body,
-        attachments: [...text.media.map((m) => ({ url: m.url, filename: m.filename ?? null, content_type: m.content_type, size_bytes: m.size_bytes ?? null })), ...(text.files ?? [])],
+        attachments: [...media.map((m) => ({ url: m.url, filename: m.filename ?? null, content_type: m.content_type, size_bytes: m.size_bytes ?? null })), ...(text.files ?? [])],
         metadata: { channel_id: channel.id },
       })
       // Consent keywords are a phone carrier's convention; in a chat "stop" is just a word.

@@ -28,10 +28,13 @@ export const channelsModule = defineModule({
     kernel.jobs.register(channels.bot.replyJob)
     kernel.events.subscribeInTransaction('channels.outbound', channels.outbound.subscriber)
     kernel.jobs.register(channels.webChatFollowup.job)
+    kernel.jobs.register(channels.mediaSweep.job)
     kernel.events.subscribeInTransaction('channels.web-chat-followup', channels.webChatFollowup.subscriber)
     services.channels = channels
   },
   health: (_kernel, services) => services.channels.health(),
+  // Keeps the sweep of inbound media whose message never committed queued while any waits.
+  maintenance: (_kernel, services) => services.channels.mediaSweep.schedule(),
   reseal: async (_kernel, services) => (await services.channels.channels.reseal()) + (await services.channels.email.reseal()),
   callbacks: async (app, kernel, services) => {
     await app.register(twilioMessagingCallbacks(kernel, services))

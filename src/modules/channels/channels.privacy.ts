@@ -4,20 +4,21 @@ import * as retention from './channels-retention.repository.js'
 import { eraseWebChat, visitorIdsOf, webChatRecords } from './web-chat/web-chat.privacy.js'
 import { attachmentFolder, attachmentKey, MAX_ATTACHMENTS } from './email/email-inbound.service.js'
 import * as emails from './email/email.repository.js'
-import { eraseTwilioMedia } from './providers/twilio-media.js'
+import { eraseTwilioMedia, twilioMediaOf } from './providers/twilio-media.privacy.js'
 
 // The channels module's part in data-subject requests (docs/compliance.md "What each module does"). It
 // keeps a customer's phone number with their consent (opt-out), the links from their conversations, the
-// delivery records of replies to them and the web chat's visitors;
-// the messages themselves are the inbox's to export and erase.
+// delivery records of replies to them, the web chat's visitors and the media they sent by MMS / WhatsApp
+// (listed, and carried into the export under files/media/); the messages themselves are the inbox's.
 
 export const channelsPrivacy: ModulePrivacy = {
-  async collect(k, _services, tenant, subject) {
+  async collect(k, services, tenant, subject) {
     const rows = subject.phone ? await repo.contactsByPhone(k.db, tenant, subject.phone) : []
     const threads = subject.email ? await emails.conversationsByEmail(k.db, tenant, subject.email) : []
     // Replies sent to them: by SMS / WhatsApp to their number, by e-mail to their address, in the widget to their visitors.
     const recipients = [subject.phone, subject.email?.toLowerCase(), ...(await visitorIdsOf(k, tenant, subject))].filter((r): r is string => !!r)
     const deliveries = await retention.deliveriesTo(k.db, tenant, recipients)
+    const media = subject.phone ? await twilioMediaOf(k, services, tenant, subject.phone) : { records: [], files: [] }
     return {
       records: {
         channel_contacts: rows.map((r) => ({
@@ -39,8 +40,9 @@ export const channelsPrivacy: ModulePrivacy = {
           created_at: d.created_at,
           updated_at: d.updated_at,
         })),
+        channel_media: media.records,
       },
-      files: [],
+      files: media.files,
       // The channel is the business's, not the subject's: no audit entries to export through it.
       ids: [],
     }
@@ -49,7 +51,7 @@ export const channelsPrivacy: ModulePrivacy = {
   /** Deletes the subject's rows (consent, conversation links, delivery records): a second run finds nothing. */
   async erase(k, _services, tenant, subject) {
     let deleted = subject.phone ? await repo.eraseByPhone(k.db, tenant, subject.phone) : 0
-    // The media they sent by MMS / WhatsApp (blobs named by channel and MessageSid).
+    // The media they sent by MMS / WhatsApp (the folders their receipts name, and those of messages never committed).
     if (subject.phone) deleted += await eraseTwilioMedia(k, tenant, subject.phone)
     deleted += await eraseWebChat(k, tenant, subject)
     if (subject.email) {

@@ -7,6 +7,7 @@ import { ChannelOutboundService } from './channel-outbound.service.js'
 import { ChannelsResourceService } from './channels-resource.service.js'
 import * as repo from './channels.repository.js'
 import { EmailChannelsService } from './email/email.service.js'
+import { TwilioMediaSweep } from './providers/twilio-media-sweep.job.js'
 import { WebChatEmailFollowup } from './web-chat/web-chat-email-followup.js'
 import { WebChatReadReceipts } from './web-chat/web-chat-read-receipts.js'
 import { WebChatService } from './web-chat/web-chat.service.js'
@@ -21,6 +22,7 @@ export class ChannelsService {
   readonly webChat: WebChatService
   readonly webChatReads: WebChatReadReceipts
   readonly webChatFollowup: WebChatEmailFollowup
+  readonly mediaSweep: TwilioMediaSweep
 
   constructor(
     private readonly k: Kernel,
@@ -34,6 +36,7 @@ export class ChannelsService {
     this.webChat = new WebChatService(k, services, this.inbound, this.outbound)
     this.webChatReads = new WebChatReadReceipts(k, services, this.outbound, this.webChat)
     this.webChatFollowup = new WebChatEmailFollowup(k, services)
+    this.mediaSweep = new TwilioMediaSweep(k)
   }
 
   /** The tables answer. */

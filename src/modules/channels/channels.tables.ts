@@ -94,6 +94,30 @@ export interface ChannelReceiptsTable {
   /** The bot's answer to this message (`pending` while it is written); null: none (yet). */
   bot_reply_id: string | null
   received_at: string
+  /**
+   * The blob folder of the media stored for it (Twilio): `''` when none was, null on rows older than the
+   * column (their media, if any, are under the folder derived from channel and sid: twilio-media.ts).
+   */
+  media_folder?: string | null
+}
+
+/**
+ * Media fetched from Twilio for a message not committed yet, written before the fetch: the message's
+ * transaction deletes the row (claims the folder); a row left behind (the transaction failed, the process
+ * died) is the media sweep's to delete with its blobs (providers/twilio-media-sweep.job.ts).
+ */
+export interface ChannelMediaPendingTable {
+  /** Random per attempt: no other attempt (a retry of the same MessageSid) writes into it. */
+  folder: string
+  workspace_id: string
+  mode: Mode
+  channel_id: string
+  provider_sid: string
+  /** The customer's number: an erasure reaches media of theirs not linked to a message. */
+  contact_phone: string
+  created_at: string
+  /** Set when the sweep took the row: the message's transaction can no longer claim it. */
+  swept_at: string | null
 }
 
 /** One outbound inbox message sent through a channel. */
@@ -121,5 +145,6 @@ declare module '../../kernel/db/database.js' {
     channel_receipts: ChannelReceiptsTable
     channel_deliveries: ChannelDeliveriesTable
     channel_web_visitors: ChannelWebVisitorsTable
+    channel_media_pending: ChannelMediaPendingTable
   }
 }

@@ -22,4 +22,26 @@ export const messagingMigrations: ModuleMigration[] = [
       await db.schema.createIndex('channel_receipts_phone').on('channel_receipts').columns(['workspace_id', 'contact_phone']).execute()
     },
   },
+  {
+    // Inbound media whose message never committed: a row per fetch attempt, written before the fetch and
+    // deleted by the message's transaction; the sweep deletes the blobs of rows left behind. The receipt
+    // names the folder its message's media are in (per attempt now, no longer derived from the sid).
+    name: '202701151530_channels_twilio_media_pending',
+    async up(db) {
+      await db.schema
+        .createTable('channel_media_pending')
+        .addColumn('folder', 'text', (c) => c.primaryKey())
+        .addColumn('workspace_id', 'text', (c) => c.notNull())
+        .addColumn('mode', 'text', (c) => c.notNull())
+        .addColumn('channel_id', 'text', (c) => c.notNull())
+        .addColumn('provider_sid', 'text', (c) => c.notNull())
+        .addColumn('contact_phone', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('swept_at', 'text')
+        .execute()
+      await db.schema.createIndex('channel_media_pending_created').on('channel_media_pending').columns(['created_at']).execute()
+      await db.schema.createIndex('channel_media_pending_phone').on('channel_media_pending').columns(['workspace_id', 'contact_phone']).execute()
+      await db.schema.alterTable('channel_receipts').addColumn('media_folder', 'text').execute()
+    },
+  },
 ]

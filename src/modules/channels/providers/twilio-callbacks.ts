@@ -68,6 +68,7 @@ export function twilioMessagingCallbacks(k: Kernel, services: Services) {
       const from = phoneOf(one(params, 'From'), 'From')
       let kept: typeof media = media
       let notes: string[] = []
+      let folder: string | null = null
       // Fetched before the transaction (a retry of a message we have is not fetched again); never a reason to refuse the message.
       const token = services.channels.channels.authToken(channel)
       if (
@@ -78,10 +79,11 @@ export function twilioMessagingCallbacks(k: Kernel, services: Services) {
         channel.base_url &&
         !(await repo.findReceipt(k.db, { workspaceId: channel.workspace_id, mode: channel.mode }, channel.id, sid))
       ) {
-        ;({ media: kept, notes } = await mediaStore.keep(channel, { account_sid: channel.account_sid, auth_token: token, base_url: channel.base_url }, sid, media))
+        ;({ media: kept, notes, folder } = await mediaStore.keep(channel, { account_sid: channel.account_sid, auth_token: token, base_url: channel.base_url }, sid, from, media))
       }
       const body = [one(params, 'Body'), ...notes].filter((x) => x !== '').join('\n')
-      await services.channels.inbound.receive(channel, { sid, from, body, media: kept, optOutType: one(params, 'OptOutType') || null })
+      const stored = folder ? { folder, links: media } : undefined
+      await services.channels.inbound.receive(channel, { sid, from, body, media: kept, stored, optOutType: one(params, 'OptOutType') || null })
       return reply.type('text/xml').send('<?xml version="1.0" encoding="UTF-8"?><Response/>')
     })
 

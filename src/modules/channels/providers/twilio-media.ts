@@ -1,18 +1,20 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto'
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import { request } from 'undici'
+import { iso } from '../../../kernel/clock.js'
 import type { Kernel } from '../../../kernel/kernel.js'
 import { policyAgent } from '../../../kernel/outbound/policy-agent.js'
 import { CarrierError, checkTwilioUrl, isRedirect } from '../../../kernel/twilio/http.js'
 import type { ChannelsTable } from '../channels.tables.js'
 import { sniff } from '../web-chat/web-chat.service.js'
-import type { Tenant } from '../../../kernel/tenant.js'
-import { forgetReceiptPhone, twilioReceiptsOf } from './messaging.repository.js'
+import { deletePendingMedia, insertPendingMedia, type TwilioReceipt } from './messaging.repository.js'
 import type { TwilioAccount } from './twilio-messaging.adapter.js'
 
 // A customer's MMS / WhatsApp media, fetched from Twilio into the blob store before the message's
 // transaction, so the inbox links to our copy: Twilio's URLs need the account's credentials (when the
-// account enforces HTTP auth on media) and Twilio deletes media on request or by its retention. The keys
-// are derived from the channel and MessageSid: a retried webhook rewrites the same blobs.
+// account enforces HTTP auth on media) and Twilio deletes media on request or by its retention. Each attempt
+// writes into a folder of its own, recorded (channel_media_pending) before the first fetch: the message's
+// transaction claims it and names it on the receipt; a folder never claimed is the media sweep's
+// (twilio-media-sweep.job.ts), which can never take one a committed message links to.
 
 /** WhatsApp's own ceiling for documents and video (MMS stops at 5 MB). */
 export const MEDIA_MAX_BYTES = 16 * 1024 * 1024
@@ -22,7 +24,7 @@ const MESSAGE_MAX_BYTES = 40 * 1024 * 1024
 const FETCH_BUDGET_MS = 10_000
 const MAX_REDIRECTS = 3
 /** Twilio sends at most 10 media per message. */
-const MAX_MEDIA = 10
+export const MAX_MEDIA = 10
 const POOL_CONNECTIONS = 8
 
 /** What Twilio delivers to a number or WhatsApp sender and we keep (as Twilio's "accepted content types", narrowed). */
@@ -54,8 +56,17 @@ export interface KeptMedia {
 
 class MediaRefused extends Error {}
 
+/** The folder of receipts older than `media_folder` (derived from channel and sid, rewritten by a retry). */
 export const mediaFolder = (channelId: string, messageSid: string) => createHash('sha256').update(`${channelId}\n${messageSid}`).digest('hex').slice(0, 32)
 export const mediaKey = (channelId: string, folder: string, index: number) => `channels/${channelId.toLowerCase()}/twilio/${folder}/${index}`
+/** Where a received message's media are: null when none were stored. */
+export const folderOfReceipt = (r: Pick<TwilioReceipt, 'channel_id' | 'provider_sid' | 'media_folder'>): string | null =>
+  r.media_folder === null || r.media_folder === undefined ? mediaFolder(r.channel_id, r.provider_sid) : r.media_folder || null
+
+/** Deletes every slot of a folder (a missing blob is not an error). */
+export async function deleteMediaFolder(k: Kernel, channelId: string, folder: string): Promise<void> {
+  for (let i = 0; i < MAX_MEDIA; i++) await k.blobs.delete(mediaKey(channelId, folder, i))
+}
 
 export class TwilioMediaStore {
   constructor(private readonly k: Kernel) {}
@@ -63,10 +74,28 @@ export class TwilioMediaStore {
   /**
    * Each media item fetched and stored, or kept as Twilio's link with the reason in `notes` (not on the
    * account's API origin, refused by the address policy, too large, a type we do not keep, bytes that are
-   * not that type, Twilio's error, out of time). A message is never refused for its media.
+   * not that type, Twilio's error, out of time). A message is never refused for its media. `folder`: where
+   * they were stored (pending until the message's transaction claims it), null when none was.
    */
-  async keep(channel: ChannelsTable, account: TwilioAccount, sid: string, media: { url: string; content_type: string | null }[]): Promise<{ media: KeptMedia[]; notes: string[] }> {
-    const folder = mediaFolder(channel.id, sid)
+  async keep(
+    channel: ChannelsTable,
+    account: TwilioAccount,
+    sid: string,
+    from: string,
+    media: { url: string; content_type: string | null }[],
+  ): Promise<{ media: KeptMedia[]; notes: string[]; folder: string | null }> {
+    const folder = randomBytes(16).toString('hex')
+    const pending = {
+      folder,
+      workspace_id: channel.workspace_id,
+      mode: channel.mode,
+      channel_id: channel.id,
+      provider_sid: sid,
+      contact_phone: from,
+      created_at: iso(this.k.clock.now()),
+      swept_at: null,
+    }
+    await insertPendingMedia(this.k.db, pending)
     const deadline = AbortSignal.timeout(FETCH_BUDGET_MS)
     const out: KeptMedia[] = []
     const notes: string[] = []
@@ -85,7 +114,10 @@ export class TwilioMediaStore {
         out.push({ url: m.url, content_type: m.content_type, filename: null, size_bytes: null })
       }
     }
-    return { media: out, notes }
+    if (out.some((m) => m.size_bytes !== null)) return { media: out, notes, folder }
+    // Nothing was written into the folder: nothing to claim or sweep.
+    await deletePendingMedia(this.k.db, pending)
+    return { media: out, notes, folder: null }
   }
 
   /** GET with the account's basic auth on its own API origin only; redirects (Twilio's CDN) followed without it. */
@@ -159,16 +191,6 @@ export class TwilioMediaStore {
   private signature(path: string): string {
     return createHmac('sha256', this.k.deriveKey('channels-twilio-media')).update(path).digest('base64url')
   }
-}
-
-/** Data-subject erasure: the media a customer sent (every slot of each of their messages), then their number on the receipts. */
-export async function eraseTwilioMedia(k: Kernel, tenant: Tenant, phone: string): Promise<number> {
-  const receipts = await twilioReceiptsOf(k.db, tenant, phone)
-  for (const r of receipts) {
-    const folder = mediaFolder(r.channel_id, r.provider_sid)
-    for (let i = 0; i < MAX_MEDIA; i++) await k.blobs.delete(mediaKey(r.channel_id, folder, i))
-  }
-  return forgetReceiptPhone(k.db, tenant, phone)
 }
 
 /** The body up to `maxBytes`, its first bytes checked against the type as soon as there are enough of them. */

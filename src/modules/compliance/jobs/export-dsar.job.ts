@@ -14,7 +14,7 @@ export const exportKey = (tenant: Tenant, id: string) => `compliance/${tenant.wo
 
 /**
  * The subject's data as a ZIP (JSZip): one JSON file per module with what it holds about them (as the API
- * shows it), their stored files (call recordings) under files/, the audit entries about those records,
+ * shows it), their stored files (call recordings, SMS / WhatsApp media) under files/, the audit entries about those records,
  * a manifest with the SHA-256 and size of every file, and a plain-text summary. Written whole to the blob
  * store, then the request points at it with a link valid for EXPORT_LINK_HOURS.
  */
