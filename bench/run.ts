@@ -9,7 +9,7 @@
  * BENCH_DURATION (seconds per scenario, default 8), BENCH_CONNECTIONS (default 50), BENCH_ENGINES
  * (default "sqlite,postgres"), BENCH_DELIVERIES (default 2000), BENCH_SCALE (default 1 = 1,000,000
  * conversations and 10,000,000 messages; 0 skips it; 0.01 for a quick try), BENCH_ONLY (a regular
- * expression: only the scenarios it matches; the scale part only when it mentions "scale"). PostgreSQL
+ * expression: only the scenarios it matches; the scale part only when it mentions "scale"), BENCH_PUBLISH (see FULL). PostgreSQL
  * and Redis as for the tests (TEST_PG_URL, TEST_REDIS_URL). BENCH_SOAK_MINUTES (default 10; 0 skips the soak).
  */
 import { readFileSync, writeFileSync } from 'node:fs'
@@ -24,8 +24,12 @@ const ENGINES = (process.env.BENCH_ENGINES ?? 'sqlite,postgres').split(',')
 const SCALE = Number(process.env.BENCH_SCALE ?? 1)
 const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : null
 const wanted = (scenario: string) => !ONLY || ONLY.test(scenario)
-// A partial run prints its rows but leaves the published tables and chart alone.
-const FULL = !ONLY && ENGINES.join(',') === 'sqlite,postgres'
+// A partial run prints its rows but leaves the published tables and chart alone, unless BENCH_PUBLISH names the
+// blocks it ran whole ("bench": the small-table block and the chart; "soak"), on both engines: a quiet re-run of
+// the request paths without the hour of knowledge, bots and scale scenarios.
+const BOTH = ENGINES.join(',') === 'sqlite,postgres'
+const FULL = !ONLY && BOTH
+const PUBLISH = new Set(BOTH ? (process.env.BENCH_PUBLISH ?? '').split(',').filter(Boolean) : [])
 
 const baselines = new Map<BaselineKey, Baseline>()
 const rows: Row[] = []
@@ -73,7 +77,7 @@ const { liveBench } = await import('./live/scenarios.js')
 await liveBench(ENGINES, wanted, 'dist/main.js', FULL)
 // Soak (bench/soak.ts): BENCH_SOAK_MINUTES of mixed operations on one process, RSS growth after warm-up; own block in docs/performance.md.
 const { soakBench } = await import('./soak.js')
-await soakBench(ENGINES, wanted, FULL)
+await soakBench(ENGINES, wanted, FULL || PUBLISH.has('soak'))
 // Dashboard (bench/dashboard/scenarios.ts): bundle sizes and the inbox's time to interactive in Chromium; own block in docs/performance.md.
 const { dashboardBench } = await import('./dashboard/scenarios.js')
 await dashboardBench(wanted, FULL)
@@ -134,7 +138,7 @@ if (scale.length) {
   process.stdout.write(`\n${scaleHeader}\n\n${scaleTable()}\n`)
 }
 
-if (FULL) {
+if (FULL || PUBLISH.has('bench')) {
   const docPath = new URL('../docs/performance.md', import.meta.url)
   let doc = readFileSync(docPath, 'utf8')
   const put = (name: string, content: string) => {
