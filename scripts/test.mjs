@@ -3,8 +3,9 @@
 // test app) with Redis (127.0.0.1:6379). TEST_DB=sqlite|postgres runs one engine; extra args filter files
 // (`npm test -- src/modules/leads` or `npm test -- leads`: every test file whose path contains one of them).
 // The whole suite runs the linter first (npm run lint, then npm run format:check) and stops if it fails: a red lint
-// is a red CI. A filtered run skips it (LINT=1 runs it anyway; LINT=0 skips it on a whole run). At the end: each
-// engine's time and the slowest test files.
+// is a red CI. A filtered run skips it (LINT=1 runs it anyway; LINT=0 skips it on a whole run). After the engines, a
+// whole run runs the mutation run (scripts/mutation.mjs; MUTATION=1/0 as LINT). At the end: each engine's time and
+// the slowest test files.
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join, relative, resolve } from 'node:path'
@@ -126,6 +127,19 @@ for (const engine of engines) {
   summary.push({ engine, count: files.length - leftOut, ms: performance.now() - engineStarted, ok: r.status === 0, files: readTimings(timingsFile) })
 }
 
+// The mutation run (scripts/mutation.mjs): hand-picked faults its tests must catch, on SQLite, after the engines. Like the
+// lint it runs on a whole run only (MUTATION=1 runs it on a filtered one, MUTATION=0 skips it on a whole one).
+let mutationMs = null
+let mutationFailed = false
+if (process.env.MUTATION === '1' || (filters.length === 0 && engines.includes('sqlite') && process.env.MUTATION !== '0')) {
+  process.stdout.write('\n=== mutation run (npm run test:mutation) ===\n')
+  const mutationStarted = performance.now()
+  const r = spawnSync(process.execPath, ['scripts/mutation.mjs'], { stdio: 'inherit' })
+  mutationMs = performance.now() - mutationStarted
+  mutationFailed = r.status !== 0
+  if (mutationFailed) failed = true
+}
+
 // A file's time: the runner's own for the file, else the longest span the reporter saw.
 function readTimings(file) {
   if (!existsSync(file)) return []
@@ -153,5 +167,6 @@ for (const s of summary) {
   if (slowest.length > 0) process.stdout.write(`  the ${slowest.length} slowest on ${s.engine}:\n`)
   for (const f of slowest) process.stdout.write(`  ${seconds(f.ms).padStart(9)}  ${f.file}\n`)
 }
+if (mutationMs !== null) process.stdout.write(`mutation run: ${seconds(mutationMs)}${mutationFailed ? ' (FAILED)' : ''}\n`)
 process.stdout.write(`total: ${seconds(performance.now() - started)}\n`)
 process.exit(failed ? 1 : 0)
