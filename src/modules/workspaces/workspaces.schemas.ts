@@ -183,3 +183,21 @@ export interface SettingsSection<Input = never> {
   /** `stored` with its stale secrets sealed again under the current server secret, or null when none is stale. */
   reseal(tenant: Tenant, stored: string): string | null
 }
+
+/**
+ * What the sections that keep secrets share (services.workspaces.sealedSettings; sealed-settings.ts): the
+ * tenant's stored JSON read and parsed, its secrets (the fields named `*_sealed`) sealed and opened under the
+ * workspace id, mode and column, shown as `*_set` flags and sealed again after a server secret rotation.
+ */
+export interface SealedSettings<Stored> {
+  /** The tenant's section as stored, or null when none is set. */
+  load(tenant: Tenant): Promise<Stored | null>
+  parse(json: string | null): Stored | null
+  seal(tenant: Tenant, secret: string): string
+  open(tenant: Tenant, sealed: string): string
+  open(tenant: Tenant, sealed: string | null): string | null
+  /** The shown fields in their order, each `x_sealed` as `x_set` (whether it holds a secret); null when none is set. */
+  view(json: string): Record<string, unknown> | null
+  /** SettingsSection.reseal: every sealed field sealed again when one of them is stale, else null. */
+  reseal(tenant: Tenant, json: string): string | null
+}

@@ -11,7 +11,8 @@ import { assertRoleAllows } from './member-roles.js'
 import { checkSettingsUrls } from './check-settings-urls.js'
 import * as repo from './workspaces.repository.js'
 import { memberView, workspaceView } from './workspaces.views.js'
-import type { CrmSettingsInputT, MemberT, SettingsSection, UsageT, VoiceCarrierSettingsInputT, WorkspaceT } from './workspaces.schemas.js'
+import { SealedSection } from './sealed-settings.js'
+import type { CrmSettingsInputT, MemberT, SealedSettings, SettingsSection, UsageT, VoiceCarrierSettingsInputT, WorkspaceT } from './workspaces.schemas.js'
 import type { MemberRole, WorkspaceMembersTable, WorkspacesTable } from './workspaces.tables.js'
 
 const MAX_USAGE_DAYS = 366
@@ -65,6 +66,11 @@ export class WorkspacesService {
   /** The stored JSON of a registered part of the tenant's settings, or null (read by the module that owns it). */
   async storedSettings(tenant: Tenant, column: 'crm' | 'voice'): Promise<string | null> {
     return (await repo.findSettings(this.k.db, tenant))?.[column] ?? null
+  }
+
+  /** How a section that keeps secrets loads, seals, opens, shows and reseals them (sealed-settings.ts). */
+  sealedSettings<Stored extends object>(column: 'crm' | 'voice', shown: readonly (keyof Stored & string)[]): SealedSettings<Stored> {
+    return new SealedSection<Stored>(this.k, (tenant, c) => this.storedSettings(tenant, c), column, shown)
   }
 
   /** `{id}` must be the key's own workspace; any other id is indistinguishable from a missing one. */

@@ -1,10 +1,10 @@
 import { iso } from '../../../kernel/clock.js'
-import { fromJson, toJson } from '../../../kernel/db/database.js'
+import { toJson } from '../../../kernel/db/database.js'
 import { AppError } from '../../../kernel/errors.js'
 import type { Kernel } from '../../../kernel/kernel.js'
 import type { Services } from '../../../kernel/services.js'
 import type { Tenant } from '../../../kernel/tenant.js'
-import type { CrmSettingsInputT, SettingsSection } from '../../workspaces/workspaces.schemas.js'
+import type { CrmSettingsInputT, SealedSettings, SettingsSection } from '../../workspaces/workspaces.schemas.js'
 import type { CrmConnection } from './crm.types.js'
 
 /** The CRM settings as stored in the workspace's settings (secrets sealed under the workspace id and mode). */
@@ -17,30 +17,31 @@ interface StoredCrm {
   updated_at: string
 }
 
-const context = (tenant: Tenant) => `${tenant.workspaceId}:${tenant.mode}:crm`
-
 /**
  * The CRM a tenant's leads sync to: set with the workspace (PATCH /workspaces/{id} `crm`, kept in its
  * settings row), but what is stored, shown and opened is the leads module's (registered by its init).
  */
 export class CrmSettings implements SettingsSection<CrmSettingsInputT> {
   readonly column = 'crm'
+  private readonly stored: SealedSettings<StoredCrm>
 
   constructor(
     private readonly k: Kernel,
-    private readonly services: Services,
-  ) {}
+    services: Services,
+  ) {
+    this.stored = services.workspaces.sealedSettings<StoredCrm>('crm', ['provider', 'base_url', 'url', 'access_token_sealed', 'signing_secret_sealed', 'updated_at'])
+  }
 
   /** The tenant's CRM, its secrets opened; null when none is set. */
   async connection(tenant: Tenant): Promise<CrmConnection | null> {
-    const crm = fromJson<StoredCrm | null>(await this.services.workspaces.storedSettings(tenant, 'crm'), null)
+    const crm = await this.stored.load(tenant)
     if (!crm) return null
     return {
       provider: crm.provider,
       base_url: crm.base_url,
       url: crm.url,
-      access_token: crm.access_token_sealed ? this.k.secrets.open(crm.access_token_sealed, context(tenant)) : null,
-      signing_secret: crm.signing_secret_sealed ? this.k.secrets.open(crm.signing_secret_sealed, context(tenant)) : null,
+      access_token: this.stored.open(tenant, crm.access_token_sealed),
+      signing_secret: this.stored.open(tenant, crm.signing_secret_sealed),
     }
   }
 
@@ -53,11 +54,10 @@ export class CrmSettings implements SettingsSection<CrmSettingsInputT> {
 
   /** Secrets sealed; ones left out kept while the provider stays. */
   store(tenant: Tenant, input: CrmSettingsInputT, beforeJson: string | null): string {
-    const before = fromJson<StoredCrm | null>(beforeJson, null)
-    const ctx = context(tenant)
+    const before = this.stored.parse(beforeJson)
     const kept = before?.provider === input.provider ? before : null
-    const token = input.access_token !== undefined ? this.k.secrets.seal(input.access_token, ctx) : (kept?.access_token_sealed ?? null)
-    const secret = input.signing_secret !== undefined ? this.k.secrets.seal(input.signing_secret, ctx) : (kept?.signing_secret_sealed ?? null)
+    const token = input.access_token !== undefined ? this.stored.seal(tenant, input.access_token) : (kept?.access_token_sealed ?? null)
+    const secret = input.signing_secret !== undefined ? this.stored.seal(tenant, input.signing_secret) : (kept?.signing_secret_sealed ?? null)
     const missing = (pointer: string, what: string) => new AppError('validation_failed', `A ${input.provider} CRM needs ${what}.`, { errors: [{ pointer, detail: 'required' }] })
     if (input.provider === 'hubspot' && !token) throw missing('/body/crm/access_token', 'an access_token (a HubSpot private-app token)')
     if (input.provider === 'webhook' && !input.url) throw missing('/body/crm/url', 'a url')
@@ -74,16 +74,10 @@ export class CrmSettings implements SettingsSection<CrmSettingsInputT> {
   }
 
   view(json: string) {
-    const crm = fromJson<StoredCrm | null>(json, null)
-    if (!crm) return null
-    return { provider: crm.provider, base_url: crm.base_url, url: crm.url, access_token_set: !!crm.access_token_sealed, signing_secret_set: !!crm.signing_secret_sealed, updated_at: crm.updated_at }
+    return this.stored.view(json)
   }
 
   reseal(tenant: Tenant, json: string): string | null {
-    const crm = fromJson<StoredCrm | null>(json, null)
-    const box = this.k.secrets
-    if (!crm || ![crm.access_token_sealed, crm.signing_secret_sealed].some((v) => v !== null && box.isStale(v))) return null
-    const again = (v: string | null) => (v === null ? null : box.seal(box.open(v, context(tenant)), context(tenant)))
-    return toJson({ ...crm, access_token_sealed: again(crm.access_token_sealed), signing_secret_sealed: again(crm.signing_secret_sealed) })
+    return this.stored.reseal(tenant, json)
   }
 }

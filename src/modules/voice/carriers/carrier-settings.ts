@@ -1,10 +1,10 @@
 import { iso } from '../../../kernel/clock.js'
-import { fromJson, toJson } from '../../../kernel/db/database.js'
+import { toJson } from '../../../kernel/db/database.js'
 import { AppError } from '../../../kernel/errors.js'
 import type { Kernel } from '../../../kernel/kernel.js'
 import type { Services } from '../../../kernel/services.js'
 import type { Tenant } from '../../../kernel/tenant.js'
-import type { SettingsSection, VoiceCarrierSettingsInputT } from '../../workspaces/workspaces.schemas.js'
+import type { SealedSettings, SettingsSection, VoiceCarrierSettingsInputT } from '../../workspaces/workspaces.schemas.js'
 
 /** The voice carrier as stored in the workspace's settings (the token sealed under the workspace id and mode). */
 interface StoredVoice {
@@ -23,25 +23,26 @@ export interface VoiceCarrierConnection {
   base_url: string
 }
 
-const context = (tenant: Tenant) => `${tenant.workspaceId}:${tenant.mode}:voice`
-
 /**
  * The live carrier of a workspace: set with the workspace (PATCH /workspaces/{id} `voice`, kept in its
  * settings row), but what is stored, shown and opened is the voice module's (registered by its init).
  */
 export class CarrierSettings implements SettingsSection<VoiceCarrierSettingsInputT> {
   readonly column = 'voice'
+  private readonly stored: SealedSettings<StoredVoice>
 
   constructor(
     private readonly k: Kernel,
-    private readonly services: Services,
-  ) {}
+    services: Services,
+  ) {
+    this.stored = services.workspaces.sealedSettings<StoredVoice>('voice', ['provider', 'account_sid', 'base_url', 'auth_token_sealed', 'updated_at'])
+  }
 
   /** The tenant's Twilio account, its token opened; null when none is set (the simulated carrier answers). */
   async connection(tenant: Tenant): Promise<VoiceCarrierConnection | null> {
-    const voice = fromJson<StoredVoice | null>(await this.services.workspaces.storedSettings(tenant, 'voice'), null)
+    const voice = await this.stored.load(tenant)
     if (!voice?.auth_token_sealed) return null
-    const token = this.k.secrets.open(voice.auth_token_sealed, context(tenant))
+    const token = this.stored.open(tenant, voice.auth_token_sealed)
     return { provider: voice.provider, account_sid: voice.account_sid, base_url: voice.base_url, auth_token: token }
   }
 
@@ -57,9 +58,9 @@ export class CarrierSettings implements SettingsSection<VoiceCarrierSettingsInpu
 
   /** The auth token sealed, kept when left out for the same account. */
   store(tenant: Tenant, input: VoiceCarrierSettingsInputT, beforeJson: string | null): string {
-    const before = fromJson<StoredVoice | null>(beforeJson, null)
+    const before = this.stored.parse(beforeJson)
     const kept = before?.account_sid === input.account_sid ? before.auth_token_sealed : null
-    const token = input.auth_token !== undefined ? this.k.secrets.seal(input.auth_token, context(tenant)) : kept
+    const token = input.auth_token !== undefined ? this.stored.seal(tenant, input.auth_token) : kept
     if (!token) throw new AppError('validation_failed', 'A Twilio account needs its auth_token the first time.', { errors: [{ pointer: '/body/voice/auth_token', detail: 'required' }] })
     const stored: StoredVoice = {
       provider: 'twilio',
@@ -72,15 +73,10 @@ export class CarrierSettings implements SettingsSection<VoiceCarrierSettingsInpu
   }
 
   view(json: string) {
-    const voice = fromJson<StoredVoice | null>(json, null)
-    if (!voice) return null
-    return { provider: voice.provider, account_sid: voice.account_sid, base_url: voice.base_url, auth_token_set: !!voice.auth_token_sealed, updated_at: voice.updated_at }
+    return this.stored.view(json)
   }
 
   reseal(tenant: Tenant, json: string): string | null {
-    const voice = fromJson<StoredVoice | null>(json, null)
-    const box = this.k.secrets
-    if (!voice || voice.auth_token_sealed === null || !box.isStale(voice.auth_token_sealed)) return null
-    return toJson({ ...voice, auth_token_sealed: box.seal(box.open(voice.auth_token_sealed, context(tenant)), context(tenant)) })
+    return this.stored.reseal(tenant, json)
   }
 }

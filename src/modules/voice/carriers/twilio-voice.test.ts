@@ -1,13 +1,16 @@
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { freePort } from '../../../../test/spawn.js'
+import { buildApp } from '../../../app.js'
 import { startTranscriptionServer } from '../../../kernel/ai/transcribe.testkit.js'
 import { advance, assertProblem, events, get, ok, patch, post, voiceApp, voiceBot, type VoiceApp } from '../voice.testkit.js'
 import { startTwilioServer } from './twilio.testkit.js'
+import type { TwilioCarriers } from './twilio-voice.js'
 
 /** A two-channel WAV (caller left, us right) of `seconds`, made with sox. */
 function stereoWav(seconds: number): Buffer {
@@ -60,6 +63,34 @@ describe('voice on Twilio (a Twilio-compatible server on 127.0.0.1)', () => {
       payload: { voice: { provider: 'twilio', account_sid: tw.accountSid, auth_token: tw.authToken } },
     })
     assertProblem(sandbox, 422, 'validation_failed')
+  })
+
+  it('keeps the auth token sealed under the current server secret after a rotation (reseal)', async () => {
+    const live = { workspaceId: h.a.workspaceId, mode: 'live' as const }
+    const read = async () =>
+      (await h.app.kernel.db.selectFrom('workspace_settings').select('voice').where('workspace_id', '=', h.a.workspaceId).where('mode', '=', 'live').executeTakeFirstOrThrow()).voice!
+    const before = await read()
+    const next = randomBytes(32).toString('base64url')
+    const rotated = await buildApp({ config: { ...h.config, serverSecret: next, serverSecretPrevious: [h.config.serverSecret!] }, database: h.app.kernel.database })
+    try {
+      assert.equal(await rotated.services.workspaces.reseal(), 1)
+      assert.equal(await rotated.services.workspaces.reseal(), 0)
+    } finally {
+      await rotated.http.close()
+      await rotated.redis?.quit()
+    }
+    const after = await read()
+    assert.notEqual(after, before)
+    assert.deepEqual({ ...JSON.parse(after), auth_token_sealed: null }, { ...JSON.parse(before), auth_token_sealed: null }, 'only the token is sealed again')
+    const only = await buildApp({ config: { ...h.config, serverSecret: next, serverSecretPrevious: [] }, database: h.app.kernel.database })
+    try {
+      assert.equal(await (only.services.voice.carriers as TwilioCarriers).authToken(live), tw.authToken)
+    } finally {
+      await only.http.close()
+      await only.redis?.quit()
+      // Sealed under this app's secret again, for the tests after this one.
+      await ok(patch(h, `/workspaces/${h.a.workspaceId}`, { voice: { provider: 'twilio', account_sid: tw.accountSid, auth_token: tw.authToken, base_url: tw.url } }))
+    }
   })
 
   it('provisions a number bought from the account, with our callback URLs', async () => {
