@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // A short mutation run (issue 34): a few hand-picked faults in the code behind our promises (tenant scoping,
-// signatures, the outbound-URL policy, idempotency, the lead status machine, cursors, rate limits, the jobs'
-// attempts cap), each of which its one test file must catch. `npm run test:mutation` runs them all (arguments
-// filter by the mutation's name or file); the whole suite runs it after its engines (scripts/test.mjs, MUTATION=0
-// skips it). `--check` only checks the list: every `search` text still occurs exactly once in its file, so a
-// refactor that moves the text fails here rather than leaving a mutation that mutates nothing.
+// signatures, the outbound-URL policy, key scopes, idempotency, the lead status machine, cursors, rate limits,
+// the jobs' attempts cap), each of which its one test file must catch. `npm run test:mutation` runs them all
+// (arguments filter by the mutation's name, file or test); a whole run of the suite runs it after its engines
+// (scripts/test.mjs; MUTATION=0 skips it there). `--check` only checks the list: every `search` text still occurs
+// exactly once in its file, so a refactor that moves the text fails here rather than leaving a mutation that
+// mutates nothing (test/mutation-list.test.ts runs it).
 //
 // The working tree is never written: each mutant is a bundle of its test file (scripts/test-bundle.mjs) whose
 // loader reads the mutated text in place of the one file, in a folder under .tmp/ removed at exit. Each test file
@@ -38,6 +39,13 @@ export const MUTATIONS = [
     search: ".filter((v) => v.class === 'forbidden' || (v.class === 'private' && !allowPrivateNetworks))",
     replace: ".filter((v) => v.class === 'forbidden')",
     test: 'src/kernel/outbound/address-policy.test.ts',
+  },
+  {
+    name: "a scope's read grants its write (leads:read may delete a lead)",
+    file: 'src/kernel/auth/scopes.ts',
+    search: "const actionOk = heldAct === reqAct || (heldAct === 'write' && reqAct === 'read')",
+    replace: 'const actionOk = true',
+    test: 'src/modules/leads/routes/delete-lead.route.test.ts',
   },
   {
     name: 'an Idempotency-Key reused with another body replays the first response',
