@@ -15,6 +15,18 @@ export async function botsApp(env: Record<string, string> = {}): Promise<TestApp
 
 export const newBot = (h: TestApp, payload: Record<string, unknown> = {}, key?: string) => ok(post(h, '/bots', { name: 'Support bot', ...payload }, { key }), 201)
 
+/** A new bot and its guardrails as first read, held to the documented defaults. */
+export async function newBotGuardrails(h: TestApp): Promise<{ bot: any; guardrails: any }> {
+  const bot = await newBot(h)
+  const g = await ok(get(h, `/bots/${bot.id}/guardrails`))
+  assert.equal(g.object, 'bot_guardrails')
+  assert.equal(g.bot_id, bot.id)
+  assert.equal(g.prompt_injection, 'block')
+  assert.equal(g.answer_only_when_grounded, true)
+  assert.deepEqual(g.blocked_terms, [])
+  return { bot, guardrails: g }
+}
+
 /** A knowledge base with the shop's help articles, processed. */
 export async function helpCenter(h: TestApp): Promise<{ kb: any; docs: any[] }> {
   const kb = await ok(post(h, '/knowledge/bases', { name: 'Help center' }), 201)

@@ -237,3 +237,14 @@ export async function startTwilioMessaging(opts: { accountSid?: string; authToke
 }
 
 export type TwilioMessaging = Awaited<ReturnType<typeof startTwilioMessaging>>
+
+/** The channel route tests' set-up: the app (not listening) and a Twilio Messaging server; `close` ends both. */
+export async function appWithTwilio(): Promise<{ h: TestApp; tw: TwilioMessaging; close: () => Promise<void> }> {
+  const h = await createTestApp()
+  const tw = await startTwilioMessaging()
+  const close = async () => {
+    await h.close()
+    await tw.close()
+  }
+  return { h, tw, close }
+}

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { TestApp } from '../../../../test/helpers.js'
-import { assertProblem, botsApp, get, newBot, ok, patch } from '../bots.testkit.js'
+import { assertProblem, botsApp, get, newBot, newBotGuardrails, ok, patch } from '../bots.testkit.js'
 
 // update-bot-guardrails.route.test.ts covers each guardrail in depth; this file holds the read's own promises.
 describe('getBotGuardrails (GET /bots/{id}/guardrails)', () => {
@@ -10,13 +10,7 @@ describe('getBotGuardrails (GET /bots/{id}/guardrails)', () => {
   after(() => h.close())
 
   it("answers the draft's guardrails: the documented defaults, then what was set", async () => {
-    const bot = await newBot(h)
-    const g = await ok(get(h, `/bots/${bot.id}/guardrails`))
-    assert.equal(g.object, 'bot_guardrails')
-    assert.equal(g.bot_id, bot.id)
-    assert.equal(g.prompt_injection, 'block')
-    assert.equal(g.answer_only_when_grounded, true)
-    assert.deepEqual(g.blocked_terms, [])
+    const { bot } = await newBotGuardrails(h)
     await ok(patch(h, `/bots/${bot.id}/guardrails`, { blocked_terms: ['lawsuit'], max_reply_length: 250 }))
     const next = await ok(get(h, `/bots/${bot.id}/guardrails`))
     assert.deepEqual(next.blocked_terms, ['lawsuit'])

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { TestApp } from '../../../../test/helpers.js'
-import { assertProblem, botsApp, get, newBot, ok, patch } from '../bots.testkit.js'
+import { assertProblem, botsApp, get, newBot, newBotGuardrails, ok, patch } from '../bots.testkit.js'
 
 const guardrails = (h: TestApp, id: string, payload: unknown, key?: string) => patch(h, `/bots/${id}/guardrails`, payload, key)
 
@@ -11,13 +11,7 @@ describe('getBotGuardrails and updateBotGuardrails', () => {
   after(() => h.close())
 
   it('starts from documented defaults and patches field by field', async () => {
-    const bot = await newBot(h)
-    const g = await ok(get(h, `/bots/${bot.id}/guardrails`))
-    assert.equal(g.object, 'bot_guardrails')
-    assert.equal(g.bot_id, bot.id)
-    assert.equal(g.prompt_injection, 'block')
-    assert.equal(g.answer_only_when_grounded, true)
-    assert.deepEqual(g.blocked_terms, [])
+    const { bot, guardrails: g } = await newBotGuardrails(h)
     const next = await ok(guardrails(h, bot.id, { blocked_terms: ['competitor'], max_reply_length: 300, pii_masking: { emails: false } }))
     assert.deepEqual(next.blocked_terms, ['competitor'])
     assert.equal(next.max_reply_length, 300)

@@ -1,19 +1,14 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { createTestApp, type TestApp } from '../../../../test/helpers.js'
-import { assertProblem, events, get, newChannel, ok, patch, post, startTwilioMessaging, type TwilioMessaging } from '../channels.testkit.js'
+import type { TestApp } from '../../../../test/helpers.js'
+import { appWithTwilio, assertProblem, events, get, newChannel, ok, patch, post, type TwilioMessaging } from '../channels.testkit.js'
 
 describe('createChannel', () => {
   let h: TestApp
   let tw: TwilioMessaging
-  before(async () => {
-    h = await createTestApp()
-    tw = await startTwilioMessaging()
-  })
-  after(async () => {
-    await h.close()
-    await tw.close()
-  })
+  let close: () => Promise<void>
+  before(async () => ({ h, tw, close } = await appWithTwilio()))
+  after(() => close())
 
   it('creates a simulated SMS channel by default, with the webhook URLs to give Twilio', async () => {
     const c = await newChannel(h, { name: 'Front desk', phone_number: '+14155550101' })

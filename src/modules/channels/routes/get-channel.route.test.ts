@@ -1,19 +1,14 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { createTestApp, type TestApp } from '../../../../test/helpers.js'
-import { assertProblem, get, newChannel, ok, post, startTwilioMessaging, type TwilioMessaging } from '../channels.testkit.js'
+import type { TestApp } from '../../../../test/helpers.js'
+import { appWithTwilio, assertProblem, get, newChannel, ok, post, type TwilioMessaging } from '../channels.testkit.js'
 
 describe('getChannel (GET /channels/{id})', () => {
   let h: TestApp
   let tw: TwilioMessaging
-  before(async () => {
-    h = await createTestApp()
-    tw = await startTwilioMessaging()
-  })
-  after(async () => {
-    await h.close()
-    await tw.close()
-  })
+  let close: () => Promise<void>
+  before(async () => ({ h, tw, close } = await appWithTwilio()))
+  after(() => close())
 
   it('answers the channel as created, with the webhook URLs to give the provider', async () => {
     const bot = await ok(post(h, '/bots', { name: 'SMS bot' }), 201)

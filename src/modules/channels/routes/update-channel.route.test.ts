@@ -1,19 +1,14 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { createTestApp, type TestApp } from '../../../../test/helpers.js'
-import { assertProblem, events, get, newChannel, ok, patch, startTwilioMessaging, type TwilioMessaging } from '../channels.testkit.js'
+import type { TestApp } from '../../../../test/helpers.js'
+import { appWithTwilio, assertProblem, events, get, newChannel, ok, patch, type TwilioMessaging } from '../channels.testkit.js'
 
 describe('getChannel / updateChannel', () => {
   let h: TestApp
   let tw: TwilioMessaging
-  before(async () => {
-    h = await createTestApp()
-    tw = await startTwilioMessaging()
-  })
-  after(async () => {
-    await h.close()
-    await tw.close()
-  })
+  let close: () => Promise<void>
+  before(async () => ({ h, tw, close } = await appWithTwilio()))
+  after(() => close())
 
   it('renames a channel and keeps the stored token when the same account comes without one', async () => {
     const c = await newChannel(h, { provider: 'twilio', credentials: tw.credentials })
