@@ -61,37 +61,30 @@ export function HoursEditor({ value: f, onChange, readOnly = false, hideLegend =
                 {xs.map((i, index) => {
                   const problem = problems.find((p) => p.day === day && p.index === index)
                   const pid = `hours-${day}-${index}-problem`
-                  const set = (k: keyof Interval) => (e: Event) =>
-                    setDay(
-                      day,
-                      xs.map((x, j) => (j === index ? { ...x, [k]: (e.target as HTMLInputElement).value } : x)),
-                    )
+                  // Opens and closes: the same time input, marked invalid (and described) with the interval's problem.
+                  const end = (k: keyof Interval, label: string, ariaLabel: string) => (
+                    <label>
+                      {label}{' '}
+                      <input
+                        type="time"
+                        required
+                        aria-label={ariaLabel}
+                        aria-invalid={problem ? true : undefined}
+                        aria-describedby={problem ? pid : undefined}
+                        value={i[k]}
+                        onInput={(e) =>
+                          setDay(
+                            day,
+                            xs.map((x, j) => (j === index ? { ...x, [k]: e.currentTarget.value } : x)),
+                          )
+                        }
+                      />
+                    </label>
+                  )
                   return (
                     <div class="hours-interval">
-                      <label>
-                        {t('channels.hours.opens')}{' '}
-                        <input
-                          type="time"
-                          required
-                          aria-label={t('channels.hours.opensOn', { day: name })}
-                          aria-invalid={problem ? true : undefined}
-                          aria-describedby={problem ? pid : undefined}
-                          value={i.open}
-                          onInput={set('open')}
-                        />
-                      </label>
-                      <label>
-                        {t('channels.hours.closes')}{' '}
-                        <input
-                          type="time"
-                          required
-                          aria-label={t('channels.hours.closesOn', { day: name })}
-                          aria-invalid={problem ? true : undefined}
-                          aria-describedby={problem ? pid : undefined}
-                          value={i.close}
-                          onInput={set('close')}
-                        />
-                      </label>
+                      {end('open', t('channels.hours.opens'), t('channels.hours.opensOn', { day: name }))}
+                      {end('close', t('channels.hours.closes'), t('channels.hours.closesOn', { day: name }))}
                       <button
                         type="button"
                         aria-label={t('channels.hours.removeInterval', { day: name, n: index + 1 })}
