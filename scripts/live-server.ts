@@ -13,24 +13,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { readModel } from '../lib/sdk-generator/ir.js'
+import { LIVE_SERVER_READY, liveServerInfo, type LiveServerEnv, type LiveServerInfo } from '../lib/testing/live-server.js'
 import { createTestApp, type TestApp } from '../test/helpers.js'
 import { freePort } from '../test/spawn.js'
 
-export interface LiveServer {
+/** The SVC_* fields and what they mean: lib/testing/live-server.ts; in process, the app too. */
+export interface LiveServer extends LiveServerInfo {
   h: TestApp
-  /** http://127.0.0.1:<port>/v2 */
-  baseUrl: string
-  /** The same API through the proxy. */
-  proxyBaseUrl: string
-  /** POST { "mode": "drop-next" | "429-next" | "pass" } here; GET answers { mode, requests }. */
-  proxyControlUrl: string
-  /** A JSON file: { secret, body, headers, tolerance_seconds } of one real delivery. */
-  webhookFixture: string
-  /** A JSON file: every operation of the served document with the place it has in the clients. */
-  operationsFixture: string
-  /** What the language suites read: SVC_* variables. */
-  env: Record<string, string>
-  close(): Promise<void>
 }
 
 type ProxyMode = 'pass' | 'drop-next' | '429-next'
@@ -139,7 +128,7 @@ export async function startLiveServer(): Promise<LiveServer> {
   const webhookFixture = await captureDelivery(h, dir)
   const operationsFixture = await writeOperations(origin, dir)
   const proxyOrigin = `http://127.0.0.1:${proxy.port}`
-  const env = {
+  const env: LiveServerEnv = {
     SVC_BASE_URL: `${origin}/v2`,
     SVC_SANDBOX_URL: `${origin}/sandbox/v2`,
     SVC_PROXY_BASE_URL: `${proxyOrigin}/v2`,
@@ -151,24 +140,13 @@ export async function startLiveServer(): Promise<LiveServer> {
     SVC_WEBHOOK_FIXTURE: webhookFixture,
     SVC_OPERATIONS_FIXTURE: operationsFixture,
   }
-  return {
-    h,
-    baseUrl: env.SVC_BASE_URL,
-    proxyBaseUrl: env.SVC_PROXY_BASE_URL,
-    proxyControlUrl: env.SVC_PROXY_CONTROL_URL,
-    webhookFixture,
-    operationsFixture,
-    env,
-    async close() {
-      proxy.server.close()
-      await h.close()
-      rmSync(dir, { recursive: true, force: true })
-    },
+  const close = async () => {
+    proxy.server.close()
+    await h.close()
+    rmSync(dir, { recursive: true, force: true })
   }
+  return { h, ...liveServerInfo(env, close) }
 }
-
-/** The line the process prints once it answers: this, a space, then `{"env": {…}}`. */
-export const READY = 'SVC_LIVE_SERVER'
 
 // Run as a program: by its path, or from the test run's bundle (lib/testing/announced-process.ts names it).
 if (process.env.SVC_ANNOUNCED_SCRIPT === 'live-server.ts' || (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1])) {
@@ -186,5 +164,5 @@ if (process.env.SVC_ANNOUNCED_SCRIPT === 'live-server.ts' || (process.argv[1] &&
   process.on('SIGINT', () => void stop())
   // The test that started it is gone (its end of the pipe closed): nothing is left to serve.
   process.stdin.on('end', () => void stop()).resume()
-  process.stdout.write(`${READY} ${JSON.stringify({ env: live.env })}\n`)
+  process.stdout.write(`${LIVE_SERVER_READY} ${JSON.stringify({ env: live.env })}\n`)
 }

@@ -4,37 +4,14 @@
 // "Layering"): this file starts the process and reads the SVC_* variables it prints.
 import { fileURLToPath } from 'node:url'
 import { startAnnounced } from '../../lib/testing/announced-process.js'
+import { LIVE_SERVER_READY, liveServerInfo, type LiveServerEnv, type LiveServerInfo } from '../../lib/testing/live-server.js'
 
-export interface LiveServer {
-  /** http://127.0.0.1:<port>/v2 */
-  baseUrl: string
-  /** The same API through the proxy. */
-  proxyBaseUrl: string
-  /** POST { "mode": "drop-next" | "429-next" | "pass" } here; GET answers { mode, requests }. */
-  proxyControlUrl: string
-  /** A JSON file: { secret, body, headers, tolerance_seconds } of one real delivery. */
-  webhookFixture: string
-  /** A JSON file: every operation of the served document with the place it has in the clients. */
-  operationsFixture: string
-  /** What the language suites read: SVC_* variables. */
-  env: Record<string, string>
-  close(): Promise<void>
-}
+/** The SVC_* fields and what they mean: lib/testing/live-server.ts. */
+export type LiveServer = LiveServerInfo
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
-/** The first line of the process once it answers (READY in scripts/live-server.ts). */
-const READY = 'SVC_LIVE_SERVER '
 
 export async function startLiveServer(): Promise<LiveServer> {
-  const server = await startAnnounced<{ env: Record<string, string> }>({ root: ROOT, script: 'scripts/live-server.ts', prefix: READY, label: 'live server' })
-  const env = server.announced.env
-  return {
-    baseUrl: env.SVC_BASE_URL,
-    proxyBaseUrl: env.SVC_PROXY_BASE_URL,
-    proxyControlUrl: env.SVC_PROXY_CONTROL_URL,
-    webhookFixture: env.SVC_WEBHOOK_FIXTURE,
-    operationsFixture: env.SVC_OPERATIONS_FIXTURE,
-    env,
-    close: () => server.close(),
-  }
+  const server = await startAnnounced<{ env: LiveServerEnv }>({ root: ROOT, script: 'scripts/live-server.ts', prefix: `${LIVE_SERVER_READY} `, label: 'live server' })
+  return liveServerInfo(server.announced.env, () => server.close())
 }
