@@ -155,7 +155,16 @@ function readTimings(file) {
     if (t.ms !== undefined) whole.set(t.file, t.ms)
     else spans.set(t.file, Math.max(spans.get(t.file) ?? 0, t.span))
   }
-  return [...new Set([...whole.keys(), ...spans.keys()])].map((f) => ({ file: labels.get(f) ?? relative(process.cwd(), f), ms: whole.get(f) ?? spans.get(f) }))
+  // A bundled file's events name its bundle (the file's own test) and, through the source map, its source (the
+  // tests inside it): both are one file, by its label.
+  const label = (f) => labels.get(f) ?? relative(process.cwd(), f)
+  const byLabel = new Map()
+  for (const [f, ms] of whole) byLabel.set(label(f), { ms, whole: true })
+  for (const [f, ms] of spans) {
+    const seen = byLabel.get(label(f))
+    if (!seen?.whole) byLabel.set(label(f), { ms: Math.max(seen?.ms ?? 0, ms), whole: false })
+  }
+  return [...byLabel].map(([file, t]) => ({ file, ms: t.ms }))
 }
 
 // The times, last, where a reader of a long log looks: which engine took how long, and where the time went.
