@@ -57,6 +57,9 @@ export const ENV_SCHEMA = Type.Object({
     secret: true,
   }),
   DATABASE_SCHEMA: text({ pattern: '^[A-Za-z_][A-Za-z0-9_$]*$' }, 'PostgreSQL schema to use (created if missing)', { expected: 'a PostgreSQL identifier (letters, digits, _)' }),
+  DATABASE_GROUP_COMMIT: flag(false, '`on` or `off` (SQLite): transactions that queue for the connection share one COMMIT, each answered only after it (docs/operations.md "Group commit")', {
+    default: '`off`',
+  }),
   REDIS_URL: text(
     { pattern: '^rediss?://' },
     'when set, rate-limit counters live in Redis and are shared by all nodes; while Redis is unreachable each process counts its own (one warning per outage; `/readyz` and `GET /v2/health` say `degraded`)',

@@ -15,6 +15,8 @@ export interface Config {
   databaseUrl: string
   /** PostgreSQL schema to use (search_path); lets tests and several deployments share one database. */
   databaseSchema: string | null
+  /** SQLite group commit (DATABASE_GROUP_COMMIT; kernel/db/sqlite-group-commit.ts). */
+  databaseGroupCommit: boolean
   redisUrl: string | null
   /**
    * Redis client bounds (REDIS_CONNECT_TIMEOUT_MS, REDIS_COMMAND_TIMEOUT_MS): past them a request counts its
@@ -260,6 +262,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port,
     databaseUrl,
     databaseSchema: v.DATABASE_SCHEMA || null,
+    databaseGroupCommit: v.DATABASE_GROUP_COMMIT,
     redisUrl: v.REDIS_URL || null,
     redis: {
       connectTimeoutMs: v.REDIS_CONNECT_TIMEOUT_MS,

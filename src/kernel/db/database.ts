@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3'
 import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, SqliteDriver, sql, type DatabaseConnection, type Driver, type LogEvent, type SqliteDialectConfig, type Transaction } from 'kysely'
 import pg from 'pg'
 import { statementName } from './prepared.js'
+import { GroupCommitSqliteDialect, GroupCommitSqliteDriver, type GroupCommitLimits } from './sqlite-group-commit.js'
 import { databaseQueryLogger } from '../tracing/tracing.js'
 
 /**
@@ -94,6 +95,8 @@ export function createDatabase(
     schema?: string | null
     poolSize?: number
     sqliteSynchronous?: 'NORMAL' | 'FULL'
+    /** SQLite: transactions waiting for the connection share one COMMIT (DATABASE_GROUP_COMMIT; sqlite-group-commit.ts). Off unless asked for. */
+    groupCommit?: boolean | Partial<GroupCommitLimits>
     /** Sees every statement's SQL and milliseconds (BEGIN and COMMIT included): bench/statements.ts counts them. */
     onStatement?: (sql: string, ms: number) => void
   } = {},
@@ -148,7 +151,13 @@ export function createDatabase(
   sqlite.pragma(`synchronous = ${opts.sqliteSynchronous ?? 'NORMAL'}`)
   sqlite.pragma('busy_timeout = 5000')
   sqlite.pragma('foreign_keys = ON')
-  const db = new Kysely<Tables>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }), log: log('sqlite') })
+  const logger = log('sqlite')
+  const cached = withStatementCache(sqlite)
+  const dialect =
+    opts.groupCommit !== undefined && opts.groupCommit !== false
+      ? new GroupCommitSqliteDialect(new GroupCommitSqliteDriver(cached, sqlite, { ...GROUP_LIMITS, ...(typeof opts.groupCommit === 'object' && opts.groupCommit) }, logger))
+      : new ImmediateSqliteDialect({ database: cached })
+  const db = new Kysely<Tables>({ dialect, log: logger })
   return {
     db,
     engine: 'sqlite',
@@ -160,6 +169,12 @@ export function createDatabase(
     poolStats: () => ({ total: 1, idle: 1, waiting: 0 }),
   }
 }
+
+/**
+ * A group holds at most 32 transactions and stays open at most 5 ms: each COMMIT stays small, and a second
+ * process (a worker role, the API log's writer thread) waits at most that long for the write lock.
+ */
+const GROUP_LIMITS: GroupCommitLimits = { maxMembers: 32, maxOpenMs: 5 }
 
 /** Kysely skips its logging when no logger is given, so a counter is added only when asked for. */
 function statementLogger(onStatement: ((sql: string, ms: number) => void) | undefined) {
