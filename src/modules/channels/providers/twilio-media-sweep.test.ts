@@ -46,6 +46,9 @@ describe(`unclaimed inbound media: swept after ${MEDIA_SWEEP_AGE_MS / MINUTE} mi
     tw = await startTwilioMessaging()
     h = await channelsApp()
     mms = await newChannel(h, { phone_number: '+14155550160', provider: 'twilio', credentials: tw.credentials })
+    // A process's first fetch is its slowest (connections, lazy set-up): on a loaded machine it can run past the
+    // 10 s budget and stay a link. Taken here, by a customer the tests never ask about.
+    await tw.inbound(mms.webhooks.messages_url, { from: '+14155550169', to: mms.phone_number, body: 'warm-up', media: [{ url: tw.addMedia(JPEG, 'image/jpeg'), type: 'image/jpeg' }] })
     await refuseBoom(h)
   })
   after(async () => {
