@@ -204,10 +204,15 @@ export async function main(argv, list = MUTATIONS) {
 
   const concurrency = Number(process.env.MUTATION_CONCURRENCY ?? process.env.TEST_CONCURRENCY ?? 2)
   const base = new Map(tests.map((t, i) => [t, i]))
-  const baseResults = await pool(
-    tests.map((t) => async () => runTest((await baselines.get(t)).bundle, 300_000, proc)),
-    concurrency,
-  )
+  // The whole suite's runner says when its SQLite pass just ran these files green (MUTATION_BASELINE=passed): their
+  // unmutated runs would repeat it, about 40 % of this run. A mutant then counts as hung after two minutes.
+  const known = process.env.MUTATION_BASELINE === 'passed'
+  const baseResults = known
+    ? tests.map(() => ({ passed: true, seconds: 24, output: '' }))
+    : await pool(
+        tests.map((t) => async () => runTest((await baselines.get(t)).bundle, 300_000, proc)),
+        concurrency,
+      )
   const red = tests.filter((_, i) => !baseResults[i].passed)
   for (const t of red) process.stdout.write(`\n--- ${t} fails unmutated (its output's end) ---\n${baseResults[base.get(t)].output.slice(-4000)}\n`)
   const mutantResults = await pool(
@@ -229,8 +234,8 @@ export async function main(argv, list = MUTATIONS) {
   const survived = rows.filter((r) => r.result === 'SURVIVED').length
   const notRun = rows.filter((r) => r.result.startsWith('not run')).length
   const verdict = survived + notRun === 0 ? `all ${rows.length} mutants caught` : `${survived} of ${rows.length} mutants survived, ${notRun} not run`
-  const unmutated = baseResults.map((b) => b.seconds.toFixed(1)).join(' + ')
-  process.stdout.write(`\nmutation run: ${verdict} (${((performance.now() - started) / 1000).toFixed(1)} s; the tests unmutated: ${unmutated} s)\n`)
+  const unmutated = known ? 'green in the suite just run' : baseResults.map((b) => b.seconds.toFixed(1)).join(' + ') + ' s'
+  process.stdout.write(`\nmutation run: ${verdict} (${((performance.now() - started) / 1000).toFixed(1)} s; the tests unmutated: ${unmutated})\n`)
   return survived + notRun > 0 ? 1 : 0
 }
 
