@@ -1,6 +1,8 @@
 import type { Executor } from '../../kernel/db/database.js'
+import { prepared } from '../../kernel/db/prepared.js'
 import { scoped } from '../../kernel/db/scoped.js'
 import type { Tenant } from '../../kernel/tenant.js'
+import { keyOf, TransactionMemo } from '../../kernel/transaction-memo.js'
 import './channels.tables.js'
 import type { ChannelContactsTable, ChannelConversationsTable, ChannelDeliveriesTable, ChannelReceiptsTable, ChannelsTable } from './channels.tables.js'
 
@@ -9,12 +11,19 @@ import type { ChannelContactsTable, ChannelConversationsTable, ChannelDeliveries
 
 type Page = { after: string | null; limit: number }
 
+// A channel, read once per transaction (an outbound message's subscribers both need it); every write of
+// `channels` below forgets the memo.
+const channels = new TransactionMemo<ChannelsTable | undefined>()
+const channelQ = prepared((db, a: Tenant & { id: string }) => scoped(db, a).selectFrom('channels').selectAll().where('id', '=', a.id))
+
 export async function insertChannel(db: Executor, row: ChannelsTable): Promise<void> {
   await db.insertInto('channels').values(row).execute()
+  channels.forget(db)
 }
 
+/** Shared within a transaction: read only. */
 export function findChannel(db: Executor, tenant: Tenant, id: string): Promise<ChannelsTable | undefined> {
-  return scoped(db, tenant).selectFrom('channels').selectAll().where('id', '=', id).executeTakeFirst()
+  return channels.read(db, keyOf(tenant, id), () => channelQ.first(db, { workspaceId: tenant.workspaceId, mode: tenant.mode, id }))
 }
 
 /** A channel by id in any workspace: only for provider webhooks, which prove it by their signature next. */
@@ -38,6 +47,7 @@ export function listChannels(db: Executor, tenant: Tenant, q: { type?: string },
 
 export async function updateChannel(db: Executor, tenant: Tenant, id: string, patch: Partial<ChannelsTable>): Promise<void> {
   await scoped(db, tenant).updateTable('channels').set(patch).where('id', '=', id).execute()
+  channels.forget(db)
 }
 
 export async function deleteChannel(db: Executor, tenant: Tenant, id: string): Promise<void> {
@@ -45,6 +55,7 @@ export async function deleteChannel(db: Executor, tenant: Tenant, id: string): P
   // A web chat's visitors (their e-mail, the site's user ids) go with it; their tokens then open nothing.
   await scoped(db, tenant).deleteFrom('channel_web_visitors').where('channel_id', '=', id).execute()
   await scoped(db, tenant).deleteFrom('channels').where('id', '=', id).execute()
+  channels.forget(db)
 }
 
 /** Channels with a sealed token, after `after` in id order (`svc secrets reseal`, every tenant). */
@@ -56,6 +67,7 @@ export function sealedChannels(db: Executor, after: string | null, limit: number
 
 export async function resealChannel(db: Executor, id: string, before: string, after: string): Promise<boolean> {
   const r = await db.updateTable('channels').set({ auth_token_sealed: after }).where('id', '=', id).where('auth_token_sealed', '=', before).executeTakeFirst()
+  channels.forget(db)
   return Number(r.numUpdatedRows) > 0
 }
 
@@ -98,16 +110,31 @@ export function findContact(db: Executor, tenant: Tenant, channelId: string, pho
   return scoped(db, tenant).selectFrom('channel_contacts').selectAll().where('channel_id', '=', channelId).where('contact_phone', '=', phone).executeTakeFirst()
 }
 
+// A conversation's link, read once per transaction: an outbound message's subscribers (the send, the web
+// chat's e-mail follow-up) and the out-of-hours reply all ask for it. Every write below forgets the memo.
+const links = new TransactionMemo<ChannelConversationsTable | undefined>()
+const linkQ = prepared((db, a: Tenant & { id: string }) => scoped(db, a).selectFrom('channel_conversations').selectAll().where('conversation_id', '=', a.id))
+
 export async function insertConversationLink(db: Executor, row: ChannelConversationsTable): Promise<void> {
   await db
     .insertInto('channel_conversations')
     .values(row)
     .onConflict((oc) => oc.column('conversation_id').doNothing())
     .execute()
+  links.forget(db)
 }
 
+/** The link of a conversation no channel talks to is undefined. Shared within a transaction: read only. */
 export function findConversationLink(db: Executor, tenant: Tenant, conversationId: string): Promise<ChannelConversationsTable | undefined> {
-  return scoped(db, tenant).selectFrom('channel_conversations').selectAll().where('conversation_id', '=', conversationId).executeTakeFirst()
+  return links.read(db, keyOf(tenant, conversationId), () => linkQ.first(db, { workspaceId: tenant.workspaceId, mode: tenant.mode, id: conversationId }))
+}
+
+/** Removes the links of customers (by phone number, e-mail address or web chat visitor id). */
+export async function deleteConversationLinks(db: Executor, tenant: Tenant, contacts: string[]): Promise<number> {
+  if (contacts.length === 0) return 0
+  const r = await scoped(db, tenant).deleteFrom('channel_conversations').where('contact_phone', 'in', contacts).executeTakeFirst()
+  links.forget(db)
+  return Number(r.numDeletedRows)
 }
 
 // ---- privacy ----
@@ -119,9 +146,9 @@ export function contactsByPhone(db: Executor, tenant: Tenant, phone: string): Pr
 /** Forgets a customer's phone number everywhere in the module; returns the rows removed. */
 export async function eraseByPhone(db: Executor, tenant: Tenant, phone: string): Promise<number> {
   const a = await scoped(db, tenant).deleteFrom('channel_contacts').where('contact_phone', '=', phone).executeTakeFirst()
-  const b = await scoped(db, tenant).deleteFrom('channel_conversations').where('contact_phone', '=', phone).executeTakeFirst()
+  const b = await deleteConversationLinks(db, tenant, [phone])
   const c = await scoped(db, tenant).deleteFrom('channel_deliveries').where('to_phone', '=', phone).executeTakeFirst()
-  return Number(a.numDeletedRows) + Number(b.numDeletedRows) + Number(c.numDeletedRows)
+  return Number(a.numDeletedRows) + b + Number(c.numDeletedRows)
 }
 
 // ---- outbound ----
@@ -180,8 +207,10 @@ export async function setBotReply(db: Executor, tenant: Tenant, channelId: strin
 
 export async function setBotState(db: Executor, tenant: Tenant, conversationId: string, state: ChannelConversationsTable['bot_state']): Promise<void> {
   await scoped(db, tenant).updateTable('channel_conversations').set({ bot_state: state }).where('conversation_id', '=', conversationId).execute()
+  links.forget(db)
 }
 
 export async function setOutOfHoursReply(db: Executor, tenant: Tenant, conversationId: string, at: string): Promise<void> {
   await scoped(db, tenant).updateTable('channel_conversations').set({ out_of_hours_reply_at: at }).where('conversation_id', '=', conversationId).execute()
+  links.forget(db)
 }

@@ -1,13 +1,22 @@
+import { prepared } from '../../kernel/db/prepared.js'
 import { scoped } from '../../kernel/db/scoped.js'
 import type { Executor } from '../../kernel/db/database.js'
 import type { Tenant } from '../../kernel/tenant.js'
+import { keyOf, TransactionMemo } from '../../kernel/transaction-memo.js'
 import './webhooks.tables.js'
 import type { WebhookEndpointsTable } from './webhooks.tables.js'
 
 // Endpoints: tenant functions take the tenant first; another workspace's endpoint is not found.
 
+// The fan-out's input, read once per transaction however many events it emits (createConversation with a
+// first message emits two); every write of `webhook_endpoints` below forgets the memo.
+type Subscribed = Pick<WebhookEndpointsTable, 'id' | 'event_types'>
+const subscribed = new TransactionMemo<Subscribed[]>()
+const enabledQ = prepared((db, a: Tenant) => scoped(db, a).selectFrom('webhook_endpoints').select(['id', 'event_types']).where('enabled', '=', 1))
+
 export async function insertEndpoint(db: Executor, row: WebhookEndpointsTable): Promise<void> {
   await db.insertInto('webhook_endpoints').values(row).execute()
+  subscribed.forget(db)
 }
 
 export function findEndpoint(db: Executor, tenant: Tenant, id: string): Promise<WebhookEndpointsTable | undefined> {
@@ -26,16 +35,18 @@ export function listEndpoints(db: Executor, tenant: Tenant, opts: { after: strin
 
 export async function updateEndpoint(db: Executor, tenant: Tenant, id: string, patch: Partial<WebhookEndpointsTable>): Promise<void> {
   await scoped(db, tenant).updateTable('webhook_endpoints').set(patch).where('id', '=', id).execute()
+  subscribed.forget(db)
 }
 
 export async function deleteEndpoint(db: Executor, tenant: Tenant, id: string): Promise<boolean> {
   const r = await scoped(db, tenant).deleteFrom('webhook_endpoints').where('id', '=', id).executeTakeFirst()
+  subscribed.forget(db)
   return Number(r.numDeletedRows) > 0
 }
 
-/** Fan-out input: the enabled endpoints of a workspace and mode. */
-export function enabledEndpoints(db: Executor, tenant: Tenant): Promise<Pick<WebhookEndpointsTable, 'id' | 'event_types'>[]> {
-  return scoped(db, tenant).selectFrom('webhook_endpoints').select(['id', 'event_types']).where('enabled', '=', 1).execute()
+/** Fan-out input: the enabled endpoints of a workspace and mode. Shared within a transaction: read only. */
+export function enabledEndpoints(db: Executor, tenant: Tenant): Promise<Subscribed[]> {
+  return subscribed.read(db, keyOf(tenant, 'enabled'), () => enabledQ.all(db, { workspaceId: tenant.workspaceId, mode: tenant.mode }))
 }
 
 /**
@@ -52,6 +63,7 @@ export async function setFailing(db: Executor, tenant: Tenant, ids: string[], ho
   if (how === 'mark') q = q.where('failing_since', 'is', null)
   if (how === 'clear') q = q.where('failing_since', 'is not', null)
   await q.execute()
+  subscribed.forget(db)
 }
 
 /** Guarded: true only for the call that actually disabled it (so the event is emitted once). */
@@ -62,6 +74,7 @@ export async function disableEndpoint(db: Executor, tenant: Tenant, id: string, 
     .where('id', '=', id)
     .where('enabled', '=', 1)
     .executeTakeFirst()
+  subscribed.forget(db)
   return Number(r.numUpdatedRows) === 1
 }
 
@@ -75,6 +88,7 @@ export function allEndpointSecrets(db: Executor, after: string | null, limit: nu
 /** Rewrites one endpoint's secrets if they are still what was read (a concurrent rotation wins). */
 export async function resealEndpointSecrets(db: Executor, id: string, from: string, to: string): Promise<boolean> {
   const r = await db.updateTable('webhook_endpoints').set({ secrets: to }).where('id', '=', id).where('secrets', '=', from).executeTakeFirst()
+  subscribed.forget(db)
   return Number(r.numUpdatedRows) === 1
 }
 

@@ -1,6 +1,7 @@
 import type { Executor } from '../../../kernel/db/database.js'
 import { scoped } from '../../../kernel/db/scoped.js'
 import type { Tenant } from '../../../kernel/tenant.js'
+import { deleteConversationLinks } from '../channels.repository.js'
 import './email.tables.js'
 import type { ChannelEmailConversationsTable, ChannelEmailsTable } from './email.tables.js'
 
@@ -122,7 +123,7 @@ export async function eraseByEmail(db: Executor, tenant: Tenant, email: string):
   let n = 0
   if (convs.length) n += Number((await scoped(db, tenant).deleteFrom('channel_email_threads').where('conversation_id', 'in', convs).executeTakeFirst()).numDeletedRows)
   n += Number((await scoped(db, tenant).deleteFrom('channel_email_conversations').where('contact_email', '=', address).executeTakeFirst()).numDeletedRows)
-  n += Number((await scoped(db, tenant).deleteFrom('channel_conversations').where('contact_phone', '=', address).executeTakeFirst()).numDeletedRows)
+  n += await deleteConversationLinks(db, tenant, [address])
   n += Number((await scoped(db, tenant).deleteFrom('channel_deliveries').where('to_phone', '=', address).executeTakeFirst()).numDeletedRows)
   return n
 }

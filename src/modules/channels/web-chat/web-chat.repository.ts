@@ -1,6 +1,7 @@
 import type { Executor } from '../../../kernel/db/database.js'
 import { scoped } from '../../../kernel/db/scoped.js'
 import type { Tenant } from '../../../kernel/tenant.js'
+import { deleteConversationLinks } from '../channels.repository.js'
 import '../channels.tables.js'
 import type { ChannelConversationsTable, ChannelDeliveriesTable, ChannelsTable, ChannelWebVisitorsTable } from '../channels.tables.js'
 import './web-chat.tables.js'
@@ -84,6 +85,6 @@ export async function eraseVisitors(db: Executor, tenant: Tenant, ids: string[])
   const files = await scoped(db, tenant).deleteFrom('channel_web_attachments').where('visitor_id', 'in', ids).executeTakeFirst()
   const a = await scoped(db, tenant).deleteFrom('channel_web_visitors').where('id', 'in', ids).executeTakeFirst()
   const b = await scoped(db, tenant).deleteFrom('channel_contacts').where('contact_phone', 'in', ids).executeTakeFirst()
-  const c = await scoped(db, tenant).deleteFrom('channel_conversations').where('contact_phone', 'in', ids).executeTakeFirst()
-  return Number(files.numDeletedRows) + Number(a.numDeletedRows) + Number(b.numDeletedRows) + Number(c.numDeletedRows)
+  const c = await deleteConversationLinks(db, tenant, ids)
+  return Number(files.numDeletedRows) + Number(a.numDeletedRows) + Number(b.numDeletedRows) + c
 }
