@@ -63,12 +63,22 @@ export async function soak(engine: 'sqlite' | 'postgres', minutes: number): Prom
   const child = await startProcess(['dist/main.js'], { ...db.env, ...serviceEnv(port), SVC_ROLE: 'all' }, `${url}/livez`)
   const samples: { t: number; mb: number }[] = []
   const started = Date.now()
-  const timer = setInterval(() => samples.push({ t: Date.now() - started, mb: rssMb(child.pid!) }), 1000)
+  // A process that dies under the load ends the row with its exit and its last words, not a sampler's ENOENT.
+  let tail = ''
+  const keep = (d: Buffer) => (tail = (tail + d.toString()).slice(-4000))
+  child.stdout?.on('data', keep)
+  child.stderr?.on('data', keep)
+  let died = null as string | null
+  child.on('exit', (code, signal) => (died = `exited (code ${code}, signal ${signal}) after ${Math.round((Date.now() - started) / 1000)} s`))
+  const timer = setInterval(() => {
+    if (died === null) samples.push({ t: Date.now() - started, mb: rssMb(child.pid!) })
+  }, 1000)
   try {
     const conversations = await seedConversations(apiClient(url, key), 60)
     const headers = { authorization: `Bearer ${key}` }
     progress(`soak ${engine}: ${minutes} min of mixed operations`)
     const r = await load({ url, duration: Math.round(minutes * 60), requests: mixedRequests(headers, conversations) })
+    if (died !== null) throw new Error(`soak ${engine}: the service ${died}; its last output:\n${tail}`)
     const warmUntil = Math.max(30_000, (minutes * 60_000) / 5)
     const after = samples.filter((s) => s.t >= warmUntil)
     const first = after[0]?.mb ?? samples[0]?.mb ?? 0
