@@ -124,7 +124,7 @@ for (const engine of engines) {
   // No file for this engine: `node --test` without files would look for every test file itself.
   const r = engineFiles.length === 0 ? { status: 0 } : spawnSync(process.execPath, nodeTestArgs(engineFiles, { bundled, timingsFile }), { stdio: 'inherit', env })
   if (r.status !== 0) failed = true
-  summary.push({ engine, count: files.length - leftOut, ms: performance.now() - engineStarted, ok: r.status === 0, files: readTimings(timingsFile) })
+  summary.push({ engine, count: files.length - leftOut, ms: performance.now() - engineStarted, ok: r.status === 0, files: readTimings(timingsFile), failures: readFailures(timingsFile) })
 }
 
 // The mutation run (scripts/mutation.mjs): hand-picked faults its tests must catch, on SQLite, after the engines. Like the
@@ -156,7 +156,7 @@ function readTimings(file) {
       continue // empty, or the last line cut short by a killed run
     }
     if (t.ms !== undefined) whole.set(t.file, t.ms)
-    else spans.set(t.file, Math.max(spans.get(t.file) ?? 0, t.span))
+    else if (t.span !== undefined) spans.set(t.file, Math.max(spans.get(t.file) ?? 0, t.span))
   }
   // A bundled file's events name its bundle (the file's own test) and, through the source map, its source (the
   // tests inside it): both are one file, by its label.
@@ -170,6 +170,21 @@ function readTimings(file) {
   return [...byLabel].map(([file, t]) => ({ file, ms: t.ms }))
 }
 
+// The failed tests the reporter saw, by file label (a bundled file's events name its bundle or its source).
+function readFailures(file) {
+  if (!existsSync(file)) return []
+  const out = []
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    try {
+      const t = JSON.parse(line)
+      if (t.fail !== undefined) out.push({ ...t, file: labels.get(t.file) ?? relative(process.cwd(), t.file) })
+    } catch {
+      continue
+    }
+  }
+  return out
+}
+
 // The times, last, where a reader of a long log looks: which engine took how long, and where the time went.
 process.stdout.write('\n=== test times ===\n')
 if (lintMs !== null) process.stdout.write(`lint: ${seconds(lintMs)}\n`)
@@ -178,6 +193,18 @@ for (const s of summary) {
   const slowest = s.files.sort((a, b) => b.ms - a.ms).slice(0, 10)
   if (slowest.length > 0) process.stdout.write(`  the ${slowest.length} slowest on ${s.engine}:\n`)
   for (const f of slowest) process.stdout.write(`  ${seconds(f.ms).padStart(9)}  ${f.file}\n`)
+  // What failed, where a reader of the log's tail looks (the spec reporter's account is thousands of lines above).
+  if (!s.ok) process.stdout.write(`  failed on ${s.engine}: ${s.failures.length === 0 ? 'no test reported a failure (a process exited?)' : ''}\n`)
+  for (const f of s.ok ? [] : s.failures.slice(0, 20)) {
+    process.stdout.write(`    ✖ ${f.file}${f.line ? `:${f.line}` : ''} — ${f.fail}\n`)
+    if (f.error)
+      process.stdout.write(
+        f.error
+          .split('\n')
+          .map((l) => `        ${l}\n`)
+          .join(''),
+      )
+  }
 }
 if (mutationMs !== null) process.stdout.write(`mutation run: ${seconds(mutationMs)}${mutationFailed ? ' (FAILED)' : ''}\n`)
 process.stdout.write(`total: ${seconds(performance.now() - started)}\n`)
