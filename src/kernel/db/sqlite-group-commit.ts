@@ -79,6 +79,8 @@ export class GroupCommitSqliteDriver implements Driver {
     private readonly limits: GroupCommitLimits,
     /** Kysely's log (statement counts, tracing spans) for the control statements run here. */
     private readonly log?: (event: LogEvent) => void,
+    /** Told of each COMMIT (the checkpoint thread starts once the process writes: sqlite-checkpointer.ts). */
+    private readonly committed?: () => void,
   ) {}
 
   async init(): Promise<void> {}
@@ -117,6 +119,7 @@ export class GroupCommitSqliteDriver implements Driver {
     if (lease.state === 'solo') {
       this.#exec('commit')
       lease.state = 'plain'
+      this.committed?.()
       return
     }
     const group = lease.group!
@@ -139,19 +142,13 @@ export class GroupCommitSqliteDriver implements Driver {
     }
     // 'committing': the group's COMMIT failed and the group was rolled back already.
     if (lease.state === 'committing') lease.state = 'idle'
-    if (lease.state !== 'member') return
-    lease.state = 'idle'
-    this.#undoMember(lease.group!)
-    this.#handOff()
+    if (lease.state === 'member') this.#leave(lease)
   }
 
   async releaseConnection(connection: DatabaseConnection): Promise<void> {
     const lease = connection as Lease
-    if (lease.state === 'member') {
-      lease.state = 'idle'
-      this.#undoMember(lease.group!)
-      this.#handOff()
-    } else if (lease.state === 'plain' || lease.state === 'solo') {
+    if (lease.state === 'member') this.#leave(lease)
+    else if (lease.state === 'plain' || lease.state === 'solo') {
       if (lease.state === 'solo') this.#exec('rollback')
       lease.state = 'idle'
       this.#handOff()
@@ -207,10 +204,18 @@ export class GroupCommitSqliteDriver implements Driver {
     this.#group = null
     try {
       this.#exec(group.members > 0 ? 'commit' : 'rollback')
+      if (group.members > 0) this.committed?.()
       group.resolve()
     } catch (err) {
       this.#abandon(group, err)
     }
+  }
+
+  /** A member that did not commit (rolled back, or released mid-transaction): undone, and the connection passed on. */
+  #leave(lease: Lease): void {
+    lease.state = 'idle'
+    this.#undoMember(lease.group!)
+    this.#handOff()
   }
 
   /** A failed member: back to its savepoint. If SQLite rolled the whole transaction back, the group is lost. */

@@ -49,9 +49,14 @@ export class TwilioMediaSweep {
     })
   }
 
+  /** Folders pending since before this are stale. */
+  private cutoff(): string {
+    return iso(new Date(this.k.clock.now().getTime() - MEDIA_SWEEP_AGE_MS))
+  }
+
   /** The folders deleted. */
   async sweep(): Promise<number> {
-    const before = iso(new Date(this.k.clock.now().getTime() - MEDIA_SWEEP_AGE_MS))
+    const before = this.cutoff()
     let swept = 0
     for (;;) {
       const rows = await stalePendingMedia(this.k.db, before, BATCH)
@@ -62,8 +67,7 @@ export class TwilioMediaSweep {
 
   /** Queues the next slot's sweep when a stale folder waits (the maintenance tick, and each run). */
   async schedule(): Promise<void> {
-    const before = iso(new Date(this.k.clock.now().getTime() - MEDIA_SWEEP_AGE_MS))
-    if ((await stalePendingMedia(this.k.db, before, 1)).length === 0) return
+    if ((await stalePendingMedia(this.k.db, this.cutoff(), 1)).length === 0) return
     const slot = Math.floor(this.k.clock.now().getTime() / SLOT_MS) + 1
     try {
       await this.k.transaction(null, (tx) => enqueue(tx, this.k.clock, this.job, {}, { id: `job_channels_media_sweep_${slot}`, runAt: new Date(slot * SLOT_MS) }))

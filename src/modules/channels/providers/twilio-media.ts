@@ -65,7 +65,8 @@ export const folderOfReceipt = (r: Pick<TwilioReceipt, 'channel_id' | 'provider_
 
 /** Deletes every slot of a folder (a missing blob is not an error). */
 export async function deleteMediaFolder(k: Kernel, channelId: string, folder: string): Promise<void> {
-  for (let i = 0; i < MAX_MEDIA; i++) await k.blobs.delete(mediaKey(channelId, folder, i))
+  // Each slot's delete is idempotent (a missing blob is no error): on S3 the ten are ten requests, sent together.
+  await Promise.all(Array.from({ length: MAX_MEDIA }, (_, i) => k.blobs.delete(mediaKey(channelId, folder, i))))
 }
 
 export class TwilioMediaStore {
