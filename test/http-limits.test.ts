@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
+import { createServer } from 'node:http'
 import { connect, type Socket } from 'node:net'
 import { after, before, describe, it } from 'node:test'
 import { loadConfig, trustProxy } from '../src/config.js'
+import { trackSilentConnections } from '../src/kernel/http/connection-limits.js'
 import { randomToken } from '../src/modules/webhooks/webhooks.testkit.js'
 import { createTestApp, type TestApp } from './helpers.js'
 
@@ -163,5 +165,35 @@ describe('closing with silent connections', () => {
     await h.app.http.close()
     await closed
     await h.close()
+  })
+})
+
+describe('closing while a response is still being written', () => {
+  it('a response that finishes after the server began closing closes its connection at once, not after the keep-alive timeout', { timeout: 20_000 }, async () => {
+    // The service's server with its keep-alive timeout; preClose (what app.close runs first) then server.close.
+    let finish = () => {}
+    const server = createServer({ keepAliveTimeout: 72_000 }, (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain', 'content-length': '5' })
+      // The body's last bytes go out before its end, as a file stream's do: the client is done, the response not yet.
+      res.write('hello')
+      finish = () => res.end()
+    })
+    const preClose = trackSilentConnections(server)
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const port = (server.address() as { port: number }).port
+    const socket: Socket = connect(port, '127.0.0.1', () => socket.write('GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n\r\n'))
+    socket.on('error', () => {})
+    let received = ''
+    const whole = new Promise<void>((resolve) => socket.on('data', (d) => (received += String(d)).endsWith('hello') && resolve()))
+    const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()))
+    await whole
+    preClose()
+    const closing = new Promise<void>((resolve) => server.close(() => resolve()))
+    // Node's closeIdleConnections (in server.close) passed this connection by: its response had not finished.
+    finish()
+    // Without the fix both wait for the keep-alive timeout (72 s): the test's own timeout fails first.
+    await closed
+    await closing
+    assert.match(received, /^HTTP\/1\.1 200/)
   })
 })

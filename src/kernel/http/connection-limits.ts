@@ -64,9 +64,15 @@ export function capConnectionsPerAddress(server: Server, max: number, trusted: (
 }
 
 /**
- * Connections that never sent a byte (a client's speculative preconnect, or the spare socket a client opens
- * when it abandons a streamed response): Node's closeIdleConnections leaves them alone, so a closing server
- * would wait for them until the header timeout. Returns what `preClose` calls to end them.
+ * What a closing server would otherwise wait for, up to a timeout, though no request is in flight on it. Node's
+ * closeIdleConnections runs once, when closing begins, and leaves alone:
+ * - connections that never sent a byte (a client's speculative preconnect, or the spare socket a client opens
+ *   when it abandons a streamed response): until the header timeout;
+ * - a connection whose response was still being written then and finishes later: it becomes an idle keep-alive
+ *   connection, kept for the keep-alive timeout (72 s). A streamed body's last bytes can reach the client before
+ *   the stream's end does, so a client can be done and gone while its response has not yet finished here.
+ * Returns what `preClose` calls: the silent ones are destroyed, and from then on a response that finishes
+ * closes its connection.
  */
 export function trackSilentConnections(server: Server): () => void {
   const silent = new Set<Socket>()
@@ -78,6 +84,9 @@ export function trackSilentConnections(server: Server): () => void {
   return () => {
     for (const socket of silent) socket.destroy()
     silent.clear()
+    // Node reads keepAliveTimeout when a response finishes and sets it as the idle socket's timeout, on which it
+    // destroys the socket: a response finishing from now on closes its connection at once.
+    server.keepAliveTimeout = 1
   }
 }
 

@@ -16,6 +16,13 @@ import { mediaKey, TwilioMediaStore } from './twilio-media.js'
 const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]), Buffer.from('JFIF'), Buffer.alloc(200, 7)])
 const MINUTE = 60_000
 
+/** A link's status, its body read: an unread body keeps the connection busy, and the app's close waits for it. */
+async function fetchStatus(url: string): Promise<number> {
+  const res = await request(url)
+  await res.body.dump()
+  return res.statusCode
+}
+
 /** Makes the inbox refuse a message whose text is `boom` (a real failure of the message's transaction). */
 async function refuseBoom(h: ChannelsApp) {
   const db = h.app.kernel.db
@@ -69,7 +76,7 @@ describe(`unclaimed inbound media: swept after ${MEDIA_SWEEP_AGE_MS / MINUTE} mi
     assert.deepEqual(await pending(kept.sid), [], 'the message claimed its folder')
     const [linked] = await attachmentsOf(kept.sid)
     assert.equal((await receipt(kept.sid))!.media_folder?.length, 32)
-    assert.equal((await request(linked.url)).statusCode, 200)
+    assert.equal(await fetchStatus(linked.url), 200)
 
     h.clock.advance(MEDIA_SWEEP_AGE_MS + MINUTE)
     const young = await send('boom', '+14155550191')
@@ -90,7 +97,7 @@ describe(`unclaimed inbound media: swept after ${MEDIA_SWEEP_AGE_MS / MINUTE} mi
 
     assert.equal(await blob(orphan.folder), null, 'the old orphan’s blob is deleted')
     assert.deepEqual(await pending(failed.sid), [])
-    assert.equal((await request(linked.url)).statusCode, 200, 'the linked media stay (older than the age too)')
+    assert.equal(await fetchStatus(linked.url), 200, 'the linked media stay (older than the age too)')
     assert.ok(await blob(youngRow.folder), 'the young orphan stays')
     assert.equal((await pending(young.sid)).length, 1)
 
@@ -101,7 +108,7 @@ describe(`unclaimed inbound media: swept after ${MEDIA_SWEEP_AGE_MS / MINUTE} mi
     await h.drainJobs()
     assert.equal(await blob(youngRow.folder), null)
     assert.deepEqual(await pending(young.sid), [])
-    assert.equal((await request(linked.url)).statusCode, 200)
+    assert.equal(await fetchStatus(linked.url), 200)
   })
 
   it('a sweep between the fetch and the commit: the message links Twilio’s URL, not the deleted copy; after the commit the sweep takes nothing', async () => {
