@@ -68,7 +68,7 @@ export async function createKernel(deps: AppDeps): Promise<{ kernel: Kernel; ser
   let database = deps.database
   if (!database) {
     await ensureSchema(config.databaseUrl, config.databaseSchema)
-    database = createDatabase(config.databaseUrl, { schema: config.databaseSchema, groupCommit: config.databaseGroupCommit })
+    database = createDatabase(config.databaseUrl, { schema: config.databaseSchema, groupCommit: config.databaseGroupCommit, checkpointThread: config.databaseCheckpointThread })
   }
   await migrateToLatest(database.db, database.engine, [...kernelMigrations, ...modules.flatMap((m) => m.migrations)], database.schema)
   const db = database.db

@@ -60,6 +60,13 @@ export const ENV_SCHEMA = Type.Object({
   DATABASE_GROUP_COMMIT: flag(false, '`on` or `off` (SQLite): transactions that queue for the connection share one COMMIT, each answered only after it (docs/operations.md "Group commit")', {
     default: '`off`',
   }),
+  DATABASE_CHECKPOINT_THREAD: flag(
+    true,
+    '`on` or `off` (SQLite): WAL checkpoints run on a thread of their own once the process writes, not inside a request\'s COMMIT (docs/operations.md "Checkpoints (SQLite)")',
+    {
+      default: '`on`',
+    },
+  ),
   REDIS_URL: text(
     { pattern: '^rediss?://' },
     'when set, rate-limit counters live in Redis and are shared by all nodes; while Redis is unreachable each process counts its own (one warning per outage; `/readyz` and `GET /v2/health` say `degraded`)',

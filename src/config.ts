@@ -17,6 +17,8 @@ export interface Config {
   databaseSchema: string | null
   /** SQLite group commit (DATABASE_GROUP_COMMIT; kernel/db/sqlite-group-commit.ts). */
   databaseGroupCommit: boolean
+  /** SQLite WAL checkpoints on a thread (DATABASE_CHECKPOINT_THREAD; kernel/db/sqlite-checkpointer.ts). */
+  databaseCheckpointThread: boolean
   redisUrl: string | null
   /**
    * Redis client bounds (REDIS_CONNECT_TIMEOUT_MS, REDIS_COMMAND_TIMEOUT_MS): past them a request counts its
@@ -263,6 +265,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl,
     databaseSchema: v.DATABASE_SCHEMA || null,
     databaseGroupCommit: v.DATABASE_GROUP_COMMIT,
+    databaseCheckpointThread: v.DATABASE_CHECKPOINT_THREAD,
     redisUrl: v.REDIS_URL || null,
     redis: {
       connectTimeoutMs: v.REDIS_CONNECT_TIMEOUT_MS,

@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3'
 import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, SqliteDriver, sql, type DatabaseConnection, type Driver, type LogEvent, type SqliteDialectConfig, type Transaction } from 'kysely'
 import pg from 'pg'
 import { statementName } from './prepared.js'
+import { CHECKPOINTER_DEFAULTS, SqliteCheckpointer, type CheckpointerOptions } from './sqlite-checkpointer.js'
 import { GroupCommitSqliteDialect, GroupCommitSqliteDriver, type GroupCommitLimits } from './sqlite-group-commit.js'
 import { databaseQueryLogger } from '../tracing/tracing.js'
 
@@ -97,6 +98,8 @@ export function createDatabase(
     sqliteSynchronous?: 'NORMAL' | 'FULL'
     /** SQLite: transactions waiting for the connection share one COMMIT (DATABASE_GROUP_COMMIT; sqlite-group-commit.ts). Off unless asked for. */
     groupCommit?: boolean | Partial<GroupCommitLimits>
+    /** SQLite: WAL checkpoints on a thread of their own (DATABASE_CHECKPOINT_THREAD; sqlite-checkpointer.ts). On unless `false`. */
+    checkpointThread?: boolean | Partial<CheckpointerOptions>
     /** Sees every statement's SQL and milliseconds (BEGIN and COMMIT included): bench/statements.ts counts them. */
     onStatement?: (sql: string, ms: number) => void
   } = {},
@@ -153,10 +156,16 @@ export function createDatabase(
   sqlite.pragma('foreign_keys = ON')
   const logger = log('sqlite')
   const cached = withStatementCache(sqlite)
+  // An in-memory database has no WAL to checkpoint.
+  const checkpointer =
+    path !== ':memory:' && opts.checkpointThread !== false
+      ? new SqliteCheckpointer(sqlite, path, { ...CHECKPOINTER_DEFAULTS, ...(typeof opts.checkpointThread === 'object' && opts.checkpointThread) })
+      : null
+  const committed = checkpointer ? () => checkpointer.committed() : undefined
   const dialect =
     opts.groupCommit !== undefined && opts.groupCommit !== false
-      ? new GroupCommitSqliteDialect(new GroupCommitSqliteDriver(cached, sqlite, { ...GROUP_LIMITS, ...(typeof opts.groupCommit === 'object' && opts.groupCommit) }, logger))
-      : new ImmediateSqliteDialect({ database: cached })
+      ? new GroupCommitSqliteDialect(new GroupCommitSqliteDriver(cached, sqlite, { ...GROUP_LIMITS, ...(typeof opts.groupCommit === 'object' && opts.groupCommit) }, logger, committed))
+      : new ImmediateSqliteDialect({ database: cached }, committed)
   const db = new Kysely<Tables>({ dialect, log: logger })
   return {
     db,
@@ -165,7 +174,10 @@ export function createDatabase(
     ping: async () => {
       await sql`select 1`.execute(db)
     },
-    close: () => db.destroy(),
+    close: async () => {
+      await checkpointer?.close()
+      await db.destroy()
+    },
     poolStats: () => ({ total: 1, idle: 1, waiting: 0 }),
   }
 }
@@ -197,16 +209,30 @@ function statementLogger(onStatement: ((sql: string, ms: number) => void) | unde
  * log thread waits a few milliseconds more.
  */
 class ImmediateSqliteDriver extends SqliteDriver {
+  constructor(
+    settings: SqliteDialectConfig,
+    private readonly committed?: () => void,
+  ) {
+    super(settings)
+  }
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw('begin immediate'))
   }
+  override async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    await super.commitTransaction(connection)
+    this.committed?.()
+  }
 }
 class ImmediateSqliteDialect extends SqliteDialect {
-  constructor(private readonly settings: SqliteDialectConfig) {
+  constructor(
+    private readonly settings: SqliteDialectConfig,
+    /** Told of each COMMIT (the checkpoint thread starts once the process writes). */
+    private readonly committed?: () => void,
+  ) {
     super(settings)
   }
   override createDriver(): Driver {
-    return new ImmediateSqliteDriver(this.settings)
+    return new ImmediateSqliteDriver(this.settings, this.committed)
   }
 }
 
