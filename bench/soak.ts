@@ -23,6 +23,43 @@ export interface SoakResult {
   max: number
   growthPct: number
   p99: number
+  /** The process's own account (its /metrics) after the warm-up and at the end: what grew, heap or native. */
+  memory: { warm: MemoryAccount | null; end: MemoryAccount | null }
+}
+
+/** MB: V8's heap (used, and reserved), memory V8 tracks outside it (Buffers), and the rest of the RSS. */
+export interface MemoryAccount {
+  rss: number
+  heapUsed: number
+  heapTotal: number
+  external: number
+  /** RSS less the heap's reservation: code, the SQLite page cache and statements, malloc's arenas, threads. */
+  native: number
+  /** Major (mark-compact) collections so far, and their total seconds. */
+  majorGcs: number
+  majorGcSeconds: number
+}
+
+/** Reads the process's default metrics (prom-client) from /metrics: loopback needs no token. */
+async function memoryAccount(url: string): Promise<MemoryAccount | null> {
+  try {
+    const text = await (await fetch(`${url}/metrics`)).text()
+    const value = (name: string) => Number(new RegExp(`^${name} ([0-9.e+-]+)`, 'm').exec(text)?.[1] ?? NaN)
+    const mb = (bytes: number) => Math.round((bytes / 1048576) * 10) / 10
+    const rss = value('svc_process_resident_memory_bytes')
+    const heapTotal = value('svc_nodejs_heap_size_total_bytes')
+    return {
+      rss: mb(rss),
+      heapUsed: mb(value('svc_nodejs_heap_size_used_bytes')),
+      heapTotal: mb(heapTotal),
+      external: mb(value('svc_nodejs_external_memory_bytes')),
+      native: mb(rss - heapTotal),
+      majorGcs: value('svc_nodejs_gc_duration_seconds_count\\{kind="major"\\}'),
+      majorGcSeconds: Math.round(value('svc_nodejs_gc_duration_seconds_sum\\{kind="major"\\}') * 100) / 100,
+    }
+  } catch {
+    return null
+  }
 }
 
 const rssMb = (pid: number): number => {
@@ -73,13 +110,16 @@ export async function soak(engine: 'sqlite' | 'postgres', minutes: number): Prom
   const timer = setInterval(() => {
     if (died === null) samples.push({ t: Date.now() - started, mb: rssMb(child.pid!) })
   }, 1000)
+  const warmUntil = Math.max(30_000, (minutes * 60_000) / 5)
+  let warmAccount: Promise<MemoryAccount | null> = Promise.resolve(null)
+  const warmTimer = setTimeout(() => (warmAccount = memoryAccount(url)), warmUntil)
   try {
     const conversations = await seedConversations(apiClient(url, key), 60)
     const headers = { authorization: `Bearer ${key}` }
     progress(`soak ${engine}: ${minutes} min of mixed operations`)
     const r = await load({ url, duration: Math.round(minutes * 60), requests: mixedRequests(headers, conversations) })
     if (died !== null) throw new Error(`soak ${engine}: the service ${died}; its last output:\n${tail}`)
-    const warmUntil = Math.max(30_000, (minutes * 60_000) / 5)
+    const memory = { warm: await warmAccount, end: await memoryAccount(url) }
     const after = samples.filter((s) => s.t >= warmUntil)
     const first = after[0]?.mb ?? samples[0]?.mb ?? 0
     const last = samples.at(-1)?.mb ?? 0
@@ -96,9 +136,11 @@ export async function soak(engine: 'sqlite' | 'postgres', minutes: number): Prom
       max: round(Math.max(...after.map((s) => s.mb), 0)),
       growthPct: first ? Math.round(((last - first) / first) * 1000) / 10 : 0,
       p99: r.p99,
+      memory,
     }
   } finally {
     clearInterval(timer)
+    clearTimeout(warmTimer)
     await stop(child)
     await db.drop()
   }

@@ -103,7 +103,7 @@ export async function createKernel(deps: AppDeps): Promise<{ kernel: Kernel; ser
     embeddings: createEmbeddings(config.embeddings, log),
     tools: new ToolRegistry(),
     requests: new RequestCounter(db, log),
-    apiLogs: new ApiLogRecorder(database, clock, log, { enabled: config.apiLogs, databaseUrl: config.databaseUrl }),
+    apiLogs: new ApiLogRecorder(database, clock, log, { enabled: config.apiLogs }),
     modules,
     dependencies: new Dependencies(),
     secrets: new SecretBox(loaded.secret, previousSecrets),

@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3'
 import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, SqliteDriver, sql, type DatabaseConnection, type Driver, type LogEvent, type SqliteDialectConfig, type Transaction } from 'kysely'
 import pg from 'pg'
 import { statementName } from './prepared.js'
+import { SqliteThread } from './sqlite-thread.js'
 import { CHECKPOINTER_DEFAULTS, SqliteCheckpointer, type CheckpointerOptions } from './sqlite-checkpointer.js'
 import { GroupCommitSqliteDialect, GroupCommitSqliteDriver, type GroupCommitLimits } from './sqlite-group-commit.js'
 import { databaseQueryLogger } from '../tracing/tracing.js'
@@ -31,6 +32,8 @@ export interface Database {
   close(): Promise<void>
   /** Pool statistics for metrics (PostgreSQL); SQLite reports one connection. */
   poolStats(): { total: number; idle: number; waiting: number }
+  /** A SQLite file's background thread (checkpoints, the API log's writes: sqlite-thread.ts); null otherwise. */
+  thread: SqliteThread | null
 }
 
 // pg returns BIGINT/NUMERIC as strings by default; our counters fit in a JS number.
@@ -135,6 +138,7 @@ export function createDatabase(
       },
       close: () => db.destroy(),
       poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+      thread: null,
     }
   }
   if (!url.startsWith('sqlite:')) throw new Error(`DATABASE_URL must start with sqlite: or postgres://, got "${url}"`)
@@ -156,11 +160,10 @@ export function createDatabase(
   sqlite.pragma('foreign_keys = ON')
   const logger = log('sqlite')
   const cached = withStatementCache(sqlite)
-  // An in-memory database has no WAL to checkpoint.
+  // An in-memory database has no other connection, and no WAL to checkpoint.
+  const thread = path !== ':memory:' ? new SqliteThread(path) : null
   const checkpointer =
-    path !== ':memory:' && opts.checkpointThread !== false
-      ? new SqliteCheckpointer(sqlite, path, { ...CHECKPOINTER_DEFAULTS, ...(typeof opts.checkpointThread === 'object' && opts.checkpointThread) })
-      : null
+    thread && opts.checkpointThread !== false ? new SqliteCheckpointer(sqlite, thread, { ...CHECKPOINTER_DEFAULTS, ...(typeof opts.checkpointThread === 'object' && opts.checkpointThread) }) : null
   const committed = checkpointer ? () => checkpointer.committed() : undefined
   const dialect =
     opts.groupCommit !== undefined && opts.groupCommit !== false
@@ -175,10 +178,11 @@ export function createDatabase(
       await sql`select 1`.execute(db)
     },
     close: async () => {
-      await checkpointer?.close()
+      await thread?.close()
       await db.destroy()
     },
     poolStats: () => ({ total: 1, idle: 1, waiting: 0 }),
+    thread,
   }
 }
 

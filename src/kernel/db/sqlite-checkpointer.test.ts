@@ -9,6 +9,7 @@ import SQLite from 'better-sqlite3'
 import { sql } from 'kysely'
 import { createDatabase } from './database.js'
 import { SqliteCheckpointer } from './sqlite-checkpointer.js'
+import { SqliteThread } from './sqlite-thread.js'
 
 /** 150 commits of 4 KiB each: ~450 pages, below SQLite's automatic checkpoint (1,000 pages). */
 async function write(url: string, checkpointThread: boolean) {
@@ -71,21 +72,23 @@ describe('WAL checkpoints on a thread of their own', () => {
     }
   })
 
-  it('starts only once the process writes, and close() ends it', async () => {
+  it('starts the thread only once the process writes, and the thread’s close() ends it', async () => {
     const file = join(dir, 'lazy.sqlite')
     const connection = new SQLite(file)
     connection.pragma('journal_mode = WAL')
-    const checkpointer = new SqliteCheckpointer(connection, file, { intervalMs: 10, boundPages: 4000, startAfterCommits: 3 })
+    const thread = new SqliteThread(file)
+    const checkpointer = new SqliteCheckpointer(connection, thread, { intervalMs: 10, boundPages: 4000, startAfterCommits: 3 })
     checkpointer.committed()
     checkpointer.committed()
-    assert.equal(checkpointer.running, false)
+    assert.equal(thread.running, false)
     checkpointer.committed()
+    assert.equal(thread.running, true)
     assert.equal(checkpointer.running, true)
-    await checkpointer.close()
-    assert.equal(checkpointer.running, false)
-    assert.equal(checkpointer.failed, null)
+    await thread.close()
+    assert.equal(thread.running, false)
+    assert.equal(checkpointer.failed, null, 'a close is not a failure')
     checkpointer.committed()
-    assert.equal(checkpointer.running, false, 'a closed checkpointer does not start again')
+    assert.equal(thread.running, false, 'a closed thread does not start again')
     connection.close()
   })
 
@@ -93,12 +96,14 @@ describe('WAL checkpoints on a thread of their own', () => {
     const file = join(dir, 'fallback.sqlite')
     const connection = new SQLite(file)
     connection.pragma('journal_mode = WAL')
-    const checkpointer = new SqliteCheckpointer(connection, join(dir, 'missing', 'x.sqlite'), { intervalMs: 10, boundPages: 4000, startAfterCommits: 1 })
+    const thread = new SqliteThread(join(dir, 'missing', 'x.sqlite'))
+    const checkpointer = new SqliteCheckpointer(connection, thread, { intervalMs: 10, boundPages: 4000, startAfterCommits: 1 })
     checkpointer.committed()
     assert.equal(connection.pragma('wal_autocheckpoint', { simple: true }), 4000)
     assert.ok(await until(() => checkpointer.failed !== null))
     assert.equal(connection.pragma('wal_autocheckpoint', { simple: true }), 1000)
-    await checkpointer.close()
+    assert.ok(thread.failed, 'the thread reports its failure to its other users too')
+    await thread.close()
     connection.close()
   })
 })

@@ -38,7 +38,7 @@ describe(`the API log recorder (${ENGINE})`, () => {
         enabled: true,
         maxBuffered: 20,
         batchSize: 1000,
-        databaseUrl: thread ? t.env.DATABASE_URL : undefined,
+        writerThread: thread,
       })
       try {
         // No tables yet: every write fails, as with a database that is down.
@@ -60,7 +60,7 @@ describe(`the API log recorder (${ENGINE})`, () => {
           'the newest 20, in order',
         )
         // Many at once: several statements and, on the writer thread, several transactions.
-        const big = new ApiLogRecorder(database, new ManualClock(), pino({ level: 'silent' }), { enabled: true, batchSize: 5000, databaseUrl: thread ? t.env.DATABASE_URL : undefined })
+        const big = new ApiLogRecorder(database, new ManualClock(), pino({ level: 'silent' }), { enabled: true, batchSize: 5000, writerThread: thread })
         for (let i = 100; i < 1100; i++) big.add(entry(i))
         await big.close()
         const n = await database.db
@@ -82,7 +82,7 @@ describe(`the API log recorder (${ENGINE})`, () => {
     it('a writer-thread flush that fails half-way is retried without writing a row or a count twice', async () => {
       const t = await createTestDatabase()
       const database = createDatabase(t.env.DATABASE_URL)
-      const recorder = new ApiLogRecorder(database, new ManualClock(), pino({ level: 'silent' }), { enabled: true, batchSize: 5000, databaseUrl: t.env.DATABASE_URL })
+      const recorder = new ApiLogRecorder(database, new ManualClock(), pino({ level: 'silent' }), { enabled: true, batchSize: 5000 })
       try {
         await migrateToLatest(database.db, database.engine, kernelMigrations, null)
         // Row r300 is refused: the thread's first transaction (rollups and rows 0–255) commits, the second fails.

@@ -50,8 +50,8 @@ export interface ApiLogOptions {
   batchSize?: number
   /** Entries kept while the database is unavailable (default 20,000, ~6 MB); beyond, the oldest are dropped. */
   maxBuffered?: number
-  /** The database's URL (config.databaseUrl): a SQLite file is written by the writer thread; otherwise (PostgreSQL, `:memory:`) the service's connection writes. */
-  databaseUrl?: string
+  /** On a SQLite file the database's thread writes (`database.thread`, the default); false: the service's connection writes, as on PostgreSQL and `:memory:`. */
+  writerThread?: boolean
 }
 
 export const USER_AGENT_MAX = 256
@@ -86,8 +86,7 @@ export class ApiLogRecorder {
     this.flushMs = opts.flushMs ?? 1000
     this.batchSize = opts.batchSize ?? 1000
     this.maxBuffered = opts.maxBuffered ?? 20_000
-    const file = opts.databaseUrl?.startsWith('sqlite:') ? opts.databaseUrl.slice('sqlite:'.length) : ''
-    this.writer = database.engine === 'sqlite' && file && file !== ':memory:' ? new SqliteLogWriter(file) : null
+    this.writer = database.thread && opts.writerThread !== false ? new SqliteLogWriter(database.thread) : null
   }
 
   /** onSend of an answer ≥ 400: keep the problem's `code` for the entry (a problem body is a string). */
@@ -159,10 +158,9 @@ export class ApiLogRecorder {
     return this.chain
   }
 
-  /** Flush, then end the writer thread (shutdown: before the database closes). */
+  /** Flush (shutdown: before the database closes, which ends its thread). */
   async close(): Promise<void> {
     await this.flush()
-    await this.writer?.close()
   }
 
   private async writeBuffered(): Promise<void> {
