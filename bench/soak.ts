@@ -112,7 +112,9 @@ export async function soak(engine: 'sqlite' | 'postgres', minutes: number): Prom
   }, 1000)
   const warmUntil = Math.max(30_000, (minutes * 60_000) / 5)
   let warmAccount: Promise<MemoryAccount | null> = Promise.resolve(null)
-  const warmTimer = setTimeout(() => (warmAccount = memoryAccount(url)), warmUntil)
+  const warmTimer = setTimeout(() => {
+    warmAccount = memoryAccount(url)
+  }, warmUntil)
   try {
     const conversations = await seedConversations(apiClient(url, key), 60)
     const headers = { authorization: `Bearer ${key}` }
