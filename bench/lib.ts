@@ -51,7 +51,7 @@ export async function startProcess(args: string[], env: Record<string, string>, 
   child.stdout!.on('data', (d) => (out += d))
   child.stderr!.on('data', (d) => (out += d))
   for (let i = 0; i < 600; i++) {
-    if (child.exitCode !== null) throw new Error(`process exited: ${out}`)
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`process exited (${child.exitCode ?? child.signalCode}): ${out}`)
     try {
       if ((await fetch(readyUrl)).status < 500) return child
     } catch {
@@ -63,7 +63,8 @@ export async function startProcess(args: string[], env: Record<string, string>, 
 }
 
 export async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return
+  // Killed by a signal, a process keeps exitCode null: its 'exit' has been and will not come again.
+  if (child.exitCode !== null || child.signalCode !== null) return
   const done = new Promise((r) => child.on('exit', r))
   child.kill('SIGTERM')
   await done

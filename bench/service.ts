@@ -176,7 +176,9 @@ async function coldStart(env: Record<string, string>, key: string): Promise<Omit
     const child = spawnNode(['dist/main.js'], env, 'ignore')
     const url = `http://127.0.0.1:${env.PORT}/v2/workspaces/current`
     for (;;) {
-      if (child.exitCode !== null) throw new Error('cold start: the service exited')
+      // A process killed by a signal (an out-of-memory abort) keeps exitCode null: signalCode says so.
+      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`cold start: the service exited (${child.exitCode ?? child.signalCode})`)
+      if (performance.now() - t0 > 60_000) throw new Error('cold start: no authenticated 200 within 60 s')
       try {
         if ((await fetch(url, { headers: { authorization: `Bearer ${key}` } })).status === 200) break
       } catch {

@@ -79,7 +79,8 @@ describe('deployment artefacts', () => {
     )
     assert.ok(lines.includes('USER 10001:10001'))
     assert.ok(lines.includes('ENTRYPOINT ["/usr/bin/tini", "--"]'))
-    assert.ok(lines.includes('CMD ["node", "--enable-source-maps", "dist/main.js"]'))
+    // No --enable-source-maps: the first formatted stack trace would decode the whole map into the heap (~80 MB, kept).
+    assert.ok(lines.includes('CMD ["node", "dist/main.js"]'))
     assert.match(text, /HEALTHCHECK [^\n]*\\\n\s+CMD \["node", "-e", "fetch\('http:\/\/127\.0\.0\.1:' \+ \(process\.env\.PORT \|\| 8080\) \+ '\/livez'\)/)
     // What the build context leaves out (installed and built inside the image instead).
     for (const ignore of ['.containerignore', '.dockerignore']) assert.match(read(ignore), /^node_modules$/m)
@@ -95,6 +96,9 @@ describe('deployment artefacts', () => {
     const heap = Number(/--max-old-space-size=(\d+)/.exec(env.find((e) => e.name === 'NODE_OPTIONS')?.value ?? '')?.[1])
     const limitMi = parseInt(worker.spec.template.spec.containers[0].resources.limits.memory, 10)
     assert.ok(heap > 128 && heap < limitMi, `worker heap ${heap} MB within its ${limitMi}Mi limit`)
+    // Source maps on would put the decoded map (~80 MB) into that heap at the first stack trace: no start command has them.
+    for (const file of ['package.json', 'Containerfile', 'deploy/systemd/svc@.service', 'compose.yaml']) assert.doesNotMatch(read(file), /enable-source-maps/, file)
+    for (const d of byKind('Deployment')) assert.doesNotMatch(JSON.stringify(d), /enable-source-maps/, d.metadata.name)
   })
 
   it('compose.yaml: valid against the Compose Specification schema; API and worker roles with PostgreSQL, Redis and volumes', () => {
@@ -177,7 +181,7 @@ describe('deployment artefacts', () => {
 
   it('systemd: one template unit per role that runs the built bundle as an unprivileged user', () => {
     const unit = read('deploy/systemd/svc@.service')
-    assert.match(unit, /^ExecStart=\/usr\/bin\/node --enable-source-maps dist\/main\.js$/m)
+    assert.match(unit, /^ExecStart=\/usr\/bin\/node dist\/main\.js$/m)
     assert.match(unit, /^Environment=SVC_ROLE=%i$/m)
     assert.match(unit, /^User=svc$/m)
     assert.match(unit, /^TimeoutStopSec=20$/m)
