@@ -34,6 +34,7 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
   const { scheduleMaintenance } = await import('./kernel/maintenance.js')
 
   let closeAll: () => Promise<void>
+  let stopMaintenance: (() => Promise<void>) | null = null
   if (serveHttp) {
     const app = await buildApp({ config, logger: log })
     // In a cluster, slot 0 starts alone and bootstraps; the others start once it listens.
@@ -42,19 +43,23 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
     await app.http.listen({ host: config.host, port: config.port })
     if (runJobs) {
       app.kernel.jobs.start()
-      scheduleMaintenance(app.kernel, app.services)
+      stopMaintenance = scheduleMaintenance(app.kernel, app.services)
     }
     const base = config.publicUrl
     log.info({ role: config.role, live: `${base}/v2`, sandbox: `${base}/sandbox/v2`, docs: `${base}/v2/api-docs`, engine: app.kernel.database.engine }, `listening on ${base}/v2`)
-    closeAll = () => app.close()
+    closeAll = async () => {
+      await stopMaintenance?.()
+      await app.close()
+    }
   } else {
     const { kernel, services } = await createKernel({ config, logger: log })
     const first = await bootstrapIfEmpty(kernel, services)
     if (first) printFirstStart(config, log, first)
     kernel.jobs.start()
-    scheduleMaintenance(kernel, services)
+    stopMaintenance = scheduleMaintenance(kernel, services)
     log.info({ role: config.role, engine: kernel.database.engine }, 'worker started')
     closeAll = async () => {
+      await stopMaintenance?.()
       await kernel.jobs.stop(config.shutdownTimeoutMs)
       await kernel.requests.flush()
       await kernel.database.close()

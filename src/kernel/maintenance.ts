@@ -26,20 +26,42 @@ export async function sealAuditChains(kernel: Kernel): Promise<number> {
   return sealed
 }
 
-export function scheduleMaintenance(kernel: Kernel, services?: Services, everyMs = 5 * 60_000, sealEveryMs = 2000): () => void {
+/**
+ * Runs the maintenance now and every `everyMs`, and seals the audit chains every `sealEveryMs`. Returns the stop:
+ * no new run starts, and the runs under way finish before it resolves (a shutdown closes the database after it, so a
+ * run is never cut off half-way with "driver has already been destroyed").
+ */
+export function scheduleMaintenance(kernel: Kernel, services?: Services, everyMs = 5 * 60_000, sealEveryMs = 2000): () => Promise<void> {
+  const running = new Set<Promise<void>>()
+  // Each run logs its own failure: it never rejects.
+  const track = (run: Promise<void>) => {
+    running.add(run)
+    void run.finally(() => running.delete(run))
+  }
   const tick = () =>
-    runMaintenance(kernel, services).then(
-      (r) => kernel.log.debug(r, 'maintenance done'),
-      (err) => kernel.log.warn({ err }, 'maintenance failed'),
+    track(
+      runMaintenance(kernel, services).then(
+        (r) => kernel.log.debug(r, 'maintenance done'),
+        (err) => kernel.log.warn({ err }, 'maintenance failed'),
+      ),
     )
-  // `void`: tick() logs its own failure (the .then above), it does not reject.
-  const timer = setInterval(() => void tick(), everyMs)
+  const timer = setInterval(tick, everyMs)
   timer.unref()
-  void tick()
-  const seal = setInterval(() => void sealAuditChains(kernel).catch((err) => kernel.log.warn({ err }, 'audit sealing failed')), sealEveryMs)
+  tick()
+  const seal = setInterval(
+    () =>
+      track(
+        sealAuditChains(kernel).then(
+          () => undefined,
+          (err) => kernel.log.warn({ err }, 'audit sealing failed'),
+        ),
+      ),
+    sealEveryMs,
+  )
   seal.unref()
-  return () => {
+  return async () => {
     clearInterval(timer)
     clearInterval(seal)
+    await Promise.all([...running])
   }
 }
