@@ -70,11 +70,13 @@ describe('the web chat widget in Chromium: the bot’s reply streams in as it is
     // Screen readers hear one line that the assistant is writing, not every word (the draft is hidden from them).
     assert.equal(await draft.getAttribute('aria-hidden'), 'true')
     assert.equal(await chat.getByRole('status').textContent(), 'The assistant is writing a reply…')
-    await checkA11y(visitor, 'the widget while the bot writes')
+    // The draft grows — checked before the accessibility scan, which can outlast the rest of the stream on a loaded
+    // machine (then the draft was gone and this wait timed out in a full run of 2026-11-29).
     await draft
       .locator('.text')
       .getByText(/working days/)
       .waitFor({ timeout: 10_000 })
+    await checkA11y(visitor, 'the widget while the bot writes')
 
     // The posted message replaces the draft, once.
     const answers = chat.locator('.msg.bot:not(.draft)')
