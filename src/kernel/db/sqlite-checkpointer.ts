@@ -6,8 +6,8 @@ import type { SqliteThread } from './sqlite-thread.js'
  *
  * SQLite's automatic checkpoint runs inside the COMMIT that takes the WAL past `wal_autocheckpoint` pages
  * (1,000 by default), on the connection that committed: every ~40th sendMessage spent 11–16 ms copying the
- * WAL into the database file and syncing it, on the event loop, and every request queued behind it. Here a
- * thread of its own, with its own connection to the same file, runs a PASSIVE checkpoint every `intervalMs`
+ * WAL into the database file and syncing it, on the event loop, and every request queued behind it. Here the
+ * database's background thread, with its own connection to the same file, runs a PASSIVE checkpoint every `intervalMs`
  * (a few microseconds when there is nothing to copy). A passive checkpoint waits for no one: writers keep
  * appending while it copies, and a frame still needed by a reader's snapshot waits for the next round. The
  * WAL starts over from its beginning only when a write transaction begins with every frame copied, which under

@@ -4,7 +4,8 @@ import type { Clock } from '../clock.js'
 import type { Database } from '../db/database.js'
 import type { Mode, Principal } from '../tenant.js'
 import { flushStatements, runStatements } from './api-log.store.js'
-import { PartialWriteError, SqliteLogWriter } from './api-log.writer.js'
+import { ThreadWriteError } from '../db/sqlite-thread.js'
+import { SqliteLogWriter } from './api-log.writer.js'
 import { ulidTime } from '../ids.js'
 
 /**
@@ -179,7 +180,7 @@ export class ApiLogRecorder {
       this.failing = false
     } catch (err) {
       // The writer thread may have committed the first rows (and every entry's rollups) before failing.
-      const done = err instanceof PartialWriteError ? err.committedRows : 0
+      const done = err instanceof ThreadWriteError ? err.committedRows : 0
       const left = done > 0 ? batch.slice(done).map((e) => ({ ...e, counted: true })) : batch
       this.written += done
       // Back in front of what arrived meanwhile (they are older), bounded; retried on the next tick.

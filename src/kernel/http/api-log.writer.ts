@@ -1,4 +1,4 @@
-import { ThreadWriteError, type SqliteThread } from '../db/sqlite-thread.js'
+import type { SqliteThread } from '../db/sqlite-thread.js'
 import { STATEMENT_KEYS, statementText, type Statement } from './api-log.store.js'
 
 /**
@@ -9,9 +9,6 @@ import { STATEMENT_KEYS, statementText, type Statement } from './api-log.store.j
  * a request that writes while the thread holds the write lock waits for it (busy_timeout), so the thread
  * commits every 256 rows (a few ms) rather than holding the lock for a whole flush.
  */
-
-/** A failed write: `committedRows` log rows (the first ones, with the whole flush's rollups) are in the database. */
-export { ThreadWriteError as PartialWriteError }
 
 /** Rows per transaction of the writer thread: the write lock is held a few milliseconds at a time. */
 const ROWS_PER_TRANSACTION = 256
