@@ -2,12 +2,12 @@
 // Runs the whole suite twice: on SQLite, then on PostgreSQL (127.0.0.1:5432/test, a fresh schema per
 // test app) with Redis (127.0.0.1:6379). TEST_DB=sqlite|postgres runs one engine; extra args filter files
 // (`npm test -- src/modules/leads` or `npm test -- leads`: every test file whose path contains one of them).
-// The whole suite runs the linter first (npm run lint, then npm run format:check) and stops if it fails: a red lint
-// is a red CI. A filtered run skips it (LINT=1 runs it anyway; LINT=0 skips it on a whole run). After the engines, a
-// whole run runs the mutation run (scripts/mutation.mjs; MUTATION=1/0 as LINT). At the end: each engine's time and
-// the slowest test files.
-import { spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+// The whole suite also runs the linter (npm run lint, then npm run format:check) and the mutation run
+// (scripts/mutation.mjs), both beside the last engine's pass (see `background`): a red one is a red run. A filtered
+// run skips them (LINT=1 / MUTATION=1 run them anyway; LINT=0 / MUTATION=0 skip them on a whole run). At the end:
+// each engine's time, the slowest test files and what failed.
+import { spawn } from 'node:child_process'
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join, relative, resolve } from 'node:path'
 import { nodeTestArgs, testEnv } from './test-process.mjs'
 
@@ -25,19 +25,30 @@ function find(dir, out = []) {
 const filters = process.argv.slice(2)
 const started = performance.now()
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`
-let lintMs = null
-if (process.env.LINT === '1' || (filters.length === 0 && process.env.LINT !== '0')) {
-  process.stdout.write('\n=== lint (npm run lint, npm run format:check) ===\n')
-  const lint = spawnSync('npm', ['run', '--silent', 'lint'], { stdio: 'inherit' })
-  // The formatter covers every source file (package.json's format:check; docs/architecture.md).
-  const format = lint.status === 0 ? spawnSync('npm', ['run', '--silent', 'format:check'], { stdio: 'inherit' }) : null
-  lintMs = performance.now() - started
-  if (lint.status !== 0 || format?.status !== 0) {
-    process.stdout.write(`\nlint failed (${seconds(lintMs)}): fix it before the tests run (LINT=0 skips it locally)\n`)
-    process.exit(1)
-  }
-  process.stdout.write(`lint clean (${seconds(lintMs)})\n`)
+
+// Work that runs beside the last engine's pass (the linter; the mutation run): that pass waits on PostgreSQL and
+// leaves a fifth of the 2 cores idle (vmstat), where the SQLite pass keeps both busy; run first, one after the
+// other, the linter (one core, ~150 s) and the mutation run (~40 s) added their whole time to the suite's. Their
+// output is kept and printed when they end, after the pass's; a red one is a red run.
+function background(label, steps) {
+  const t0 = performance.now()
+  let out = ''
+  const run = ([cmd, args, env]) =>
+    new Promise((done) => {
+      const c = spawn(cmd, args, { env: env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] })
+      c.stdout.on('data', (b) => (out += b))
+      c.stderr.on('data', (b) => (out += b))
+      c.on('close', (code, signal) => done(code === 0 && !signal))
+    })
+  return (async () => {
+    let ok = true
+    // A step runs only when the ones before it passed (the formatter's check after a clean lint).
+    for (const step of steps) if (ok) ok = await run(step)
+    return { label, ok, ms: performance.now() - t0, out }
+  })()
 }
+const lintWanted = process.env.LINT === '1' || (filters.length === 0 && process.env.LINT !== '0')
+let lint = null
 const files = [...find('src'), ...find('lib'), ...find('test'), ...find('sdk'), ...find('dashboard')].filter((f) => filters.length === 0 || filters.some((x) => f.includes(x))).sort()
 // The browser tests load the built dashboard: build it once (skipped when its sources have not changed).
 if (files.some((f) => f.startsWith('dashboard'))) await (await import('../dashboard/build.mjs')).buildDashboard()
@@ -112,35 +123,61 @@ const sqliteOnly = (f) => /^(sdk|dashboard)[\\/]/.test(f) || (f.endsWith('.ts') 
 const TIMINGS_DIR = join('.tmp', 'test-timings', String(process.pid))
 mkdirSync(TIMINGS_DIR, { recursive: true })
 process.on('exit', () => rmSync(TIMINGS_DIR, { recursive: true, force: true }))
+// Each engine's timings of the last run, kept: the slowest files beyond the ten printed (`.tmp/test-timings/last/`).
+const LAST_TIMINGS = join('.tmp', 'test-timings', 'last')
 const summary = []
 let failed = false
-for (const engine of engines) {
+// Both engines on a whole run: the mutation run (SQLite) starts beside PostgreSQL's pass once SQLite's is done.
+const mutationWanted = process.env.MUTATION === '1' || (filters.length === 0 && engines.includes('sqlite') && process.env.MUTATION !== '0')
+let mutation = null
+// The mutation run (scripts/mutation.mjs): hand-picked faults its tests must catch, on SQLite. Like the lint it runs on
+// a whole run only (MUTATION=1 runs it on a filtered one, MUTATION=0 skips it on a whole one).
+function startMutation() {
+  // A whole run whose SQLite pass was green has run the mutants' tests unmutated already.
+  const sqliteGreen = filters.length === 0 && summary.some((x) => x.engine === 'sqlite' && x.ok)
+  const env = sqliteGreen ? { ...process.env, MUTATION_BASELINE: 'passed' } : process.env
+  return background('mutation run', [[process.execPath, ['scripts/mutation.mjs'], env]])
+}
+const passOf = (args, env) =>
+  new Promise((done) => {
+    const c = spawn(process.execPath, args, { stdio: 'inherit', env })
+    c.on('close', (code, signal) => done({ status: signal ? 1 : code }))
+  })
+for (const [i, engine] of engines.entries()) {
+  const last = i === engines.length - 1
+  if (last && lintWanted)
+    lint = background('lint', [
+      ['npm', ['run', '--silent', 'lint']],
+      ['npm', ['run', '--silent', 'format:check']],
+    ])
+  if (last && mutationWanted && engine !== 'sqlite') mutation = startMutation()
   const engineStarted = performance.now()
   const timingsFile = join(TIMINGS_DIR, `${engine}.json`)
   const engineFiles = engine === 'postgres' ? runFiles.filter((_, i) => !sqliteOnly(groupedFiles[i])) : runFiles
   const leftOut = engine === 'postgres' ? files.filter(sqliteOnly).length : 0
-  process.stdout.write(`\n=== test suite on ${engine} (${files.length - leftOut} files${leftOut ? `; ${leftOut} SQLite-only left out` : ''}) ===\n`)
+  process.stdout.write(
+    `\n=== test suite on ${engine} (${files.length - leftOut} files${leftOut ? `; ${leftOut} SQLite-only left out` : ''}${last && (lint || mutation) ? `; ${[lint && 'the lint', mutation && 'the mutation run'].filter(Boolean).join(' and ')} beside it` : ''}) ===\n`,
+  )
   const env = testEnv(engine, process.env.SVC_TEST_BUILD === '0' ? '' : resolve(TEST_BUILD))
   // No file for this engine: `node --test` without files would look for every test file itself.
-  const r = engineFiles.length === 0 ? { status: 0 } : spawnSync(process.execPath, nodeTestArgs(engineFiles, { bundled, timingsFile }), { stdio: 'inherit', env })
+  const r = engineFiles.length === 0 ? { status: 0 } : await passOf(nodeTestArgs(engineFiles, { bundled, timingsFile }), env)
   if (r.status !== 0) failed = true
   summary.push({ engine, count: files.length - leftOut, ms: performance.now() - engineStarted, ok: r.status === 0, files: readTimings(timingsFile), failures: readFailures(timingsFile) })
+  // The last runs were kept for the next look at where the time goes (the timings folder goes at exit).
+  if (existsSync(timingsFile)) {
+    mkdirSync(LAST_TIMINGS, { recursive: true })
+    copyFileSync(timingsFile, join(LAST_TIMINGS, `${engine}.json`))
+  }
 }
-
-// The mutation run (scripts/mutation.mjs): hand-picked faults its tests must catch, on SQLite, after the engines. Like the
-// lint it runs on a whole run only (MUTATION=1 runs it on a filtered one, MUTATION=0 skips it on a whole one).
-let mutationMs = null
-let mutationFailed = false
-if (process.env.MUTATION === '1' || (filters.length === 0 && engines.includes('sqlite') && process.env.MUTATION !== '0')) {
-  process.stdout.write('\n=== mutation run (npm run test:mutation) ===\n')
-  const mutationStarted = performance.now()
-  // A whole run whose SQLite pass was green has run the mutants' tests unmutated already.
-  const sqliteGreen = filters.length === 0 && summary.some((x) => x.engine === 'sqlite' && x.ok)
-  const env = sqliteGreen ? { ...process.env, MUTATION_BASELINE: 'passed' } : process.env
-  const r = spawnSync(process.execPath, ['scripts/mutation.mjs'], { stdio: 'inherit', env })
-  mutationMs = performance.now() - mutationStarted
-  mutationFailed = r.status !== 0
-  if (mutationFailed) failed = true
+// SQLite alone (TEST_DB=sqlite): nothing runs after it, so the mutation run runs now.
+if (mutationWanted && !mutation) mutation = startMutation()
+const backgrounds = []
+for (const job of [lint, mutation]) {
+  if (!job) continue
+  const r = await job
+  process.stdout.write(`\n=== ${r.label} (${seconds(r.ms)}${r.ok ? '' : ', FAILED'}) ===\n${r.out}`)
+  if (!r.ok) failed = true
+  backgrounds.push(r)
 }
 
 // A file's time: the runner's own for the file, else the longest span the reporter saw.
@@ -187,7 +224,6 @@ function readFailures(file) {
 
 // The times, last, where a reader of a long log looks: which engine took how long, and where the time went.
 process.stdout.write('\n=== test times ===\n')
-if (lintMs !== null) process.stdout.write(`lint: ${seconds(lintMs)}\n`)
 for (const s of summary) {
   process.stdout.write(`${s.engine}: ${seconds(s.ms)} (${s.count} files${s.ok ? '' : ', FAILED'})\n`)
   const slowest = s.files.sort((a, b) => b.ms - a.ms).slice(0, 10)
@@ -206,6 +242,7 @@ for (const s of summary) {
       )
   }
 }
-if (mutationMs !== null) process.stdout.write(`mutation run: ${seconds(mutationMs)}${mutationFailed ? ' (FAILED)' : ''}\n`)
+// Beside the last pass: their own times, inside the total.
+for (const r of backgrounds) process.stdout.write(`${r.label} (beside the last pass): ${seconds(r.ms)}${r.ok ? '' : ' (FAILED)'}\n`)
 process.stdout.write(`total: ${seconds(performance.now() - started)}\n`)
 process.exit(failed ? 1 : 0)

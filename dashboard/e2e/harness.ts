@@ -25,8 +25,16 @@ export const skip: string | false = !existsSync(CHROMIUM)
 
 const HERE = dirname(fileURLToPath(import.meta.url))
 export const DASHBOARD_DIR = resolve(HERE, '..', 'dist')
-/** Screenshots: docs/dashboard/ when DASHBOARD_SCREENSHOTS=docs (to refresh the docs' pictures), else .tmp/screenshots/. */
-const SHOTS = process.env.DASHBOARD_SCREENSHOTS === 'docs' ? resolve(HERE, '..', '..', 'docs', 'dashboard') : resolve(HERE, '..', '..', '.tmp', 'screenshots')
+/**
+ * Screenshots, taken only when asked (each is a full-page render and PNG encoding, ~60 per suite, CPU the suite's
+ * 2 cores spent on pictures nobody read): docs/dashboard/ when DASHBOARD_SCREENSHOTS=docs (to refresh the docs'
+ * pictures), .tmp/screenshots/ for any other value.
+ */
+const SHOTS = !process.env.DASHBOARD_SCREENSHOTS
+  ? null
+  : process.env.DASHBOARD_SCREENSHOTS === 'docs'
+    ? resolve(HERE, '..', '..', 'docs', 'dashboard')
+    : resolve(HERE, '..', '..', '.tmp', 'screenshots')
 export const OWNER_EMAIL = 'owner@acme.example'
 export const PASSWORD = 'dashboard password 123'
 
@@ -127,8 +135,9 @@ export async function checkA11y(page: Page, label: string): Promise<void> {
   )
 }
 
-/** A full-page screenshot named `name`.png (see SHOTS). */
+/** A full-page screenshot named `name`.png, when screenshots are asked for (see SHOTS). */
 export async function screenshot(page: Page, name: string): Promise<void> {
+  if (!SHOTS) return
   mkdirSync(SHOTS, { recursive: true })
   await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true })
 }
