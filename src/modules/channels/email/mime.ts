@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser'
+import type { AddressObject, ParsedMail } from 'mailparser'
 import sanitizeHtml from 'sanitize-html'
 
 // One email as the channel reads it, from raw MIME (the SMTP listener, SendGrid's raw mode, Mailgun's
@@ -191,6 +191,9 @@ export async function parseEmail(raw: Buffer, limits: EmailLimits): Promise<Pars
   checkStructure(raw)
   let p: ParsedMail
   try {
+    // Loaded at the first inbound mail, not at start: the parser and its encodings are ~7 MB of heap a service
+    // without an e-mail channel never uses (docs/performance.md, finding 26).
+    const { simpleParser } = await import('mailparser')
     p = await simpleParser(raw, { skipHtmlToText: true, skipTextToHtml: true, skipImageLinks: true, maxHtmlLengthToParse: MAX_HTML })
   } catch (err) {
     throw new MimeRefused('malformed', `The message could not be parsed as MIME: ${(err as Error).message.slice(0, 200)}`)
