@@ -30,19 +30,29 @@ export const pinning = (() => {
   return { server: '0,1', label: `pinned: server 0-1, load ${load}` }
 })()
 
-/** The node flags of `npm start` (package.json), the heap ceiling among them: the bench measures what is deployed. */
+const START = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } }).scripts.start
+
+/** The node flags of `npm start` (package.json), the heap limits among them: the bench measures what is deployed. */
 export const START_FLAGS: string[] = (() => {
-  const start = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } }).scripts.start
   // BENCH_NODE_FLAGS (space-separated) replaces them for an experiment, e.g. another heap ceiling.
-  return (process.env.BENCH_NODE_FLAGS ?? start).split(/\s+/).filter((w) => w.startsWith('--'))
+  return (process.env.BENCH_NODE_FLAGS ?? START).split(/\s+/).filter((w) => w.startsWith('--'))
 })()
+
+/** The environment `npm start` sets before `node` (`MALLOC_ARENA_MAX=2 node …`); the bench's own environment wins. */
+export const START_ENV: Record<string, string> = Object.fromEntries(
+  (/^((?:[A-Z_][A-Z0-9_]*=\S*\s+)*)node\b/.exec(START)?.[1] ?? '')
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((w) => [w.slice(0, w.indexOf('=')), w.slice(w.indexOf('=') + 1)]),
+)
 
 /** A node process as `npm start` runs one (compiled JavaScript, its flags), or a TypeScript file through tsx. */
 export function spawnNode(args: string[], env: Record<string, string>, stdio: 'pipe' | 'ignore' = 'pipe'): ChildProcess {
   const node = [process.execPath, ...(args[0].endsWith('.js') ? [...START_FLAGS, ...args] : ['--import', 'tsx', ...args])]
   const [cmd, ...argv] = pinning.server ? ['taskset', '-c', pinning.server, ...node] : node
   // taskset execs the command: the child's pid is the server's (peak RSS reads /proc/<pid>).
-  return spawn(cmd, argv, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', stdio, stdio] })
+  const startEnv = args[0].endsWith('.js') ? START_ENV : {}
+  return spawn(cmd, argv, { cwd: ROOT, env: { ...startEnv, ...process.env, ...env }, stdio: ['ignore', stdio, stdio] })
 }
 
 export async function startProcess(args: string[], env: Record<string, string>, readyUrl: string): Promise<ChildProcess> {
