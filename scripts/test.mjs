@@ -127,11 +127,11 @@ process.on('exit', () => rmSync(TIMINGS_DIR, { recursive: true, force: true }))
 const LAST_TIMINGS = join('.tmp', 'test-timings', 'last')
 const summary = []
 let failed = false
-// Both engines on a whole run: the mutation run (SQLite) starts beside PostgreSQL's pass once SQLite's is done.
+// The mutation run (scripts/mutation.mjs): hand-picked faults its tests must catch, on SQLite. Like the lint it runs on
+// a whole run only (MUTATION=1 runs it on a filtered one, MUTATION=0 skips it on a whole one). With both engines it
+// starts beside PostgreSQL's pass, once SQLite's is done.
 const mutationWanted = process.env.MUTATION === '1' || (filters.length === 0 && engines.includes('sqlite') && process.env.MUTATION !== '0')
 let mutation = null
-// The mutation run (scripts/mutation.mjs): hand-picked faults its tests must catch, on SQLite. Like the lint it runs on
-// a whole run only (MUTATION=1 runs it on a filtered one, MUTATION=0 skips it on a whole one).
 function startMutation() {
   // A whole run whose SQLite pass was green has run the mutants' tests unmutated already.
   const sqliteGreen = filters.length === 0 && summary.some((x) => x.engine === 'sqlite' && x.ok)
