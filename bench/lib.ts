@@ -33,10 +33,8 @@ export const pinning = (() => {
 const START = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } }).scripts.start
 
 /** The node flags of `npm start` (package.json), the heap limits among them: the bench measures what is deployed. */
-export const START_FLAGS: string[] = (() => {
-  // BENCH_NODE_FLAGS (space-separated) replaces them for an experiment, e.g. another heap ceiling.
-  return (process.env.BENCH_NODE_FLAGS ?? START).split(/\s+/).filter((w) => w.startsWith('--'))
-})()
+// BENCH_NODE_FLAGS (space-separated) replaces them for an experiment, e.g. another heap ceiling.
+export const START_FLAGS: string[] = (process.env.BENCH_NODE_FLAGS ?? START).split(/\s+/).filter((w) => w.startsWith('--'))
 
 /** The environment `npm start` sets before `node` (`MALLOC_ARENA_MAX=2 node …`); the bench's own environment wins. */
 export const START_ENV: Record<string, string> = Object.fromEntries(
@@ -48,11 +46,11 @@ export const START_ENV: Record<string, string> = Object.fromEntries(
 
 /** A node process as `npm start` runs one (compiled JavaScript, its flags), or a TypeScript file through tsx. */
 export function spawnNode(args: string[], env: Record<string, string>, stdio: 'pipe' | 'ignore' = 'pipe'): ChildProcess {
-  const node = [process.execPath, ...(args[0].endsWith('.js') ? [...START_FLAGS, ...args] : ['--import', 'tsx', ...args])]
+  const built = args[0].endsWith('.js')
+  const node = [process.execPath, ...(built ? [...START_FLAGS, ...args] : ['--import', 'tsx', ...args])]
   const [cmd, ...argv] = pinning.server ? ['taskset', '-c', pinning.server, ...node] : node
   // taskset execs the command: the child's pid is the server's (peak RSS reads /proc/<pid>).
-  const startEnv = args[0].endsWith('.js') ? START_ENV : {}
-  return spawn(cmd, argv, { cwd: ROOT, env: { ...startEnv, ...process.env, ...env }, stdio: ['ignore', stdio, stdio] })
+  return spawn(cmd, argv, { cwd: ROOT, env: { ...(built ? START_ENV : {}), ...process.env, ...env }, stdio: ['ignore', stdio, stdio] })
 }
 
 export async function startProcess(args: string[], env: Record<string, string>, readyUrl: string): Promise<ChildProcess> {

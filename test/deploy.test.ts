@@ -89,11 +89,12 @@ describe('deployment artefacts', () => {
   it('every start command sets the heap ceiling (docs/operations.md "Memory"): npm start, the image, the systemd unit; the worker manifest raises it', () => {
     // The old space's ceiling and the young generation's semi-space (8 MB, half V8's default: ~20 MB less RSS).
     const limits = /--max-old-space-size=128 --max-semi-space-size=8\b/
-    assert.match(JSON.parse(read('package.json')).scripts.start, limits)
+    const start = JSON.parse(read('package.json')).scripts.start
+    assert.match(start, limits)
     assert.match(read('Containerfile'), /^\s+NODE_OPTIONS="--max-old-space-size=128 --max-semi-space-size=8" \\$/m)
     assert.match(read('deploy/systemd/svc@.service'), /^Environment="NODE_OPTIONS=--max-old-space-size=128 --max-semi-space-size=8"$/m)
     // Two malloc arenas for the native side (~12 MB less RSS in a soak; docs/operations.md "Memory").
-    assert.match(JSON.parse(read('package.json')).scripts.start, /^MALLOC_ARENA_MAX=2 node /)
+    assert.match(start, /^MALLOC_ARENA_MAX=2 node /)
     assert.match(read('Containerfile'), /^\s+MALLOC_ARENA_MAX=2 \\$/m)
     assert.match(read('deploy/systemd/svc@.service'), /^Environment=MALLOC_ARENA_MAX=2$/m)
     const worker = byKind('Deployment').find((d) => d.metadata.name === 'svc-worker')

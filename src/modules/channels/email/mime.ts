@@ -189,11 +189,12 @@ function checkStructure(raw: Buffer): void {
 
 export async function parseEmail(raw: Buffer, limits: EmailLimits): Promise<ParsedEmail> {
   checkStructure(raw)
+  // Loaded at the first inbound mail, not at start: the parser and its encodings are ~7 MB of heap a service
+  // without an e-mail channel never uses (docs/performance.md, finding 26). Outside the try: a failed load is ours, not
+  // the message's.
+  const { simpleParser } = await import('mailparser')
   let p: ParsedMail
   try {
-    // Loaded at the first inbound mail, not at start: the parser and its encodings are ~7 MB of heap a service
-    // without an e-mail channel never uses (docs/performance.md, finding 26).
-    const { simpleParser } = await import('mailparser')
     p = await simpleParser(raw, { skipHtmlToText: true, skipTextToHtml: true, skipImageLinks: true, maxHtmlLengthToParse: MAX_HTML })
   } catch (err) {
     throw new MimeRefused('malformed', `The message could not be parsed as MIME: ${(err as Error).message.slice(0, 200)}`)

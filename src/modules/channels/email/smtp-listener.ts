@@ -28,11 +28,13 @@ export class SmtpListener {
 
   async start(): Promise<void> {
     const cfg = this.k.config.email
-    if (cfg.listenPort === null || this.server) return
-    const maxBytes = cfg.maxMessageBytes
-    const tls = cfg.tls ? { key: readFileSync(cfg.tls.keyFile), cert: readFileSync(cfg.tls.certFile) } : null
+    if (cfg.listenPort === null) return
     // Loaded only when the listener is configured (SMTP_LISTEN_PORT): ~2 MB of heap otherwise unused (finding 26).
     const { SMTPServer } = await import('smtp-server')
+    // Checked after the load: a second start() during it finds the first one's server.
+    if (this.server) return
+    const maxBytes = cfg.maxMessageBytes
+    const tls = cfg.tls ? { key: readFileSync(cfg.tls.keyFile), cert: readFileSync(cfg.tls.certFile) } : null
     this.server = new SMTPServer({
       name: cfg.hostname,
       banner: 'inbound mail for support channels',
