@@ -4,7 +4,7 @@ import { createLogger } from './logger.js'
 import { createApiKey, listApiKeys, revokeApiKey } from './kernel/auth/api-keys.js'
 import { ALL_SCOPES, isKnownScope } from './kernel/auth/scopes.js'
 import { loadConfig } from './config.js'
-import { auditScope } from './kernel/audit/audit.js'
+import { bindAudit } from './kernel/audit/audit.js'
 import { EVIDENCE_KINDS } from './modules/compliance/compliance.schemas.js'
 import { userInfo } from 'node:os'
 import { resolve } from 'node:path'
@@ -31,7 +31,7 @@ Scopes: ${ALL_SCOPES.join(' ')}
 Uses DATABASE_URL like the server.`
 
 /** CLI changes are audited like API ones: the operator's login as the actor, the command as the action. */
-const asCli = <T>(action: string, fields: string[], fn: () => Promise<T>): Promise<T> => auditScope.run({ actor: { type: 'cli', id: userInfo().username }, action: `cli ${action}`, fields }, fn)
+const asCli = <T extends object>(owner: T, action: string, fields: string[]): T => bindAudit(owner, { actor: { type: 'cli', id: userInfo().username }, action: `cli ${action}`, fields })
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n`)
@@ -77,9 +77,11 @@ export async function cli(argv: string[]): Promise<number> {
       }
       const mode = values.sandbox ? 'test' : 'live'
       const tenant = { workspaceId: workspaceId!, mode } as const
-      const key = await asCli('keys create', ['scopes', ...(values.name ? ['name'] : [])], () =>
-        kernel.transaction(tenant, async (tx) => ({ ...(await createApiKey(tx, kernel.clock, { workspaceId: tenant.workspaceId, mode, scopes, name: values.name })), object: 'api_key' })),
-      )
+      const owner = asCli({ ...tenant }, 'keys create', ['scopes', ...(values.name ? ['name'] : [])])
+      const key = await kernel.transaction(owner, async (tx) => ({
+        ...(await createApiKey(tx, kernel.clock, { workspaceId: tenant.workspaceId, mode, scopes, name: values.name })),
+        object: 'api_key',
+      }))
       const view = { id: key.id, key: key.key, workspace_id: key.workspace_id, scopes: key.scopes, mode }
       out(view, !!values.json, `${key.key}\n(id ${key.id}, workspace ${key.workspace_id}, ${mode}, scopes: ${scopes.join(' ')}; shown once)`)
       return 0
@@ -140,8 +142,8 @@ export async function cli(argv: string[]): Promise<number> {
       for (const mode of ['live', 'test'] as const) {
         const tenant = { workspaceId, mode }
         const existing = (await services.workspaces.listMembers(tenant, workspaceId, { limit: 100 })).data.find((m) => m.email === email)
-        const member = existing ?? (await asCli('members add', ['email', 'role'], () => services.workspaces.invite(tenant, workspaceId, { email, role })))
-        const active = member.status === 'active' ? member : await asCli('members add', ['status'], () => services.workspaces.updateMember(tenant, workspaceId, member.id, { status: 'active' }))
+        const member = existing ?? (await services.workspaces.invite(asCli({ ...tenant }, 'members add', ['email', 'role']), workspaceId, { email, role }))
+        const active = member.status === 'active' ? member : await services.workspaces.updateMember(asCli({ ...tenant }, 'members add', ['status']), workspaceId, member.id, { status: 'active' })
         made.push({ id: active.id, mode, email, role: active.role, status: active.status })
       }
       out(made, !!values.json, `${email} is an active ${role} of ${workspaceId} (live and sandbox); set a password: svc members set-password --email ${email}`)
@@ -173,8 +175,8 @@ export async function cli(argv: string[]): Promise<number> {
       const row = await kernel.db.selectFrom('api_keys').select(['workspace_id', 'mode']).where('id', '=', id).executeTakeFirst()
       const ok =
         row &&
-        (await asCli('keys revoke', ['revoked_at'], () =>
-          kernel.transaction({ workspaceId: row.workspace_id, mode: row.mode }, async (tx) => ((await revokeApiKey(tx, kernel.clock, id)) ? { id, object: 'api_key' } : null)),
+        (await kernel.transaction(asCli({ workspaceId: row.workspace_id, mode: row.mode }, 'keys revoke', ['revoked_at']), async (tx) =>
+          (await revokeApiKey(tx, kernel.clock, id)) ? { id, object: 'api_key' } : null,
         ))
       if (!ok) fail(`no active key ${id}`)
       out({ id, revoked: true }, rest.includes('--json'), `revoked ${id}`)

@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks'
 import { createHash } from 'node:crypto'
 import { iso, type Clock } from '../clock.js'
 import { toJson, type Executor } from '../db/database.js'
@@ -9,9 +8,10 @@ import type { Mode, Tenant } from '../tenant.js'
 
 /**
  * The audit log: every change — an API write, a worker's job, a CLI command — leaves one entry, written in
- * the transaction of the change (kernel.transaction). Who did it comes from the scope the change runs in
- * (`auditScope`: set by the HTTP layer per request, by the job runner per job, by the CLI per command);
- * what changed from the transaction's result and the events it emitted. Entries hold names, never values
+ * the transaction of the change (kernel.transaction). Who did it comes from the transaction's owner, the
+ * object the change is made for, bound to its scope (`bindAudit`: by the HTTP layer to a request's principal,
+ * by the job runner to a job's context, by the CLI to its tenant); what changed from the transaction's result
+ * and the events it emitted. Entries hold names, never values
  * of personal data: field names of the request body, the target's type and id.
  *
  * Entries are append-only and chained per workspace under a key of the server secret (audit-chain.ts):
@@ -34,7 +34,34 @@ export interface AuditScope {
   targetId?: string | null
 }
 
-export const auditScope = new AsyncLocalStorage<AuditScope>()
+/**
+ * Scopes by owner, the object a change's code hands to kernel.transaction (a request's principal, a job's
+ * context or tenant). An explicit owner rather than AsyncLocalStorage, as for the idempotency claim
+ * (kernel/http/idempotency.ts): on Node 20 one AsyncLocalStorage turns on promise hooks for every promise the
+ * process makes, a quarter of a read's throughput (docs/performance.md, finding 26).
+ */
+const scopes = new WeakMap<object, AuditScope>()
+/** Changes made for `owner` are `scope`'s. Returns the owner. */
+export function bindAudit<T extends object>(owner: T, scope: AuditScope): T {
+  scopes.set(owner, scope)
+  return owner
+}
+export const auditScopeOf = (owner: object | null | undefined): AuditScope | undefined => (owner ? scopes.get(owner) : undefined)
+/** `to`, made for whoever `from` is made for (a job's tenant for the job's context). Returns `to`. */
+export function inheritAudit<T extends object>(from: object | null | undefined, to: T): T {
+  const scope = auditScopeOf(from)
+  if (scope) scopes.set(to, scope)
+  return to
+}
+/**
+ * The owner of a transaction beside the main one of a request or job (a knowledge gap noted during a search, a
+ * delivery's status): audited as `from`'s, but never carrying a request's Idempotency-Key claim, which only
+ * the transaction of the effect may commit. Not a tenant either: the entry's tenant comes from the events.
+ */
+export const sideOwner = (from: object | null | undefined): object | null => {
+  const scope = auditScopeOf(from)
+  return scope ? bindAudit({}, scope) : null
+}
 
 /** What a transaction emitted (events.ts records it): the fallback target and the system's "fields". */
 const emitted = new WeakMap<object, { tenant: Tenant; type: string; objectType: string | null; id: string | null }[]>()
@@ -51,10 +78,10 @@ const isTenant = (v: unknown): v is Tenant => typeof (v as Tenant | null)?.works
 /**
  * The entry for this transaction, if it changed something in a scope: the tenant from the owner (a
  * request's principal) or the first event; the target from the result (`object`, `id`), the path id, or
- * the first event. Nothing is written for a transaction outside any scope, or one that names no tenant.
+ * the first event. Nothing is written for a transaction whose owner has no scope, or one that names no tenant.
  */
 export async function recordAudit(tx: Executor, clock: Clock, owner: object | null, result: unknown, entryMac: (row: AuditLogTable) => string): Promise<void> {
-  const scope = auditScope.getStore()
+  const scope = auditScopeOf(owner)
   if (!scope) return
   const events = emitted.get(tx) ?? []
   const tenant = isTenant(owner) ? owner : (events[0]?.tenant ?? null)

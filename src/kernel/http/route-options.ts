@@ -1,6 +1,6 @@
 import type { FastifyRequest, FastifySchema, RouteOptions } from 'fastify'
 import type { Config } from '../../config.js'
-import { auditScope, type AuditScope } from '../audit/audit.js'
+import { bindAudit, type AuditScope } from '../audit/audit.js'
 import { minRoleOf } from '../auth/roles.js'
 import { AppError } from '../errors.js'
 import type { Services } from '../services.js'
@@ -123,7 +123,10 @@ export function routeOptions(ctx: RouteContext, r: AnyRoute, mode: Mode): RouteO
       : undefined,
     handler: async (request, reply) => {
       if (r.sse) {
-        const base = { params: request.params, query: request.query, body: request.body, principal: request.principal ?? null, services, request, reply }
+        // Audited like any request's changes (its own principal object, bound to its scope; see below).
+        const principal = request.principal ? { ...request.principal } : null
+        bindAudit(principal ?? request, requestAuditScope(request, r, principal))
+        const base = { params: request.params, query: request.query, body: request.body, principal, services, request, reply }
         const streamClaim = request.idempotency
         // Recorded for the key once the work settles (the response may have ended long before, or been resumed).
         const record = streamClaim
@@ -141,16 +144,17 @@ export function routeOptions(ctx: RouteContext, r: AnyRoute, mode: Mode): RouteO
         )
       }
       const claim = request.idempotency
-      // An idempotent request gets its own principal object, the owner its services hand to kernel.transaction.
-      const principal = claim && request.principal ? { ...request.principal } : (request.principal ?? null)
+      // Each request gets its own principal object, the owner its services hand to kernel.transaction: bound to
+      // the request's audit scope and to its Idempotency-Key claim (a public operation's owner is the request).
+      const principal = request.principal ? { ...request.principal } : null
+      const owner = principal ?? request
+      bindAudit(owner, requestAuditScope(request, r, principal))
       if (claim) {
         // The claim object itself: what its transaction stores on it is what onSend then reads.
         const active = Object.assign(claim, { status, serialize: (v: unknown, s: number) => (reply.getSerializationFunction(String(s)) ?? JSON.stringify)(v as Record<string, unknown>) })
-        bindClaim(principal ?? request, active)
+        bindClaim(owner, active)
       }
-      const result = await auditScope.run(auditScopeOf(request, r, principal), () =>
-        r.handler({ params: request.params, query: request.query, body: request.body, principal, services, request, reply }),
-      )
+      const result = await r.handler({ params: request.params, query: request.query, body: request.body, principal, services, request, reply })
       if (reply.sent) return reply
       if (result instanceof WithStatus) {
         reply.code(result.status)
@@ -176,7 +180,7 @@ function findNul(value: unknown, pointer: string, depth = 0): string | null {
 }
 
 /** Who changes what in this request, for the audit log: the key, the operation, the client, the body's field names. */
-function auditScopeOf(request: FastifyRequest, r: AnyRoute, principal: Principal | null): AuditScope {
+function requestAuditScope(request: FastifyRequest, r: AnyRoute, principal: Principal | null): AuditScope {
   const body = request.body
   const fields = body && typeof body === 'object' && !Buffer.isBuffer(body) && !Array.isArray(body) ? Object.keys(body as object) : []
   const id = (request.params as { id?: unknown } | undefined)?.id

@@ -1,4 +1,4 @@
-import { auditScope } from '../audit/audit.js'
+import { bindAudit, type AuditScope } from '../audit/audit.js'
 import { hostname } from 'node:os'
 import type { Logger } from 'pino'
 import type { Clock } from '../clock.js'
@@ -137,9 +137,7 @@ export class JobRunner {
     const error = leaseExhaustedError(job.attempts)
     const lease = leaseOf(job, this.workerId)
     try {
-      await auditScope.run({ actor: { type: 'system', id: null }, action: job.name }, () =>
-        def?.onExhausted?.(JSON.parse(job.payload), { jobId: job.id, attempts: job.attempts, error, leaseExpired: true }),
-      )
+      await def?.onExhausted?.(JSON.parse(job.payload), bindAudit({ jobId: job.id, attempts: job.attempts, error, leaseExpired: true }, systemScope(job.name)))
     } catch (err) {
       this.log.error({ err, job: job.name, jobId: job.id }, 'could not report a dead-lettered job to its module; retried after the lease')
       return
@@ -196,10 +194,11 @@ export class JobRunner {
       return
     }
     const lease = leaseOf(job, this.workerId)
-    const ctx: JobContext = { jobId: job.id, attempt: job.attempts, lease }
+    // Changes a job makes are the system's, named by the job: its context is the owner its transactions are
+    // made for, directly or through a tenant inheriting it (kernel/audit).
+    const ctx: JobContext = bindAudit({ jobId: job.id, attempt: job.attempts, lease }, systemScope(job.name))
     try {
-      // Changes a job makes are the system's, named by the job (kernel/audit).
-      await auditScope.run({ actor: { type: 'system', id: null }, action: job.name }, () => def.run(JSON.parse(job.payload), ctx))
+      await def.run(JSON.parse(job.payload), ctx)
       // A handler may have completed the job in the transaction of its effect already.
       if (!ctx.completed) await completeJob(this.database.db, this.clock, lease)
       finish('succeeded')
@@ -210,9 +209,7 @@ export class JobRunner {
         // The last attempt: the module hears of it before the job is failed (a crash in between: the
         // takeover dead-letters it and tells the module again).
         if (job.attempts >= job.max_attempts && def.onExhausted) {
-          await auditScope.run({ actor: { type: 'system', id: null }, action: job.name }, () =>
-            def.onExhausted!(JSON.parse(job.payload), { jobId: job.id, attempts: job.attempts, error: message, leaseExpired: false }),
-          )
+          await def.onExhausted(JSON.parse(job.payload), bindAudit({ jobId: job.id, attempts: job.attempts, error: message, leaseExpired: false }, systemScope(job.name)))
         }
         const outcome = await failJob(this.database.db, this.clock, job, this.workerId, message, ctx.retryAt)
         this.log.warn({ job: job.name, jobId: job.id, attempt: job.attempts, outcome, err: message }, 'job attempt failed')
@@ -223,3 +220,5 @@ export class JobRunner {
     }
   }
 }
+
+const systemScope = (action: string): AuditScope => ({ actor: { type: 'system', id: null }, action })

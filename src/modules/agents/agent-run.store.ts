@@ -1,4 +1,5 @@
 import type { TokenUsage } from '../../kernel/ai/ai.js'
+import { sideOwner } from '../../kernel/audit/audit.js'
 import { iso } from '../../kernel/clock.js'
 import { fromJson, toJson } from '../../kernel/db/database.js'
 import { newId } from '../../kernel/ids.js'
@@ -66,7 +67,7 @@ export class DurableRunStore implements RunStore {
 
   async append(step: NewStep): Promise<StepRecord> {
     const row = this.row(step, this.steps.length + 1)
-    await this.k.transaction(null, async (tx) => {
+    await this.k.transaction(sideOwner(this.tenant), async (tx) => {
       await repo.insertStep(tx, row)
       await repo.updateRun(tx, this.tenant, this.run.id, {
         step_count: row.position,
@@ -153,7 +154,7 @@ export class DurableRunStore implements RunStore {
     }
     const step = this.row({ type: 'approval', status: 'started', tool: tool.name, call_id: call.call_id, arguments: call.arguments, approval_id: approval.id, text: reason }, this.steps.length + 1)
     approval.step_id = step.id
-    await this.k.transaction(null, async (tx) => {
+    await this.k.transaction(sideOwner(this.tenant), async (tx) => {
       await repo.insertStep(tx, step)
       await repo.insertApproval(tx, approval)
       const moved = await repo.transitionRun(tx, this.tenant, this.run.id, ['running'], { status: 'requires_approval', step_count: step.position, updated_at: approval.created_at })

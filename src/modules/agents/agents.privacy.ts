@@ -1,3 +1,4 @@
+import { sideOwner } from '../../kernel/audit/audit.js'
 import type { DataSubject, ModulePrivacy } from '../../kernel/module.js'
 import type { Services } from '../../kernel/services.js'
 import type { Kernel } from '../../kernel/kernel.js'
@@ -46,6 +47,6 @@ export const agentsPrivacy: ModulePrivacy = {
   async erase(k, services, tenant, subject) {
     const ids = (await runsOf(k, services, tenant, subject)).map((r) => r.id)
     if (ids.length === 0) return { deleted: 0, anonymised: 0 }
-    return { deleted: await k.transaction(null, (tx) => repo.deleteRuns(tx, tenant, ids)), anonymised: 0 }
+    return { deleted: await k.transaction(sideOwner(tenant), (tx) => repo.deleteRuns(tx, tenant, ids)), anonymised: 0 }
   },
 }

@@ -1,5 +1,6 @@
 import type { AiEngine, AiTurn } from '../../kernel/ai/ai.js'
 import { renderReply, type ReplyChannel } from '../../kernel/ai/render-reply.js'
+import { inheritAudit } from '../../kernel/audit/audit.js'
 import { iso } from '../../kernel/clock.js'
 import { fromJson, toJson, type Tx } from '../../kernel/db/database.js'
 import { AppError } from '../../kernel/errors.js'
@@ -98,7 +99,7 @@ export class BotRepliesService {
    * it — so the returned reply's `content` is what was sent.
    */
   async send(principal: Principal, botId: string, body: SendBotMessageBodyT, live: { onDelta?: (text: string) => void } = {}): Promise<BotReplyT> {
-    const tenant: Tenant = { workspaceId: principal.workspaceId, mode: principal.mode }
+    const tenant: Tenant = inheritAudit(principal, { workspaceId: principal.workspaceId, mode: principal.mode })
     const { version, config } = await this.answering(tenant, botId, body.version_id)
     const test = isTest(body)
     const inConversation = body.conversation_id

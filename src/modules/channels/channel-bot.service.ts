@@ -1,4 +1,5 @@
 import { renderReply } from '../../kernel/ai/render-reply.js'
+import { inheritAudit, sideOwner } from '../../kernel/audit/audit.js'
 import { defineJob, enqueue, type JobDefinition } from '../../kernel/jobs/jobs.js'
 import type { Executor, Tx } from '../../kernel/db/database.js'
 import type { Kernel } from '../../kernel/kernel.js'
@@ -37,7 +38,7 @@ export class ChannelBotService {
     private readonly services: Services,
   ) {
     this.outOfHours = new OutOfHours(k, services)
-    this.replyJob = defineJob<BotReplyPayload>({ name: 'channels.bot-reply', retrySchedule: [5, 30], run: (p) => this.reply(p) })
+    this.replyJob = defineJob<BotReplyPayload>({ name: 'channels.bot-reply', retrySchedule: [5, 30], run: (p, ctx) => this.reply(p, ctx) })
   }
 
   /** In the customer's message transaction: queue the bot's answer when the channel has a bot still answering there. */
@@ -58,8 +59,9 @@ export class ChannelBotService {
     await this.outOfHours.reply(tx, tenant, channel, p.conversation_id)
   }
 
-  private async reply(p: BotReplyPayload): Promise<void> {
-    const tenant: Tenant = { workspaceId: p.workspace_id, mode: p.mode }
+  /** `job`: the job's context, what its changes are audited as. */
+  private async reply(p: BotReplyPayload, job: object): Promise<void> {
+    const tenant: Tenant = inheritAudit(job, { workspaceId: p.workspace_id, mode: p.mode })
     const [channel, link, receipt] = await Promise.all([
       repo.findChannel(this.k.db, tenant, p.channel_id),
       repo.findConversationLink(this.k.db, tenant, p.conversation_id),
@@ -80,7 +82,7 @@ export class ChannelBotService {
     const links = outcome.citations.map((c) => ({ title: c.citation.title, url: c.citation.source_url }))
     const handoff = answering.config.handoff
     const posted = await this.k
-      .transaction(null, async (tx) => {
+      .transaction(sideOwner(tenant), async (tx) => {
         // At most one answer per customer message, whatever runs again.
         if (!(await repo.claimBotReply(tx, tenant, p.channel_id, p.provider_sid, 'pending'))) return null
         const { messageId } = await this.services.inbox.turns.post(tx, tenant, p.conversation_id, renderReply(outcome.content, links, channel.type === 'web_chat' ? 'chat' : 'sms'), {

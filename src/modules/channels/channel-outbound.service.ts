@@ -1,8 +1,9 @@
+import { inheritAudit, sideOwner } from '../../kernel/audit/audit.js'
 import { randomBytes } from 'node:crypto'
 import { iso } from '../../kernel/clock.js'
 import type { Executor } from '../../kernel/db/database.js'
 import type { EventEnvelope } from '../../kernel/events/events.js'
-import { defineJob, enqueue, type JobDefinition } from '../../kernel/jobs/jobs.js'
+import { defineJob, enqueue, type ExhaustedInfo, type JobContext, type JobDefinition } from '../../kernel/jobs/jobs.js'
 import type { Kernel } from '../../kernel/kernel.js'
 import type { Services } from '../../kernel/services.js'
 import type { Tenant } from '../../kernel/tenant.js'
@@ -61,8 +62,8 @@ export class ChannelOutboundService {
     this.sendJob = defineJob<SendPayload>({
       name: 'channels.send-message',
       retrySchedule: SEND_RETRIES,
-      run: (p, ctx) => this.send(p, ctx.attempt),
-      onExhausted: (p, info) => this.exhausted(p, info.error),
+      run: (p, ctx) => this.send(p, ctx),
+      onExhausted: (p, info) => this.exhausted(p, info),
     })
   }
 
@@ -122,8 +123,9 @@ export class ChannelOutboundService {
    * URL carries our message id, binds the sid, and a check fails the message if none comes. A definite
    * refusal (4xx) fails it with Twilio's code; 429 and 408 are retried on the schedule.
    */
-  private async send(p: SendPayload, attempt: number): Promise<void> {
-    const tenant: Tenant = { workspaceId: p.workspace_id, mode: p.mode }
+  private async send(p: SendPayload, ctx: JobContext): Promise<void> {
+    const { attempt } = ctx
+    const tenant: Tenant = inheritAudit(ctx, { workspaceId: p.workspace_id, mode: p.mode })
     const d = await repo.findDelivery(this.k.db, tenant, p.message_id)
     if (!d || d.status !== 'queued') return
     if (p.check) {
@@ -170,7 +172,7 @@ export class ChannelOutboundService {
       if (definite && err.retryable && attempt <= SEND_RETRIES.length) throw err
       if (definite) return this.settle(tenant, { ...marked, provider_sid: null }, 'failed', null, err.carrierCode === null ? 'provider_error' : String(err.carrierCode), err.message.slice(0, 500))
       this.k.log.warn({ message: d.message_id, err: err.message }, 'channel send outcome unknown; waiting for the status callback')
-      await this.k.transaction(null, (tx) => enqueue(tx, this.k.clock, this.sendJob, { ...p, check: true }, { runAt: new Date(this.k.clock.now().getTime() + UNKNOWN_OUTCOME_WAIT_MS) }))
+      await this.k.transaction(sideOwner(tenant), (tx) => enqueue(tx, this.k.clock, this.sendJob, { ...p, check: true }, { runAt: new Date(this.k.clock.now().getTime() + UNKNOWN_OUTCOME_WAIT_MS) }))
     }
   }
 
@@ -205,8 +207,9 @@ export class ChannelOutboundService {
     return this.settle(tenant, { ...marked, provider_sid: null }, 'failed', null, r.code, r.message.slice(0, 500))
   }
 
-  private async exhausted(p: SendPayload, error: string): Promise<void> {
-    const tenant: Tenant = { workspaceId: p.workspace_id, mode: p.mode }
+  private async exhausted(p: SendPayload, info: ExhaustedInfo): Promise<void> {
+    const { error } = info
+    const tenant: Tenant = inheritAudit(info, { workspaceId: p.workspace_id, mode: p.mode })
     const d = await repo.findDelivery(this.k.db, tenant, p.message_id)
     if (d && d.status === 'queued' && !d.provider_sid) await this.settle(tenant, d, 'failed', null, 'provider_error', error.slice(0, 500))
   }
@@ -233,7 +236,7 @@ export class ChannelOutboundService {
   /** Moves a delivery (guarded: from the state read) and shows it on the inbox message, with message.updated. */
   private async settle(tenant: Tenant, d: ChannelDeliveriesTable, status: DeliveryStatus, sid: string | null, code: string | null, message: string | null): Promise<void> {
     const patch = { status, provider_sid: sid ?? d.provider_sid, error_code: code, error_message: message, updated_at: iso(this.k.clock.now()) }
-    await this.k.transaction(null, async (tx) => {
+    await this.k.transaction(sideOwner(tenant), async (tx) => {
       if (!(await repo.updateDeliveryIf(tx, tenant, d.message_id, d, patch))) return
       await this.services.inbox.messages.setDelivery(tx, tenant, d.message_id, this.deliveryOf({ ...d, ...patch }))
     })

@@ -1,3 +1,4 @@
+import { sideOwner } from '../../kernel/audit/audit.js'
 import { createHash } from 'node:crypto'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { iso } from '../../kernel/clock.js'
@@ -115,7 +116,8 @@ export class EvidenceService {
       sha256: checksum,
       generated_at: report.generated_at,
     }
-    await this.k.transaction(owner, async (tx) => {
+    // A scheduled report is made by whoever asked for the list (the request) or the compliance job: audited as theirs.
+    await this.k.transaction(owner ?? sideOwner(tenant), async (tx) => {
       await repo.insertEvidence(tx, row)
       const view = evidenceView(row, apiBase(this.k, tenant))
       await this.k.events.emit(tx, tenant, 'evidence.generated', view)

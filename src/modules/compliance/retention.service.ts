@@ -1,3 +1,4 @@
+import { sideOwner } from '../../kernel/audit/audit.js'
 import { iso } from '../../kernel/clock.js'
 import { fromJson, toJson, type Executor } from '../../kernel/db/database.js'
 import { AppError } from '../../kernel/errors.js'
@@ -122,7 +123,7 @@ export class RetentionService {
     }
     if (Object.keys(deleted).length === 0) return null
     const run: RetentionRunsTable = { id: newId('ret'), workspace_id: tenant.workspaceId, mode: tenant.mode, deleted: toJson(deleted), started_at: started, finished_at: iso(this.k.clock.now()) }
-    await this.k.transaction(null, async (tx) => {
+    await this.k.transaction(sideOwner(tenant), async (tx) => {
       await repo.insertRun(tx, run)
       await this.k.events.emit(tx, tenant, 'retention.enforced', {
         object: 'retention_run',

@@ -1,3 +1,4 @@
+import { sideOwner } from '../../kernel/audit/audit.js'
 import { iso } from '../../kernel/clock.js'
 import type { Executor } from '../../kernel/db/database.js'
 import type { DataSubject, ModulePrivacy } from '../../kernel/module.js'
@@ -49,10 +50,10 @@ export const inboxPrivacy: ModulePrivacy = {
    */
   async erase(k, services, tenant, subject) {
     const ids = await repo.conversationIdsOfSubject(k.db, tenant, subject)
-    const removed = await k.transaction(null, (tx) => repo.deleteConversations(tx, tenant, ids))
+    const removed = await k.transaction(sideOwner(tenant), (tx) => repo.deleteConversations(tx, tenant, ids))
     const mentions = await mentionsOf(k.db, tenant, subject, new Set())
     if (mentions.length > 0) {
-      await k.transaction(null, async (tx) => {
+      await k.transaction(sideOwner(tenant), async (tx) => {
         for (const m of mentions) await services.inbox.messages.rewrite(tx, tenant, m.id, eraseMentions(m.content, subject))
       })
     }
@@ -74,7 +75,7 @@ export const inboxPrivacy: ModulePrivacy = {
       if (changes.phone && changes.phone !== c.contact_phone && (!c.contact_phone || !subject.phone || c.contact_phone === subject.phone)) patch.contact_phone = changes.phone
       if (Object.keys(patch).length === 0) continue
       patch.updated_at = iso(k.clock.now())
-      await k.transaction(null, async (tx) => {
+      await k.transaction(sideOwner(tenant), async (tx) => {
         await repo.updateConversation(tx, tenant, c.id, patch)
         await k.events.emit(tx, tenant, 'conversation.updated', conversationView({ ...c, ...patch }))
       })

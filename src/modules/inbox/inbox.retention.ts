@@ -1,3 +1,4 @@
+import { sideOwner } from '../../kernel/audit/audit.js'
 import type { RetentionClass } from '../../kernel/module.js'
 import * as repo from './inbox.repository.js'
 
@@ -14,7 +15,7 @@ export const INBOX_RETENTION: RetentionClass[] = [
     async purge(k, tenant, before, limit) {
       const ids = await repo.inactiveConversationIds(k.db, tenant, before, limit)
       if (ids.length === 0) return 0
-      return (await k.transaction(null, (tx) => repo.deleteConversations(tx, tenant, ids))).conversations
+      return (await k.transaction(sideOwner(tenant), (tx) => repo.deleteConversations(tx, tenant, ids))).conversations
     },
   },
 ]

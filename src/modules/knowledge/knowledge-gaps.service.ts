@@ -1,3 +1,4 @@
+import { sideOwner } from '../../kernel/audit/audit.js'
 import { iso } from '../../kernel/clock.js'
 import type { Tx } from '../../kernel/db/database.js'
 import { newId } from '../../kernel/ids.js'
@@ -144,7 +145,7 @@ export class KnowledgeGapsService {
     for (const gap of await repo.openGapsOfBase(this.k.db, tenant, kbId, RESOLVE_BATCH)) {
       const best = await answer(gap.question)
       if (!best || !isAnswered(best.score)) continue
-      await this.k.transaction(null, async (tx) => {
+      await this.k.transaction(sideOwner(tenant), async (tx) => {
         const at = iso(this.k.clock.now())
         if (!(await repo.resolveGap(tx, tenant, gap.id, at, best.documentId, best.score))) return
         const row = await repo.findGap(tx, tenant, gap.id)

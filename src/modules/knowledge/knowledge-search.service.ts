@@ -1,4 +1,5 @@
 import { cosine, vectorFromBytes } from '../../kernel/ai/embeddings.js'
+import { inheritAudit, sideOwner } from '../../kernel/audit/audit.js'
 import { notFound } from '../../kernel/errors.js'
 import { claimFor } from '../../kernel/http/idempotency.js'
 import type { Kernel } from '../../kernel/kernel.js'
@@ -163,7 +164,7 @@ export class KnowledgeSearchService {
 
   /** POST /knowledge/search: results with citations, an optional answer, and the gap it was recorded in. */
   async search(owner: Tenant, body: SearchKnowledgeBodyT): Promise<KnowledgeSearchT> {
-    const tenant: Tenant = { workspaceId: owner.workspaceId, mode: owner.mode }
+    const tenant: Tenant = inheritAudit(owner, { workspaceId: owner.workspaceId, mode: owner.mode })
     const r = await this.retrieve(tenant, body.query, {
       knowledgeBaseIds: body.knowledge_base_ids,
       basesPointer: '/body/knowledge_base_ids',
@@ -194,7 +195,7 @@ export class KnowledgeSearchService {
   async passages(tenant: Tenant, query: string, opts: { knowledgeBaseIds?: string[]; topK: number; recordGaps?: boolean }): Promise<KnowledgePassage[]> {
     const r = await this.retrieve(tenant, query, { knowledgeBaseIds: opts.knowledgeBaseIds, topK: opts.topK, skipMissingBases: true })
     if (opts.recordGaps !== false && this.shouldRecord(r)) {
-      await this.k.transaction(null, (tx) => this.gaps.record(tx, tenant, { question: query, terms: r.terms, bestScore: r.best, knowledgeBaseIds: r.knowledgeBaseIds }))
+      await this.k.transaction(sideOwner(tenant), (tx) => this.gaps.record(tx, tenant, { question: query, terms: r.terms, bestScore: r.best, knowledgeBaseIds: r.knowledgeBaseIds }))
     }
     return r.results.map((s) => {
       const v = resultView(s)

@@ -1,3 +1,4 @@
+import { sideOwner } from '../../kernel/audit/audit.js'
 import type { DataSubject, ModulePrivacy } from '../../kernel/module.js'
 import type { Executor } from '../../kernel/db/database.js'
 import type { Tenant } from '../../kernel/tenant.js'
@@ -38,8 +39,8 @@ export const knowledgePrivacy: ModulePrivacy = {
   async erase(k, services, tenant, subject) {
     const ids = (await gapsOf(k.db, tenant, subject)).map((g) => g.id)
     const documents = (await documentsOf(k.db, tenant, subject)).map((d) => d.id)
-    if (ids.length > 0) await k.transaction(null, (tx) => gaps.deleteGaps(tx, tenant, ids))
-    if (documents.length > 0) await k.transaction(null, (tx) => services.knowledge.documents.removeDocuments(tx, tenant, documents))
+    if (ids.length > 0) await k.transaction(sideOwner(tenant), (tx) => gaps.deleteGaps(tx, tenant, ids))
+    if (documents.length > 0) await k.transaction(sideOwner(tenant), (tx) => services.knowledge.documents.removeDocuments(tx, tenant, documents))
     return { deleted: ids.length + documents.length, anonymised: 0 }
   },
 }

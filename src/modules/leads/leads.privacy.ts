@@ -1,3 +1,4 @@
+import { sideOwner } from '../../kernel/audit/audit.js'
 import { iso } from '../../kernel/clock.js'
 import type { ModulePrivacy } from '../../kernel/module.js'
 import type { LeadsTable } from './leads.tables.js'
@@ -32,7 +33,7 @@ export const leadsPrivacy: ModulePrivacy = {
   async erase(k, _services, tenant, subject) {
     const ids = (await repo.leadsOfSubject(k.db, tenant, subject)).map((l) => l.id)
     if (ids.length === 0) return { deleted: 0, anonymised: 0 }
-    const deleted = await k.transaction(null, async (tx) => {
+    const deleted = await k.transaction(sideOwner(tenant), async (tx) => {
       const n = await repo.deleteLeads(tx, tenant, ids)
       for (const id of ids) await k.events.emit(tx, tenant, 'lead.deleted', { id, object: 'lead', deleted: true })
       return n
@@ -58,7 +59,7 @@ export const leadsPrivacy: ModulePrivacy = {
       if (changes.phone && changes.phone !== lead.phone && (!lead.phone || !subject.phone || lead.phone === subject.phone)) patch.phone = changes.phone
       if (Object.keys(patch).length === 0) continue
       patch.updated_at = iso(k.clock.now())
-      await k.transaction(null, async (tx) => {
+      await k.transaction(sideOwner(tenant), async (tx) => {
         await repo.updateLead(tx, tenant, lead.id, patch)
         await k.events.emit(tx, tenant, 'lead.updated', leadView({ ...lead, ...patch }))
       })

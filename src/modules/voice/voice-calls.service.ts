@@ -1,3 +1,4 @@
+import { sideOwner } from '../../kernel/audit/audit.js'
 import { iso } from '../../kernel/clock.js'
 import { toJson } from '../../kernel/db/database.js'
 import { AppError } from '../../kernel/errors.js'
@@ -91,7 +92,7 @@ export class VoiceCallsService {
       from_number: from,
       carrier_sid: sid,
     }
-    return this.k.transaction(null, async (tx) => {
+    return this.k.transaction(sideOwner(tenant), async (tx) => {
       const { conversationId } = await this.services.inbox.turns.open(tx, tenant, { channel: 'voice', contact: { phone: from }, subject: `Call from ${from}`, metadata: { call_id: row.id } })
       row.conversation_id = conversationId
       await repo.insertCall(tx, row)

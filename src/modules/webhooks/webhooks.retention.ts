@@ -1,3 +1,4 @@
+import { sideOwner } from '../../kernel/audit/audit.js'
 import type { Kernel } from '../../kernel/kernel.js'
 import type { RetentionClass } from '../../kernel/module.js'
 import type { Tenant } from '../../kernel/tenant.js'
@@ -13,7 +14,7 @@ export const WEBHOOKS_RETENTION: RetentionClass[] = [
     async purge(k, tenant, before, limit) {
       const ids = await repo.deliveryIdsBefore(k.db, tenant, before, limit)
       if (ids.length === 0) return 0
-      return (await k.transaction(null, (tx) => repo.deleteDeliveries(tx, tenant, ids))).deliveries
+      return (await k.transaction(sideOwner(tenant), (tx) => repo.deleteDeliveries(tx, tenant, ids))).deliveries
     },
   },
   {
@@ -29,6 +30,6 @@ export const WEBHOOKS_RETENTION: RetentionClass[] = [
 /** Up to `limit` outbox events (of `types`, or all) created before `before`, with their deliveries and attempts; returns how many events. */
 export async function purgeEventsBefore(k: Kernel, tenant: Tenant, types: string[] | null, before: string, limit: number): Promise<number> {
   const ids = await repo.eventIdsBefore(k.db, tenant, types, before, limit)
-  if (ids.length > 0) await k.transaction(null, (tx) => repo.deleteEvents(tx, tenant, ids))
+  if (ids.length > 0) await k.transaction(sideOwner(tenant), (tx) => repo.deleteEvents(tx, tenant, ids))
   return ids.length
 }

@@ -1,3 +1,4 @@
+import { inheritAudit, sideOwner } from '../../../kernel/audit/audit.js'
 import { iso } from '../../../kernel/clock.js'
 import { toJson } from '../../../kernel/db/database.js'
 import { defineJob } from '../../../kernel/jobs/jobs.js'
@@ -15,9 +16,9 @@ export const expireAgentApprovalJob = (k: Kernel) =>
   defineJob<ExpireApprovalPayload>({
     name: 'agents.expire-approval',
     retrySchedule: [5, 30, 120, 600],
-    async run(p) {
-      const tenant: Tenant = { workspaceId: p.workspace_id, mode: p.mode }
-      await k.transaction(null, async (tx) => {
+    async run(p, ctx) {
+      const tenant: Tenant = inheritAudit(ctx, { workspaceId: p.workspace_id, mode: p.mode })
+      await k.transaction(sideOwner(tenant), async (tx) => {
         const now = iso(k.clock.now())
         const approval = await repo.findApproval(tx, tenant, p.approval_id)
         if (!approval || approval.status !== 'pending' || approval.expires_at > now) return

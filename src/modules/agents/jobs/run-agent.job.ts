@@ -1,4 +1,5 @@
 import { aiEngineFor } from '../../../kernel/ai/ai.js'
+import { inheritAudit, sideOwner } from '../../../kernel/audit/audit.js'
 import { iso } from '../../../kernel/clock.js'
 import { fromJson, toJson } from '../../../kernel/db/database.js'
 import { AppError } from '../../../kernel/errors.js'
@@ -54,7 +55,7 @@ export function runAgentJob(k: Kernel, services: Services, running: RunningRuns,
     name: 'agents.run',
     retrySchedule: RETRY_SCHEDULE,
     async run(p, ctx) {
-      const tenant: Tenant = { workspaceId: p.workspace_id, mode: p.mode }
+      const tenant: Tenant = inheritAudit(ctx, { workspaceId: p.workspace_id, mode: p.mode })
       let run = await repo.findRun(k.db, tenant, p.run_id)
       if (!run || !['queued', 'running'].includes(run.status)) return
       const leaseSeconds = k.config.jobLeaseSeconds
@@ -97,7 +98,7 @@ export function runAgentJob(k: Kernel, services: Services, running: RunningRuns,
 
 async function start(k: Kernel, tenant: Tenant, run: AgentRunsTable): Promise<AgentRunsTable> {
   const now = iso(k.clock.now())
-  return k.transaction(null, async (tx) => {
+  return k.transaction(sideOwner(tenant), async (tx) => {
     await repo.transitionRun(tx, tenant, run.id, ['queued'], { status: 'running', started_at: now, updated_at: now })
     const next = (await repo.findRun(tx, tenant, run.id))!
     await k.events.emit(tx, tenant, 'agent_run.started', runSummaryView(next, null))
@@ -130,7 +131,7 @@ async function finish(k: Kernel, services: Services, tenant: Tenant, run: AgentR
   if (outcome.kind === 'waiting') return
   const now = iso(k.clock.now())
   const steps = await repo.stepsOf(k.db, tenant, run.id)
-  await k.transaction(null, async (tx) => {
+  await k.transaction(sideOwner(tenant), async (tx) => {
     const position = steps.length + 1
     const base = {
       id: '',

@@ -1,3 +1,4 @@
+import { sideOwner } from '../../../kernel/audit/audit.js'
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import { iso } from '../../../kernel/clock.js'
 import type { Kernel } from '../../../kernel/kernel.js'
@@ -101,7 +102,7 @@ export class EmailInboundService {
     const attachments = await this.storeAttachments(channel, mail)
     const now = iso(this.k.clock.now())
     const content = this.contentOf(mail)
-    return this.k.transaction(null, async (tx) => {
+    return this.k.transaction(sideOwner(tenant), async (tx) => {
       const fresh = await repo.insertReceipt(tx, {
         channel_id: channel.id,
         provider_sid: mail.messageId,

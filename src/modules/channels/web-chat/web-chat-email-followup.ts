@@ -1,8 +1,9 @@
+import { inheritAudit } from '../../../kernel/audit/audit.js'
 import { iso } from '../../../kernel/clock.js'
 import type { Executor } from '../../../kernel/db/database.js'
 import { AppError } from '../../../kernel/errors.js'
 import type { EventEnvelope } from '../../../kernel/events/events.js'
-import { defineJob, enqueue, type JobDefinition } from '../../../kernel/jobs/jobs.js'
+import { defineJob, enqueue, type JobContext, type JobDefinition } from '../../../kernel/jobs/jobs.js'
 import type { Kernel } from '../../../kernel/kernel.js'
 import type { Services } from '../../../kernel/services.js'
 import type { Tenant } from '../../../kernel/tenant.js'
@@ -60,7 +61,7 @@ export class WebChatEmailFollowup {
     private readonly k: Kernel,
     private readonly services: Services,
   ) {
-    this.job = defineJob<FollowupPayload>({ name: 'channels.web-chat-email-followup', retrySchedule: RETRIES, run: (p, ctx) => this.run(p, ctx.attempt) })
+    this.job = defineJob<FollowupPayload>({ name: 'channels.web-chat-email-followup', retrySchedule: RETRIES, run: (p, ctx) => this.run(p, ctx) })
   }
 
   /** In the transaction of every `message.created`: one indexed read for messages of conversations no channel talks to. */
@@ -95,8 +96,9 @@ export class WebChatEmailFollowup {
     await enqueue(tx, this.k.clock, this.job, { workspace_id: tenant.workspaceId, mode: tenant.mode, message_id: m.id }, { runAt: due })
   }
 
-  private async run(p: FollowupPayload, attempt: number): Promise<void> {
-    const tenant: Tenant = { workspaceId: p.workspace_id, mode: p.mode }
+  private async run(p: FollowupPayload, ctx: JobContext): Promise<void> {
+    const { attempt } = ctx
+    const tenant: Tenant = inheritAudit(ctx, { workspaceId: p.workspace_id, mode: p.mode })
     const db = this.k.db
     const now = iso(this.k.clock.now())
     const row = await fr.findFollowup(db, tenant, p.message_id)

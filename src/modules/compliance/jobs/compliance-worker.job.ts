@@ -1,3 +1,4 @@
+import { inheritAudit } from '../../../kernel/audit/audit.js'
 import { isUniqueViolation } from '../../../kernel/db/database.js'
 import { defineJob, enqueue, type JobDefinition } from '../../../kernel/jobs/jobs.js'
 import type { Kernel } from '../../../kernel/kernel.js'
@@ -19,10 +20,10 @@ export const complianceWorkerJob = (k: Kernel, retention: RetentionService, evid
   defineJob<Record<string, never>>({
     name: 'compliance.worker',
     retrySchedule: [60],
-    async run() {
+    async run(_, ctx) {
       const tenants = new Map<string, Tenant>()
-      for (const p of await repo.allPolicies(k.db)) tenants.set(`${p.workspace_id}:${p.mode}`, { workspaceId: p.workspace_id, mode: p.mode })
-      for (const t of await repo.tenantsWithAudit(k.db)) tenants.set(`${t.workspace_id}:${t.mode}`, { workspaceId: t.workspace_id, mode: t.mode })
+      for (const p of await repo.allPolicies(k.db)) tenants.set(`${p.workspace_id}:${p.mode}`, inheritAudit(ctx, { workspaceId: p.workspace_id, mode: p.mode }))
+      for (const t of await repo.tenantsWithAudit(k.db)) tenants.set(`${t.workspace_id}:${t.mode}`, inheritAudit(ctx, { workspaceId: t.workspace_id, mode: t.mode }))
       for (const tenant of tenants.values()) {
         try {
           await retention.enforce(tenant)

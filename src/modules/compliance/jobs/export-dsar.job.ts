@@ -1,3 +1,4 @@
+import { inheritAudit } from '../../../kernel/audit/audit.js'
 import { createHash } from 'node:crypto'
 import { iso } from '../../../kernel/clock.js'
 import { defineJob } from '../../../kernel/jobs/jobs.js'
@@ -23,7 +24,7 @@ export const exportDsarJob = (k: Kernel, services: Services) =>
     name: 'compliance.dsar-export',
     retrySchedule: [5, 30, 120],
     async run(p, ctx) {
-      const tenant: Tenant = { workspaceId: p.workspace_id, mode: p.mode }
+      const tenant: Tenant = inheritAudit(ctx, { workspaceId: p.workspace_id, mode: p.mode })
       const row = await repo.findDsar(k.db, tenant, p.dsar_id)
       if (!row || row.export_status !== 'pending') return
       try {

@@ -1,3 +1,4 @@
+import { inheritAudit, sideOwner } from '../../../kernel/audit/audit.js'
 import { iso } from '../../../kernel/clock.js'
 import { fromJson, toJson } from '../../../kernel/db/database.js'
 import { reclaimFreedSpace } from '../../../kernel/db/reclaim.js'
@@ -35,8 +36,8 @@ export const processDsarJob = (k: Kernel, services: Services, dsar: () => DsarSe
   defineJob<DsarJobPayload>({
     name: 'compliance.dsar-process',
     retrySchedule: [5, 30, 120, 600],
-    async run(p) {
-      const tenant: Tenant = { workspaceId: p.workspace_id, mode: p.mode }
+    async run(p, ctx) {
+      const tenant: Tenant = inheritAudit(ctx, { workspaceId: p.workspace_id, mode: p.mode })
       let row = await repo.findDsar(k.db, tenant, p.dsar_id)
       if (!row || row.status === 'completed' || row.status === 'rejected') return
       if (row.status === 'received') {
@@ -70,7 +71,7 @@ export const processDsarJob = (k: Kernel, services: Services, dsar: () => DsarSe
         // This request's own export, if one was made: the person's data in a file.
         await eraseExport(k, tenant, row, 'deleted by this erasure request')
       }
-      await k.transaction(null, async (tx) => {
+      await k.transaction(sideOwner(tenant), async (tx) => {
         const now = iso(k.clock.now())
         // An erased subject is kept only masked: the request stays as the record of what was done.
         const masked = row!.type === 'erasure' ? maskSubject(subject) : null

@@ -89,6 +89,25 @@ describe('listAuditLog and the audit chain', () => {
     assert.match(gap.broken!.reason, /entry 1 is missing/)
   })
 
+  it('a job’s changes are the system’s, named by the job; a change made beside a request’s own is the request’s', async () => {
+    await ok(post(h, '/leads', { name: 'Dee', email: 'dee@example.com' }), 201)
+    const dsar = await ok(post(h, '/compliance/dsar', { type: 'rectification', subject: { email: 'dee@example.com' }, changes: { name: 'Dee Dee' } }), 201)
+    await h.drainJobs()
+    const byJob = (await ok(get(h, '/compliance/audit-log?action=compliance.dsar-process&limit=100'))).data
+    assert.ok(byJob.length > 0, 'the job’s changes are in the log')
+    for (const e of byJob) assert.deepEqual(e.actor, { type: 'system', id: null })
+    assert.ok(
+      byJob.some((e: any) => e.events.includes('lead.updated')),
+      'the rectification the job made through the leads module (a tenant it handed on) is the job’s',
+    )
+    assert.ok(byJob.some((e: any) => e.target.id === dsar.id))
+    // Yesterday's evidence reports are made by the first list that misses them: audited as that request.
+    await ok(get(h, '/compliance/evidence'))
+    const byList = (await ok(get(h, '/compliance/audit-log?action=listComplianceEvidence&limit=100'))).data
+    assert.equal(byList.length, 4)
+    for (const e of byList) assert.equal(e.actor.type, 'api_key')
+  })
+
   it('from and to are instants: an offset, or a time without milliseconds, selects by the time it names', async () => {
     h.clock.advance(1500)
     const lead = await ok(post(h, '/leads', { name: 'Timed' }), 201)

@@ -1,5 +1,5 @@
+import { bindAudit } from '../../../kernel/audit/audit.js'
 import type { FastifyRequest } from 'fastify'
-import { auditScope } from '../../../kernel/audit/audit.js'
 import { iso } from '../../../kernel/clock.js'
 import { fromJson } from '../../../kernel/db/database.js'
 import { newId, randomToken } from '../../../kernel/ids.js'
@@ -132,14 +132,12 @@ export class OAuthAuthorization {
       requestId: String(request.id),
       fields: ['client_id', 'scope'],
     }
-    await auditScope.run(scope, () =>
-      this.k.transaction(tenant, async (tx) => {
-        await repo.insertGrant(tx, row)
-        const view = grantView(row)
-        await this.k.events.emit(tx, tenant, 'oauth_grant.created', view)
-        return view
-      }),
-    )
+    await this.k.transaction(bindAudit(tenant, scope), async (tx) => {
+      await repo.insertGrant(tx, row)
+      const view = grantView(row)
+      await this.k.events.emit(tx, tenant, 'oauth_grant.created', view)
+      return view
+    })
     return { redirect: this.respond(req.redirectUri, { code, state: req.state }) }
   }
 

@@ -1,5 +1,5 @@
+import { bindAudit } from '../../../kernel/audit/audit.js'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { auditScope } from '../../../kernel/audit/audit.js'
 import { ALL_SCOPES } from '../../../kernel/auth/scopes.js'
 import { AppError } from '../../../kernel/errors.js'
 import { acceptForms, formOf, sendPage, sendRedirect } from '../../../kernel/http/html.js'
@@ -83,8 +83,9 @@ export function oauthEndpoints(services: Services, opts: { metadata?: boolean } 
         const repeated = repeatedParameter(form)
         if (repeated) throw new OAuthError('invalid_request', `${repeated} is given more than once.`)
         const client = await oauth.authenticateClient(request.headers.authorization, form)
-        const scope = { actor: { type: 'oauth_app' as const, id: client.id }, action, ip: request.ip, requestId: String(request.id) }
-        return await auditScope.run(scope, () => fn(form, client))
+        // This request's own copy of the app: the owner its token changes are audited by (kernel/audit).
+        const app = bindAudit({ ...client }, { actor: { type: 'oauth_app', id: client.id }, action, ip: request.ip, requestId: String(request.id) })
+        return await fn(form, app)
       } catch (err) {
         if (err instanceof OAuthError) return sendOAuthError(reply, err)
         throw err

@@ -1,3 +1,4 @@
+import { inheritAudit } from '../../../kernel/audit/audit.js'
 import { createHash } from 'node:crypto'
 import type { BearerResolver } from '../../../kernel/auth/bearer-tokens.js'
 import { iso } from '../../../kernel/clock.js'
@@ -60,7 +61,7 @@ export class OAuthTokens {
     const grant = await repo.findGrantByCode(this.k.db, sha256(code))
     if (!grant || grant.client_id !== app.client_id) throw invalidGrant('The authorization code is unknown or was issued to another client.')
     if (grant.code_used_at) {
-      await this.revokeFamily(grant, 'authorization code reused')
+      await this.revokeFamily(grant, 'authorization code reused', app)
       throw invalidGrant('The authorization code was already used; every token issued from it is now revoked.')
     }
     if (grant.revoked_at) throw invalidGrant('The authorization was revoked.')
@@ -73,13 +74,13 @@ export class OAuthTokens {
       // RFC 9700 §2.1.1: a verifier for a code issued without a challenge is a PKCE downgrade attempt.
       throw invalidGrant('This code was issued without a code_challenge; a code_verifier is not accepted.')
     }
-    const issued = await this.k.transaction(tenantOf(grant), async (tx) => {
+    const issued = await this.k.transaction(inheritAudit(app, tenantOf(grant)), async (tx) => {
       if (!(await repo.spendCode(tx, grant, iso(this.now())))) return null
       return this.issue(tx, grant, scopeList(grant.scopes), scopeList(grant.scopes))
     })
     if (!issued) {
       // Another redemption of the same code won the race: treat this one as the reuse it is.
-      await this.revokeFamily(grant, 'authorization code reused')
+      await this.revokeFamily(grant, 'authorization code reused', app)
       throw invalidGrant('The authorization code was already used; every token issued from it is now revoked.')
     }
     return issued
@@ -94,7 +95,7 @@ export class OAuthTokens {
     const grant = await repo.findGrant(this.k.db, tenantOf(token), token.grant_id)
     if (!grant || grant.revoked_at || token.revoked_at) throw invalidGrant('The refresh token was revoked.')
     if (token.rotated_at) {
-      await this.revokeFamily(grant, 'refresh token replayed')
+      await this.revokeFamily(grant, 'refresh token replayed', app)
       throw invalidGrant('The refresh token was already used; the whole authorization is now revoked.')
     }
     if (Date.parse(token.expires_at) <= this.now().getTime()) throw invalidGrant('The refresh token has expired; authorize again.')
@@ -111,15 +112,15 @@ export class OAuthTokens {
     if (scopes.length === 0) throw invalidGrant('The app may no longer ask for the granted scopes; authorize again.')
     const member = await this.services.workspaces.getMember(tenantOf(grant), grant.member_id)
     if (!member || member.status !== 'active') {
-      await this.revokeFamily(grant, 'member left the workspace')
+      await this.revokeFamily(grant, 'member left the workspace', app)
       throw invalidGrant('The member who granted access is no longer in the workspace.')
     }
-    const issued = await this.k.transaction(tenantOf(grant), async (tx) => {
+    const issued = await this.k.transaction(inheritAudit(app, tenantOf(grant)), async (tx) => {
       if (!(await repo.rotateToken(tx, token, iso(this.now())))) return null
       return this.issue(tx, grant, scopes, held)
     })
     if (!issued) {
-      await this.revokeFamily(grant, 'refresh token replayed')
+      await this.revokeFamily(grant, 'refresh token replayed', app)
       throw invalidGrant('The refresh token was already used; the whole authorization is now revoked.')
     }
     return issued
@@ -139,7 +140,7 @@ export class OAuthTokens {
       return
     }
     const grant = await repo.findGrant(this.k.db, tenantOf(token), token.grant_id)
-    if (grant) await this.revokeFamily(grant, 'revoked by the app')
+    if (grant) await this.revokeFamily(grant, 'revoked by the app', app)
   }
 
   private async issue(tx: Executor, grant: OAuthGrantsTable, accessScopes: string[], refreshScopes: string[]): Promise<TokenResponse> {
@@ -174,8 +175,9 @@ export class OAuthTokens {
   }
 
   /** Revokes a grant and its whole token family, once: the granting workspace gets `oauth_grant.revoked`. */
-  async revokeFamily(grant: OAuthGrantsTable, reason: string): Promise<void> {
-    await this.k.transaction(tenantOf(grant), async (tx) => ((await revokeGrantIn(this.k, tx, grant, reason)) ? grantView(grant) : null))
+  /** `by`: the owner the revocation is audited as (the app's request). */
+  async revokeFamily(grant: OAuthGrantsTable, reason: string, by: object | null): Promise<void> {
+    await this.k.transaction(inheritAudit(by, tenantOf(grant)), async (tx) => ((await revokeGrantIn(this.k, tx, grant, reason)) ? grantView(grant) : null))
   }
 
   /** How the kernel authenticates `Authorization: Bearer svc_oat_…` (access tokens only; a refresh token is refused). */

@@ -1,3 +1,4 @@
+import { inheritAudit, sideOwner } from '../../../kernel/audit/audit.js'
 import { iso } from '../../../kernel/clock.js'
 import { defineJob } from '../../../kernel/jobs/jobs.js'
 import type { Kernel } from '../../../kernel/kernel.js'
@@ -23,9 +24,9 @@ export const wakeConversationJob = (k: Kernel) =>
   defineJob<WakePayload>({
     name: 'inbox.wake-conversation',
     retrySchedule: [5, 30, 120, 600],
-    async run(p) {
-      const tenant: Tenant = { workspaceId: p.workspace_id, mode: p.mode }
-      await k.transaction(null, async (tx) => {
+    async run(p, ctx) {
+      const tenant: Tenant = inheritAudit(ctx, { workspaceId: p.workspace_id, mode: p.mode })
+      await k.transaction(sideOwner(tenant), async (tx) => {
         const row = await repo.findConversation(tx, tenant, p.conversation_id, { forUpdate: k.database.engine === 'postgres' })
         if (!row || row.status !== 'snoozed' || row.snoozed_until !== p.until) return
         const patch: Partial<InboxConversationsTable> = { status: 'open', snoozed_until: null, updated_at: iso(k.clock.now()) }

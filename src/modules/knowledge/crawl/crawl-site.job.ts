@@ -2,6 +2,7 @@
 // its lease expires; the crawl then starts over from the start URL. Nothing is duplicated: a page's
 // document is found by (base, source URL), so pages already written come back as unchanged (and are counted
 // as indexed by this crawl, since it wrote them).
+import { inheritAudit, sideOwner } from '../../../kernel/audit/audit.js'
 import { iso } from '../../../kernel/clock.js'
 import { fromJson, toJson, type Tx } from '../../../kernel/db/database.js'
 import { defineJob, extendLease, type JobContext, type JobDefinition } from '../../../kernel/jobs/jobs.js'
@@ -70,7 +71,7 @@ export function crawlSiteJob(k: Kernel, docs: CrawlDocuments): JobDefinition<Cra
   /** Writes the row and mirrors it onto the base's last_crawl, in one transaction. */
   async function save(tenant: Tenant, row: KnowledgeCrawlsTable, patch: Partial<KnowledgeCrawlsTable>): Promise<KnowledgeCrawlsTable> {
     const next = { ...row, ...patch, updated_at: now() }
-    await k.transaction(null, async (tx) => {
+    await k.transaction(sideOwner(tenant), async (tx) => {
       if (!(await lockBase(tx, tenant, row.knowledge_base_id)) || !(await repo.findCrawl(tx, tenant, row.id))) return // the base was deleted meanwhile
       await repo.updateCrawl(tx, tenant, row.id, { ...patch, updated_at: next.updated_at })
       await docs.setLastCrawl(tx, tenant, row.knowledge_base_id, crawlView(next))
@@ -102,7 +103,7 @@ export function crawlSiteJob(k: Kernel, docs: CrawlDocuments): JobDefinition<Cra
       await run(p, ctx)
     } catch (err) {
       if (ctx.attempt <= RETRY_SCHEDULE.length) throw err
-      const tenant: Tenant = { workspaceId: p.workspace_id, mode: p.mode }
+      const tenant: Tenant = inheritAudit(ctx, { workspaceId: p.workspace_id, mode: p.mode })
       const row = await repo.findCrawl(k.db, tenant, p.crawl_id)
       if (!row || row.status === 'completed' || row.status === 'failed') return
       k.log.error({ err, crawlId: row.id }, 'crawl failed on an internal error')
@@ -111,7 +112,7 @@ export function crawlSiteJob(k: Kernel, docs: CrawlDocuments): JobDefinition<Cra
   }
 
   async function run(p: CrawlSitePayload, ctx: JobContext): Promise<void> {
-    const tenant: Tenant = { workspaceId: p.workspace_id, mode: p.mode }
+    const tenant: Tenant = inheritAudit(ctx, { workspaceId: p.workspace_id, mode: p.mode })
     let row = await repo.findCrawl(k.db, tenant, p.crawl_id)
     if (!row || row.status === 'completed' || row.status === 'failed') return
     const kbId = row.knowledge_base_id
@@ -136,7 +137,7 @@ export function crawlSiteJob(k: Kernel, docs: CrawlDocuments): JobDefinition<Cra
         tally.note(e.kind, e.url, e.reason)
         if (Date.now() - lastFlush >= PROGRESS_EVERY_MS) {
           lastFlush = Date.now()
-          await k.transaction(null, (tx) => repo.updateCrawl(tx, tenant, current.id, { ...tally.columns(), updated_at: now() }))
+          await k.transaction(sideOwner(tenant), (tx) => repo.updateCrawl(tx, tenant, current.id, { ...tally.columns(), updated_at: now() }))
         }
         return
       }
@@ -147,7 +148,7 @@ export function crawlSiteJob(k: Kernel, docs: CrawlDocuments): JobDefinition<Cra
         else tally.unchanged++
         return
       }
-      await k.transaction(null, async (tx) => {
+      await k.transaction(sideOwner(tenant), async (tx) => {
         const r = await docs.upsertFromSource(tx, tenant, kbId, {
           sourceUrl: e.url,
           title: content.title,
@@ -218,7 +219,7 @@ export function crawlSiteJob(k: Kernel, docs: CrawlDocuments): JobDefinition<Cra
     const at = now()
     // Without a tally (gave up on an error) the counts written so far stay.
     const patch = { ...tally?.columns(), ...end, finished_at: at, updated_at: at }
-    await k.transaction(null, async (tx) => {
+    await k.transaction(sideOwner(tenant), async (tx) => {
       if (!(await lockBase(tx, tenant, row.knowledge_base_id)) || !(await repo.findCrawl(tx, tenant, row.id))) return // the base was deleted meanwhile
       if (removeIds.length) await docs.removeDocuments(tx, tenant, removeIds)
       await repo.updateCrawl(tx, tenant, row.id, patch)

@@ -1,3 +1,4 @@
+import { inheritAudit, sideOwner } from '../../../kernel/audit/audit.js'
 import { defineJob, type JobDefinition } from '../../../kernel/jobs/jobs.js'
 import type { Kernel } from '../../../kernel/kernel.js'
 import type { Mode, Tenant } from '../../../kernel/tenant.js'
@@ -24,14 +25,14 @@ export function deleteKnowledgeBaseJob(k: Kernel, bases: () => KnowledgeBasesSer
   return defineJob<DeleteKnowledgeBasePayload>({
     name: 'knowledge.delete-base',
     retrySchedule: [5, 30, 120, 600, 3600],
-    async run(p) {
-      const tenant: Tenant = { workspaceId: p.workspace_id, mode: p.mode }
+    async run(p, ctx) {
+      const tenant: Tenant = inheritAudit(ctx, { workspaceId: p.workspace_id, mode: p.mode })
       const base = await repo.findBaseAnyState(k.db, tenant, p.knowledge_base_id)
       if (!base || base.deleting !== 1) return
       for (;;) {
         const batch = await repo.documentIdsOfBase(k.db, tenant, base.id, null, DELETE_BATCH)
         if (batch.length === 0) break
-        await k.transaction(null, async (tx) => {
+        await k.transaction(sideOwner(tenant), async (tx) => {
           for (const d of batch) await removeIndex(tx, tenant, { documentId: d.id })
           await repo.deleteDocumentRows(
             tx,
@@ -40,7 +41,7 @@ export function deleteKnowledgeBaseJob(k: Kernel, bases: () => KnowledgeBasesSer
           )
         })
       }
-      await k.transaction(null, (tx) => bases().finishDeletion(tx, tenant, base.id))
+      await k.transaction(sideOwner(tenant), (tx) => bases().finishDeletion(tx, tenant, base.id))
     },
   })
 }

@@ -1,3 +1,4 @@
+import { inheritAudit, sideOwner } from '../../../kernel/audit/audit.js'
 import { iso } from '../../../kernel/clock.js'
 import { fromJson, toJson, type Tx } from '../../../kernel/db/database.js'
 import { newId } from '../../../kernel/ids.js'
@@ -43,7 +44,7 @@ const SLICE = { sqlite: { chunks: 100, chars: 50_000 }, postgres: { chunks: 500,
  */
 export function processDocumentJob(k: Kernel, followUp: () => ReadyFollowUp | null): JobDefinition<ProcessDocumentPayload> {
   const fail = async (tenant: Tenant, doc: KnowledgeDocumentsTable, message: string): Promise<void> => {
-    await k.transaction(null, async (tx) => {
+    await k.transaction(sideOwner(tenant), async (tx) => {
       // Lock order: base, then document (as a base's deletion takes them).
       await repo.findBase(tx, tenant, doc.knowledge_base_id, { forUpdate: true })
       const current = await repo.findDocumentFull(tx, tenant, doc.id, { forUpdate: true })
@@ -70,7 +71,7 @@ export function processDocumentJob(k: Kernel, followUp: () => ReadyFollowUp | nu
     // The job will not run again (its process died on every attempt, or the last attempt threw): the
     // document says so instead of staying `processing` for ever.
     async onExhausted(p, info) {
-      const tenant: Tenant = { workspaceId: p.workspace_id, mode: p.mode }
+      const tenant: Tenant = inheritAudit(info, { workspaceId: p.workspace_id, mode: p.mode })
       const doc = await repo.findDocumentFull(k.db, tenant, p.document_id)
       if (!doc || doc.status === 'ready' || doc.status === 'failed') return
       const why = info.leaseExpired
@@ -79,7 +80,7 @@ export function processDocumentJob(k: Kernel, followUp: () => ReadyFollowUp | nu
       await fail(tenant, doc, why)
     },
     async run(p, ctx) {
-      const tenant: Tenant = { workspaceId: p.workspace_id, mode: p.mode }
+      const tenant: Tenant = inheritAudit(ctx, { workspaceId: p.workspace_id, mode: p.mode })
       const doc = await repo.findDocumentFull(k.db, tenant, p.document_id)
       if (!doc) return
       const base = await repo.findBase(k.db, tenant, doc.knowledge_base_id)
@@ -215,7 +216,7 @@ export function processDocumentJob(k: Kernel, followUp: () => ReadyFollowUp | nu
           const part = rowsOf(from, to)
           const prepared = await prepare(from, part)
           if (!prepared) return
-          const written = await k.transaction(null, async (tx) => {
+          const written = await k.transaction(sideOwner(tenant), async (tx) => {
             if (!(await stillCurrent(tx, true))) return false
             let removed = 0
             if (from === 0) {
@@ -232,7 +233,7 @@ export function processDocumentJob(k: Kernel, followUp: () => ReadyFollowUp | nu
           // without a turn of the event loop this loop would take it back first, slice after slice.
           await new Promise((resolve) => setImmediate(resolve))
         }
-        await k.transaction(null, async (tx) => {
+        await k.transaction(sideOwner(tenant), async (tx) => {
           const current = await stillCurrent(tx, true)
           if (current) await ready(tx, current)
         })
@@ -242,7 +243,7 @@ export function processDocumentJob(k: Kernel, followUp: () => ReadyFollowUp | nu
       const rows = rowsOf(0, chunks.length)
       const prepared = await prepare(0, rows)
       if (!prepared) return
-      await k.transaction(null, async (tx) => {
+      await k.transaction(sideOwner(tenant), async (tx) => {
         const current = await stillCurrent(tx, false)
         if (!current) return
         const removed = await repo.replaceChunks(tx, tenant, doc.id, rows)

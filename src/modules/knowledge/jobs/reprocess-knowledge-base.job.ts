@@ -1,3 +1,4 @@
+import { inheritAudit, sideOwner } from '../../../kernel/audit/audit.js'
 import { defineJob, enqueue, type JobDefinition } from '../../../kernel/jobs/jobs.js'
 import type { Kernel } from '../../../kernel/kernel.js'
 import type { Mode, Tenant } from '../../../kernel/tenant.js'
@@ -23,11 +24,11 @@ export function reprocessKnowledgeBaseJob(k: Kernel, processJob: JobDefinition<P
   const self: JobDefinition<ReprocessKnowledgeBasePayload> = defineJob<ReprocessKnowledgeBasePayload>({
     name: 'knowledge.reprocess-base',
     retrySchedule: [5, 30, 120, 600],
-    async run(p) {
-      const tenant: Tenant = { workspaceId: p.workspace_id, mode: p.mode }
+    async run(p, ctx) {
+      const tenant: Tenant = inheritAudit(ctx, { workspaceId: p.workspace_id, mode: p.mode })
       if (!(await repo.findBase(k.db, tenant, p.knowledge_base_id))) return
       const page = await repo.documentIdsOfBase(k.db, tenant, p.knowledge_base_id, p.after, PAGE)
-      await k.transaction(null, async (tx) => {
+      await k.transaction(sideOwner(tenant), async (tx) => {
         for (const d of page) {
           if (d.status === 'ready') await enqueue(tx, k.clock, processJob, { workspace_id: p.workspace_id, mode: p.mode, document_id: d.id })
         }

@@ -1,6 +1,7 @@
+import { inheritAudit } from '../../../kernel/audit/audit.js'
 import { defineJob, type JobDefinition } from '../../../kernel/jobs/jobs.js'
 import type { Kernel } from '../../../kernel/kernel.js'
-import type { Mode } from '../../../kernel/tenant.js'
+import type { Mode, Tenant } from '../../../kernel/tenant.js'
 import type { KnowledgeGapsService } from '../knowledge-gaps.service.js'
 import type { KnowledgeSearchService } from '../knowledge-search.service.js'
 
@@ -20,8 +21,8 @@ export const resolveGapsJob = (k: Kernel, search: KnowledgeSearchService, gaps: 
   defineJob({
     name: 'knowledge.resolve_gaps',
     retrySchedule: [10, 60, 300],
-    run: async (p) => {
-      const tenant = { workspaceId: p.workspace_id, mode: p.mode }
+    run: async (p, ctx) => {
+      const tenant: Tenant = inheritAudit(ctx, { workspaceId: p.workspace_id, mode: p.mode })
       await gaps.resolveFor(tenant, p.knowledge_base_id, async (question) => {
         try {
           return await search.bestAnswer(tenant, question, p.knowledge_base_id)

@@ -1,3 +1,4 @@
+import { inheritAudit } from '../../../kernel/audit/audit.js'
 import { iso } from '../../../kernel/clock.js'
 import { AppError } from '../../../kernel/errors.js'
 import { defineJob, enqueue, type JobDefinition } from '../../../kernel/jobs/jobs.js'
@@ -37,13 +38,13 @@ export const autoCreateLeadJob = (k: Kernel, services: Services) =>
   defineJob<AutoCreatePayload>({
     name: 'leads.auto-create',
     retrySchedule: [5, 60],
-    async run(p) {
-      const tenant: Tenant = { workspaceId: p.workspace_id, mode: p.mode }
+    async run(p, ctx) {
+      const tenant: Tenant = inheritAudit(ctx, { workspaceId: p.workspace_id, mode: p.mode })
       if (await repo.findLeadBySource(k.db, tenant, 'conversation', p.conversation_id)) return
       const conv = await services.inbox.conversations.get(tenant, p.conversation_id).catch(() => null)
       const score = conv && typeof conv.lead_score === 'object' ? conv.lead_score.score : 0
       if (!conv || score < p.threshold) return
-      const system: Principal = { ...tenant, keyId: 'system', scopes: [] }
+      const system: Principal = inheritAudit(ctx, { ...tenant, keyId: 'system', scopes: [] })
       try {
         await services.leads.leads.create(system, { source: 'conversation', source_id: conv.id })
       } catch (err) {

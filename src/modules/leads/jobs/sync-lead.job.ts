@@ -1,3 +1,4 @@
+import { inheritAudit, sideOwner } from '../../../kernel/audit/audit.js'
 import { iso } from '../../../kernel/clock.js'
 import { fromJson } from '../../../kernel/db/database.js'
 import { defineJob } from '../../../kernel/jobs/jobs.js'
@@ -26,7 +27,7 @@ export const syncLeadJob = (k: Kernel, services: Services) =>
     name: 'leads.sync',
     retrySchedule: SYNC_RETRY_SCHEDULE,
     async run(p, ctx) {
-      const tenant: Tenant = { workspaceId: p.workspace_id, mode: p.mode }
+      const tenant: Tenant = inheritAudit(ctx, { workspaceId: p.workspace_id, mode: p.mode })
       const lead = await repo.findLead(k.db, tenant, p.lead_id)
       // Deleted, or a newer sync request superseded this one (it carries the newer data).
       if (!lead || Number(lead.crm_sync_seq) !== p.seq) return
@@ -45,7 +46,7 @@ export const syncLeadJob = (k: Kernel, services: Services) =>
 
 async function finish(k: Kernel, tenant: Tenant, lead: LeadsTable, seq: number, result: CrmResult): Promise<void> {
   const now = iso(k.clock.now())
-  await k.transaction(null, async (tx) => {
+  await k.transaction(sideOwner(tenant), async (tx) => {
     const current = await repo.findLead(tx, tenant, lead.id)
     if (!current || Number(current.crm_sync_seq) !== seq) return
     const patch: Partial<LeadsTable> = result.ok

@@ -1,3 +1,4 @@
+import { sideOwner } from '../../../kernel/audit/audit.js'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { fromJson, toJson } from '../../../kernel/db/database.js'
 import { AppError } from '../../../kernel/errors.js'
@@ -74,7 +75,7 @@ export function twilioCallbacks(k: Kernel, services: Services, carriers: TwilioC
       const naming = !!sid && call.carrier_sid !== sid
       const stamp = Date.parse(one(params, 'Timestamp'))
       const at = Number.isFinite(stamp) ? new Date(stamp) : k.clock.now()
-      await k.transaction(null, async (tx) => {
+      await k.transaction(sideOwner(tenant), async (tx) => {
         if (naming) {
           // The first callback of a call whose placement did not learn its sid (the worker died mid-request).
           if (await repo.updateCallIf(tx, tenant, call.id, call, { carrier_sid: sid })) call = { ...call, carrier_sid: sid }
@@ -103,7 +104,7 @@ export function twilioCallbacks(k: Kernel, services: Services, carriers: TwilioC
       const answerer = await answererFor(k, services, tenant, call)
       const goodbye = () => reply.type('text/xml').send(response(say(answerer.closing ?? 'Goodbye.'), hangup()))
       if (call.status === 'queued' || call.status === 'ringing') {
-        call = (await k.transaction(null, (tx) => services.voice.lifecycle.move(tx, tenant, call, 'in_progress', k.clock.now()))) ?? call
+        call = (await k.transaction(sideOwner(tenant), (tx) => services.voice.lifecycle.move(tx, tenant, call, 'in_progress', k.clock.now()))) ?? call
       }
       if (!heard || !answerer.reply || call.status !== 'in_progress') return goodbye()
       const lines = fromJson<CallLine[]>(call.lines, [])
@@ -134,7 +135,7 @@ export function twilioCallbacks(k: Kernel, services: Services, carriers: TwilioC
       const tenant = tenantOf(call)
       const params = await verify(request, tenant)
       const status = one(params, 'RecordingStatus') || 'completed'
-      await k.transaction(null, async (tx) => {
+      await k.transaction(sideOwner(tenant), async (tx) => {
         if (status !== 'completed') {
           await repo.updateMediaIf(tx, tenant, call.id, { recording_status: 'processing' }, { recording_status: 'failed', recording_reason: `Twilio reported the recording ${status}.` })
           return

@@ -1,3 +1,4 @@
+import { inheritAudit, sideOwner } from '../../../kernel/audit/audit.js'
 import { CarrierSettings } from './carrier-settings.js'
 import { toJson, type Tx } from '../../../kernel/db/database.js'
 import { AppError } from '../../../kernel/errors.js'
@@ -155,7 +156,7 @@ export class TwilioCarriers implements VoiceCarriers {
       name: 'voice.twilio-place',
       retrySchedule: PLACE_RETRIES,
       run: async (p, ctx) => {
-        const tenant: Tenant = { workspaceId: p.workspace_id, mode: p.mode }
+        const tenant: Tenant = inheritAudit(ctx, { workspaceId: p.workspace_id, mode: p.mode })
         const call = await repo.findCall(this.k.db, tenant, p.call_id)
         if (!call || call.status !== 'queued') return
         if (p.check) {
@@ -190,7 +191,9 @@ export class TwilioCarriers implements VoiceCarriers {
           if (definite && err.retryable && ctx.attempt <= PLACE_RETRIES.length) throw err
           if (definite) return this.fail(tenant, { ...call, carrier_sid: null }, err.message)
           this.k.log.warn({ call: call.id, err: err.message }, 'Twilio placement outcome unknown; waiting for its status callback')
-          await this.k.transaction(null, (tx) => enqueue(tx, this.k.clock, this.placeJob, { ...p, check: true }, { runAt: new Date(this.k.clock.now().getTime() + UNKNOWN_OUTCOME_WAIT_MS) }))
+          await this.k.transaction(sideOwner(tenant), (tx) =>
+            enqueue(tx, this.k.clock, this.placeJob, { ...p, check: true }, { runAt: new Date(this.k.clock.now().getTime() + UNKNOWN_OUTCOME_WAIT_MS) }),
+          )
         }
       },
     })
@@ -202,7 +205,7 @@ export class TwilioCarriers implements VoiceCarriers {
       name: 'voice.twilio-recording',
       retrySchedule: PLACE_RETRIES,
       run: async (p, ctx) => {
-        const tenant: Tenant = { workspaceId: p.workspace_id, mode: p.mode }
+        const tenant: Tenant = inheritAudit(ctx, { workspaceId: p.workspace_id, mode: p.mode })
         const call = await repo.findCall(this.k.db, tenant, p.call_id)
         if (!call || call.recording_status !== 'processing' || !call.recording_url) return
         const adapter = await this.adapter(tenant)
@@ -218,7 +221,7 @@ export class TwilioCarriers implements VoiceCarriers {
         }
         const key = recordingKey(tenant, call.id)
         const { size } = await this.k.blobs.put(key, wav, { contentType: 'audio/wav' })
-        await this.k.transaction(null, async (tx) => {
+        await this.k.transaction(sideOwner(tenant), async (tx) => {
           const patch = { recording_status: 'ready' as const, recording_key: key, recording_duration_ms: wavInfo(wav).durationMs, recording_size: size, recording_reason: null }
           if (!(await repo.updateMediaIf(tx, tenant, call.id, { recording_status: 'processing' }, patch))) return
           await this.k.events.emit(tx, tenant, 'call.recording.ready', recordingView({ ...call, ...patch }, apiBase(this.k, tenant)))
@@ -239,6 +242,6 @@ export class TwilioCarriers implements VoiceCarriers {
   }
 
   private async fail(tenant: Tenant, call: VoiceCallsTable, reason: string): Promise<void> {
-    await this.k.transaction(null, (tx) => this.voice.lifecycle.move(tx, tenant, call, 'failed', this.k.clock.now(), { end_reason: reason.slice(0, 500) }))
+    await this.k.transaction(sideOwner(tenant), (tx) => this.voice.lifecycle.move(tx, tenant, call, 'failed', this.k.clock.now(), { end_reason: reason.slice(0, 500) }))
   }
 }

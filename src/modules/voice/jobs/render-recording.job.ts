@@ -1,3 +1,4 @@
+import { inheritAudit, sideOwner } from '../../../kernel/audit/audit.js'
 import { fromJson } from '../../../kernel/db/database.js'
 import { defineJob } from '../../../kernel/jobs/jobs.js'
 import type { Kernel } from '../../../kernel/kernel.js'
@@ -26,7 +27,7 @@ export const renderRecordingJob = (k: Kernel, speech: VoiceSpeech) =>
     name: 'voice.render-recording',
     retrySchedule: RENDER_RETRIES,
     async run(p, ctx) {
-      const tenant: Tenant = { workspaceId: p.workspace_id, mode: p.mode }
+      const tenant: Tenant = inheritAudit(ctx, { workspaceId: p.workspace_id, mode: p.mode })
       const call = await repo.findCall(k.db, tenant, p.call_id)
       if (!call || call.recording_status !== 'processing' || !call.answered_at || !call.ended_at) return
       const totalMs = Date.parse(call.ended_at) - Date.parse(call.answered_at)
@@ -52,7 +53,7 @@ export const renderRecordingJob = (k: Kernel, speech: VoiceSpeech) =>
         )
         return
       }
-      await k.transaction(null, async (tx) => {
+      await k.transaction(sideOwner(tenant), async (tx) => {
         const patch = { recording_status: 'ready' as const, recording_key: key, recording_duration_ms: totalMs, recording_size: size, recording_reason: null }
         if (!(await repo.updateMediaIf(tx, tenant, call.id, { recording_status: 'processing' }, patch))) return
         await k.events.emit(tx, tenant, 'call.recording.ready', recordingView({ ...call, ...patch }, apiBase(k, tenant)))

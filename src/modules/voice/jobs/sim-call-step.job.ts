@@ -1,3 +1,4 @@
+import { inheritAudit, sideOwner } from '../../../kernel/audit/audit.js'
 import { fromJson, toJson } from '../../../kernel/db/database.js'
 import { enqueue, defineJob, type JobDefinition } from '../../../kernel/jobs/jobs.js'
 import type { Kernel } from '../../../kernel/kernel.js'
@@ -31,8 +32,8 @@ export const simCallStepJob = (k: Kernel, services: Services, lifecycle: CallLif
   defineJob<SimStepPayload>({
     name: 'voice.sim-step',
     retrySchedule: [1, 5, 30],
-    async run(p) {
-      const tenant: Tenant = { workspaceId: p.workspace_id, mode: p.mode }
+    async run(p, ctx) {
+      const tenant: Tenant = inheritAudit(ctx, { workspaceId: p.workspace_id, mode: p.mode })
       const call = await repo.findCall(k.db, tenant, p.call_id)
       if (!call || Number(call.plan_seq) !== p.seq) return
       const now = k.clock.now()
@@ -42,14 +43,14 @@ export const simCallStepJob = (k: Kernel, services: Services, lifecycle: CallLif
       if (p.to === 'completed') {
         if (call.status !== 'in_progress') return
         const at = new Date(Date.parse(call.answered_at!) + endOf(fromJson(call.lines, [])))
-        await k.transaction(null, (tx) => lifecycle.move(tx, tenant, call, 'completed', at, { end_reason: 'hangup' }))
+        await k.transaction(sideOwner(tenant), (tx) => lifecycle.move(tx, tenant, call, 'completed', at, { end_reason: 'hangup' }))
         return
       }
       if (p.to === 'in_progress') {
         if (call.status !== 'ringing') return
         const answerer = await answererFor(k, services, tenant, call)
         const lines = await planConversation(answerer, fromJson<string[]>(call.script, []), speech.measure)
-        await k.transaction(null, async (tx) => {
+        await k.transaction(sideOwner(tenant), async (tx) => {
           const moved = await lifecycle.move(tx, tenant, call, 'in_progress', now, { lines: toJson(lines) })
           if (moved) {
             const next = later(endOf(lines), 'completed')
@@ -60,7 +61,7 @@ export const simCallStepJob = (k: Kernel, services: Services, lifecycle: CallLif
       }
       const step = nextStep(call.status, outcomeOf(call.to_number))
       if (!step || step.to !== p.to) return
-      await k.transaction(null, async (tx) => {
+      await k.transaction(sideOwner(tenant), async (tx) => {
         const moved = await lifecycle.move(tx, tenant, call, step.to, now, step.reason ? { end_reason: step.reason } : {})
         const after = moved ? nextStep(moved.status, outcomeOf(call.to_number)) : null
         if (after) {

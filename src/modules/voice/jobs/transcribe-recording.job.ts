@@ -1,3 +1,4 @@
+import { inheritAudit, sideOwner } from '../../../kernel/audit/audit.js'
 import { toJson } from '../../../kernel/db/database.js'
 import { defineJob } from '../../../kernel/jobs/jobs.js'
 import type { Kernel } from '../../../kernel/kernel.js'
@@ -21,7 +22,7 @@ export const transcribeRecordingJob = (k: Kernel, transcriber: Transcriber | nul
     name: 'voice.transcribe',
     retrySchedule: TRANSCRIBE_RETRIES,
     async run(p, ctx) {
-      const tenant: Tenant = { workspaceId: p.workspace_id, mode: p.mode }
+      const tenant: Tenant = inheritAudit(ctx, { workspaceId: p.workspace_id, mode: p.mode })
       const call = await repo.findCall(k.db, tenant, p.call_id)
       if (!call || call.transcript_status !== 'processing' || call.recording_status !== 'ready' || !call.recording_key) return
       if (!transcriber) {
@@ -59,7 +60,7 @@ export const transcribeRecordingJob = (k: Kernel, transcriber: Transcriber | nul
         )
         return
       }
-      await k.transaction(null, async (tx) => {
+      await k.transaction(sideOwner(tenant), async (tx) => {
         const patch = { transcript_status: 'ready' as const, transcript: toJson(lines), transcript_language: language, transcript_reason: null }
         if (!(await repo.updateMediaIf(tx, tenant, call.id, { transcript_status: 'processing' }, patch))) return
         await lifecycle.transcriptReady(tx, tenant, { ...call, ...patch })

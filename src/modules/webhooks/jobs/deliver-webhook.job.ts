@@ -1,3 +1,4 @@
+import { inheritAudit, sideOwner } from '../../../kernel/audit/audit.js'
 import { iso } from '../../../kernel/clock.js'
 import type { Tx } from '../../../kernel/db/database.js'
 import { newId } from '../../../kernel/ids.js'
@@ -79,7 +80,7 @@ export class WebhookDeliverer {
   }
 
   async deliver(p: DeliverPayload, ctx: Pick<JobContext, 'jobId' | 'lease' | 'completed'>): Promise<void> {
-    const tenant: Tenant = { workspaceId: p.workspace_id, mode: p.mode }
+    const tenant: Tenant = inheritAudit(ctx, { workspaceId: p.workspace_id, mode: p.mode })
     const started = await this.starts.add({ tenant, payload: p, jobId: ctx.jobId })
     if (!started) return
     const { source: row, attemptId } = started
@@ -135,7 +136,8 @@ export class WebhookDeliverer {
     const out: (Started | null)[] = items.map(() => null)
     if (fresh.length + resumes.length + unavailable.length === 0) return out
 
-    await this.k.transaction(null, async (tx) => {
+    // Audited as the batch's first job's (every job in it is a delivery, kernel/audit names them alike).
+    await this.k.transaction(sideOwner(items[0].tenant), async (tx) => {
       const nowIso = iso(clock.now())
       for (const { i, reason } of unavailable) {
         await repo.updateDelivery(tx, items[i].tenant, sources[i]!.id, { status: 'failed', next_retry_at: null, last_error: reason, updated_at: nowIso })
@@ -222,7 +224,7 @@ export class WebhookDeliverer {
   private async recordBatch(items: Answer[]): Promise<boolean[]> {
     const { clock } = this.k
     const recorded = new Set<string>()
-    await this.k.transaction(null, async (tx) => {
+    await this.k.transaction(sideOwner(items[0]?.tenant), async (tx) => {
       // The same delivery answered twice in one batch (a replay beside a scheduled attempt): in order.
       for (const round of rounds(items, (a) => a.source.id)) {
         for (const group of groupBy(round, (a) => tenantKey(a.tenant))) {

@@ -1,5 +1,5 @@
+import { bindAudit } from '../../../kernel/audit/audit.js'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { auditScope } from '../../../kernel/audit/audit.js'
 import { iso } from '../../../kernel/clock.js'
 import { isUniqueViolation } from '../../../kernel/db/database.js'
 import { AppError } from '../../../kernel/errors.js'
@@ -146,15 +146,13 @@ export class SignInService {
     const now = iso(this.k.clock.now())
     const scope = { actor: { type: 'member' as const, id: invite.member_id }, action: 'acceptInvitation', ip: request.ip, requestId: String(request.id), fields: hash ? ['password'] : [] }
     try {
-      const accepted = await auditScope.run(scope, () =>
-        this.k.transaction(tenant, async (tx) => {
-          // A plain insert: a password set meanwhile (another link, the CLI) is never overwritten.
-          if (hash) await tx.insertInto('member_credentials').values({ email: invite.email, password_hash: hash, created_at: now, updated_at: now }).execute()
-          if (!(await repo.activateMember(tx, tenant, invite.member_id, invite.token, now))) return null
-          if (hash) await this.sessions.start(tx, request, reply, invite.email)
-          return { object: 'workspace_member', id: invite.member_id }
-        }),
-      )
+      const accepted = await this.k.transaction(bindAudit(tenant, scope), async (tx) => {
+        // A plain insert: a password set meanwhile (another link, the CLI) is never overwritten.
+        if (hash) await tx.insertInto('member_credentials').values({ email: invite.email, password_hash: hash, created_at: now, updated_at: now }).execute()
+        if (!(await repo.activateMember(tx, tenant, invite.member_id, invite.token, now))) return null
+        if (hash) await this.sessions.start(tx, request, reply, invite.email)
+        return { object: 'workspace_member', id: invite.member_id }
+      })
       return accepted ? { ok: true } : { ok: false, state: invite.state }
     } catch (err) {
       if (isUniqueViolation(err)) return { ok: false, state: 'sign_in' }

@@ -1,7 +1,8 @@
+import { inheritAudit } from '../../../../kernel/audit/audit.js'
 import { iso } from '../../../../kernel/clock.js'
 import { fromJson, toJson } from '../../../../kernel/db/database.js'
 import { AppError } from '../../../../kernel/errors.js'
-import { defineJob } from '../../../../kernel/jobs/jobs.js'
+import { defineJob, type JobContext } from '../../../../kernel/jobs/jobs.js'
 import type { Kernel } from '../../../../kernel/kernel.js'
 import type { Services } from '../../../../kernel/services.js'
 import type { Mode, Principal, Tenant } from '../../../../kernel/tenant.js'
@@ -25,10 +26,10 @@ const reason = (err: unknown) => (err instanceof AppError ? `${err.code}: ${err.
  */
 export function seedSandboxJob(k: Kernel, services: Services, view: (r: DeveloperSandboxWorkspacesTable) => SandboxWorkspaceT) {
   /** The final state and its event, in one transaction; only from `seeding` (a second finisher changes nothing). */
-  async function finish(row: DeveloperSandboxWorkspacesTable, patch: Partial<DeveloperSandboxWorkspacesTable>, done: Record<string, string>): Promise<void> {
-    const tenant: Tenant = { workspaceId: row.workspace_id, mode: row.mode }
+  async function finish(ctx: JobContext, row: DeveloperSandboxWorkspacesTable, patch: Partial<DeveloperSandboxWorkspacesTable>, done: Record<string, string>): Promise<void> {
+    const tenant: Tenant = inheritAudit(ctx, { workspaceId: row.workspace_id, mode: row.mode })
     const next = { ...row, ...patch, seeded: toJson(done), updated_at: iso(k.clock.now()) }
-    await k.transaction(null, async (tx) => {
+    await k.transaction(tenant, async (tx) => {
       if (!(await repo.updateSandbox(tx, tenant, row.id, next, 'seeding'))) return
       if (next.status === 'ready') await k.events.emit(tx, tenant, 'sandbox_workspace.ready', view(next))
       else await k.events.emit(tx, tenant, 'sandbox_workspace.failed', view(next))
@@ -39,10 +40,10 @@ export function seedSandboxJob(k: Kernel, services: Services, view: (r: Develope
     name: 'developer.sandbox-seed',
     retrySchedule: RETRIES,
     async run(p, ctx) {
-      const tenant: Tenant = { workspaceId: p.workspace_id, mode: p.mode }
+      const tenant: Tenant = inheritAudit(ctx, { workspaceId: p.workspace_id, mode: p.mode })
       const row = await repo.findSandbox(k.db, tenant, p.sandbox_id)
       if (!row || row.status !== 'seeding') return
-      const principal: Principal = { workspaceId: row.sandbox_workspace_id, mode: 'test', keyId: row.api_key_id, scopes: row.api_key_scopes.split(' ').filter(Boolean) }
+      const principal: Principal = inheritAudit(ctx, { workspaceId: row.sandbox_workspace_id, mode: 'test', keyId: row.api_key_id, scopes: row.api_key_scopes.split(' ').filter(Boolean) })
       const done = fromJson<Record<string, string>>(row.seeded, {})
       try {
         await seedSandbox({
@@ -56,10 +57,10 @@ export function seedSandboxJob(k: Kernel, services: Services, view: (r: Develope
         })
       } catch (err) {
         if (ctx.attempt <= RETRIES.length) throw err
-        await finish(row, { status: 'failed', error: reason(err) }, done)
+        await finish(ctx, row, { status: 'failed', error: reason(err) }, done)
         return
       }
-      await finish(row, { status: 'ready', ready_at: iso(k.clock.now()) }, done)
+      await finish(ctx, row, { status: 'ready', ready_at: iso(k.clock.now()) }, done)
     },
   })
 }

@@ -1,7 +1,8 @@
+import { inheritAudit } from '../../../../kernel/audit/audit.js'
 import { createHash } from 'node:crypto'
 import { join } from 'node:path'
 import { iso } from '../../../../kernel/clock.js'
-import { defineJob } from '../../../../kernel/jobs/jobs.js'
+import { defineJob, type JobContext } from '../../../../kernel/jobs/jobs.js'
 import type { Kernel } from '../../../../kernel/kernel.js'
 import type { Mode, Tenant } from '../../../../kernel/tenant.js'
 // The generator's pure emitters (lib/sdk-generator, the layer below src/ and sdk/: docs/architecture.md), bundled.
@@ -77,11 +78,11 @@ async function generate(k: Kernel, r: DeveloperSdkGenerationsTable): Promise<{ b
  * generation (entries dated at its creation), so a second run after a lost lease writes the same file.
  */
 export function generateSdkJob(k: Kernel, view: (r: DeveloperSdkGenerationsTable) => SdkGenerationT) {
-  async function finish(r: DeveloperSdkGenerationsTable, patch: Partial<DeveloperSdkGenerationsTable>): Promise<void> {
-    const tenant: Tenant = { workspaceId: r.workspace_id, mode: r.mode }
+  async function finish(ctx: JobContext, r: DeveloperSdkGenerationsTable, patch: Partial<DeveloperSdkGenerationsTable>): Promise<void> {
+    const tenant: Tenant = inheritAudit(ctx, { workspaceId: r.workspace_id, mode: r.mode })
     const now = iso(k.clock.now())
     const next: DeveloperSdkGenerationsTable = { ...r, ...patch, document_key: null, updated_at: now, completed_at: now }
-    await k.transaction(null, async (tx) => {
+    await k.transaction(tenant, async (tx) => {
       if (!(await repo.updateGeneration(tx, tenant, r.id, next, ['queued', 'running']))) return
       if (next.status === 'succeeded') await k.events.emit(tx, tenant, 'sdk_generation.succeeded', view(next))
       else await k.events.emit(tx, tenant, 'sdk_generation.failed', view(next))
@@ -94,7 +95,7 @@ export function generateSdkJob(k: Kernel, view: (r: DeveloperSdkGenerationsTable
     name: 'developer.sdk-generate',
     retrySchedule: RETRIES,
     async run(p, ctx) {
-      const tenant: Tenant = { workspaceId: p.workspace_id, mode: p.mode }
+      const tenant: Tenant = inheritAudit(ctx, { workspaceId: p.workspace_id, mode: p.mode })
       const row = await repo.findGeneration(k.db, tenant, p.generation_id)
       if (!row || (row.status !== 'queued' && row.status !== 'running')) return
       await repo.updateGeneration(k.db, tenant, row.id, { status: 'running', updated_at: iso(k.clock.now()) }, ['queued'])
@@ -103,12 +104,12 @@ export function generateSdkJob(k: Kernel, view: (r: DeveloperSdkGenerationsTable
         result = await generate(k, row)
       } catch (err) {
         if (!(err instanceof GenerationFailed) && ctx.attempt <= RETRIES.length) throw err
-        await finish(row, { status: 'failed', error: (err as Error).message.slice(0, 1000) })
+        await finish(ctx, row, { status: 'failed', error: (err as Error).message.slice(0, 1000) })
         return
       }
       const key = archiveKey(row)
       const { size } = await k.blobs.put(key, result.built.archive, { contentType: 'application/zip' })
-      await finish(row, {
+      await finish(ctx, row, {
         status: 'succeeded',
         operations: result.operations,
         archive_key: key,
