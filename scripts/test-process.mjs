@@ -22,7 +22,7 @@ export function testEnv(engine, testBuild = '') {
  * `node --test`'s arguments for `files`: bundles (no TypeScript loader) or sources (through tsx), the spec
  * reporter on stdout and, with `timingsFile`, each file's time there (scripts/test-timings-reporter.mjs).
  */
-export function nodeTestArgs(files, { bundled, timingsFile = null, concurrency = process.env.TEST_CONCURRENCY ?? 2 }) {
+export function nodeTestArgs(files, { bundled, timingsFile = null, concurrency = process.env.TEST_CONCURRENCY ?? 2, timeoutMs = 180000 }) {
   return [
     // Bundles need no TypeScript loader (tsx reading a bundle costs more than loading it); a test that imports
     // TypeScript at run time by a computed path does so through tsx's tsImport.
@@ -30,10 +30,14 @@ export function nodeTestArgs(files, { bundled, timingsFile = null, concurrency =
     '--test',
     '--test-reporter=spec',
     '--test-reporter-destination=stdout',
-    ...(timingsFile ? [`--test-reporter=${pathToFileURL(resolve('scripts/test-timings-reporter.mjs')).href}`, `--test-reporter-destination=${timingsFile}`] : []),
+    // The timings file is named in the reporter's URL: it writes there itself, at once (see the reporter).
+    ...(timingsFile
+      ? [`--test-reporter=${pathToFileURL(resolve('scripts/test-timings-reporter.mjs')).href}?out=${encodeURIComponent(resolve(timingsFile))}`, '--test-reporter-destination=stdout']
+      : []),
     `--test-concurrency=${concurrency}`,
-    // A test that hangs fails after 3 minutes, and a file whose handles stay open still ends.
-    '--test-timeout=180000',
+    // A test that hangs fails after 3 minutes, and a file whose handles stay open still ends. node --test gives its
+    // files the same limit as their tests (and its own flag to them): a group of browser test files gets more.
+    `--test-timeout=${timeoutMs}`,
     '--test-force-exit',
     ...files,
   ]

@@ -1,11 +1,26 @@
 // A node:test reporter (scripts/test.mjs gives it beside the spec reporter): one JSON line per test file with its
-// wall time in milliseconds, written as each file ends (the run is ended with --test-force-exit, which does not
-// wait for a reporter's last words). The runner reports a file as a test of its own, named by its path (nesting 0),
-// with the time its process took; a runner that does not gets lines with the time from the file's first event to
-// the end of each of its top-level tests (`span`), and the reader takes the longest. A failed test is a line too
-// (`fail`: its name and the first lines of its error), so the run's last words name what failed: CI keeps only the
-// tail of a long log.
+// wall time in milliseconds, written as each file ends. The runner reports a file as a test of its own, named by its
+// path (nesting 0), with the time its process took; a runner that does not gets lines with the time from the file's
+// first event to the end of each of its top-level tests (`span`), and the reader takes the longest. Each top-level
+// test's own time (`suite`, its hooks included) comes too: a file run in a group's process (scripts/test.mjs) is
+// their sum. A failed test is a line too (`fail`: its name and the first lines of its error), so the run's last words
+// name what failed: CI keeps only the tail of a long log.
+// The run is ended with --test-force-exit, which does not wait for a reporter's destination stream: the last file's
+// lines (a browser test group's failure among them) were lost now and then. Given a file in its URL
+// (`?out=<path>`, scripts/test-process.mjs), the reporter appends each line to it at once, synchronously, and sends
+// nothing to its destination; without one it yields them as a reporter does.
+import { appendFileSync } from 'node:fs'
+
+const OUT = new URL(import.meta.url).searchParams.get('out')
+
 export default async function* timings(source) {
+  for await (const line of lines(source)) {
+    if (OUT) appendFileSync(OUT, line)
+    else yield line
+  }
+}
+
+async function* lines(source) {
   const first = new Map()
   for await (const event of source) {
     const file = event.data?.file
@@ -25,6 +40,6 @@ export default async function* timings(source) {
     }
     if (event.type !== 'test:complete' || event.data.nesting !== 0) continue
     if (event.data.name === file) yield JSON.stringify({ file, ms: Math.round(event.data.details?.duration_ms ?? 0) }) + '\n'
-    else yield JSON.stringify({ file, span: Math.round(now - (first.get(file) ?? now)) }) + '\n'
+    else yield JSON.stringify({ file, span: Math.round(now - (first.get(file) ?? now)), suite: Math.round(event.data.details?.duration_ms ?? 0) }) + '\n'
   }
 }
