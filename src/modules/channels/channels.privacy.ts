@@ -3,13 +3,15 @@ import * as repo from './channels.repository.js'
 import * as retention from './channels-retention.repository.js'
 import { eraseWebChat, visitorIdsOf, webChatRecords } from './web-chat/web-chat.privacy.js'
 import { attachmentFolder, attachmentKey, MAX_ATTACHMENTS } from './email/email-inbound.service.js'
+import { emailAttachmentsOf } from './email/email-attachments.privacy.js'
 import * as emails from './email/email.repository.js'
 import { eraseTwilioMedia, twilioMediaOf } from './providers/twilio-media.privacy.js'
 
 // The channels module's part in data-subject requests (docs/compliance.md "What each module does"). It
 // keeps a customer's phone number with their consent (opt-out), the links from their conversations, the
-// delivery records of replies to them, the web chat's visitors and the media they sent by MMS / WhatsApp
-// (listed, and carried into the export under files/media/); the messages themselves are the inbox's.
+// delivery records of replies to them, the web chat's visitors, the media they sent by MMS / WhatsApp and the
+// attachments of their e-mails (listed, and carried into the export under files/media/ and files/email/); the
+// messages themselves are the inbox's.
 
 export const channelsPrivacy: ModulePrivacy = {
   async collect(k, services, tenant, subject) {
@@ -19,6 +21,7 @@ export const channelsPrivacy: ModulePrivacy = {
     const recipients = [subject.phone, subject.email?.toLowerCase(), ...(await visitorIdsOf(k, tenant, subject))].filter((r): r is string => !!r)
     const deliveries = await retention.deliveriesTo(k.db, tenant, recipients)
     const media = subject.phone ? await twilioMediaOf(k, services, tenant, subject.phone) : { records: [], files: [] }
+    const attachments = subject.email ? await emailAttachmentsOf(k, services, tenant, subject.email) : { records: [], files: [] }
     return {
       records: {
         channel_contacts: rows.map((r) => ({
@@ -41,8 +44,9 @@ export const channelsPrivacy: ModulePrivacy = {
           updated_at: d.updated_at,
         })),
         channel_media: media.records,
+        channel_email_attachments: attachments.records,
       },
-      files: media.files,
+      files: [...media.files, ...attachments.files],
       // The channel is the business's, not the subject's: no audit entries to export through it.
       ids: [],
     }

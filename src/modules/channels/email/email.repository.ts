@@ -111,9 +111,15 @@ export function conversationsByEmail(db: Executor, tenant: Tenant, email: string
   return scoped(db, tenant).selectFrom('channel_email_conversations').selectAll().where('contact_email', '=', email.toLowerCase()).execute()
 }
 
-export function threadHeadersOf(db: Executor, tenant: Tenant, conversationIds: string[]): Promise<{ channel_id: string; header_id: string }[]> {
+export function threadHeadersOf(db: Executor, tenant: Tenant, conversationIds: string[]): Promise<{ channel_id: string; header_id: string; conversation_id: string }[]> {
   if (conversationIds.length === 0) return Promise.resolve([])
-  return scoped(db, tenant).selectFrom('channel_email_threads').select(['channel_id', 'header_id']).where('conversation_id', 'in', conversationIds).execute()
+  return scoped(db, tenant)
+    .selectFrom('channel_email_threads')
+    .select(['channel_id', 'header_id', 'conversation_id'])
+    .where('conversation_id', 'in', conversationIds)
+    .orderBy('channel_id')
+    .orderBy('header_id')
+    .execute()
 }
 
 /** Forgets a customer's address: their threads' rows, conversation links and delivery records. */
