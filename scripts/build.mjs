@@ -85,8 +85,31 @@ export function escapeNonAscii(text) {
   })
 }
 
-/** Packages the service's bundle leaves outside (loaded only when configured or when a file of that kind is parsed). */
-export const SERVICE_EXTERNAL = ['better-sqlite3', 'pg-native', 'ioredis', 'openai', '@aws-sdk/client-s3', 'unpdf', 'mammoth', 'linkedom', '@mozilla/readability', 'marked', 'jszip', 'pdfkit']
+/**
+ * Packages the service's bundle leaves outside (loaded only when configured or when a file of that kind is parsed).
+ * Bundled, a package loaded at first use still costs the start: V8 pre-parses the whole bundle and keeps its text.
+ * The e-mail libraries (nodemailer, mailparser, smtp-server and what they bring: iconv-lite, libmime, html-to-text…,
+ * ~1.4 MB) load when a channel first sends, parses or listens for mail; OpenTelemetry (~0.5 MB; its API with it, so that
+ * the SDK and the service share one copy of the API's globals) when tracing is configured.
+ */
+export const SERVICE_EXTERNAL = [
+  'better-sqlite3',
+  'pg-native',
+  'ioredis',
+  'openai',
+  '@aws-sdk/client-s3',
+  'unpdf',
+  'mammoth',
+  'linkedom',
+  '@mozilla/readability',
+  'marked',
+  'jszip',
+  'pdfkit',
+  'nodemailer',
+  'mailparser',
+  'smtp-server',
+  '@opentelemetry/*',
+]
 
 /** What the bundle is made from: a change to any of them (by modification time) makes it stale. */
 export const SERVICE_SOURCES = ['src', 'lib', 'scripts/build.mjs', 'package.json', 'package-lock.json']

@@ -3,6 +3,7 @@ import { execFile } from 'node:child_process'
 import { createServer } from 'node:http'
 import { after, before, describe, it } from 'node:test'
 import { promisify } from 'node:util'
+import { startOtlpReceiver } from '../src/kernel/tracing/tracing.testkit.js'
 import { createTestDatabase, ENGINE, type TestDatabase } from './helpers.js'
 import { startServer, svc, type ServerProcess } from './spawn.js'
 
@@ -77,5 +78,23 @@ describe(`the built bundle (npm start, ${ENGINE})`, () => {
     const sent = await call('POST', `/sandbox/v2/webhooks/endpoints/${endpoint.body.id}/test`, {})
     for (let i = 0; i < 200 && !received.includes(sent.body.event_id); i++) await new Promise((r) => setTimeout(r, 25))
     assert.ok(received.includes(sent.body.event_id), 'the test event reached the receiver')
+  })
+
+  it('with tracing configured, loads OpenTelemetry from outside the bundle and exports a request’s server span', async () => {
+    const otlp = await startOtlpReceiver()
+    const traced = await startServer({ ...db.env, OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url, OTEL_SERVICE_NAME: 'bundle', OTEL_BSP_SCHEDULE_DELAY: '50' }, [], 'dist/main.js')
+    try {
+      const traceId = '4bf92f3577b34da6a3ce929d0e0e4736'
+      const res = await fetch(`${traced.url}/sandbox/v2/workspaces/current`, { headers: { authorization: `Bearer ${key}`, traceparent: `00-${traceId}-00f067aa0ba902b7-01` } })
+      assert.equal(res.status, 200)
+      for (let i = 0; i < 200 && !otlp.spans.some((s) => s.traceId === traceId); i++) await new Promise((r) => setTimeout(r, 25))
+      assert.ok(
+        otlp.spans.some((s) => s.traceId === traceId && s.parentSpanId === '00f067aa0ba902b7'),
+        'the server span continues the caller’s trace',
+      )
+    } finally {
+      await traced.stop()
+      await otlp.close()
+    }
   })
 })
