@@ -89,8 +89,10 @@ export function escapeNonAscii(text) {
  * Packages the service's bundle leaves outside (loaded only when configured or when a file of that kind is parsed).
  * Bundled, a package loaded at first use still costs the start: V8 pre-parses the whole bundle and keeps its text.
  * The e-mail libraries (nodemailer, mailparser, smtp-server and what they bring: iconv-lite, libmime, html-to-text…,
- * ~1.4 MB) load when a channel first sends, parses or listens for mail; OpenTelemetry (~0.5 MB; its API with it, so that
- * the SDK and the service share one copy of the API's globals) when tracing is configured.
+ * ~1.4 MB) load when a channel first sends, parses or listens for mail; OpenTelemetry's SDK and exporters (~0.5 MB) when
+ * tracing is configured. Its API stays inside (the service calls it on every request; loaded from node_modules it is ~50
+ * small files to read at start): the SDK registers through its own copy into the API's global slot, which both copies
+ * share when their versions agree (one package-lock).
  */
 export const SERVICE_EXTERNAL = [
   'better-sqlite3',
@@ -108,7 +110,11 @@ export const SERVICE_EXTERNAL = [
   'nodemailer',
   'mailparser',
   'smtp-server',
-  '@opentelemetry/*',
+  '@opentelemetry/core',
+  '@opentelemetry/exporter-trace-otlp-http',
+  '@opentelemetry/exporter-trace-otlp-proto',
+  '@opentelemetry/resources',
+  '@opentelemetry/sdk-trace-node',
 ]
 
 /** What the bundle is made from: a change to any of them (by modification time) makes it stale. */
