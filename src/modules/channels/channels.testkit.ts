@@ -17,13 +17,15 @@
 // Basic auth AccountSid:AuthToken (401 20003), the path's account must be that one. Media: GET
 // /2010-04-01/Accounts/{Sid}/Messages/{MM}/Media/{ME} with the same basic auth answers 307 to another
 // origin (a second server, standing for Twilio's media CDN) that serves the bytes without credentials.
+import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import JSZip from 'jszip'
 import twilio from 'twilio'
 import { ManualClock } from '../../kernel/clock.js'
 import { request } from 'undici'
-import { createTestApp, ok, post, type TestApp } from '../../../test/helpers.js'
+import { createTestApp, get, ok, post, type TestApp } from '../../../test/helpers.js'
 import { freePort } from '../../../test/spawn.js'
 
 export { assertProblem, events, get, json, ok, patch, post } from '../../../test/helpers.js'
@@ -247,4 +249,25 @@ export async function appWithTwilio(): Promise<{ h: TestApp; tw: TwilioMessaging
     await tw.close()
   }
   return { h, tw, close }
+}
+
+/** A data-subject request about `subject`, run through its job to the end: the finished request. */
+export async function runDsar(h: TestApp, type: 'access' | 'erasure', subject: { phone?: string; email?: string }) {
+  const d = await ok(post(h, '/compliance/dsar', { type, subject }), 201)
+  await h.drainJobs()
+  const done = await ok(get(h, `/compliance/dsar/${d.id}`))
+  assert.equal(done.status, 'completed')
+  return done
+}
+
+/** A finished request's export, made and downloaded through the API: the archive, its manifest and the channels' records. */
+export async function dsarExport(h: TestApp, id: string) {
+  await ok(post(h, `/compliance/dsar/${id}/export`), 202)
+  await h.drainJobs()
+  const ready = await ok(get(h, `/compliance/dsar/${id}`))
+  assert.equal(ready.export.status, 'ready', JSON.stringify(ready.export))
+  const res = await h.http().inject({ method: 'GET', url: new URL(ready.export.url).pathname })
+  assert.equal(res.statusCode, 200)
+  const zip = await JSZip.loadAsync(res.rawPayload)
+  return { zip, manifest: JSON.parse(await zip.file('manifest.json')!.async('string')), channels: JSON.parse(await zip.file('channels.json')!.async('string')) }
 }

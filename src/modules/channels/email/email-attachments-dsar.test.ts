@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import JSZip from 'jszip'
 import { ENGINE } from '../../../../test/helpers.js'
-import { channelsApp, type ChannelsApp, get, ok, post } from '../channels.testkit.js'
+import { channelsApp, type ChannelsApp, dsarExport, get, ok, post, runDsar } from '../channels.testkit.js'
 import { attachmentFolder, attachmentKey } from './email-inbound.service.js'
 
 // The attachments a customer sent by e-mail through the real DSAR operations: an access request's export lists
@@ -42,24 +41,8 @@ describe(`e-mail attachments in data-subject requests (${ENGINE})`, () => {
     assert.equal(res.status, 200)
   }
 
-  async function dsar(type: 'access' | 'erasure') {
-    const d = await ok(post(h, '/compliance/dsar', { type, subject: { email: 'ann@example.net' } }), 201)
-    await h.drainJobs()
-    const done = await ok(get(h, `/compliance/dsar/${d.id}`))
-    assert.equal(done.status, 'completed')
-    return done
-  }
-
-  async function exportOf(id: string) {
-    await ok(post(h, `/compliance/dsar/${id}/export`), 202)
-    await h.drainJobs()
-    const ready = await ok(get(h, `/compliance/dsar/${id}`))
-    assert.equal(ready.export.status, 'ready', JSON.stringify(ready.export))
-    const res = await h.http().inject({ method: 'GET', url: new URL(ready.export.url).pathname })
-    assert.equal(res.statusCode, 200)
-    const zip = await JSZip.loadAsync(res.rawPayload)
-    return { zip, channels: JSON.parse(await zip.file('channels.json')!.async('string')) }
-  }
+  const dsar = (type: 'access' | 'erasure') => runDsar(h, type, { email: 'ann@example.net' })
+  const exportOf = (id: string) => dsarExport(h, id)
 
   before(async () => {
     h = await channelsApp()

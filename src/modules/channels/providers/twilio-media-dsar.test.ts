@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict'
 import { createHash } from 'node:crypto'
 import { after, before, describe, it } from 'node:test'
-import JSZip from 'jszip'
 import { request } from 'undici'
 import { ENGINE } from '../../../../test/helpers.js'
 import * as repo from '../channels.repository.js'
-import { channelsApp, type ChannelsApp, get, newChannel, ok, post, startTwilioMessaging, type TwilioMessaging } from '../channels.testkit.js'
+import { channelsApp, type ChannelsApp, dsarExport, newChannel, startTwilioMessaging, type TwilioMessaging, runDsar } from '../channels.testkit.js'
 import { mediaKey, TwilioMediaStore } from './twilio-media.js'
 
 // The media a customer sent by MMS / WhatsApp through the real DSAR operations: an access request's export
@@ -26,24 +25,8 @@ describe(`SMS / WhatsApp media in data-subject requests (${ENGINE})`, () => {
   let bobUrl = ''
   let uncommitted = ''
 
-  async function dsar(type: 'access' | 'erasure') {
-    const d = await ok(post(h, '/compliance/dsar', { type, subject: { phone: ADA } }), 201)
-    await h.drainJobs()
-    const done = await ok(get(h, `/compliance/dsar/${d.id}`))
-    assert.equal(done.status, 'completed')
-    return done
-  }
-
-  async function exportOf(id: string) {
-    await ok(post(h, `/compliance/dsar/${id}/export`), 202)
-    await h.drainJobs()
-    const ready = await ok(get(h, `/compliance/dsar/${id}`))
-    assert.equal(ready.export.status, 'ready', JSON.stringify(ready.export))
-    const res = await h.http().inject({ method: 'GET', url: new URL(ready.export.url).pathname })
-    assert.equal(res.statusCode, 200)
-    const zip = await JSZip.loadAsync(res.rawPayload)
-    return { zip, manifest: JSON.parse(await zip.file('manifest.json')!.async('string')), channels: JSON.parse(await zip.file('channels.json')!.async('string')) }
-  }
+  const dsar = (type: 'access' | 'erasure') => runDsar(h, type, { phone: ADA })
+  const exportOf = (id: string) => dsarExport(h, id)
 
   before(async () => {
     tw = await startTwilioMessaging()
