@@ -46,7 +46,7 @@ export function bindAudit<T extends object>(owner: T, scope: AuditScope): T {
   scopes.set(owner, scope)
   return owner
 }
-export const auditScopeOf = (owner: object | null | undefined): AuditScope | undefined => (owner ? scopes.get(owner) : undefined)
+const auditScopeOf = (owner: object | null | undefined): AuditScope | undefined => (owner ? scopes.get(owner) : undefined)
 /** `to`, made for whoever `from` is made for (a job's tenant for the job's context). Returns `to`. */
 export function inheritAudit<T extends object>(from: object | null | undefined, to: T): T {
   const scope = auditScopeOf(from)

@@ -122,10 +122,12 @@ export function routeOptions(ctx: RouteContext, r: AnyRoute, mode: Mode): RouteO
         }
       : undefined,
     handler: async (request, reply) => {
+      // Each request gets its own principal object, the owner its services hand to kernel.transaction: bound to
+      // the request's audit scope and to its Idempotency-Key claim (a public operation's owner is the request).
+      const principal = request.principal ? { ...request.principal } : null
+      const owner = principal ?? request
+      bindAudit(owner, requestAuditScope(request, r, principal))
       if (r.sse) {
-        // Audited like any request's changes (its own principal object, bound to its scope; see below).
-        const principal = request.principal ? { ...request.principal } : null
-        bindAudit(principal ?? request, requestAuditScope(request, r, principal))
         const base = { params: request.params, query: request.query, body: request.body, principal, services, request, reply }
         const streamClaim = request.idempotency
         // Recorded for the key once the work settles (the response may have ended long before, or been resumed).
@@ -144,11 +146,6 @@ export function routeOptions(ctx: RouteContext, r: AnyRoute, mode: Mode): RouteO
         )
       }
       const claim = request.idempotency
-      // Each request gets its own principal object, the owner its services hand to kernel.transaction: bound to
-      // the request's audit scope and to its Idempotency-Key claim (a public operation's owner is the request).
-      const principal = request.principal ? { ...request.principal } : null
-      const owner = principal ?? request
-      bindAudit(owner, requestAuditScope(request, r, principal))
       if (claim) {
         // The claim object itself: what its transaction stores on it is what onSend then reads.
         const active = Object.assign(claim, { status, serialize: (v: unknown, s: number) => (reply.getSerializationFunction(String(s)) ?? JSON.stringify)(v as Record<string, unknown>) })

@@ -1,5 +1,5 @@
-import { inheritAudit, sideOwner } from '../../kernel/audit/audit.js'
 import { randomBytes } from 'node:crypto'
+import { inheritAudit, sideOwner } from '../../kernel/audit/audit.js'
 import { iso } from '../../kernel/clock.js'
 import type { Executor } from '../../kernel/db/database.js'
 import type { EventEnvelope } from '../../kernel/events/events.js'

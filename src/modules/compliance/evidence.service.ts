@@ -1,6 +1,6 @@
-import { sideOwner } from '../../kernel/audit/audit.js'
 import { createHash } from 'node:crypto'
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import { sideOwner } from '../../kernel/audit/audit.js'
 import { iso } from '../../kernel/clock.js'
 import { fromJson, toJson } from '../../kernel/db/database.js'
 import { listTenantApiKeys } from '../../kernel/auth/api-keys.js'

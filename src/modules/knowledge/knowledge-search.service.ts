@@ -1,5 +1,5 @@
 import { cosine, vectorFromBytes } from '../../kernel/ai/embeddings.js'
-import { inheritAudit, sideOwner } from '../../kernel/audit/audit.js'
+import { sideOwner } from '../../kernel/audit/audit.js'
 import { notFound } from '../../kernel/errors.js'
 import { claimFor } from '../../kernel/http/idempotency.js'
 import type { Kernel } from '../../kernel/kernel.js'
@@ -164,7 +164,7 @@ export class KnowledgeSearchService {
 
   /** POST /knowledge/search: results with citations, an optional answer, and the gap it was recorded in. */
   async search(owner: Tenant, body: SearchKnowledgeBodyT): Promise<KnowledgeSearchT> {
-    const tenant: Tenant = inheritAudit(owner, { workspaceId: owner.workspaceId, mode: owner.mode })
+    const tenant: Tenant = { workspaceId: owner.workspaceId, mode: owner.mode }
     const r = await this.retrieve(tenant, body.query, {
       knowledgeBaseIds: body.knowledge_base_ids,
       basesPointer: '/body/knowledge_base_ids',

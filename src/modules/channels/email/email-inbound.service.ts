@@ -1,5 +1,5 @@
-import { sideOwner } from '../../../kernel/audit/audit.js'
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
+import { sideOwner } from '../../../kernel/audit/audit.js'
 import { iso } from '../../../kernel/clock.js'
 import type { Kernel } from '../../../kernel/kernel.js'
 import type { Services } from '../../../kernel/services.js'

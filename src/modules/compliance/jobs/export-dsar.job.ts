@@ -1,5 +1,5 @@
-import { inheritAudit } from '../../../kernel/audit/audit.js'
 import { createHash } from 'node:crypto'
+import { inheritAudit } from '../../../kernel/audit/audit.js'
 import { iso } from '../../../kernel/clock.js'
 import { defineJob } from '../../../kernel/jobs/jobs.js'
 import type { Kernel } from '../../../kernel/kernel.js'

@@ -1,5 +1,5 @@
-import { bindAudit } from '../../../kernel/audit/audit.js'
 import type { FastifyRequest } from 'fastify'
+import { bindAudit } from '../../../kernel/audit/audit.js'
 import { iso } from '../../../kernel/clock.js'
 import { fromJson } from '../../../kernel/db/database.js'
 import { newId, randomToken } from '../../../kernel/ids.js'

@@ -1,5 +1,5 @@
-import { bindAudit } from '../../../kernel/audit/audit.js'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { bindAudit } from '../../../kernel/audit/audit.js'
 import { ALL_SCOPES } from '../../../kernel/auth/scopes.js'
 import { AppError } from '../../../kernel/errors.js'
 import { acceptForms, formOf, sendPage, sendRedirect } from '../../../kernel/http/html.js'

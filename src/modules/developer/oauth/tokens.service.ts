@@ -1,5 +1,5 @@
-import { inheritAudit } from '../../../kernel/audit/audit.js'
 import { createHash } from 'node:crypto'
+import { inheritAudit } from '../../../kernel/audit/audit.js'
 import type { BearerResolver } from '../../../kernel/auth/bearer-tokens.js'
 import { iso } from '../../../kernel/clock.js'
 import type { Executor } from '../../../kernel/db/database.js'
@@ -174,8 +174,7 @@ export class OAuthTokens {
     }
   }
 
-  /** Revokes a grant and its whole token family, once: the granting workspace gets `oauth_grant.revoked`. */
-  /** `by`: the owner the revocation is audited as (the app's request). */
+  /** Revokes a grant and its whole token family, once: the granting workspace gets `oauth_grant.revoked`; audited as `by`'s (the app's request). */
   async revokeFamily(grant: OAuthGrantsTable, reason: string, by: object | null): Promise<void> {
     await this.k.transaction(inheritAudit(by, tenantOf(grant)), async (tx) => ((await revokeGrantIn(this.k, tx, grant, reason)) ? grantView(grant) : null))
   }

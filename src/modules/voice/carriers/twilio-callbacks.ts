@@ -1,5 +1,5 @@
-import { sideOwner } from '../../../kernel/audit/audit.js'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { sideOwner } from '../../../kernel/audit/audit.js'
 import { fromJson, toJson } from '../../../kernel/db/database.js'
 import { AppError } from '../../../kernel/errors.js'
 import { enqueue } from '../../../kernel/jobs/jobs.js'

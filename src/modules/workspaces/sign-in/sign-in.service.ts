@@ -1,5 +1,5 @@
-import { bindAudit } from '../../../kernel/audit/audit.js'
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import { bindAudit } from '../../../kernel/audit/audit.js'
 import { iso } from '../../../kernel/clock.js'
 import { isUniqueViolation } from '../../../kernel/db/database.js'
 import { AppError } from '../../../kernel/errors.js'

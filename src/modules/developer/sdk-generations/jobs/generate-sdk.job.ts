@@ -1,6 +1,6 @@
-import { inheritAudit } from '../../../../kernel/audit/audit.js'
 import { createHash } from 'node:crypto'
 import { join } from 'node:path'
+import { inheritAudit } from '../../../../kernel/audit/audit.js'
 import { iso } from '../../../../kernel/clock.js'
 import { defineJob, type JobContext } from '../../../../kernel/jobs/jobs.js'
 import type { Kernel } from '../../../../kernel/kernel.js'
