@@ -138,7 +138,7 @@ export class ChannelInboundService {
           contact_phone: text.from,
           bot_state: 'active',
         })
-      await repo.setReceiptMessage(tx, tenant, channel.id, text.sid, received.messageId)
+      await repo.setReceiptMessage(tx, tenant, channel.id, text.sid, received.messageId, received.conversationId)
       // The bot (or the out-of-hours reply) answers questions, not consent keywords (Twilio answers STOP and START itself).
       if (consent === null && !text.files?.length) await this.bot.afterCustomerMessage(tx, tenant, channel, { conversation_id: received.conversationId, provider_sid: text.sid })
       return answer({ duplicate: false, conversationId: received.conversationId, messageId: received.messageId })

@@ -30,6 +30,8 @@ export const channelsModule = defineModule({
     kernel.jobs.register(channels.webChatFollowup.job)
     kernel.jobs.register(channels.mediaSweep.job)
     kernel.events.subscribeInTransaction('channels.web-chat-followup', channels.webChatFollowup.subscriber)
+    kernel.jobs.register(channels.conversationForget.job)
+    kernel.events.subscribeInTransaction('channels.conversation-forget', channels.conversationForget.subscriber)
     services.channels = channels
   },
   health: (_kernel, services) => services.channels.health(),

@@ -84,8 +84,8 @@ export async function insertReceipt(db: Executor, row: ChannelReceiptsTable): Pr
   return r !== undefined
 }
 
-export async function setReceiptMessage(db: Executor, tenant: Tenant, channelId: string, sid: string, messageId: string): Promise<void> {
-  await scoped(db, tenant).updateTable('channel_receipts').set({ message_id: messageId }).where('channel_id', '=', channelId).where('provider_sid', '=', sid).execute()
+export async function setReceiptMessage(db: Executor, tenant: Tenant, channelId: string, sid: string, messageId: string, conversationId: string): Promise<void> {
+  await scoped(db, tenant).updateTable('channel_receipts').set({ message_id: messageId, conversation_id: conversationId }).where('channel_id', '=', channelId).where('provider_sid', '=', sid).execute()
 }
 
 /**
@@ -133,6 +133,13 @@ export function findConversationLink(db: Executor, tenant: Tenant, conversationI
 export async function deleteConversationLinks(db: Executor, tenant: Tenant, contacts: string[]): Promise<number> {
   if (contacts.length === 0) return 0
   const r = await scoped(db, tenant).deleteFrom('channel_conversations').where('contact_phone', 'in', contacts).executeTakeFirst()
+  links.forget(db)
+  return Number(r.numDeletedRows)
+}
+
+/** Removes a conversation's link (the inbox deleted the conversation). */
+export async function deleteConversationLink(db: Executor, tenant: Tenant, conversationId: string): Promise<number> {
+  const r = await scoped(db, tenant).deleteFrom('channel_conversations').where('conversation_id', '=', conversationId).executeTakeFirst()
   links.forget(db)
   return Number(r.numDeletedRows)
 }

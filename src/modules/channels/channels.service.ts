@@ -6,6 +6,7 @@ import { ChannelInboundService } from './channel-inbound.service.js'
 import { ChannelOutboundService } from './channel-outbound.service.js'
 import { ChannelsResourceService } from './channels-resource.service.js'
 import * as repo from './channels.repository.js'
+import { ConversationForget } from './conversation-forget.job.js'
 import { EmailChannelsService } from './email/email.service.js'
 import { TwilioMediaSweep } from './providers/twilio-media-sweep.job.js'
 import { WebChatEmailFollowup } from './web-chat/web-chat-email-followup.js'
@@ -23,6 +24,7 @@ export class ChannelsService {
   readonly webChatReads: WebChatReadReceipts
   readonly webChatFollowup: WebChatEmailFollowup
   readonly mediaSweep: TwilioMediaSweep
+  readonly conversationForget: ConversationForget
 
   constructor(
     private readonly k: Kernel,
@@ -37,6 +39,7 @@ export class ChannelsService {
     this.webChatReads = new WebChatReadReceipts(k, services, this.outbound, this.webChat)
     this.webChatFollowup = new WebChatEmailFollowup(k, services)
     this.mediaSweep = new TwilioMediaSweep(k)
+    this.conversationForget = new ConversationForget(k)
   }
 
   /** The tables answer. */

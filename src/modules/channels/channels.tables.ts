@@ -99,6 +99,8 @@ export interface ChannelReceiptsTable {
    * column (their media, if any, are under the folder derived from channel and sid: twilio-media.ts).
    */
   media_folder?: string | null
+  /** The conversation its message went to; null until the message is written, and on rows older than the column. */
+  conversation_id?: string | null
 }
 
 /**

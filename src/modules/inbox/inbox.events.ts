@@ -1,5 +1,5 @@
 import { defineEvents, type PayloadsOf } from '../../kernel/events/events.js'
-import { AiDraft, Conversation, Message, type AiDraftT, type ConversationT, type MessageT } from './inbox.schemas.js'
+import { AiDraft, Conversation, DeletedConversation, Message, type AiDraftT, type ConversationT, type MessageT } from './inbox.schemas.js'
 
 // The inbox's entries in the event catalog. Every payload (`data.object`) is the full resource as it is
 // after the change, in the 2.4.0 shape (lead_score as an object), whatever version a request pinned.
@@ -72,6 +72,12 @@ export const INBOX_EVENTS = defineEvents(
       updated_at: '2026-01-05T11:00:00.000Z',
     }),
     'conversation.reopened': conv('A resolved conversation became open again: explicitly, or because the contact wrote.'),
+    'conversation.deleted': {
+      description:
+        'A conversation was deleted with its messages and drafts: by the `messages` retention policy, or by a data-subject erasure. Only the id is left; what channels kept for it (stored media and attachments, threading) goes after it.',
+      schema: DeletedConversation,
+      example: { id: conversation.id, object: 'conversation' as const, deleted: true as const },
+    },
     'message.created': {
       description: 'A message or private note was added to a conversation (sendMessage, or the first message of createConversation).',
       schema: Message,

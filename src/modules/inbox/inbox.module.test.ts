@@ -41,7 +41,7 @@ describe('inbox module', () => {
     }
   })
 
-  it('declares its eight event types in the catalog with schema and example', () => {
+  it('declares its nine event types in the catalog with schema and example', () => {
     const types = h.app.kernel.events
       .catalog()
       .filter((t) => t.module === 'inbox')
@@ -50,6 +50,7 @@ describe('inbox module', () => {
       'ai_draft.created',
       'conversation.assigned',
       'conversation.created',
+      'conversation.deleted',
       'conversation.reopened',
       'conversation.resolved',
       'conversation.updated',

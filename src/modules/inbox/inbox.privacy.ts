@@ -4,6 +4,7 @@ import type { Executor } from '../../kernel/db/database.js'
 import type { DataSubject, ModulePrivacy } from '../../kernel/module.js'
 import type { Tenant } from '../../kernel/tenant.js'
 import { eraseMentions, mentionNeedles, mentionSpans } from '../../kernel/pii/pii.mentions.js'
+import { deleteConversations } from './conversation-deletion.js'
 import * as repo from './inbox.repository.js'
 import type { InboxConversationsTable } from './inbox.tables.js'
 import { conversationView, draftView, messageView } from './inbox.views.js'
@@ -50,7 +51,7 @@ export const inboxPrivacy: ModulePrivacy = {
    */
   async erase(k, services, tenant, subject) {
     const ids = await repo.conversationIdsOfSubject(k.db, tenant, subject)
-    const removed = await k.transaction(sideOwner(tenant), (tx) => repo.deleteConversations(tx, tenant, ids))
+    const removed = await k.transaction(sideOwner(tenant), (tx) => deleteConversations(k, tx, tenant, ids))
     const mentions = await mentionsOf(k.db, tenant, subject, new Set())
     if (mentions.length > 0) {
       await k.transaction(sideOwner(tenant), async (tx) => {

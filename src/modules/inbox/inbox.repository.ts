@@ -231,16 +231,16 @@ export function messagesContaining(db: Executor, tenant: Tenant, needles: string
     .execute()
 }
 
-/** Conversations with everything keyed by them in the inbox (tag links, AI drafts, messages); rows deleted per table. */
-export async function deleteConversations(db: Executor, tenant: Tenant, ids: string[]): Promise<{ conversations: number; messages: number; drafts: number }> {
-  if (ids.length === 0) return { conversations: 0, messages: 0, drafts: 0 }
+/** Conversations with everything keyed by them in the inbox (tag links, AI drafts, messages); rows deleted per table, and the ids of the conversations that were there. */
+export async function deleteConversations(db: Executor, tenant: Tenant, ids: string[]): Promise<{ conversations: number; messages: number; drafts: number; deleted: string[] }> {
+  if (ids.length === 0) return { conversations: 0, messages: 0, drafts: 0, deleted: [] }
   await scoped(db, tenant).deleteFrom('inbox_conversation_tags').where('conversation_id', 'in', ids).execute()
   await scoped(db, tenant).deleteFrom('inbox_read_marks').where('conversation_id', 'in', ids).execute()
   await search.deleteDocsOfConversations(db, tenant, ids)
   const drafts = await scoped(db, tenant).deleteFrom('inbox_ai_drafts').where('conversation_id', 'in', ids).executeTakeFirst()
   const messages = await scoped(db, tenant).deleteFrom('inbox_messages').where('conversation_id', 'in', ids).executeTakeFirst()
-  const conversations = await scoped(db, tenant).deleteFrom('inbox_conversations').where('id', 'in', ids).executeTakeFirst()
-  return { conversations: Number(conversations.numDeletedRows), messages: Number(messages.numDeletedRows), drafts: Number(drafts.numDeletedRows) }
+  const deleted = (await scoped(db, tenant).deleteFrom('inbox_conversations').where('id', 'in', ids).returning('id').execute()).map((r) => r.id)
+  return { conversations: deleted.length, messages: Number(messages.numDeletedRows), drafts: Number(drafts.numDeletedRows), deleted }
 }
 
 /** Last activity: the last message, else the last update. Not indexed: retention reads the tenant's conversations. */

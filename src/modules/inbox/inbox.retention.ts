@@ -1,5 +1,6 @@
 import { sideOwner } from '../../kernel/audit/audit.js'
 import type { RetentionClass } from '../../kernel/module.js'
+import { deleteConversations } from './conversation-deletion.js'
 import * as repo from './inbox.repository.js'
 
 /** The inbox's classes of data a retention policy governs (docs/compliance.md "Retention"). */
@@ -15,7 +16,7 @@ export const INBOX_RETENTION: RetentionClass[] = [
     async purge(k, tenant, before, limit) {
       const ids = await repo.inactiveConversationIds(k.db, tenant, before, limit)
       if (ids.length === 0) return 0
-      return (await k.transaction(sideOwner(tenant), (tx) => repo.deleteConversations(tx, tenant, ids))).conversations
+      return (await k.transaction(sideOwner(tenant), (tx) => deleteConversations(k, tx, tenant, ids))).conversations
     },
   },
 ]

@@ -88,6 +88,9 @@ export const Conversation = Type.Object(
   },
   { $id: 'Conversation' },
 )
+/** What `conversation.deleted` carries: the id alone, the content being gone. */
+export const DeletedConversation = Type.Object({ id: Type.String(), object: Type.Literal('conversation'), deleted: Type.Literal(true) }, { $id: 'DeletedConversation' })
+
 export type ConversationT = Static<typeof Conversation>
 
 export const ConversationIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) })

@@ -1493,6 +1493,22 @@ export interface ConversationCreatedEvent {
   }
 }
 
+/** The `conversation.deleted` event (inbox): A conversation was deleted with its messages and drafts: by the `messages` retention policy, or by a data-subject erasure. Only the id is left; what channels kept for it (stored media and attachments, threading) goes after it. */
+export interface ConversationDeletedEvent {
+  /** The event id (`evt_…`): the same in every attempt and replay; deduplicate on it. */
+  id: string
+  type: 'conversation.deleted'
+  created_at: string
+  workspace_id: string
+  /** false for events of the sandbox (svc_test_ keys). */
+  livemode: boolean
+  /** The API version of the payload shape. */
+  api_version: string
+  data: {
+    object: DeletedConversation
+  }
+}
+
 /** The newest message or note (null before the first). */
 export interface ConversationLastMessage {
   id: string
@@ -1636,6 +1652,12 @@ export interface DeletedBot {
 export interface DeletedChannel {
   id: string
   object: 'channel'
+  deleted: true
+}
+
+export interface DeletedConversation {
+  id: string
+  object: 'conversation'
   deleted: true
 }
 
@@ -4036,6 +4058,7 @@ export type WebhookEvent =
   | ChannelUpdatedEvent
   | ConversationAssignedEvent
   | ConversationCreatedEvent
+  | ConversationDeletedEvent
   | ConversationReopenedEvent
   | ConversationResolvedEvent
   | ConversationUpdatedEvent

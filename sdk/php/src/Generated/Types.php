@@ -1113,6 +1113,17 @@ namespace Svc\Generated;
  *     data: array{object: Conversation},
  * }
  *
+ * ConversationDeletedEvent: The `conversation.deleted` event (inbox): A conversation was deleted with its messages and drafts: by the `messages` retention policy, or by a data-subject erasure. Only the id is left; what channels kept for it (stored media and attachments, threading) goes after it.
+ * @psalm-type ConversationDeletedEvent array{
+ *     id: string,
+ *     type: 'conversation.deleted',
+ *     created_at: string,
+ *     workspace_id: string,
+ *     livemode: bool,
+ *     api_version: string,
+ *     data: array{object: DeletedConversation},
+ * }
+ *
  * ConversationLastMessage: The newest message or note (null before the first).
  * @psalm-type ConversationLastMessage array{
  *     id: string,
@@ -1227,6 +1238,12 @@ namespace Svc\Generated;
  * @psalm-type DeletedChannel array{
  *     id: string,
  *     object: 'channel',
+ *     deleted: true,
+ * }
+ *
+ * @psalm-type DeletedConversation array{
+ *     id: string,
+ *     object: 'conversation',
  *     deleted: true,
  * }
  *

@@ -122,6 +122,7 @@ __all__ = [
     "ConversationAssignedEvent",
     "ConversationChannel",
     "ConversationCreatedEvent",
+    "ConversationDeletedEvent",
     "ConversationLastMessage",
     "ConversationList",
     "ConversationReopenedEvent",
@@ -134,6 +135,7 @@ __all__ = [
     "CrmProvider",
     "DeletedBot",
     "DeletedChannel",
+    "DeletedConversation",
     "DeletedKnowledgeBase",
     "DeletedKnowledgeDocument",
     "DeletedLead",
@@ -1836,6 +1838,21 @@ class ConversationCreatedEvent(TypedDict):
     workspace_id: str
 
 
+class ConversationDeletedEvent(TypedDict):
+    """The `conversation.deleted` event (inbox): A conversation was deleted with its messages and drafts: by the `messages` retention policy, or by a data-subject erasure. Only the id is left; what channels kept for it (stored media and attachments, threading) goes after it."""
+
+    #: The API version of the payload shape.
+    api_version: str
+    created_at: str
+    data: Dict[str, Any]
+    #: The event id (`evt_…`): the same in every attempt and replay; deduplicate on it.
+    id: str
+    #: false for events of the sandbox (svc_test_ keys).
+    livemode: bool
+    type: Literal["conversation.deleted"]
+    workspace_id: str
+
+
 class ConversationLastMessage(TypedDict):
     """The newest message or note (null before the first)."""
 
@@ -1982,6 +1999,14 @@ class DeletedChannel(TypedDict):
     deleted: Literal[True]
     id: str
     object: Literal["channel"]
+
+
+class DeletedConversation(TypedDict):
+    """The ``DeletedConversation`` object (components.schemas.DeletedConversation)."""
+
+    deleted: Literal[True]
+    id: str
+    object: Literal["conversation"]
 
 
 class DeletedKnowledgeBase(TypedDict):

@@ -111,6 +111,8 @@ export class EmailInboundService {
         message_id: '',
         bot_reply_id: null,
         received_at: now,
+        // No Twilio media: the attachments are under the thread's folder.
+        media_folder: '',
       })
       if (!fresh) return { duplicate: true, conversationId: null, messageId: null }
       // A delivery report belongs with the message it returns.
@@ -154,7 +156,7 @@ export class EmailInboundService {
         })
       }
       await emails.insertThreadHeader(tx, tenant, channel.id, mail.messageId, received.conversationId)
-      await repo.setReceiptMessage(tx, tenant, channel.id, mail.messageId, received.messageId)
+      await repo.setReceiptMessage(tx, tenant, channel.id, mail.messageId, received.messageId, received.conversationId)
       // Auto-replies and bounces land in the inbox (agents see them) but are never answered (RFC 3834): two
       // auto-responders would answer each other for ever.
       if (mail.automatic === null) await this.bot.afterCustomerMessage(tx, tenant, channel, { conversation_id: received.conversationId, provider_sid: mail.messageId })

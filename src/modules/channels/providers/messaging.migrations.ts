@@ -44,4 +44,14 @@ export const messagingMigrations: ModuleMigration[] = [
       await db.schema.alterTable('channel_receipts').addColumn('media_folder', 'text').execute()
     },
   },
+  {
+    // Which conversation a receipt's message went to: when the inbox deletes a conversation (retention,
+    // erasure), what the channel stored for its messages (MMS / WhatsApp media, web chat files) is found by it
+    // and deleted too (conversation-forget.job.ts). Receipts older than the column have none.
+    name: '202701161000_channels_receipt_conversation',
+    async up(db) {
+      await db.schema.alterTable('channel_receipts').addColumn('conversation_id', 'text').execute()
+      await db.schema.createIndex('channel_receipts_conversation').on('channel_receipts').columns(['workspace_id', 'mode', 'conversation_id']).execute()
+    },
+  },
 ]

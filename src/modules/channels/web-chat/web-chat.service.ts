@@ -21,6 +21,9 @@ const TYPING_TTL_MS = 10_000
 const HISTORY_LIMIT = 100
 
 /** A message as the visitor sees it: who wrote it, never which agent or bot id, never private notes. */
+/** The purpose of the key that signs visitor tokens and names visitors' files (kernel.deriveKey). */
+export const WEB_CHAT_KEY = 'channels:web-chat-visitor-token'
+
 export interface VisitorMessage {
   id: string
   conversation_id: string
@@ -73,7 +76,7 @@ export class WebChatService {
     private readonly inbound: ChannelInboundService,
     private readonly outbound: ChannelOutboundService,
   ) {
-    this.tokenKey = k.deriveKey('channels:web-chat-visitor-token')
+    this.tokenKey = k.deriveKey(WEB_CHAT_KEY)
   }
 
   /** The channel of a public key, or 404 (the same for a key of a deleted channel). */
@@ -219,7 +222,7 @@ export class WebChatService {
         `Only PNG, JPEG, GIF, WebP images and PDF documents are taken, and the bytes must be what Content-Type says (${declared.slice(0, 60)}${type ? `; they are ${type}` : '; they are none of these'}).`,
       )
     }
-    const id = `wfa_${createHmac('sha256', this.tokenKey).update(`${s.visitor.id}:${clientId}`).digest('hex').slice(0, 32)}`
+    const id = webChatFileId(this.tokenKey, s.visitor.id, clientId)
     const key = `channels/web-chat/${s.channel.id.toLowerCase()}/${id}`
     const name = safeFilename(filename, type)
     await this.k.blobs.put(key, bytes, { contentType: type })
@@ -317,6 +320,17 @@ export class WebChatService {
 }
 
 /** The host's signature of its user id: hex HMAC-SHA256 with the identity secret (as Intercom's user_hash). */
+/** A visitor's file: `wfa_` + 32 hex of the visitor and the message's client id (`tokenKey`: the widget's derived key, WEB_CHAT_KEY). */
+export function webChatFileId(tokenKey: Buffer, visitorId: string, clientId: string): string {
+  return `wfa_${createHmac('sha256', tokenKey).update(`${visitorId}:${clientId}`).digest('hex').slice(0, 32)}`
+}
+
+/** The file a web chat receipt's message carries, if it is a file's (its sid is `wc:<visitor>:<client id>`). */
+export function webChatFileOfSid(tokenKey: Buffer, sid: string): string | null {
+  const m = /^wc:([^:]+):(.+)$/.exec(sid)
+  return m ? webChatFileId(tokenKey, m[1], m[2]) : null
+}
+
 export function userHash(secret: string, userId: string): string {
   return createHmac('sha256', secret).update(userId).digest('hex')
 }

@@ -2397,6 +2397,31 @@ module Svc
       REQUIRED = ['api_version', 'created_at', 'data', 'id', 'livemode', 'type', 'workspace_id'].freeze
     end
 
+    # ConversationDeletedEvent:
+    #   The `conversation.deleted` event (inbox): A conversation was deleted with its messages and drafts:
+    #   by the `messages` retention policy, or by a data-subject erasure. Only the id is left; what channels
+    #   kept for it (stored media and attachments, threading) goes after it.
+    #
+    # - +api_version+ [String] (required) The API version of the payload shape.
+    # - +created_at+ [String (date-time)] (required)
+    # - +data+ [Hash] (required)
+    # - +id+ [String] (required) The event id (`evt_…`): the same in every attempt and replay; deduplicate on it.
+    # - +livemode+ [Boolean] (required) false for events of the sandbox (svc_test_ keys).
+    # - +type+ ["conversation.deleted"] (required)
+    # - +workspace_id+ [String] (required)
+    module ConversationDeletedEvent
+      FIELDS = {
+        'api_version' => 'String',
+        'created_at' => 'String (date-time)',
+        'data' => 'Hash',
+        'id' => 'String',
+        'livemode' => 'Boolean',
+        'type' => '"conversation.deleted"',
+        'workspace_id' => 'String',
+      }.freeze
+      REQUIRED = ['api_version', 'created_at', 'data', 'id', 'livemode', 'type', 'workspace_id'].freeze
+    end
+
     # ConversationLastMessage:
     #   The newest message or note (null before the first).
     #
@@ -2649,6 +2674,20 @@ module Svc
         'deleted' => 'true',
         'id' => 'String',
         'object' => '"channel"',
+      }.freeze
+      REQUIRED = ['deleted', 'id', 'object'].freeze
+    end
+
+    # DeletedConversation
+    #
+    # - +deleted+ [true] (required)
+    # - +id+ [String] (required)
+    # - +object+ ["conversation"] (required)
+    module DeletedConversation
+      FIELDS = {
+        'deleted' => 'true',
+        'id' => 'String',
+        'object' => '"conversation"',
       }.freeze
       REQUIRED = ['deleted', 'id', 'object'].freeze
     end
