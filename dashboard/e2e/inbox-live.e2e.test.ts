@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { checkA11y, screenshot, skip, type Dashboard } from './harness.js'
 import { BEA, links, live, SECOND, twoMembers, unreadInTitle, type TwoMembers } from './live-support.js'
+import { ok, post } from './server.js'
 
 describe('dashboard inbox live in Chromium: two members see each other within a second', { skip }, () => {
   let m: TwoMembers
@@ -107,6 +108,24 @@ describe('dashboard inbox live in Chromium: two members see each other within a 
     await links(b).filter({ hasText: 'Ada Older' }).getByText('3 unread').waitFor()
     d.clean(a)
     d.clean(b)
+  })
+
+  it('a conversation an erasure deletes leaves the list, and its open thread says it is gone', async () => {
+    const page = await signedIn('/dashboard/inbox')
+    await ok(
+      post(d.h, '/inbox/conversations', { channel: 'chat', subject: 'About Erin', contact: { name: 'Erin Erased', email: 'erin@example.net' }, message: { content: 'Forget me, please.' } }),
+      201,
+    )
+    await links(page).filter({ hasText: 'Erin Erased' }).click()
+    await page.getByRole('list', { name: 'Messages' }).getByText('Forget me, please.').waitFor(SECOND)
+    await ok(post(d.h, '/compliance/dsar', { type: 'erasure', subject: { email: 'erin@example.net' } }), 201)
+    await d.h.drainJobs()
+    await links(page)
+      .filter({ hasText: 'Erin Erased' })
+      .waitFor({ state: 'detached', ...SECOND })
+    await page.getByRole('heading', { level: 2, name: /Erin Erased/ }).waitFor({ state: 'detached', ...SECOND })
+    await page.locator('.thread').getByRole('alert').getByText('404').waitFor(SECOND)
+    d.clean(page)
   })
 
   it('after a dropped connection, reconnects and resumes after the last event seen (Last-Event-ID)', async () => {

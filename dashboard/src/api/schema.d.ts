@@ -3276,6 +3276,28 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "conversation.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Event conversation.deleted
+         * @description A conversation was deleted with its messages and drafts: by the `messages` retention policy, or by a data-subject erasure. Only the id is left; what channels kept for it (stored media and attachments, threading) goes after it.
+         *
+         *     Sent as `POST <endpoint url>` to every enabled endpoint of the workspace and mode subscribed to `conversation.deleted` (or `*`), at least once: deduplicate on `id` / `webhook-id`. See docs/webhooks.md.
+         */
+        post: operations["conversationDeletedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "conversation.reopened": {
         parameters: {
             query?: never;
@@ -6072,6 +6094,26 @@ export interface components {
             type: "conversation.created";
             workspace_id: string;
         };
+        /** @description The `conversation.deleted` event (inbox): A conversation was deleted with its messages and drafts: by the `messages` retention policy, or by a data-subject erasure. Only the id is left; what channels kept for it (stored media and attachments, threading) goes after it. */
+        ConversationDeletedEvent: {
+            /** @description The API version of the payload shape. */
+            api_version: string;
+            /** Format: date-time */
+            created_at: string;
+            data: {
+                object: components["schemas"]["DeletedConversation"];
+            };
+            /**
+             * @description The event id (`evt_…`): the same in every attempt and replay; deduplicate on it.
+             * @example evt_01JD4M3Q8Y7ZV9S2K5R1X0B6TN
+             */
+            id: string;
+            /** @description false for events of the sandbox (svc_test_ keys). */
+            livemode: boolean;
+            /** @enum {string} */
+            type: "conversation.deleted";
+            workspace_id: string;
+        };
         /**
          * ConversationLastMessage
          * @description The newest message or note (null before the first).
@@ -6267,6 +6309,13 @@ export interface components {
             id: string;
             /** @enum {string} */
             object: "channel";
+        };
+        DeletedConversation: {
+            /** @enum {boolean} */
+            deleted: true;
+            id: string;
+            /** @enum {string} */
+            object: "conversation";
         };
         DeletedKnowledgeBase: {
             /** @enum {boolean} */
@@ -18849,6 +18898,74 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["ConversationCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx within WEBHOOK_TIMEOUT_MS (default 15 s) ends the delivery as succeeded. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the service disables the endpoint at once (no further attempts). */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else — another status, a timeout, a connection error, a redirect (not followed) — is a failed attempt, retried on WEBHOOK_RETRY_SCHEDULE; `Retry-After` on 429 or 503 replaces the next delay. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    conversationDeletedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery (`whd_…`): one per event and endpoint, the same in every attempt of it. */
+                "Svc-Delivery-Id": components["parameters"]["SvcDeliveryId"];
+                /** @description The event id (`evt_…`). */
+                "Svc-Event-Id": components["parameters"]["SvcEventId"];
+                /** @description The event type. */
+                "Svc-Event-Type": components["parameters"]["SvcEventType"];
+                /** @description `t=<unix seconds>,v1=<hex>[,v1=<hex>…]`: one `v1` per active secret, hex(HMAC-SHA256(key = the whole secret "whsec_…", message = "<t>.<raw body>")). Verify over the raw bytes, in constant time, and refuse a `t` more than 300 s from your clock. */
+                "Svc-Status-Signature": components["parameters"]["SvcStatusSignature"];
+                /** @description Standard Webhooks: the event id (`evt_…`), the same in every attempt and replay; deduplicate on it. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Standard Webhooks: `v1,<base64>[ v1,<base64>…]`, base64 HMAC-SHA256 keyed with the base64-decoded part after `whsec_`, over `<webhook-id>.<webhook-timestamp>.<raw body>`; one per active secret. */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+                /** @description Standard Webhooks: the same `t` as in Svc-Status-Signature (unix seconds), fresh per attempt. */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01JD4M3Q8Y7ZV9S2K5R1X0B6TN",
+                 *       "type": "conversation.deleted",
+                 *       "created_at": "2026-01-05T10:00:00.000Z",
+                 *       "workspace_id": "ws_01JD4M0000000000000000000",
+                 *       "livemode": true,
+                 *       "api_version": "2.4.0",
+                 *       "data": {
+                 *         "object": {
+                 *           "id": "conv_01JD0000000000000000000000",
+                 *           "object": "conversation",
+                 *           "deleted": true
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["ConversationDeletedEvent"];
             };
         };
         responses: {

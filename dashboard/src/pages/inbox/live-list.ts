@@ -59,6 +59,8 @@ export function useLiveConversationList(
     (e) => {
       const id = conversationOf(e)
       if (!id) return
+      // Retention or an erasure deleted it: out of the list, nothing to read or notify.
+      if (e.type === 'conversation.deleted') return list.setItems((xs) => xs.filter((x) => x.id !== id))
       if (list.loading) touched.current.add(id)
       // At once from the event (as the list knew it before, for what the event does not carry) ...
       const before = list.items.find((x) => x.id === id)

@@ -229,13 +229,16 @@ export function useMarkRead(conv: LiveConversation | undefined, thread: ThreadMe
  * The open conversation as events change it (status, assignee, tags; here or elsewhere): taken from the
  * event, this member's unread count kept; read again when the stream could not resume.
  */
-export function useLiveConversation(id: string, current: LiveConversation | undefined, onFresh: (c: LiveConversation) => void) {
+export function useLiveConversation(id: string, current: LiveConversation | undefined, onFresh: (c: LiveConversation) => void, onGone: () => void) {
   const { api } = useWorkspace()
   useLiveEvents(
     ['conversation.*'],
     (e) => {
       const o = e.data.object as unknown as LiveConversation
-      if (o.id === id) onFresh({ ...current, ...o, unread_count: current?.unread_count ?? o.unread_count })
+      if (o.id !== id) return
+      // Retention or an erasure deleted it: the event carries only the id.
+      if (e.type === 'conversation.deleted') onGone()
+      else onFresh({ ...current, ...o, unread_count: current?.unread_count ?? o.unread_count })
     },
     () =>
       void ok(api.client.GET('/inbox/conversations/{id}', { params: { path: { id } } })).then(

@@ -78,10 +78,16 @@ export function Thread({ id, meta, onChanged }: { id: string; meta: InboxMeta; o
   // Replying: text typed now, or a draft kept from before (drafts.ts) that is still in the box.
   const replyArea = useRef<HTMLDivElement>(null)
   const replying = typed || !!replyArea.current?.querySelector('textarea')?.value.trim()
-  useLiveConversation(id, conv.data, (c) => {
-    conv.set(c)
-    onChanged(c)
-  })
+  useLiveConversation(
+    id,
+    conv.data,
+    (c) => {
+      conv.set(c)
+      onChanged(c)
+    },
+    // Read again: the answer (not found) says it is gone.
+    conv.reload,
+  )
   useMarkRead(conv.data, messages, onChanged)
   const heading = useRef<HTMLHeadingElement>(null)
   useEffect(() => {
