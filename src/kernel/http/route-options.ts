@@ -126,7 +126,7 @@ export function routeOptions(ctx: RouteContext, r: AnyRoute, mode: Mode): RouteO
       // the request's audit scope and to its Idempotency-Key claim (a public operation's owner is the request).
       const principal = request.principal ? { ...request.principal } : null
       const owner = principal ?? request
-      bindAudit(owner, requestAuditScope(request, r, principal))
+      bindAudit(owner, requestAuditScope(request, r.operationId, principal))
       if (r.sse) {
         const base = { params: request.params, query: request.query, body: request.body, principal, services, request, reply }
         const streamClaim = request.idempotency
@@ -176,14 +176,17 @@ function findNul(value: unknown, pointer: string, depth = 0): string | null {
   return null
 }
 
-/** Who changes what in this request, for the audit log: the key, the operation, the client, the body's field names. */
-function requestAuditScope(request: FastifyRequest, r: AnyRoute, principal: Principal | null): AuditScope {
+/**
+ * Who changes what in this request, for the audit log: the key, the operation (`action`), the client, the body's
+ * field names. Also for routes mounted outside the operations (v1's shims), which bind it to their own principal.
+ */
+export function requestAuditScope(request: FastifyRequest, action: string, principal: Principal | null): AuditScope {
   const body = request.body
   const fields = body && typeof body === 'object' && !Buffer.isBuffer(body) && !Array.isArray(body) ? Object.keys(body as object) : []
   const id = (request.params as { id?: unknown } | undefined)?.id
   return {
     actor: principal ? (principal.actor ?? { type: 'api_key', id: principal.keyId }) : { type: 'anonymous', id: null },
-    action: r.operationId,
+    action,
     ip: request.ip,
     userAgent: typeof request.headers['user-agent'] === 'string' ? request.headers['user-agent'] : null,
     requestId: String(request.id),

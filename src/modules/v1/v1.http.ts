@@ -1,10 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { bindAudit } from '../../kernel/audit/audit.js'
 import { findPrincipal, keyMode } from '../../kernel/auth/api-keys.js'
 import { hasScope } from '../../kernel/auth/scopes.js'
 import { AppError } from '../../kernel/errors.js'
 import { deprecationHeaders } from '../../kernel/http/deprecation.js'
 import { escapeHtml } from '../../kernel/http/html.js'
 import { sendProblem } from '../../kernel/http/problem.js'
+import { requestAuditScope } from '../../kernel/http/route-options.js'
 import type { Kernel } from '../../kernel/kernel.js'
 import type { Services } from '../../kernel/services.js'
 import type { Mode, Principal } from '../../kernel/tenant.js'
@@ -73,7 +75,9 @@ export function v1Endpoints(k: Kernel, services: Services) {
                 request.principal = await authenticate(request, mode, scopeNeeded)
               },
               handler: async (request: FastifyRequest, reply: FastifyReply) => {
-                const result = await handle(request.principal!, request.body as B, request.query as Q)
+                // Its own principal object, bound to the request's audit scope as v2's operations bind theirs (route-options.ts).
+                const principal = bindAudit({ ...request.principal! }, requestAuditScope(request, `v1_${op.operationId}`, request.principal!))
+                const result = await handle(principal, request.body as B, request.query as Q)
                 return reply.code(status).send(result)
               },
             })

@@ -62,6 +62,13 @@ describe('v1 compatibility', () => {
     assert.equal(missing.statusCode, 404)
     assert.match(String(missing.headers['content-type']), /^application\/problem\+json/)
     assertDeprecated(missing, /\/inbox\/sendMessage$/)
+    // v2's audit log names the key and the v1 endpoint, as it would a v2 call.
+    const audit = await ok(h.request({ method: 'GET', url: `/v2/compliance/audit-log?target_id=${a.chat.id}&limit=50` }))
+    const opened = audit.data.find((e: any) => e.events.includes('conversation.created'))
+    assert.ok(opened, JSON.stringify(audit.data.map((e: any) => [e.action, e.events])))
+    assert.equal(opened.actor.type, 'api_key')
+    assert.match(opened.action, /^v1_/)
+    assert.deepEqual(opened.fields.sort(), ['message', 'user_id'])
   })
 
   it('GET /api/v1/chats pages with offset and limit in v2 order, with the plain lead score', async () => {
