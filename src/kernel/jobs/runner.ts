@@ -137,7 +137,7 @@ export class JobRunner {
     const error = leaseExhaustedError(job.attempts)
     const lease = leaseOf(job, this.workerId)
     try {
-      await def?.onExhausted?.(JSON.parse(job.payload), bindAudit({ jobId: job.id, attempts: job.attempts, error, leaseExpired: true }, systemScope(job.name)))
+      await def?.onExhausted?.(JSON.parse(job.payload), exhausted(job, error, true))
     } catch (err) {
       this.log.error({ err, job: job.name, jobId: job.id }, 'could not report a dead-lettered job to its module; retried after the lease')
       return
@@ -209,7 +209,7 @@ export class JobRunner {
         // The last attempt: the module hears of it before the job is failed (a crash in between: the
         // takeover dead-letters it and tells the module again).
         if (job.attempts >= job.max_attempts && def.onExhausted) {
-          await def.onExhausted(JSON.parse(job.payload), bindAudit({ jobId: job.id, attempts: job.attempts, error: message, leaseExpired: false }, systemScope(job.name)))
+          await def.onExhausted(JSON.parse(job.payload), exhausted(job, message, false))
         }
         const outcome = await failJob(this.database.db, this.clock, job, this.workerId, message, ctx.retryAt)
         this.log.warn({ job: job.name, jobId: job.id, attempt: job.attempts, outcome, err: message }, 'job attempt failed')
@@ -222,3 +222,5 @@ export class JobRunner {
 }
 
 const systemScope = (action: string): AuditScope => ({ actor: { type: 'system', id: null }, action })
+/** What a module's onExhausted hears of its job's last attempt, its changes audited as the job's. */
+const exhausted = (job: ClaimedJob, error: string, leaseExpired: boolean) => bindAudit({ jobId: job.id, attempts: job.attempts, error, leaseExpired }, systemScope(job.name))
