@@ -4,6 +4,7 @@ import autocannon from 'autocannon'
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { cpus } from 'node:os'
+import { basename, join } from 'node:path'
 
 export const DURATION = Number(process.env.BENCH_DURATION ?? 8)
 export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50)
@@ -44,10 +45,17 @@ export const START_ENV: Record<string, string> = Object.fromEntries(
     .map((w) => [w.slice(0, w.indexOf('=')), w.slice(w.indexOf('=') + 1)]),
 )
 
-/** A node process as `npm start` runs one (compiled JavaScript, its flags), or a TypeScript file through tsx. */
+/**
+ * BENCH_PREBUILT: a folder holding the bench's TypeScript entries bundled beforehand (`bench/x.ts` → `<folder>/x.mjs`),
+ * run with plain node instead of through tsx: a machine with node but without the sources' packages (no tsx there).
+ */
+const PREBUILT = process.env.BENCH_PREBUILT
+
+/** A node process as `npm start` runs one (compiled JavaScript, its flags), or a TypeScript file through tsx (or prebuilt). */
 export function spawnNode(args: string[], env: Record<string, string>, stdio: 'pipe' | 'ignore' = 'pipe'): ChildProcess {
   const built = args[0].endsWith('.js')
-  const node = [process.execPath, ...(built ? [...START_FLAGS, ...args] : ['--import', 'tsx', ...args])]
+  const script = built ? [...START_FLAGS, ...args] : PREBUILT ? [join(PREBUILT, basename(args[0], '.ts') + '.mjs'), ...args.slice(1)] : ['--import', 'tsx', ...args]
+  const node = [process.execPath, ...script]
   const [cmd, ...argv] = pinning.server ? ['taskset', '-c', pinning.server, ...node] : node
   // taskset execs the command: the child's pid is the server's (peak RSS reads /proc/<pid>).
   return spawn(cmd, argv, { cwd: ROOT, env: { ...(built ? START_ENV : {}), ...process.env, ...env }, stdio: ['ignore', stdio, stdio] })
