@@ -153,3 +153,26 @@ describe('the keyed audit chain', () => {
     }
   })
 })
+
+describe('sealing the audit chain', () => {
+  let h: ComplianceApp
+  before(async () => (h = await complianceApp()))
+  after(() => h.close())
+
+  it('several sealers at once (nodes), in batches: each entry is sealed once, in one unbroken chain', async () => {
+    const ws = h.a.workspaceId
+    for (let i = 0; i < 25; i++) await ok(post(h, '/leads', { name: `Sealed ${i}` }), 201)
+    const unsealed = () => h.app.kernel.db.selectFrom('audit_log').select('id').where('workspace_id', '=', ws).where('seq', 'is', null).execute()
+    assert.ok((await unsealed()).length >= 25)
+    const counts = await Promise.all([1, 2, 3, 4].map(() => h.app.kernel.audit.seal(ws, 7)))
+    assert.deepEqual(await unsealed(), [], 'the sealer that won carried on to the end')
+    const all = await h.app.kernel.db.selectFrom('audit_log').selectAll().where('workspace_id', '=', ws).orderBy('seq').execute()
+    assert.deepEqual(
+      all.map((r) => Number(r.seq)),
+      all.map((_, i) => i + 1),
+    )
+    assert.ok(counts.reduce((a, b) => a + b, 0) >= 25)
+    const v = await h.app.services.compliance.audit.verify({ workspaceId: ws, mode: 'live' })
+    assert.equal(v.intact, true, JSON.stringify(v))
+  })
+})

@@ -1,11 +1,14 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto'
 import type { BlobStore } from '../blobs/blobs.js'
 import { iso, type Clock } from '../clock.js'
-import { isUniqueViolation, type Executor } from '../db/database.js'
+import { isUniqueViolation, type Db } from '../db/database.js'
 import type { AuditLogTable } from '../db/kernel.tables.js'
 import { workspaceScoped } from '../db/scoped.js'
 import { deriveKey } from '../crypto/server-secret.js'
 import { contentOf, GENESIS, writtenContentOf } from './audit.js'
+
+/** Thrown inside a sealing batch when another sealer got to one of its rows first: the batch rolls back. */
+class AnotherSealer extends Error {}
 
 /** The keys of one server secret: the chain links, the entry MACs, the checkpoint signatures. */
 interface AuditKeySet {
@@ -60,7 +63,7 @@ export class AuditChain {
   private readonly keys: AuditKeySet[]
 
   constructor(
-    private readonly db: Executor,
+    private readonly db: Db,
     private readonly blobs: BlobStore,
     private readonly clock: Clock,
     secret: Buffer,
@@ -88,47 +91,54 @@ export class AuditChain {
   /**
    * Links the workspace's unsealed entries onto its chain, oldest first; returns how many were sealed.
    * A row without a valid entry MAC (not written by the service) is left out, never sealed: verification
-   * reports it. Two sealers cannot both take a seq (a unique index): the loser stops. After sealing, the
+   * reports it. Each batch is one transaction — one commit for its links, where a commit per row doubled the
+   * WAL appends of a write-heavy workspace (every change writes an entry) — and two sealers cannot both take a
+   * seq (a unique index): the loser's batch rolls back and it stops, the winner carries on. After sealing, the
    * new head is checkpointed.
    */
   async seal(workspaceId: string, batch = 500): Promise<number> {
     let sealed = 0
     let head: { seq: number; hash: string } | null = null
     const skip = new Set<string>()
-    outer: for (;;) {
-      const top = await workspaceScoped(this.db, workspaceId).selectFrom('audit_log').select(['seq', 'hash']).where('seq', 'is not', null).orderBy('seq', 'desc').limit(1).executeTakeFirst()
-      let q = workspaceScoped(this.db, workspaceId).selectFrom('audit_log').selectAll().where('seq', 'is', null)
-      if (skip.size > 0) q = q.where('id', 'not in', [...skip])
-      const open = await q.orderBy('occurred_at').orderBy('id').limit(batch).execute()
-      if (open.length === 0) break
-      let seq = top ? Number(top.seq) : 0
-      let prev = top?.hash ?? GENESIS
-      for (const row of open) {
-        if (!this.written(row)) {
-          skip.add(row.id)
-          continue
-        }
-        const next: AuditLogTable = { ...row, seq: seq + 1, prev_hash: prev }
-        next.hash = this.link(next)
-        try {
-          const r = await this.db.updateTable('audit_log').set({ seq: next.seq, prev_hash: next.prev_hash, hash: next.hash }).where('id', '=', row.id).where('seq', 'is', null).executeTakeFirst()
-          if (Number(r.numUpdatedRows) !== 1) break outer
-        } catch (err) {
-          // Another sealer took this seq first: it carries on from here (and checkpoints).
-          if (isUniqueViolation(err)) break outer
-          throw err
-        }
-        seq = next.seq!
-        prev = next.hash
-        head = { seq, hash: prev }
-        sealed++
+    for (;;) {
+      let done: { sealed: number; head: { seq: number; hash: string } | null; more: boolean }
+      try {
+        done = await this.db.transaction().execute(async (tx) => {
+          const top = await workspaceScoped(tx, workspaceId).selectFrom('audit_log').select(['seq', 'hash']).where('seq', 'is not', null).orderBy('seq', 'desc').limit(1).executeTakeFirst()
+          let q = workspaceScoped(tx, workspaceId).selectFrom('audit_log').selectAll().where('seq', 'is', null)
+          if (skip.size > 0) q = q.where('id', 'not in', [...skip])
+          const open = await q.orderBy('occurred_at').orderBy('id').limit(batch).execute()
+          let seq = top ? Number(top.seq) : 0
+          let prev = top?.hash ?? GENESIS
+          let n = 0
+          for (const row of open) {
+            if (!this.written(row)) {
+              skip.add(row.id)
+              continue
+            }
+            const next: AuditLogTable = { ...row, seq: seq + 1, prev_hash: prev }
+            next.hash = this.link(next)
+            const r = await tx.updateTable('audit_log').set({ seq: next.seq, prev_hash: next.prev_hash, hash: next.hash }).where('id', '=', row.id).where('seq', 'is', null).executeTakeFirst()
+            if (Number(r.numUpdatedRows) !== 1) throw new AnotherSealer()
+            seq = next.seq!
+            prev = next.hash
+            n++
+          }
+          return { sealed: n, head: n > 0 ? { seq, hash: prev } : null, more: open.length === batch }
+        })
+      } catch (err) {
+        // Another sealer took a row or a seq of this batch first: it carries on from here (and checkpoints).
+        if (err instanceof AnotherSealer || isUniqueViolation(err)) break
+        throw err
       }
+      sealed += done.sealed
+      head = done.head ?? head
+      if (!done.more) break
     }
     if (head) await this.writeCheckpoint(workspaceId, head)
     return sealed
   }
 
-  /** Workspaces with unsealed entries (the maintenance loop seals them). */
   async workspacesToSeal(limit = 100): Promise<string[]> {
     const rows = await this.db.selectFrom('audit_log').select('workspace_id').where('seq', 'is', null).groupBy('workspace_id').limit(limit).execute()
     return rows.map((r) => r.workspace_id)
