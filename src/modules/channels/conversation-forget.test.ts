@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { ENGINE } from '../../../test/helpers.js'
 import { attachmentFolder, attachmentKey } from './email/email-inbound.service.js'
+import { postmarkInbound } from './email/email.testkit.js'
 import { channelsApp, type ChannelsApp, newChannel, ok, patch, post, runDsar, startTwilioMessaging, type TwilioMessaging } from './channels.testkit.js'
 import { mediaKey } from './providers/twilio-media.js'
 
@@ -42,17 +43,7 @@ describe(`channels forget what they kept for a deleted conversation (${ENGINE})`
     const res = await fetch(mail.email.inbound.postmark_url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: basic },
-      body: JSON.stringify({
-        From: from,
-        FromFull: { Email: from, Name: '', MailboxHash: '' },
-        To: 'help@shop.test',
-        ToFull: [{ Email: 'help@shop.test', Name: '', MailboxHash: '' }],
-        Subject: 'Invoice',
-        TextBody: 'Attached.',
-        HtmlBody: '',
-        Headers: [{ Name: 'Message-ID', Value: `<${messageId}>` }],
-        Attachments: [{ Name: 'invoice.txt', Content: Buffer.from(`invoice of ${from}`).toString('base64'), ContentType: 'text/plain' }],
-      }),
+      body: JSON.stringify(postmarkInbound(from, messageId, [{ Name: 'invoice.txt', Content: Buffer.from(`invoice of ${from}`), ContentType: 'text/plain' }])),
     })
     assert.equal(res.status, 200)
     const thread = await db().selectFrom('channel_email_threads').selectAll().where('header_id', '=', messageId).executeTakeFirstOrThrow()

@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test'
 import { ENGINE } from '../../../../test/helpers.js'
 import { channelsApp, type ChannelsApp, dsarExport, get, ok, post, runDsar } from '../channels.testkit.js'
 import { attachmentFolder, attachmentKey } from './email-inbound.service.js'
+import { postmarkInbound } from './email.testkit.js'
 
 // The attachments a customer sent by e-mail through the real DSAR operations: an access request's export lists
 // each (message, conversation, the name it was sent under made safe as a path, type, size, its signed link) and
@@ -14,20 +15,6 @@ const PNG = Buffer.from('\x89PNG\r\n\x1a\n-ann-png-bytes', 'latin1')
 const TXT = Buffer.from('the invoice text')
 const BOB = Buffer.from('bob-only')
 
-/** Postmark's inbound JSON, trimmed to what the service reads. */
-const postmark = (from: string, messageId: string, attachments: { Name: string; Content: Buffer; ContentType: string }[]) => ({
-  From: from,
-  FromFull: { Email: from, Name: '', MailboxHash: '' },
-  To: 'help@shop.test',
-  ToFull: [{ Email: 'help@shop.test', Name: '', MailboxHash: '' }],
-  Subject: 'Files',
-  Date: 'Sun, 29 Nov 2026 09:00:00 +0000',
-  TextBody: 'See attached.',
-  HtmlBody: '',
-  Headers: [{ Name: 'Message-ID', Value: `<${messageId}>` }],
-  Attachments: attachments.map((a) => ({ Name: a.Name, Content: a.Content.toString('base64'), ContentType: a.ContentType })),
-})
-
 describe(`e-mail attachments in data-subject requests (${ENGINE})`, () => {
   let h: ChannelsApp
   let channel: any
@@ -35,7 +22,7 @@ describe(`e-mail attachments in data-subject requests (${ENGINE})`, () => {
   async function inbound(from: string, messageId: string, attachments: { Name: string; Content: Buffer; ContentType: string }[]) {
     const res = await fetch(channel.email.inbound.postmark_url, {
       method: 'POST',
-      body: JSON.stringify(postmark(from, messageId, attachments)),
+      body: JSON.stringify(postmarkInbound(from, messageId, attachments)),
       headers: { 'content-type': 'application/json', authorization: basic },
     })
     assert.equal(res.status, 200)

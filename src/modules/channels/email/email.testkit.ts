@@ -89,3 +89,17 @@ export async function sendRaw(port: number, from: string, to: string, data: stri
     transport.close()
   }
 }
+
+/** Postmark's inbound JSON (its inbound webhook's body), trimmed to what the service reads; `to` the channel's address. */
+export const postmarkInbound = (from: string, messageId: string, attachments: { Name: string; Content: Buffer; ContentType: string }[], to = 'help@shop.test') => ({
+  From: from,
+  FromFull: { Email: from, Name: '', MailboxHash: '' },
+  To: to,
+  ToFull: [{ Email: to, Name: '', MailboxHash: '' }],
+  Subject: 'Files',
+  Date: 'Sun, 29 Nov 2026 09:00:00 +0000',
+  TextBody: 'See attached.',
+  HtmlBody: '',
+  Headers: [{ Name: 'Message-ID', Value: `<${messageId}>` }],
+  Attachments: attachments.map((a) => ({ Name: a.Name, Content: a.Content.toString('base64'), ContentType: a.ContentType })),
+})
