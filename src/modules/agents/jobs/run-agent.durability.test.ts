@@ -147,9 +147,10 @@ describe(`agent runs across process deaths (${ENGINE})`, () => {
   })
 
   it('two workers on PostgreSQL never execute one run at the same time', { skip: ENGINE !== 'postgres' ? 'needs PostgreSQL' : false }, async () => {
-    // Calls outlast the lease (2 s): only its renewal keeps the other worker off a run.
-    const tools = await idempotentToolServer(() => 3_000)
-    const lease = { ...env, JOB_LEASE_SECONDS: '2' }
+    // Calls outlast the lease (3 s): only its renewal (every second) keeps the other worker off a run. A 2 s lease
+    // lapsed once with the linter running beside the suite on 2 cores: a renewal two-thirds of a lease late.
+    const tools = await idempotentToolServer(() => 4_500)
+    const lease = { ...env, JOB_LEASE_SECONDS: '3' }
     const a = await startServer(lease)
     const b = await startServer(lease)
     try {
