@@ -2,7 +2,7 @@ import type { ModulePrivacy } from '../../kernel/module.js'
 import * as repo from './channels.repository.js'
 import * as retention from './channels-retention.repository.js'
 import { eraseWebChat, visitorIdsOf, webChatRecords } from './web-chat/web-chat.privacy.js'
-import { attachmentFolder, attachmentKey, MAX_ATTACHMENTS } from './email/email-inbound.service.js'
+import { deleteAttachmentFolder } from './email/email-inbound.service.js'
 import { emailAttachmentsOf } from './email/email-attachments.privacy.js'
 import * as emails from './email/email.repository.js'
 import { eraseTwilioMedia, twilioMediaOf } from './providers/twilio-media.privacy.js'
@@ -65,10 +65,8 @@ export const channelsPrivacy: ModulePrivacy = {
         k.db,
         tenant,
         threads.map((t) => t.conversation_id),
-      )) {
-        const folder = attachmentFolder(h.channel_id, h.header_id)
-        for (let i = 0; i < MAX_ATTACHMENTS; i++) await k.blobs.delete(attachmentKey(h.channel_id, folder, i))
-      }
+      ))
+        await deleteAttachmentFolder(k, h.channel_id, h.header_id)
       deleted += await emails.eraseByEmail(k.db, tenant, subject.email)
     }
     return { deleted, anonymised: 0 }

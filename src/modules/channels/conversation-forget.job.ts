@@ -5,7 +5,7 @@ import { defineJob, enqueue, type JobContext, type JobDefinition } from '../../k
 import type { Kernel } from '../../kernel/kernel.js'
 import type { Mode, Tenant } from '../../kernel/tenant.js'
 import * as repo from './conversation-forget.repository.js'
-import { attachmentFolder, attachmentKey, MAX_ATTACHMENTS } from './email/email-inbound.service.js'
+import { deleteAttachmentFolder } from './email/email-inbound.service.js'
 import * as emails from './email/email.repository.js'
 import { deleteMediaFolder, folderOfReceipt } from './providers/twilio-media.js'
 import * as webRepo from './web-chat/web-chat.repository.js'
@@ -46,21 +46,22 @@ export class ConversationForget {
     const tenant: Tenant = inheritAudit(ctx, { workspaceId: p.workspace_id, mode: p.mode })
     const db = this.k.db
     const receipts = await repo.receiptsOfConversation(db, tenant, p.conversation_id)
-    const webFiles: string[] = []
     for (const r of receipts) {
       const folder = folderOfReceipt(r)
       if (folder) await deleteMediaFolder(this.k, r.channel_id, folder)
-      const fileId = webChatFileOfSid(this.fileKey, r.provider_sid)
-      const file = fileId ? await webRepo.findAttachmentAnywhere(db, fileId) : undefined
-      if (file && file.workspace_id === tenant.workspaceId && file.mode === tenant.mode) {
-        await this.k.blobs.delete(file.blob_key)
-        webFiles.push(file.id)
-      }
     }
-    for (const h of await emails.threadHeadersOf(db, tenant, [p.conversation_id])) {
-      const folder = attachmentFolder(h.channel_id, h.header_id)
-      await Promise.all(Array.from({ length: MAX_ATTACHMENTS }, (_, i) => this.k.blobs.delete(attachmentKey(h.channel_id, folder, i))))
-    }
-    return this.k.transaction(tenant, (tx) => repo.forgetConversation(tx, tenant, p.conversation_id, webFiles, receipts))
+    const fileIds = receipts.map((r) => webChatFileOfSid(this.fileKey, r.provider_sid)).filter((id): id is string => id !== null)
+    const files = fileIds.length ? await webRepo.attachmentsOf(db, tenant, { ids: fileIds }) : []
+    for (const f of files) await this.k.blobs.delete(f.blob_key)
+    for (const h of await emails.threadHeadersOf(db, tenant, [p.conversation_id])) await deleteAttachmentFolder(this.k, h.channel_id, h.header_id)
+    return this.k.transaction(tenant, (tx) =>
+      repo.forgetConversation(
+        tx,
+        tenant,
+        p.conversation_id,
+        files.map((f) => f.id),
+        receipts,
+      ),
+    )
   }
 }

@@ -205,3 +205,9 @@ export class EmailInboundService {
 export const MAX_ATTACHMENTS = 20
 export const attachmentFolder = (channelId: string, messageId: string) => createHash('sha256').update(`${channelId}\n${messageId}`).digest('hex').slice(0, 32)
 export const attachmentKey = (channelId: string, folder: string, index: number) => `channels/${channelId.toLowerCase()}/email/${folder}/${index}`
+
+/** Deletes every slot of one received e-mail's attachment folder (erasure, a deleted conversation); a missing blob is no error. */
+export async function deleteAttachmentFolder(k: Kernel, channelId: string, messageId: string): Promise<void> {
+  const folder = attachmentFolder(channelId, messageId)
+  await Promise.all(Array.from({ length: MAX_ATTACHMENTS }, (_, i) => k.blobs.delete(attachmentKey(channelId, folder, i))))
+}

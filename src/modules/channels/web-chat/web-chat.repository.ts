@@ -72,8 +72,9 @@ export function findAttachmentAnywhere(db: Executor, id: string): Promise<Channe
   return db.selectFrom('channel_web_attachments').selectAll().where('id', '=', id).executeTakeFirst()
 }
 
-export function attachmentsOf(db: Executor, tenant: Tenant, by: { visitorIds?: string[]; channelId?: string }): Promise<ChannelWebAttachmentsTable[]> {
+export function attachmentsOf(db: Executor, tenant: Tenant, by: { visitorIds?: string[]; channelId?: string; ids?: string[] }): Promise<ChannelWebAttachmentsTable[]> {
   let q = scoped(db, tenant).selectFrom('channel_web_attachments').selectAll()
+  if (by.ids) q = q.where('id', 'in', by.ids.length ? by.ids : [''])
   if (by.visitorIds) q = q.where('visitor_id', 'in', by.visitorIds.length ? by.visitorIds : [''])
   if (by.channelId) q = q.where('channel_id', '=', by.channelId)
   return q.execute()

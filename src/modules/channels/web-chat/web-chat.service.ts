@@ -194,7 +194,7 @@ export class WebChatService {
       throw new AppError('validation_failed', 'This chat asks for your e-mail address first.', { errors: [{ pointer: '/body/email', detail: 'required before the first message' }] })
     }
     return this.inbound.receive(s.channel, {
-      sid: `wc:${s.visitor.id}:${clientId}`,
+      sid: webChatSid(s.visitor.id, clientId),
       from: s.visitor.id,
       body: text,
       media: [],
@@ -243,7 +243,7 @@ export class WebChatService {
     }
     const url = `${this.k.config.publicUrl}/widget/v1/files/${id}/${encodeURIComponent(name)}`
     const r = await this.inbound.receive(s.channel, {
-      sid: `wc:${s.visitor.id}:${clientId}`,
+      sid: webChatSid(s.visitor.id, clientId),
       from: s.visitor.id,
       body: '',
       media: [],
@@ -325,7 +325,10 @@ export function webChatFileId(tokenKey: Buffer, visitorId: string, clientId: str
   return `wfa_${createHmac('sha256', tokenKey).update(`${visitorId}:${clientId}`).digest('hex').slice(0, 32)}`
 }
 
-/** The file a web chat receipt's message carries, if it is a file's (its sid is `wc:<visitor>:<client id>`). */
+/** A visitor's message's receipt sid: the visitor and the message's client id (a retry is the same message). */
+export const webChatSid = (visitorId: string, clientId: string): string => `wc:${visitorId}:${clientId}`
+
+/** The file a web chat receipt's message carries, if it is a file's (its sid is webChatSid's). */
 export function webChatFileOfSid(tokenKey: Buffer, sid: string): string | null {
   const m = /^wc:([^:]+):(.+)$/.exec(sid)
   return m ? webChatFileId(tokenKey, m[1], m[2]) : null
