@@ -20,7 +20,10 @@ describe('dashboard languages and dark mode in Chromium', { skip }, () => {
     assert.equal(await page.evaluate(() => document.documentElement.lang), 'de')
     const nav = page.getByRole('navigation', { name: 'Hauptnavigation' })
     for (const name of ['Posteingang', 'Wissen', 'Agenten', 'Einstellungen']) await nav.getByRole('link', { name }).waitFor()
-    assert.match((await page.locator('main p').first().textContent()) ?? '', /^Arbeitsbereich Acme .*Modus Live, Ihre Rolle: Eigentümer\.$/)
+    // The heading renders before the workspace has loaded ("Wird geladen …"): wait for the sentence itself.
+    const summary = page.locator('main p', { hasText: /^Arbeitsbereich Acme / }).first()
+    await summary.waitFor()
+    assert.match((await summary.textContent()) ?? '', /^Arbeitsbereich Acme .*Modus Live, Ihre Rolle: Eigentümer\.$/)
     await checkA11y(page, 'overview in German')
 
     // An area's catalogue comes with its chunk: the bots list, its status in German, the date as Germans write it.
