@@ -119,6 +119,27 @@ describe('a web chat continued by e-mail once the visitor has left (a real relay
     assert.match(next.text ?? '', /Done, it is changed/)
   })
 
+  it('the replies waiting for one visitor go in one mail even when their jobs run at once (on PostgreSQL, on two connections)', async () => {
+    const visitors = []
+    for (let i = 0; i < 6; i++) {
+      const v = await visitor({ email: `many${i}@example.net` }, `Question ${i}`)
+      for (const text of ['First answer', 'Second answer', 'Third answer']) await ok(post(h, `/inbox/conversations/${v.conv}/messages`, { content: `${text} ${i}` }), 201)
+      visitors.push(v)
+    }
+    h.clock.advance(10 * MINUTE + 1000)
+    // The 18 jobs are claimed together and run side by side (drainJobs runs a claimed batch at once).
+    await h.drainJobs()
+    for (let i = 0; i < 6; i++) {
+      const mails = mailsTo(`many${i}@example.net`)
+      assert.equal(mails.length, 1, `visitor ${i}: one mail`)
+      assert.match(mails[0].parsed.text ?? '', new RegExp(`First answer ${i}[\\s\\S]*Second answer ${i}[\\s\\S]*Third answer ${i}`))
+      assert.deepEqual(
+        (await followups(visitors[i].conv)).map((f) => f.status),
+        ['sent', 'sent', 'sent'],
+      )
+    }
+  })
+
   it('a reply the visitor reads in the widget first is not mailed; a visitor without an address gets none', async () => {
     const v = await visitor({ email: 'reader@example.net' }, 'Hello?')
     const reply = await ok(post(h, `/inbox/conversations/${v.conv}/messages`, { content: 'Hi, how can I help?' }), 201)

@@ -47,14 +47,22 @@ export function dueFollowups(db: Executor, tenant: Tenant, conversationId: strin
     .execute()
 }
 
-/** Moves rows that are still in `from` (a guarded update: two runs never both take a row); returns those moved. */
+/**
+ * Moves rows that are still in `from` and returns those moved: one guarded statement, so two runs never both take
+ * a row, and a run that takes any of them takes all it can see (the other waits on the first row's lock, then finds
+ * none pending) — row by row, two runs of one conversation could each take a part and send two mails.
+ */
 export async function moveFollowups(db: Executor, tenant: Tenant, ids: string[], from: FollowupStatus, to: FollowupStatus, outcome: string | null, now: string): Promise<string[]> {
-  const moved: string[] = []
-  for (const id of ids) {
-    const r = await scoped(db, tenant).updateTable('channel_web_followups').set({ status: to, outcome, updated_at: now }).where('message_id', '=', id).where('status', '=', from).executeTakeFirst()
-    if (Number(r.numUpdatedRows) === 1) moved.push(id)
-  }
-  return moved
+  if (ids.length === 0) return []
+  const rows = await scoped(db, tenant)
+    .updateTable('channel_web_followups')
+    .set({ status: to, outcome, updated_at: now })
+    .where('message_id', 'in', ids)
+    .where('status', '=', from)
+    .returning('message_id')
+    .execute()
+  const moved = new Set(rows.map((r) => r.message_id))
+  return ids.filter((id) => moved.has(id))
 }
 
 /** The visitor read these replies first: their mail is not sent. */
