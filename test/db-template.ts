@@ -54,6 +54,15 @@ function template(url: string, migrate: (url: string) => Promise<void>): Promise
         // branch) keep theirs; only templates no run has taken for an hour go.
         await c.query('create table if not exists svc_test_templates (name text primary key, used_at timestamptz not null)')
         await c.query('insert into svc_test_templates (name, used_at) values ($1, now()) on conflict (name) do update set used_at = now()', [name])
+        // Emptied clones ready for the next app (clonePgDatabase), by template.
+        await c.query('create table if not exists svc_test_pool (name text primary key, template text not null, fingerprint text not null)')
+        // Every clone while an app may hold it: one a killed test process never gave back is dropped here, later.
+        await c.query('create table if not exists svc_test_clones (name text primary key, taken_at timestamptz not null)')
+        for (const r of (await c.query("select name from svc_test_clones where taken_at < now() - interval '1 hour'")).rows as { name: string }[]) {
+          if (await inUse(c, r.name)) continue
+          await c.query(`drop database if exists "${r.name}"`).catch(() => undefined)
+          await c.query('delete from svc_test_clones where name = $1', [r.name])
+        }
         const exists = await c.query('select 1 from pg_database where datname = $1', [name])
         if (exists.rowCount) return name
         // Built under another name and renamed when complete: a run killed half-way leaves no half template.
@@ -70,6 +79,9 @@ function template(url: string, migrate: (url: string) => Promise<void>): Promise
         for (const r of old.rows as { datname: string }[]) {
           await c.query(`drop database if exists "${r.datname}" with (force)`).catch(() => undefined)
           await c.query('delete from svc_test_templates where name = $1', [r.datname])
+          // Its pooled clones with it.
+          for (const p of (await c.query('delete from svc_test_pool where template = $1 returning name', [r.datname])).rows as { name: string }[])
+            await c.query(`drop database if exists "${p.name}" with (force)`).catch(() => undefined)
         }
         return name
       } finally {
@@ -80,23 +92,38 @@ function template(url: string, migrate: (url: string) => Promise<void>): Promise
   return templateName
 }
 
-/** A database of its own with every migration applied; `drop` removes it. */
+/**
+ * A database of its own with every migration applied; `drop` gives it back. PostgreSQL spends ~0.5 s of CPU on each
+ * `CREATE DATABASE … TEMPLATE` (it writes the template's ~11 MB, catalogs included, into the WAL), and the suite's
+ * PostgreSQL pass makes hundreds of apps: a dropped clone is emptied instead (~10 ms: a DELETE per table) and kept in
+ * a pool (`svc_test_pool`, in the admin database) that the next app of any test process takes. It goes back only as
+ * its template made it: no session left on it, the same catalog as when it was made (a test that changed its
+ * schema, grants or settings makes it dropped instead) and every table but the migrations' empty again.
+ * SVC_TEST_DB_POOL=0 clones and drops every time.
+ */
 export async function clonePgDatabase(url: string, migrate: (url: string) => Promise<void>): Promise<{ url: string; drop(): Promise<void> }> {
   const tpl = await template(url, migrate)
-  const name = `t_${randomBytes(6).toString('hex')}`
-  // Copying needs the template to have no session; another process's copy of it may be running: retry.
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await admin(url, async (c) => {
-        if (attempt === 1) await dropLeftovers(c)
-        await c.query(`create database "${name}" template "${tpl}"`)
-      })
-      break
-    } catch (err) {
-      if ((err as { code?: string }).code !== '55006' || attempt >= 20) throw err
-      await new Promise((r) => setTimeout(r, 25 * attempt))
+  const pooling = process.env.SVC_TEST_DB_POOL !== '0'
+  const taken = pooling ? await admin(url, (c) => takePooled(c, url, tpl)) : null
+  const name = taken?.name ?? `t_${randomBytes(6).toString('hex')}`
+  if (!taken) {
+    // Copying needs the template to have no session; another process's copy of it may be running: retry.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await admin(url, async (c) => {
+          if (attempt === 1) await dropLeftovers(c)
+          await c.query(`create database "${name}" template "${tpl}"`)
+        })
+        break
+      } catch (err) {
+        if ((err as { code?: string }).code !== '55006' || attempt >= 20) throw err
+        await new Promise((r) => setTimeout(r, 25 * attempt))
+      }
     }
   }
+  await admin(url, (c) => c.query('insert into svc_test_clones (name, taken_at) values ($1, now()) on conflict (name) do update set taken_at = now()', [name]))
+  // What the clone is as made, to compare with when it comes back (null: it may not be pooled).
+  const pristine = taken?.fingerprint ?? (pooling ? await inside(url, name, pristineFingerprint) : null)
   return {
     url: withDatabase(url, name),
     // A database something still holds a session on cannot be dropped (PostgreSQL waits 5 s, then refuses),
@@ -106,9 +133,17 @@ export async function clonePgDatabase(url: string, migrate: (url: string) => Pro
       await admin(url, async (c) => {
         const leave = () => c.query('insert into svc_test_leftovers (name) values ($1) on conflict do nothing', [name])
         if (await inUse(c, name)) return void (await leave())
+        // A clone that cannot be emptied (a statement refused) is dropped like one that changed.
+        const reusable = pristine !== null && (await inside(url, name, (db) => emptied(db, pristine)).catch(() => false))
+        if (reusable && !(await inUse(c, name))) {
+          await c.query('insert into svc_test_pool (name, template, fingerprint) values ($1, $2, $3) on conflict do nothing', [name, tpl, pristine])
+          await c.query('delete from svc_test_clones where name = $1', [name])
+          return
+        }
         // A session that came back meanwhile (a reconnecting client) refuses the drop after 5 s: leave it too.
         try {
           await c.query(`drop database if exists "${name}"`)
+          await c.query('delete from svc_test_clones where name = $1', [name])
         } catch (err) {
           if ((err as { code?: string }).code !== '55006') throw err
           await leave()
@@ -116,6 +151,64 @@ export async function clonePgDatabase(url: string, migrate: (url: string) => Pro
       })
     },
   }
+}
+
+/** A pooled clone of `tpl`, taken (no other process can take it), or null. One that has gone meanwhile is skipped. */
+async function takePooled(c: pg.Client, url: string, tpl: string): Promise<{ name: string; fingerprint: string } | null> {
+  for (;;) {
+    const r = await c.query('delete from svc_test_pool where name = (select name from svc_test_pool where template = $1 limit 1 for update skip locked) returning name, fingerprint', [tpl])
+    const row = r.rows[0] as { name: string; fingerprint: string } | undefined
+    if (!row) return null
+    if ((await c.query('select 1 from pg_database where datname = $1', [row.name])).rowCount) return row
+  }
+}
+
+async function inside<T>(url: string, name: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
+  return admin(withDatabase(url, name), fn)
+}
+
+// The clone's catalog, as far as a test could change it: relations with their columns and grants, indexes,
+// constraints, triggers, functions, schemas, extensions and the database's own settings.
+const FINGERPRINT = `
+  select md5(coalesce(string_agg(x, E'\n' order by x), '')) as f from (
+    select 'c ' || n.nspname || '.' || c.relname || ' ' || c.relkind::text || ' ' || coalesce(c.relacl::text, '') || ' ' ||
+      coalesce((select string_agg(a.attname || ' ' || format_type(a.atttypid, a.atttypmod) || ' ' || a.attnotnull::text, ',' order by a.attnum)
+                from pg_attribute a where a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped), '')
+      from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname not in ('pg_catalog', 'information_schema', 'pg_toast')
+    union all select 'i ' || pg_get_indexdef(i.indexrelid) from pg_index i join pg_class c on c.oid = i.indrelid join pg_namespace n on n.oid = c.relnamespace
+      where n.nspname not in ('pg_catalog', 'information_schema', 'pg_toast')
+    union all select 'k ' || conrelid::regclass::text || ' ' || conname || ' ' || pg_get_constraintdef(k.oid) from pg_constraint k join pg_namespace n on n.oid = k.connamespace
+      where n.nspname not in ('pg_catalog', 'information_schema')
+    union all select 't ' || tgrelid::regclass::text || ' ' || tgname || ' ' || tgenabled::text from pg_trigger where not tgisinternal
+    union all select 'p ' || p.oid::regprocedure::text from pg_proc p join pg_namespace n on n.oid = p.pronamespace where n.nspname not in ('pg_catalog', 'information_schema')
+    union all select 'n ' || nspname || ' ' || coalesce(nspacl::text, '') from pg_namespace
+    union all select 'e ' || extname from pg_extension
+    union all select 's ' || array_to_string(setconfig, ' ') from pg_db_role_setting where setdatabase = (select oid from pg_database where datname = current_database())
+  ) f(x)`
+
+// The tables a clone empties: every ordinary table but Kysely's record of the migrations, in any schema the template has.
+const DATA_TABLES = `
+  select format('%I.%I', n.nspname, c.relname) as t from pg_class c join pg_namespace n on n.oid = c.relnamespace
+   where c.relkind in ('r', 'p') and n.nspname not in ('pg_catalog', 'information_schema', 'pg_toast') and c.relname not like 'kysely\\_migration%'`
+
+/** A fresh clone's fingerprint, or null where the template holds rows of its own (a seed: an emptied clone would lack them). */
+async function pristineFingerprint(c: pg.Client): Promise<string | null> {
+  for (const { t } of (await c.query(DATA_TABLES)).rows as { t: string }[]) if ((await c.query(`select 1 from ${t} limit 1`)).rowCount) return null
+  return ((await c.query(FINGERPRINT)).rows[0] as { f: string }).f
+}
+
+/** Empties a returned clone; true when it is as its template made it (its catalog unchanged), so it can be pooled. */
+async function emptied(c: pg.Client, pristine: string): Promise<boolean> {
+  if (((await c.query(FINGERPRINT)).rows[0] as { f: string }).f !== pristine) return false
+  const tables = ((await c.query(DATA_TABLES)).rows as { t: string }[]).map((r) => r.t)
+  // One transaction; the foreign keys' triggers off, so the order of the tables does not matter.
+  await c.query('begin')
+  await c.query('set local session_replication_role = replica')
+  for (const t of tables) await c.query(`delete from ${t}`)
+  const sequences = (await c.query(`select format('%I.%I', schemaname, sequencename) as s from pg_sequences`)).rows as { s: string }[]
+  for (const { s } of sequences) await c.query(`alter sequence ${s} restart`)
+  await c.query('commit')
+  return true
 }
 
 async function inUse(c: pg.Client, name: string): Promise<boolean> {
