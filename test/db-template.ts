@@ -104,7 +104,7 @@ function template(url: string, migrate: (url: string) => Promise<void>): Promise
 export async function clonePgDatabase(url: string, migrate: (url: string) => Promise<void>): Promise<{ url: string; drop(): Promise<void> }> {
   const tpl = await template(url, migrate)
   const pooling = process.env.SVC_TEST_DB_POOL !== '0'
-  const taken = pooling ? await admin(url, (c) => takePooled(c, url, tpl)) : null
+  const taken = pooling ? await admin(url, (c) => takePooled(c, tpl)) : null
   const name = taken?.name ?? `t_${randomBytes(6).toString('hex')}`
   if (!taken) {
     // Copying needs the template to have no session; another process's copy of it may be running: retry.
@@ -154,7 +154,7 @@ export async function clonePgDatabase(url: string, migrate: (url: string) => Pro
 }
 
 /** A pooled clone of `tpl`, taken (no other process can take it), or null. One that has gone meanwhile is skipped. */
-async function takePooled(c: pg.Client, url: string, tpl: string): Promise<{ name: string; fingerprint: string } | null> {
+async function takePooled(c: pg.Client, tpl: string): Promise<{ name: string; fingerprint: string } | null> {
   for (;;) {
     const r = await c.query('delete from svc_test_pool where name = (select name from svc_test_pool where template = $1 limit 1 for update skip locked) returning name, fingerprint', [tpl])
     const row = r.rows[0] as { name: string; fingerprint: string } | undefined
