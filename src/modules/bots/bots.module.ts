@@ -1,5 +1,6 @@
 import { defineModule } from '../../kernel/module.js'
 import { resealBotSecrets } from './bot-secrets.js'
+import { forgetRepliesOfDeletedConversation } from './bots-conversation-deleted.js'
 import { handoffToHumanTool } from './bots.tools.js'
 import { BOTS_ERRORS } from './bots.errors.js'
 import { BOTS_EVENTS } from './bots.events.js'
@@ -53,6 +54,7 @@ export const botsModule = defineModule({
   init(kernel, services) {
     kernel.events.declare(BOTS_EVENTS)
     kernel.tools.registerBuiltin(handoffToHumanTool())
+    kernel.events.subscribeInTransaction('bots.conversation-deleted', forgetRepliesOfDeletedConversation)
     services.bots = new BotsService(kernel, services)
   },
   health: (_kernel, services) => services.bots.health(),

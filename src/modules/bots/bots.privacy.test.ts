@@ -60,4 +60,27 @@ describe('bots privacy', () => {
     const kept = await h.app.kernel.db.selectFrom('bot_replies').select('id').where('id', '=', live.id).executeTakeFirst()
     assert.ok(kept, 'a live reply is not a test exchange')
   })
+
+  it('a conversation the messages retention deletes takes its bot replies with it; a recent one and a test exchange keep theirs', async () => {
+    const messages = h.app.kernel.modules.find((m) => m.name === 'inbox')!.retention!.find((c) => c.name === 'messages')!
+    const old = await ok(say(h, bot.id, 'How long does delivery take to Spain?', { contact: { email: 'old@example.com' } }), 201)
+    const tried = await ok(say(h, bot.id, 'How long does delivery take to Spain?', { test: true }), 201)
+    const cutoff = new Date(Date.now() + 1000).toISOString()
+    await new Promise((r) => setTimeout(r, 1100))
+    const recent = await ok(say(h, bot.id, 'Can I get a refund?', { contact: { email: 'recent@example.com' } }), 201)
+    const replies = (conversation: string) => h.app.kernel.db.selectFrom('bot_replies').select('id').where('conversation_id', '=', conversation).execute()
+    assert.equal((await replies(old.conversation_id)).length, 1)
+    assert.ok((await messages.purge(h.app.kernel, tenant(), cutoff, 500)) >= 1)
+    assert.equal((await get(h, `/inbox/conversations/${old.conversation_id}`)).statusCode, 404)
+    assert.deepEqual(await replies(old.conversation_id), [], 'the reply went with its conversation')
+    assert.deepEqual(
+      (await replies(recent.conversation_id)).map((r) => r.id),
+      [recent.id],
+    )
+    assert.deepEqual(
+      (await replies(tried.conversation_id)).map((r) => r.id),
+      [tried.id],
+      'a test exchange is not an inbox conversation',
+    )
+  })
 })
