@@ -141,4 +141,27 @@ describe('the web chat widget in Chromium, on a site of another origin', { skip 
     }
     assert.ok(mine, 'the verified user id is the contact’s external id')
   })
+
+  it('a conversation deleted while the chat is open (an erasure of the visitor) clears the thread; the next message starts anew', async () => {
+    const page = await d.open()
+    await page.goto(`${siteUrl}/?user=user-8&hash=${userHash(secret, 'user-8')}`)
+    await page.getByRole('button', { name: 'Open chat' }).click()
+    const chat = page.getByRole('dialog', { name: 'Chat with us' })
+    const box = chat.getByRole('textbox', { name: 'Your message' })
+    await box.fill('Please forget me after this.')
+    await box.press('Enter')
+    const mine = chat.locator('.msg.visitor', { hasText: 'Please forget me after this.' })
+    await mine.waitFor()
+    // The stream is open once the first message went (the widget connects after its session).
+    await new Promise((r) => setTimeout(r, 500))
+    const erasure = await ok(post(d.h, '/compliance/dsar', { type: 'erasure', subject: { external_id: 'user-8' } }), 201)
+    await d.h.drainJobs()
+    assert.equal((await ok(get(d.h, `/compliance/dsar/${erasure.id}`))).status, 'completed')
+    await mine.waitFor({ state: 'detached', timeout: 10_000 })
+    assert.equal(await chat.locator('.msg.visitor').count(), 0, 'the thread is empty')
+    await box.fill('Hello again.')
+    await box.press('Enter')
+    await chat.locator('.msg.visitor', { hasText: 'Hello again.' }).waitFor()
+    d.clean(page)
+  })
 })

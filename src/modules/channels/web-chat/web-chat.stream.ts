@@ -23,7 +23,8 @@ const CONVERSATION_EVENTS = new Set(['conversation.updated', 'conversation.assig
 /**
  * The visitor's own conversation, live (text/event-stream): `message` (a visitor, bot or agent message,
  * never a private note), `state` (hand-off to a person, resolved), `typing` (an agent is typing), `read` (the team
- * read the conversation up to a message: web-chat-read-receipts.ts), `draft`
+ * read the conversation up to a message: web-chat-read-receipts.ts), `deleted` (the conversation was deleted:
+ * retention, an erasure), `draft`
  * (the bot's reply while it is written, web-chat.drafts.ts: losable, the `message` is the answer). It reads
  * the workspace's event feed (kernel/events/event-feed.ts, one tail per process) and sends only what belongs
  * to a conversation of this visitor on this channel. No resume: on reconnect the widget reads its history
@@ -76,6 +77,16 @@ export function openVisitorStream(k: Kernel, streams: VisitorStreams, web: WebCh
         write('message', shown)
         await web.delivered(s, [shown])
       })
+    } else if (type === 'conversation.deleted') {
+      // Deleted (retention, an erasure): the link that said whose it was goes with it soon after (the channels'
+      // forget job), so the stream also trusts what it already knew. The widget clears the thread; the visitor's
+      // next message starts a new conversation.
+      const id = object.id as string
+      queue(async () => {
+        if (!mine.has(id) && !(await owned(id))) return
+        mine.delete(id)
+        write('deleted', { conversation_id: id })
+      })
     } else if (CONVERSATION_EVENTS.has(type)) {
       const id = object.id as string
       queue(async () => {
@@ -109,6 +120,11 @@ export function openVisitorStream(k: Kernel, streams: VisitorStreams, web: WebCh
       if (await owned(id)) write('typing', { conversation_id: id, from: 'agent', typing: p.state === 'typing' })
     })
   }
+  // The visitor's current conversation is theirs from the start: its deletion is told even if nothing else was.
+  queue(async () => {
+    const current = await web.currentConversation(s)
+    if (current) mine.add(current)
+  })
   const unsubscribe = k.feed.subscribe(s.tenant, { event: onEvent, signal: onSignal })
   const heartbeat = setInterval(() => raw.writableEnded || raw.write(': ping\n\n'), HEARTBEAT_MS)
   heartbeat.unref()

@@ -194,6 +194,16 @@ export const WIDGET_SOURCE = String.raw`(function () {
     if (s.handed_off && !state.handedOff) { state.handedOff = true; notice.textContent = t.handoff; notice.hidden = false; }
     if (s.status === 'resolved') { notice.textContent = t.resolved; notice.hidden = false; state.handedOff = false; }
   }
+  // The conversation was deleted (the workspace's retention, an erasure): what it showed goes, and the visitor's
+  // next message starts a new one. The greeting and a message still being sent stay.
+  function deleted() {
+    for (var id in state.seen) state.seen[id].remove();
+    state.seen = {};
+    for (var k in state.drafts) dropDraft(k, false);
+    state.handedOff = false;
+    notice.hidden = true;
+    typing.hidden = true;
+  }
   function showCompose() {
     var needEmail = state.config && state.config.require_email && !state.email;
     prechat.hidden = !needEmail;
@@ -209,6 +219,7 @@ export const WIDGET_SOURCE = String.raw`(function () {
     es.addEventListener('typing', function (e) { typing.hidden = !JSON.parse(e.data).typing; });
     es.addEventListener('draft', function (e) { draft(JSON.parse(e.data)); });
     es.addEventListener('read', function (e) { teamRead(JSON.parse(e.data).up_to); });
+    es.addEventListener('deleted', function () { deleted(); });
     // After a reconnect, what was missed is in the history (messages already shown are skipped).
     es.addEventListener('ready', function () { history(); });
   }
