@@ -103,4 +103,11 @@ export const agentsMigrations: ModuleMigration[] = [
       await db.schema.createIndex('agent_approvals_run').on('agent_approvals').columns(['run_id', 'status']).execute()
     },
   },
+  {
+    // A deleted conversation's runs go with it (agents-conversation-deleted.ts): found by this index, not a scan.
+    name: '202701171000_agents_run_conversation',
+    async up(db) {
+      await db.schema.createIndex('agent_runs_conversation').on('agent_runs').columns(['workspace_id', 'mode', 'conversation_id']).execute()
+    },
+  },
 ]

@@ -2,6 +2,7 @@ import { defineModule } from '../../kernel/module.js'
 import { AGENTS_ERRORS } from './agents.errors.js'
 import { AGENTS_EVENTS } from './agents.events.js'
 import { agentsMigrations } from './agents.migrations.js'
+import { forgetRunsOfDeletedConversation } from './agents-conversation-deleted.js'
 import { agentsPrivacy } from './agents.privacy.js'
 import { AgentsService, agentsUsage } from './agents.service.js'
 import { approveAgentRun } from './routes/approve-agent-run.route.js'
@@ -29,6 +30,7 @@ export const agentsModule = defineModule({
     kernel.jobs.register(agents.jobs.run)
     kernel.jobs.register(agents.jobs.expire)
     services.agents = agents
+    kernel.events.subscribeInTransaction('agents.conversation-deleted', forgetRunsOfDeletedConversation)
   },
   health: (_kernel, services) => services.agents.health(),
   usage: agentsUsage,

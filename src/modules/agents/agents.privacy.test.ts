@@ -60,4 +60,30 @@ describe('agents privacy', () => {
     )
     assert.deepEqual(await privacy().erase(h.app.kernel, h.app.services, tenant(), ADA), { deleted: 0, anonymised: 0 })
   })
+
+  it('a conversation the messages retention deletes takes its runs with it, whole; a run of a recent conversation and one of none stay', async () => {
+    const agent = await newAgent(h, { tools: [refundTool(tools.url)] })
+    const run = async (input: unknown, extra: Record<string, unknown> = {}, until?: (r: any) => boolean) => settled(h, agent.id, (await startRun(h, agent.id, input, extra)).id, until)
+    const old = await ok(post(h, '/inbox/conversations', { contact: { email: 'old@example.com' }, message: { content: 'Where is my order?' } }), 201)
+    const inOld = await run('Summarise the conversation.', { conversation_id: old.id })
+    const waitingInOld = await run('Please refund order ord_9, amount 400.', { conversation_id: old.id }, (r) => r.status === 'requires_approval')
+    const cutoff = new Date(Date.now() + 1000).toISOString()
+    await new Promise((r) => setTimeout(r, 1100))
+    const recent = await ok(post(h, '/inbox/conversations', { contact: { email: 'recent@example.com' }, message: { content: 'Hello' } }), 201)
+    const inRecent = await run('Summarise the conversation.', { conversation_id: recent.id })
+    const alone = await run('Where is order ord_4?')
+    const rowsOf = (id: string) => h.app.kernel.db.selectFrom('agent_run_steps').select('id').where('run_id', '=', id).execute()
+    assert.ok((await rowsOf(inOld.id)).length > 0)
+
+    const messages = h.app.kernel.modules.find((m) => m.name === 'inbox')!.retention!.find((c) => c.name === 'messages')!
+    assert.ok((await messages.purge(h.app.kernel, tenant(), cutoff, 500)) >= 1)
+    assert.equal((await get(h, `/inbox/conversations/${old.id}`)).statusCode, 404)
+    for (const gone of [inOld, waitingInOld]) assert.equal((await get(h, `/agents/${agent.id}/runs/${gone.id}`)).statusCode, 404)
+    assert.deepEqual(await rowsOf(inOld.id), [], 'its steps went with it')
+    assert.ok(
+      (await ok(get(h, `/agents/${agent.id}/approvals`))).data.every((a: any) => a.run_id !== waitingInOld.id),
+      'and its approval',
+    )
+    for (const kept of [inRecent, alone]) await ok(get(h, `/agents/${agent.id}/runs/${kept.id}`))
+  })
 })
