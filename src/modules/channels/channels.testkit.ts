@@ -271,3 +271,14 @@ export async function dsarExport(h: TestApp, id: string) {
   const zip = await JSZip.loadAsync(res.rawPayload)
   return { zip, manifest: JSON.parse(await zip.file('manifest.json')!.async('string')), channels: JSON.parse(await zip.file('channels.json')!.async('string')) }
 }
+
+/** A request of a web chat channel's widget API, from `origin` (an allowed site), with the visitor's token when given. */
+export function widgetRequest(h: TestApp, channel: { web_chat: { public_key: string } }, origin: string, method: 'GET' | 'POST', path: string, opts: { body?: unknown; token?: string } = {}) {
+  return h.request({
+    method,
+    url: `/widget/v1/channels/${channel.web_chat.public_key}${path}`,
+    key: null,
+    headers: { origin, ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}) },
+    ...(opts.body !== undefined ? { payload: opts.body as object } : {}),
+  })
+}

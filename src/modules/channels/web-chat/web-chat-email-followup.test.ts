@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { assertProblem, channelsApp, get, newChannel, ok, patch, post, type ChannelsApp } from '../channels.testkit.js'
+import { assertProblem, channelsApp, get, newChannel, ok, patch, post, type ChannelsApp, widgetRequest } from '../channels.testkit.js'
 import { sendInto, startSmtpSink, type SmtpSink } from '../email/email.testkit.js'
 
 const SITE = 'https://shop.example.com'
@@ -12,14 +12,7 @@ describe('a web chat continued by e-mail once the visitor has left (a real relay
   let smtpPort: number
   let chat: any
   let email: any
-  const widget = (method: 'GET' | 'POST', path: string, opts: { body?: unknown; token?: string } = {}) =>
-    h.request({
-      method,
-      url: `/widget/v1/channels/${chat.web_chat.public_key}${path}`,
-      key: null,
-      headers: { origin: SITE, ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}) },
-      ...(opts.body !== undefined ? { payload: opts.body as object } : {}),
-    })
+  const widget = (method: 'GET' | 'POST', path: string, opts: { body?: unknown; token?: string } = {}) => widgetRequest(h, chat, SITE, method, path, opts)
   const visitor = async (profile: { email?: string; name?: string }, text: string) => {
     const s = await ok(widget('POST', '/session', { body: profile }))
     const sent = await ok(widget('POST', '/messages', { token: s.token, body: { client_id: `c-${Math.random().toString(36).slice(2, 12)}`, text } }), 201)

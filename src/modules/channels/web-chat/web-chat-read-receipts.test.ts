@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { request as httpRequest } from 'undici'
 import { memberSession } from '../../inbox/inbox.testkit.js'
-import { assertProblem, channelsApp, events, get, newChannel, ok, post, type ChannelsApp } from '../channels.testkit.js'
+import { assertProblem, channelsApp, events, get, newChannel, ok, post, type ChannelsApp, widgetRequest } from '../channels.testkit.js'
 
 const SITE = 'https://shop.example.com'
 
@@ -10,14 +10,7 @@ describe('web chat read receipts, both ways', () => {
   let h: ChannelsApp
   let channel: any
   let agent: { token: string; memberId: string }
-  const widget = (method: 'GET' | 'POST', path: string, opts: { body?: unknown; token?: string } = {}) =>
-    h.request({
-      method,
-      url: `/widget/v1/channels/${channel.web_chat.public_key}${path}`,
-      key: null,
-      headers: { origin: SITE, ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}) },
-      ...(opts.body !== undefined ? { payload: opts.body as object } : {}),
-    })
+  const widget = (method: 'GET' | 'POST', path: string, opts: { body?: unknown; token?: string } = {}) => widgetRequest(h, channel, SITE, method, path, opts)
   const deliveryOf = async (conv: string, id: string) => (await ok(get(h, `/inbox/conversations/${conv}/messages?order=asc`))).data.find((m: any) => m.id === id).delivery
 
   /** A visitor who wrote once, and the conversation it made. */

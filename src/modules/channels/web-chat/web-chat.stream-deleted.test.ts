@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { request as httpRequest } from 'undici'
-import { channelsApp, get, newChannel, ok, type ChannelsApp } from '../channels.testkit.js'
+import { channelsApp, get, newChannel, ok, type ChannelsApp, widgetRequest } from '../channels.testkit.js'
 
 const SITE = 'https://shop.example.com'
 const DAY = 86_400_000
@@ -11,14 +11,7 @@ const DAY = 86_400_000
 describe('the web chat stream when the conversation is deleted', () => {
   let h: ChannelsApp
   let channel: any
-  const widget = (method: 'GET' | 'POST', path: string, opts: { body?: unknown; token?: string } = {}) =>
-    h.request({
-      method,
-      url: `/widget/v1/channels/${channel.web_chat.public_key}${path}`,
-      key: null,
-      headers: { origin: SITE, ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}) },
-      ...(opts.body !== undefined ? { payload: opts.body as object } : {}),
-    })
+  const widget = (method: 'GET' | 'POST', path: string, opts: { body?: unknown; token?: string } = {}) => widgetRequest(h, channel, SITE, method, path, opts)
   const visitor = async (text: string) => {
     const s = await ok(widget('POST', '/session', { body: {} }))
     const sent = await ok(widget('POST', '/messages', { token: s.token, body: { client_id: `c-${Math.random().toString(36).slice(2, 12)}`, text } }), 201)
