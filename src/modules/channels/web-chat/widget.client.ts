@@ -141,6 +141,7 @@ export const WIDGET_SOURCE = String.raw`(function () {
     else log.appendChild(bubble);
     log.scrollTop = log.scrollHeight;
     if (m.id) state.seen[m.id] = bubble;
+    if (m.conversation_id) bubble.setAttribute('data-conversation', m.conversation_id);
     if (m.from !== 'visitor') typing.hidden = true;
     if (m.id && m.from !== 'visitor') setTimeout(reportRead, 0);
     return bubble;
@@ -194,12 +195,18 @@ export const WIDGET_SOURCE = String.raw`(function () {
     if (s.handed_off && !state.handedOff) { state.handedOff = true; notice.textContent = t.handoff; notice.hidden = false; }
     if (s.status === 'resolved') { notice.textContent = t.resolved; notice.hidden = false; state.handedOff = false; }
   }
-  // The conversation was deleted (the workspace's retention, an erasure): what it showed goes, and the visitor's
-  // next message starts a new one. The greeting and a message still being sent stay.
-  function deleted() {
-    for (var id in state.seen) state.seen[id].remove();
-    state.seen = {};
-    for (var k in state.drafts) dropDraft(k, false);
+  // A conversation of the visitor was deleted (the workspace's retention, an erasure): its messages go, and if it
+  // was the one shown, its state too; the visitor's next message starts a new one. The greeting stays.
+  function deleted(conversationId) {
+    var shown = false;
+    for (var id in state.seen) {
+      if (state.seen[id].getAttribute('data-conversation') !== conversationId) continue;
+      state.seen[id].remove();
+      delete state.seen[id];
+      shown = true;
+    }
+    for (var k in state.drafts) if (state.drafts[k].conversation === conversationId) dropDraft(k, false);
+    if (!shown) return;
     state.handedOff = false;
     notice.hidden = true;
     typing.hidden = true;
@@ -219,7 +226,7 @@ export const WIDGET_SOURCE = String.raw`(function () {
     es.addEventListener('typing', function (e) { typing.hidden = !JSON.parse(e.data).typing; });
     es.addEventListener('draft', function (e) { draft(JSON.parse(e.data)); });
     es.addEventListener('read', function (e) { teamRead(JSON.parse(e.data).up_to); });
-    es.addEventListener('deleted', function () { deleted(); });
+    es.addEventListener('deleted', function (e) { deleted(JSON.parse(e.data).conversation_id); });
     // After a reconnect, what was missed is in the history (messages already shown are skipped).
     es.addEventListener('ready', function () { history(); });
   }
@@ -346,6 +353,7 @@ export const WIDGET_SOURCE = String.raw`(function () {
           if (state.seen[r.message_id] && state.seen[r.message_id] !== bubble) bubble.remove();
           else state.seen[r.message_id] = bubble;
         }
+        if (r.conversation_id) bubble.setAttribute('data-conversation', r.conversation_id);
         connect();
       }, function (err) {
         bubble.classList.add('failed');
