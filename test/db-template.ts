@@ -13,7 +13,9 @@ import pg from 'pg'
 const LOCK = 727_310_001
 let templateName: Promise<string> | null = null
 let sqliteTemplate: Promise<string> | null = null
-const migrationHash = () => createHash('sha256').update(migrationSources().join('\n')).digest('hex').slice(0, 16)
+// Bumped when the way a PostgreSQL template is made changes (what it holds beyond the migrations): a new name, a new template.
+const TEMPLATE_VERSION = '2: autovacuum off'
+const migrationHash = () => createHash('sha256').update(TEMPLATE_VERSION).update(migrationSources().join('\n')).digest('hex').slice(0, 16)
 
 /** Every `*migrations*.ts` under src/, with its path: what the template's schema is made of. */
 function migrationSources(dir = 'src', out: string[] = []): string[] {
@@ -56,6 +58,7 @@ function template(url: string, migrate: (url: string) => Promise<void>): Promise
         await c.query('insert into svc_test_templates (name, used_at) values ($1, now()) on conflict (name) do update set used_at = now()', [name])
         // Emptied clones ready for the next app (clonePgDatabase), by template.
         await c.query('create table if not exists svc_test_pool (name text primary key, template text not null, fingerprint text not null)')
+        await c.query('alter table svc_test_pool add column if not exists uses integer not null default 0')
         // Every clone while an app may hold it: one a killed test process never gave back is dropped here, later.
         await c.query('create table if not exists svc_test_clones (name text primary key, taken_at timestamptz not null)')
         for (const r of (await c.query("select name from svc_test_clones where taken_at < now() - interval '1 hour'")).rows as { name: string }[]) {
@@ -69,6 +72,12 @@ function template(url: string, migrate: (url: string) => Promise<void>): Promise
         const building = `svc_tplb_${randomBytes(6).toString('hex')}`
         await c.query(`create database "${building}"`)
         await migrate(withDatabase(url, building))
+        // A pooled clone is emptied with DELETEs (clonePgDatabase): without a vacuum, its free space is never handed
+        // out again, so new rows go after the old ones, in the order they come, as in a fresh database; a test that
+        // reads rows without an ORDER BY sees them as it did there.
+        await inside(url, building, async (db) => {
+          for (const { t } of (await db.query(DATA_TABLES)).rows as { t: string }[]) await db.query(`alter table ${t} set (autovacuum_enabled = false)`)
+        })
         await c.query(`alter database "${building}" rename to "${name}"`)
         // Templates of earlier migration sets no run has taken for an hour (and builds a killed run left) go.
         const old = await c.query(
@@ -134,9 +143,11 @@ export async function clonePgDatabase(url: string, migrate: (url: string) => Pro
         const leave = () => c.query('insert into svc_test_leftovers (name) values ($1) on conflict do nothing', [name])
         if (await inUse(c, name)) return void (await leave())
         // A clone that cannot be emptied (a statement refused) is dropped like one that changed.
-        const reusable = pristine !== null && (await inside(url, name, (db) => emptied(db, pristine)).catch(() => false))
+        // Its dead rows stay (no vacuum): after MAX_USES lives it is dropped rather than grown further.
+        const uses = (taken?.uses ?? 0) + 1
+        const reusable = pristine !== null && uses < MAX_USES && (await inside(url, name, (db) => emptied(db, pristine)).catch(() => false))
         if (reusable && !(await inUse(c, name))) {
-          await c.query('insert into svc_test_pool (name, template, fingerprint) values ($1, $2, $3) on conflict do nothing', [name, tpl, pristine])
+          await c.query('insert into svc_test_pool (name, template, fingerprint, uses) values ($1, $2, $3, $4) on conflict do nothing', [name, tpl, pristine, uses])
           await c.query('delete from svc_test_clones where name = $1', [name])
           return
         }
@@ -153,11 +164,13 @@ export async function clonePgDatabase(url: string, migrate: (url: string) => Pro
   }
 }
 
+const MAX_USES = 50
+
 /** A pooled clone of `tpl`, taken (no other process can take it), or null. One that has gone meanwhile is skipped. */
-async function takePooled(c: pg.Client, tpl: string): Promise<{ name: string; fingerprint: string } | null> {
+async function takePooled(c: pg.Client, tpl: string): Promise<{ name: string; fingerprint: string; uses: number } | null> {
   for (;;) {
-    const r = await c.query('delete from svc_test_pool where name = (select name from svc_test_pool where template = $1 limit 1 for update skip locked) returning name, fingerprint', [tpl])
-    const row = r.rows[0] as { name: string; fingerprint: string } | undefined
+    const r = await c.query('delete from svc_test_pool where name = (select name from svc_test_pool where template = $1 limit 1 for update skip locked) returning name, fingerprint, uses', [tpl])
+    const row = r.rows[0] as { name: string; fingerprint: string; uses: number } | undefined
     if (!row) return null
     if ((await c.query('select 1 from pg_database where datname = $1', [row.name])).rowCount) return row
   }
