@@ -56,9 +56,13 @@ describe('developer tools in Chromium: API logs, usage, OAuth apps, OpenAPI snap
     await page.getByRole('button', { name: 'Apply filters' }).click()
     await page.waitForURL(/status_class=4xx/)
     const table = page.getByRole('region', { name: 'API requests, newest first' })
+    // The unfiltered rows stay until the filtered page replaces them (the URL changes first): wait for that.
+    await until(
+      async () => (await table.getByText('e2e-list-1', { exact: true }).count()) === 0,
+      () => page.waitForTimeout(100),
+    )
     await table.getByText('e2e-not-found', { exact: true }).waitFor()
     await table.getByText('e2e-bad-create', { exact: true }).waitFor()
-    assert.equal(await table.getByText('e2e-list-1', { exact: true }).count(), 0)
     // Newest first: the 404 came after the 422.
     const ids = await table.locator('tbody tr td:nth-child(2)').allTextContents()
     assert.ok(ids.indexOf('e2e-not-found') < ids.indexOf('e2e-bad-create'), ids.join())
