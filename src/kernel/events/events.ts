@@ -81,6 +81,9 @@ export interface EventEnvelope {
   data: { object: unknown }
 }
 
+/** The tenant an event belongs to (its workspace, live or test). */
+export const eventTenant = (event: Pick<EventEnvelope, 'workspace_id' | 'livemode'>): Tenant => ({ workspaceId: event.workspace_id, mode: event.livemode ? 'live' : 'test' })
+
 export type EventSubscriber = (event: EventEnvelope) => Promise<void>
 /** Runs inside the emitting transaction: its writes commit or roll back with the event itself. */
 export type TransactionalSubscriber = (tx: Executor, event: EventEnvelope) => Promise<void>

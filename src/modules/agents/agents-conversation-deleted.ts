@@ -1,6 +1,5 @@
 import type { Executor } from '../../kernel/db/database.js'
-import type { EventEnvelope } from '../../kernel/events/events.js'
-import type { Tenant } from '../../kernel/tenant.js'
+import { type EventEnvelope, eventTenant } from '../../kernel/events/events.js'
 import * as repo from './agents.repository.js'
 
 /**
@@ -11,6 +10,6 @@ import * as repo from './agents.repository.js'
  */
 export async function forgetRunsOfDeletedConversation(tx: Executor, event: EventEnvelope): Promise<void> {
   if (event.type !== 'conversation.deleted') return
-  const tenant: Tenant = { workspaceId: event.workspace_id, mode: event.livemode ? 'live' : 'test' }
+  const tenant = eventTenant(event)
   await repo.deleteRuns(tx, tenant, await repo.runIdsOfConversation(tx, tenant, (event.data.object as { id: string }).id))
 }

@@ -1,6 +1,5 @@
-import type { EventEnvelope } from '../../kernel/events/events.js'
+import { type EventEnvelope, eventTenant } from '../../kernel/events/events.js'
 import type { Executor } from '../../kernel/db/database.js'
-import type { Tenant } from '../../kernel/tenant.js'
 import * as repo from './bots.repository.js'
 
 /**
@@ -10,6 +9,6 @@ import * as repo from './bots.repository.js'
  */
 export async function forgetRepliesOfDeletedConversation(tx: Executor, event: EventEnvelope): Promise<void> {
   if (event.type !== 'conversation.deleted') return
-  const tenant: Tenant = { workspaceId: event.workspace_id, mode: event.livemode ? 'live' : 'test' }
+  const tenant = eventTenant(event)
   await repo.deleteRepliesInConversations(tx, tenant, [(event.data.object as { id: string }).id])
 }

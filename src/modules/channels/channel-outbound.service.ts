@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { inheritAudit, sideOwner } from '../../kernel/audit/audit.js'
 import { iso } from '../../kernel/clock.js'
 import type { Executor } from '../../kernel/db/database.js'
-import type { EventEnvelope } from '../../kernel/events/events.js'
+import { type EventEnvelope, eventTenant } from '../../kernel/events/events.js'
 import { defineJob, enqueue, type ExhaustedInfo, type JobContext, type JobDefinition } from '../../kernel/jobs/jobs.js'
 import type { Kernel } from '../../kernel/kernel.js'
 import type { Services } from '../../kernel/services.js'
@@ -72,7 +72,7 @@ export class ChannelOutboundService {
     if (event.type !== 'message.created') return
     const m = event.data.object as { id: string; conversation_id: string; direction: string; private: boolean; author?: { type: string } }
     if (m.direction !== 'outbound' || m.private) return
-    const tenant: Tenant = { workspaceId: event.workspace_id, mode: event.livemode ? 'live' : 'test' }
+    const tenant = eventTenant(event)
     const link = await repo.findConversationLink(tx, tenant, m.conversation_id)
     if (!link) return
     const now = iso(this.k.clock.now())

@@ -1,6 +1,6 @@
 import { inheritAudit } from '../../kernel/audit/audit.js'
 import type { Executor } from '../../kernel/db/database.js'
-import type { EventEnvelope } from '../../kernel/events/events.js'
+import { type EventEnvelope, eventTenant } from '../../kernel/events/events.js'
 import { defineJob, enqueue, type JobContext, type JobDefinition } from '../../kernel/jobs/jobs.js'
 import type { Kernel } from '../../kernel/kernel.js'
 import type { Mode, Tenant } from '../../kernel/tenant.js'
@@ -36,7 +36,7 @@ export class ConversationForget {
   readonly subscriber = async (tx: Executor, event: EventEnvelope): Promise<void> => {
     if (event.type !== 'conversation.deleted') return
     const id = (event.data.object as { id: string }).id
-    const tenant: Tenant = { workspaceId: event.workspace_id, mode: event.livemode ? 'live' : 'test' }
+    const tenant = eventTenant(event)
     if (!(await repo.keepsAnythingFor(tx, tenant, id))) return
     await enqueue(tx, this.k.clock, this.job, { workspace_id: tenant.workspaceId, mode: tenant.mode, conversation_id: id })
   }

@@ -1,7 +1,7 @@
 import { iso } from '../../kernel/clock.js'
 import { fromJson, type Executor } from '../../kernel/db/database.js'
 import { AppError, notFound } from '../../kernel/errors.js'
-import type { EventEnvelope } from '../../kernel/events/events.js'
+import { type EventEnvelope, eventTenant } from '../../kernel/events/events.js'
 import type { PageResult } from '../../kernel/http/pagination.js'
 import { newId } from '../../kernel/ids.js'
 import { enqueue } from '../../kernel/jobs/jobs.js'
@@ -49,7 +49,7 @@ export class WebhookDeliveriesService {
    */
   async fanOut(tx: Executor, event: EventEnvelope): Promise<void> {
     if (event.type === 'webhook.test') return
-    const tenant: Tenant = { workspaceId: event.workspace_id, mode: event.livemode ? 'live' : 'test' }
+    const tenant = eventTenant(event)
     const endpoints = (await repo.enabledEndpoints(tx, tenant)).filter((e) => {
       const types = fromJson<string[]>(e.event_types, ['*'])
       return types.includes('*') || types.includes(event.type)

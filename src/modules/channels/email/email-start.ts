@@ -1,7 +1,6 @@
 import type { Executor } from '../../../kernel/db/database.js'
 import { AppError } from '../../../kernel/errors.js'
-import type { EventEnvelope } from '../../../kernel/events/events.js'
-import type { Tenant } from '../../../kernel/tenant.js'
+import { type EventEnvelope, eventTenant } from '../../../kernel/events/events.js'
 import * as repo from '../channels.repository.js'
 import { newReplyToken } from './email-inbound.service.js'
 import * as emails from './email.repository.js'
@@ -30,7 +29,7 @@ export async function linkStartedConversation(tx: Executor, event: EventEnvelope
   const c = event.data.object as CreatedConversation
   const channelId = c.metadata?.channel_id
   if (c.channel !== 'email' || channelId === undefined) return
-  const tenant: Tenant = { workspaceId: event.workspace_id, mode: event.livemode ? 'live' : 'test' }
+  const tenant = eventTenant(event)
   const channel = typeof channelId === 'string' && channelId.length <= 64 ? await repo.findChannel(tx, tenant, channelId) : undefined
   if (!channel || channel.type !== 'email') {
     throw invalid(

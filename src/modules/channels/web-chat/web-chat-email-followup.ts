@@ -2,7 +2,7 @@ import { inheritAudit } from '../../../kernel/audit/audit.js'
 import { iso } from '../../../kernel/clock.js'
 import type { Executor } from '../../../kernel/db/database.js'
 import { AppError } from '../../../kernel/errors.js'
-import type { EventEnvelope } from '../../../kernel/events/events.js'
+import { type EventEnvelope, eventTenant } from '../../../kernel/events/events.js'
 import { defineJob, enqueue, type JobContext, type JobDefinition } from '../../../kernel/jobs/jobs.js'
 import type { Kernel } from '../../../kernel/kernel.js'
 import type { Services } from '../../../kernel/services.js'
@@ -70,7 +70,7 @@ export class WebChatEmailFollowup {
     const m = event.data.object as Pick<MessageT, 'id' | 'conversation_id' | 'direction' | 'private' | 'author'>
     // The bot answers while the visitor is there; a person's answer is what may come after they left.
     if (m.direction !== 'outbound' || m.private || m.author.type === 'bot') return
-    const tenant: Tenant = { workspaceId: event.workspace_id, mode: event.livemode ? 'live' : 'test' }
+    const tenant = eventTenant(event)
     const link = await channelsRepo.findConversationLink(tx, tenant, m.conversation_id)
     if (!link) return
     const channel = await channelsRepo.findChannel(tx, tenant, link.channel_id)

@@ -5,7 +5,7 @@ import { defineJob, enqueue, type JobDefinition } from '../../../kernel/jobs/job
 import type { Kernel } from '../../../kernel/kernel.js'
 import type { Services } from '../../../kernel/services.js'
 import type { Principal, Tenant } from '../../../kernel/tenant.js'
-import type { EventEnvelope } from '../../../kernel/events/events.js'
+import { type EventEnvelope, eventTenant } from '../../../kernel/events/events.js'
 import type { Executor } from '../../../kernel/db/database.js'
 import * as repo from '../leads.repository.js'
 
@@ -26,7 +26,7 @@ export function autoCreateSubscriber(k: Kernel, services: Services, job: () => J
     if (event.type !== 'message.created') return
     const m = event.data.object as { conversation_id?: string; direction?: string }
     if (m.direction !== 'inbound' || !m.conversation_id) return
-    const tenant: Tenant = { workspaceId: event.workspace_id, mode: event.livemode ? 'live' : 'test' }
+    const tenant = eventTenant(event)
     const threshold = await services.workspaces.leadAutoCreateScore(tenant, tx)
     if (threshold === null) return
     await enqueue(tx, k.clock, job(), { workspace_id: tenant.workspaceId, mode: tenant.mode, conversation_id: m.conversation_id, threshold })
