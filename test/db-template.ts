@@ -196,9 +196,16 @@ const DATA_TABLES = `
   select format('%I.%I', n.nspname, c.relname) as t from pg_class c join pg_namespace n on n.oid = c.relnamespace
    where c.relkind in ('r', 'p') and n.nspname not in ('pg_catalog', 'information_schema', 'pg_toast') and c.relname not like 'kysely\\_migration%'`
 
+/** The data tables that hold at least one row. */
+async function filledTables(c: pg.Client): Promise<string[]> {
+  const filled: string[] = []
+  for (const { t } of (await c.query(DATA_TABLES)).rows as { t: string }[]) if ((await c.query(`select 1 from ${t} limit 1`)).rowCount) filled.push(t)
+  return filled
+}
+
 /** A fresh clone's fingerprint, or null where the template holds rows of its own (a seed: an emptied clone would lack them). */
 async function pristineFingerprint(c: pg.Client): Promise<string | null> {
-  for (const { t } of (await c.query(DATA_TABLES)).rows as { t: string }[]) if ((await c.query(`select 1 from ${t} limit 1`)).rowCount) return null
+  if ((await filledTables(c)).length > 0) return null
   return ((await c.query(FINGERPRINT)).rows[0] as { f: string }).f
 }
 
@@ -210,8 +217,7 @@ async function pristineFingerprint(c: pg.Client): Promise<string | null> {
  */
 async function emptied(c: pg.Client, pristine: string): Promise<boolean> {
   if (((await c.query(FINGERPRINT)).rows[0] as { f: string }).f !== pristine) return false
-  const filled: string[] = []
-  for (const { t } of (await c.query(DATA_TABLES)).rows as { t: string }[]) if ((await c.query(`select 1 from ${t} limit 1`)).rowCount) filled.push(t)
+  const filled = await filledTables(c)
   if (filled.length > 0) {
     await c.query(`truncate ${filled.join(', ')} restart identity cascade`)
     // And the planner's statistics of the earlier life (an ANALYZE's column statistics survive a TRUNCATE): with them

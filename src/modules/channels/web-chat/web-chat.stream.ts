@@ -83,7 +83,7 @@ export function openVisitorStream(k: Kernel, streams: VisitorStreams, web: WebCh
       // next message starts a new conversation.
       const id = object.id as string
       queue(async () => {
-        if (!mine.has(id) && !(await owned(id))) return
+        if (!(await owned(id))) return
         mine.delete(id)
         write('deleted', { conversation_id: id })
       })
