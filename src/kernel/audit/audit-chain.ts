@@ -1,7 +1,8 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto'
+import { sql, SqliteAdapter } from 'kysely'
 import type { BlobStore } from '../blobs/blobs.js'
 import { iso, type Clock } from '../clock.js'
-import { isUniqueViolation, type Db } from '../db/database.js'
+import { isUniqueViolation, type Db, type Executor } from '../db/database.js'
 import type { AuditLogTable } from '../db/kernel.tables.js'
 import { prepared } from '../db/prepared.js'
 import { workspaceScoped } from '../db/scoped.js'
@@ -51,10 +52,33 @@ export interface ChainVerification {
   checkpoint: AuditCheckpoint | null
 }
 
+interface Link {
+  id: string
+  seq: number
+  prevHash: string
+  hash: string
+}
+
 /** One entry's link, only while it has none (another sealer's link makes it change nothing). */
-const linkQ = prepared((db, a: { id: string; seq: number; prevHash: string; hash: string }) =>
-  db.updateTable('audit_log').set({ seq: a.seq, prev_hash: a.prevHash, hash: a.hash }).where('id', '=', a.id).where('seq', 'is', null),
-)
+const linkQ = prepared((db, a: Link) => db.updateTable('audit_log').set({ seq: a.seq, prev_hash: a.prevHash, hash: a.hash }).where('id', '=', a.id).where('seq', 'is', null))
+
+/**
+ * A batch's links; returns how many entries took theirs. SQLite (in process): one prepared statement per entry.
+ * PostgreSQL: one statement for the batch, its links as one JSON parameter, where a round trip per entry cost
+ * ~65 µs of the service's CPU each (and the database's), ~6 % of a core at 1,000 writes a second.
+ */
+async function writeLinks(tx: Executor, links: Link[]): Promise<number> {
+  if (links.length === 0) return 0
+  if (tx.getExecutor().adapter instanceof SqliteAdapter) {
+    let n = 0
+    for (const l of links) n += await linkQ.run(tx, l)
+    return n
+  }
+  const r = await sql`update audit_log as a set seq = r.seq, prev_hash = r.prev_hash, hash = r.hash
+    from json_to_recordset(${JSON.stringify(links.map((l) => ({ id: l.id, seq: l.seq, prev_hash: l.prevHash, hash: l.hash })))}::json) as r(id text, seq integer, prev_hash text, hash text)
+    where a.id = r.id and a.seq is null`.execute(tx)
+  return Number(r.numAffectedRows ?? 0)
+}
 
 /**
  * The audit chain (see audit.ts for the entries): each sealed entry's link is HMAC-SHA256, under a key
@@ -121,7 +145,7 @@ export class AuditChain {
           const open = await q.orderBy('occurred_at').orderBy('id').limit(batch).execute()
           let seq = top ? Number(top.seq) : 0
           let prev = top?.hash ?? GENESIS
-          let n = 0
+          const links: Link[] = []
           for (const row of open) {
             if (!this.written(row)) {
               skip.add(row.id)
@@ -129,12 +153,12 @@ export class AuditChain {
             }
             const next: AuditLogTable = { ...row, seq: seq + 1, prev_hash: prev }
             next.hash = this.link(next)
-            if ((await linkQ.run(tx, { id: row.id, seq: next.seq!, prevHash: prev, hash: next.hash })) !== 1) throw new AnotherSealer()
+            links.push({ id: row.id, seq: next.seq!, prevHash: prev, hash: next.hash })
             seq = next.seq!
             prev = next.hash
-            n++
           }
-          return { sealed: n, head: n > 0 ? { seq, hash: prev } : null, more: open.length === batch }
+          if ((await writeLinks(tx, links)) !== links.length) throw new AnotherSealer()
+          return { sealed: links.length, head: links.length > 0 ? { seq, hash: prev } : null, more: open.length === batch }
         })
       } catch (err) {
         // Another sealer took a row or a seq of this batch first: it carries on from here (and checkpoints).
