@@ -13,6 +13,29 @@ export function findWorkspace(db: Executor, tenant: Tenant): Promise<WorkspacesT
 }
 const findWorkspaceQ = prepared((db, a: { id: string }) => db.selectFrom('workspaces').selectAll().where('id', '=', a.id))
 
+/**
+ * The workspace and the tenant's settings row (undefined when none was saved) in one statement: the read
+ * behind getCurrentWorkspace, where two statements were two round trips on PostgreSQL.
+ */
+export async function findWorkspaceWithSettings(db: Executor, tenant: Tenant): Promise<{ workspace: WorkspacesTable; settings: WorkspaceSettingsTable | undefined } | undefined> {
+  const r = await findWithSettingsQ.first(db, { id: tenant.workspaceId, mode: tenant.mode })
+  if (!r) return undefined
+  const { settings_mode, settings_crm, settings_lead_auto_create_score, settings_voice, settings_updated_at, ...workspace } = r
+  const settings =
+    settings_mode === null
+      ? undefined
+      : { workspace_id: workspace.id, mode: settings_mode, crm: settings_crm, lead_auto_create_score: settings_lead_auto_create_score, voice: settings_voice, updated_at: settings_updated_at! }
+  return { workspace, settings }
+}
+const findWithSettingsQ = prepared((db, a: { id: string; mode: Tenant['mode'] }) =>
+  db
+    .selectFrom('workspaces as w')
+    .leftJoin('workspace_settings as s', (j) => j.onRef('s.workspace_id', '=', 'w.id').on('s.mode', '=', a.mode))
+    .selectAll('w')
+    .select(['s.mode as settings_mode', 's.crm as settings_crm', 's.lead_auto_create_score as settings_lead_auto_create_score', 's.voice as settings_voice', 's.updated_at as settings_updated_at'])
+    .where('w.id', '=', a.id),
+)
+
 export async function insertWorkspace(db: Executor, row: WorkspacesTable): Promise<void> {
   await db.insertInto('workspaces').values(row).execute()
 }

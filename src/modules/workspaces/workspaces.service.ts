@@ -120,9 +120,9 @@ export class WorkspacesService {
   }
 
   async getCurrent(tenant: Tenant): Promise<WorkspaceT> {
-    const row = await repo.findWorkspace(this.k.db, tenant)
-    if (!row) throw notFound('workspace', tenant.workspaceId)
-    return workspaceView(row, tenant, await repo.findSettings(this.k.db, tenant), this.sections)
+    const found = await repo.findWorkspaceWithSettings(this.k.db, tenant)
+    if (!found) throw notFound('workspace', tenant.workspaceId)
+    return workspaceView(found.workspace, tenant, found.settings, this.sections)
   }
 
   /** Seals every stored settings secret (the CRM's, the voice carrier's) under the current server secret (`svc secrets reseal`). */

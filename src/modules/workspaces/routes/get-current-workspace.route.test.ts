@@ -24,4 +24,15 @@ describe('getCurrentWorkspace', () => {
     assert.equal((await h.request({ method: 'GET', url: '/v2/workspaces/current', key: await h.key(['write']) })).statusCode, 200)
     assert.equal((await h.request({ method: 'GET', url: '/v2/workspaces/current', key: await h.key(['conversations:read']) })).statusCode, 403)
   })
+
+  it("shows the settings of the key's mode: a test key's lead threshold is not the live one's", async () => {
+    const patched = await h.request({ method: 'PATCH', url: `/sandbox/v2/workspaces/${h.a.workspaceId}`, key: h.a.test, payload: { lead_auto_create_score: 40 } })
+    assert.equal(patched.statusCode, 200, patched.body)
+    const sandbox = json(await h.request({ method: 'GET', url: '/sandbox/v2/workspaces/current', key: h.a.test }))
+    assert.equal(sandbox.lead_auto_create_score, 40)
+    assert.equal(sandbox.crm, null)
+    const live = json(await h.request({ method: 'GET', url: '/v2/workspaces/current' }))
+    assert.equal(live.lead_auto_create_score, null)
+    assert.equal(live.name, sandbox.name)
+  })
 })
