@@ -185,8 +185,8 @@ export function assertProblem(r: LightMyRequestResponse, status: number, code?: 
   if (code) assert.equal(json(r).code, code, r.body)
 }
 
-/** Payloads of the events of one type from the outbox table. */
+/** Payloads of the events of one type from the outbox table, in the order they were emitted: ids are monotonic within the process (kernel/ids.ts). */
 export async function events(h: TestApp, type: string): Promise<any[]> {
-  const rows = await h.app.kernel.db.selectFrom('events').selectAll().where('type', '=', type).execute()
+  const rows = await h.app.kernel.db.selectFrom('events').selectAll().where('type', '=', type).orderBy('id').execute()
   return rows.map((r) => JSON.parse(r.data).object)
 }

@@ -52,9 +52,9 @@ export function assertProblem(r: LightMyRequestResponse, status: number, code?: 
   if (code) assert.equal(json(r).code, code, r.body)
 }
 
-/** Events of one type whose payload is the given resource, straight from the outbox table. */
+/** Events of one type whose payload is the given resource, straight from the outbox table, in the order they were emitted. */
 export async function eventsFor(h: TestApp, type: string, objectId: string): Promise<any[]> {
-  const rows = await h.app.kernel.db.selectFrom('events').selectAll().where('type', '=', type).execute()
+  const rows = await h.app.kernel.db.selectFrom('events').selectAll().where('type', '=', type).orderBy('id').execute()
   return rows.map((r) => JSON.parse(r.data).object).filter((o) => o.id === objectId)
 }
 

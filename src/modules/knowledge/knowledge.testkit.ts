@@ -76,9 +76,9 @@ export function assertProblem(r: LightMyRequestResponse, status: number, code?: 
   return p
 }
 
-/** Payloads of one event type about one resource, from the outbox table. */
+/** Payloads of one event type about one resource, from the outbox table, in the order they were emitted. */
 export async function events(h: TestApp, type: string, id: string): Promise<any[]> {
-  const rows = await h.app.kernel.db.selectFrom('events').selectAll().where('type', '=', type).execute()
+  const rows = await h.app.kernel.db.selectFrom('events').selectAll().where('type', '=', type).orderBy('id').execute()
   return rows.map((r) => JSON.parse(r.data).object).filter((o) => o.id === id)
 }
 
