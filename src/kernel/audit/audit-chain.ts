@@ -6,6 +6,7 @@ import { isUniqueViolation, type Db, type Executor } from '../db/database.js'
 import type { AuditLogTable } from '../db/kernel.tables.js'
 import { prepared } from '../db/prepared.js'
 import { workspaceScoped } from '../db/scoped.js'
+import { nextTurn } from '../db/turns.js'
 import { deriveKey } from '../crypto/server-secret.js'
 import { contentOf, GENESIS, writtenContentOf } from './audit.js'
 
@@ -168,7 +169,7 @@ export class AuditChain {
       sealed += done.sealed
       head = done.head ?? head
       if (!done.more) break
-      await new Promise((resolve) => setImmediate(resolve))
+      await nextTurn()
     }
     if (head) await this.writeCheckpoint(workspaceId, head)
     return sealed

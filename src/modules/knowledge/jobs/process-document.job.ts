@@ -1,6 +1,7 @@
 import { inheritAudit, sideOwner } from '../../../kernel/audit/audit.js'
 import { iso } from '../../../kernel/clock.js'
 import { fromJson, toJson, type Tx } from '../../../kernel/db/database.js'
+import { nextTurn } from '../../../kernel/db/turns.js'
 import { newId } from '../../../kernel/ids.js'
 import { defineJob, enqueue, extendLease, type JobDefinition } from '../../../kernel/jobs/jobs.js'
 import type { Kernel } from '../../../kernel/kernel.js'
@@ -229,9 +230,8 @@ export function processDocumentJob(k: Kernel, followUp: () => ReadyFollowUp | nu
             return true
           })
           if (!written) return
-          // Let the requests waiting for the connection (SQLite has one) have it before the next slice:
-          // without a turn of the event loop this loop would take it back first, slice after slice.
-          await new Promise((resolve) => setImmediate(resolve))
+          // Let the requests waiting for the connection (SQLite has one) have it before the next slice.
+          await nextTurn()
         }
         await k.transaction(sideOwner(tenant), async (tx) => {
           const current = await stillCurrent(tx, true)
