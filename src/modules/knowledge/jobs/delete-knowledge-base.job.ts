@@ -1,4 +1,5 @@
 import { inheritAudit, sideOwner } from '../../../kernel/audit/audit.js'
+import { nextTurn } from '../../../kernel/db/turns.js'
 import { defineJob, type JobDefinition } from '../../../kernel/jobs/jobs.js'
 import type { Kernel } from '../../../kernel/kernel.js'
 import type { Mode, Tenant } from '../../../kernel/tenant.js'
@@ -40,6 +41,8 @@ export function deleteKnowledgeBaseJob(k: Kernel, bases: () => KnowledgeBasesSer
             batch.map((d) => d.id),
           )
         })
+        // A large base is many batches: the requests of this node get the connection between two.
+        await nextTurn()
       }
       await k.transaction(sideOwner(tenant), (tx) => bases().finishDeletion(tx, tenant, base.id))
     },
