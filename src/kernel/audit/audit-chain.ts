@@ -211,6 +211,9 @@ export class AuditChain {
       }
       if (rows.length < page) break
       after = Number(rows[rows.length - 1].seq)
+      // A long chain is many pages (a busy workspace writes hundreds of thousands of entries): on SQLite they
+      // would otherwise run as one turn of the event loop, seconds long, each time the evidence is made.
+      await nextTurn()
     }
     const entries = expected - 1
     if (checkpoint && !checkpointSeen) {
