@@ -172,7 +172,7 @@ export async function soakBench(engines: string[], wanted: (s: string) => boolea
   putPerformanceBlock(
     'soak-bench',
     [
-      `Latest soak (\`npm run bench\`, ${new Date().toISOString()}): one built service process (role all, started as \`npm start\` starts it), 50 connections of mixed operations in turn (getCurrentWorkspace, listConversations, getConversation, listMessages, sendMessage + Idempotency-Key, createConversation with a message, searchInbox, listConversations ?status=open&order=last_activity); RSS sampled every second, growth from the end of the warm-up (the first fifth, at least 30 s) to the end (goal ±10 %).`,
+      `Latest soak (\`npm run bench\`, ${new Date().toISOString()}): one built service process (role all, started as \`npm start\` starts it), 50 connections of mixed operations in turn (getCurrentWorkspace, listConversations, getConversation, listMessages, sendMessage + Idempotency-Key, createConversation with a message, searchInbox, listConversations ?status=open&order=last_activity), after the four compliance evidence reports are made once; RSS sampled every second, growth from the end of the warm-up (the first fifth, at least 30 s) to the end (goal ±10 %).`,
       '',
       '| engine | minutes | requests | non-2xx | RSS MB after warm-up → end | max RSS MB after warm-up | growth | p99 ms |',
       '|---|---:|---:|---:|---|---:|---:|---:|',
