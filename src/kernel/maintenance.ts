@@ -48,16 +48,22 @@ export function scheduleMaintenance(kernel: Kernel, services?: Services, everyMs
   const timer = setInterval(tick, everyMs)
   timer.unref()
   tick()
-  const seal = setInterval(
-    () =>
-      track(
-        sealAuditChains(kernel).then(
-          () => undefined,
-          (err) => kernel.log.warn({ err }, 'audit sealing failed'),
-        ),
+  // A backlog (after downtime, a burst) can take longer than the interval now that sealing pauses between
+  // batches: a tick that finds the last one still sealing skips, rather than race it for the same entries.
+  let sealing = false
+  const seal = setInterval(() => {
+    if (sealing) return
+    sealing = true
+    track(
+      sealAuditChains(kernel).then(
+        () => void (sealing = false),
+        (err) => {
+          sealing = false
+          kernel.log.warn({ err }, 'audit sealing failed')
+        },
       ),
-    sealEveryMs,
-  )
+    )
+  }, sealEveryMs)
   seal.unref()
   return async () => {
     clearInterval(timer)
