@@ -96,8 +96,8 @@ function template(url: string, migrate: (url: string) => Promise<void>): Promise
 /**
  * A database of its own with every migration applied; `drop` gives it back. PostgreSQL spends ~0.5 s of CPU on each
  * `CREATE DATABASE … TEMPLATE` (it writes the template's ~11 MB, catalogs included, into the WAL), and the suite's
- * PostgreSQL pass makes hundreds of apps: a dropped clone is emptied instead (the tables that hold rows truncated, ~30–60 ms) and kept in
- * a pool (`svc_test_pool`, in the admin database) that the next app of any test process takes. It goes back only as
+ * PostgreSQL pass makes hundreds of apps: a dropped clone is emptied instead (the tables that hold rows truncated,
+ * ~30–60 ms) and kept in a pool (`svc_test_pool`, in the admin database) that the next app of any test process takes. It goes back only as
  * its template made it: no session left on it, the same catalog as when it was made (a test that changed its
  * schema, grants or settings makes it dropped instead) and every table but the migrations' empty again.
  * SVC_TEST_DB_POOL=0 clones and drops every time.

@@ -55,13 +55,12 @@ export function scheduleMaintenance(kernel: Kernel, services?: Services, everyMs
     if (sealing) return
     sealing = true
     track(
-      sealAuditChains(kernel).then(
-        () => void (sealing = false),
-        (err) => {
-          sealing = false
-          kernel.log.warn({ err }, 'audit sealing failed')
-        },
-      ),
+      sealAuditChains(kernel)
+        .then(
+          () => undefined,
+          (err) => kernel.log.warn({ err }, 'audit sealing failed'),
+        )
+        .finally(() => (sealing = false)),
     )
   }, sealEveryMs)
   seal.unref()

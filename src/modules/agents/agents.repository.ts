@@ -95,12 +95,12 @@ export function approvalsOfRuns(db: Executor, tenant: Tenant, runIds: string[]):
   return scoped(db, tenant).selectFrom('agent_approvals').selectAll().where('run_id', 'in', runIds).orderBy('id').execute()
 }
 
-/** Runs with their steps and approvals; rows deleted in all three. */
 /** The runs made in a conversation (any status). */
 export async function runIdsOfConversation(db: Executor, tenant: Tenant, conversationId: string): Promise<string[]> {
   return (await scoped(db, tenant).selectFrom('agent_runs').select('id').where('conversation_id', '=', conversationId).execute()).map((r) => r.id)
 }
 
+/** Runs with their steps and approvals; rows deleted in all three. */
 export async function deleteRuns(db: Executor, tenant: Tenant, runIds: string[]): Promise<number> {
   if (runIds.length === 0) return 0
   const approvals = await scoped(db, tenant).deleteFrom('agent_approvals').where('run_id', 'in', runIds).executeTakeFirst()
